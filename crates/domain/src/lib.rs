@@ -1,0 +1,13 @@
+//! Pure domain rules of Delivery Tracker: no web framework, no database.
+//!
+//! Everything here is deterministic and unit-testable; the server and the CLI call into it so
+//! that one rule has one home.
+
+pub mod account;
+pub mod role;
+pub mod time_fmt;
+
+pub use account::{
+    AccountError, DisplayName, Email, PASSWORD_MAX_CHARS, PASSWORD_MIN_CHARS, validate_password,
+};
+pub use role::Role;

@@ -1,0 +1,49 @@
+//! Operator commands (`delivery-tracker users …`): they work on the same store as the server
+//! and take effect at once, because the server reads roles from the store on every request.
+
+use std::io::Write;
+
+use domain::{
+    Email, Role,
+    time_fmt::{now_ms, rfc3339_from_ms},
+};
+
+use crate::store::DynStore;
+
+pub async fn list_users(store: &DynStore, out: &mut impl Write) -> anyhow::Result<()> {
+    let users = store.list_users().await?;
+    writeln!(
+        out,
+        "{:<36}  {:<32}  {:<5}  {:<9}  {:<20}  created",
+        "id", "email", "role", "kind", "display name"
+    )?;
+    for user in &users {
+        writeln!(
+            out,
+            "{:<36}  {:<32}  {:<5}  {:<9}  {:<20}  {}",
+            user.id,
+            user.email.as_deref().unwrap_or("-"),
+            user.role,
+            if user.is_anonymous {
+                "guest"
+            } else {
+                "account"
+            },
+            user.display_name.as_deref().unwrap_or("-"),
+            rfc3339_from_ms(user.created_at_ms),
+        )?;
+    }
+    writeln!(out, "{} user(s)", users.len())?;
+    Ok(())
+}
+
+pub async fn set_role(store: &DynStore, email: &str, role: Role) -> anyhow::Result<()> {
+    let email = Email::parse(email).map_err(|e| anyhow::anyhow!("{}: {email}", e.message()))?;
+    if !store
+        .set_role_by_email(email.as_str(), role, now_ms())
+        .await?
+    {
+        anyhow::bail!("no user with e-mail {}", email.as_str());
+    }
+    Ok(())
+}

@@ -1,0 +1,191 @@
+//! Auth endpoints: sign-up, login, guest, logout, current session.
+
+use axum::{
+    Json,
+    extract::State,
+    http::{HeaderMap, StatusCode, header},
+    response::{IntoResponse, Response},
+};
+use axum_extra::extract::CookieJar;
+use domain::{AccountError, DisplayName, Email, time_fmt::now_ms, validate_password};
+use uuid::Uuid;
+
+use super::{
+    session::{CurrentUser, user_agent},
+    types::{AuthResponse, LoginRequest, SessionResponse, SignupRequest, UserView},
+};
+use crate::{
+    AppState,
+    error::{ApiJson, ApiResult, AppError, ErrorBody},
+    http::client_ip::ClientIp,
+    store::{NewUser, StoreError, UserRecord},
+};
+
+fn account_error(err: AccountError) -> AppError {
+    let (status, code) = match err {
+        AccountError::InvalidEmail => (StatusCode::UNPROCESSABLE_ENTITY, "invalid-email"),
+        AccountError::PasswordTooShort
+        | AccountError::PasswordTooLong
+        | AccountError::PasswordTooCommon => (StatusCode::UNPROCESSABLE_ENTITY, "weak-password"),
+        AccountError::DisplayNameTooLong => {
+            return AppError::validation("displayName", err.message());
+        }
+    };
+    AppError::client(status, code, err.message())
+}
+
+fn required(value: Option<String>, field: &str, message: &str) -> ApiResult<String> {
+    value
+        .filter(|v| !v.is_empty())
+        .ok_or_else(|| AppError::validation(field, message))
+}
+
+/// Answers with the user and a fresh session cookie.
+async fn signed_in(
+    state: &AppState,
+    headers: &HeaderMap,
+    user: &UserRecord,
+    status: StatusCode,
+    is_new_user: bool,
+) -> ApiResult<Response> {
+    let cookie = state.sessions.start(user.id, user_agent(headers)).await?;
+    let body = AuthResponse {
+        user: UserView::from(user),
+        is_new_user,
+    };
+    Ok((status, [(header::SET_COOKIE, cookie)], Json(body)).into_response())
+}
+
+#[utoipa::path(post, path = "/signup", tag = "auth", request_body = SignupRequest,
+    responses(
+        (status = 201, description = "Account created and signed in", body = AuthResponse),
+        (status = 409, description = "email-already-in-use", body = ErrorBody),
+        (status = 422, description = "invalid-email, weak-password or validation", body = ErrorBody),
+        (status = 429, description = "rate-limited", body = ErrorBody),
+    ))]
+pub async fn create_account(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    headers: HeaderMap,
+    ApiJson(body): ApiJson<SignupRequest>,
+) -> ApiResult<Response> {
+    state.limits.check_ip(ip)?;
+    let email = required(body.email, "email", "Email is required")?;
+    let password = required(body.password, "password", "Password is required")?;
+    let email = Email::parse(&email).map_err(account_error)?;
+    validate_password(&password).map_err(account_error)?;
+    let display_name =
+        DisplayName::parse_optional(body.display_name.as_deref()).map_err(account_error)?;
+
+    let password_hash = state.passwords.hash(&password).await?;
+    let created = state
+        .store
+        .create_user(NewUser {
+            id: Uuid::now_v7(),
+            email: Some(email.into_string()),
+            display_name,
+            password_hash: Some(password_hash),
+            is_anonymous: false,
+            now_ms: now_ms(),
+        })
+        .await;
+    let user = match created {
+        Ok(user) => user,
+        Err(StoreError::Conflict(_)) => {
+            return Err(AppError::client(
+                StatusCode::CONFLICT,
+                "email-already-in-use",
+                "This email is already registered",
+            ));
+        }
+        Err(err) => return Err(err.into()),
+    };
+    tracing::info!(user_id = %user.id, "account created");
+    signed_in(&state, &headers, &user, StatusCode::CREATED, true).await
+}
+
+#[utoipa::path(post, path = "/login", tag = "auth", request_body = LoginRequest,
+    responses(
+        (status = 200, description = "Signed in", body = AuthResponse),
+        (status = 401, description = "invalid-credentials (unknown e-mail and wrong password alike)", body = ErrorBody),
+        (status = 422, description = "invalid-email or validation", body = ErrorBody),
+        (status = 429, description = "rate-limited", body = ErrorBody),
+    ))]
+pub async fn create_session(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    headers: HeaderMap,
+    ApiJson(body): ApiJson<LoginRequest>,
+) -> ApiResult<Response> {
+    state.limits.check_ip(ip)?;
+    let email = required(body.email, "email", "Email is required")?;
+    let password = required(body.password, "password", "Password is required")?;
+    let email = Email::parse(&email).map_err(account_error)?;
+    state.limits.check_email(email.as_str())?;
+
+    let login = state.store.find_password_login(email.as_str()).await?;
+    let stored_hash = login.as_ref().map(|(_, hash)| hash.as_str());
+    let valid = state.passwords.verify(&password, stored_hash).await?;
+    let Some((user, _)) = login.filter(|_| valid) else {
+        return Err(AppError::client(
+            StatusCode::UNAUTHORIZED,
+            "invalid-credentials",
+            "Invalid email or password",
+        ));
+    };
+    let now = now_ms();
+    state.store.record_login(user.id, now).await?;
+    let user = UserRecord {
+        last_login_ms: now,
+        ..user
+    };
+    signed_in(&state, &headers, &user, StatusCode::OK, false).await
+}
+
+#[utoipa::path(post, path = "/guest", tag = "auth",
+    responses(
+        (status = 201, description = "Anonymous account created and signed in", body = AuthResponse),
+        (status = 429, description = "rate-limited", body = ErrorBody),
+    ))]
+pub async fn create_guest(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    headers: HeaderMap,
+) -> ApiResult<Response> {
+    state.limits.check_ip(ip)?;
+    let user = state
+        .store
+        .create_user(NewUser {
+            id: Uuid::now_v7(),
+            email: None,
+            display_name: None,
+            password_hash: None,
+            is_anonymous: true,
+            now_ms: now_ms(),
+        })
+        .await?;
+    tracing::info!(user_id = %user.id, "guest account created");
+    signed_in(&state, &headers, &user, StatusCode::CREATED, true).await
+}
+
+#[utoipa::path(post, path = "/logout", tag = "auth",
+    responses((status = 204, description = "Session ended and cookie cleared")))]
+pub async fn delete_session(State(state): State<AppState>, jar: CookieJar) -> ApiResult<Response> {
+    state.sessions.end(&jar).await?;
+    Ok((
+        StatusCode::NO_CONTENT,
+        [(header::SET_COOKIE, state.sessions.clear_cookie())],
+    )
+        .into_response())
+}
+
+#[utoipa::path(get, path = "/session", tag = "auth",
+    responses(
+        (status = 200, description = "The signed-in user", body = SessionResponse),
+        (status = 401, description = "unauthenticated", body = ErrorBody),
+    ))]
+pub async fn get_session(current: CurrentUser) -> Json<SessionResponse> {
+    Json(SessionResponse {
+        user: UserView::from(&current.user),
+    })
+}

@@ -1,0 +1,192 @@
+//! Sessions: an opaque 256-bit token in an HttpOnly cookie; only its SHA-256 is stored.
+//! Idle expiry slides with use (drivers are offline for days); an absolute expiry caps it.
+
+use std::time::Duration;
+
+use axum::{
+    extract::{FromRef, FromRequestParts},
+    http::{HeaderMap, HeaderValue, header, request::Parts},
+};
+use axum_extra::extract::CookieJar;
+use base64::{Engine, engine::general_purpose::URL_SAFE_NO_PAD};
+use domain::time_fmt::now_ms;
+use rand::RngCore;
+use sha2::{Digest, Sha256};
+use uuid::Uuid;
+
+use crate::{
+    AppState,
+    error::AppError,
+    store::{DynStore, SessionRecord, UserRecord},
+};
+
+/// How stale `last_seen` may get before a request refreshes it: saves a write per request.
+const TOUCH_INTERVAL_MS: i64 = 60_000;
+
+#[derive(Clone)]
+pub struct SessionManager {
+    store: DynStore,
+    cookie_name: &'static str,
+    secure: bool,
+    idle: Duration,
+    max: Duration,
+}
+
+impl SessionManager {
+    pub fn new(store: DynStore, secure: bool, idle: Duration, max: Duration) -> SessionManager {
+        // `__Host-` binds the cookie to this exact origin; it requires Secure.
+        let cookie_name = if secure { "__Host-session" } else { "session" };
+        SessionManager {
+            store,
+            cookie_name,
+            secure,
+            idle,
+            max,
+        }
+    }
+
+    pub fn cookie_name(&self) -> &'static str {
+        self.cookie_name
+    }
+
+    /// Creates a session for `user_id`; returns the Set-Cookie value to send.
+    pub async fn start(
+        &self,
+        user_id: Uuid,
+        user_agent: Option<String>,
+    ) -> Result<HeaderValue, AppError> {
+        let token = new_token();
+        let now = now_ms();
+        self.store
+            .create_session(SessionRecord {
+                token_hash: hash_token(&token),
+                user_id,
+                created_at_ms: now,
+                last_seen_ms: now,
+                user_agent: user_agent.map(|ua| ua.chars().take(256).collect()),
+            })
+            .await?;
+        Ok(self.set_cookie(&token, self.max.as_secs()))
+    }
+
+    /// Deletes the session named by the request's cookie, if any.
+    pub async fn end(&self, jar: &CookieJar) -> Result<(), AppError> {
+        if let Some(token) = jar.get(self.cookie_name) {
+            self.store
+                .delete_session(&hash_token(token.value()))
+                .await?;
+        }
+        Ok(())
+    }
+
+    pub fn clear_cookie(&self) -> HeaderValue {
+        self.set_cookie("", 0)
+    }
+
+    /// The signed-in user for this request's cookie, or 401.
+    pub async fn resolve(&self, jar: &CookieJar) -> Result<CurrentUser, AppError> {
+        let token = jar
+            .get(self.cookie_name)
+            .ok_or_else(AppError::unauthenticated)?;
+        let token_hash = hash_token(token.value());
+        let session = self
+            .store
+            .get_session(&token_hash)
+            .await?
+            .ok_or_else(AppError::unauthenticated)?;
+        let now = now_ms();
+        let idle_ms = self.idle.as_millis() as i64;
+        let max_ms = self.max.as_millis() as i64;
+        if now - session.last_seen_ms > idle_ms || now - session.created_at_ms > max_ms {
+            self.store.delete_session(&token_hash).await?;
+            return Err(AppError::unauthenticated());
+        }
+        if now - session.last_seen_ms > TOUCH_INTERVAL_MS {
+            self.store.touch_session(&token_hash, now).await?;
+        }
+        let user = self
+            .store
+            .get_user(session.user_id)
+            .await?
+            .ok_or_else(AppError::unauthenticated)?;
+        Ok(CurrentUser {
+            user,
+            session_token_hash: token_hash,
+        })
+    }
+
+    /// Removes expired sessions; run periodically.
+    pub async fn sweep(&self) -> Result<u64, AppError> {
+        let now = now_ms();
+        Ok(self
+            .store
+            .delete_expired_sessions(
+                now - self.idle.as_millis() as i64,
+                now - self.max.as_millis() as i64,
+            )
+            .await?)
+    }
+
+    fn set_cookie(&self, value: &str, max_age_secs: u64) -> HeaderValue {
+        let secure = if self.secure { "; Secure" } else { "" };
+        let cookie = format!(
+            "{}={value}; Path=/; HttpOnly; SameSite=Lax; Max-Age={max_age_secs}{secure}",
+            self.cookie_name
+        );
+        HeaderValue::from_str(&cookie).expect("cookie is ASCII")
+    }
+}
+
+fn new_token() -> String {
+    let mut bytes = [0u8; 32];
+    rand::rngs::OsRng.fill_bytes(&mut bytes);
+    URL_SAFE_NO_PAD.encode(bytes)
+}
+
+pub fn hash_token(token: &str) -> String {
+    let digest = Sha256::digest(token.as_bytes());
+    digest.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+pub fn user_agent(headers: &HeaderMap) -> Option<String> {
+    headers
+        .get(header::USER_AGENT)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned)
+}
+
+/// The signed-in user. A handler that takes this cannot forget to check authentication.
+#[derive(Debug, Clone)]
+pub struct CurrentUser {
+    pub user: UserRecord,
+    pub session_token_hash: String,
+}
+
+impl<S> FromRequestParts<S> for CurrentUser
+where
+    AppState: FromRef<S>,
+    S: Send + Sync,
+{
+    type Rejection = AppError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        let state = AppState::from_ref(state);
+        let jar = CookieJar::from_headers(&parts.headers);
+        state.sessions.resolve(&jar).await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_are_random_and_256_bit() {
+        let a = new_token();
+        let b = new_token();
+        assert_ne!(a, b);
+        assert_eq!(URL_SAFE_NO_PAD.decode(&a).unwrap().len(), 32);
+        assert_eq!(hash_token(&a).len(), 64);
+        assert_ne!(hash_token(&a), a);
+    }
+}

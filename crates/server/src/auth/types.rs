@@ -1,0 +1,67 @@
+//! Wire types of the auth API (fixed by issue [1/5]; see docs/api.md).
+
+use domain::{DisplayName, Role, time_fmt::rfc3339_from_ms};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use crate::store::UserRecord;
+
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SignupRequest {
+    pub email: Option<String>,
+    pub password: Option<String>,
+    pub display_name: Option<String>,
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct LoginRequest {
+    pub email: Option<String>,
+    pub password: Option<String>,
+}
+
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct UserView {
+    pub id: String,
+    pub email: Option<String>,
+    pub display_name: String,
+    #[serde(rename = "photoURL")]
+    pub photo_url: Option<String>,
+    pub bio: String,
+    pub role: Role,
+    pub is_anonymous: bool,
+    pub created_at: String,
+    pub last_login: String,
+}
+
+impl From<&UserRecord> for UserView {
+    fn from(user: &UserRecord) -> Self {
+        UserView {
+            id: user.id.to_string(),
+            email: user.email.clone(),
+            display_name: user
+                .display_name
+                .clone()
+                .unwrap_or_else(|| DisplayName::FALLBACK.to_owned()),
+            photo_url: user.photo_url.clone(),
+            bio: user.bio.clone(),
+            role: user.role,
+            is_anonymous: user.is_anonymous,
+            created_at: rfc3339_from_ms(user.created_at_ms),
+            last_login: rfc3339_from_ms(user.last_login_ms),
+        }
+    }
+}
+
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AuthResponse {
+    pub user: UserView,
+    pub is_new_user: bool,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct SessionResponse {
+    pub user: UserView,
+}

@@ -1,0 +1,179 @@
+//! One error type for every handler, rendered as one JSON shape:
+//! `{"error":{"code":"validation","message":"…","fields":{"stops":["…"]}}}`.
+//! Server faults are logged with their detail and answered with a generic body.
+
+use std::collections::BTreeMap;
+
+use axum::{
+    Json,
+    extract::rejection::JsonRejection,
+    http::{HeaderValue, StatusCode, header},
+    response::{IntoResponse, Response},
+};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use crate::store::StoreError;
+
+pub type FieldErrors = BTreeMap<String, Vec<String>>;
+
+#[derive(Debug, thiserror::Error)]
+pub enum AppError {
+    /// A client mistake with a stable machine-readable code.
+    #[error("{code}: {message}")]
+    Client {
+        status: StatusCode,
+        code: &'static str,
+        message: String,
+        fields: Option<FieldErrors>,
+    },
+    #[error("rate limited, retry after {retry_after_secs}s")]
+    RateLimited { retry_after_secs: u64 },
+    #[error("internal: {0:#}")]
+    Internal(#[from] anyhow::Error),
+}
+
+impl AppError {
+    pub fn client(status: StatusCode, code: &'static str, message: impl Into<String>) -> Self {
+        AppError::Client {
+            status,
+            code,
+            message: message.into(),
+            fields: None,
+        }
+    }
+
+    pub fn validation(field: &str, message: impl Into<String>) -> Self {
+        let message = message.into();
+        let fields = BTreeMap::from([(field.to_owned(), vec![message.clone()])]);
+        AppError::Client {
+            status: StatusCode::UNPROCESSABLE_ENTITY,
+            code: "validation",
+            message,
+            fields: Some(fields),
+        }
+    }
+
+    pub fn unauthenticated() -> Self {
+        Self::client(
+            StatusCode::UNAUTHORIZED,
+            "unauthenticated",
+            "Please sign in",
+        )
+    }
+
+    pub fn not_found() -> Self {
+        Self::client(StatusCode::NOT_FOUND, "not-found", "Not found")
+    }
+
+    pub fn code(&self) -> &'static str {
+        match self {
+            AppError::Client { code, .. } => code,
+            AppError::RateLimited { .. } => "rate-limited",
+            AppError::Internal(_) => "internal",
+        }
+    }
+}
+
+impl From<StoreError> for AppError {
+    fn from(err: StoreError) -> Self {
+        match err {
+            StoreError::Conflict(what) => AppError::client(
+                StatusCode::CONFLICT,
+                "conflict",
+                format!("{what} already exists"),
+            ),
+            StoreError::Backend(err) => AppError::Internal(err),
+        }
+    }
+}
+
+/// The wire shape, also published in the OpenAPI document.
+#[derive(Serialize, ToSchema)]
+pub struct ErrorBody {
+    pub error: ErrorDetail,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct ErrorDetail {
+    pub code: String,
+    pub message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fields: Option<FieldErrors>,
+}
+
+pub fn error_response(
+    status: StatusCode,
+    code: &str,
+    message: &str,
+    fields: Option<FieldErrors>,
+) -> Response {
+    let body = ErrorBody {
+        error: ErrorDetail {
+            code: code.to_owned(),
+            message: message.to_owned(),
+            fields,
+        },
+    };
+    (status, Json(body)).into_response()
+}
+
+impl IntoResponse for AppError {
+    fn into_response(self) -> Response {
+        match self {
+            AppError::Client {
+                status,
+                code,
+                message,
+                fields,
+            } => error_response(status, code, &message, fields),
+            AppError::RateLimited { retry_after_secs } => {
+                let secs = retry_after_secs.max(1);
+                let mut response = error_response(
+                    StatusCode::TOO_MANY_REQUESTS,
+                    "rate-limited",
+                    &format!("Too many attempts. Please try again in {secs} seconds."),
+                    None,
+                );
+                response
+                    .headers_mut()
+                    .insert(header::RETRY_AFTER, HeaderValue::from(secs));
+                response
+            }
+            AppError::Internal(err) => {
+                tracing::error!(error = format!("{err:#}"), "internal error");
+                error_response(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    "internal",
+                    "Something went wrong on the server. Please try again.",
+                    None,
+                )
+            }
+        }
+    }
+}
+
+/// Bad JSON, a wrong content type or an oversized body get the same error shape.
+impl From<JsonRejection> for AppError {
+    fn from(rejection: JsonRejection) -> Self {
+        let (status, code) = match &rejection {
+            JsonRejection::JsonDataError(_) => (StatusCode::UNPROCESSABLE_ENTITY, "validation"),
+            JsonRejection::JsonSyntaxError(_) => (StatusCode::BAD_REQUEST, "bad-json"),
+            JsonRejection::MissingJsonContentType(_) => {
+                (StatusCode::UNSUPPORTED_MEDIA_TYPE, "unsupported-media-type")
+            }
+            _ if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE => {
+                (StatusCode::PAYLOAD_TOO_LARGE, "payload-too-large")
+            }
+            _ => (rejection.status(), "bad-request"),
+        };
+        AppError::client(status, code, rejection.body_text())
+    }
+}
+
+/// A JSON body extractor whose rejections use [`AppError`].
+#[derive(axum::extract::FromRequest)]
+#[from_request(via(axum::Json), rejection(AppError))]
+pub struct ApiJson<T>(pub T);
+
+pub type ApiResult<T> = Result<T, AppError>;

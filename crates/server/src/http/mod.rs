@@ -1,0 +1,5 @@
+//! HTTP plumbing shared by every feature: client IP, security headers, CSRF, the web app.
+
+pub mod client_ip;
+pub mod security;
+pub mod spa;

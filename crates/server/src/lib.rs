@@ -1,0 +1,187 @@
+//! Delivery Tracker server as a library: `app(state)` builds the router (for in-process
+//! tests), `serve(listener, state, shutdown)` runs it on a real socket.
+
+pub mod admin;
+pub mod auth;
+pub mod config;
+pub mod error;
+pub mod http;
+pub mod store;
+
+use std::{future::Future, net::SocketAddr, sync::Arc, time::Duration};
+
+use axum::{
+    Json, Router,
+    extract::{DefaultBodyLimit, State},
+    http::StatusCode,
+    response::{IntoResponse, Response},
+    routing::get,
+};
+use serde::Serialize;
+use tokio::net::TcpListener;
+use tower::ServiceBuilder;
+use tower_http::{
+    catch_panic::CatchPanicLayer, compression::CompressionLayer, timeout::TimeoutLayer,
+    trace::TraceLayer,
+};
+use utoipa::{OpenApi, ToSchema};
+use utoipa_axum::{router::OpenApiRouter, routes};
+
+use crate::{
+    auth::{password::PasswordHasher, rate_limit::AuthLimits, session::SessionManager},
+    config::Config,
+    error::{AppError, error_response},
+    store::DynStore,
+};
+
+/// JSON bodies above this are refused with 413 before they are parsed.
+pub const JSON_BODY_LIMIT: usize = 1024 * 1024;
+const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
+const SESSION_SWEEP_INTERVAL: Duration = Duration::from_secs(3600);
+
+#[derive(Clone)]
+pub struct AppState {
+    pub config: Arc<Config>,
+    pub public_origin: Option<Arc<str>>,
+    pub store: DynStore,
+    pub sessions: SessionManager,
+    pub passwords: PasswordHasher,
+    pub limits: AuthLimits,
+}
+
+impl AppState {
+    pub fn new(config: Config, store: DynStore) -> anyhow::Result<AppState> {
+        config.validate()?;
+        let public_origin = config.public_origin()?.map(Arc::from);
+        let sessions = SessionManager::new(
+            store.clone(),
+            config.cookie_secure,
+            config.session_idle(),
+            config.session_max(),
+        );
+        let limits = AuthLimits::new(
+            config.auth_rate_limit_per_minute,
+            config.login_rate_limit_per_minute,
+        );
+        Ok(AppState {
+            config: Arc::new(config),
+            public_origin,
+            store,
+            sessions,
+            passwords: PasswordHasher::new()?,
+            limits,
+        })
+    }
+}
+
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "Delivery Tracker API",
+        description = "Self-hosted, offline-first delivery log."
+    ),
+    components(schemas(error::ErrorBody))
+)]
+struct ApiDoc;
+
+#[derive(Serialize, ToSchema)]
+struct Health {
+    status: &'static str,
+}
+
+/// Liveness and database reachability.
+#[utoipa::path(get, path = "/healthz", tag = "ops",
+    responses((status = 200, body = Health), (status = 503, description = "database unreachable")))]
+async fn healthz(State(state): State<AppState>) -> Response {
+    match state.store.ping().await {
+        Ok(()) => Json(Health { status: "ok" }).into_response(),
+        Err(err) => {
+            tracing::error!(error = %err, "health check failed");
+            error_response(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "unavailable",
+                "Database unreachable",
+                None,
+            )
+        }
+    }
+}
+
+/// The full router with every layer, as served.
+pub fn app(state: AppState) -> Router {
+    let (api, openapi) = OpenApiRouter::with_openapi(ApiDoc::openapi())
+        .routes(routes!(healthz))
+        .nest("/api/v1/auth", auth::router())
+        .split_for_parts();
+    let openapi = Arc::new(openapi);
+
+    let hsts = state
+        .public_origin
+        .as_deref()
+        .is_some_and(|o| o.starts_with("https://"));
+    let mut router = api
+        .route(
+            "/api/openapi.json",
+            get(move || async move { Json(openapi.as_ref().clone()) }),
+        )
+        .method_not_allowed_fallback(|| async {
+            AppError::client(
+                StatusCode::METHOD_NOT_ALLOWED,
+                "method-not-allowed",
+                "Method not allowed",
+            )
+        })
+        .fallback(http::spa::serve_web_app)
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            http::security::csrf_guard,
+        ))
+        .layer(DefaultBodyLimit::max(JSON_BODY_LIMIT))
+        .with_state(state);
+    for layer in http::security::header_layers(hsts) {
+        router = router.layer(layer);
+    }
+    router.layer(
+        ServiceBuilder::new()
+            .layer(TraceLayer::new_for_http())
+            .layer(CatchPanicLayer::custom(|_panic| {
+                error_response(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    "internal",
+                    "Something went wrong on the server. Please try again.",
+                    None,
+                )
+            }))
+            .layer(TimeoutLayer::with_status_code(
+                StatusCode::REQUEST_TIMEOUT,
+                REQUEST_TIMEOUT,
+            ))
+            .layer(CompressionLayer::new()),
+    )
+}
+
+/// Serves until `shutdown` resolves, then finishes in-flight requests.
+pub async fn serve(
+    listener: TcpListener,
+    state: AppState,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    let sessions = state.sessions.clone();
+    let sweeper = tokio::spawn(async move {
+        let mut every = tokio::time::interval(SESSION_SWEEP_INTERVAL);
+        loop {
+            every.tick().await;
+            match sessions.sweep().await {
+                Ok(0) => {}
+                Ok(removed) => tracing::info!(removed, "expired sessions removed"),
+                Err(err) => tracing::warn!(error = ?err, "session sweep failed"),
+            }
+        }
+    });
+    let app = app(state).into_make_service_with_connect_info::<SocketAddr>();
+    let outcome = axum::serve(listener, app)
+        .with_graceful_shutdown(shutdown)
+        .await;
+    sweeper.abort();
+    outcome
+}

@@ -1,0 +1,121 @@
+//! `delivery-tracker`: serve the app (default) or run an operator command.
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use domain::Role;
+use server::{AppState, config::Config, store};
+use tokio::net::TcpListener;
+use tracing_subscriber::EnvFilter;
+
+#[derive(Parser)]
+#[command(
+    name = "delivery-tracker",
+    version,
+    about = "Self-hosted, offline-first delivery log"
+)]
+struct Cli {
+    #[command(flatten)]
+    config: Config,
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Serve the web app and API (the default).
+    Serve,
+    /// Manage users.
+    Users {
+        #[command(subcommand)]
+        command: UsersCommand,
+    },
+}
+
+#[derive(Subcommand)]
+enum UsersCommand {
+    /// List every user.
+    List,
+    /// Set a user's plan.
+    SetRole {
+        email: String,
+        #[arg(value_parser = ["free", "pro"])]
+        role: String,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    init_tracing(&cli.config.log_format);
+    if let Err(err) = cli.config.validate() {
+        eprintln!("{err}");
+        return ExitCode::from(2);
+    }
+    let runtime = tokio::runtime::Runtime::new().expect("tokio runtime");
+    match runtime.block_on(run(cli)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("error: {err:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn run(cli: Cli) -> anyhow::Result<()> {
+    let store = store::open(&cli.config).await?;
+    match cli.command.unwrap_or(Command::Serve) {
+        Command::Serve => {
+            let listener = TcpListener::bind(cli.config.listen).await?;
+            tracing::info!(config = ?cli.config, "starting");
+            println!(
+                "Delivery Tracker listening on http://{}",
+                listener.local_addr()?
+            );
+            let state = AppState::new(cli.config, store)?;
+            server::serve(listener, state, shutdown_signal()).await?;
+        }
+        Command::Users {
+            command: UsersCommand::List,
+        } => {
+            server::admin::list_users(&store, &mut std::io::stdout().lock()).await?;
+        }
+        Command::Users {
+            command: UsersCommand::SetRole { email, role },
+        } => {
+            let role: Role = role.parse().map_err(anyhow::Error::msg)?;
+            server::admin::set_role(&store, &email, role).await?;
+            println!("{email} is now {role}");
+        }
+    }
+    Ok(())
+}
+
+fn init_tracing(format: &str) {
+    let filter = EnvFilter::try_from_env("LOG").unwrap_or_else(|_| EnvFilter::new("info"));
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr);
+    if format == "json" {
+        builder.json().init();
+    } else {
+        builder.init();
+    }
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        if let Ok(mut signal) =
+            tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+        {
+            signal.recv().await;
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! { () = ctrl_c => {}, () = terminate => {} }
+    tracing::info!("shutting down");
+}

@@ -1,0 +1,41 @@
+//! Schema migrations, embedded in the binary. Both backends use the same numbering so a
+//! feature adds `NNNN_name.sql` to `migrations/sqlite` and `migrations/postgres` together.
+
+pub struct Migration {
+    pub version: i64,
+    pub name: &'static str,
+    pub sql: &'static str,
+}
+
+macro_rules! migration {
+    ($dir:literal, $version:literal, $name:literal) => {
+        Migration {
+            version: $version,
+            name: $name,
+            sql: include_str!(concat!("../../migrations/", $dir, "/", $name, ".sql")),
+        }
+    };
+}
+
+pub const SQLITE: &[Migration] = &[migration!("sqlite", 1, "0001_accounts")];
+
+pub const POSTGRES: &[Migration] = &[migration!("postgres", 1, "0001_accounts")];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn both_backends_have_the_same_numbered_migrations() {
+        let names =
+            |list: &[Migration]| list.iter().map(|m| (m.version, m.name)).collect::<Vec<_>>();
+        assert_eq!(names(SQLITE), names(POSTGRES));
+        for (index, migration) in SQLITE.iter().enumerate() {
+            assert_eq!(
+                migration.version,
+                index as i64 + 1,
+                "versions are consecutive"
+            );
+        }
+    }
+}

@@ -1,0 +1,300 @@
+//! PostgreSQL store, for running several server processes on one database.
+
+use anyhow::Context;
+use async_trait::async_trait;
+use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
+use domain::Role;
+use tokio_postgres::{NoTls, Row, error::SqlState};
+use uuid::Uuid;
+
+use super::{
+    NewUser, SessionRecord, Store, StoreError, StoreResult, UserRecord, migrations::POSTGRES,
+};
+
+const POOL_SIZE: usize = 16;
+/// Serialises migrations when several processes start at once.
+const MIGRATION_LOCK_KEY: i64 = 0x6465_6c69_7665_7279; // "delivery"
+
+pub struct PgStore {
+    pool: Pool,
+}
+
+impl PgStore {
+    pub async fn connect(url: &str) -> anyhow::Result<PgStore> {
+        let config: tokio_postgres::Config = url
+            .parse()
+            .context("DATABASE_URL is not a valid PostgreSQL URL")?;
+        Self::from_config(config).await
+    }
+
+    pub async fn from_config(config: tokio_postgres::Config) -> anyhow::Result<PgStore> {
+        let manager = Manager::from_config(
+            config,
+            NoTls,
+            ManagerConfig {
+                recycling_method: RecyclingMethod::Fast,
+            },
+        );
+        let pool = Pool::builder(manager).max_size(POOL_SIZE).build()?;
+        let store = PgStore { pool };
+        store
+            .migrate()
+            .await
+            .context("migrating the PostgreSQL schema")?;
+        Ok(store)
+    }
+
+    async fn migrate(&self) -> anyhow::Result<()> {
+        let mut client = self.pool.get().await?;
+        client
+            .execute("SELECT pg_advisory_lock($1)", &[&MIGRATION_LOCK_KEY])
+            .await?;
+        let outcome = async {
+            client
+                .batch_execute(
+                    "CREATE TABLE IF NOT EXISTS schema_migrations (
+                         version BIGINT PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)",
+                )
+                .await?;
+            for migration in POSTGRES {
+                let tx = client.transaction().await?;
+                let applied = tx
+                    .query_opt("SELECT 1 FROM schema_migrations WHERE version = $1", &[
+                        &migration.version,
+                    ])
+                    .await?
+                    .is_some();
+                if !applied {
+                    tx.batch_execute(migration.sql)
+                        .await
+                        .with_context(|| format!("applying migration {}", migration.name))?;
+                    tx.execute(
+                        "INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)",
+                        &[&migration.version, &migration.name, &domain::time_fmt::now_ms()],
+                    )
+                    .await?;
+                    tracing::info!(migration = migration.name, "applied PostgreSQL migration");
+                }
+                tx.commit().await?;
+            }
+            anyhow::Ok(())
+        }
+        .await;
+        client
+            .execute("SELECT pg_advisory_unlock($1)", &[&MIGRATION_LOCK_KEY])
+            .await?;
+        outcome
+    }
+
+    async fn client(&self) -> StoreResult<deadpool_postgres::Object> {
+        self.pool
+            .get()
+            .await
+            .map_err(|e| StoreError::Backend(e.into()))
+    }
+}
+
+fn db_err(err: tokio_postgres::Error) -> StoreError {
+    StoreError::Backend(err.into())
+}
+
+fn unique_or(err: tokio_postgres::Error, what: &'static str) -> StoreError {
+    if err.code() == Some(&SqlState::UNIQUE_VIOLATION) {
+        StoreError::Conflict(what)
+    } else {
+        db_err(err)
+    }
+}
+
+const USER_COLUMNS: &str = "id, email, display_name, photo_url, bio, role, is_anonymous, \
+                            created_at, last_login, updated_at";
+
+fn user_from_row(row: &Row) -> UserRecord {
+    let role: String = row.get(5);
+    UserRecord {
+        id: row.get(0),
+        email: row.get(1),
+        display_name: row.get(2),
+        photo_url: row.get(3),
+        bio: row.get(4),
+        role: Role::from_stored(&role),
+        is_anonymous: row.get(6),
+        created_at_ms: row.get(7),
+        last_login_ms: row.get(8),
+        updated_at_ms: row.get(9),
+    }
+}
+
+fn session_from_row(row: &Row) -> SessionRecord {
+    SessionRecord {
+        token_hash: row.get(0),
+        user_id: row.get(1),
+        created_at_ms: row.get(2),
+        last_seen_ms: row.get(3),
+        user_agent: row.get(4),
+    }
+}
+
+#[async_trait]
+impl Store for PgStore {
+    async fn create_user(&self, user: NewUser) -> StoreResult<UserRecord> {
+        let client = self.client().await?;
+        let row = client
+            .query_one(
+                &format!(
+                    "INSERT INTO users (id, email, password_hash, display_name, is_anonymous,
+                                        created_at, last_login, updated_at)
+                     VALUES ($1, $2, $3, $4, $5, $6, $6, $6)
+                     RETURNING {USER_COLUMNS}"
+                ),
+                &[
+                    &user.id,
+                    &user.email,
+                    &user.password_hash,
+                    &user.display_name,
+                    &user.is_anonymous,
+                    &user.now_ms,
+                ],
+            )
+            .await
+            .map_err(|e| unique_or(e, "email"))?;
+        Ok(user_from_row(&row))
+    }
+
+    async fn get_user(&self, id: Uuid) -> StoreResult<Option<UserRecord>> {
+        let client = self.client().await?;
+        let row = client
+            .query_opt(
+                &format!("SELECT {USER_COLUMNS} FROM users WHERE id = $1"),
+                &[&id],
+            )
+            .await
+            .map_err(db_err)?;
+        Ok(row.as_ref().map(user_from_row))
+    }
+
+    async fn find_password_login(&self, email: &str) -> StoreResult<Option<(UserRecord, String)>> {
+        let client = self.client().await?;
+        let row = client
+            .query_opt(
+                &format!(
+                    "SELECT {USER_COLUMNS}, password_hash FROM users
+                     WHERE email = $1 AND password_hash IS NOT NULL"
+                ),
+                &[&email],
+            )
+            .await
+            .map_err(db_err)?;
+        Ok(row.map(|row| (user_from_row(&row), row.get(10))))
+    }
+
+    async fn record_login(&self, id: Uuid, now_ms: i64) -> StoreResult<()> {
+        let client = self.client().await?;
+        client
+            .execute(
+                "UPDATE users SET last_login = $2 WHERE id = $1",
+                &[&id, &now_ms],
+            )
+            .await
+            .map_err(db_err)?;
+        Ok(())
+    }
+
+    async fn list_users(&self) -> StoreResult<Vec<UserRecord>> {
+        let client = self.client().await?;
+        let rows = client
+            .query(
+                &format!("SELECT {USER_COLUMNS} FROM users ORDER BY created_at, id"),
+                &[],
+            )
+            .await
+            .map_err(db_err)?;
+        Ok(rows.iter().map(user_from_row).collect())
+    }
+
+    async fn set_role_by_email(&self, email: &str, role: Role, now_ms: i64) -> StoreResult<bool> {
+        let client = self.client().await?;
+        let changed = client
+            .execute(
+                "UPDATE users SET role = $2, updated_at = $3 WHERE email = $1",
+                &[&email, &role.as_str(), &now_ms],
+            )
+            .await
+            .map_err(db_err)?;
+        Ok(changed > 0)
+    }
+
+    async fn create_session(&self, session: SessionRecord) -> StoreResult<()> {
+        let client = self.client().await?;
+        client
+            .execute(
+                "INSERT INTO sessions (token_hash, user_id, created_at, last_seen, user_agent)
+                 VALUES ($1, $2, $3, $4, $5)",
+                &[
+                    &session.token_hash,
+                    &session.user_id,
+                    &session.created_at_ms,
+                    &session.last_seen_ms,
+                    &session.user_agent,
+                ],
+            )
+            .await
+            .map_err(|e| unique_or(e, "session"))?;
+        Ok(())
+    }
+
+    async fn get_session(&self, token_hash: &str) -> StoreResult<Option<SessionRecord>> {
+        let client = self.client().await?;
+        let row = client
+            .query_opt(
+                "SELECT token_hash, user_id, created_at, last_seen, user_agent
+                 FROM sessions WHERE token_hash = $1",
+                &[&token_hash],
+            )
+            .await
+            .map_err(db_err)?;
+        Ok(row.as_ref().map(session_from_row))
+    }
+
+    async fn touch_session(&self, token_hash: &str, now_ms: i64) -> StoreResult<()> {
+        let client = self.client().await?;
+        client
+            .execute(
+                "UPDATE sessions SET last_seen = $2 WHERE token_hash = $1",
+                &[&token_hash, &now_ms],
+            )
+            .await
+            .map_err(db_err)?;
+        Ok(())
+    }
+
+    async fn delete_session(&self, token_hash: &str) -> StoreResult<()> {
+        let client = self.client().await?;
+        client
+            .execute("DELETE FROM sessions WHERE token_hash = $1", &[&token_hash])
+            .await
+            .map_err(db_err)?;
+        Ok(())
+    }
+
+    async fn delete_expired_sessions(
+        &self,
+        idle_before_ms: i64,
+        created_before_ms: i64,
+    ) -> StoreResult<u64> {
+        let client = self.client().await?;
+        client
+            .execute(
+                "DELETE FROM sessions WHERE last_seen < $1 OR created_at < $2",
+                &[&idle_before_ms, &created_before_ms],
+            )
+            .await
+            .map_err(db_err)
+    }
+
+    async fn ping(&self) -> StoreResult<()> {
+        let client = self.client().await?;
+        client.execute("SELECT 1", &[]).await.map_err(db_err)?;
+        Ok(())
+    }
+}

@@ -1,0 +1,365 @@
+//! SQLite store: WAL, one group-committing writer thread, a few readers.
+
+mod readers;
+mod writer;
+
+use std::path::Path;
+
+use anyhow::Context;
+use async_trait::async_trait;
+use domain::Role;
+use rusqlite::{Connection, ErrorCode, OpenFlags, OptionalExtension, Row, params};
+use uuid::Uuid;
+
+use self::{readers::Readers, writer::Writer};
+use super::{
+    NewUser, SessionRecord, Store, StoreError, StoreResult, UserRecord, migrations::SQLITE,
+};
+
+const READER_CONNECTIONS: usize = 4;
+const BUSY_TIMEOUT_MS: u32 = 5_000;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Synchronous {
+    /// Every commit is on disk before it is acknowledged (default).
+    Full,
+    /// Faster; the last commits may be lost on power failure, never corrupted.
+    Normal,
+}
+
+impl Synchronous {
+    pub fn parse(value: &str) -> Option<Synchronous> {
+        match value.to_uppercase().as_str() {
+            "FULL" => Some(Synchronous::Full),
+            "NORMAL" => Some(Synchronous::Normal),
+            _ => None,
+        }
+    }
+}
+
+pub struct SqliteStore {
+    writer: Writer,
+    readers: Readers,
+}
+
+impl SqliteStore {
+    pub async fn open(path: &Path, synchronous: Synchronous) -> anyhow::Result<SqliteStore> {
+        let path = path.to_owned();
+        tokio::task::spawn_blocking(move || Self::open_blocking(&path, synchronous)).await?
+    }
+
+    fn open_blocking(path: &Path, synchronous: Synchronous) -> anyhow::Result<SqliteStore> {
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("creating database directory {}", dir.display()))?;
+        }
+        let mut write_conn = Connection::open(path)
+            .with_context(|| format!("opening SQLite database {}", path.display()))?;
+        let sync = match synchronous {
+            Synchronous::Full => "FULL",
+            Synchronous::Normal => "NORMAL",
+        };
+        write_conn.execute_batch(&format!(
+            "PRAGMA journal_mode = WAL;
+             PRAGMA synchronous = {sync};
+             PRAGMA foreign_keys = ON;
+             PRAGMA busy_timeout = {BUSY_TIMEOUT_MS};"
+        ))?;
+        migrate(&mut write_conn)?;
+
+        let readers = (0..READER_CONNECTIONS)
+            .map(|_| {
+                let conn = Connection::open_with_flags(
+                    path,
+                    OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+                )?;
+                conn.execute_batch(&format!(
+                    "PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}; PRAGMA query_only = ON;"
+                ))?;
+                Ok(conn)
+            })
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+
+        Ok(SqliteStore {
+            writer: Writer::start(write_conn)?,
+            readers: Readers::new(readers),
+        })
+    }
+}
+
+fn migrate(conn: &mut Connection) -> anyhow::Result<()> {
+    conn.execute_batch(
+        "CREATE TABLE IF NOT EXISTS schema_migrations (
+             version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)",
+    )?;
+    for migration in SQLITE {
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let applied: bool = tx.query_row(
+            "SELECT EXISTS(SELECT 1 FROM schema_migrations WHERE version = ?1)",
+            [migration.version],
+            |row| row.get(0),
+        )?;
+        if !applied {
+            tx.execute_batch(migration.sql)
+                .with_context(|| format!("applying migration {}", migration.name))?;
+            tx.execute(
+                "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?1, ?2, ?3)",
+                params![
+                    migration.version,
+                    migration.name,
+                    domain::time_fmt::now_ms()
+                ],
+            )?;
+            tracing::info!(migration = migration.name, "applied SQLite migration");
+        }
+        tx.commit()?;
+    }
+    Ok(())
+}
+
+fn db_err(err: rusqlite::Error) -> StoreError {
+    StoreError::Backend(err.into())
+}
+
+fn is_unique_violation(err: &rusqlite::Error) -> bool {
+    matches!(err, rusqlite::Error::SqliteFailure(e, _)
+        if e.code == ErrorCode::ConstraintViolation
+            && matches!(e.extended_code,
+                rusqlite::ffi::SQLITE_CONSTRAINT_UNIQUE | rusqlite::ffi::SQLITE_CONSTRAINT_PRIMARYKEY))
+}
+
+const USER_COLUMNS: &str = "id, email, display_name, photo_url, bio, role, is_anonymous, \
+                            created_at, last_login, updated_at";
+
+fn user_from_row(row: &Row<'_>) -> rusqlite::Result<UserRecord> {
+    let id: String = row.get(0)?;
+    let role: String = row.get(5)?;
+    Ok(UserRecord {
+        id: Uuid::parse_str(&id).map_err(|e| {
+            rusqlite::Error::FromSqlConversionFailure(0, rusqlite::types::Type::Text, e.into())
+        })?,
+        email: row.get(1)?,
+        display_name: row.get(2)?,
+        photo_url: row.get(3)?,
+        bio: row.get(4)?,
+        role: Role::from_stored(&role),
+        is_anonymous: row.get(6)?,
+        created_at_ms: row.get(7)?,
+        last_login_ms: row.get(8)?,
+        updated_at_ms: row.get(9)?,
+    })
+}
+
+fn session_from_row(row: &Row<'_>) -> rusqlite::Result<SessionRecord> {
+    let user_id: String = row.get(1)?;
+    Ok(SessionRecord {
+        token_hash: row.get(0)?,
+        user_id: Uuid::parse_str(&user_id).map_err(|e| {
+            rusqlite::Error::FromSqlConversionFailure(1, rusqlite::types::Type::Text, e.into())
+        })?,
+        created_at_ms: row.get(2)?,
+        last_seen_ms: row.get(3)?,
+        user_agent: row.get(4)?,
+    })
+}
+
+fn select_user(conn: &Connection, id: Uuid) -> StoreResult<Option<UserRecord>> {
+    conn.query_row(
+        &format!("SELECT {USER_COLUMNS} FROM users WHERE id = ?1"),
+        [id.to_string()],
+        user_from_row,
+    )
+    .optional()
+    .map_err(db_err)
+}
+
+#[async_trait]
+impl Store for SqliteStore {
+    async fn create_user(&self, user: NewUser) -> StoreResult<UserRecord> {
+        self.writer
+            .write(move |conn| {
+                conn.execute(
+                    "INSERT INTO users (id, email, password_hash, display_name, is_anonymous,
+                                        created_at, last_login, updated_at)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?6)",
+                    params![
+                        user.id.to_string(),
+                        user.email,
+                        user.password_hash,
+                        user.display_name,
+                        user.is_anonymous,
+                        user.now_ms
+                    ],
+                )
+                .map_err(|err| {
+                    if is_unique_violation(&err) {
+                        StoreError::Conflict("email")
+                    } else {
+                        db_err(err)
+                    }
+                })?;
+                select_user(conn, user.id)?
+                    .ok_or_else(|| StoreError::Backend(anyhow::anyhow!("inserted user vanished")))
+            })
+            .await
+    }
+
+    async fn get_user(&self, id: Uuid) -> StoreResult<Option<UserRecord>> {
+        self.readers.read(move |conn| select_user(conn, id)).await
+    }
+
+    async fn find_password_login(&self, email: &str) -> StoreResult<Option<(UserRecord, String)>> {
+        let email = email.to_owned();
+        self.readers
+            .read(move |conn| {
+                conn.query_row(
+                    &format!(
+                        "SELECT {USER_COLUMNS}, password_hash FROM users
+                         WHERE email = ?1 AND password_hash IS NOT NULL"
+                    ),
+                    [email],
+                    |row| Ok((user_from_row(row)?, row.get::<_, String>(10)?)),
+                )
+                .optional()
+                .map_err(db_err)
+            })
+            .await
+    }
+
+    async fn record_login(&self, id: Uuid, now_ms: i64) -> StoreResult<()> {
+        self.writer
+            .write(move |conn| {
+                conn.execute(
+                    "UPDATE users SET last_login = ?2 WHERE id = ?1",
+                    params![id.to_string(), now_ms],
+                )
+                .map_err(db_err)?;
+                Ok(())
+            })
+            .await
+    }
+
+    async fn list_users(&self) -> StoreResult<Vec<UserRecord>> {
+        self.readers
+            .read(|conn| {
+                let mut stmt = conn
+                    .prepare(&format!(
+                        "SELECT {USER_COLUMNS} FROM users ORDER BY created_at, id"
+                    ))
+                    .map_err(db_err)?;
+                let users = stmt
+                    .query_map([], user_from_row)
+                    .map_err(db_err)?
+                    .collect::<rusqlite::Result<Vec<_>>>()
+                    .map_err(db_err)?;
+                Ok(users)
+            })
+            .await
+    }
+
+    async fn set_role_by_email(&self, email: &str, role: Role, now_ms: i64) -> StoreResult<bool> {
+        let email = email.to_owned();
+        self.writer
+            .write(move |conn| {
+                let changed = conn
+                    .execute(
+                        "UPDATE users SET role = ?2, updated_at = ?3 WHERE email = ?1",
+                        params![email, role.as_str(), now_ms],
+                    )
+                    .map_err(db_err)?;
+                Ok(changed > 0)
+            })
+            .await
+    }
+
+    async fn create_session(&self, session: SessionRecord) -> StoreResult<()> {
+        self.writer
+            .write(move |conn| {
+                conn.execute(
+                    "INSERT INTO sessions (token_hash, user_id, created_at, last_seen, user_agent)
+                     VALUES (?1, ?2, ?3, ?4, ?5)",
+                    params![
+                        session.token_hash,
+                        session.user_id.to_string(),
+                        session.created_at_ms,
+                        session.last_seen_ms,
+                        session.user_agent
+                    ],
+                )
+                .map_err(|err| {
+                    if is_unique_violation(&err) {
+                        StoreError::Conflict("session")
+                    } else {
+                        db_err(err)
+                    }
+                })?;
+                Ok(())
+            })
+            .await
+    }
+
+    async fn get_session(&self, token_hash: &str) -> StoreResult<Option<SessionRecord>> {
+        let token_hash = token_hash.to_owned();
+        self.readers
+            .read(move |conn| {
+                conn.query_row(
+                    "SELECT token_hash, user_id, created_at, last_seen, user_agent
+                     FROM sessions WHERE token_hash = ?1",
+                    [token_hash],
+                    session_from_row,
+                )
+                .optional()
+                .map_err(db_err)
+            })
+            .await
+    }
+
+    async fn touch_session(&self, token_hash: &str, now_ms: i64) -> StoreResult<()> {
+        let token_hash = token_hash.to_owned();
+        self.writer
+            .write(move |conn| {
+                conn.execute(
+                    "UPDATE sessions SET last_seen = ?2 WHERE token_hash = ?1",
+                    params![token_hash, now_ms],
+                )
+                .map_err(db_err)?;
+                Ok(())
+            })
+            .await
+    }
+
+    async fn delete_session(&self, token_hash: &str) -> StoreResult<()> {
+        let token_hash = token_hash.to_owned();
+        self.writer
+            .write(move |conn| {
+                conn.execute("DELETE FROM sessions WHERE token_hash = ?1", [token_hash])
+                    .map_err(db_err)?;
+                Ok(())
+            })
+            .await
+    }
+
+    async fn delete_expired_sessions(
+        &self,
+        idle_before_ms: i64,
+        created_before_ms: i64,
+    ) -> StoreResult<u64> {
+        self.writer
+            .write(move |conn| {
+                let removed = conn
+                    .execute(
+                        "DELETE FROM sessions WHERE last_seen < ?1 OR created_at < ?2",
+                        params![idle_before_ms, created_before_ms],
+                    )
+                    .map_err(db_err)?;
+                Ok(removed as u64)
+            })
+            .await
+    }
+
+    async fn ping(&self) -> StoreResult<()> {
+        self.readers
+            .read(|conn| conn.query_row("SELECT 1", [], |_| Ok(())).map_err(db_err))
+            .await
+    }
+}

@@ -1,0 +1,215 @@
+//! Test harness: a real server on a loopback port over SQLite (always) or PostgreSQL (when
+//! TEST_DATABASE_URL is set; each test gets its own schema).
+#![allow(dead_code)]
+
+use std::{net::SocketAddr, sync::Arc};
+
+use reqwest::{Method, StatusCode, header::HeaderMap};
+use serde_json::{Value, json};
+use server::{
+    AppState,
+    config::Config,
+    store::{
+        DynStore,
+        postgres::PgStore,
+        sqlite::{SqliteStore, Synchronous},
+    },
+};
+use tempfile::TempDir;
+use tokio::{net::TcpListener, sync::oneshot};
+
+#[derive(Debug, Clone, Copy)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+pub struct TestStore {
+    pub store: DynStore,
+    pub dir: TempDir,
+}
+
+pub async fn sqlite_store() -> TestStore {
+    let dir = tempfile::tempdir().unwrap();
+    let store = SqliteStore::open(&dir.path().join("test.db"), Synchronous::Normal)
+        .await
+        .unwrap();
+    TestStore {
+        store: Arc::new(store),
+        dir,
+    }
+}
+
+/// A store in a fresh schema, or None when no PostgreSQL is configured (CI always sets it:
+/// there a missing URL is an error, so the PostgreSQL half can never silently vanish).
+pub async fn postgres_store() -> Option<TestStore> {
+    let Ok(url) = std::env::var("TEST_DATABASE_URL") else {
+        assert!(
+            std::env::var("CI").is_err(),
+            "CI must set TEST_DATABASE_URL so the PostgreSQL store is tested"
+        );
+        eprintln!("skipping PostgreSQL case: TEST_DATABASE_URL is not set");
+        return None;
+    };
+    let schema = format!("t_{}", uuid::Uuid::new_v4().simple());
+    let mut config: tokio_postgres::Config = url.parse().expect("TEST_DATABASE_URL");
+    let (client, connection) = config
+        .connect(tokio_postgres::NoTls)
+        .await
+        .expect("connect to PostgreSQL");
+    tokio::spawn(connection);
+    client
+        .batch_execute(&format!("CREATE SCHEMA {schema}"))
+        .await
+        .unwrap();
+    config.options(format!("-c search_path={schema}"));
+    let store = PgStore::from_config(config)
+        .await
+        .expect("PostgreSQL store");
+    Some(TestStore {
+        store: Arc::new(store),
+        dir: tempfile::tempdir().unwrap(),
+    })
+}
+
+pub async fn store_for(backend: Backend) -> Option<TestStore> {
+    match backend {
+        Backend::Sqlite => Some(sqlite_store().await),
+        Backend::Postgres => postgres_store().await,
+    }
+}
+
+pub struct TestApp {
+    pub base: String,
+    pub addr: SocketAddr,
+    pub store: DynStore,
+    pub http: reqwest::Client,
+    _dir: TempDir,
+    _stop: oneshot::Sender<()>,
+}
+
+pub async fn spawn_app(backend: Backend) -> Option<TestApp> {
+    spawn_app_with(backend, |_| {}).await
+}
+
+pub async fn spawn_app_with(backend: Backend, tweak: impl FnOnce(&mut Config)) -> Option<TestApp> {
+    let TestStore { store, dir } = store_for(backend).await?;
+    let mut config = Config::for_data_dir(dir.path());
+    // Generous defaults so only the rate-limit tests ever trip a limit.
+    config.auth_rate_limit_per_minute = 10_000;
+    config.login_rate_limit_per_minute = 10_000;
+    tweak(&mut config);
+    let state = AppState::new(config, store.clone()).unwrap();
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let (stop, stopped) = oneshot::channel::<()>();
+    tokio::spawn(server::serve(listener, state, async {
+        let _ = stopped.await;
+    }));
+    Some(TestApp {
+        base: format!("http://{addr}"),
+        addr,
+        store,
+        http: reqwest::Client::new(),
+        _dir: dir,
+        _stop: stop,
+    })
+}
+
+/// A response, read whole.
+#[derive(Debug)]
+pub struct Reply {
+    pub status: StatusCode,
+    pub headers: HeaderMap,
+    pub body: Value,
+    pub text: String,
+}
+
+impl Reply {
+    /// The `name=value` part of the session cookie this response set.
+    pub fn session_cookie(&self) -> Option<String> {
+        self.headers
+            .get_all("set-cookie")
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .find(|c| c.starts_with("__Host-session=") || c.starts_with("session="))
+            .map(|c| c.split(';').next().unwrap().to_owned())
+    }
+
+    pub fn error_code(&self) -> &str {
+        self.body["error"]["code"]
+            .as_str()
+            .unwrap_or("<no error code>")
+    }
+}
+
+impl TestApp {
+    pub async fn request(
+        &self,
+        method: Method,
+        path: &str,
+        body: Option<Value>,
+        cookie: Option<&str>,
+    ) -> Reply {
+        let mut request = self.http.request(method, format!("{}{path}", self.base));
+        if let Some(body) = body {
+            request = request.json(&body);
+        }
+        if let Some(cookie) = cookie {
+            request = request.header("cookie", cookie);
+        }
+        read(request).await
+    }
+
+    pub async fn post(&self, path: &str, body: Value) -> Reply {
+        self.request(Method::POST, path, Some(body), None).await
+    }
+
+    pub async fn get(&self, path: &str, cookie: Option<&str>) -> Reply {
+        self.request(Method::GET, path, None, cookie).await
+    }
+
+    /// Signs up a fresh account and returns (cookie, user JSON).
+    pub async fn sign_up(&self, email: &str, password: &str) -> (String, Value) {
+        let reply = self
+            .post(
+                "/api/v1/auth/signup",
+                json!({"email": email, "password": password}),
+            )
+            .await;
+        assert_eq!(reply.status, StatusCode::CREATED, "{}", reply.text);
+        (
+            reply.session_cookie().expect("session cookie"),
+            reply.body["user"].clone(),
+        )
+    }
+}
+
+pub async fn read(request: reqwest::RequestBuilder) -> Reply {
+    let response = request.send().await.expect("request sent");
+    let status = response.status();
+    let headers = response.headers().clone();
+    let text = response.text().await.unwrap();
+    let body = serde_json::from_str(&text).unwrap_or(Value::Null);
+    Reply {
+        status,
+        headers,
+        body,
+        text,
+    }
+}
+
+/// Runs each listed async test fn once per backend: `mod sqlite` and `mod postgres`.
+#[macro_export]
+macro_rules! on_both_backends {
+    ($($name:ident),* $(,)?) => {
+        mod sqlite {
+            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn $name() { super::$name($crate::common::Backend::Sqlite).await; })*
+        }
+        mod postgres {
+            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn $name() { super::$name($crate::common::Backend::Postgres).await; })*
+        }
+    };
+}

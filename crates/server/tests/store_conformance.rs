@@ -1,0 +1,209 @@
+//! One behaviour, two stores: every case runs against SQLite and PostgreSQL.
+
+mod common;
+
+use std::collections::HashSet;
+
+use common::{Backend, store_for};
+use domain::Role;
+use server::store::{DynStore, NewUser, SessionRecord, StoreError};
+use uuid::Uuid;
+
+fn account(email: &str) -> NewUser {
+    NewUser {
+        id: Uuid::now_v7(),
+        email: Some(email.into()),
+        display_name: Some("Sam".into()),
+        password_hash: Some("$argon2id$fake".into()),
+        is_anonymous: false,
+        now_ms: 1_000,
+    }
+}
+
+fn guest() -> NewUser {
+    NewUser {
+        email: None,
+        display_name: None,
+        password_hash: None,
+        is_anonymous: true,
+        ..account("")
+    }
+}
+
+async fn store(backend: Backend) -> Option<(DynStore, common::TestStore)> {
+    let test = store_for(backend).await?;
+    Some((test.store.clone(), test))
+}
+
+async fn users_round_trip_and_emails_are_unique(backend: Backend) {
+    let Some((store, _keep)) = store(backend).await else {
+        return;
+    };
+    let created = store.create_user(account("a@example.com")).await.unwrap();
+    assert_eq!(created.email.as_deref(), Some("a@example.com"));
+    assert_eq!(created.role, Role::Free);
+    assert_eq!(
+        (created.created_at_ms, created.last_login_ms),
+        (1_000, 1_000)
+    );
+    assert_eq!(
+        store.get_user(created.id).await.unwrap(),
+        Some(created.clone())
+    );
+    assert!(store.get_user(Uuid::now_v7()).await.unwrap().is_none());
+
+    let clash = store.create_user(account("a@example.com")).await;
+    assert!(
+        matches!(clash, Err(StoreError::Conflict("email"))),
+        "{clash:?}"
+    );
+    // Guests have no e-mail, and any number of them may exist.
+    store.create_user(guest()).await.unwrap();
+    store.create_user(guest()).await.unwrap();
+    assert_eq!(store.list_users().await.unwrap().len(), 3);
+}
+
+async fn password_login_lookup_skips_guests(backend: Backend) {
+    let Some((store, _keep)) = store(backend).await else {
+        return;
+    };
+    let user = store.create_user(account("b@example.com")).await.unwrap();
+    let (found, hash) = store
+        .find_password_login("b@example.com")
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(found.id, user.id);
+    assert_eq!(hash, "$argon2id$fake");
+    assert!(
+        store
+            .find_password_login("nobody@example.com")
+            .await
+            .unwrap()
+            .is_none()
+    );
+
+    store.record_login(user.id, 5_000).await.unwrap();
+    assert_eq!(
+        store
+            .get_user(user.id)
+            .await
+            .unwrap()
+            .unwrap()
+            .last_login_ms,
+        5_000
+    );
+}
+
+async fn roles_are_set_by_email(backend: Backend) {
+    let Some((store, _keep)) = store(backend).await else {
+        return;
+    };
+    let user = store.create_user(account("c@example.com")).await.unwrap();
+    assert!(
+        store
+            .set_role_by_email("c@example.com", Role::Pro, 9_000)
+            .await
+            .unwrap()
+    );
+    let updated = store.get_user(user.id).await.unwrap().unwrap();
+    assert_eq!((updated.role, updated.updated_at_ms), (Role::Pro, 9_000));
+    assert!(
+        !store
+            .set_role_by_email("nobody@example.com", Role::Pro, 9_000)
+            .await
+            .unwrap()
+    );
+}
+
+async fn sessions_live_touch_and_expire(backend: Backend) {
+    let Some((store, _keep)) = store(backend).await else {
+        return;
+    };
+    let user = store.create_user(account("d@example.com")).await.unwrap();
+    let session = |hash: &str, created, seen| SessionRecord {
+        token_hash: hash.into(),
+        user_id: user.id,
+        created_at_ms: created,
+        last_seen_ms: seen,
+        user_agent: Some("test".into()),
+    };
+    store
+        .create_session(session("fresh", 10_000, 10_000))
+        .await
+        .unwrap();
+    store
+        .create_session(session("idle", 1_000, 1_000))
+        .await
+        .unwrap();
+    store
+        .create_session(session("ancient", 1, 20_000))
+        .await
+        .unwrap();
+    assert!(matches!(
+        store.create_session(session("fresh", 1, 1)).await,
+        Err(StoreError::Conflict(_))
+    ));
+
+    store.touch_session("fresh", 15_000).await.unwrap();
+    assert_eq!(
+        store
+            .get_session("fresh")
+            .await
+            .unwrap()
+            .unwrap()
+            .last_seen_ms,
+        15_000
+    );
+
+    // Idle before 5,000 or created before 100: "idle" and "ancient" go.
+    assert_eq!(store.delete_expired_sessions(5_000, 100).await.unwrap(), 2);
+    assert!(store.get_session("idle").await.unwrap().is_none());
+    assert!(store.get_session("ancient").await.unwrap().is_none());
+    store.delete_session("fresh").await.unwrap();
+    assert!(store.get_session("fresh").await.unwrap().is_none());
+}
+
+/// Concurrent writers: SQLite batches them into group commits, where one failing write must
+/// roll back alone. Exactly one of each clashing pair wins; every other write lands.
+async fn concurrent_writes_are_isolated(backend: Backend) {
+    let Some((store, _keep)) = store(backend).await else {
+        return;
+    };
+    let mut tasks = Vec::new();
+    for i in 0..60 {
+        let store = store.clone();
+        // Every e-mail is used twice.
+        let email = format!("racer{}@example.com", i / 2);
+        tasks.push(tokio::spawn(async move {
+            (email.clone(), store.create_user(account(&email)).await)
+        }));
+    }
+    let mut winners = HashSet::new();
+    for task in tasks {
+        let (email, outcome) = task.await.unwrap();
+        match outcome {
+            Ok(_) => assert!(winners.insert(email), "two winners for one e-mail"),
+            Err(StoreError::Conflict("email")) => {}
+            Err(other) => panic!("unexpected {other:?}"),
+        }
+    }
+    assert_eq!(winners.len(), 30);
+    assert_eq!(store.list_users().await.unwrap().len(), 30);
+}
+
+async fn ping_answers(backend: Backend) {
+    let Some((store, _keep)) = store(backend).await else {
+        return;
+    };
+    store.ping().await.unwrap();
+}
+
+on_both_backends!(
+    users_round_trip_and_emails_are_unique,
+    password_login_lookup_skips_guests,
+    roles_are_set_by_email,
+    sessions_live_touch_and_expire,
+    concurrent_writes_are_isolated,
+    ping_answers,
+);
