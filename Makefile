@@ -1,0 +1,40 @@
+# Two commands: `make run` serves the app on http://127.0.0.1:8080 (SQLite in ./data);
+# `make test` runs every check and test suite.
+
+CARGO ?= cargo
+BIN := target/release/delivery-tracker
+# cargo-nextest when present (parallel, per-test processes), plain cargo test otherwise.
+CARGO_TEST := $(shell $(CARGO) nextest --version >/dev/null 2>&1 && echo "nextest run --no-fail-fast" || echo "test --no-fail-fast")
+
+.PHONY: run test web release lint test-rust test-web test-e2e
+
+run: release
+	./$(BIN) serve
+
+# npm ci only when the lock file changed since the last install.
+web/node_modules/.package-lock.json: web/package-lock.json web/package.json
+	cd web && npm ci --no-audit --no-fund
+
+web: web/node_modules/.package-lock.json
+	cd web && npm run build
+
+# The binary embeds web/dist, so the web app is built first.
+release: web
+	$(CARGO) build --release --locked
+
+lint: web/node_modules/.package-lock.json
+	$(CARGO) fmt --all -- --check
+	$(CARGO) clippy --all-targets --locked -- -D warnings
+	cd web && npm run typecheck && npm run lint
+
+test-rust:
+	$(CARGO) $(CARGO_TEST) --locked
+
+test-web: web/node_modules/.package-lock.json
+	cd web && npm test
+
+test-e2e: release
+	cd web && npm run e2e
+
+# End-to-end last so the output closes with a test runner's own summary.
+test: lint test-rust test-web test-e2e
