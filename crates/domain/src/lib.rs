@@ -4,10 +4,18 @@
 //! that one rule has one home.
 
 pub mod account;
+pub mod entry;
+pub mod merge;
+pub mod money;
 pub mod role;
+pub mod sync;
+pub mod tiers;
 pub mod time_fmt;
+pub mod week;
 
 pub use account::{
     AccountError, DisplayName, Email, PASSWORD_MAX_CHARS, PASSWORD_MIN_CHARS, validate_password,
 };
+pub use money::Money;
 pub use role::Role;
+pub use tiers::{PayTier, PayTiers};

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use axum::{
     Json,
-    extract::rejection::JsonRejection,
+    extract::rejection::{JsonRejection, QueryRejection},
     http::{HeaderValue, StatusCode, header},
     response::{IntoResponse, Response},
 };
@@ -177,3 +177,18 @@ impl From<JsonRejection> for AppError {
 pub struct ApiJson<T>(pub T);
 
 pub type ApiResult<T> = Result<T, AppError>;
+
+impl From<QueryRejection> for AppError {
+    fn from(rejection: QueryRejection) -> Self {
+        AppError::client(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "validation",
+            rejection.body_text(),
+        )
+    }
+}
+
+/// A query-string extractor whose rejections use [`AppError`].
+#[derive(axum::extract::FromRequestParts)]
+#[from_request(via(axum::extract::Query), rejection(AppError))]
+pub struct ApiQuery<T>(pub T);

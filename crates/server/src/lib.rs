@@ -7,6 +7,7 @@ pub mod config;
 pub mod error;
 pub mod http;
 pub mod store;
+pub mod sync;
 
 use std::{future::Future, net::SocketAddr, sync::Arc, time::Duration};
 
@@ -47,6 +48,7 @@ pub struct AppState {
     pub sessions: SessionManager,
     pub passwords: PasswordHasher,
     pub limits: AuthLimits,
+    pub notifier: sync::poke::Notifier,
 }
 
 impl AppState {
@@ -70,6 +72,7 @@ impl AppState {
             sessions,
             passwords: PasswordHasher::new()?,
             limits,
+            notifier: sync::poke::Notifier::default(),
         })
     }
 }
@@ -112,6 +115,7 @@ pub fn app(state: AppState) -> Router {
     let (api, openapi) = OpenApiRouter::with_openapi(ApiDoc::openapi())
         .routes(routes!(healthz))
         .nest("/api/v1/auth", auth::router())
+        .nest("/api/v1/sync", sync::router())
         .split_for_parts();
     let openapi = Arc::new(openapi);
 
@@ -167,6 +171,11 @@ pub async fn serve(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let sessions = state.sessions.clone();
+    let notifier = state.notifier.clone();
+    let shutdown = async move {
+        shutdown.await;
+        notifier.close_all();
+    };
     let sweeper = tokio::spawn(async move {
         let mut every = tokio::time::interval(SESSION_SWEEP_INTERVAL);
         loop {

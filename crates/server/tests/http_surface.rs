@@ -94,6 +94,9 @@ async fn openapi_describes_every_route() {
         ("/api/v1/auth/guest", "post"),
         ("/api/v1/auth/logout", "post"),
         ("/api/v1/auth/session", "get"),
+        ("/api/v1/sync/push", "post"),
+        ("/api/v1/sync/pull", "get"),
+        ("/api/v1/sync/events", "get"),
     ] {
         assert!(
             paths.get(path).and_then(|p| p.get(method)).is_some(),

@@ -171,7 +171,9 @@ pub async fn create_guest(
 #[utoipa::path(post, path = "/logout", tag = "auth",
     responses((status = 204, description = "Session ended and cookie cleared")))]
 pub async fn delete_session(State(state): State<AppState>, jar: CookieJar) -> ApiResult<Response> {
-    state.sessions.end(&jar).await?;
+    if let Some(token_hash) = state.sessions.end(&jar).await? {
+        state.notifier.session_ended(token_hash);
+    }
     Ok((
         StatusCode::NO_CONTENT,
         [(header::SET_COOKIE, state.sessions.clear_cookie())],

@@ -69,14 +69,29 @@ impl SessionManager {
         Ok(self.set_cookie(&token, self.max.as_secs()))
     }
 
-    /// Deletes the session named by the request's cookie, if any.
-    pub async fn end(&self, jar: &CookieJar) -> Result<(), AppError> {
-        if let Some(token) = jar.get(self.cookie_name) {
-            self.store
-                .delete_session(&hash_token(token.value()))
-                .await?;
+    /// Deletes the session named by the request's cookie, if any; returns its hash.
+    pub async fn end(&self, jar: &CookieJar) -> Result<Option<String>, AppError> {
+        let Some(token) = jar.get(self.cookie_name) else {
+            return Ok(None);
+        };
+        let token_hash = hash_token(token.value());
+        self.store.delete_session(&token_hash).await?;
+        Ok(Some(token_hash))
+    }
+
+    /// Whether a session still exists and has not expired (checked by open event streams).
+    /// A database hiccup keeps the stream open: the next check decides.
+    pub async fn is_active(&self, token_hash: &str) -> bool {
+        match self.store.get_session(token_hash).await {
+            Ok(Some(session)) => !self.is_expired(&session, now_ms()),
+            Ok(None) => false,
+            Err(_) => true,
         }
-        Ok(())
+    }
+
+    fn is_expired(&self, session: &SessionRecord, now: i64) -> bool {
+        now - session.last_seen_ms > self.idle.as_millis() as i64
+            || now - session.created_at_ms > self.max.as_millis() as i64
     }
 
     pub fn clear_cookie(&self) -> HeaderValue {
@@ -95,9 +110,7 @@ impl SessionManager {
             .await?
             .ok_or_else(AppError::unauthenticated)?;
         let now = now_ms();
-        let idle_ms = self.idle.as_millis() as i64;
-        let max_ms = self.max.as_millis() as i64;
-        if now - session.last_seen_ms > idle_ms || now - session.created_at_ms > max_ms {
+        if self.is_expired(&session, now) {
             self.store.delete_session(&token_hash).await?;
             return Err(AppError::unauthenticated());
         }

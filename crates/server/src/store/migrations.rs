@@ -17,9 +17,15 @@ macro_rules! migration {
     };
 }
 
-pub const SQLITE: &[Migration] = &[migration!("sqlite", 1, "0001_accounts")];
+pub const SQLITE: &[Migration] = &[
+    migration!("sqlite", 1, "0001_accounts"),
+    migration!("sqlite", 2, "0002_entries"),
+];
 
-pub const POSTGRES: &[Migration] = &[migration!("postgres", 1, "0001_accounts")];
+pub const POSTGRES: &[Migration] = &[
+    migration!("postgres", 1, "0001_accounts"),
+    migration!("postgres", 2, "0002_entries"),
+];
 
 #[cfg(test)]
 mod tests {

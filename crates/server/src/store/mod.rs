@@ -9,7 +9,11 @@ pub mod sqlite;
 use std::sync::Arc;
 
 use async_trait::async_trait;
-use domain::Role;
+use domain::{
+    Role,
+    entry::Entry,
+    sync::{Change, MutationResult},
+};
 use uuid::Uuid;
 
 use crate::config::{Config, ConfigError, DatabaseTarget};
@@ -60,6 +64,48 @@ pub struct SessionRecord {
     pub user_agent: Option<String>,
 }
 
+/// A pushed mutation after parsing and validation (which need no database).
+#[derive(Debug, Clone)]
+pub struct PreparedMutation {
+    pub id: String,
+    pub action: MutationAction,
+}
+
+#[derive(Debug, Clone)]
+pub enum MutationAction {
+    PutEntry(Entry),
+    DeleteEntry(Uuid),
+    /// Refused before reaching the data; recorded so a replay gets the same answer.
+    Reject {
+        code: &'static str,
+        message: String,
+    },
+}
+
+#[derive(Debug, Clone)]
+pub struct PushOutcome {
+    pub results: Vec<MutationResult>,
+    /// The user's change sequence after the push.
+    pub cursor: i64,
+    /// Whether any record changed (other devices need a poke).
+    pub changed: bool,
+}
+
+#[derive(Debug, Clone)]
+pub struct PullPage {
+    pub changes: Vec<Change>,
+    pub has_more: bool,
+}
+
+/// The answer for a mutation that targets another user's record.
+pub fn not_owner(mutation_id: &str) -> MutationResult {
+    MutationResult::rejected(
+        mutation_id,
+        "not-owner",
+        "This record belongs to another account",
+    )
+}
+
 #[async_trait]
 pub trait Store: Send + Sync + 'static {
     /// Fails with `Conflict("email")` when the e-mail is taken.
@@ -82,6 +128,17 @@ pub trait Store: Send + Sync + 'static {
         idle_before_ms: i64,
         created_before_ms: i64,
     ) -> StoreResult<u64>;
+
+    /// Applies a push in order, in one transaction: each mutation id takes effect at most
+    /// once, a replay returns the recorded result. Concurrent pushes by one user serialise.
+    async fn push(
+        &self,
+        user_id: Uuid,
+        mutations: Vec<PreparedMutation>,
+        now_ms: i64,
+    ) -> StoreResult<PushOutcome>;
+    /// The user's records changed after `cursor`, oldest change first, at most `limit`.
+    async fn pull(&self, user_id: Uuid, cursor: i64, limit: u32) -> StoreResult<PullPage>;
 
     /// Cheap liveness probe for `/healthz`.
     async fn ping(&self) -> StoreResult<()>;

@@ -1,5 +1,7 @@
 //! PostgreSQL store, for running several server processes on one database.
 
+mod sync;
+
 use anyhow::Context;
 use async_trait::async_trait;
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
@@ -8,7 +10,8 @@ use tokio_postgres::{NoTls, Row, error::SqlState};
 use uuid::Uuid;
 
 use super::{
-    NewUser, SessionRecord, Store, StoreError, StoreResult, UserRecord, migrations::POSTGRES,
+    NewUser, PreparedMutation, PullPage, PushOutcome, SessionRecord, Store, StoreError,
+    StoreResult, UserRecord, migrations::POSTGRES,
 };
 
 const POOL_SIZE: usize = 16;
@@ -290,6 +293,24 @@ impl Store for PgStore {
             )
             .await
             .map_err(db_err)
+    }
+
+    async fn push(
+        &self,
+        user_id: Uuid,
+        mutations: Vec<PreparedMutation>,
+        now_ms: i64,
+    ) -> StoreResult<PushOutcome> {
+        let mut client = self.client().await?;
+        let tx = client.transaction().await.map_err(db_err)?;
+        let outcome = sync::push(&tx, user_id, mutations, now_ms).await?;
+        tx.commit().await.map_err(db_err)?;
+        Ok(outcome)
+    }
+
+    async fn pull(&self, user_id: Uuid, cursor: i64, limit: u32) -> StoreResult<PullPage> {
+        let client = self.client().await?;
+        sync::pull(&**client, user_id, cursor, limit).await
     }
 
     async fn ping(&self) -> StoreResult<()> {

@@ -1,6 +1,7 @@
 //! SQLite store: WAL, one group-committing writer thread, a few readers.
 
 mod readers;
+mod sync;
 mod writer;
 
 use std::path::Path;
@@ -13,7 +14,8 @@ use uuid::Uuid;
 
 use self::{readers::Readers, writer::Writer};
 use super::{
-    NewUser, SessionRecord, Store, StoreError, StoreResult, UserRecord, migrations::SQLITE,
+    NewUser, PreparedMutation, PullPage, PushOutcome, SessionRecord, Store, StoreError,
+    StoreResult, UserRecord, migrations::SQLITE,
 };
 
 const READER_CONNECTIONS: usize = 4;
@@ -354,6 +356,23 @@ impl Store for SqliteStore {
                     .map_err(db_err)?;
                 Ok(removed as u64)
             })
+            .await
+    }
+
+    async fn push(
+        &self,
+        user_id: Uuid,
+        mutations: Vec<PreparedMutation>,
+        now_ms: i64,
+    ) -> StoreResult<PushOutcome> {
+        self.writer
+            .write(move |conn| sync::push(conn, user_id, mutations, now_ms))
+            .await
+    }
+
+    async fn pull(&self, user_id: Uuid, cursor: i64, limit: u32) -> StoreResult<PullPage> {
+        self.readers
+            .read(move |conn| sync::pull(conn, user_id, cursor, limit))
             .await
     }
 

@@ -1,0 +1,104 @@
+//! Wire types of the sync protocol (`/api/v1/sync/push` and `/pull`).
+
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+/// At most this many mutations in one push.
+pub const MAX_MUTATIONS_PER_PUSH: usize = 500;
+/// At most this many bytes in one push body.
+pub const MAX_PUSH_BYTES: usize = 1024 * 1024;
+pub const DEFAULT_PULL_LIMIT: u32 = 500;
+pub const MAX_PULL_LIMIT: u32 = 1_000;
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PushRequest {
+    pub client_id: String,
+    pub mutations: Vec<Mutation>,
+}
+
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+pub struct Mutation {
+    /// Client-generated UUID; each id takes effect at most once.
+    pub id: String,
+    /// `entry.put` or `entry.delete`.
+    pub name: String,
+    #[schema(value_type = Object)]
+    pub args: serde_json::Value,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum MutationStatus {
+    Applied,
+    Rejected,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct MutationResult {
+    pub id: String,
+    pub status: MutationStatus,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+}
+
+impl MutationResult {
+    pub fn applied(id: &str) -> Self {
+        MutationResult {
+            id: id.to_owned(),
+            status: MutationStatus::Applied,
+            code: None,
+            message: None,
+        }
+    }
+
+    pub fn rejected(id: &str, code: &str, message: impl Into<String>) -> Self {
+        MutationResult {
+            id: id.to_owned(),
+            status: MutationStatus::Rejected,
+            code: Some(code.to_owned()),
+            message: Some(message.into()),
+        }
+    }
+}
+
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct PushResponse {
+    pub results: Vec<MutationResult>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct EntryData {
+    pub date: String,
+    pub stops: u32,
+    pub extra: i64,
+    pub notes: String,
+    pub total: i64,
+    pub created_at: String,
+    pub updated_at: String,
+}
+
+/// One changed record. `data` is absent on tombstones.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Change {
+    /// Record kind: `entry` (profile, settings and invoices follow).
+    pub kind: String,
+    pub id: String,
+    /// The user's change sequence number at this write; pull cursors are these.
+    pub version: i64,
+    pub deleted: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<EntryData>,
+}
+
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PullResponse {
+    pub changes: Vec<Change>,
+    pub cursor: i64,
+    pub has_more: bool,
+}

@@ -1,0 +1,247 @@
+//! Push and pull on PostgreSQL. A push locks its user's row first, so concurrent pushes by
+//! one user (from several server processes too) apply one after the other, and the second
+//! sees the first's recorded mutation ids.
+
+use anyhow::anyhow;
+use domain::{
+    entry::{Entry, format_date},
+    merge::{Decision, Existing, Op, decide},
+    sync::{Change, EntryData, MutationResult},
+    time_fmt::rfc3339_from_ms,
+};
+use tokio_postgres::{GenericClient, Transaction};
+use uuid::Uuid;
+
+use super::db_err;
+use crate::store::{
+    MutationAction, PreparedMutation, PullPage, PushOutcome, StoreError, StoreResult, not_owner,
+};
+
+pub async fn push(
+    tx: &Transaction<'_>,
+    user_id: Uuid,
+    mutations: Vec<PreparedMutation>,
+    now_ms: i64,
+) -> StoreResult<PushOutcome> {
+    let start: i64 = tx
+        .query_opt(
+            "SELECT change_seq FROM users WHERE id = $1 FOR UPDATE",
+            &[&user_id],
+        )
+        .await
+        .map_err(db_err)?
+        .ok_or_else(|| StoreError::Backend(anyhow!("push for unknown user {user_id}")))?
+        .get(0);
+    let mut seq = start;
+    let mut results = Vec::with_capacity(mutations.len());
+    for mutation in mutations {
+        if let Some(recorded) = recorded_result(tx, user_id, &mutation.id).await? {
+            results.push(recorded);
+            continue;
+        }
+        let result = match mutation.action {
+            MutationAction::Reject { code, message } => {
+                MutationResult::rejected(&mutation.id, code, message)
+            }
+            MutationAction::PutEntry(entry) => {
+                put_entry(tx, user_id, &mutation.id, &entry, &mut seq, now_ms).await?
+            }
+            MutationAction::DeleteEntry(entry_id) => {
+                delete_entry(tx, user_id, &mutation.id, entry_id, &mut seq, now_ms).await?
+            }
+        };
+        let json = serde_json::to_string(&result).map_err(|e| StoreError::Backend(e.into()))?;
+        tx.execute(
+            "INSERT INTO applied_mutations (user_id, mutation_id, result, applied_at)
+             VALUES ($1, $2, $3, $4)",
+            &[&user_id, &mutation.id, &json, &now_ms],
+        )
+        .await
+        .map_err(db_err)?;
+        results.push(result);
+    }
+    if seq != start {
+        tx.execute(
+            "UPDATE users SET change_seq = $2 WHERE id = $1",
+            &[&user_id, &seq],
+        )
+        .await
+        .map_err(db_err)?;
+    }
+    Ok(PushOutcome {
+        results,
+        cursor: seq,
+        changed: seq != start,
+    })
+}
+
+async fn recorded_result(
+    tx: &Transaction<'_>,
+    user_id: Uuid,
+    mutation_id: &str,
+) -> StoreResult<Option<MutationResult>> {
+    let row = tx
+        .query_opt(
+            "SELECT result FROM applied_mutations WHERE user_id = $1 AND mutation_id = $2",
+            &[&user_id, &mutation_id],
+        )
+        .await
+        .map_err(db_err)?;
+    row.map(|r| {
+        serde_json::from_str::<MutationResult>(r.get(0)).map_err(|e| StoreError::Backend(e.into()))
+    })
+    .transpose()
+}
+
+async fn existing(tx: &Transaction<'_>, user_id: Uuid, entry_id: Uuid) -> StoreResult<Existing> {
+    let row = tx
+        .query_opt(
+            "SELECT user_id, deleted FROM entries WHERE id = $1",
+            &[&entry_id],
+        )
+        .await
+        .map_err(db_err)?;
+    Ok(match row {
+        None => Existing::Absent,
+        Some(r) if r.get::<_, Uuid>(0) != user_id => Existing::OtherOwner,
+        Some(r) if r.get::<_, bool>(1) => Existing::Deleted,
+        Some(_) => Existing::Live,
+    })
+}
+
+async fn put_entry(
+    tx: &Transaction<'_>,
+    user_id: Uuid,
+    mutation_id: &str,
+    entry: &Entry,
+    seq: &mut i64,
+    now_ms: i64,
+) -> StoreResult<MutationResult> {
+    let date = format_date(entry.date);
+    let stops = entry.stops as i32;
+    let (extra, total) = (entry.extra.pence(), entry.total.pence());
+    match decide(Op::Put, existing(tx, user_id, entry.id).await?) {
+        Decision::Insert => {
+            *seq += 1;
+            tx.execute(
+                "INSERT INTO entries (id, user_id, date, stops, extra, notes, total,
+                                      created_at, updated_at, deleted, version)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8, FALSE, $9)",
+                &[
+                    &entry.id,
+                    &user_id,
+                    &date,
+                    &stops,
+                    &extra,
+                    &entry.notes,
+                    &total,
+                    &now_ms,
+                    &*seq,
+                ],
+            )
+            .await
+            .map_err(db_err)?;
+        }
+        Decision::Update => {
+            *seq += 1;
+            tx.execute(
+                "UPDATE entries SET date = $2, stops = $3, extra = $4, notes = $5, total = $6,
+                                    updated_at = $7, version = $8
+                 WHERE id = $1",
+                &[
+                    &entry.id,
+                    &date,
+                    &stops,
+                    &extra,
+                    &entry.notes,
+                    &total,
+                    &now_ms,
+                    &*seq,
+                ],
+            )
+            .await
+            .map_err(db_err)?;
+        }
+        Decision::RejectNotOwner => return Ok(not_owner(mutation_id)),
+        Decision::NoOp | Decision::Tombstone => {}
+    }
+    Ok(MutationResult::applied(mutation_id))
+}
+
+async fn delete_entry(
+    tx: &Transaction<'_>,
+    user_id: Uuid,
+    mutation_id: &str,
+    entry_id: Uuid,
+    seq: &mut i64,
+    now_ms: i64,
+) -> StoreResult<MutationResult> {
+    let state = existing(tx, user_id, entry_id).await?;
+    match decide(Op::Delete, state) {
+        Decision::Tombstone if state == Existing::Absent => {
+            *seq += 1;
+            tx.execute(
+                "INSERT INTO entries (id, user_id, date, stops, extra, notes, total,
+                                      created_at, updated_at, deleted, version)
+                 VALUES ($1, $2, '', 0, 0, '', 0, $3, $3, TRUE, $4)",
+                &[&entry_id, &user_id, &now_ms, &*seq],
+            )
+            .await
+            .map_err(db_err)?;
+        }
+        Decision::Tombstone => {
+            *seq += 1;
+            // The tombstone keeps no content: a deleted day is gone, not hidden.
+            tx.execute(
+                "UPDATE entries SET deleted = TRUE, notes = '', updated_at = $2, version = $3
+                 WHERE id = $1",
+                &[&entry_id, &now_ms, &*seq],
+            )
+            .await
+            .map_err(db_err)?;
+        }
+        Decision::RejectNotOwner => return Ok(not_owner(mutation_id)),
+        Decision::NoOp | Decision::Insert | Decision::Update => {}
+    }
+    Ok(MutationResult::applied(mutation_id))
+}
+
+pub async fn pull(
+    client: &impl GenericClient,
+    user_id: Uuid,
+    cursor: i64,
+    limit: u32,
+) -> StoreResult<PullPage> {
+    let rows = client
+        .query(
+            "SELECT id, version, deleted, date, stops, extra, notes, total, created_at, updated_at
+             FROM entries WHERE user_id = $1 AND version > $2 ORDER BY version LIMIT $3",
+            &[&user_id, &cursor, &(i64::from(limit) + 1)],
+        )
+        .await
+        .map_err(db_err)?;
+    let mut changes: Vec<Change> = rows
+        .iter()
+        .map(|r| {
+            let deleted: bool = r.get(2);
+            Change {
+                kind: "entry".into(),
+                id: r.get::<_, Uuid>(0).to_string(),
+                version: r.get(1),
+                deleted,
+                data: (!deleted).then(|| EntryData {
+                    date: r.get(3),
+                    stops: r.get::<_, i32>(4) as u32,
+                    extra: r.get(5),
+                    notes: r.get(6),
+                    total: r.get(7),
+                    created_at: rfc3339_from_ms(r.get(8)),
+                    updated_at: rfc3339_from_ms(r.get(9)),
+                }),
+            }
+        })
+        .collect();
+    let has_more = changes.len() > limit as usize;
+    changes.truncate(limit as usize);
+    Ok(PullPage { changes, has_more })
+}

@@ -1,0 +1,237 @@
+//! Push and pull on SQLite. Runs on the writer thread, so pushes never interleave.
+
+use anyhow::anyhow;
+use domain::{
+    entry::{Entry, format_date},
+    merge::{Decision, Existing, Op, decide},
+    sync::{Change, EntryData, MutationResult},
+    time_fmt::rfc3339_from_ms,
+};
+use rusqlite::{Connection, OptionalExtension, params};
+use uuid::Uuid;
+
+use super::db_err;
+use crate::store::{
+    MutationAction, PreparedMutation, PullPage, PushOutcome, StoreError, StoreResult, not_owner,
+};
+
+pub fn push(
+    conn: &Connection,
+    user_id: Uuid,
+    mutations: Vec<PreparedMutation>,
+    now_ms: i64,
+) -> StoreResult<PushOutcome> {
+    let user = user_id.to_string();
+    let start: i64 = conn
+        .query_row("SELECT change_seq FROM users WHERE id = ?1", [&user], |r| {
+            r.get(0)
+        })
+        .optional()
+        .map_err(db_err)?
+        .ok_or_else(|| StoreError::Backend(anyhow!("push for unknown user {user_id}")))?;
+    let mut seq = start;
+    let mut results = Vec::with_capacity(mutations.len());
+    for mutation in mutations {
+        if let Some(recorded) = recorded_result(conn, &user, &mutation.id)? {
+            results.push(recorded);
+            continue;
+        }
+        let result = match mutation.action {
+            MutationAction::Reject { code, message } => {
+                MutationResult::rejected(&mutation.id, code, message)
+            }
+            MutationAction::PutEntry(entry) => {
+                put_entry(conn, &user, &mutation.id, &entry, &mut seq, now_ms)?
+            }
+            MutationAction::DeleteEntry(entry_id) => {
+                delete_entry(conn, &user, &mutation.id, entry_id, &mut seq, now_ms)?
+            }
+        };
+        let json = serde_json::to_string(&result).map_err(|e| StoreError::Backend(e.into()))?;
+        conn.execute(
+            "INSERT INTO applied_mutations (user_id, mutation_id, result, applied_at)
+             VALUES (?1, ?2, ?3, ?4)",
+            params![user, mutation.id, json, now_ms],
+        )
+        .map_err(db_err)?;
+        results.push(result);
+    }
+    if seq != start {
+        conn.execute(
+            "UPDATE users SET change_seq = ?2 WHERE id = ?1",
+            params![user, seq],
+        )
+        .map_err(db_err)?;
+    }
+    Ok(PushOutcome {
+        results,
+        cursor: seq,
+        changed: seq != start,
+    })
+}
+
+fn recorded_result(
+    conn: &Connection,
+    user: &str,
+    mutation_id: &str,
+) -> StoreResult<Option<MutationResult>> {
+    let json: Option<String> = conn
+        .query_row(
+            "SELECT result FROM applied_mutations WHERE user_id = ?1 AND mutation_id = ?2",
+            [user, mutation_id],
+            |r| r.get(0),
+        )
+        .optional()
+        .map_err(db_err)?;
+    json.map(|j| serde_json::from_str(&j).map_err(|e| StoreError::Backend(e.into())))
+        .transpose()
+}
+
+fn existing(conn: &Connection, user: &str, entry_id: Uuid) -> StoreResult<Existing> {
+    let row: Option<(String, bool)> = conn
+        .query_row(
+            "SELECT user_id, deleted FROM entries WHERE id = ?1",
+            [entry_id.to_string()],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .optional()
+        .map_err(db_err)?;
+    Ok(match row {
+        None => Existing::Absent,
+        Some((owner, _)) if owner != user => Existing::OtherOwner,
+        Some((_, true)) => Existing::Deleted,
+        Some((_, false)) => Existing::Live,
+    })
+}
+
+fn put_entry(
+    conn: &Connection,
+    user: &str,
+    mutation_id: &str,
+    entry: &Entry,
+    seq: &mut i64,
+    now_ms: i64,
+) -> StoreResult<MutationResult> {
+    let date = format_date(entry.date);
+    match decide(Op::Put, existing(conn, user, entry.id)?) {
+        Decision::Insert => {
+            *seq += 1;
+            conn.execute(
+                "INSERT INTO entries (id, user_id, date, stops, extra, notes, total,
+                                      created_at, updated_at, deleted, version)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, 0, ?9)",
+                params![
+                    entry.id.to_string(),
+                    user,
+                    date,
+                    entry.stops,
+                    entry.extra.pence(),
+                    entry.notes,
+                    entry.total.pence(),
+                    now_ms,
+                    *seq
+                ],
+            )
+            .map_err(db_err)?;
+        }
+        Decision::Update => {
+            *seq += 1;
+            conn.execute(
+                "UPDATE entries SET date = ?2, stops = ?3, extra = ?4, notes = ?5, total = ?6,
+                                    updated_at = ?7, version = ?8
+                 WHERE id = ?1",
+                params![
+                    entry.id.to_string(),
+                    date,
+                    entry.stops,
+                    entry.extra.pence(),
+                    entry.notes,
+                    entry.total.pence(),
+                    now_ms,
+                    *seq
+                ],
+            )
+            .map_err(db_err)?;
+        }
+        Decision::RejectNotOwner => return Ok(not_owner(mutation_id)),
+        Decision::NoOp | Decision::Tombstone => {}
+    }
+    Ok(MutationResult::applied(mutation_id))
+}
+
+fn delete_entry(
+    conn: &Connection,
+    user: &str,
+    mutation_id: &str,
+    entry_id: Uuid,
+    seq: &mut i64,
+    now_ms: i64,
+) -> StoreResult<MutationResult> {
+    let state = existing(conn, user, entry_id)?;
+    match decide(Op::Delete, state) {
+        Decision::Tombstone if state == Existing::Absent => {
+            *seq += 1;
+            conn.execute(
+                "INSERT INTO entries (id, user_id, date, stops, extra, notes, total,
+                                      created_at, updated_at, deleted, version)
+                 VALUES (?1, ?2, '', 0, 0, '', 0, ?3, ?3, 1, ?4)",
+                params![entry_id.to_string(), user, now_ms, *seq],
+            )
+            .map_err(db_err)?;
+        }
+        Decision::Tombstone => {
+            *seq += 1;
+            // The tombstone keeps no content: a deleted day is gone, not hidden.
+            conn.execute(
+                "UPDATE entries SET deleted = 1, notes = '', updated_at = ?2, version = ?3
+                 WHERE id = ?1",
+                params![entry_id.to_string(), now_ms, *seq],
+            )
+            .map_err(db_err)?;
+        }
+        Decision::RejectNotOwner => return Ok(not_owner(mutation_id)),
+        Decision::NoOp | Decision::Insert | Decision::Update => {}
+    }
+    Ok(MutationResult::applied(mutation_id))
+}
+
+pub fn pull(conn: &Connection, user_id: Uuid, cursor: i64, limit: u32) -> StoreResult<PullPage> {
+    let mut stmt = conn
+        .prepare_cached(
+            "SELECT id, version, deleted, date, stops, extra, notes, total, created_at, updated_at
+             FROM entries WHERE user_id = ?1 AND version > ?2 ORDER BY version LIMIT ?3",
+        )
+        .map_err(db_err)?;
+    let mut changes = stmt
+        .query_map(
+            params![user_id.to_string(), cursor, i64::from(limit) + 1],
+            |r| {
+                let deleted: bool = r.get(2)?;
+                Ok(Change {
+                    kind: "entry".into(),
+                    id: r.get(0)?,
+                    version: r.get(1)?,
+                    deleted,
+                    data: (!deleted)
+                        .then(|| -> rusqlite::Result<EntryData> {
+                            Ok(EntryData {
+                                date: r.get(3)?,
+                                stops: r.get(4)?,
+                                extra: r.get(5)?,
+                                notes: r.get(6)?,
+                                total: r.get(7)?,
+                                created_at: rfc3339_from_ms(r.get(8)?),
+                                updated_at: rfc3339_from_ms(r.get(9)?),
+                            })
+                        })
+                        .transpose()?,
+                })
+            },
+        )
+        .map_err(db_err)?
+        .collect::<rusqlite::Result<Vec<_>>>()
+        .map_err(db_err)?;
+    let has_more = changes.len() > limit as usize;
+    changes.truncate(limit as usize);
+    Ok(PullPage { changes, has_more })
+}

@@ -1,0 +1,192 @@
+//! `/api/v1/sync`: push mutations, pull changes, and the event stream that pokes devices.
+
+use std::{convert::Infallible, time::Duration};
+
+use axum::{
+    Json,
+    extract::State,
+    http::StatusCode,
+    response::sse::{Event, KeepAlive, Sse},
+};
+use domain::{
+    sync::{
+        DEFAULT_PULL_LIMIT, MAX_MUTATIONS_PER_PUSH, MAX_PULL_LIMIT, PullResponse, PushRequest,
+        PushResponse,
+    },
+    time_fmt::now_ms,
+};
+use futures_util::{Stream, stream};
+use serde::Deserialize;
+use tokio::sync::broadcast::error::RecvError;
+use utoipa::IntoParams;
+
+use super::{
+    mutations::{prepare, valid_mutation_id},
+    poke::Signal,
+};
+use crate::{
+    AppState,
+    auth::session::CurrentUser,
+    error::{ApiJson, ApiQuery, ApiResult, AppError, ErrorBody},
+};
+
+/// How often an open stream re-checks that its session still exists.
+const SESSION_RECHECK: Duration = Duration::from_secs(5);
+const KEEP_ALIVE: Duration = Duration::from_secs(15);
+const MAX_CLIENT_ID_CHARS: usize = 100;
+
+#[utoipa::path(post, path = "/push", tag = "sync", request_body = PushRequest,
+    responses(
+        (status = 200, description = "Each mutation applied or rejected, in order", body = PushResponse),
+        (status = 401, description = "unauthenticated", body = ErrorBody),
+        (status = 413, description = "payload-too-large (over 1 MiB)", body = ErrorBody),
+        (status = 422, description = "too-many-mutations (over 500) or validation", body = ErrorBody),
+    ))]
+pub async fn push_changes(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    ApiJson(push): ApiJson<PushRequest>,
+) -> ApiResult<Json<PushResponse>> {
+    if push.client_id.is_empty() || push.client_id.chars().count() > MAX_CLIENT_ID_CHARS {
+        return Err(AppError::validation(
+            "clientId",
+            "clientId must be 1 to 100 characters",
+        ));
+    }
+    if push.mutations.len() > MAX_MUTATIONS_PER_PUSH {
+        return Err(AppError::client(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "too-many-mutations",
+            format!("At most {MAX_MUTATIONS_PER_PUSH} mutations per push"),
+        ));
+    }
+    if let Some(bad) = push.mutations.iter().find(|m| !valid_mutation_id(&m.id)) {
+        let shown: String = bad.id.chars().take(70).collect();
+        return Err(AppError::validation(
+            "mutations",
+            format!("Mutation id '{shown}' must be 1 to 64 letters, digits, '-' or '_'"),
+        ));
+    }
+    if push.mutations.is_empty() {
+        return Ok(Json(PushResponse {
+            results: Vec::new(),
+        }));
+    }
+    let prepared = push.mutations.into_iter().map(prepare).collect();
+    let outcome = state
+        .store
+        .push(current.user.id, prepared, now_ms())
+        .await?;
+    if outcome.changed {
+        state.notifier.changed(current.user.id, outcome.cursor);
+    }
+    Ok(Json(PushResponse {
+        results: outcome.results,
+    }))
+}
+
+#[derive(Deserialize, IntoParams)]
+pub struct PullParams {
+    /// Return changes after this cursor (0 = from the beginning).
+    cursor: Option<i64>,
+    /// Page size, 1 to 1000 (default 500).
+    limit: Option<u32>,
+}
+
+#[utoipa::path(get, path = "/pull", tag = "sync", params(PullParams),
+    responses(
+        (status = 200, description = "Changed records after the cursor, tombstones included", body = PullResponse),
+        (status = 401, description = "unauthenticated", body = ErrorBody),
+        (status = 422, description = "validation", body = ErrorBody),
+    ))]
+pub async fn pull_changes(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    ApiQuery(params): ApiQuery<PullParams>,
+) -> ApiResult<Json<PullResponse>> {
+    let cursor = params.cursor.unwrap_or(0);
+    if cursor < 0 {
+        return Err(AppError::validation("cursor", "cursor must be 0 or more"));
+    }
+    let limit = params.limit.unwrap_or(DEFAULT_PULL_LIMIT);
+    if !(1..=MAX_PULL_LIMIT).contains(&limit) {
+        return Err(AppError::validation(
+            "limit",
+            "limit must be from 1 to 1000",
+        ));
+    }
+    let page = state.store.pull(current.user.id, cursor, limit).await?;
+    let next = page.changes.last().map_or(cursor, |c| c.version);
+    Ok(Json(PullResponse {
+        changes: page.changes,
+        cursor: next,
+        has_more: page.has_more,
+    }))
+}
+
+#[utoipa::path(get, path = "/events", tag = "sync",
+    responses(
+        (status = 200, description = "text/event-stream of `poke` events; ends when the session does", content_type = "text/event-stream"),
+        (status = 401, description = "unauthenticated", body = ErrorBody),
+    ))]
+pub async fn stream_events(
+    State(state): State<AppState>,
+    current: CurrentUser,
+) -> Sse<impl Stream<Item = Result<Event, Infallible>>> {
+    let (signals, closing) = state.notifier.subscribe();
+    let mut recheck = tokio::time::interval(SESSION_RECHECK);
+    recheck.reset(); // the first tick would otherwise fire at once
+    let watch = StreamState {
+        state,
+        user_id: current.user.id,
+        token_hash: current.session_token_hash,
+        signals,
+        closing,
+        recheck,
+        greeted: false,
+    };
+    Sse::new(stream::unfold(watch, next_event)).keep_alive(KeepAlive::new().interval(KEEP_ALIVE))
+}
+
+struct StreamState {
+    state: AppState,
+    user_id: uuid::Uuid,
+    token_hash: String,
+    signals: tokio::sync::broadcast::Receiver<Signal>,
+    closing: tokio::sync::watch::Receiver<bool>,
+    recheck: tokio::time::Interval,
+    greeted: bool,
+}
+
+fn poke(cursor: Option<i64>) -> Result<Event, Infallible> {
+    let data = cursor.map_or_else(|| "{}".to_owned(), |c| format!("{{\"cursor\":{c}}}"));
+    Ok(Event::default().event("poke").data(data))
+}
+
+/// The next event for one stream, or `None` to end it.
+async fn next_event(mut s: StreamState) -> Option<(Result<Event, Infallible>, StreamState)> {
+    if !s.greeted {
+        // A (re)connected device may have missed pokes: tell it to pull now.
+        s.greeted = true;
+        return Some((poke(None), s));
+    }
+    loop {
+        tokio::select! {
+            signal = s.signals.recv() => match signal {
+                Ok(Signal::Changed { user_id, cursor }) if user_id == s.user_id => {
+                    return Some((poke(Some(cursor)), s));
+                }
+                Ok(Signal::SessionEnded { token_hash }) if token_hash == s.token_hash => return None,
+                Ok(_) => {}
+                Err(RecvError::Lagged(_)) => return Some((poke(None), s)),
+                Err(RecvError::Closed) => return None,
+            },
+            _ = s.closing.changed() => return None,
+            _ = s.recheck.tick() => {
+                if !s.state.sessions.is_active(&s.token_hash).await {
+                    return None;
+                }
+            }
+        }
+    }
+}

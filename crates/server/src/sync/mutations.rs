@@ -1,0 +1,130 @@
+//! Turns pushed mutations into store actions. Parsing and validation need no database, so
+//! they happen here, before the transaction; a refused mutation is still recorded by the
+//! store so a replay gets the same answer.
+
+use domain::{entry::EntryInput, sync::Mutation};
+use serde::Deserialize;
+use uuid::Uuid;
+
+use crate::store::{MutationAction, PreparedMutation};
+
+pub const MAX_MUTATION_ID_CHARS: usize = 64;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DeleteArgs {
+    id: String,
+}
+
+pub fn prepare(mutation: Mutation) -> PreparedMutation {
+    let action = match mutation.name.as_str() {
+        "entry.put" => put_entry(mutation.args),
+        "entry.delete" => delete_entry(mutation.args),
+        other => reject(
+            "unknown-mutation",
+            format!("Unknown mutation '{}'", truncate(other)),
+        ),
+    };
+    PreparedMutation {
+        id: mutation.id,
+        action,
+    }
+}
+
+fn put_entry(args: serde_json::Value) -> MutationAction {
+    let input: EntryInput = match serde_json::from_value(args) {
+        Ok(input) => input,
+        Err(err) => return reject("validation", format!("Invalid entry: {err}")),
+    };
+    match input.validate() {
+        Ok(entry) => MutationAction::PutEntry(entry),
+        Err(problems) => reject(
+            "validation",
+            problems
+                .iter()
+                .map(|(_, message)| message.as_str())
+                .collect::<Vec<_>>()
+                .join("; "),
+        ),
+    }
+}
+
+fn delete_entry(args: serde_json::Value) -> MutationAction {
+    match serde_json::from_value::<DeleteArgs>(args)
+        .ok()
+        .and_then(|a| Uuid::parse_str(&a.id).ok())
+    {
+        Some(id) => MutationAction::DeleteEntry(id),
+        None => reject("validation", "entry.delete needs {\"id\": <entry UUID>}"),
+    }
+}
+
+fn reject(code: &'static str, message: impl Into<String>) -> MutationAction {
+    MutationAction::Reject {
+        code,
+        message: message.into(),
+    }
+}
+
+fn truncate(name: &str) -> String {
+    name.chars().take(40).collect()
+}
+
+/// A mutation id must be a sane key: it is stored and compared on every replay.
+pub fn valid_mutation_id(id: &str) -> bool {
+    !id.is_empty()
+        && id.chars().count() <= MAX_MUTATION_ID_CHARS
+        && id
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn mutation(name: &str, args: serde_json::Value) -> Mutation {
+        Mutation {
+            id: "m1".into(),
+            name: name.into(),
+            args,
+        }
+    }
+
+    #[test]
+    fn a_valid_put_becomes_an_entry() {
+        let prepared = prepare(mutation(
+            "entry.put",
+            json!({"id": "0190a6e2-7c1d-7000-8000-000000000001", "date": "2025-03-21", "stops": 10, "extra": 0, "notes": "", "total": 1980}),
+        ));
+        assert!(matches!(prepared.action, MutationAction::PutEntry(ref e) if e.stops == 10));
+    }
+
+    #[test]
+    fn bad_mutations_are_rejected_with_a_reason() {
+        for (name, args, code) in [
+            ("entry.put", json!({"id": "x"}), "validation"),
+            (
+                "entry.put",
+                json!({"id": "0190a6e2-7c1d-7000-8000-000000000001", "date": "2025-03-21", "stops": 5000, "total": 0}),
+                "validation",
+            ),
+            ("entry.delete", json!({"id": 7}), "validation"),
+            ("entry.explode", json!({}), "unknown-mutation"),
+        ] {
+            match prepare(mutation(name, args)).action {
+                MutationAction::Reject { code: got, .. } => assert_eq!(got, code, "{name}"),
+                other => panic!("{name}: expected a rejection, got {other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn mutation_ids_are_bounded_keys() {
+        assert!(valid_mutation_id("0190a6e2-7c1d-7000-8000-000000000001"));
+        assert!(!valid_mutation_id(""));
+        assert!(!valid_mutation_id(&"a".repeat(65)));
+        assert!(!valid_mutation_id("a b"));
+    }
+}
