@@ -1,0 +1,90 @@
+// End-to-end harness: the real release binary on a fresh data directory, driven through
+// Debian's Chromium by playwright-core. Nothing here is mocked.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+const repoRoot = resolve(import.meta.dirname, '..', '..');
+export const binaryPath = process.env.DT_BINARY ?? join(repoRoot, 'target', 'release', 'delivery-tracker');
+
+export interface RunningServer {
+  url: string;
+  dataDir: string;
+  /** Runs an admin subcommand against the same data directory. */
+  admin(...args: string[]): string;
+  stop(): Promise<void>;
+}
+
+export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'dt-e2e-'));
+  const serverEnv = { ...process.env, DATA_DIR: dataDir, LISTEN: '127.0.0.1:0', LOG: 'warn', ...env };
+  const child: ChildProcess = spawn(binaryPath, ['serve'], { env: serverEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const url = await new Promise<string>((resolveUrl, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start in 15 s\n${stderr}`)), 15_000);
+    let stdout = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      const match = /listening on (http:\/\/\S+)/.exec(stdout);
+      if (match) {
+        clearTimeout(timer);
+        resolveUrl(match[1]);
+      }
+    });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}\n${stderr}`));
+    });
+  });
+  return {
+    url,
+    dataDir,
+    admin(...args: string[]) {
+      const result = spawnSync(binaryPath, args, { env: serverEnv, encoding: 'utf8' });
+      if (result.status !== 0) throw new Error(`admin ${args.join(' ')} failed: ${result.stderr}`);
+      return result.stdout;
+    },
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((done) => child.once('exit', done));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  });
+}
+
+export const phone = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 1 };
+
+export async function newPage(browser: Browser, server: RunningServer): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ ...phone, baseURL: server.url });
+  const page = await context.newPage();
+  return { context, page };
+}
+
+let counter = 0;
+/** A unique e-mail per call, so tests never collide. */
+export function uniqueEmail(tag: string): string {
+  counter += 1;
+  return `${tag}-${Date.now().toString(36)}-${counter}@example.com`;
+}

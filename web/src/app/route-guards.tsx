@@ -1,0 +1,24 @@
+import { Navigate, Outlet } from 'react-router';
+import { FullScreenSpinner } from '@/components/spinner';
+import { routes } from '@/lib/paths';
+import { useSession } from '@/lib/session/use-session';
+
+/** /app/*: only for a signed-in user (a guest counts). */
+export function RequireAuth() {
+  const session = useSession();
+  if (session.status === 'loading') return <FullScreenSpinner />;
+  if (session.status === 'signed-out') {
+    // Signing out on purpose ends on the landing page (spec); any other way in goes to /login.
+    return <Navigate to={session.reason === 'signed-out' ? routes.home : routes.login} replace />;
+  }
+  return <Outlet />;
+}
+
+/** Public pages: a signed-in user is taken straight to the dashboard. */
+export function PublicOnly() {
+  const session = useSession();
+  // Wait for the answer: showing the landing page, then yanking it away, would flash.
+  if (session.status === 'loading') return <FullScreenSpinner />;
+  if (session.status === 'signed-in') return <Navigate to={routes.dashboard} replace />;
+  return <Outlet />;
+}

@@ -1,0 +1,32 @@
+import { RefreshCw } from 'lucide-react';
+import { Link } from 'react-router';
+import { routes } from '@/lib/paths';
+import { Avatar } from './avatar';
+import styles from './app-header.module.css';
+
+interface AppHeaderProps {
+  photoURL: string | null | undefined;
+  syncing: boolean;
+  onSync: () => void;
+}
+
+export function AppHeader({ photoURL, syncing, onSync }: AppHeaderProps) {
+  return (
+    <header className={styles.header}>
+      <div className={styles.inner}>
+        <Link to={routes.dashboard} className={styles.title}>
+          Delivery Tracker
+        </Link>
+        <div className={styles.actions}>
+          <button type="button" className={styles.sync} onClick={onSync} disabled={syncing} aria-busy={syncing}>
+            <RefreshCw aria-hidden="true" className={syncing ? styles.spinning : undefined} />
+            <span>Sync Data</span>
+          </button>
+          <Link to={routes.profile} className={styles.avatarLink} aria-label="Open profile">
+            <Avatar photoURL={photoURL} />
+          </Link>
+        </div>
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,42 @@
+import { render, screen } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
+import { describe, expect, it } from 'vitest';
+import { BottomNav } from './bottom-nav';
+
+function renderAt(path: string) {
+  render(
+    <MemoryRouter initialEntries={[path]}>
+      <BottomNav />
+    </MemoryRouter>,
+  );
+  const link = (name: string) => screen.getByRole('link', { name });
+  return { home: link('Home'), profile: link('Profile'), settings: link('Settings') };
+}
+
+describe('BottomNav', () => {
+  it('links to the three app screens', () => {
+    const { home, profile, settings } = renderAt('/app/dashboard');
+    expect(home).toHaveAttribute('href', '/app/dashboard');
+    expect(profile).toHaveAttribute('href', '/app/profile');
+    expect(settings).toHaveAttribute('href', '/app/settings');
+  });
+
+  it.each([
+    ['/app/dashboard', 'home'],
+    ['/app/profile', 'profile'],
+    ['/app/settings', 'settings'],
+    // "contains", as the spec says: deeper paths keep their section lit.
+    ['/app/dashboard/history', 'home'],
+  ] as const)('highlights only the matching button on %s', (path, active) => {
+    const links = renderAt(path);
+    for (const [key, link] of Object.entries(links)) {
+      if (key === active) expect(link).toHaveAttribute('aria-current', 'page');
+      else expect(link).not.toHaveAttribute('aria-current');
+    }
+  });
+
+  it('highlights nothing on a screen outside the three sections', () => {
+    const links = renderAt('/app/upgrade');
+    for (const link of Object.values(links)) expect(link).not.toHaveAttribute('aria-current');
+  });
+});

@@ -1,0 +1,142 @@
+import { useState, type FormEvent } from 'react';
+import { useNavigate } from 'react-router';
+import { Button } from '@/components/button';
+import { FormAlert } from '@/components/form-alert';
+import { Spinner } from '@/components/spinner';
+import { TextField } from '@/components/text-field';
+import { isApiError } from '@/lib/api';
+import { routes } from '@/lib/paths';
+import type { AuthResponse } from '@/lib/session/user';
+import { useSessionStore } from '@/lib/session/use-session';
+import { authErrorMessage, type AuthAction } from './auth-messages';
+import { continueAsGuest, logIn, signUp } from './commands';
+import { validateCredentials, type CredentialsErrors, type CredentialsInput } from './login-schema';
+import { tabId, type Mode } from './mode';
+import { ModeTabs } from './mode-tabs';
+import styles from './login-page.module.css';
+
+const panelId = 'auth-panel';
+const emptyForm: CredentialsInput = { email: '', password: '', displayName: '' };
+
+export function LoginPage() {
+  const session = useSessionStore();
+  const navigate = useNavigate();
+  const [mode, setMode] = useState<Mode>('login');
+  const [form, setForm] = useState<CredentialsInput>(emptyForm);
+  const [fieldErrors, setFieldErrors] = useState<CredentialsErrors>({});
+  const [error, setError] = useState<string | null>(null);
+  const [pending, setPending] = useState<'credentials' | 'guest' | null>(null);
+  const signingUp = mode === 'sign-up';
+
+  function changeMode(next: Mode) {
+    setMode(next);
+    setFieldErrors({});
+    setError(null);
+  }
+
+  function update(field: keyof CredentialsInput, value: string) {
+    setForm((current) => ({ ...current, [field]: value }));
+    // The message described the old value; keep it only until the user acts on it.
+    setFieldErrors((current) => ({ ...current, [field]: undefined }));
+  }
+
+  async function run(kind: 'credentials' | 'guest', action: AuthAction, call: () => Promise<AuthResponse>) {
+    setPending(kind);
+    setError(null);
+    try {
+      const { user } = await call();
+      session.signedIn(user);
+      navigate(routes.dashboard, { replace: true });
+    } catch (caught) {
+      setError(authErrorMessage(caught, action));
+      if (isApiError(caught) && caught.fields) setFieldErrors(firstOfEach(caught.fields));
+      setPending(null);
+    }
+  }
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const result = validateCredentials(form);
+    if (!result.ok) {
+      setFieldErrors(result.errors);
+      setError(null);
+      return;
+    }
+    const { email, password, displayName } = result.value;
+    if (signingUp) void run('credentials', 'sign-up', () => signUp({ email, password, displayName }));
+    else void run('credentials', 'login', () => logIn({ email, password }));
+  }
+
+  const busy = pending !== null;
+  return (
+    <div className={styles.page}>
+      <div className={styles.card}>
+        <div className={styles.heading}>
+          <h1 className={styles.title}>Delivery Tracker</h1>
+          <p className={styles.tagline}>Track your delivery stats efficiently</p>
+        </div>
+
+        <ModeTabs mode={mode} panelId={panelId} onChange={changeMode} />
+
+        <form id={panelId} role="tabpanel" aria-labelledby={tabId(mode)} className={styles.form} onSubmit={onSubmit} noValidate>
+          <FormAlert message={error} />
+          {signingUp ? (
+            <TextField
+              label="Display name"
+              optional
+              autoComplete="nickname"
+              value={form.displayName}
+              error={fieldErrors.displayName}
+              onChange={(event) => update('displayName', event.target.value)}
+            />
+          ) : null}
+          <TextField
+            label="Email"
+            type="email"
+            autoComplete="email"
+            inputMode="email"
+            required
+            value={form.email}
+            error={fieldErrors.email}
+            onChange={(event) => update('email', event.target.value)}
+          />
+          <TextField
+            label="Password"
+            type="password"
+            autoComplete={signingUp ? 'new-password' : 'current-password'}
+            required
+            value={form.password}
+            error={fieldErrors.password}
+            onChange={(event) => update('password', event.target.value)}
+          />
+          <Button type="submit" block disabled={busy} aria-busy={pending === 'credentials'}>
+            {pending === 'credentials' ? <Spinner size="sm" decorative /> : null}
+            {signingUp ? 'Sign Up' : 'Login'}
+          </Button>
+        </form>
+
+        <div className={styles.divider} aria-hidden="true" />
+
+        <Button
+          variant="secondary"
+          block
+          disabled={busy}
+          aria-busy={pending === 'guest'}
+          onClick={() => void run('guest', 'login', continueAsGuest)}
+        >
+          {pending === 'guest' ? <Spinner size="sm" decorative /> : null}
+          Continue as guest
+        </Button>
+      </div>
+    </div>
+  );
+}
+
+function firstOfEach(fields: Record<string, string[]>): CredentialsErrors {
+  const errors: CredentialsErrors = {};
+  for (const key of ['email', 'password', 'displayName'] as const) {
+    const first = fields[key]?.[0];
+    if (first) errors[key] = first;
+  }
+  return errors;
+}

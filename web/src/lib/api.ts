@@ -1,0 +1,119 @@
+import { z } from 'zod';
+
+/**
+ * Every failed call surfaces as an ApiError, so screens map one shape to messages.
+ * `code` is the server's error code (docs/api.md), or one of ours:
+ *   'network'          the request never got an answer (offline, DNS, connection reset)
+ *   'invalid-response' the server answered, but not with the JSON we expect
+ *   'unknown'          an error status without our JSON error body (e.g. a proxy's 502 page)
+ * `message` is the server's human text, or '' when there is none, so callers can fall back.
+ */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly fields: Record<string, string[]> | undefined;
+  /** Seconds to wait before retrying, from a 429's Retry-After header. */
+  readonly retryAfter: number | undefined;
+
+  constructor(init: {
+    status: number;
+    code: string;
+    message?: string;
+    fields?: Record<string, string[]> | undefined;
+    retryAfter?: number | undefined;
+    cause?: unknown;
+  }) {
+    super(init.message ?? '', { cause: init.cause });
+    this.name = 'ApiError';
+    this.status = init.status;
+    this.code = init.code;
+    this.fields = init.fields;
+    this.retryAfter = init.retryAfter;
+  }
+}
+
+export function isApiError(error: unknown): error is ApiError {
+  return error instanceof ApiError;
+}
+
+const errorBodySchema = z.object({
+  error: z.object({
+    code: z.string().min(1),
+    message: z.string().optional(),
+    fields: z.record(z.string(), z.array(z.string())).optional(),
+  }),
+});
+
+/** Retry-After is either delay-seconds or an HTTP date (RFC 9110 §10.2.3). */
+export function parseRetryAfter(value: string | null, now: number = Date.now()): number | undefined {
+  if (value === null || value.trim() === '') return undefined;
+  const trimmed = value.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed);
+  const date = Date.parse(trimmed);
+  if (Number.isNaN(date)) return undefined;
+  return Math.max(0, Math.ceil((date - now) / 1000));
+}
+
+export async function parseErrorResponse(response: Response): Promise<ApiError> {
+  const retryAfter = parseRetryAfter(response.headers.get('Retry-After'));
+  let body: unknown;
+  try {
+    body = await response.json();
+  } catch {
+    body = undefined;
+  }
+  const parsed = errorBodySchema.safeParse(body);
+  if (!parsed.success) {
+    return new ApiError({ status: response.status, code: 'unknown', retryAfter });
+  }
+  const { code, message, fields } = parsed.data.error;
+  return new ApiError({ status: response.status, code, message: message ?? '', fields, retryAfter });
+}
+
+export interface RequestOptions<T> {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  body?: unknown;
+  /** Validates the success body; a mismatch is an 'invalid-response' ApiError, not a crash later. */
+  schema?: z.ZodType<T>;
+  signal?: AbortSignal;
+}
+
+/**
+ * JSON request to our own server. The session cookie rides along (same-origin), and no custom
+ * CSRF header is added: the server checks Fetch Metadata / Origin, which browsers send themselves.
+ */
+export async function request<T = void>(path: string, options: RequestOptions<T> = {}): Promise<T> {
+  const { method = 'GET', body, schema, signal } = options;
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers,
+      credentials: 'same-origin',
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal,
+    });
+  } catch (cause) {
+    // An abort is the caller's own decision, not a network failure.
+    if (signal?.aborted) throw cause;
+    throw new ApiError({ status: 0, code: 'network', cause });
+  }
+
+  if (!response.ok) throw await parseErrorResponse(response);
+  if (response.status === 204 || !schema) return undefined as T;
+
+  let json: unknown;
+  try {
+    json = await response.json();
+  } catch (cause) {
+    throw new ApiError({ status: response.status, code: 'invalid-response', cause });
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) {
+    throw new ApiError({ status: response.status, code: 'invalid-response', cause: parsed.error });
+  }
+  return parsed.data;
+}

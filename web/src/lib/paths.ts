@@ -1,0 +1,32 @@
+// Every URL the web app knows lives here, so a renamed route or endpoint is a one-line change.
+
+export const routes = {
+  home: '/',
+  login: '/login',
+  contact: '/contact',
+  privacy: '/privacy',
+  terms: '/terms',
+  app: '/app',
+  dashboard: '/app/dashboard',
+  profile: '/app/profile',
+  settings: '/app/settings',
+  upgrade: '/app/upgrade',
+  appContact: '/app/contact',
+  appPrivacy: '/app/privacy',
+  appTerms: '/app/terms',
+} as const;
+
+/** The informational pages exist twice: public, and inside the app shell for signed-in users. */
+export function infoRoutes(inApp: boolean) {
+  return inApp
+    ? { contact: routes.appContact, privacy: routes.appPrivacy, terms: routes.appTerms }
+    : { contact: routes.contact, privacy: routes.privacy, terms: routes.terms };
+}
+
+export const apiPaths = {
+  session: '/api/v1/auth/session',
+  signUp: '/api/v1/auth/signup',
+  logIn: '/api/v1/auth/login',
+  guest: '/api/v1/auth/guest',
+  logOut: '/api/v1/auth/logout',
+} as const;

@@ -1,0 +1,14 @@
+import { useContext, useSyncExternalStore } from 'react';
+import { SessionContext } from './session-context';
+import type { SessionState, SessionStore } from './session-store';
+
+export function useSessionStore(): SessionStore {
+  const store = useContext(SessionContext);
+  if (!store) throw new Error('useSessionStore must be used inside <SessionProvider>');
+  return store;
+}
+
+export function useSession(): SessionState {
+  const store = useSessionStore();
+  return useSyncExternalStore(store.subscribe, store.getState);
+}

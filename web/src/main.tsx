@@ -1,0 +1,16 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { createBrowserRouter } from 'react-router';
+import { App } from './app/app';
+import { appRoutes } from './app/routes';
+import { createSessionStore } from './lib/session/session-store';
+import './app/global.css';
+
+const root = document.getElementById('root');
+if (!root) throw new Error('index.html must contain #root');
+
+createRoot(root).render(
+  <StrictMode>
+    <App session={createSessionStore()} router={createBrowserRouter(appRoutes)} />
+  </StrictMode>,
+);

@@ -1,0 +1,50 @@
+// The device's own database. One per user, so signing in as someone else on a shared phone
+// never mixes two people's days, and a signed-out user's unsent changes wait for them.
+import Dexie, { type EntityTable } from 'dexie';
+import type { LocalEntry, OutboxItem } from './types';
+
+export interface MetaRow {
+  key: string;
+  value: unknown;
+}
+
+export class LocalDb extends Dexie {
+  entries!: EntityTable<LocalEntry, 'id'>;
+  outbox!: EntityTable<OutboxItem, 'seq'>;
+  meta!: EntityTable<MetaRow, 'key'>;
+
+  constructor(name: string) {
+    super(name);
+    this.version(1).stores({
+      entries: 'id, date, [deleted+date]',
+      outbox: '++seq, &mutationId, recordId, parked',
+      meta: 'key',
+    });
+  }
+
+  async getMeta<T>(key: string, fallback: T): Promise<T> {
+    const row = await this.meta.get(key);
+    return row === undefined ? fallback : (row.value as T);
+  }
+
+  async setMeta(key: string, value: unknown): Promise<void> {
+    await this.meta.put({ key, value });
+  }
+}
+
+export function databaseName(userId: string): string {
+  return `delivery-tracker-${userId}`;
+}
+
+const open = new Map<string, LocalDb>();
+
+/** The database of one user, opened once per page. */
+export function localDbFor(userId: string): LocalDb {
+  const name = databaseName(userId);
+  let db = open.get(name);
+  if (!db) {
+    db = new LocalDb(name);
+    open.set(name, db);
+  }
+  return db;
+}

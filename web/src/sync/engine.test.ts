@@ -1,0 +1,297 @@
+import 'fake-indexeddb/auto';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { SyncError, type SyncApi, type SyncFailure } from './api';
+import { BASE_DELAY_MS } from './backoff';
+import { deleteEntry, discardParked, retryParked, saveEntry } from './commands';
+import { LocalDb } from './db';
+import { MAX_ATTEMPTS, SyncEngine } from './engine';
+import type { SyncStatus } from './status';
+import type { Change, EntryContent, MutationResult, OutboxItem, PullPage } from './types';
+
+/** A small in-memory stand-in for the server's sync API, with failure injection. */
+class FakeServer implements SyncApi {
+  records = new Map<string, Change>();
+  seen = new Map<string, MutationResult>();
+  seq = 0;
+  pushes: string[][] = [];
+  failNext: SyncFailure[] = [];
+  reject = new Map<string, string>(); // recordId -> message
+
+  async push(_clientId: string, items: OutboxItem[]): Promise<MutationResult[]> {
+    this.pushes.push(items.map((i) => i.mutationId));
+    const failure = this.failNext.shift();
+    if (failure) throw new SyncError(failure);
+    return items.map((item) => {
+      const recorded = this.seen.get(item.mutationId);
+      if (recorded) return recorded;
+      let result: MutationResult = { id: item.mutationId, status: 'applied' };
+      const refusal = this.reject.get(item.recordId);
+      if (refusal) {
+        result = { id: item.mutationId, status: 'rejected', code: 'validation', message: refusal };
+      } else if (item.name === 'entry.put') {
+        if (!this.records.get(item.recordId)?.deleted) {
+          const args = item.args as unknown as EntryContent;
+          this.records.set(item.recordId, {
+            kind: 'entry', id: item.recordId, version: ++this.seq, deleted: false,
+            data: { ...args, createdAt: '2025-01-01T00:00:00Z', updatedAt: '2025-01-01T00:00:00Z' },
+          });
+        }
+      } else {
+        this.records.set(item.recordId, { kind: 'entry', id: item.recordId, version: ++this.seq, deleted: true });
+      }
+      this.seen.set(item.mutationId, result);
+      return result;
+    });
+  }
+
+  async pull(cursor: number, limit: number): Promise<PullPage> {
+    const changes = [...this.records.values()].filter((c) => c.version > cursor).sort((a, b) => a.version - b.version);
+    const page = changes.slice(0, limit);
+    return { changes: page, cursor: page.at(-1)?.version ?? cursor, hasMore: changes.length > limit };
+  }
+}
+
+const day = (stops: number, date = '2025-03-21'): EntryContent => ({ date, stops, extra: 0, notes: '', total: stops * 198 });
+
+let db: LocalDb;
+let server: FakeServer;
+let online: boolean;
+let timers: { fn: () => void; ms: number }[];
+let statuses: SyncStatus[];
+let unauthenticated: number;
+
+function engine(): SyncEngine {
+  const e = new SyncEngine({
+    db,
+    api: server,
+    isOnline: () => online,
+    random: () => 0.5,
+    setTimer: (fn, ms) => {
+      timers.push({ fn, ms });
+      return timers.length as unknown as ReturnType<typeof setTimeout>;
+    },
+    clearTimer: () => undefined,
+    onUnauthenticated: () => (unauthenticated += 1),
+  });
+  e.subscribe((s) => statuses.push(s));
+  return e;
+}
+
+/** Fires the most recent retry timer (not the 30 s periodic one). */
+function fireRetry(): void {
+  const index = timers.findLastIndex((t) => t.ms !== 30_000);
+  expect(index, 'a retry is scheduled').toBeGreaterThanOrEqual(0);
+  timers.splice(index, 1)[0]?.fn();
+}
+
+beforeEach(() => {
+  db = new LocalDb(`test-${Math.random()}`);
+  server = new FakeServer();
+  online = true;
+  timers = [];
+  statuses = [];
+  unauthenticated = 0;
+});
+
+afterEach(async () => {
+  db.close();
+  await db.delete();
+});
+
+describe('SyncEngine', () => {
+  it('pushes a local write, pulls it back and reports synced', async () => {
+    const sync = engine();
+    const entry = await saveEntry(db, day(120));
+    expect((await db.entries.get(entry.id))?.syncState).toBe('pending');
+    expect(await db.outbox.count()).toBe(1);
+
+    expect(await sync.sync()).toBe(true);
+    expect(await db.outbox.count()).toBe(0);
+    const synced = await db.entries.get(entry.id);
+    expect(synced?.syncState).toBe('synced');
+    expect(synced?.server).toMatchObject({ stops: 120, version: 1 });
+    expect(statuses.map((s) => s.state)).toEqual(['synced', 'syncing', 'synced']);
+    expect(await db.getMeta('cursor', 0)).toBe(1);
+  });
+
+  it('retries server errors with backoff and keeps the outbox', async () => {
+    const sync = engine();
+    await sync.start();
+    await vi.waitFor(() => expect(statuses.at(-1)?.state).toBe('synced'));
+    await saveEntry(db, day(10));
+    server.failNext = [{ kind: 'server', status: 503 }, { kind: 'server', status: 502 }];
+
+    expect(await sync.sync()).toBe(false);
+    expect(statuses.at(-1)?.state).toBe('error');
+    const first = timers.filter((t) => t.ms !== 30_000);
+    expect(first.at(-1)?.ms).toBe(Math.round(BASE_DELAY_MS * 0.75));
+    expect((await db.outbox.toArray())[0]?.attempts).toBe(1);
+
+    fireRetry();
+    await vi.waitFor(() => expect(server.pushes).toHaveLength(2));
+    await vi.waitFor(() => expect(timers.filter((t) => t.ms !== 30_000).length).toBe(1));
+    expect(timers.filter((t) => t.ms !== 30_000)[0]?.ms).toBe(Math.round(2 * BASE_DELAY_MS * 0.75));
+
+    fireRetry();
+    await vi.waitFor(() => expect(statuses.at(-1)?.state).toBe('synced'));
+    expect(await db.outbox.count()).toBe(0);
+    sync.stop();
+  });
+
+  it('keeps the outbox on 401 and waits for sign-in', async () => {
+    const sync = engine();
+    await saveEntry(db, day(10));
+    server.failNext = [{ kind: 'unauthenticated' }];
+    expect(await sync.sync()).toBe(false);
+    expect(unauthenticated).toBe(1);
+    const [item] = await db.outbox.toArray();
+    expect(item).toMatchObject({ attempts: 0, parked: 0 });
+
+    expect(await sync.sync()).toBe(false);
+    expect(server.pushes).toHaveLength(1); // paused: nothing sent
+
+    sync.resume();
+    await vi.waitFor(async () => expect(await db.outbox.count()).toBe(0));
+    expect(server.records.size).toBe(1);
+  });
+
+  it(`parks an item after ${MAX_ATTEMPTS} failed attempts and stops sending it`, async () => {
+    const sync = engine();
+    const entry = await saveEntry(db, day(10));
+    server.failNext = Array.from({ length: MAX_ATTEMPTS }, () => ({ kind: 'server', status: 500 }) as SyncFailure);
+    for (let i = 0; i < MAX_ATTEMPTS; i += 1) expect(await sync.sync()).toBe(false);
+    const [item] = await db.outbox.toArray();
+    expect(item).toMatchObject({ parked: 1, attempts: MAX_ATTEMPTS });
+    expect((await db.entries.get(entry.id))?.syncState).toBe('parked');
+
+    expect(await sync.sync()).toBe(true);
+    expect(server.pushes).toHaveLength(MAX_ATTEMPTS); // the parked item was not sent again
+    expect(statuses.at(-1)).toEqual({ state: 'error', message: '1 change(s) could not be synced' });
+  });
+
+  it('parks a rejected item without blocking the ones after it', async () => {
+    const sync = engine();
+    const bad = await saveEntry(db, day(10, '2025-03-20'));
+    const good = await saveEntry(db, day(11, '2025-03-21'));
+    server.reject.set(bad.id, 'Stops must be a whole number from 0 to 1000');
+
+    expect(await sync.sync()).toBe(true);
+    expect((await db.entries.get(good.id))?.syncState).toBe('synced');
+    expect((await db.entries.get(bad.id))?.syncState).toBe('parked');
+    const [parked] = await db.outbox.toArray();
+    expect(parked).toMatchObject({ recordId: bad.id, parked: 1, lastError: 'Stops must be a whole number from 0 to 1000' });
+
+    // Later writes keep flowing past the parked one.
+    const later = await saveEntry(db, day(12, '2025-03-22'));
+    expect(await sync.sync()).toBe(true);
+    expect((await db.entries.get(later.id))?.syncState).toBe('synced');
+  });
+
+  it('narrows a refused request down to the one item responsible', async () => {
+    const sync = engine();
+    const ids = [];
+    for (let i = 0; i < 4; i += 1) ids.push((await saveEntry(db, day(i + 1, `2025-03-0${i + 1}`))).id);
+    server.failNext = [
+      { kind: 'refused', status: 413, message: 'Too large' },
+      { kind: 'refused', status: 413, message: 'Too large' },
+      { kind: 'refused', status: 413, message: 'Too large' },
+    ];
+    expect(await sync.sync()).toBe(true);
+    const parked = await db.outbox.toArray();
+    expect(parked).toHaveLength(1);
+    expect(parked[0]).toMatchObject({ recordId: ids[0], parked: 1, lastError: 'Too large' });
+    expect(server.records.size).toBe(3);
+  });
+
+  it('Retry sends a parked item again', async () => {
+    const sync = engine();
+    const entry = await saveEntry(db, day(10));
+    server.reject.set(entry.id, 'No');
+    await sync.sync();
+    const [item] = await db.outbox.toArray();
+    if (!item) throw new Error('expected a parked item');
+    server.reject.clear();
+    server.seen.clear(); // the fake forgets the refusal, as a fixed server would accept a new try
+    await retryParked(db, item.seq!);
+    expect((await db.entries.get(entry.id))?.syncState).toBe('pending');
+    expect(await sync.sync()).toBe(true);
+    expect((await db.entries.get(entry.id))?.syncState).toBe('synced');
+  });
+
+  it('Discard drops a never-synced entry and restores an edited one', async () => {
+    const sync = engine();
+    const fresh = await saveEntry(db, day(10, '2025-03-20'));
+    const kept = await saveEntry(db, day(20, '2025-03-21'));
+    await sync.sync(); // kept is on the server; fresh too
+    await db.entries.delete(fresh.id);
+    const brandNew = await saveEntry(db, day(30, '2025-03-22'));
+    await saveEntry(db, { ...day(21, '2025-03-21') }, kept.id);
+    server.reject.set(brandNew.id, 'No');
+    server.reject.set(kept.id, 'No');
+    await sync.sync();
+    for (const item of await db.outbox.toArray()) await discardParked(db, item.seq!);
+
+    expect(await db.outbox.count()).toBe(0);
+    expect(await db.entries.get(brandNew.id)).toBeUndefined();
+    expect(await db.entries.get(kept.id)).toMatchObject({ stops: 20, syncState: 'synced' });
+  });
+
+  it('stays offline without calling the server or counting attempts', async () => {
+    const sync = engine();
+    await saveEntry(db, day(10));
+    online = false;
+    expect(await sync.sync()).toBe(false);
+    expect(statuses.at(-1)?.state).toBe('offline');
+    expect(server.pushes).toHaveLength(0);
+    expect((await db.outbox.toArray())[0]?.attempts).toBe(0);
+    online = true;
+    sync.setOnline(true);
+    await vi.waitFor(async () => expect(await db.outbox.count()).toBe(0));
+  });
+
+  it('pulls other devices’ changes and tombstones, keeping unsent local edits', async () => {
+    const sync = engine();
+    const mine = await saveEntry(db, day(10, '2025-03-20'));
+    const shared = await saveEntry(db, day(20, '2025-03-21'));
+    await sync.sync();
+
+    // Another device: edits `shared`, deletes `mine`, adds a new day.
+    server.records.set(shared.id, { ...server.records.get(shared.id)!, version: ++server.seq, data: { ...server.records.get(shared.id)!.data!, stops: 25 } });
+    server.records.set(mine.id, { kind: 'entry', id: mine.id, version: ++server.seq, deleted: true });
+    server.records.set('other', { kind: 'entry', id: 'other', version: ++server.seq, deleted: false, data: { ...day(5, '2025-03-22'), createdAt: 'x', updatedAt: 'x' } });
+    // Meanwhile this device edits `shared` offline.
+    await saveEntry(db, day(22, '2025-03-21'), shared.id);
+    online = false;
+    await sync.sync();
+    online = true;
+    // Pull only (the fake applies our push after, as the server would in arrival order).
+    server.failNext = [];
+    await sync.sync();
+
+    expect((await db.entries.get(mine.id))?.deleted).toBe(1);
+    expect(await db.entries.get('other')).toMatchObject({ stops: 5, syncState: 'synced' });
+    expect(await db.entries.get(shared.id)).toMatchObject({ stops: 22, syncState: 'synced' });
+  });
+
+  it('a delete reaches the server and comes back as a tombstone', async () => {
+    const sync = engine();
+    const entry = await saveEntry(db, day(10));
+    await sync.sync();
+    await deleteEntry(db, entry.id);
+    expect((await db.entries.get(entry.id))?.deleted).toBe(1);
+    await sync.sync();
+    expect(server.records.get(entry.id)?.deleted).toBe(true);
+    expect(await db.entries.get(entry.id)).toMatchObject({ deleted: 1, syncState: 'synced' });
+  });
+
+  it('a write during a running cycle triggers one more cycle', async () => {
+    const sync = engine();
+    await saveEntry(db, day(1, '2025-03-01'));
+    const first = sync.sync();
+    await saveEntry(db, day(2, '2025-03-02'));
+    void sync.sync();
+    await first;
+    await vi.waitFor(async () => expect(await db.outbox.count()).toBe(0));
+    expect(server.records.size).toBe(2);
+  });
+});

@@ -1,0 +1,319 @@
+// The sync engine: pushes the outbox, pulls changes, and reports a status. Plain TypeScript
+// with injected clock, network and randomness so every path is testable without a browser.
+import { httpSyncApi, SyncError, type SyncApi } from './api';
+import { backoffDelay } from './backoff';
+import { refreshRecordState } from './commands';
+import type { LocalDb } from './db';
+import { newId } from './ids';
+import { mergeRemote } from './merge';
+import type { SyncStatus } from './status';
+import type { MutationResult, OutboxItem } from './types';
+
+/** After this many failed attempts an item is parked for the user to Retry or Discard. */
+export const MAX_ATTEMPTS = 5;
+export const PUSH_BATCH = 100;
+export const PULL_PAGE = 500;
+export const PERIODIC_PULL_MS = 30_000;
+
+type Timer = ReturnType<typeof setTimeout>;
+
+export interface EngineOptions {
+  db: LocalDb;
+  api?: SyncApi;
+  isOnline?: () => boolean;
+  random?: () => number;
+  now?: () => number;
+  setTimer?: (fn: () => void, ms: number) => Timer;
+  clearTimer?: (timer: Timer) => void;
+  /** Called when the server says the session is gone; sync waits for `resume()`. */
+  onUnauthenticated?: () => void;
+}
+
+export class SyncEngine {
+  private readonly db: LocalDb;
+  private readonly api: SyncApi;
+  private readonly isOnline: () => boolean;
+  private readonly random: () => number;
+  private readonly now: () => number;
+  private readonly setTimer: (fn: () => void, ms: number) => Timer;
+  private readonly clearTimer: (timer: Timer) => void;
+  private readonly onUnauthenticated: () => void;
+
+  private listeners = new Set<(status: SyncStatus) => void>();
+  private current: SyncStatus = { state: 'synced', lastSyncAt: null };
+  private running: Promise<boolean> | null = null;
+  private rerun = false;
+  private failures = 0;
+  private retryTimer: Timer | null = null;
+  private periodicTimer: Timer | null = null;
+  private paused = false;
+  private started = false;
+
+  constructor(options: EngineOptions) {
+    this.db = options.db;
+    this.api = options.api ?? httpSyncApi();
+    this.isOnline = options.isOnline ?? (() => (typeof navigator === 'undefined' ? true : navigator.onLine));
+    this.random = options.random ?? Math.random;
+    this.now = options.now ?? Date.now;
+    this.setTimer = options.setTimer ?? ((fn, ms) => setTimeout(fn, ms));
+    this.clearTimer = options.clearTimer ?? ((t) => clearTimeout(t));
+    this.onUnauthenticated = options.onUnauthenticated ?? (() => undefined);
+  }
+
+  get status(): SyncStatus {
+    return this.current;
+  }
+
+  subscribe(listener: (status: SyncStatus) => void): () => void {
+    this.listeners.add(listener);
+    listener(this.current);
+    return () => this.listeners.delete(listener);
+  }
+
+  async start(): Promise<void> {
+    if (this.started) return;
+    this.started = true;
+    const lastSyncAt = await this.db.getMeta<number | null>('lastSyncAt', null);
+    this.current = { state: 'synced', lastSyncAt };
+    this.schedulePeriodic();
+    void this.sync();
+  }
+
+  stop(): void {
+    this.started = false;
+    if (this.retryTimer) this.clearTimer(this.retryTimer);
+    if (this.periodicTimer) this.clearTimer(this.periodicTimer);
+    this.retryTimer = this.periodicTimer = null;
+  }
+
+  /** The session is valid again (the user signed back in): continue where we stopped. */
+  resume(): void {
+    this.paused = false;
+    void this.sync();
+  }
+
+  /** The browser says the network changed. */
+  setOnline(online: boolean): void {
+    if (!online) {
+      this.emit({ state: 'offline' });
+      return;
+    }
+    this.failures = 0;
+    void this.sync();
+  }
+
+  /**
+   * Push everything pending, then pull everything new. Resolves true when both completed.
+   * Calls while a cycle runs join it and trigger one more cycle afterwards, so a write made
+   * during a push is never left waiting for the next timer.
+   */
+  sync(): Promise<boolean> {
+    if (this.running) {
+      this.rerun = true;
+      return this.running;
+    }
+    this.running = this.cycle().finally(() => {
+      this.running = null;
+      if (this.rerun) {
+        this.rerun = false;
+        void this.sync();
+      }
+    });
+    return this.running;
+  }
+
+  private async cycle(): Promise<boolean> {
+    if (this.paused) return false;
+    if (!this.isOnline()) {
+      this.emit({ state: 'offline' });
+      return false;
+    }
+    if (this.retryTimer) {
+      this.clearTimer(this.retryTimer);
+      this.retryTimer = null;
+    }
+    this.emit({ state: 'syncing' });
+    try {
+      await this.pushAll();
+      await this.pullAll();
+      this.failures = 0;
+      const lastSyncAt = this.now();
+      await this.db.setMeta('lastSyncAt', lastSyncAt);
+      this.emit(await this.idleStatus(lastSyncAt));
+      return true;
+    } catch (error) {
+      await this.handleFailure(error);
+      return false;
+    }
+  }
+
+  private async handleFailure(error: unknown): Promise<void> {
+    const failure = error instanceof SyncError ? error.failure : null;
+    if (failure?.kind === 'unauthenticated') {
+      // Keep every outbox item: they belong to this user and leave after they sign in again.
+      this.paused = true;
+      this.emit({ state: 'error', message: 'Sign in again to sync your changes' });
+      this.onUnauthenticated();
+      return;
+    }
+    this.failures += 1;
+    if (failure?.kind === 'offline' && !this.isOnline()) {
+      this.emit({ state: 'offline' });
+    } else if (failure?.kind === 'offline') {
+      this.emit({ state: 'offline' });
+      this.scheduleRetry();
+    } else {
+      const message = error instanceof Error ? error.message : String(error);
+      this.emit({ state: 'error', message });
+      this.scheduleRetry();
+    }
+  }
+
+  private scheduleRetry(): void {
+    if (!this.started || this.retryTimer) return;
+    this.retryTimer = this.setTimer(() => {
+      this.retryTimer = null;
+      void this.sync();
+    }, backoffDelay(this.failures, this.random));
+  }
+
+  private schedulePeriodic(): void {
+    this.periodicTimer = this.setTimer(() => {
+      if (!this.started) return;
+      void this.sync();
+      this.schedulePeriodic();
+    }, PERIODIC_PULL_MS);
+  }
+
+  private async clientId(): Promise<string> {
+    let id = await this.db.getMeta<string | null>('clientId', null);
+    if (!id) {
+      id = newId();
+      await this.db.setMeta('clientId', id);
+    }
+    return id;
+  }
+
+  private async pushAll(): Promise<void> {
+    const clientId = await this.clientId();
+    let batchSize = PUSH_BATCH;
+    for (;;) {
+      const batch = await this.db.outbox.where('parked').equals(0).limit(batchSize).sortBy('seq');
+      if (batch.length === 0) return;
+      let results: MutationResult[];
+      try {
+        results = await this.api.push(clientId, batch);
+      } catch (error) {
+        const failure = error instanceof SyncError ? error.failure : null;
+        if (failure?.kind === 'refused') {
+          // The request as a whole was refused (e.g. too large): narrow down to the item
+          // responsible and park only that one, so it cannot block the rest.
+          if (batch.length > 1) {
+            batchSize = Math.max(1, Math.floor(batch.length / 2));
+            continue;
+          }
+          await this.park(batch, failure.message);
+          batchSize = PUSH_BATCH;
+          continue;
+        }
+        if (failure?.kind === 'server' || (failure?.kind === 'offline' && this.isOnline())) {
+          await this.countFailedAttempt(batch, error instanceof Error ? error.message : 'Sync failed');
+        }
+        throw error;
+      }
+      await this.applyResults(batch, results);
+      batchSize = PUSH_BATCH;
+    }
+  }
+
+  private async applyResults(batch: OutboxItem[], results: MutationResult[]): Promise<void> {
+    const byId = new Map(results.map((r) => [r.id, r]));
+    await this.db.transaction('rw', this.db.entries, this.db.outbox, async () => {
+      for (const item of batch) {
+        const result = byId.get(item.mutationId);
+        if (!result) continue; // not answered: stays in the outbox and goes again
+        if (result.status === 'applied') {
+          await this.db.outbox.delete(item.seq!);
+          await this.rememberServerCopy(item);
+        } else {
+          await this.db.outbox.update(item.seq!, {
+            parked: 1,
+            lastError: result.message ?? result.code ?? 'Rejected by the server',
+          });
+        }
+        await refreshRecordState(this.db, item.recordId);
+      }
+    });
+    if (results.length === 0) throw new SyncError({ kind: 'server', status: 200 });
+  }
+
+  /** What the server now holds for a record, so a later Discard can restore it. */
+  private async rememberServerCopy(item: OutboxItem): Promise<void> {
+    const entry = await this.db.entries.get(item.recordId);
+    if (!entry) return;
+    if (item.name === 'entry.delete') {
+      await this.db.entries.update(entry.id, { server: null });
+      return;
+    }
+    const args = item.args as { date: string; stops: number; extra: number; notes: string; total: number };
+    const version = entry.server?.version ?? 0;
+    await this.db.entries.update(entry.id, {
+      server: { date: args.date, stops: args.stops, extra: args.extra, notes: args.notes, total: args.total, version },
+    });
+  }
+
+  private async countFailedAttempt(batch: OutboxItem[], message: string): Promise<void> {
+    await this.db.transaction('rw', this.db.entries, this.db.outbox, async () => {
+      for (const item of batch) {
+        const attempts = item.attempts + 1;
+        await this.db.outbox.update(item.seq!, {
+          attempts,
+          lastError: message,
+          parked: attempts >= MAX_ATTEMPTS ? 1 : 0,
+        });
+        await refreshRecordState(this.db, item.recordId);
+      }
+    });
+  }
+
+  private async park(items: OutboxItem[], message: string): Promise<void> {
+    await this.db.transaction('rw', this.db.entries, this.db.outbox, async () => {
+      for (const item of items) {
+        await this.db.outbox.update(item.seq!, { parked: 1, lastError: message });
+        await refreshRecordState(this.db, item.recordId);
+      }
+    });
+  }
+
+  private async pullAll(): Promise<void> {
+    let cursor = await this.db.getMeta<number>('cursor', 0);
+    for (;;) {
+      const page = await this.api.pull(cursor, PULL_PAGE);
+      await this.db.transaction('rw', this.db.entries, this.db.outbox, this.db.meta, async () => {
+        for (const change of page.changes) {
+          const local = await this.db.entries.get(change.id);
+          const pending = (await this.db.outbox.where('recordId').equals(change.id).count()) > 0;
+          const outcome = mergeRemote(local, change, pending);
+          if (outcome.kind === 'write') await this.db.entries.put(outcome.entry);
+          if (outcome.kind === 'keep-local') await this.db.entries.update(change.id, { server: outcome.server });
+        }
+        await this.db.setMeta('cursor', page.cursor);
+      });
+      cursor = page.cursor;
+      if (!page.hasMore) return;
+    }
+  }
+
+  private async idleStatus(lastSyncAt: number): Promise<SyncStatus> {
+    const parked = await this.db.outbox.where('parked').equals(1).count();
+    if (parked > 0) return { state: 'error', message: `${parked} change(s) could not be synced` };
+    const pending = await this.db.outbox.count();
+    if (pending > 0) return { state: 'pending', count: pending };
+    return { state: 'synced', lastSyncAt };
+  }
+
+  private emit(status: SyncStatus): void {
+    this.current = status;
+    for (const listener of this.listeners) listener(status);
+  }
+}

@@ -1,0 +1,38 @@
+// The five sync states of the spec (§4 "Sync status") and their texts.
+export type SyncStatus =
+  | { state: 'synced'; lastSyncAt: number | null }
+  | { state: 'syncing' }
+  | { state: 'pending'; count: number }
+  | { state: 'offline' }
+  | { state: 'error'; message: string };
+
+export function statusText(status: SyncStatus, formatTime: (ms: number) => string): string {
+  switch (status.state) {
+    case 'synced':
+      return status.lastSyncAt === null ? 'All data synced' : `All data synced (last sync ${formatTime(status.lastSyncAt)})`;
+    case 'syncing':
+      return 'Syncing data...';
+    case 'pending':
+      return `${status.count} change(s) pending sync`;
+    case 'offline':
+      return 'You are offline';
+    case 'error':
+      return 'Sync error occurred';
+  }
+}
+
+/** The entry form's short indicator (spec §4). */
+export function shortStatusText(status: SyncStatus): string {
+  switch (status.state) {
+    case 'syncing':
+      return 'Syncing...';
+    case 'synced':
+      return 'All changes saved';
+    case 'offline':
+      return 'Working offline';
+    case 'error':
+      return 'Sync error';
+    case 'pending':
+      return 'Syncing...';
+  }
+}
