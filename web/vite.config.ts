@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
+import { VitePWA } from 'vite-plugin-pwa';
 import { defineConfig } from 'vitest/config';
 
 // The Rust server answers /api and /healthz. Keeping the Host header (changeOrigin: false)
@@ -11,7 +12,33 @@ const proxy = {
 };
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [
+    react(),
+    // The service worker precaches the app shell so /app/* opens with no network. New
+    // versions wait for the driver to accept them (registerType 'prompt').
+    VitePWA({
+      registerType: 'prompt',
+      injectRegister: false,
+      includeAssets: ['favicon.svg'],
+      manifest: {
+        name: 'Delivery Tracker',
+        short_name: 'Deliveries',
+        description: 'Track your delivery stats efficiently',
+        theme_color: '#0e1116',
+        background_color: '#0e1116',
+        display: 'standalone',
+        start_url: '/app/dashboard',
+        icons: [{ src: '/favicon.svg', sizes: 'any', type: 'image/svg+xml', purpose: 'any' }],
+      },
+      workbox: {
+        globPatterns: ['**/*.{js,css,html,svg,png,woff2,webmanifest}'],
+        navigateFallback: '/index.html',
+        // The API and health check always go to the network; the sync engine handles failure.
+        navigateFallbackDenylist: [/^\/api\//, /^\/healthz/],
+        cleanupOutdatedCaches: true,
+      },
+    }),
+  ],
   resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
   server: { proxy },
   preview: { proxy },

@@ -2,6 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createBrowserRouter } from 'react-router';
 import { App } from './app/app';
+import { UpdatePrompt } from './components/update-prompt';
 import { appRoutes } from './app/routes';
 import { createSessionStore } from './lib/session/session-store';
 import './app/global.css';
@@ -12,5 +13,6 @@ if (!root) throw new Error('index.html must contain #root');
 createRoot(root).render(
   <StrictMode>
     <App session={createSessionStore()} router={createBrowserRouter(appRoutes)} />
+    <UpdatePrompt />
   </StrictMode>,
 );

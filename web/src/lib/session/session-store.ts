@@ -3,9 +3,37 @@ import { apiPaths } from '@/lib/paths';
 import { sessionResponseSchema, type User } from './user';
 
 /**
- * Who is signed in, kept outside React so that the next step (remembering the last user on
- * the device, so the app opens offline) changes this one module and no component.
+ * Who is signed in, kept outside React. The last signed-in user is remembered on the device,
+ * so a driver with no signal still opens the app (with their local data) and stays signed in
+ * for days; the session is re-validated with the server as soon as it is reachable.
  */
+
+const CACHE_KEY = 'delivery-tracker:last-user';
+
+function readCachedUser(): User | null {
+  try {
+    const raw = localStorage.getItem(CACHE_KEY);
+    if (!raw) return null;
+    const parsed = sessionResponseSchema.safeParse({ user: JSON.parse(raw) });
+    return parsed.success ? parsed.data.user : null;
+  } catch {
+    return null;
+  }
+}
+
+function cacheUser(user: User | null): void {
+  try {
+    if (user) localStorage.setItem(CACHE_KEY, JSON.stringify(user));
+    else localStorage.removeItem(CACHE_KEY);
+  } catch {
+    // Storage full or blocked: the app still works online.
+  }
+}
+
+/** The server could not be reached (as opposed to answering that the session is gone). */
+function isUnreachable(error: unknown): boolean {
+  return !(error instanceof ApiError) || error.code === 'network' || error.status >= 500;
+}
 
 /** Why nobody is signed in: the guard sends a deliberate sign-out home, everyone else to /login. */
 export type SignedOutReason = 'no-session' | 'signed-out';
@@ -35,6 +63,7 @@ export function createSessionStore(): SessionStore {
 
   function set(next: SessionState) {
     state = next;
+    cacheUser(next.user);
     for (const listener of listeners) listener();
   }
 
@@ -57,9 +86,18 @@ export function createSessionStore(): SessionStore {
     start() {
       started ??= fetchUser().then(
         (user) => set(user ? { status: 'signed-in', user } : { status: 'signed-out', user: null, reason: 'no-session' }),
-        // Unreachable server: for now we cannot know the user, so treat it as signed out.
-        // The offline-first step replaces this with the user cached on the device.
-        () => set({ status: 'signed-out', user: null, reason: 'no-session' }),
+        (error: unknown) => {
+          const cached = isUnreachable(error) ? readCachedUser() : null;
+          if (cached) {
+            // Offline: carry on as the last user and check again once the network is back.
+            set({ status: 'signed-in', user: cached });
+            if (typeof window !== 'undefined') {
+              window.addEventListener('online', () => void store.refresh().catch(() => undefined), { once: true });
+            }
+          } else {
+            set({ status: 'signed-out', user: null, reason: 'no-session' });
+          }
+        },
       );
       return started;
     },

@@ -1,0 +1,59 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { apiError, createFakeFetch, json } from '@/testing/fake-fetch';
+import { makeUser } from '@/testing/fixtures';
+import { createSessionStore } from './session-store';
+
+const SESSION = 'GET /api/v1/auth/session';
+
+describe('session store offline cache', () => {
+  beforeEach(() => localStorage.clear());
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('remembers the signed-in user and opens offline as that user', async () => {
+    const user = makeUser();
+    const online = createFakeFetch({ [SESSION]: () => json(200, { user }) });
+    vi.stubGlobal('fetch', online.fetch);
+    await createSessionStore().start();
+
+    const offline = createFakeFetch({
+      [SESSION]: () => {
+        throw new TypeError('Failed to fetch');
+      },
+    });
+    vi.stubGlobal('fetch', offline.fetch);
+    const store = createSessionStore();
+    await store.start();
+    expect(store.getState()).toEqual({ status: 'signed-in', user });
+  });
+
+  it('also survives a server that is down (5xx)', async () => {
+    const user = makeUser();
+    vi.stubGlobal('fetch', createFakeFetch({ [SESSION]: () => json(200, { user }) }).fetch);
+    await createSessionStore().start();
+    vi.stubGlobal('fetch', createFakeFetch({ [SESSION]: () => apiError(502, 'internal') }).fetch);
+    const store = createSessionStore();
+    await store.start();
+    expect(store.getState().status).toBe('signed-in');
+  });
+
+  it('forgets the user when the server says the session ended', async () => {
+    vi.stubGlobal('fetch', createFakeFetch({ [SESSION]: () => json(200, { user: makeUser() }) }).fetch);
+    await createSessionStore().start();
+    vi.stubGlobal('fetch', createFakeFetch({ [SESSION]: () => apiError(401, 'unauthenticated') }).fetch);
+    const store = createSessionStore();
+    await store.start();
+    expect(store.getState().status).toBe('signed-out');
+
+    vi.stubGlobal('fetch', createFakeFetch({ [SESSION]: () => { throw new TypeError('offline'); } }).fetch);
+    const later = createSessionStore();
+    await later.start();
+    expect(later.getState().status).toBe('signed-out');
+  });
+
+  it('with nothing cached, an unreachable server means signed out', async () => {
+    vi.stubGlobal('fetch', createFakeFetch({ [SESSION]: () => { throw new TypeError('offline'); } }).fetch);
+    const store = createSessionStore();
+    await store.start();
+    expect(store.getState().status).toBe('signed-out');
+  });
+});

@@ -1,0 +1,167 @@
+// Runs sync for one signed-in user across all of their open tabs: one tab leads (Web Locks)
+// and owns the engine and the server's event stream; the others follow, forwarding nudges and
+// "sync now" requests to the leader and mirroring its status over a BroadcastChannel. When the
+// leading tab closes, the lock passes to another tab, which takes over.
+import { localDbFor, type LocalDb } from './db';
+import { SyncEngine } from './engine';
+import type { SyncStatus } from './status';
+
+export interface SyncHandle {
+  readonly db: LocalDb;
+  readonly status: SyncStatus;
+  subscribe(listener: (status: SyncStatus) => void): () => void;
+  requestSync(): void;
+  syncNow(): Promise<boolean>;
+  resume(): void;
+  stop(): void;
+}
+
+export interface StartOptions {
+  userId: string;
+  onUnauthenticated?: () => void;
+}
+
+type Message =
+  | { type: 'status'; status: SyncStatus }
+  | { type: 'hello' }
+  | { type: 'nudge' }
+  | { type: 'resume' }
+  | { type: 'sync-now'; requestId: string }
+  | { type: 'sync-now-done'; requestId: string; ok: boolean };
+
+const EVENTS_URL = '/api/v1/sync/events';
+/** How long a follower waits for the leader to answer "sync now". */
+const FOLLOWER_SYNC_TIMEOUT_MS = 30_000;
+/** Re-open a closed event stream after this long (the periodic pull covers the gap). */
+const EVENTS_REOPEN_MS = 15_000;
+
+export function startSync({ userId, onUnauthenticated }: StartOptions): SyncHandle {
+  const db = localDbFor(userId);
+  const listeners = new Set<(status: SyncStatus) => void>();
+  const channel = typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel(`delivery-tracker-sync-${userId}`);
+  const abort = new AbortController();
+  const waiting = new Map<string, (ok: boolean) => void>();
+  let status: SyncStatus = { state: 'synced', lastSyncAt: null };
+  let engine: SyncEngine | null = null;
+  let events: EventSource | null = null;
+  let reopenTimer: ReturnType<typeof setTimeout> | null = null;
+  let releaseLeadership: (() => void) | null = null;
+  let stopped = false;
+
+  const post = (message: Message) => channel?.postMessage(message);
+
+  function setStatus(next: SyncStatus): void {
+    status = next;
+    for (const listener of listeners) listener(next);
+  }
+
+  const onOnline = () => engine?.setOnline(true);
+  const onOffline = () => engine?.setOnline(false);
+  const onVisible = () => {
+    if (document.visibilityState === 'visible') void engine?.sync();
+  };
+
+  function openEvents(): void {
+    if (stopped || typeof EventSource === 'undefined') return;
+    const source = new EventSource(EVENTS_URL);
+    events = source;
+    source.addEventListener('poke', () => void engine?.sync());
+    source.onerror = () => {
+      // CONNECTING means the browser retries by itself; CLOSED (e.g. a 401) means we must.
+      if (source.readyState !== EventSource.CLOSED || stopped) return;
+      events = null;
+      reopenTimer = setTimeout(openEvents, EVENTS_REOPEN_MS);
+    };
+  }
+
+  function lead(): Promise<void> {
+    if (stopped) return Promise.resolve();
+    engine = new SyncEngine({ db, onUnauthenticated });
+    engine.subscribe((next) => {
+      setStatus(next);
+      post({ type: 'status', status: next });
+    });
+    void engine.start();
+    window.addEventListener('online', onOnline);
+    window.addEventListener('offline', onOffline);
+    document.addEventListener('visibilitychange', onVisible);
+    openEvents();
+    // Hold the lock until this handle stops (or the tab closes).
+    return new Promise<void>((resolve) => (releaseLeadership = resolve));
+  }
+
+  if (channel) {
+    channel.onmessage = (event: MessageEvent<Message>) => {
+      const message = event.data;
+      if (engine) {
+        if (message.type === 'nudge') void engine.sync();
+        if (message.type === 'resume') engine.resume();
+        if (message.type === 'hello') post({ type: 'status', status: engine.status });
+        if (message.type === 'sync-now') {
+          const { requestId } = message;
+          void engine.sync().then((ok) => post({ type: 'sync-now-done', requestId, ok }));
+        }
+        return;
+      }
+      if (message.type === 'status') setStatus(message.status);
+      if (message.type === 'sync-now-done') waiting.get(message.requestId)?.(message.ok);
+    };
+  }
+
+  if (typeof navigator !== 'undefined' && navigator.locks && channel) {
+    navigator.locks
+      .request(`delivery-tracker-sync-leader-${userId}`, { signal: abort.signal }, lead)
+      .catch(() => undefined); // aborted while waiting: this tab never led
+    post({ type: 'hello' });
+  } else {
+    void lead();
+  }
+
+  return {
+    db,
+    get status() {
+      return status;
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      listener(status);
+      return () => listeners.delete(listener);
+    },
+    requestSync() {
+      if (engine) void engine.sync();
+      else post({ type: 'nudge' });
+    },
+    syncNow() {
+      if (engine) return engine.sync();
+      const requestId = crypto.randomUUID();
+      return new Promise<boolean>((resolve) => {
+        const timer = setTimeout(() => finish(false), FOLLOWER_SYNC_TIMEOUT_MS);
+        function finish(ok: boolean) {
+          clearTimeout(timer);
+          waiting.delete(requestId);
+          resolve(ok);
+        }
+        waiting.set(requestId, finish);
+        post({ type: 'sync-now', requestId });
+      });
+    },
+    resume() {
+      if (engine) engine.resume();
+      else post({ type: 'resume' });
+    },
+    stop() {
+      stopped = true;
+      abort.abort();
+      engine?.stop();
+      events?.close();
+      if (reopenTimer) clearTimeout(reopenTimer);
+      window.removeEventListener('online', onOnline);
+      window.removeEventListener('offline', onOffline);
+      document.removeEventListener('visibilitychange', onVisible);
+      channel?.close();
+      for (const finish of waiting.values()) finish(false);
+      releaseLeadership?.();
+      engine = null;
+    },
+  };
+}
