@@ -6,7 +6,7 @@ BIN := target/release/delivery-tracker
 # cargo-nextest when present (parallel, per-test processes), plain cargo test otherwise.
 CARGO_TEST := $(shell $(CARGO) nextest --version >/dev/null 2>&1 && echo "nextest run --no-fail-fast" || echo "test --no-fail-fast")
 
-.PHONY: run test web release lint test-rust test-web test-e2e
+.PHONY: run test web release lint test-rust test-web test-e2e bench
 
 run: release
 	./$(BIN) serve
@@ -38,3 +38,7 @@ test-e2e: release
 
 # End-to-end last so the output closes with a test runner's own summary.
 test: lint test-rust test-web test-e2e
+
+# Figures for the issue notes (not a test: nothing here is timed in CI).
+bench:
+	$(CARGO) run --release --locked -p bench
