@@ -396,7 +396,46 @@ async fn admin_role_change_takes_effect_at_once(backend: Backend) {
     );
 }
 
+async fn cross_site_state_changes_are_refused(backend: Backend) {
+    let Some(app) = spawn_app(backend).await else {
+        return;
+    };
+    let url = format!("{}/api/v1/auth/guest", app.base);
+    let cross_site = common::read(app.http.post(&url).header("sec-fetch-site", "cross-site")).await;
+    assert_eq!(cross_site.status, StatusCode::FORBIDDEN);
+    assert_eq!(cross_site.error_code(), "csrf");
+    let same_site = common::read(app.http.post(&url).header("sec-fetch-site", "same-site")).await;
+    assert_eq!(
+        same_site.status,
+        StatusCode::FORBIDDEN,
+        "a sibling subdomain is not us"
+    );
+    let foreign_origin =
+        common::read(app.http.post(&url).header("origin", "http://evil.example")).await;
+    assert_eq!(foreign_origin.status, StatusCode::FORBIDDEN);
+    assert_eq!(
+        app.store.list_users().await.unwrap().len(),
+        0,
+        "nothing was created"
+    );
+
+    let own_origin = common::read(app.http.post(&url).header("origin", app.base.clone())).await;
+    assert_eq!(own_origin.status, StatusCode::CREATED);
+    let same_origin =
+        common::read(app.http.post(&url).header("sec-fetch-site", "same-origin")).await;
+    assert_eq!(same_origin.status, StatusCode::CREATED);
+    // Reads are never blocked: they change nothing.
+    let read = common::read(
+        app.http
+            .get(format!("{}/healthz", app.base))
+            .header("sec-fetch-site", "cross-site"),
+    )
+    .await;
+    assert_eq!(read.status, StatusCode::OK);
+}
+
 on_both_backends!(
+    cross_site_state_changes_are_refused,
     sign_up_signs_in_with_a_secure_session_cookie,
     display_name_falls_back_to_user,
     sign_up_rejects_taken_and_invalid_input,
