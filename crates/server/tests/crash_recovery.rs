@@ -158,16 +158,17 @@ async fn acknowledged_writes_survive_sigkill_exactly_once() {
                         .json(&json!({"clientId": format!("client-{client}"), "mutations": batch}))
                         .send()
                         .await;
-                    if let Ok(response) = sent {
-                        if response.status() == StatusCode::OK {
-                            if let Ok(body) = response.json::<Value>().await {
-                                let results = body["results"].as_array().unwrap();
-                                assert_eq!(results.len(), batch.len());
-                                assert!(results.iter().all(|r| r["status"] == "applied"), "{body}");
-                                *acked.lock().unwrap() += batch.len();
-                                break;
-                            }
-                        }
+                    // Any failure (refused connection, reset, a body cut off by the kill)
+                    // means "not acknowledged": retry the same push.
+                    if let Ok(response) = sent
+                        && response.status() == StatusCode::OK
+                        && let Ok(body) = response.json::<Value>().await
+                    {
+                        let results = body["results"].as_array().unwrap();
+                        assert_eq!(results.len(), batch.len());
+                        assert!(results.iter().all(|r| r["status"] == "applied"), "{body}");
+                        *acked.lock().unwrap() += batch.len();
+                        break;
                     }
                     tokio::time::sleep(Duration::from_millis(10)).await;
                 }
