@@ -20,7 +20,7 @@ web: web/node_modules/.package-lock.json
 
 # The binary embeds web/dist, so the web app is built first.
 release: web
-	$(CARGO) build --release --locked
+	$(CARGO) build --release --locked -p server
 
 lint: web/node_modules/.package-lock.json
 	$(CARGO) fmt --all -- --check
