@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, newPage, startServer, uniqueEmail, type RunningServer } from './harness';
+import { launchBrowser, logIn, newPage, signUp, startServer, uniqueEmail, type RunningServer } from './harness';
 
 let server: RunningServer;
 let browser: Browser;
@@ -17,22 +17,6 @@ after(async () => {
   await browser?.close();
   await server?.stop();
 });
-
-async function signUp(page: Page, email: string, password = 'van-route-42', displayName = ''): Promise<void> {
-  await page.goto('/login');
-  await page.getByRole('tab', { name: 'Sign Up' }).click();
-  if (displayName) await page.getByLabel('Display name').fill(displayName);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign Up' }).click();
-}
-
-async function logIn(page: Page, email: string, password: string): Promise<void> {
-  await page.goto('/login');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Login', exact: true }).click();
-}
 
 function path(page: Page): string {
   return new URL(page.url()).pathname;

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
+
 const repoRoot = resolve(import.meta.dirname, '..', '..');
 export const binaryPath = process.env.DT_BINARY ?? join(repoRoot, 'target', 'release', 'delivery-tracker');
 
@@ -87,4 +88,20 @@ let counter = 0;
 export function uniqueEmail(tag: string): string {
   counter += 1;
   return `${tag}-${Date.now().toString(36)}-${counter}@example.com`;
+}
+
+export async function signUp(page: Page, email: string, password = 'van-route-42', displayName = ''): Promise<void> {
+  await page.goto('/login');
+  await page.getByRole('tab', { name: 'Sign Up' }).click();
+  if (displayName) await page.getByLabel('Display name').fill(displayName);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign Up' }).click();
+}
+
+export async function logIn(page: Page, email: string, password: string): Promise<void> {
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Login', exact: true }).click();
 }

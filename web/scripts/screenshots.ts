@@ -9,7 +9,7 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Route } from 'playwright-core';
+import { chromium, type BrowserContext, type Locator, type Page, type Route } from 'playwright-core';
 
 const args = process.argv.slice(2);
 const mockApi = args.includes('--mock-api');
@@ -51,6 +51,9 @@ async function main() {
         baseURL: baseUrl,
         viewport: { width: viewport.width, height: viewport.height },
         colorScheme: 'dark',
+        // A UK driver's browser (Intl and times; headless Chromium still draws date inputs as mm/dd/yyyy).
+        locale: 'en-GB',
+        timezoneId: 'Europe/London',
       });
       if (mockApi) await installMockApi(context);
       const page = await context.newPage();
@@ -88,7 +91,74 @@ async function main() {
       await page.getByRole('button', { name: 'Sign Up', exact: true }).click();
       await page.waitForURL('**/app/dashboard');
       await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+      await page.getByText('Welcome to Delivery Tracker!', { exact: false }).waitFor();
+      await shot('app-dashboard-new', false);
+
+      // A few days of work, typed into the form as a driver would.
+      const days = [
+        { ago: 3, stops: '104', extra: '', notes: '' },
+        { ago: 2, stops: '131', extra: '12.50', notes: 'Two parcels back to depot' },
+        { ago: 1, stops: '98', extra: '', notes: '' },
+        { ago: 0, stops: '117', extra: '4.35', notes: 'Rain all afternoon, van 2' },
+      ];
+      for (const day of days) await logEntry(page, day);
+      await page.getByText('All changes saved').waitFor();
+      await page.getByText('Waiting to sync').first().waitFor({ state: 'detached' });
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.waitForTimeout(300); // the greeting card fades back in
       await shot('app-dashboard', false);
+      await shot('app-dashboard-full', true);
+
+      // The badge: offline, with the form's Save button in view; it must not cover it or the bottom bar.
+      const save = page.getByRole('button', { name: 'Save Entry' });
+      await save.scrollIntoViewIfNeeded();
+      await page.evaluate(() => window.scrollBy(0, 120));
+      await context.setOffline(true);
+      const badge = page.getByRole('complementary', { name: 'Sync status' });
+      await badge.getByText('You are offline').waitFor();
+      await page.waitForTimeout(300); // the badge's entrance animation
+      await shot('app-badge-offline', false);
+      problems.push(...(await overlaps(viewport.name, badge, [save, page.getByRole('navigation', { name: 'Main' })])));
+
+      await logEntry(page, { ago: 0, stops: '12', extra: '', notes: 'Logged with no signal' });
+      await page.getByText('Waiting to sync').first().waitFor();
+      await page.getByRole('region', { name: 'Recent Entries' }).scrollIntoViewIfNeeded();
+      await shot('app-entry-pending', false);
+
+      await context.setOffline(false);
+      await badge.getByText('All data synced', { exact: false }).waitFor();
+      await page.waitForTimeout(300);
+      await shot('app-badge-synced', false);
+      await badge.getByText('All data synced', { exact: false }).waitFor({ state: 'detached', timeout: 5_000 });
+
+      // A change the server refuses is parked: shown with its reason, Retry and Discard.
+      await page.route('**/api/v1/sync/push', async (route) => {
+        const body = route.request().postDataJSON() as { mutations: { id: string }[] };
+        await route.fulfill({
+          status: 200,
+          contentType: 'application/json',
+          body: JSON.stringify({
+            results: body.mutations.map(({ id }) => ({ id, status: 'rejected', code: 'validation', message: 'Stops must be a whole number from 0 to 1000' })),
+          }),
+        });
+      });
+      await logEntry(page, { ago: 4, stops: '140', extra: '', notes: '' });
+      const parked = page.getByRole('region', { name: /Changes not synced/ });
+      await parked.waitFor();
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await parked.scrollIntoViewIfNeeded();
+      await page.waitForTimeout(300);
+      await shot('app-dashboard-parked', false);
+      await parked.getByRole('button', { name: /^Discard/ }).click();
+      await page.getByRole('alertdialog').waitFor();
+      await shot('app-discard-confirm', false);
+      await page.getByRole('alertdialog').getByRole('button', { name: 'Discard' }).click();
+      await parked.waitFor({ state: 'detached' });
+      await page.unroute('**/api/v1/sync/push');
+
+      await page.getByRole('link', { name: /View all entries/ }).click();
+      await page.getByRole('heading', { name: 'All Entries' }).waitFor();
+      await shot('app-history', true);
 
       await page.getByRole('link', { name: 'Open profile' }).click();
       await page.getByRole('button', { name: 'Sign Out' }).waitFor();
@@ -107,6 +177,35 @@ async function main() {
     console.error(problems.join('\n'));
     process.exitCode = 1;
   }
+}
+
+/** Fills and saves the entry form; `ago` is days before today (local). */
+async function logEntry(page: Page, day: { ago: number; stops: string; extra: string; notes: string }) {
+  const date = new Date();
+  date.setDate(date.getDate() - day.ago);
+  const ymd = [date.getFullYear(), date.getMonth() + 1, date.getDate()].map((n) => String(n).padStart(2, '0')).join('-');
+  const form = page.getByRole('region', { name: 'Log New Entry' });
+  await form.getByLabel('Date').fill(ymd);
+  await form.getByLabel('Stops').fill(day.stops);
+  await form.getByLabel('Extra', { exact: false }).fill(day.extra);
+  await form.getByLabel('Notes', { exact: false }).fill(day.notes);
+  await form.getByRole('button', { name: 'Save Entry' }).click();
+  await form.getByText('Entry saved successfully!').waitFor();
+}
+
+/** Reports where `floating` covers any of `targets` on screen. */
+async function overlaps(where: string, floating: Locator, targets: Locator[]): Promise<string[]> {
+  const box = await floating.boundingBox();
+  if (!box) return [`${where}: the sync badge is not on screen`];
+  const found: string[] = [];
+  for (const target of targets) {
+    const other = await target.boundingBox();
+    if (!other) continue;
+    const apart =
+      box.x + box.width <= other.x || other.x + other.width <= box.x || box.y + box.height <= other.y || other.y + other.height <= box.y;
+    if (!apart) found.push(`${where}: the sync badge covers ${await target.evaluate((el) => el.outerHTML.slice(0, 80))}`);
+  }
+  return found;
 }
 
 /** A tiny stand-in for the server's auth routes (docs/api.md), one signed-in state per context. */
@@ -146,6 +245,14 @@ async function installMockApi(context: BrowserContext) {
       case 'POST /api/v1/auth/logout':
         user = null;
         return route.fulfill({ status: 204 });
+      case 'GET /api/v1/sync/events':
+        return route.fulfill({ status: 204 }); // no pokes: the periodic pull covers it
+      case 'GET /api/v1/sync/pull':
+        return reply(route, 200, { changes: [], cursor: 0, hasMore: false });
+      case 'POST /api/v1/sync/push': {
+        const { mutations = [] } = (request.postDataJSON() ?? {}) as { mutations?: { id: string }[] };
+        return reply(route, 200, { results: mutations.map(({ id }) => ({ id, status: 'applied' })) });
+      }
       default:
         return reply(route, 404, { error: { code: 'not-found', message: 'Not found' } });
     }

@@ -2,14 +2,26 @@ import { Outlet } from 'react-router';
 import { AlertDialog } from '@/components/alert-dialog';
 import { AppHeader } from '@/components/app-header';
 import { BottomNav } from '@/components/bottom-nav';
+import { FullScreenSpinner } from '@/components/spinner';
+import { SyncBadge } from '@/components/sync-badge';
 import { useSyncData } from '@/features/sync-data/use-sync-data';
 import { useSession } from '@/lib/session/use-session';
+import { useSyncBadge } from '@/lib/sync/use-sync-badge';
+import { useOptionalSyncHandle, useSyncStatus } from '@/lib/sync/use-sync';
 import styles from './layouts.module.css';
 
-/** The signed-in shell: header, the screen, bottom bar. */
+/** The signed-in shell: header, the screen, bottom bar, sync badge. */
 export function AppLayout() {
+  // Sync starts as the user signs in; the screens below all read through it.
+  if (!useOptionalSyncHandle()) return <FullScreenSpinner />;
+  return <SignedInShell />;
+}
+
+function SignedInShell() {
   const session = useSession();
   const { syncing, sync, message, dismiss } = useSyncData();
+  const status = useSyncStatus();
+  const badge = useSyncBadge(status);
   const user = session.status === 'signed-in' ? session.user : null;
   return (
     <div className={styles.appShell}>
@@ -18,6 +30,7 @@ export function AppLayout() {
         <Outlet />
       </main>
       <BottomNav />
+      <SyncBadge status={status} visible={badge.visible} onDismiss={badge.dismiss} />
       <AlertDialog message={message} onClose={dismiss} />
     </div>
   );

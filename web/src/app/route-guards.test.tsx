@@ -49,6 +49,7 @@ describe('route guards', () => {
   it('lets a signed-in user reach each app screen', async () => {
     const screens: [string, string][] = [
       ['/app/profile', 'Profile'],
+      ['/app/history', 'All Entries'],
       ['/app/settings', 'Payment Settings'],
       ['/app/upgrade', 'Upgrade to Pro'],
       ['/app/contact', 'Contact Us'],

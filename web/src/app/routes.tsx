@@ -2,6 +2,7 @@ import { Navigate, type RouteObject } from 'react-router';
 import { LoginPage } from '@/features/auth/login-page';
 import { ContactPage } from '@/features/contact/contact-page';
 import { DashboardPage } from '@/features/dashboard/dashboard-page';
+import { HistoryPage } from '@/features/history/history-page';
 import { LandingPage } from '@/features/landing/landing-page';
 import { PrivacyPage } from '@/features/legal/privacy-page';
 import { TermsPage } from '@/features/legal/terms-page';
@@ -43,6 +44,7 @@ export const appRoutes: RouteObject[] = [
             children: [
               { index: true, element: <Navigate to={routes.dashboard} replace /> },
               { path: 'dashboard', element: <DashboardPage /> },
+              { path: 'history', element: <HistoryPage /> },
               { path: 'profile', element: <ProfilePage /> },
               { path: 'settings', element: <SettingsPage /> },
               { path: 'upgrade', element: <UpgradePage /> },

@@ -1,4 +1,4 @@
-import { useId, type InputHTMLAttributes } from 'react';
+import { useId, type InputHTMLAttributes, type ReactNode, type TextareaHTMLAttributes } from 'react';
 import styles from './text-field.module.css';
 
 interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id'> {
@@ -9,6 +9,44 @@ interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id
 }
 
 export function TextField({ label, error, optional, ...inputProps }: TextFieldProps) {
+  return (
+    <Field label={label} error={error} optional={optional}>
+      {(a11y) => <input className={styles.input} {...a11y} {...inputProps} />}
+    </Field>
+  );
+}
+
+interface TextAreaFieldProps extends Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'id'> {
+  label: string;
+  error?: string | undefined;
+  optional?: boolean;
+}
+
+export function TextAreaField({ label, error, optional, ...textareaProps }: TextAreaFieldProps) {
+  return (
+    <Field label={label} error={error} optional={optional}>
+      {(a11y) => <textarea className={`${styles.input} ${styles.textarea}`} {...a11y} {...textareaProps} />}
+    </Field>
+  );
+}
+
+interface ControlA11y {
+  id: string;
+  'aria-invalid': true | undefined;
+  'aria-describedby': string | undefined;
+}
+
+function Field({
+  label,
+  error,
+  optional,
+  children,
+}: {
+  label: string;
+  error: string | undefined;
+  optional: boolean | undefined;
+  children: (a11y: ControlA11y) => ReactNode;
+}) {
   const id = useId();
   const errorId = `${id}-error`;
   return (
@@ -17,13 +55,7 @@ export function TextField({ label, error, optional, ...inputProps }: TextFieldPr
         {label}
         {optional ? <span className={styles.optional}> (optional)</span> : null}
       </label>
-      <input
-        id={id}
-        className={styles.input}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? errorId : undefined}
-        {...inputProps}
-      />
+      {children({ id, 'aria-invalid': error ? true : undefined, 'aria-describedby': error ? errorId : undefined })}
       {error ? (
         <p id={errorId} className={styles.error}>
           {error}

@@ -1,11 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { formatPence, formatShortDate } from './format';
+import { formatPence, formatShortDate, formatTime } from './format';
 
 describe('format', () => {
   it('shows integer pence as pounds', () => {
     expect(formatPence(0)).toBe('£0.00');
     expect(formatPence(19800)).toBe('£198.00');
     expect(formatPence(499)).toBe('£4.99');
+    expect(formatPence(123456)).toBe('£1,234.56');
+    expect(formatPence(5)).toBe('£0.05');
+  });
+
+  it('shows a clock time in en-GB 24-hour form', () => {
+    expect(formatTime(new Date(2025, 2, 21, 14, 5).getTime())).toBe('14:05');
+    expect(formatTime(new Date(2025, 2, 21, 9, 0).getTime())).toBe('09:00');
   });
 
   it('shows a calendar day in en-GB short form without shifting it', () => {

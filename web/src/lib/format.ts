@@ -16,3 +16,10 @@ export function formatShortDate(value: string | Date): string {
   }
   return shortDate.format(typeof value === 'string' ? new Date(value) : value);
 }
+
+const clockTime = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit' });
+
+/** en-GB clock time (14:05) of an epoch-milliseconds instant, in the device's time zone. */
+export function formatTime(ms: number): string {
+  return clockTime.format(new Date(ms));
+}

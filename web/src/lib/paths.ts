@@ -8,6 +8,7 @@ export const routes = {
   terms: '/terms',
   app: '/app',
   dashboard: '/app/dashboard',
+  history: '/app/history',
   profile: '/app/profile',
   settings: '/app/settings',
   upgrade: '/app/upgrade',

@@ -48,7 +48,10 @@ export function startSync({ userId, onUnauthenticated }: StartOptions): SyncHand
   let releaseLeadership: (() => void) | null = null;
   let stopped = false;
 
-  const post = (message: Message) => channel?.postMessage(message);
+  // A cycle still running when the handle stops may report a status after the channel closed.
+  const post = (message: Message) => {
+    if (!stopped) channel?.postMessage(message);
+  };
 
   function setStatus(next: SyncStatus): void {
     status = next;
@@ -78,6 +81,7 @@ export function startSync({ userId, onUnauthenticated }: StartOptions): SyncHand
     if (stopped) return Promise.resolve();
     engine = new SyncEngine({ db, onUnauthenticated });
     engine.subscribe((next) => {
+      if (stopped) return;
       setStatus(next);
       post({ type: 'status', status: next });
     });

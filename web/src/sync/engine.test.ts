@@ -241,7 +241,9 @@ describe('SyncEngine', () => {
     await saveEntry(db, day(10));
     online = false;
     expect(await sync.sync()).toBe(false);
-    expect(statuses.at(-1)?.state).toBe('offline');
+    expect(statuses.at(-1)).toEqual({ state: 'pending', count: 1, offline: true });
+    sync.setOnline(false);
+    expect(statuses.at(-1)).toEqual({ state: 'offline' });
     expect(server.pushes).toHaveLength(0);
     expect((await db.outbox.toArray())[0]?.attempts).toBe(0);
     online = true;

@@ -125,7 +125,7 @@ export class SyncEngine {
   private async cycle(): Promise<boolean> {
     if (this.paused) return false;
     if (!this.isOnline()) {
-      this.emit({ state: 'offline' });
+      this.emit(await this.offlineStatus());
       return false;
     }
     if (this.retryTimer) {
@@ -157,11 +157,10 @@ export class SyncEngine {
       return;
     }
     this.failures += 1;
-    if (failure?.kind === 'offline' && !this.isOnline()) {
-      this.emit({ state: 'offline' });
-    } else if (failure?.kind === 'offline') {
-      this.emit({ state: 'offline' });
-      this.scheduleRetry();
+    if (failure?.kind === 'offline') {
+      this.emit(await this.offlineStatus());
+      // The browser may think it is online while nothing gets through: keep trying.
+      if (this.isOnline()) this.scheduleRetry();
     } else {
       const message = error instanceof Error ? error.message : String(error);
       this.emit({ state: 'error', message });
@@ -302,6 +301,12 @@ export class SyncEngine {
       cursor = page.cursor;
       if (!page.hasMore) return;
     }
+  }
+
+  /** Offline with unsent changes, the driver needs to know those changes are waiting. */
+  private async offlineStatus(): Promise<SyncStatus> {
+    const waiting = await this.db.outbox.where('parked').equals(0).count();
+    return waiting > 0 ? { state: 'pending', count: waiting, offline: true } : { state: 'offline' };
   }
 
   private async idleStatus(lastSyncAt: number): Promise<SyncStatus> {

@@ -2,7 +2,8 @@
 export type SyncStatus =
   | { state: 'synced'; lastSyncAt: number | null }
   | { state: 'syncing' }
-  | { state: 'pending'; count: number }
+  /** `offline` is set when the changes are waiting for the network rather than for the server. */
+  | { state: 'pending'; count: number; offline?: boolean }
   | { state: 'offline' }
   | { state: 'error'; message: string };
 
@@ -33,6 +34,6 @@ export function shortStatusText(status: SyncStatus): string {
     case 'error':
       return 'Sync error';
     case 'pending':
-      return 'Syncing...';
+      return status.offline ? 'Working offline' : 'Syncing...';
   }
 }

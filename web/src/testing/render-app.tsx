@@ -1,3 +1,4 @@
+import 'fake-indexeddb/auto';
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter } from 'react-router';
@@ -6,27 +7,41 @@ import { App } from '@/app/app';
 import { appRoutes } from '@/app/routes';
 import { createSessionStore } from '@/lib/session/session-store';
 import type { User } from '@/lib/session/user';
-import { apiError, createFakeFetch, json, type FakeFetch, type FakeHandler } from './fake-fetch';
+import type { StartSync } from '@/lib/sync/sync-manager';
+import { engineStarter } from './engine-sync';
+import { apiError, createFakeFetch, json, type FakeFetch, type FakeHandler, type RecordedCall } from './fake-fetch';
 
 interface RenderAppOptions {
   /** Who the server says is signed in; null = 401. Ignored when routes sets the session route. */
   user?: User | null;
   /** Extra or overriding server routes. */
   routes?: Record<string, FakeHandler>;
+  /** How sync starts; unless given, the real engine talking to the fake server (see engineStarter). */
+  start?: StartSync;
 }
 
+/** A server with nothing to send that accepts every change. */
+export const emptySyncRoutes: Record<string, FakeHandler> = {
+  'GET /api/v1/sync/pull': () => json(200, { changes: [], cursor: 0, hasMore: false }),
+  'POST /api/v1/sync/push': (call: RecordedCall) => {
+    const { mutations } = call.body as { mutations: { id: string }[] };
+    return json(200, { results: mutations.map(({ id }) => ({ id, status: 'applied' })) });
+  },
+};
+
 /** The whole app at `path`, with the real routes and providers, talking to a fake server. */
-export function renderApp(path: string, { user = null, routes = {} }: RenderAppOptions = {}) {
+export function renderApp(path: string, { user = null, routes = {}, start = engineStarter() }: RenderAppOptions = {}) {
   const server: FakeFetch = createFakeFetch({
     'GET /api/v1/auth/session': () => (user ? json(200, { user }) : apiError(401, 'unauthenticated', 'Not signed in')),
+    ...emptySyncRoutes,
     ...routes,
   });
   vi.stubGlobal('fetch', server.fetch);
 
   const session = createSessionStore();
   const router = createMemoryRouter(appRoutes, { initialEntries: [path] });
-  const view = render(<App session={session} router={router} />);
-  return { ...view, router, session, server, user: userEvent.setup() };
+  const view = render(<App session={session} router={router} start={start} />);
+  return { ...view, router, session, server, start, user: userEvent.setup() };
 }
 
 /** Resolves once the auth check has settled and the spinner is gone. */

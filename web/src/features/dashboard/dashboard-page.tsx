@@ -1,6 +1,40 @@
+import { useMemo } from 'react';
 import { Page } from '@/components/page';
+import { DEFAULT_TIERS } from '@/lib/pay';
+import { useSession } from '@/lib/session/use-session';
+import { parkedReasonsByRecord, useEntries, useParkedChanges } from '@/lib/sync/use-entries';
+import { useNow } from '@/lib/use-now';
+import { localDay } from '@/lib/week';
+import { EntryForm } from './entry-form';
+import { GreetingCard } from './greeting-card';
+import { ParkedChanges } from './parked-changes';
+import { RecentEntries } from './recent-entries';
+import { StatCards } from './stat-cards';
+import { dashboardStats } from './stats';
+import { WeeklyStats } from './weekly-stats';
+import styles from './dashboard.module.css';
 
-// The greeting, stat cards, entry form and Recent Entries arrive with the data layer.
+/** Everything here reads the device's own store: it works the same with no signal. */
 export function DashboardPage() {
-  return <Page title="Dashboard" />;
+  const session = useSession();
+  const now = useNow();
+  const today = localDay(now);
+  const entries = useEntries();
+  const parked = useParkedChanges();
+  const stats = useMemo(() => (entries ? dashboardStats(entries, today) : null), [entries, today]);
+  const parkedReasons = useMemo(() => parkedReasonsByRecord(parked), [parked]);
+
+  return (
+    <Page title="Dashboard">
+      <GreetingCard displayName={session.user?.displayName} now={now} isNew={entries ? entries.length === 0 : null} />
+      <StatCards stats={stats} />
+      {parked && parked.length > 0 ? <ParkedChanges changes={parked} /> : null}
+      <div className={styles.logArea}>
+        {/* The next issue passes the user's own pay tiers here. */}
+        <EntryForm tiers={DEFAULT_TIERS} />
+        <RecentEntries entries={entries} parkedReasons={parkedReasons} />
+      </div>
+      <WeeklyStats stats={stats} today={today} />
+    </Page>
+  );
 }

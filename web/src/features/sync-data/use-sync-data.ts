@@ -1,17 +1,14 @@
 import { useCallback, useRef, useState } from 'react';
-import { useSessionStore } from '@/lib/session/use-session';
+import { useSyncHandle } from '@/lib/sync/use-sync';
 
 export const syncMessages = {
   success: 'Data synchronized successfully!',
   failure: 'Failed to sync data. Please try again.',
 } as const;
 
-/**
- * The header's Sync Data action. Until the sync engine exists, syncing means re-reading the
- * session from the server; the sync-engine issue swaps the body of `sync` and nothing else.
- */
+/** The header's Sync Data action: a full push and pull now, reported in an alert dialog. */
 export function useSyncData() {
-  const session = useSessionStore();
+  const handle = useSyncHandle();
   const [syncing, setSyncing] = useState(false);
   const [message, setMessage] = useState<string | null>(null);
   // A ref, not state: a double tap must not start two syncs before React re-renders.
@@ -22,15 +19,14 @@ export function useSyncData() {
     inFlight.current = true;
     setSyncing(true);
     try {
-      const user = await session.refresh();
-      setMessage(user ? syncMessages.success : syncMessages.failure);
+      setMessage((await handle.syncNow()) ? syncMessages.success : syncMessages.failure);
     } catch {
       setMessage(syncMessages.failure);
     } finally {
       inFlight.current = false;
       setSyncing(false);
     }
-  }, [session]);
+  }, [handle]);
 
   const dismiss = useCallback(() => setMessage(null), []);
 

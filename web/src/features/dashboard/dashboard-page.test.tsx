@@ -1,0 +1,221 @@
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { makeUser } from '@/testing/fixtures';
+import { renderWithSync } from '@/testing/render-with-sync';
+import { createTestSyncHandle, makeEntry, type TestSyncHandle } from '@/testing/sync-handle';
+import type { LocalEntry, OutboxItem } from '@/sync/types';
+import { DashboardPage } from './dashboard-page';
+
+let handle: TestSyncHandle;
+
+beforeEach(() => {
+  // Friday 21 March 2025, 09:30: only the clock is fixed (the database needs real timers).
+  vi.useFakeTimers({ toFake: ['Date'] });
+  vi.setSystemTime(new Date(2025, 2, 21, 9, 30));
+  handle = createTestSyncHandle();
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+  window.scrollY = 0;
+});
+
+async function seed(entries: LocalEntry[], outbox: OutboxItem[] = []) {
+  await handle.db.entries.bulkPut(entries);
+  if (outbox.length) await handle.db.outbox.bulkAdd(outbox);
+}
+
+function parkedItem(entry: LocalEntry, lastError: string): OutboxItem {
+  return {
+    mutationId: `m-${entry.id}`,
+    name: 'entry.put',
+    args: { id: entry.id, date: entry.date, stops: entry.stops, extra: entry.extra, notes: entry.notes, total: entry.total },
+    recordId: entry.id,
+    createdAt: 0,
+    attempts: 5,
+    lastError,
+    parked: 1,
+  };
+}
+
+const recent = () => screen.getByRole('region', { name: 'Recent Entries' });
+
+describe('DashboardPage', () => {
+  it('greets the driver by first name and welcomes a new user', async () => {
+    renderWithSync(<DashboardPage />, { handle, user: makeUser({ displayName: 'Sam Driver' }) });
+    const greeting = screen.getByRole('region', { name: 'Greeting' });
+    expect(within(greeting).getByRole('heading')).toHaveTextContent('Good morning, Sam!');
+    expect(await within(greeting).findByText(/Welcome to Delivery Tracker!/)).toBeInTheDocument();
+    expect(within(recent()).getByText(/No entries yet/)).toBeInTheDocument();
+  });
+
+  it('greets a guest without a name as Driver, and a returning user without the welcome', async () => {
+    await seed([makeEntry({ date: '2025-03-20' })]);
+    vi.setSystemTime(new Date(2025, 2, 21, 18, 0));
+    renderWithSync(<DashboardPage />, { handle, user: makeUser({ displayName: 'User', isAnonymous: true, email: null }) });
+    const greeting = screen.getByRole('region', { name: 'Greeting' });
+    expect(within(greeting).getByRole('heading')).toHaveTextContent('Good evening, Driver!');
+    expect(await within(greeting).findByText('Friday 21 March')).toBeInTheDocument();
+    expect(within(greeting).queryByText(/Welcome/)).not.toBeInTheDocument();
+  });
+
+  it('hides the greeting card once scrolled more than 100px', () => {
+    renderWithSync(<DashboardPage />, { handle });
+    const card = screen.getByTestId('greeting-card');
+    act(() => {
+      window.scrollY = 100;
+      fireEvent.scroll(window);
+    });
+    expect(card).toBeVisible();
+    act(() => {
+      window.scrollY = 101;
+      fireEvent.scroll(window);
+    });
+    expect(card).not.toBeVisible();
+    act(() => {
+      window.scrollY = 0;
+      fireEvent.scroll(window);
+    });
+    expect(card).toBeVisible();
+  });
+
+  it('fills the four stat cards from the entries on the device', async () => {
+    await seed([
+      makeEntry({ date: '2025-03-14', stops: 1000, total: 1 }), // last week
+      makeEntry({ date: '2025-03-16', stops: 100, total: 19_800 }),
+      makeEntry({ date: '2025-03-18', stops: 111, extra: 500, total: 22_428 }),
+      makeEntry({ date: '2025-03-19', stops: 50, total: 9_900, deleted: 1 }), // deleted: never counted
+    ]);
+    renderWithSync(<DashboardPage />, { handle });
+    const stats = screen.getByRole('list', { name: 'Your stats' });
+    const card = (label: string) => within(stats).getByText(label).closest('li')!;
+
+    expect(await within(card('This week')).findByText('211')).toBeInTheDocument();
+    expect(within(card('Daily average')).getByText('106')).toBeInTheDocument(); // 211 / 2 = 105.5
+    expect(within(card('Earnings')).getByText('£422.28')).toBeInTheDocument();
+    expect(within(card('All-time stops')).getByText('1,211')).toBeInTheDocument();
+  });
+
+  it('shows this week Sunday to Saturday in Weekly Stats', async () => {
+    await seed([makeEntry({ date: '2025-03-16', stops: 100 }), makeEntry({ date: '2025-03-21', stops: 7 })]);
+    renderWithSync(<DashboardPage />, { handle });
+    const weekly = await screen.findByRole('region', { name: 'Weekly Stats' });
+    const days = within(weekly).getAllByRole('listitem');
+    expect(days).toHaveLength(7);
+    expect(days[0]).toHaveTextContent('Sunday 16 March: 100 stops');
+    expect(days[5]).toHaveTextContent('Friday 21 March (today): 7 stops');
+    expect(days[6]).toHaveTextContent('Saturday 22 March: 0 stops');
+    expect(within(weekly).getByText('16/03/2025 – 22/03/2025')).toBeInTheDocument();
+  });
+
+  it('lists the 3 newest entries by date, then by time of creation', async () => {
+    await seed([
+      makeEntry({ date: '2025-03-18', notes: 'oldest' }),
+      makeEntry({ date: '2025-03-20', notes: 'same day, first' }),
+      makeEntry({ date: '2025-03-21', notes: 'newest day' }),
+      makeEntry({ date: '2025-03-20', notes: 'same day, second' }),
+      makeEntry({ date: '2025-03-21', notes: 'deleted', deleted: 1 }),
+    ]);
+    renderWithSync(<DashboardPage />, { handle });
+
+    await within(recent()).findByText('newest day');
+    const items = within(recent()).getAllByRole('listitem');
+    expect(items.map((item) => within(item).getByRole('heading').textContent)).toEqual(['21/03/2025', '20/03/2025', '20/03/2025']);
+    expect(items[1]).toHaveTextContent('same day, second');
+    expect(items[2]).toHaveTextContent('same day, first');
+    expect(within(recent()).queryByText('oldest')).not.toBeInTheDocument();
+    expect(within(recent()).queryByText('deleted')).not.toBeInTheDocument();
+    expect(within(recent()).getByRole('link', { name: 'View all entries (4)' })).toHaveAttribute('href', '/app/history');
+  });
+
+  it('offers View all entries only above 3 entries', async () => {
+    await seed([makeEntry({ date: '2025-03-19' }), makeEntry({ date: '2025-03-20' }), makeEntry({ date: '2025-03-21', notes: 'third' })]);
+    renderWithSync(<DashboardPage />, { handle });
+    await within(recent()).findByText('third');
+    expect(within(recent()).getAllByRole('listitem')).toHaveLength(3);
+    expect(within(recent()).queryByRole('link', { name: /View all entries/ })).not.toBeInTheDocument();
+
+    await act(() => handle.db.entries.put(makeEntry({ date: '2025-03-01' })));
+    expect(await within(recent()).findByRole('link', { name: 'View all entries (4)' })).toBeInTheDocument();
+  });
+
+  it('shows each entry with its figures and where it stands with the server, in words', async () => {
+    const parked = makeEntry({ date: '2025-03-19', stops: 12, syncState: 'parked' });
+    await seed(
+      [
+        makeEntry({ date: '2025-03-21', stops: 120, extra: 550, total: 23_810, notes: 'Rain all day', syncState: 'synced' }),
+        makeEntry({ date: '2025-03-20', syncState: 'pending' }),
+        parked,
+      ],
+      [parkedItem(parked, 'Stops must be a whole number from 0 to 1000')],
+    );
+    renderWithSync(<DashboardPage />, { handle });
+    await within(recent()).findByText('Rain all day');
+    const [synced, pending, notSynced] = within(recent()).getAllByRole('listitem');
+
+    expect(synced).toHaveTextContent('Stops120');
+    expect(synced).toHaveTextContent('Extra£5.50');
+    expect(synced).toHaveTextContent('Total£238.10');
+    expect(within(synced!).getByText('Synced')).toBeInTheDocument();
+    expect(pending).toHaveTextContent('Waiting to sync');
+    // The reason comes from the outbox, read by its own live query.
+    await waitFor(() => expect(notSynced).toHaveTextContent('Not synced: Stops must be a whole number from 0 to 1000'));
+  });
+
+  it('lists parked changes with the reason; Retry sends again', async () => {
+    const entry = makeEntry({ date: '2025-03-19', stops: 12, total: 2_376, syncState: 'parked' });
+    await seed([entry], [parkedItem(entry, 'Request refused (413)')]);
+    const app = renderWithSync(<DashboardPage />, { handle });
+
+    const panel = await screen.findByRole('region', { name: 'Changes not synced (1)' });
+    expect(panel).toHaveTextContent('New entry for 19/03/2025 (12 stops, £23.76)');
+    expect(panel).toHaveTextContent('Reason: Request refused (413)');
+
+    await app.user.click(within(panel).getByRole('button', { name: /^Retry/ }));
+
+    expect(await within(recent()).findByText('Waiting to sync')).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByRole('region', { name: /Changes not synced/ })).not.toBeInTheDocument());
+    expect((await handle.db.outbox.toArray())[0]).toMatchObject({ parked: 0, attempts: 0, lastError: null });
+    expect((await handle.db.entries.get(entry.id))?.syncState).toBe('pending');
+    expect(handle.requestSync).toHaveBeenCalledTimes(1);
+  });
+
+  it('asks before Discard drops what the driver typed', async () => {
+    const entry = makeEntry({ date: '2025-03-19', stops: 12, total: 2_376, syncState: 'parked', notes: 'typed offline' });
+    await seed([entry], [parkedItem(entry, 'Rejected')]);
+    const app = renderWithSync(<DashboardPage />, { handle });
+    const panel = await screen.findByRole('region', { name: 'Changes not synced (1)' });
+
+    await app.user.click(within(panel).getByRole('button', { name: /^Discard/ }));
+    let dialog = screen.getByRole('alertdialog', { name: 'Discard this change?' });
+    expect(dialog).toHaveAccessibleDescription(/What you typed will be lost/);
+    expect(within(dialog).getByRole('button', { name: 'Cancel' })).toHaveFocus();
+    await app.user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+    expect(await handle.db.outbox.count()).toBe(1);
+
+    await app.user.click(within(panel).getByRole('button', { name: /^Discard/ }));
+    dialog = screen.getByRole('alertdialog', { name: 'Discard this change?' });
+    await app.user.click(within(dialog).getByRole('button', { name: 'Discard' }));
+
+    await waitFor(() => expect(screen.queryByText('typed offline')).not.toBeInTheDocument());
+    await waitFor(() => expect(screen.queryByRole('region', { name: /Changes not synced/ })).not.toBeInTheDocument());
+    expect(await handle.db.outbox.count()).toBe(0);
+    // The server never had this entry, so it is gone from the device too.
+    expect(await handle.db.entries.get(entry.id)).toBeUndefined();
+  });
+
+  it('saves a new entry and shows it at once, before any sync', async () => {
+    const app = renderWithSync(<DashboardPage />, { handle });
+    await app.user.type(screen.getByLabelText('Stops'), '120');
+    await app.user.click(screen.getByRole('button', { name: 'Save Entry' }));
+
+    expect(await screen.findByText('Entry saved successfully!')).toBeInTheDocument();
+    const [item] = await within(recent()).findAllByRole('listitem');
+    expect(item).toHaveTextContent('21/03/2025');
+    expect(item).toHaveTextContent('Total£232.60');
+    expect(item).toHaveTextContent('Waiting to sync');
+    const stats = screen.getByRole('list', { name: 'Your stats' });
+    expect(within(stats).getByText('This week').closest('li')).toHaveTextContent('120');
+  });
+});

@@ -1,0 +1,187 @@
+import { CircleAlert, CircleCheck, CloudOff, RefreshCw, type LucideIcon } from 'lucide-react';
+import { useEffect, useId, useState, type FormEvent } from 'react';
+import { Button } from '@/components/button';
+import { FormAlert } from '@/components/form-alert';
+import { Spinner } from '@/components/spinner';
+import { TextAreaField, TextField } from '@/components/text-field';
+import { formatPence } from '@/lib/format';
+import { parsePounds } from '@/lib/money';
+import { payFor, type PayTier } from '@/lib/pay';
+import { useSyncHandle, useSyncStatus } from '@/lib/sync/use-sync';
+import { localDay } from '@/lib/week';
+import { saveEntry } from '@/sync/commands';
+import { shortStatusText, type SyncStatus } from '@/sync/status';
+import { entryMessages, MAX_NOTES_CHARS, MAX_STOPS, validateEntryForm, type EntryFormErrors, type EntryFormInput } from './entry-schema';
+import styles from './entry-form.module.css';
+
+/** Spec §9: success messages show for 3 s. */
+export const SUCCESS_MESSAGE_MS = 3_000;
+
+const emptyForm = (): EntryFormInput => ({ date: localDay(new Date()), stops: '', extra: '', notes: '' });
+
+type Outcome = { kind: 'saved' } | { kind: 'failed'; message: string } | null;
+
+/**
+ * Log New Entry. "Saved" means stored on this device (with its outbox item); reaching the
+ * server is the sync engine's job, shown by the indicator here and on the entry itself.
+ * `tiers` price the day: the entry's total is fixed when it is saved.
+ */
+export function EntryForm({ tiers }: { tiers: readonly PayTier[] }) {
+  const handle = useSyncHandle();
+  const [form, setForm] = useState<EntryFormInput>(emptyForm);
+  const [errors, setErrors] = useState<EntryFormErrors>({});
+  const [saving, setSaving] = useState(false);
+  const [outcome, setOutcome] = useState<Outcome>(null);
+  const headingId = useId();
+
+  useEffect(() => {
+    if (outcome?.kind !== 'saved') return;
+    const timer = setTimeout(() => setOutcome(null), SUCCESS_MESSAGE_MS);
+    return () => clearTimeout(timer);
+  }, [outcome]);
+
+  function update(field: keyof EntryFormInput, value: string) {
+    setForm((current) => ({ ...current, [field]: value }));
+    setErrors((current) => ({ ...current, [field]: undefined }));
+  }
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (saving) return;
+    const result = validateEntryForm(form);
+    if (!result.ok) {
+      setErrors(result.errors);
+      setOutcome(null);
+      return;
+    }
+    const { date, stops, extra, notes } = result.value;
+    setSaving(true);
+    setOutcome(null);
+    try {
+      await saveEntry(handle.db, { date, stops, extra, notes, total: payFor(tiers, stops) + extra });
+      handle.requestSync();
+      setForm(emptyForm());
+      setErrors({});
+      setOutcome({ kind: 'saved' });
+    } catch (error) {
+      setOutcome({ kind: 'failed', message: saveFailureMessage(error) });
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  const preview = previewTotal(form, tiers);
+  return (
+    <section className={styles.card} aria-labelledby={headingId}>
+      <h2 id={headingId} className={styles.title}>
+        Log New Entry
+      </h2>
+      <form className={styles.form} onSubmit={(event) => void onSubmit(event)} noValidate>
+        <div className={styles.grid}>
+          <TextField
+            label="Date"
+            type="date"
+            required
+            value={form.date}
+            error={errors.date}
+            onChange={(event) => update('date', event.target.value)}
+          />
+          <TextField
+            label="Stops"
+            type="number"
+            inputMode="numeric"
+            min={0}
+            max={MAX_STOPS}
+            step={1}
+            required
+            placeholder="0"
+            value={form.stops}
+            error={errors.stops}
+            onChange={(event) => update('stops', event.target.value)}
+          />
+          <TextField
+            label="Extra (£)"
+            type="number"
+            inputMode="decimal"
+            min={0}
+            step={0.01}
+            placeholder="0.00"
+            value={form.extra}
+            error={errors.extra}
+            onChange={(event) => update('extra', event.target.value)}
+          />
+          <div className={styles.preview}>
+            <span className={styles.previewLabel}>Day total</span>
+            <span className={styles.previewValue}>{preview === null ? '—' : formatPence(preview)}</span>
+          </div>
+        </div>
+        <TextAreaField
+          label="Notes"
+          optional
+          rows={2}
+          maxLength={MAX_NOTES_CHARS}
+          value={form.notes}
+          error={errors.notes}
+          onChange={(event) => update('notes', event.target.value)}
+        />
+        {outcome?.kind === 'failed' ? <FormAlert message={outcome.message} /> : null}
+        <div className={styles.actions}>
+          <Button type="submit" disabled={saving} aria-busy={saving}>
+            {saving ? <Spinner size="sm" decorative /> : null}
+            {saving ? 'Saving...' : 'Save Entry'}
+          </Button>
+          <SyncIndicator />
+        </div>
+        <p role="status" className={styles.saved}>
+          {outcome?.kind === 'saved' ? (
+            <>
+              <CircleCheck aria-hidden="true" />
+              {entryMessages.saved}
+            </>
+          ) : null}
+        </p>
+      </form>
+    </section>
+  );
+}
+
+const indicatorIcons: Record<SyncStatus['state'], LucideIcon> = {
+  synced: CircleCheck,
+  syncing: RefreshCw,
+  pending: RefreshCw,
+  offline: CloudOff,
+  error: CircleAlert,
+};
+
+/** The form's own short sync indicator (spec §4): Syncing..., All changes saved, Working offline, Sync error. */
+function SyncIndicator() {
+  const status = useSyncStatus();
+  // Changes waiting for the network (not for the server) read as offline.
+  const look = status.state === 'pending' && status.offline ? 'offline' : status.state;
+  const Icon = indicatorIcons[look];
+  return (
+    <span className={styles.indicator} data-state={look}>
+      <Icon aria-hidden="true" />
+      {shortStatusText(status)}
+    </span>
+  );
+}
+
+/** What the entry will total as typed, or null while stops is not a valid number yet. */
+function previewTotal(form: EntryFormInput, tiers: readonly PayTier[]): number | null {
+  const stops = form.stops.trim();
+  if (!/^\d+$/.test(stops) || Number(stops) > MAX_STOPS) return null;
+  const extra = form.extra.trim() === '' ? 0 : parsePounds(form.extra);
+  if (extra === null) return null;
+  return payFor(tiers, Number(stops)) + extra;
+}
+
+function saveFailureMessage(error: unknown): string {
+  const name = error instanceof Error ? error.name : '';
+  // Dexie wraps the browser's error; its inner name says what happened.
+  const inner = (error as { inner?: { name?: string } } | null)?.inner?.name ?? '';
+  if (name === 'QuotaExceededError' || inner === 'QuotaExceededError') {
+    return `${entryMessages.failed}: this device has run out of storage space`;
+  }
+  return entryMessages.failed;
+}

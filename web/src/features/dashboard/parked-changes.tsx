@@ -1,0 +1,90 @@
+import { CircleAlert, RotateCcw, Trash2 } from 'lucide-react';
+import { useId, useState } from 'react';
+import { Button } from '@/components/button';
+import { ConfirmDialog } from '@/components/confirm-dialog';
+import type { ParkedChange } from '@/lib/sync/use-entries';
+import { useSyncHandle } from '@/lib/sync/use-sync';
+import { discardParked, retryParked } from '@/sync/commands';
+import { describeChange, discardWarning } from './parked-text';
+import styles from './dashboard.module.css';
+
+/** Changes the server would not take: visible, with the reason, until retried or discarded. */
+export function ParkedChanges({ changes }: { changes: ParkedChange[] }) {
+  const handle = useSyncHandle();
+  const headingId = useId();
+  const [busy, setBusy] = useState<number | null>(null);
+  const [confirming, setConfirming] = useState<ParkedChange | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  if (changes.length === 0) return null;
+
+  async function run(seq: number, action: () => Promise<void>, failure: string) {
+    setBusy(seq);
+    setError(null);
+    try {
+      await action();
+      handle.requestSync();
+    } catch {
+      setError(failure);
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  return (
+    <section className={`${styles.panel} ${styles.parked}`} aria-labelledby={headingId}>
+      <h2 id={headingId} className={styles.panelTitle}>
+        <CircleAlert aria-hidden="true" />
+        Changes not synced ({changes.length})
+      </h2>
+      <p className={styles.muted}>
+        The server did not accept these changes. They are kept on this device: retry them, or discard them.
+      </p>
+      {error ? (
+        <p role="alert" className={styles.error}>
+          {error}
+        </p>
+      ) : null}
+      <ul className={styles.parkedList}>
+        {changes.map((change) => {
+          const { seq } = change.item;
+          const label = describeChange(change);
+          return (
+            <li key={seq} className={styles.parkedItem}>
+              <p className={styles.parkedWhat}>{label}</p>
+              <p className={styles.parkedWhy}>Reason: {change.item.lastError ?? 'Not accepted by the server'}</p>
+              <div className={styles.parkedActions}>
+                <Button
+                  variant="secondary"
+                  disabled={busy !== null}
+                  aria-label={`Retry: ${label}`}
+                  onClick={() => void run(seq, () => retryParked(handle.db, seq), 'Could not retry the change')}
+                >
+                  <RotateCcw aria-hidden="true" />
+                  Retry
+                </Button>
+                <Button variant="ghost" disabled={busy !== null} aria-label={`Discard: ${label}`} onClick={() => setConfirming(change)}>
+                  <Trash2 aria-hidden="true" />
+                  Discard
+                </Button>
+              </div>
+            </li>
+          );
+        })}
+      </ul>
+      {confirming ? (
+        <ConfirmDialog
+          title="Discard this change?"
+          message={`${describeChange(confirming)}. ${discardWarning(confirming)}`}
+          confirmLabel="Discard"
+          onCancel={() => setConfirming(null)}
+          onConfirm={() => {
+            const { seq } = confirming.item;
+            setConfirming(null);
+            void run(seq, () => discardParked(handle.db, seq), 'Could not discard the change');
+          }}
+        />
+      ) : null}
+    </section>
+  );
+}

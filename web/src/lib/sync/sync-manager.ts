@@ -1,0 +1,108 @@
+// Follows the session: one sync handle for whoever is signed in, started on sign-in, stopped
+// on sign-out or when someone else signs in on this device. Plain TypeScript, so the rules
+// are tested without React.
+import type { SessionState, SessionStore } from '@/lib/session/session-store';
+import type { StartOptions, SyncHandle } from '@/sync/coordinator';
+
+export type StartSync = (options: StartOptions) => SyncHandle;
+
+export interface SyncManager {
+  getHandle(): SyncHandle | null;
+  subscribe(listener: () => void): () => void;
+  /** Starts following the session (and syncing, if someone is signed in). */
+  attach(): void;
+  /** Stops following the session and stops syncing. */
+  detach(): void;
+}
+
+/** Asks the browser not to evict this origin's storage: it holds unsent days of work. */
+export function requestPersistentStorage(): void {
+  try {
+    void navigator.storage?.persist?.().catch(() => undefined);
+  } catch {
+    // Unsupported (or refused): data still lives in the best-effort store.
+  }
+}
+
+export function createSyncManager(
+  session: SessionStore,
+  start: StartSync,
+  persist: () => void = requestPersistentStorage,
+): SyncManager {
+  let handle: SyncHandle | null = null;
+  let userId: string | null = null;
+  let previous: SessionState['status'] | null = null;
+  let persisted = false;
+  let unsubscribe: (() => void) | null = null;
+  const listeners = new Set<() => void>();
+
+  function publish(next: SyncHandle | null): void {
+    handle = next;
+    for (const listener of listeners) listener();
+  }
+
+  function stopCurrent(): void {
+    if (!handle) return;
+    handle.stop();
+    userId = null;
+    publish(null);
+  }
+
+  function onUnauthenticated(owner: SyncHandle | null): void {
+    // The server says the session is gone: re-reading it through the session store marks the
+    // user signed out (the guard then shows /login). The outbox stays for their next sign-in.
+    session.refresh().then(
+      (user) => {
+        // A session that turns out to be fine after all (a cookie renewed meanwhile): carry on.
+        if (user && handle === owner && user.id === userId) owner?.resume();
+      },
+      () => undefined, // Unreachable right now: sync stays paused until the next sign-in.
+    );
+  }
+
+  function follow(): void {
+    const state = session.getState();
+    const before = previous;
+    previous = state.status;
+    if (state.status === 'loading') return;
+    if (state.status === 'signed-out') {
+      stopCurrent();
+      return;
+    }
+    if (handle && userId === state.user.id) {
+      // A fresh sign-in by the same user: sync may have been paused by a 401.
+      if (before === 'signed-out') handle.resume();
+      return;
+    }
+    stopCurrent();
+    userId = state.user.id;
+    let started: SyncHandle | null = null;
+    started = start({ userId: state.user.id, onUnauthenticated: () => onUnauthenticated(started) });
+    // After a sign-in (not a page load), tell the tab that leads sync, if it was paused.
+    if (before === 'signed-out') started.resume();
+    publish(started);
+    if (!persisted) {
+      persisted = true;
+      persist();
+    }
+  }
+
+  return {
+    getHandle: () => handle,
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    attach() {
+      if (unsubscribe) return;
+      unsubscribe = session.subscribe(follow);
+      follow();
+    },
+    detach() {
+      unsubscribe?.();
+      unsubscribe = null;
+      previous = null;
+      stopCurrent();
+    },
+  };
+}

@@ -1,0 +1,120 @@
+import { act, render, screen, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { SyncBadge } from '@/components/sync-badge';
+import type { SyncStatus } from '@/sync/status';
+import { createTestSyncHandle, type TestSyncHandle } from '@/testing/sync-handle';
+import { SyncContext } from './sync-context';
+import { announces, BADGE_HIDE_AFTER_SYNCED_MS, useSyncBadge } from './use-sync-badge';
+import { useSyncStatus } from './use-sync';
+
+const synced = (lastSyncAt: number | null = null): SyncStatus => ({ state: 'synced', lastSyncAt });
+const syncing: SyncStatus = { state: 'syncing' };
+const offline: SyncStatus = { state: 'offline' };
+const pending = (count: number): SyncStatus => ({ state: 'pending', count });
+const error: SyncStatus = { state: 'error', message: 'boom' };
+
+/** The badge as the app shell wires it. */
+function Badge() {
+  const status = useSyncStatus();
+  const badge = useSyncBadge(status);
+  return <SyncBadge status={status} visible={badge.visible} onDismiss={badge.dismiss} />;
+}
+
+let handle: TestSyncHandle;
+
+function renderBadge() {
+  render(
+    <SyncContext value={handle}>
+      <Badge />
+    </SyncContext>,
+  );
+  return () => screen.getByRole('complementary', { name: 'Sync status' });
+}
+
+const emit = (status: SyncStatus) => act(() => handle.emit(status));
+
+beforeEach(() => {
+  vi.useFakeTimers();
+  handle = createTestSyncHandle();
+});
+
+afterEach(() => vi.useRealTimers());
+
+describe('sync badge', () => {
+  it('is hidden at first, with its live region already in place', () => {
+    const badge = renderBadge();
+    expect(within(badge()).getByRole('status')).toHaveAttribute('aria-live', 'polite');
+    expect(within(badge()).getByRole('status')).toBeEmptyDOMElement();
+    expect(screen.queryByRole('button', { name: 'Dismiss' })).not.toBeInTheDocument();
+  });
+
+  it('appears on a status change with the spec texts', () => {
+    const badge = renderBadge();
+    emit(offline);
+    expect(badge()).toHaveTextContent('You are offline');
+    emit(pending(2));
+    expect(badge()).toHaveTextContent('2 change(s) pending sync');
+    emit(syncing);
+    expect(badge()).toHaveTextContent('Syncing data...');
+    emit(error);
+    expect(badge()).toHaveTextContent('Sync error occurred');
+  });
+
+  it('shows the last-sync time when synced, then hides by itself 3 s later', () => {
+    const badge = renderBadge();
+    emit(offline);
+    emit(syncing);
+    emit(synced(new Date(2025, 2, 21, 14, 5).getTime()));
+    expect(within(badge()).getByRole('status')).toHaveTextContent('All data synced (last sync 14:05)');
+
+    // Spec §9: 3 s.
+    expect(BADGE_HIDE_AFTER_SYNCED_MS).toBe(3_000);
+    act(() => vi.advanceTimersByTime(2_999));
+    expect(within(badge()).getByRole('status')).toHaveTextContent('All data synced');
+    act(() => vi.advanceTimersByTime(1));
+    expect(within(badge()).getByRole('status')).toBeEmptyDOMElement();
+  });
+
+  it('does not hide by itself while not synced', () => {
+    const badge = renderBadge();
+    emit(offline);
+    act(() => vi.advanceTimersByTime(60_000));
+    expect(badge()).toHaveTextContent('You are offline');
+  });
+
+  it('hides on Dismiss and comes back on the next change', () => {
+    const badge = renderBadge();
+    emit(error);
+    act(() => screen.getByRole('button', { name: 'Dismiss' }).click());
+    expect(within(badge()).getByRole('status')).toBeEmptyDOMElement();
+    emit(offline);
+    expect(badge()).toHaveTextContent('You are offline');
+  });
+
+  it('stays quiet for the background round trip of a device already in sync', () => {
+    const badge = renderBadge();
+    emit(syncing);
+    emit(synced(1));
+    emit(syncing);
+    emit(synced(2));
+    expect(within(badge()).getByRole('status')).toBeEmptyDOMElement();
+  });
+});
+
+describe('announces', () => {
+  it.each([
+    [synced(), syncing, 'synced', false],
+    [syncing, synced(), 'synced', false],
+    [synced(1), synced(2), 'synced', false],
+    [offline, syncing, 'offline', true],
+    [syncing, synced(), 'offline', true],
+    [syncing, synced(), 'error', true],
+    [synced(), offline, 'synced', true],
+    [synced(), pending(1), 'synced', true],
+    [pending(1), pending(2), 'pending', true],
+    [pending(2), pending(2), 'pending', false],
+    [syncing, error, 'synced', true],
+  ] as const)('%o → %o (settled %s): %s', (previous, next, settled, expected) => {
+    expect(announces(previous, next, settled)).toBe(expected);
+  });
+});

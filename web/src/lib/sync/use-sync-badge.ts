@@ -1,0 +1,44 @@
+import { useEffect, useState } from 'react';
+import type { SyncStatus } from '@/sync/status';
+
+/** Spec §9: the badge hides by itself 3 s after reaching synced. */
+export const BADGE_HIDE_AFTER_SYNCED_MS = 3_000;
+
+/**
+ * Whether a status change brings the badge up. Every change does (spec), except the quiet
+ * round trip of a device that was already in sync: the 30 s background pull and server pokes
+ * go synced → syncing → synced all day, and a badge (and a screen-reader announcement) every
+ * 30 s would be noise. Anything else — offline, pending, an error, coming back from one of
+ * those — shows.
+ * `settled` is the last state before the current syncing phase began.
+ */
+export function announces(previous: SyncStatus, next: SyncStatus, settled: SyncStatus['state']): boolean {
+  if (previous.state === next.state) {
+    return next.state === 'pending' && previous.state === 'pending' && next.count !== previous.count;
+  }
+  if (next.state === 'syncing' || next.state === 'synced') return settled !== 'synced';
+  return true;
+}
+
+/** Drives the floating sync badge: shown on a status change, hidden 3 s after synced or on Dismiss. */
+export function useSyncBadge(status: SyncStatus): { visible: boolean; dismiss: () => void } {
+  const [seen, setSeen] = useState(status);
+  const [settled, setSettled] = useState<SyncStatus['state']>(status.state);
+  const [visible, setVisible] = useState(false);
+
+  // Adjusting state while rendering (React's pattern for "state from the previous render"):
+  // no effect round trip, so the badge never shows a stale text for a frame.
+  if (status !== seen) {
+    setSeen(status);
+    if (announces(seen, status, settled)) setVisible(true);
+    if (status.state !== 'syncing') setSettled(status.state);
+  }
+
+  useEffect(() => {
+    if (!visible || status.state !== 'synced') return;
+    const timer = setTimeout(() => setVisible(false), BADGE_HIDE_AFTER_SYNCED_MS);
+    return () => clearTimeout(timer);
+  }, [visible, status]);
+
+  return { visible, dismiss: () => setVisible(false) };
+}
