@@ -275,6 +275,18 @@ describe('SyncEngine', () => {
     expect(await db.entries.get(shared.id)).toMatchObject({ stops: 22, syncState: 'synced' });
   });
 
+  it('a pulled tombstone keeps a parked local change marked parked', async () => {
+    const sync = engine();
+    const entry = await saveEntry(db, day(10));
+    await sync.sync();
+    await saveEntry(db, day(11), entry.id);
+    server.reject.set(entry.id, 'No');
+    await sync.sync(); // the edit is parked
+    server.records.set(entry.id, { kind: 'entry', id: entry.id, version: ++server.seq, deleted: true });
+    await sync.sync();
+    expect(await db.entries.get(entry.id)).toMatchObject({ deleted: 1, syncState: 'parked' });
+  });
+
   it('a delete reaches the server and comes back as a tombstone', async () => {
     const sync = engine();
     const entry = await saveEntry(db, day(10));

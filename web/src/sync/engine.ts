@@ -294,6 +294,8 @@ export class SyncEngine {
           const pending = (await this.db.outbox.where('recordId').equals(change.id).count()) > 0;
           const outcome = mergeRemote(local, change, pending);
           if (outcome.kind === 'write') await this.db.entries.put(outcome.entry);
+          // The merge only knows "something is unsent"; the outbox knows whether it is parked.
+          if (outcome.kind === 'write' && pending) await refreshRecordState(this.db, change.id);
           if (outcome.kind === 'keep-local') await this.db.entries.update(change.id, { server: outcome.server });
         }
         await this.db.setMeta('cursor', page.cursor);
