@@ -7,6 +7,7 @@ pub mod account;
 pub mod entry;
 pub mod merge;
 pub mod money;
+pub mod profile;
 pub mod role;
 pub mod sync;
 pub mod tiers;

@@ -81,18 +81,55 @@ pub struct EntryData {
     pub updated_at: String,
 }
 
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct PaymentConfig {
+    pub tiers: Vec<crate::tiers::PayTier>,
+}
+
+/// The user's profile as every device sees it (`kind: "profile"`, id = user id).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ProfileData {
+    pub display_name: String,
+    pub email: Option<String>,
+    pub bio: String,
+    #[serde(rename = "photoURL")]
+    pub photo_url: Option<String>,
+    pub role: crate::Role,
+    pub is_anonymous: bool,
+    pub payment_config: PaymentConfig,
+    pub created_at: String,
+    pub updated_at: String,
+}
+
+/// The user's settings (`kind: "settings"`, id = user id).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SettingsData {
+    pub theme: crate::profile::Theme,
+    pub updated_at: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(untagged)]
+pub enum ChangeData {
+    Entry(EntryData),
+    Profile(ProfileData),
+    Settings(SettingsData),
+}
+
 /// One changed record. `data` is absent on tombstones.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Change {
-    /// Record kind: `entry` (profile, settings and invoices follow).
+    /// Record kind: `entry`, `profile` or `settings`.
     pub kind: String,
     pub id: String,
     /// The user's change sequence number at this write; pull cursors are these.
     pub version: i64,
     pub deleted: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub data: Option<EntryData>,
+    pub data: Option<ChangeData>,
 }
 
 #[derive(Debug, Serialize, Deserialize, ToSchema)]

@@ -192,6 +192,35 @@ async fn concurrent_writes_are_isolated(backend: Backend) {
     assert_eq!(store.list_users().await.unwrap().len(), 30);
 }
 
+async fn photo_changes_move_the_change_cursor(backend: Backend) {
+    let Some((store, _keep)) = store(backend).await else {
+        return;
+    };
+    let user = store
+        .create_user(account("photo@example.com"))
+        .await
+        .unwrap();
+    assert_eq!(store.change_cursor(user.id).await.unwrap(), Some(0));
+    let cursor = store
+        .set_photo(user.id, Some("/api/v1/files/x".into()), 7_000)
+        .await
+        .unwrap();
+    assert_eq!(cursor, 1);
+    assert_eq!(store.change_cursor(user.id).await.unwrap(), Some(1));
+    let updated = store.get_user(user.id).await.unwrap().unwrap();
+    assert_eq!(
+        (updated.photo_url.as_deref(), updated.updated_at_ms),
+        (Some("/api/v1/files/x"), 7_000)
+    );
+    let page = store.pull(user.id, 0, 10).await.unwrap();
+    assert_eq!(page.changes.len(), 1);
+    assert_eq!(
+        (page.changes[0].kind.as_str(), page.changes[0].version),
+        ("profile", 1)
+    );
+    assert!(store.change_cursor(Uuid::now_v7()).await.unwrap().is_none());
+}
+
 async fn ping_answers(backend: Backend) {
     let Some((store, _keep)) = store(backend).await else {
         return;
@@ -205,5 +234,6 @@ on_both_backends!(
     roles_are_set_by_email,
     sessions_live_touch_and_expire,
     concurrent_writes_are_isolated,
+    photo_changes_move_the_change_cursor,
     ping_answers,
 );

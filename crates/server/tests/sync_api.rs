@@ -467,7 +467,112 @@ async fn other_devices_are_poked_and_streams_end_with_their_session(backend: Bac
     );
 }
 
+async fn profile_and_settings_sync_and_server_fields_are_ignored(backend: Backend) {
+    let Some(app) = spawn_app(backend).await else {
+        return;
+    };
+    let (cookie, user) = app.sign_up("profile@example.com", "van-route-42").await;
+    let (mallory, _) = app.sign_up("mallory2@example.com", "van-route-42").await;
+    let tiers =
+        json!([{"stopCount": 100, "rate": 200}, {"stopCount": 120, "rate": 175}, {"rate": 150}]);
+    let reply = push(
+        &app,
+        &cookie,
+        vec![
+            json!({"id": new_id(), "name": "profile.update", "args": {
+            "displayName": "Sam Driver", "bio": "Van 2", "paymentConfig": {"tiers": tiers},
+            "email": "evil@example.com", "role": "pro", "createdAt": "2000-01-01T00:00:00Z"}}),
+            json!({"id": new_id(), "name": "settings.put", "args": {"theme": "light"}}),
+            json!({"id": new_id(), "name": "profile.update", "args": {"displayName": "   "}}),
+        ],
+    )
+    .await;
+    let statuses: Vec<&str> = reply.body["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["status"].as_str().unwrap())
+        .collect();
+    assert_eq!(statuses, ["applied", "applied", "rejected"]);
+    assert_eq!(
+        reply.body["results"][2]["message"],
+        "Display name is required"
+    );
+
+    let changes = pull_all(&app, &cookie).await;
+    let profile = changes
+        .iter()
+        .find(|c| c["kind"] == "profile")
+        .expect("profile change");
+    assert_eq!(profile["id"], user["id"]);
+    assert_eq!(profile["data"]["displayName"], "Sam Driver");
+    assert_eq!(profile["data"]["bio"], "Van 2");
+    assert_eq!(
+        profile["data"]["email"], "profile@example.com",
+        "e-mail is server-owned"
+    );
+    assert_eq!(profile["data"]["role"], "free", "role is server-owned");
+    assert_eq!(profile["data"]["createdAt"], user["createdAt"]);
+    assert_eq!(profile["data"]["paymentConfig"]["tiers"], tiers);
+    let settings = changes
+        .iter()
+        .find(|c| c["kind"] == "settings")
+        .expect("settings change");
+    assert_eq!(settings["data"]["theme"], "light");
+    let session = app.get("/api/v1/auth/session", Some(&cookie)).await;
+    assert_eq!(session.body["user"]["displayName"], "Sam Driver");
+
+    // Another user's push only ever touches their own profile.
+    push(&app, &mallory, vec![json!({"id": new_id(), "name": "profile.update", "args": {"displayName": "Hacked", "id": user["id"]}})]).await;
+    let again = pull_all(&app, &cookie).await;
+    assert_eq!(again, changes, "the first user's records did not move");
+    let theirs = pull_all(&app, &mallory).await;
+    assert_eq!(theirs.len(), 1);
+    assert_eq!(theirs[0]["data"]["displayName"], "Hacked");
+    assert_ne!(theirs[0]["id"], user["id"]);
+}
+
+async fn admin_changes_reach_open_streams_and_pull(backend: Backend) {
+    let Some(app) = spawn_app(backend).await else {
+        return;
+    };
+    let (cookie, _) = app.sign_up("upgrade@example.com", "van-route-42").await;
+    let response = app
+        .http
+        .get(format!("{}/api/v1/sync/events", app.base))
+        .header("cookie", cookie.clone())
+        .send()
+        .await
+        .unwrap();
+    let mut events = response.bytes_stream();
+    let mut buffer = String::new();
+    assert!(
+        next_event(&mut events, &mut buffer, "poke").await.is_some(),
+        "greeting poke"
+    );
+
+    // As the CLI does it: straight through the store, no in-process signal.
+    server::admin::set_role(&app.store, "upgrade@example.com", domain::Role::Pro)
+        .await
+        .unwrap();
+    let poke = next_event(&mut events, &mut buffer, "poke")
+        .await
+        .expect("poked about the plan change");
+    assert!(poke.contains("\"cursor\":1"), "{poke}");
+    let changes = pull_all(&app, &cookie).await;
+    assert_eq!(changes.len(), 1);
+    assert_eq!(
+        (
+            changes[0]["kind"].as_str(),
+            changes[0]["data"]["role"].as_str()
+        ),
+        (Some("profile"), Some("pro"))
+    );
+}
+
 on_both_backends!(
+    profile_and_settings_sync_and_server_fields_are_ignored,
+    admin_changes_reach_open_streams_and_pull,
     replayed_pushes_change_nothing_and_answer_the_same,
     concurrent_identical_pushes_apply_once,
     other_users_records_are_untouchable_and_invisible,

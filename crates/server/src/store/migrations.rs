@@ -20,11 +20,13 @@ macro_rules! migration {
 pub const SQLITE: &[Migration] = &[
     migration!("sqlite", 1, "0001_accounts"),
     migration!("sqlite", 2, "0002_entries"),
+    migration!("sqlite", 3, "0003_profile_settings"),
 ];
 
 pub const POSTGRES: &[Migration] = &[
     migration!("postgres", 1, "0001_accounts"),
     migration!("postgres", 2, "0002_entries"),
+    migration!("postgres", 3, "0003_profile_settings"),
 ];
 
 #[cfg(test)]

@@ -12,7 +12,10 @@ use async_trait::async_trait;
 use domain::{
     Role,
     entry::Entry,
-    sync::{Change, MutationResult},
+    profile::{ProfileUpdate, Theme},
+    sync::{Change, ChangeData, MutationResult, PaymentConfig, ProfileData, SettingsData},
+    tiers::PayTiers,
+    time_fmt::rfc3339_from_ms,
 };
 use uuid::Uuid;
 
@@ -75,6 +78,8 @@ pub struct PreparedMutation {
 pub enum MutationAction {
     PutEntry(Entry),
     DeleteEntry(Uuid),
+    UpdateProfile(ProfileUpdate),
+    PutSettings(Theme),
     /// Refused before reaching the data; recorded so a replay gets the same answer.
     Reject {
         code: &'static str,
@@ -95,6 +100,93 @@ pub struct PushOutcome {
 pub struct PullPage {
     pub changes: Vec<Change>,
     pub has_more: bool,
+}
+
+/// The profile and settings columns of a user, as both backends read them for pull.
+#[derive(Debug, Clone)]
+pub struct ProfileRow {
+    pub user: UserRecord,
+    pub payment_tiers: Option<String>,
+    pub profile_version: i64,
+    pub theme: String,
+    pub settings_version: i64,
+    pub settings_updated_at_ms: i64,
+}
+
+pub const PROFILE_COLUMNS: &str = "id, email, display_name, photo_url, bio, role, is_anonymous, \
+    created_at, last_login, updated_at, payment_tiers, profile_version, theme, settings_version, \
+    settings_updated_at";
+
+impl ProfileRow {
+    /// The profile and settings records changed after `cursor`.
+    pub fn changes_after(&self, cursor: i64) -> Vec<Change> {
+        let id = self.user.id.to_string();
+        let mut changes = Vec::new();
+        if self.profile_version > cursor {
+            let tiers = self
+                .payment_tiers
+                .as_deref()
+                .and_then(|json| serde_json::from_str::<PayTiers>(json).ok())
+                .unwrap_or_default();
+            changes.push(Change {
+                kind: "profile".into(),
+                id: id.clone(),
+                version: self.profile_version,
+                deleted: false,
+                data: Some(ChangeData::Profile(ProfileData {
+                    display_name: self
+                        .user
+                        .display_name
+                        .clone()
+                        .unwrap_or_else(|| domain::DisplayName::FALLBACK.to_owned()),
+                    email: self.user.email.clone(),
+                    bio: self.user.bio.clone(),
+                    photo_url: self.user.photo_url.clone(),
+                    role: self.user.role,
+                    is_anonymous: self.user.is_anonymous,
+                    payment_config: PaymentConfig {
+                        tiers: tiers.tiers().to_vec(),
+                    },
+                    created_at: rfc3339_from_ms(self.user.created_at_ms),
+                    updated_at: rfc3339_from_ms(self.user.updated_at_ms),
+                })),
+            });
+        }
+        if self.settings_version > cursor {
+            changes.push(Change {
+                kind: "settings".into(),
+                id,
+                version: self.settings_version,
+                deleted: false,
+                data: Some(ChangeData::Settings(SettingsData {
+                    theme: Theme::from_stored(&self.theme),
+                    updated_at: rfc3339_from_ms(self.settings_updated_at_ms),
+                })),
+            });
+        }
+        changes
+    }
+}
+
+/// Entries changed after the cursor (at most `limit + 1`, oldest first) merged with the profile
+/// and settings records into one page. Entries beyond those read all have higher versions, so
+/// the first `limit` of the merge are the first `limit` overall.
+pub fn merge_page(
+    mut entries: Vec<Change>,
+    profile: Option<&ProfileRow>,
+    cursor: i64,
+    limit: u32,
+) -> PullPage {
+    if let Some(profile) = profile {
+        entries.extend(profile.changes_after(cursor));
+        entries.sort_by_key(|change| change.version);
+    }
+    let has_more = entries.len() > limit as usize;
+    entries.truncate(limit as usize);
+    PullPage {
+        changes: entries,
+        has_more,
+    }
 }
 
 /// The answer for a mutation that targets another user's record.
@@ -139,6 +231,17 @@ pub trait Store: Send + Sync + 'static {
     ) -> StoreResult<PushOutcome>;
     /// The user's records changed after `cursor`, oldest change first, at most `limit`.
     async fn pull(&self, user_id: Uuid, cursor: i64, limit: u32) -> StoreResult<PullPage>;
+
+    /// Sets (or clears) the profile picture; returns the user's new change sequence.
+    async fn set_photo(
+        &self,
+        user_id: Uuid,
+        photo_url: Option<String>,
+        now_ms: i64,
+    ) -> StoreResult<i64>;
+    /// The user's change sequence: it moves whenever any of their records changes, from any
+    /// process (open event streams compare it to poke devices about admin changes).
+    async fn change_cursor(&self, user_id: Uuid) -> StoreResult<Option<i64>>;
 
     /// Cheap liveness probe for `/healthz`.
     async fn ping(&self) -> StoreResult<()>;

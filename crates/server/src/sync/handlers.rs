@@ -136,8 +136,16 @@ pub async fn stream_events(
     let (signals, closing) = state.notifier.subscribe();
     let mut recheck = tokio::time::interval(SESSION_RECHECK);
     recheck.reset(); // the first tick would otherwise fire at once
+    let cursor = state
+        .store
+        .change_cursor(current.user.id)
+        .await
+        .ok()
+        .flatten()
+        .unwrap_or(0);
     let watch = StreamState {
         state,
+        cursor,
         user_id: current.user.id,
         token_hash: current.session_token_hash,
         signals,
@@ -150,6 +158,9 @@ pub async fn stream_events(
 
 struct StreamState {
     state: AppState,
+    /// The user's change sequence last seen: it also moves when another process (the admin
+    /// CLI, another server) changes the user's records.
+    cursor: i64,
     user_id: uuid::Uuid,
     token_hash: String,
     signals: tokio::sync::broadcast::Receiver<Signal>,
@@ -174,6 +185,7 @@ async fn next_event(mut s: StreamState) -> Option<(Result<Event, Infallible>, St
         tokio::select! {
             signal = s.signals.recv() => match signal {
                 Ok(Signal::Changed { user_id, cursor }) if user_id == s.user_id => {
+                    s.cursor = s.cursor.max(cursor);
                     return Some((poke(Some(cursor)), s));
                 }
                 Ok(Signal::SessionEnded { token_hash }) if token_hash == s.token_hash => return None,
@@ -185,6 +197,12 @@ async fn next_event(mut s: StreamState) -> Option<(Result<Event, Infallible>, St
             _ = s.recheck.tick() => {
                 if !s.state.sessions.is_active(&s.token_hash).await {
                     return None;
+                }
+                if let Ok(Some(cursor)) = s.state.store.change_cursor(s.user_id).await
+                    && cursor > s.cursor
+                {
+                    s.cursor = cursor;
+                    return Some((poke(Some(cursor)), s));
                 }
             }
         }

@@ -2,7 +2,11 @@
 //! they happen here, before the transaction; a refused mutation is still recorded by the
 //! store so a replay gets the same answer.
 
-use domain::{entry::EntryInput, sync::Mutation};
+use domain::{
+    entry::EntryInput,
+    profile::{ProfileUpdateInput, SettingsInput},
+    sync::Mutation,
+};
 use serde::Deserialize;
 use uuid::Uuid;
 
@@ -20,6 +24,8 @@ pub fn prepare(mutation: Mutation) -> PreparedMutation {
     let action = match mutation.name.as_str() {
         "entry.put" => put_entry(mutation.args),
         "entry.delete" => delete_entry(mutation.args),
+        "profile.update" => update_profile(mutation.args),
+        "settings.put" => put_settings(mutation.args),
         other => reject(
             "unknown-mutation",
             format!("Unknown mutation '{}'", truncate(other)),
@@ -56,6 +62,23 @@ fn delete_entry(args: serde_json::Value) -> MutationAction {
     {
         Some(id) => MutationAction::DeleteEntry(id),
         None => reject("validation", "entry.delete needs {\"id\": <entry UUID>}"),
+    }
+}
+
+fn update_profile(args: serde_json::Value) -> MutationAction {
+    match serde_json::from_value::<ProfileUpdateInput>(args) {
+        Ok(input) => match input.validate() {
+            Ok(update) => MutationAction::UpdateProfile(update),
+            Err(message) => reject("validation", message),
+        },
+        Err(err) => reject("validation", format!("Invalid profile update: {err}")),
+    }
+}
+
+fn put_settings(args: serde_json::Value) -> MutationAction {
+    match serde_json::from_value::<SettingsInput>(args) {
+        Ok(settings) => MutationAction::PutSettings(settings.theme),
+        Err(err) => reject("validation", format!("Invalid settings: {err}")),
     }
 }
 
@@ -112,6 +135,13 @@ mod tests {
             ),
             ("entry.delete", json!({"id": 7}), "validation"),
             ("entry.explode", json!({}), "unknown-mutation"),
+            ("profile.update", json!({"displayName": ""}), "validation"),
+            (
+                "profile.update",
+                json!({"email": "x@example.com"}),
+                "validation",
+            ),
+            ("settings.put", json!({"theme": "neon"}), "validation"),
         ] {
             match prepare(mutation(name, args)).action {
                 MutationAction::Reject { code: got, .. } => assert_eq!(got, code, "{name}"),

@@ -97,7 +97,7 @@ impl PgStore {
     }
 }
 
-fn db_err(err: tokio_postgres::Error) -> StoreError {
+pub(super) fn db_err(err: tokio_postgres::Error) -> StoreError {
     StoreError::Backend(err.into())
 }
 
@@ -112,7 +112,7 @@ fn unique_or(err: tokio_postgres::Error, what: &'static str) -> StoreError {
 const USER_COLUMNS: &str = "id, email, display_name, photo_url, bio, role, is_anonymous, \
                             created_at, last_login, updated_at";
 
-fn user_from_row(row: &Row) -> UserRecord {
+pub(super) fn user_from_row(row: &Row) -> UserRecord {
     let role: String = row.get(5);
     UserRecord {
         id: row.get(0),
@@ -218,8 +218,11 @@ impl Store for PgStore {
     async fn set_role_by_email(&self, email: &str, role: Role, now_ms: i64) -> StoreResult<bool> {
         let client = self.client().await?;
         let changed = client
+            // A plan change is a profile change: it syncs to every device.
             .execute(
-                "UPDATE users SET role = $2, updated_at = $3 WHERE email = $1",
+                "UPDATE users SET role = $2, updated_at = $3, change_seq = change_seq + 1,
+                                  profile_version = change_seq + 1
+                 WHERE email = $1",
                 &[&email, &role.as_str(), &now_ms],
             )
             .await
@@ -311,6 +314,34 @@ impl Store for PgStore {
     async fn pull(&self, user_id: Uuid, cursor: i64, limit: u32) -> StoreResult<PullPage> {
         let client = self.client().await?;
         sync::pull(&**client, user_id, cursor, limit).await
+    }
+
+    async fn set_photo(
+        &self,
+        user_id: Uuid,
+        photo_url: Option<String>,
+        now_ms: i64,
+    ) -> StoreResult<i64> {
+        let client = self.client().await?;
+        let row = client
+            .query_one(
+                "UPDATE users SET photo_url = $2, photo_updated_at = $3, updated_at = $3,
+                                  change_seq = change_seq + 1, profile_version = change_seq + 1
+                 WHERE id = $1 RETURNING change_seq",
+                &[&user_id, &photo_url, &now_ms],
+            )
+            .await
+            .map_err(db_err)?;
+        Ok(row.get(0))
+    }
+
+    async fn change_cursor(&self, user_id: Uuid) -> StoreResult<Option<i64>> {
+        let client = self.client().await?;
+        let row = client
+            .query_opt("SELECT change_seq FROM users WHERE id = $1", &[&user_id])
+            .await
+            .map_err(db_err)?;
+        Ok(row.map(|r| r.get(0)))
     }
 
     async fn ping(&self) -> StoreResult<()> {

@@ -6,7 +6,7 @@ use anyhow::anyhow;
 use domain::{
     entry::{Entry, format_date},
     merge::{Decision, Existing, Op, decide},
-    sync::{Change, EntryData, MutationResult},
+    sync::{Change, ChangeData, EntryData, MutationResult},
     time_fmt::rfc3339_from_ms,
 };
 use tokio_postgres::{GenericClient, Transaction};
@@ -14,8 +14,10 @@ use uuid::Uuid;
 
 use super::db_err;
 use crate::store::{
-    MutationAction, PreparedMutation, PullPage, PushOutcome, StoreError, StoreResult, not_owner,
+    MutationAction, PROFILE_COLUMNS, PreparedMutation, ProfileRow, PullPage, PushOutcome,
+    StoreError, StoreResult, merge_page, not_owner,
 };
+use domain::profile::ProfileUpdate;
 
 pub async fn push(
     tx: &Transaction<'_>,
@@ -48,6 +50,22 @@ pub async fn push(
             }
             MutationAction::DeleteEntry(entry_id) => {
                 delete_entry(tx, user_id, &mutation.id, entry_id, &mut seq, now_ms).await?
+            }
+            MutationAction::UpdateProfile(update) => {
+                seq += 1;
+                update_profile(tx, user_id, &update, seq, now_ms).await?;
+                MutationResult::applied(&mutation.id)
+            }
+            MutationAction::PutSettings(theme) => {
+                seq += 1;
+                tx.execute(
+                    "UPDATE users SET theme = $2, settings_version = $3, settings_updated_at = $4
+                     WHERE id = $1",
+                    &[&user_id, &theme.as_str(), &seq, &now_ms],
+                )
+                .await
+                .map_err(db_err)?;
+                MutationResult::applied(&mutation.id)
             }
         };
         let json = serde_json::to_string(&result).map_err(|e| StoreError::Backend(e.into()))?;
@@ -206,6 +224,58 @@ async fn delete_entry(
     Ok(MutationResult::applied(mutation_id))
 }
 
+async fn update_profile(
+    tx: &Transaction<'_>,
+    user_id: Uuid,
+    update: &ProfileUpdate,
+    seq: i64,
+    now_ms: i64,
+) -> StoreResult<()> {
+    let tiers = update
+        .payment_tiers
+        .as_ref()
+        .map(|t| serde_json::to_string(t).map_err(|e| StoreError::Backend(e.into())))
+        .transpose()?;
+    tx.execute(
+        "UPDATE users SET display_name = COALESCE($2, display_name), bio = COALESCE($3, bio),
+                          payment_tiers = COALESCE($4, payment_tiers), profile_version = $5,
+                          updated_at = $6
+         WHERE id = $1",
+        &[
+            &user_id,
+            &update.display_name,
+            &update.bio,
+            &tiers,
+            &seq,
+            &now_ms,
+        ],
+    )
+    .await
+    .map_err(db_err)?;
+    Ok(())
+}
+
+pub async fn profile_row(
+    client: &impl GenericClient,
+    user_id: Uuid,
+) -> StoreResult<Option<ProfileRow>> {
+    let row = client
+        .query_opt(
+            &format!("SELECT {PROFILE_COLUMNS} FROM users WHERE id = $1"),
+            &[&user_id],
+        )
+        .await
+        .map_err(db_err)?;
+    Ok(row.map(|r| ProfileRow {
+        user: super::user_from_row(&r),
+        payment_tiers: r.get(10),
+        profile_version: r.get(11),
+        theme: r.get(12),
+        settings_version: r.get(13),
+        settings_updated_at_ms: r.get(14),
+    }))
+}
+
 pub async fn pull(
     client: &impl GenericClient,
     user_id: Uuid,
@@ -220,7 +290,7 @@ pub async fn pull(
         )
         .await
         .map_err(db_err)?;
-    let mut changes: Vec<Change> = rows
+    let changes: Vec<Change> = rows
         .iter()
         .map(|r| {
             let deleted: bool = r.get(2);
@@ -229,19 +299,20 @@ pub async fn pull(
                 id: r.get::<_, Uuid>(0).to_string(),
                 version: r.get(1),
                 deleted,
-                data: (!deleted).then(|| EntryData {
-                    date: r.get(3),
-                    stops: r.get::<_, i32>(4) as u32,
-                    extra: r.get(5),
-                    notes: r.get(6),
-                    total: r.get(7),
-                    created_at: rfc3339_from_ms(r.get(8)),
-                    updated_at: rfc3339_from_ms(r.get(9)),
+                data: (!deleted).then(|| {
+                    ChangeData::Entry(EntryData {
+                        date: r.get(3),
+                        stops: r.get::<_, i32>(4) as u32,
+                        extra: r.get(5),
+                        notes: r.get(6),
+                        total: r.get(7),
+                        created_at: rfc3339_from_ms(r.get(8)),
+                        updated_at: rfc3339_from_ms(r.get(9)),
+                    })
                 }),
             }
         })
         .collect();
-    let has_more = changes.len() > limit as usize;
-    changes.truncate(limit as usize);
-    Ok(PullPage { changes, has_more })
+    let profile = profile_row(client, user_id).await?;
+    Ok(merge_page(changes, profile.as_ref(), cursor, limit))
 }

@@ -119,7 +119,7 @@ fn migrate(conn: &mut Connection) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn db_err(err: rusqlite::Error) -> StoreError {
+pub(super) fn db_err(err: rusqlite::Error) -> StoreError {
     StoreError::Backend(err.into())
 }
 
@@ -133,7 +133,7 @@ fn is_unique_violation(err: &rusqlite::Error) -> bool {
 const USER_COLUMNS: &str = "id, email, display_name, photo_url, bio, role, is_anonymous, \
                             created_at, last_login, updated_at";
 
-fn user_from_row(row: &Row<'_>) -> rusqlite::Result<UserRecord> {
+pub(super) fn user_from_row(row: &Row<'_>) -> rusqlite::Result<UserRecord> {
     let id: String = row.get(0)?;
     let role: String = row.get(5)?;
     Ok(UserRecord {
@@ -263,9 +263,12 @@ impl Store for SqliteStore {
         let email = email.to_owned();
         self.writer
             .write(move |conn| {
+                // A plan change is a profile change: it syncs to every device.
                 let changed = conn
                     .execute(
-                        "UPDATE users SET role = ?2, updated_at = ?3 WHERE email = ?1",
+                        "UPDATE users SET role = ?2, updated_at = ?3, change_seq = change_seq + 1,
+                                          profile_version = change_seq + 1
+                         WHERE email = ?1",
                         params![email, role.as_str(), now_ms],
                     )
                     .map_err(db_err)?;
@@ -373,6 +376,40 @@ impl Store for SqliteStore {
     async fn pull(&self, user_id: Uuid, cursor: i64, limit: u32) -> StoreResult<PullPage> {
         self.readers
             .read(move |conn| sync::pull(conn, user_id, cursor, limit))
+            .await
+    }
+
+    async fn set_photo(
+        &self,
+        user_id: Uuid,
+        photo_url: Option<String>,
+        now_ms: i64,
+    ) -> StoreResult<i64> {
+        self.writer
+            .write(move |conn| {
+                conn.query_row(
+                    "UPDATE users SET photo_url = ?2, photo_updated_at = ?3, updated_at = ?3,
+                                      change_seq = change_seq + 1, profile_version = change_seq + 1
+                     WHERE id = ?1 RETURNING change_seq",
+                    params![user_id.to_string(), photo_url, now_ms],
+                    |r| r.get(0),
+                )
+                .map_err(db_err)
+            })
+            .await
+    }
+
+    async fn change_cursor(&self, user_id: Uuid) -> StoreResult<Option<i64>> {
+        self.readers
+            .read(move |conn| {
+                conn.query_row(
+                    "SELECT change_seq FROM users WHERE id = ?1",
+                    [user_id.to_string()],
+                    |r| r.get(0),
+                )
+                .optional()
+                .map_err(db_err)
+            })
             .await
     }
 

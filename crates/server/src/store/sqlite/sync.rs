@@ -4,7 +4,7 @@ use anyhow::anyhow;
 use domain::{
     entry::{Entry, format_date},
     merge::{Decision, Existing, Op, decide},
-    sync::{Change, EntryData, MutationResult},
+    sync::{Change, ChangeData, EntryData, MutationResult},
     time_fmt::rfc3339_from_ms,
 };
 use rusqlite::{Connection, OptionalExtension, params};
@@ -12,8 +12,10 @@ use uuid::Uuid;
 
 use super::db_err;
 use crate::store::{
-    MutationAction, PreparedMutation, PullPage, PushOutcome, StoreError, StoreResult, not_owner,
+    MutationAction, PROFILE_COLUMNS, PreparedMutation, ProfileRow, PullPage, PushOutcome,
+    StoreError, StoreResult, merge_page, not_owner,
 };
+use domain::profile::{ProfileUpdate, Theme};
 
 pub fn push(
     conn: &Connection,
@@ -45,6 +47,16 @@ pub fn push(
             }
             MutationAction::DeleteEntry(entry_id) => {
                 delete_entry(conn, &user, &mutation.id, entry_id, &mut seq, now_ms)?
+            }
+            MutationAction::UpdateProfile(update) => {
+                seq += 1;
+                update_profile(conn, &user, &update, seq, now_ms)?;
+                MutationResult::applied(&mutation.id)
+            }
+            MutationAction::PutSettings(theme) => {
+                seq += 1;
+                put_settings(conn, &user, theme, seq, now_ms)?;
+                MutationResult::applied(&mutation.id)
             }
         };
         let json = serde_json::to_string(&result).map_err(|e| StoreError::Backend(e.into()))?;
@@ -195,6 +207,63 @@ fn delete_entry(
     Ok(MutationResult::applied(mutation_id))
 }
 
+fn update_profile(
+    conn: &Connection,
+    user: &str,
+    update: &ProfileUpdate,
+    seq: i64,
+    now_ms: i64,
+) -> StoreResult<()> {
+    let tiers = update
+        .payment_tiers
+        .as_ref()
+        .map(|t| serde_json::to_string(t).map_err(|e| StoreError::Backend(e.into())))
+        .transpose()?;
+    conn.execute(
+        "UPDATE users SET display_name = COALESCE(?2, display_name), bio = COALESCE(?3, bio),
+                          payment_tiers = COALESCE(?4, payment_tiers), profile_version = ?5,
+                          updated_at = ?6
+         WHERE id = ?1",
+        params![user, update.display_name, update.bio, tiers, seq, now_ms],
+    )
+    .map_err(db_err)?;
+    Ok(())
+}
+
+fn put_settings(
+    conn: &Connection,
+    user: &str,
+    theme: Theme,
+    seq: i64,
+    now_ms: i64,
+) -> StoreResult<()> {
+    conn.execute(
+        "UPDATE users SET theme = ?2, settings_version = ?3, settings_updated_at = ?4 WHERE id = ?1",
+        params![user, theme.as_str(), seq, now_ms],
+    )
+    .map_err(db_err)?;
+    Ok(())
+}
+
+pub fn profile_row(conn: &Connection, user_id: Uuid) -> StoreResult<Option<ProfileRow>> {
+    conn.query_row(
+        &format!("SELECT {PROFILE_COLUMNS} FROM users WHERE id = ?1"),
+        [user_id.to_string()],
+        |r| {
+            Ok(ProfileRow {
+                user: super::user_from_row(r)?,
+                payment_tiers: r.get(10)?,
+                profile_version: r.get(11)?,
+                theme: r.get(12)?,
+                settings_version: r.get(13)?,
+                settings_updated_at_ms: r.get(14)?,
+            })
+        },
+    )
+    .optional()
+    .map_err(db_err)
+}
+
 pub fn pull(conn: &Connection, user_id: Uuid, cursor: i64, limit: u32) -> StoreResult<PullPage> {
     let mut stmt = conn
         .prepare_cached(
@@ -202,7 +271,7 @@ pub fn pull(conn: &Connection, user_id: Uuid, cursor: i64, limit: u32) -> StoreR
              FROM entries WHERE user_id = ?1 AND version > ?2 ORDER BY version LIMIT ?3",
         )
         .map_err(db_err)?;
-    let mut changes = stmt
+    let changes = stmt
         .query_map(
             params![user_id.to_string(), cursor, i64::from(limit) + 1],
             |r| {
@@ -213,8 +282,8 @@ pub fn pull(conn: &Connection, user_id: Uuid, cursor: i64, limit: u32) -> StoreR
                     version: r.get(1)?,
                     deleted,
                     data: (!deleted)
-                        .then(|| -> rusqlite::Result<EntryData> {
-                            Ok(EntryData {
+                        .then(|| -> rusqlite::Result<ChangeData> {
+                            Ok(ChangeData::Entry(EntryData {
                                 date: r.get(3)?,
                                 stops: r.get(4)?,
                                 extra: r.get(5)?,
@@ -222,7 +291,7 @@ pub fn pull(conn: &Connection, user_id: Uuid, cursor: i64, limit: u32) -> StoreR
                                 total: r.get(7)?,
                                 created_at: rfc3339_from_ms(r.get(8)?),
                                 updated_at: rfc3339_from_ms(r.get(9)?),
-                            })
+                            }))
                         })
                         .transpose()?,
                 })
@@ -231,7 +300,6 @@ pub fn pull(conn: &Connection, user_id: Uuid, cursor: i64, limit: u32) -> StoreR
         .map_err(db_err)?
         .collect::<rusqlite::Result<Vec<_>>>()
         .map_err(db_err)?;
-    let has_more = changes.len() > limit as usize;
-    changes.truncate(limit as usize);
-    Ok(PullPage { changes, has_more })
+    let profile = profile_row(conn, user_id)?;
+    Ok(merge_page(changes, profile.as_ref(), cursor, limit))
 }

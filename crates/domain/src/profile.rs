@@ -1,0 +1,166 @@
+//! Profile edits and settings as they arrive in sync mutations. The server owns e-mail, role
+//! and timestamps: fields a device sends for those are ignored, never applied.
+
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use crate::tiers::{PayTier, PayTiers};
+
+pub const DISPLAY_NAME_MAX_CHARS: usize = 80;
+pub const BIO_MAX_CHARS: usize = 500;
+
+/// `profile.update` args. Unknown fields (email, role, createdAt…) are accepted and ignored.
+#[derive(Debug, Clone, Default, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ProfileUpdateInput {
+    pub display_name: Option<String>,
+    pub bio: Option<String>,
+    pub payment_config: Option<PaymentConfigInput>,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize, ToSchema)]
+pub struct PaymentConfigInput {
+    pub tiers: Vec<PayTier>,
+}
+
+/// A validated partial profile change: `None` leaves a field as it is.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ProfileUpdate {
+    pub display_name: Option<String>,
+    pub bio: Option<String>,
+    pub payment_tiers: Option<PayTiers>,
+}
+
+impl ProfileUpdateInput {
+    pub fn validate(self) -> Result<ProfileUpdate, String> {
+        let display_name = match self.display_name.map(|n| n.trim().to_owned()) {
+            Some(name) if name.is_empty() => return Err("Display name is required".into()),
+            Some(name) if name.chars().count() > DISPLAY_NAME_MAX_CHARS => {
+                return Err(format!(
+                    "Display name must be at most {DISPLAY_NAME_MAX_CHARS} characters"
+                ));
+            }
+            other => other,
+        };
+        let bio = match self.bio {
+            Some(bio) if bio.chars().count() > BIO_MAX_CHARS => {
+                return Err(format!("Bio must be at most {BIO_MAX_CHARS} characters"));
+            }
+            other => other,
+        };
+        let payment_tiers = self
+            .payment_config
+            .map(|config| PayTiers::new(config.tiers).map_err(|e| e.message()))
+            .transpose()?;
+        if display_name.is_none() && bio.is_none() && payment_tiers.is_none() {
+            return Err("Nothing to update".into());
+        }
+        Ok(ProfileUpdate {
+            display_name,
+            bio,
+            payment_tiers,
+        })
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Theme {
+    #[default]
+    Dark,
+    Light,
+}
+
+impl Theme {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Theme::Dark => "dark",
+            Theme::Light => "light",
+        }
+    }
+
+    /// Stored values other than `light` mean the default, dark.
+    pub fn from_stored(value: &str) -> Theme {
+        if value == "light" {
+            Theme::Light
+        } else {
+            Theme::Dark
+        }
+    }
+}
+
+/// `settings.put` args.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+pub struct SettingsInput {
+    pub theme: Theme,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Money;
+    use serde_json::json;
+
+    fn parse(args: serde_json::Value) -> Result<ProfileUpdate, String> {
+        serde_json::from_value::<ProfileUpdateInput>(args)
+            .map_err(|e| e.to_string())?
+            .validate()
+    }
+
+    #[test]
+    fn server_owned_fields_are_ignored() {
+        let update =
+            parse(json!({"displayName": " Sam ", "email": "evil@example.com", "role": "pro"}))
+                .unwrap();
+        assert_eq!(
+            update,
+            ProfileUpdate {
+                display_name: Some("Sam".into()),
+                ..Default::default()
+            }
+        );
+    }
+
+    #[test]
+    fn display_name_rules() {
+        assert_eq!(
+            parse(json!({"displayName": "  "})),
+            Err("Display name is required".into())
+        );
+        assert!(parse(json!({"displayName": "x".repeat(81)})).is_err());
+        assert!(parse(json!({"bio": "b".repeat(501)})).is_err());
+        assert_eq!(parse(json!({"bio": ""})).unwrap().bio, Some(String::new()));
+        assert_eq!(
+            parse(json!({"role": "pro"})),
+            Err("Nothing to update".into())
+        );
+    }
+
+    #[test]
+    fn tiers_are_validated() {
+        let ok = parse(
+            json!({"paymentConfig": {"tiers": [{"stopCount": 100, "rate": 200}, {"rate": 150}]}}),
+        )
+        .unwrap();
+        assert_eq!(ok.payment_tiers.unwrap().pay_for(101), Money(20_150));
+        assert!(parse(json!({"paymentConfig": {"tiers": [{"rate": 150}]}})).is_err());
+        assert!(
+            parse(
+                json!({"paymentConfig": {"tiers": [{"stopCount": 100, "rate": 0}, {"rate": 150}]}})
+            )
+            .is_err()
+        );
+    }
+
+    #[test]
+    fn themes() {
+        assert_eq!(
+            serde_json::from_value::<SettingsInput>(json!({"theme": "light"}))
+                .unwrap()
+                .theme,
+            Theme::Light
+        );
+        assert!(serde_json::from_value::<SettingsInput>(json!({"theme": "neon"})).is_err());
+        assert_eq!(Theme::from_stored("system"), Theme::Dark);
+    }
+}
