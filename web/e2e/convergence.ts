@@ -23,7 +23,7 @@ import { deleteEntry, saveEntry } from '../src/sync/commands';
 import { LocalDb } from '../src/sync/db';
 import { SyncEngine } from '../src/sync/engine';
 import type { SyncStatus } from '../src/sync/status';
-import type { Change, EntryContent, LocalEntry, PullPage } from '../src/sync/types';
+import type { EntryChange, EntryContent, LocalEntry, PullPage } from '../src/sync/types';
 
 // ---------------------------------------------------------------------------------------
 // The job a worker runs, its report, and the seeded PRNG
@@ -557,8 +557,8 @@ class Schedule {
 
   // -- the end: clean network, drain, compare ---------------------------------------------
 
-  async serverState(): Promise<{ changes: Change[]; cursor: number }> {
-    const changes: Change[] = [];
+  async serverState(): Promise<{ changes: EntryChange[]; cursor: number }> {
+    const changes: EntryChange[] = [];
     let cursor = 0;
     for (;;) {
       const res = await httpRequest(`${this.job.url}/api/v1/sync/pull?cursor=${cursor}&limit=1000`, {
@@ -569,13 +569,14 @@ class Schedule {
       });
       assert.equal(res.status, 200, `server pull failed: ${res.status} ${res.text}`);
       const page = JSON.parse(res.text) as PullPage;
-      changes.push(...page.changes);
+      // The simulated devices only write entries, so every change is an entry.
+      changes.push(...page.changes.filter((c): c is EntryChange => c.kind === 'entry'));
       cursor = page.cursor;
       if (!page.hasMore) return { changes, cursor };
     }
   }
 
-  async drain(): Promise<{ changes: Change[]; cursor: number }> {
+  async drain(): Promise<{ changes: EntryChange[]; cursor: number }> {
     this.say('-- clean network, every device online');
     this.clean = true;
     for (const held of [...this.held]) this.deliver(held, 'ok');
@@ -600,13 +601,13 @@ class Schedule {
     throw new Error('devices did not converge within 8 clean sync rounds');
   }
 
-  async check(state: { changes: Change[]; cursor: number }): Promise<string[]> {
+  async check(state: { changes: EntryChange[]; cursor: number }): Promise<string[]> {
     const problems: string[] = [];
     const fail = (message: string) => problems.push(message);
     const label = (id: string) => this.labels.get(id) ?? `unknown record ${id}`;
 
     // The server's records, each once.
-    const server = new Map<string, Change>();
+    const server = new Map<string, EntryChange>();
     for (const change of state.changes) {
       if (server.has(change.id)) fail(`server returned ${label(change.id)} twice in a full pull`);
       server.set(change.id, change);

@@ -1,7 +1,8 @@
 // Every local write: the record and its outbox item in one IndexedDB transaction, so a
 // change is either fully recorded (and will be pushed) or not at all.
 import type { LocalDb } from './db';
-import type { EntryContent, LocalEntry, MutationName, OutboxItem } from './types';
+import { isDocRecord, rematerializeDoc } from './docs';
+import type { EntryContent, LocalEntry, MutationName, OutboxItem, ProfilePatch, Theme } from './types';
 import { newId } from './ids';
 
 function outboxItem(name: MutationName, recordId: string, args: Record<string, unknown>): OutboxItem {
@@ -37,9 +38,24 @@ export async function deleteEntry(db: LocalDb, id: string): Promise<void> {
   });
 }
 
+/** A profile edit (display name, bio or payment tiers), kept on the device until sent. */
+export async function updateProfile(db: LocalDb, patch: ProfilePatch): Promise<void> {
+  await db.transaction('rw', db.docs, db.outbox, async () => {
+    await db.outbox.add(outboxItem('profile.update', 'profile', { ...patch }));
+    await rematerializeDoc(db, 'profile');
+  });
+}
+
+export async function putSettings(db: LocalDb, settings: { theme: Theme }): Promise<void> {
+  await db.transaction('rw', db.docs, db.outbox, async () => {
+    await db.outbox.add(outboxItem('settings.put', 'settings', { ...settings }));
+    await rematerializeDoc(db, 'settings');
+  });
+}
+
 /** Gives a parked item another go. */
 export async function retryParked(db: LocalDb, seq: number): Promise<void> {
-  await db.transaction('rw', db.entries, db.outbox, async () => {
+  await db.transaction('rw', db.entries, db.outbox, db.docs, async () => {
     const item = await db.outbox.get(seq);
     if (!item) return;
     await db.outbox.update(seq, { parked: 0, attempts: 0, lastError: null });
@@ -52,10 +68,14 @@ export async function retryParked(db: LocalDb, seq: number): Promise<void> {
  * last confirmed, or disappears if the server never had it.
  */
 export async function discardParked(db: LocalDb, seq: number): Promise<void> {
-  await db.transaction('rw', db.entries, db.outbox, async () => {
+  await db.transaction('rw', db.entries, db.outbox, db.docs, async () => {
     const item = await db.outbox.get(seq);
     if (!item) return;
     await db.outbox.delete(seq);
+    if (isDocRecord(item.recordId)) {
+      await rematerializeDoc(db, item.recordId);
+      return;
+    }
     const others = await db.outbox.where('recordId').equals(item.recordId).count();
     const entry = await db.entries.get(item.recordId);
     if (!entry || others > 0) {
@@ -73,6 +93,10 @@ export async function discardParked(db: LocalDb, seq: number): Promise<void> {
 
 /** Recomputes a record's badge from its outbox items: parked beats pending beats synced. */
 export async function refreshRecordState(db: LocalDb, recordId: string): Promise<void> {
+  if (isDocRecord(recordId)) {
+    await rematerializeDoc(db, recordId);
+    return;
+  }
   const entry = await db.entries.get(recordId);
   if (!entry) return;
   const items = await db.outbox.where('recordId').equals(recordId).toArray();

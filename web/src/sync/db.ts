@@ -1,7 +1,7 @@
 // The device's own database. One per user, so signing in as someone else on a shared phone
 // never mixes two people's days, and a signed-out user's unsent changes wait for them.
 import Dexie, { type EntityTable } from 'dexie';
-import type { LocalEntry, OutboxItem } from './types';
+import type { DocKind, LocalDoc, LocalEntry, OutboxItem } from './types';
 
 export interface MetaRow {
   key: string;
@@ -12,6 +12,7 @@ export class LocalDb extends Dexie {
   entries!: EntityTable<LocalEntry, 'id'>;
   outbox!: EntityTable<OutboxItem, 'seq'>;
   meta!: EntityTable<MetaRow, 'key'>;
+  docs!: EntityTable<LocalDoc, 'kind'>;
 
   constructor(name: string) {
     super(name);
@@ -20,6 +21,12 @@ export class LocalDb extends Dexie {
       outbox: '++seq, &mutationId, recordId, parked',
       meta: 'key',
     });
+    // Profile and settings: one document each, keyed by kind.
+    this.version(2).stores({ docs: 'kind' });
+  }
+
+  async getDoc<K extends DocKind>(kind: K): Promise<Extract<LocalDoc, { kind: K }> | undefined> {
+    return (await this.docs.get(kind)) as Extract<LocalDoc, { kind: K }> | undefined;
   }
 
   async getMeta<T>(key: string, fallback: T): Promise<T> {

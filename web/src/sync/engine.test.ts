@@ -2,15 +2,20 @@ import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SyncError, type SyncApi, type SyncFailure } from './api';
 import { BASE_DELAY_MS } from './backoff';
-import { deleteEntry, discardParked, retryParked, saveEntry } from './commands';
+import { deleteEntry, discardParked, putSettings, retryParked, saveEntry, updateProfile } from './commands';
 import { LocalDb } from './db';
 import { MAX_ATTEMPTS, SyncEngine } from './engine';
 import type { SyncStatus } from './status';
-import type { Change, EntryContent, MutationResult, OutboxItem, PullPage } from './types';
+import type { Change, EntryChange, EntryContent, MutationResult, OutboxItem, ProfileData, PullPage } from './types';
 
 /** A small in-memory stand-in for the server's sync API, with failure injection. */
 class FakeServer implements SyncApi {
-  records = new Map<string, Change>();
+  records = new Map<string, EntryChange>();
+  docs = new Map<string, Change>();
+  profile: ProfileData = {
+    displayName: 'Sam', email: 'sam@example.com', bio: '', photoURL: null, role: 'free', isAnonymous: false,
+    paymentConfig: { tiers: [{ stopCount: 110, rate: 198 }, { rate: 148 }] }, createdAt: 'c', updatedAt: 'u',
+  };
   seen = new Map<string, MutationResult>();
   seq = 0;
   pushes: string[][] = [];
@@ -28,6 +33,11 @@ class FakeServer implements SyncApi {
       const refusal = this.reject.get(item.recordId);
       if (refusal) {
         result = { id: item.mutationId, status: 'rejected', code: 'validation', message: refusal };
+      } else if (item.name === 'profile.update') {
+        this.profile = { ...this.profile, ...(item.args as Partial<ProfileData>) };
+        this.docs.set('profile', { kind: 'profile', id: 'u1', version: ++this.seq, deleted: false, data: this.profile });
+      } else if (item.name === 'settings.put') {
+        this.docs.set('settings', { kind: 'settings', id: 'u1', version: ++this.seq, deleted: false, data: { theme: item.args.theme as 'light', updatedAt: 'u' } });
       } else if (item.name === 'entry.put') {
         if (!this.records.get(item.recordId)?.deleted) {
           const args = item.args as unknown as EntryContent;
@@ -45,7 +55,7 @@ class FakeServer implements SyncApi {
   }
 
   async pull(cursor: number, limit: number): Promise<PullPage> {
-    const changes = [...this.records.values()].filter((c) => c.version > cursor).sort((a, b) => a.version - b.version);
+    const changes = [...this.records.values(), ...this.docs.values()].filter((c) => c.version > cursor).sort((a, b) => a.version - b.version);
     const page = changes.slice(0, limit);
     return { changes: page, cursor: page.at(-1)?.version ?? cursor, hasMore: changes.length > limit };
   }
@@ -285,6 +295,40 @@ describe('SyncEngine', () => {
     server.records.set(entry.id, { kind: 'entry', id: entry.id, version: ++server.seq, deleted: true });
     await sync.sync();
     expect(await db.entries.get(entry.id)).toMatchObject({ deleted: 1, syncState: 'parked' });
+  });
+
+  it('profile edits show at once, stay on top while unsent, and sync', async () => {
+    const sync = engine();
+    await updateProfile(db, { displayName: 'Sam Driver', bio: 'Van 2' });
+    expect(await db.getDoc('profile')).toMatchObject({ patch: { displayName: 'Sam Driver' }, syncState: 'pending', server: null });
+    expect(await sync.sync()).toBe(true);
+    const synced = await db.getDoc('profile');
+    expect(synced).toMatchObject({ syncState: 'synced', patch: {}, data: { displayName: 'Sam Driver', bio: 'Van 2', email: 'sam@example.com' } });
+
+    // An edit that cannot be sent yet stays on top of the server copy.
+    online = false;
+    await updateProfile(db, { displayName: 'Samuel' });
+    online = true;
+    server.failNext = [{ kind: 'server', status: 503 }];
+    await sync.sync();
+    expect((await db.getDoc('profile'))?.data).toMatchObject({ displayName: 'Samuel', bio: 'Van 2' });
+    await sync.sync();
+    expect(await db.getDoc('profile')).toMatchObject({ syncState: 'synced', data: { displayName: 'Samuel' } });
+  });
+
+  it('settings sync and a discarded settings change falls back to the server copy', async () => {
+    const sync = engine();
+    await putSettings(db, { theme: 'light' });
+    await sync.sync();
+    expect((await db.getDoc('settings'))?.data).toMatchObject({ theme: 'light' });
+
+    await putSettings(db, { theme: 'dark' });
+    server.reject.set('settings', 'No');
+    await sync.sync();
+    expect(await db.getDoc('settings')).toMatchObject({ syncState: 'parked', data: { theme: 'dark' } });
+    const [item] = await db.outbox.toArray();
+    await discardParked(db, item!.seq!);
+    expect(await db.getDoc('settings')).toMatchObject({ syncState: 'synced', data: { theme: 'light' } });
   });
 
   it('a delete reaches the server and comes back as a tombstone', async () => {

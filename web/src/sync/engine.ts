@@ -5,6 +5,7 @@ import { backoffDelay } from './backoff';
 import { refreshRecordState } from './commands';
 import type { LocalDb } from './db';
 import { newId } from './ids';
+import { rematerializeDoc } from './docs';
 import { mergeRemote } from './merge';
 import type { SyncStatus } from './status';
 import type { MutationResult, OutboxItem } from './types';
@@ -227,7 +228,7 @@ export class SyncEngine {
 
   private async applyResults(batch: OutboxItem[], results: MutationResult[]): Promise<void> {
     const byId = new Map(results.map((r) => [r.id, r]));
-    await this.db.transaction('rw', this.db.entries, this.db.outbox, async () => {
+    await this.db.transaction('rw', this.db.entries, this.db.outbox, this.db.docs, async () => {
       for (const item of batch) {
         const result = byId.get(item.mutationId);
         if (!result) continue; // not answered: stays in the outbox and goes again
@@ -250,6 +251,7 @@ export class SyncEngine {
   private async rememberServerCopy(item: OutboxItem): Promise<void> {
     const entry = await this.db.entries.get(item.recordId);
     if (!entry) return;
+    if (item.name === 'profile.update' || item.name === 'settings.put') return;
     if (item.name === 'entry.delete') {
       await this.db.entries.update(entry.id, { server: null });
       return;
@@ -262,7 +264,7 @@ export class SyncEngine {
   }
 
   private async countFailedAttempt(batch: OutboxItem[], message: string): Promise<void> {
-    await this.db.transaction('rw', this.db.entries, this.db.outbox, async () => {
+    await this.db.transaction('rw', this.db.entries, this.db.outbox, this.db.docs, async () => {
       for (const item of batch) {
         const attempts = item.attempts + 1;
         await this.db.outbox.update(item.seq!, {
@@ -276,7 +278,7 @@ export class SyncEngine {
   }
 
   private async park(items: OutboxItem[], message: string): Promise<void> {
-    await this.db.transaction('rw', this.db.entries, this.db.outbox, async () => {
+    await this.db.transaction('rw', this.db.entries, this.db.outbox, this.db.docs, async () => {
       for (const item of items) {
         await this.db.outbox.update(item.seq!, { parked: 1, lastError: message });
         await refreshRecordState(this.db, item.recordId);
@@ -288,8 +290,15 @@ export class SyncEngine {
     let cursor = await this.db.getMeta<number>('cursor', 0);
     for (;;) {
       const page = await this.api.pull(cursor, PULL_PAGE);
-      await this.db.transaction('rw', this.db.entries, this.db.outbox, this.db.meta, async () => {
+      await this.db.transaction('rw', this.db.entries, this.db.outbox, this.db.docs, this.db.meta, async () => {
         for (const change of page.changes) {
+          if (change.kind !== 'entry') {
+            const current = await this.db.docs.get(change.kind);
+            if (change.data && (!current || current.version < change.version)) {
+              await rematerializeDoc(this.db, change.kind, { data: change.data, version: change.version });
+            }
+            continue;
+          }
           const local = await this.db.entries.get(change.id);
           const pending = (await this.db.outbox.where('recordId').equals(change.id).count()) > 0;
           const outcome = mergeRemote(local, change, pending);

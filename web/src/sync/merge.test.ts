@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { mergeRemote } from './merge';
-import type { Change, LocalEntry } from './types';
+import type { EntryChange, LocalEntry } from './types';
 
 const local = (over: Partial<LocalEntry> = {}): LocalEntry => ({
   id: 'e1', date: '2025-03-21', stops: 10, extra: 0, notes: '', total: 1980,
   createdAt: 'c', updatedAt: 'u', deleted: 0, syncState: 'synced',
   server: { date: '2025-03-21', stops: 10, extra: 0, notes: '', total: 1980, version: 3 }, ...over,
 });
-const change = (over: Partial<Change> = {}): Change => ({
+const change = (over: Partial<EntryChange> = {}): EntryChange => ({
   kind: 'entry', id: 'e1', version: 4, deleted: false,
   data: { date: '2025-03-21', stops: 12, extra: 0, notes: '', total: 2376, createdAt: 'c', updatedAt: 'u2' }, ...over,
 });

@@ -25,7 +25,7 @@ export interface LocalEntry extends EntryContent {
   server: ServerCopy | null;
 }
 
-export type MutationName = 'entry.put' | 'entry.delete';
+export type MutationName = 'entry.put' | 'entry.delete' | 'profile.update' | 'settings.put';
 
 export interface OutboxItem {
   seq?: number; // auto-increment: push order
@@ -47,13 +47,52 @@ export interface MutationResult {
   message?: string;
 }
 
-export interface Change {
-  kind: 'entry';
-  id: string;
-  version: number;
-  deleted: boolean;
-  data?: EntryContent & { createdAt: string; updatedAt: string };
+export interface PayTier {
+  /** Stops up to (inclusive); absent on the final tier. */
+  stopCount?: number;
+  /** Pence per stop. */
+  rate: number;
 }
+
+export interface ProfileData {
+  displayName: string;
+  email: string | null;
+  bio: string;
+  photoURL: string | null;
+  role: 'free' | 'pro';
+  isAnonymous: boolean;
+  paymentConfig: { tiers: PayTier[] };
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type Theme = 'dark' | 'light';
+
+export interface SettingsData {
+  theme: Theme;
+  updatedAt: string;
+}
+
+/** What a device may change in its profile; the server owns everything else. */
+export interface ProfilePatch {
+  displayName?: string;
+  bio?: string;
+  paymentConfig?: { tiers: PayTier[] };
+}
+
+/** The user's profile and settings: one local document each, synced like entries. */
+export type LocalDoc =
+  | { kind: 'profile'; data: ProfileData | null; patch: ProfilePatch; server: ProfileData | null; version: number; syncState: RecordSyncState }
+  | { kind: 'settings'; data: SettingsData | null; patch: Partial<SettingsData>; server: SettingsData | null; version: number; syncState: RecordSyncState };
+
+export type DocKind = LocalDoc['kind'];
+
+export type Change =
+  | { kind: 'entry'; id: string; version: number; deleted: boolean; data?: EntryContent & { createdAt: string; updatedAt: string } }
+  | { kind: 'profile'; id: string; version: number; deleted: boolean; data?: ProfileData }
+  | { kind: 'settings'; id: string; version: number; deleted: boolean; data?: SettingsData };
+
+export type EntryChange = Extract<Change, { kind: 'entry' }>;
 
 export interface PullPage {
   changes: Change[];
