@@ -3,7 +3,7 @@
 
 use std::{fmt, net::SocketAddr, path::PathBuf, time::Duration};
 
-use clap::Args;
+use clap::{Args, ValueEnum};
 
 #[derive(Args, Clone)]
 pub struct Config {
@@ -69,9 +69,81 @@ pub struct Config {
     )]
     pub sqlite_synchronous: String,
 
+    /// Stripe secret key; with STRIPE_PRICE_ID and STRIPE_WEBHOOK_SECRET it turns on checkout.
+    #[arg(long, env = "STRIPE_SECRET_KEY", global = true, hide_env_values = true)]
+    pub stripe_secret_key: Option<String>,
+
+    /// The Stripe price of the Pro plan (£4.99 per month), e.g. `price_123`.
+    #[arg(long, env = "STRIPE_PRICE_ID", global = true)]
+    pub stripe_price_id: Option<String>,
+
+    /// Signing secret of the Stripe webhook endpoint (`whsec_…`).
+    #[arg(
+        long,
+        env = "STRIPE_WEBHOOK_SECRET",
+        global = true,
+        hide_env_values = true
+    )]
+    pub stripe_webhook_secret: Option<String>,
+
+    /// Stripe API base URL (tests point it at a local stand-in).
+    #[arg(
+        long,
+        env = "STRIPE_API_BASE",
+        default_value = "https://api.stripe.com",
+        global = true
+    )]
+    pub stripe_api_base: String,
+
     /// Log format: `text` or `json`.
     #[arg(long, env = "LOG_FORMAT", default_value = "text", global = true)]
     pub log_format: String,
+
+    /// Where uploaded pictures are kept: `local` (DATA_DIR/files) or `s3` (S3-compatible).
+    #[arg(
+        long,
+        env = "STORAGE",
+        value_enum,
+        default_value_t = StorageKind::Local,
+        global = true
+    )]
+    pub storage: StorageKind,
+
+    /// Bucket for STORAGE=s3 (it must exist).
+    #[arg(long, env = "S3_BUCKET", global = true)]
+    pub s3_bucket: Option<String>,
+
+    /// Endpoint of an S3-compatible service (MinIO, Garage, …); unset means AWS S3.
+    #[arg(long, env = "S3_ENDPOINT", global = true)]
+    pub s3_endpoint: Option<String>,
+
+    /// Region of the bucket (S3-compatible services usually accept the default).
+    #[arg(long, env = "S3_REGION", default_value = "us-east-1", global = true)]
+    pub s3_region: String,
+
+    /// Access key; with S3_SECRET_ACCESS_KEY. Both unset: the instance's own credentials.
+    #[arg(long, env = "S3_ACCESS_KEY_ID", global = true)]
+    pub s3_access_key_id: Option<String>,
+
+    /// Secret key for S3_ACCESS_KEY_ID (never logged).
+    #[arg(
+        long,
+        env = "S3_SECRET_ACCESS_KEY",
+        global = true,
+        hide_env_values = true
+    )]
+    pub s3_secret_access_key: Option<String>,
+
+    /// Allow a plain-http S3_ENDPOINT (a service on this machine or a private network).
+    #[arg(long, env = "S3_ALLOW_HTTP", default_value_t = false, action = clap::ArgAction::Set, global = true)]
+    pub s3_allow_http: bool,
+}
+
+/// Where uploaded files are kept.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum StorageKind {
+    Local,
+    S3,
 }
 
 /// Which database the configuration selects.
@@ -110,6 +182,16 @@ impl fmt::Debug for Config {
                 &self.login_rate_limit_per_minute,
             )
             .field("trust_proxy", &self.trust_proxy)
+            .field("storage", &self.storage)
+            .field("s3_bucket", &self.s3_bucket)
+            .field("s3_endpoint", &self.s3_endpoint)
+            .field("s3_region", &self.s3_region)
+            .field("s3_access_key_id", &self.s3_access_key_id)
+            .field(
+                "s3_secret_access_key",
+                &self.s3_secret_access_key.as_ref().map(|_| "<redacted>"),
+            )
+            .field("s3_allow_http", &self.s3_allow_http)
             .finish_non_exhaustive()
     }
 }
@@ -130,7 +212,23 @@ impl Config {
             trust_proxy: false,
             sqlite_synchronous: "FULL".into(),
             log_format: "text".into(),
+            stripe_secret_key: None,
+            stripe_price_id: None,
+            stripe_webhook_secret: None,
+            stripe_api_base: "https://api.stripe.com".into(),
+            storage: StorageKind::Local,
+            s3_bucket: None,
+            s3_endpoint: None,
+            s3_region: "us-east-1".into(),
+            s3_access_key_id: None,
+            s3_secret_access_key: None,
+            s3_allow_http: false,
         }
+    }
+
+    /// The directory of the local file store.
+    pub fn files_dir(&self) -> PathBuf {
+        self.data_dir.join("files")
     }
 
     pub fn database_target(&self) -> Result<DatabaseTarget, ConfigError> {
@@ -205,12 +303,117 @@ impl Config {
                 "SESSION_IDLE_DAYS must be at least 1 and not above SESSION_MAX_DAYS".into(),
             ));
         }
+        self.stripe()?;
         if self.auth_rate_limit_per_minute == 0 || self.login_rate_limit_per_minute == 0 {
             return Err(ConfigError(
                 "rate limits must be at least 1 per minute".into(),
             ));
         }
-        Ok(())
+        self.validate_storage()
+    }
+
+    fn validate_storage(&self) -> Result<(), ConfigError> {
+        let set = |value: &Option<String>| value.as_deref().is_some_and(|v| !v.trim().is_empty());
+        match self.storage {
+            StorageKind::Local => {
+                if set(&self.s3_bucket) {
+                    return Err(ConfigError(
+                        "S3_BUCKET is set but STORAGE is local: set STORAGE=s3 to keep files in \
+                         the bucket, or unset S3_BUCKET to keep them in DATA_DIR/files"
+                            .into(),
+                    ));
+                }
+                Ok(())
+            }
+            StorageKind::S3 => {
+                if !set(&self.s3_bucket) {
+                    return Err(ConfigError("STORAGE=s3 needs S3_BUCKET".into()));
+                }
+                if set(&self.s3_access_key_id) != set(&self.s3_secret_access_key) {
+                    return Err(ConfigError(
+                        "set both S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY, or neither \
+                         (then the instance's own credentials are used)"
+                            .into(),
+                    ));
+                }
+                if self.s3_region.trim().is_empty() {
+                    return Err(ConfigError("S3_REGION must not be empty".into()));
+                }
+                if let Some(endpoint) = self.s3_endpoint.as_deref().filter(|e| !e.is_empty()) {
+                    if endpoint.starts_with("http://") {
+                        if !self.s3_allow_http {
+                            return Err(ConfigError(
+                                "S3_ENDPOINT is plain http: set S3_ALLOW_HTTP=true if that is \
+                                 intended (a service on this machine or a private network)"
+                                    .into(),
+                            ));
+                        }
+                    } else if !endpoint.starts_with("https://") {
+                        return Err(ConfigError(
+                            "S3_ENDPOINT must look like https://host[:port]".into(),
+                        ));
+                    }
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+/// Checkout settings, present only when billing is fully configured.
+#[derive(Clone)]
+pub struct StripeConfig {
+    pub secret_key: String,
+    pub price_id: String,
+    pub webhook_secret: String,
+    pub api_base: String,
+    pub public_origin: String,
+}
+
+impl fmt::Debug for StripeConfig {
+    // Keys are secrets: only say which price and where.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("StripeConfig")
+            .field("price_id", &self.price_id)
+            .field("api_base", &self.api_base)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Config {
+    /// All three Stripe settings or none: half a billing setup is refused at start-up.
+    pub fn stripe(&self) -> Result<Option<StripeConfig>, ConfigError> {
+        let set = |v: &Option<String>| {
+            v.as_deref()
+                .map(str::trim)
+                .filter(|v| !v.is_empty())
+                .map(str::to_owned)
+        };
+        match (
+            set(&self.stripe_secret_key),
+            set(&self.stripe_price_id),
+            set(&self.stripe_webhook_secret),
+        ) {
+            (None, None, None) => Ok(None),
+            (Some(secret_key), Some(price_id), Some(webhook_secret)) => {
+                let public_origin = self.public_origin()?.ok_or_else(|| {
+                    ConfigError(
+                        "Stripe checkout needs PUBLIC_URL to send drivers back to the app".into(),
+                    )
+                })?;
+                Ok(Some(StripeConfig {
+                    secret_key,
+                    price_id,
+                    webhook_secret,
+                    api_base: self.stripe_api_base.trim_end_matches('/').to_owned(),
+                    public_origin,
+                }))
+            }
+            _ => Err(ConfigError(
+                "set all of STRIPE_SECRET_KEY, STRIPE_PRICE_ID and STRIPE_WEBHOOK_SECRET, or none"
+                    .into(),
+            )),
+        }
     }
 }
 
@@ -259,6 +462,26 @@ mod tests {
     }
 
     #[test]
+    fn stripe_is_all_or_nothing_and_needs_a_public_url() {
+        let mut config = Config::for_data_dir("/tmp");
+        assert!(config.stripe().unwrap().is_none());
+        config.stripe_secret_key = Some("sk_test".into());
+        assert!(config.validate().is_err(), "half a billing setup");
+        config.stripe_price_id = Some("price_1".into());
+        config.stripe_webhook_secret = Some("whsec_1".into());
+        assert!(config.stripe().unwrap_err().0.contains("PUBLIC_URL"));
+        config.public_url = Some("https://dt.example.com".into());
+        assert_eq!(
+            config.stripe().unwrap().unwrap().public_origin,
+            "https://dt.example.com"
+        );
+        assert!(
+            !format!("{config:?}").contains("sk_test"),
+            "secrets never printed"
+        );
+    }
+
+    #[test]
     fn public_url_is_reduced_to_its_origin() {
         let config = Config {
             public_url: Some("https://dt.example.com/app/".into()),
@@ -273,5 +496,77 @@ mod tests {
             ..Config::for_data_dir("/tmp")
         };
         assert!(bad.validate().is_err());
+    }
+
+    fn s3() -> Config {
+        Config {
+            storage: StorageKind::S3,
+            s3_bucket: Some("pictures".into()),
+            ..Config::for_data_dir("/tmp")
+        }
+    }
+
+    fn refusal(config: Config) -> String {
+        config.validate().expect_err("refused").0
+    }
+
+    #[test]
+    fn local_storage_by_default_under_the_data_dir() {
+        let config = Config::for_data_dir("/srv/dt");
+        assert_eq!(config.storage, StorageKind::Local);
+        assert_eq!(config.files_dir(), PathBuf::from("/srv/dt/files"));
+        assert!(config.validate().is_ok());
+        assert!(s3().validate().is_ok());
+    }
+
+    #[test]
+    fn ambiguous_storage_settings_are_refused() {
+        let no_bucket = Config {
+            s3_bucket: None,
+            ..s3()
+        };
+        assert!(refusal(no_bucket).contains("S3_BUCKET"));
+
+        let bucket_but_local = Config {
+            storage: StorageKind::Local,
+            ..s3()
+        };
+        assert!(refusal(bucket_but_local).contains("STORAGE=s3"));
+
+        let half_credentials = Config {
+            s3_access_key_id: Some("AKIA".into()),
+            ..s3()
+        };
+        assert!(refusal(half_credentials).contains("S3_SECRET_ACCESS_KEY"));
+
+        let plain_http = Config {
+            s3_endpoint: Some("http://127.0.0.1:9000".into()),
+            ..s3()
+        };
+        assert!(refusal(plain_http).contains("S3_ALLOW_HTTP"));
+        let allowed = Config {
+            s3_endpoint: Some("http://127.0.0.1:9000".into()),
+            s3_allow_http: true,
+            ..s3()
+        };
+        assert!(allowed.validate().is_ok());
+
+        let no_scheme = Config {
+            s3_endpoint: Some("minio:9000".into()),
+            ..s3()
+        };
+        assert!(refusal(no_scheme).contains("S3_ENDPOINT"));
+    }
+
+    #[test]
+    fn debug_never_prints_the_s3_secret() {
+        let config = Config {
+            s3_access_key_id: Some("AKIAEXAMPLE".into()),
+            s3_secret_access_key: Some("wJalrXUtnFEMI".into()),
+            ..s3()
+        };
+        let printed = format!("{config:?}");
+        assert!(!printed.contains("wJalrXUtnFEMI"), "{printed}");
+        assert!(printed.contains("<redacted>"), "{printed}");
     }
 }

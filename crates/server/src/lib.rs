@@ -3,8 +3,10 @@
 
 pub mod admin;
 pub mod auth;
+pub mod billing;
 pub mod config;
 pub mod error;
+pub mod files;
 pub mod http;
 pub mod store;
 pub mod sync;
@@ -49,12 +51,19 @@ pub struct AppState {
     pub passwords: PasswordHasher,
     pub limits: AuthLimits,
     pub notifier: sync::poke::Notifier,
+    /// Uploaded pictures: the file store and the decode bound.
+    pub files: files::Files,
+    /// Checkout settings when a payment provider is configured.
+    pub stripe: Option<Arc<config::StripeConfig>>,
+    /// Outbound HTTP (the payment provider's API).
+    pub http: reqwest::Client,
 }
 
 impl AppState {
     pub fn new(config: Config, store: DynStore) -> anyhow::Result<AppState> {
         config.validate()?;
         let public_origin = config.public_origin()?.map(Arc::from);
+        let stripe = config.stripe()?.map(Arc::new);
         let sessions = SessionManager::new(
             store.clone(),
             config.cookie_secure,
@@ -65,6 +74,7 @@ impl AppState {
             config.auth_rate_limit_per_minute,
             config.login_rate_limit_per_minute,
         );
+        let files = files::Files::from_config(&config)?;
         Ok(AppState {
             config: Arc::new(config),
             public_origin,
@@ -73,6 +83,11 @@ impl AppState {
             passwords: PasswordHasher::new()?,
             limits,
             notifier: sync::poke::Notifier::default(),
+            files,
+            stripe,
+            http: reqwest::Client::builder()
+                .timeout(Duration::from_secs(20))
+                .build()?,
         })
     }
 }
@@ -116,6 +131,8 @@ pub fn app(state: AppState) -> Router {
         .routes(routes!(healthz))
         .nest("/api/v1/auth", auth::router())
         .nest("/api/v1/sync", sync::router())
+        .merge(files::router())
+        .nest("/api/v1/billing", billing::router())
         .split_for_parts();
     let openapi = Arc::new(openapi);
 

@@ -60,6 +60,8 @@ async fn openapi_describes_every_route() {
         ("/api/v1/sync/push", "post"),
         ("/api/v1/sync/pull", "get"),
         ("/api/v1/sync/events", "get"),
+        ("/api/v1/profile/photo", "post"),
+        ("/api/v1/files/users/{uid}/{name}", "get"),
     ] {
         assert!(
             paths.get(path).and_then(|p| p.get(method)).is_some(),

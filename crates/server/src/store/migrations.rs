@@ -21,12 +21,14 @@ pub const SQLITE: &[Migration] = &[
     migration!("sqlite", 1, "0001_accounts"),
     migration!("sqlite", 2, "0002_entries"),
     migration!("sqlite", 3, "0003_profile_settings"),
+    migration!("sqlite", 4, "0004_billing"),
 ];
 
 pub const POSTGRES: &[Migration] = &[
     migration!("postgres", 1, "0001_accounts"),
     migration!("postgres", 2, "0002_entries"),
     migration!("postgres", 3, "0003_profile_settings"),
+    migration!("postgres", 4, "0004_billing"),
 ];
 
 #[cfg(test)]

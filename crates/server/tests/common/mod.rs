@@ -144,6 +144,11 @@ impl Reply {
 }
 
 impl TestApp {
+    /// The server's DATA_DIR (a temporary directory).
+    pub fn data_dir(&self) -> &std::path::Path {
+        self._dir.path()
+    }
+
     pub async fn request(
         &self,
         method: Method,

@@ -1,0 +1,962 @@
+//! Profile pictures over HTTP, on SQLite and PostgreSQL: upload limits and the bad-input
+//! corpus (never a 5xx), re-encoding that strips metadata and payloads, owner-only download,
+//! replacement, sync of the new photoURL, and the S3 backend against a local moto_server.
+
+mod common;
+
+use std::{
+    net::TcpListener as StdListener,
+    path::{Path, PathBuf},
+    process::{Child, Command, Stdio},
+    time::{Duration, Instant},
+};
+
+use common::{Backend, Reply, TestApp, spawn_app, spawn_app_with};
+use futures_util::StreamExt;
+use image::{
+    DynamicImage, ExtendedColorType, ImageEncoder, ImageFormat, Rgb, RgbImage,
+    codecs::{jpeg::JpegEncoder, png::PngEncoder, webp::WebPEncoder},
+};
+use object_store::{ObjectStoreExt, aws::AmazonS3Builder, path::Path as ObjectPath};
+use reqwest::{StatusCode, header::HeaderMap};
+use serde_json::Value;
+use server::config::StorageKind;
+
+const UPLOAD: &str = "/api/v1/profile/photo";
+const MAX_BYTES: usize = 2_097_152;
+const BOUNDARY: &str = "----delivery-tracker-test-7MA4YWxkTrZu0gW";
+
+// ---------------------------------------------------------------------------------------------
+// Multipart bodies by hand: full control over names, file names, types and exact sizes.
+
+struct Part<'a> {
+    name: &'a str,
+    filename: Option<&'a str>,
+    content_type: Option<&'a str>,
+    data: &'a [u8],
+}
+
+/// A `file` part as a browser sends it, claiming to be a JPEG whatever it holds.
+fn file(data: &[u8]) -> Part<'_> {
+    Part {
+        name: "file",
+        filename: Some("photo.jpg"),
+        content_type: Some("image/jpeg"),
+        data,
+    }
+}
+
+fn multipart_body(parts: &[Part]) -> Vec<u8> {
+    let mut body = Vec::new();
+    for part in parts {
+        body.extend_from_slice(format!("--{BOUNDARY}\r\n").as_bytes());
+        let mut disposition = format!("Content-Disposition: form-data; name=\"{}\"", part.name);
+        if let Some(filename) = part.filename {
+            disposition.push_str(&format!("; filename=\"{filename}\""));
+        }
+        body.extend_from_slice(disposition.as_bytes());
+        body.extend_from_slice(b"\r\n");
+        if let Some(content_type) = part.content_type {
+            body.extend_from_slice(format!("Content-Type: {content_type}\r\n").as_bytes());
+        }
+        body.extend_from_slice(b"\r\n");
+        body.extend_from_slice(part.data);
+        body.extend_from_slice(b"\r\n");
+    }
+    body.extend_from_slice(format!("--{BOUNDARY}--\r\n").as_bytes());
+    body
+}
+
+async fn upload_parts(app: &TestApp, cookie: Option<&str>, parts: &[Part<'_>]) -> Reply {
+    let mut request = app
+        .http
+        .post(format!("{}{UPLOAD}", app.base))
+        .header(
+            "content-type",
+            format!("multipart/form-data; boundary={BOUNDARY}"),
+        )
+        .body(multipart_body(parts));
+    if let Some(cookie) = cookie {
+        request = request.header("cookie", cookie);
+    }
+    common::read(request).await
+}
+
+async fn upload(app: &TestApp, cookie: &str, data: &[u8]) -> Reply {
+    upload_parts(app, Some(cookie), &[file(data)]).await
+}
+
+/// Uploads a picture that must be accepted; returns the new photoURL.
+async fn upload_ok(app: &TestApp, cookie: &str, data: &[u8]) -> String {
+    let reply = upload(app, cookie, data).await;
+    assert_eq!(reply.status, StatusCode::OK, "{}", reply.text);
+    reply.body["user"]["photoURL"]
+        .as_str()
+        .expect("photoURL set")
+        .to_owned()
+}
+
+struct Fetched {
+    status: StatusCode,
+    headers: HeaderMap,
+    bytes: Vec<u8>,
+}
+
+impl Fetched {
+    fn json(&self) -> Value {
+        serde_json::from_slice(&self.bytes).unwrap_or(Value::Null)
+    }
+}
+
+async fn fetch(app: &TestApp, path: &str, cookie: Option<&str>) -> Fetched {
+    let mut request = app.http.get(format!("{}{path}", app.base));
+    if let Some(cookie) = cookie {
+        request = request.header("cookie", cookie);
+    }
+    let response = request.send().await.expect("request sent");
+    Fetched {
+        status: response.status(),
+        headers: response.headers().clone(),
+        bytes: response.bytes().await.unwrap().to_vec(),
+    }
+}
+
+fn assert_refused(reply: &Reply, status: StatusCode, code: &str, what: &str) {
+    assert_eq!(reply.status, status, "{what}: {}", reply.text);
+    assert_eq!(reply.error_code(), code, "{what}: {}", reply.text);
+}
+
+fn contains(haystack: &[u8], needle: &[u8]) -> bool {
+    haystack.windows(needle.len()).any(|w| w == needle)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Test pictures, made here.
+
+fn gradient(width: u32, height: u32) -> RgbImage {
+    RgbImage::from_fn(width, height, |x, y| {
+        Rgb([(x * 255 / width) as u8, (y * 255 / height) as u8, 140])
+    })
+}
+
+/// Deterministic noise: compresses badly, so files are large for their dimensions.
+fn noise(width: u32, height: u32) -> RgbImage {
+    let mut state = 0x2545_f491_4f6c_dd1d_u64;
+    RgbImage::from_fn(width, height, |_, _| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        let [r, g, b, ..] = state.to_le_bytes();
+        Rgb([r, g, b])
+    })
+}
+
+fn png(picture: &RgbImage) -> Vec<u8> {
+    let mut out = Vec::new();
+    PngEncoder::new(&mut out)
+        .write_image(
+            picture,
+            picture.width(),
+            picture.height(),
+            ExtendedColorType::Rgb8,
+        )
+        .unwrap();
+    out
+}
+
+fn jpeg(picture: &RgbImage) -> Vec<u8> {
+    let mut out = Vec::new();
+    JpegEncoder::new_with_quality(&mut out, 90)
+        .write_image(
+            picture,
+            picture.width(),
+            picture.height(),
+            ExtendedColorType::Rgb8,
+        )
+        .unwrap();
+    out
+}
+
+fn webp(picture: &RgbImage) -> Vec<u8> {
+    let mut out = Vec::new();
+    WebPEncoder::new_lossless(&mut out)
+        .write_image(
+            picture,
+            picture.width(),
+            picture.height(),
+            ExtendedColorType::Rgb8,
+        )
+        .unwrap();
+    out
+}
+
+fn crc32(bytes: &[u8]) -> u32 {
+    let mut table = [0u32; 256];
+    for (n, entry) in table.iter_mut().enumerate() {
+        let mut c = n as u32;
+        for _ in 0..8 {
+            c = if c & 1 == 1 {
+                0xEDB8_8320 ^ (c >> 1)
+            } else {
+                c >> 1
+            };
+        }
+        *entry = c;
+    }
+    !bytes.iter().fold(!0u32, |c, &b| {
+        table[((c ^ u32::from(b)) & 0xFF) as usize] ^ (c >> 8)
+    })
+}
+
+fn png_chunk(kind: &[u8; 4], data: &[u8]) -> Vec<u8> {
+    let mut chunk = (data.len() as u32).to_be_bytes().to_vec();
+    chunk.extend_from_slice(kind);
+    chunk.extend_from_slice(data);
+    let mut crc_input = kind.to_vec();
+    crc_input.extend_from_slice(data);
+    chunk.extend_from_slice(&crc32(&crc_input).to_be_bytes());
+    chunk
+}
+
+/// A valid PNG of exactly `len` bytes: a private ancillary chunk (which decoders skip) fills
+/// the space before IEND.
+fn png_of_exactly(len: usize) -> Vec<u8> {
+    let mut picture = png(&noise(256, 256));
+    let iend = picture.split_off(picture.len() - 12);
+    let filler = len - picture.len() - iend.len() - 12;
+    picture.extend(png_chunk(b"prVt", &vec![0x5A; filler]));
+    picture.extend(iend);
+    assert_eq!(picture.len(), len);
+    picture
+}
+
+/// Only a header claiming `width` × `height` plus a token IDAT: decoding it would need
+/// gigabytes, checking it needs nothing.
+fn png_claiming(width: u32, height: u32) -> Vec<u8> {
+    let mut ihdr = width.to_be_bytes().to_vec();
+    ihdr.extend_from_slice(&height.to_be_bytes());
+    ihdr.extend_from_slice(&[8, 2, 0, 0, 0]);
+    let mut out = b"\x89PNG\r\n\x1a\n".to_vec();
+    out.extend(png_chunk(b"IHDR", &ihdr));
+    out.extend(png_chunk(
+        b"IDAT",
+        &[0x78, 0x9C, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01],
+    ));
+    out.extend(png_chunk(b"IEND", b""));
+    out
+}
+
+/// Offset of the first JPEG segment with this marker (walking segments, not scanning bytes).
+fn jpeg_segment(bytes: &[u8], marker: u8) -> usize {
+    let mut at = 2;
+    loop {
+        assert_eq!(bytes[at], 0xFF, "segment start");
+        if bytes[at + 1] == marker {
+            return at;
+        }
+        at += 2 + usize::from(u16::from_be_bytes([bytes[at + 2], bytes[at + 3]]));
+    }
+}
+
+/// A real JPEG whose frame header (SOF0) is rewritten to claim `width` × `height`.
+fn jpeg_claiming(width: u16, height: u16) -> Vec<u8> {
+    let mut bytes = jpeg(&gradient(64, 64));
+    let sof = jpeg_segment(&bytes, 0xC0);
+    bytes[sof + 5..sof + 7].copy_from_slice(&height.to_be_bytes());
+    bytes[sof + 7..sof + 9].copy_from_slice(&width.to_be_bytes());
+    bytes
+}
+
+/// A JPEG carrying an EXIF segment with a recognisable GPS-like secret.
+fn jpeg_with_exif(secret: &[u8]) -> Vec<u8> {
+    let plain = jpeg(&gradient(320, 200));
+    let mut exif = b"Exif\0\0".to_vec();
+    exif.extend_from_slice(b"II*\0\x08\0\0\0\0\0");
+    exif.extend_from_slice(secret);
+    let mut segment = vec![0xFF, 0xE1];
+    segment.extend_from_slice(&((exif.len() + 2) as u16).to_be_bytes());
+    segment.extend(exif);
+    let mut out = plain[..2].to_vec();
+    out.extend(segment);
+    out.extend_from_slice(&plain[2..]);
+    out
+}
+
+fn decode_jpeg(bytes: &[u8]) -> DynamicImage {
+    assert!(bytes.starts_with(&[0xFF, 0xD8, 0xFF]), "a JPEG");
+    image::load_from_memory_with_format(bytes, ImageFormat::Jpeg).expect("decodable JPEG")
+}
+
+/// Every file under `dir`, recursively.
+fn files_under(dir: &Path) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    let mut pending = vec![dir.to_path_buf()];
+    while let Some(dir) = pending.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                pending.push(path);
+            } else {
+                found.push(path);
+            }
+        }
+    }
+    found
+}
+
+/// `/api/v1/files/users/{uid}/profile_{ts}` → `DATA_DIR/files/users/{uid}/profile_{ts}`.
+fn stored_path(app: &TestApp, photo_url: &str) -> PathBuf {
+    let key = photo_url
+        .strip_prefix("/api/v1/files/")
+        .expect("a files URL");
+    app.data_dir().join("files").join(key)
+}
+
+fn assert_photo_url(photo_url: &str, user_id: &str) {
+    let name = photo_url
+        .strip_prefix(&format!("/api/v1/files/users/{user_id}/profile_"))
+        .unwrap_or_else(|| panic!("unexpected photoURL {photo_url}"));
+    assert!(
+        !name.is_empty() && name.bytes().all(|b| b.is_ascii_digit()),
+        "{photo_url}"
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async fn jpeg_png_and_webp_are_stored_as_jpeg_for_their_owner(backend: Backend) {
+    let Some(app) = spawn_app(backend).await else {
+        return;
+    };
+    let (cookie, user) = app.sign_up("pics@example.com", "van-route-42").await;
+    let user_id = user["id"].as_str().unwrap();
+    assert!(user["photoURL"].is_null());
+
+    for (format, bytes, size) in [
+        ("png", png(&gradient(1_600, 900)), (1_024, 576)),
+        ("jpeg", jpeg(&gradient(640, 480)), (640, 480)),
+        ("webp", webp(&gradient(512, 2_048)), (256, 1_024)),
+    ] {
+        let photo_url = upload_ok(&app, &cookie, &bytes).await;
+        assert_photo_url(&photo_url, user_id);
+
+        let served = fetch(&app, &photo_url, Some(&cookie)).await;
+        assert_eq!(served.status, StatusCode::OK, "{format}");
+        assert_eq!(served.headers["content-type"], "image/jpeg", "{format}");
+        assert_eq!(served.headers["x-content-type-options"], "nosniff");
+        assert_eq!(
+            served.headers["cache-control"],
+            "private, max-age=31536000, immutable"
+        );
+        assert_eq!(served.headers["content-disposition"], "inline");
+        let picture = decode_jpeg(&served.bytes);
+        assert_eq!((picture.width(), picture.height()), size, "{format}");
+
+        let session = app.get("/api/v1/auth/session", Some(&cookie)).await;
+        assert_eq!(session.body["user"]["photoURL"], photo_url.as_str());
+    }
+}
+
+async fn new_photo_url_reaches_other_devices(backend: Backend) {
+    let Some(app) = spawn_app(backend).await else {
+        return;
+    };
+    let (phone, user) = app.sign_up("devices@example.com", "van-route-42").await;
+    let laptop = app
+        .post(
+            "/api/v1/auth/login",
+            serde_json::json!({"email": "devices@example.com", "password": "van-route-42"}),
+        )
+        .await
+        .session_cookie()
+        .unwrap();
+    let events = app
+        .http
+        .get(format!("{}/api/v1/sync/events", app.base))
+        .header("cookie", &laptop)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(events.status(), StatusCode::OK);
+    let mut events = events.bytes_stream();
+    let mut seen = String::new();
+    let pokes_seen = |seen: &str| seen.matches("event: poke").count();
+    // The greeting poke, then the one for the upload.
+    for expected in 1..=2 {
+        if expected == 2 {
+            upload_ok(&app, &phone, &png(&gradient(64, 64))).await;
+        }
+        while pokes_seen(&seen) < expected {
+            let chunk = tokio::time::timeout(Duration::from_secs(10), events.next())
+                .await
+                .expect("a poke within 10 s")
+                .expect("stream open")
+                .unwrap();
+            seen.push_str(&String::from_utf8_lossy(&chunk));
+        }
+    }
+
+    let page = app
+        .get("/api/v1/sync/pull?cursor=0&limit=100", Some(&laptop))
+        .await;
+    assert_eq!(page.status, StatusCode::OK, "{}", page.text);
+    let profile = page.body["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["kind"] == "profile")
+        .expect("profile change pulled");
+    assert_photo_url(
+        profile["data"]["photoURL"].as_str().unwrap(),
+        user["id"].as_str().unwrap(),
+    );
+}
+
+async fn size_limit_is_exactly_two_mebibytes(backend: Backend) {
+    let Some(app) = spawn_app(backend).await else {
+        return;
+    };
+    let (cookie, _) = app.sign_up("size@example.com", "van-route-42").await;
+
+    let exactly = png_of_exactly(MAX_BYTES);
+    let photo_url = upload_ok(&app, &cookie, &exactly).await;
+    let stored = std::fs::read(stored_path(&app, &photo_url)).unwrap();
+    decode_jpeg(&stored);
+    assert!(
+        stored.len() < 1_000_000,
+        "re-encoded, not copied: {}",
+        stored.len()
+    );
+
+    let over = png_of_exactly(MAX_BYTES + 1);
+    let reply = upload(&app, &cookie, &over).await;
+    assert_refused(
+        &reply,
+        StatusCode::PAYLOAD_TOO_LARGE,
+        "file-too-large",
+        "2 MiB + 1",
+    );
+    assert_eq!(
+        reply.body["error"]["message"],
+        "Image size must be less than 2MB"
+    );
+    assert_eq!(
+        reply.headers["connection"], "close",
+        "not reused after a refusal"
+    );
+
+    // Far over the route's body limit the server stops reading and answers 413; a client
+    // still sending may see the connection close before it reads that answer. Never a 5xx.
+    let huge = multipart_body(&[file(&vec![0x42; 5 * 1024 * 1024])]);
+    let sent = app
+        .http
+        .post(format!("{}{UPLOAD}", app.base))
+        .header("cookie", &cookie)
+        .header(
+            "content-type",
+            format!("multipart/form-data; boundary={BOUNDARY}"),
+        )
+        .body(huge)
+        .send()
+        .await;
+    match sent {
+        Ok(response) => {
+            assert_eq!(response.status(), StatusCode::PAYLOAD_TOO_LARGE);
+            let body: Value = response.json().await.unwrap();
+            assert_eq!(body["error"]["code"], "file-too-large");
+        }
+        Err(err) => eprintln!("5 MiB upload: connection closed mid-send ({err})"),
+    }
+
+    // The refused uploads changed nothing.
+    let session = app.get("/api/v1/auth/session", Some(&cookie)).await;
+    assert_eq!(session.body["user"]["photoURL"], photo_url.as_str());
+}
+
+async fn bad_input_corpus_is_refused_with_4xx(backend: Backend) {
+    let Some(app) = spawn_app(backend).await else {
+        return;
+    };
+    let (cookie, _) = app.sign_up("corpus@example.com", "van-route-42").await;
+    let real_jpeg = jpeg(&noise(400, 300));
+    let corpus: Vec<(&str, Vec<u8>)> =
+        vec![
+        ("empty file", Vec::new()),
+        (
+            "HTML",
+            b"<!DOCTYPE html><html><body><script>alert(document.cookie)</script></body></html>"
+                .to_vec(),
+        ),
+        (
+            "PDF",
+            b"%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n"
+                .to_vec(),
+        ),
+        (
+            "SVG with script",
+            br#"<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>"#.to_vec(),
+        ),
+        ("GIF", b"GIF89a\x01\x00\x01\x00\x80\x00\x00\xff\xff\xff\x00\x00\x00;".to_vec()),
+        ("JPEG magic only", vec![0xFF, 0xD8, 0xFF]),
+        ("PNG signature only", b"\x89PNG\r\n\x1a\n".to_vec()),
+        ("truncated JPEG", real_jpeg[..real_jpeg.len() / 2].to_vec()),
+        ("truncated PNG", {
+            let whole = png(&noise(200, 200));
+            whole[..whole.len() / 2].to_vec()
+        }),
+        ("truncated WebP", {
+            let whole = webp(&noise(200, 200));
+            whole[..whole.len() / 2].to_vec()
+        }),
+        ("PNG claiming 60000 x 60000", png_claiming(60_000, 60_000)),
+        ("JPEG claiming 60000 x 60000", jpeg_claiming(60_000, 60_000)),
+        ("PNG claiming 8000 x 8000 (64 MP)", png_claiming(8_000, 8_000)),
+        ("PNG claiming 0 x 0", png_claiming(0, 0)),
+    ];
+    for (what, bytes) in &corpus {
+        let reply = upload(&app, &cookie, bytes).await;
+        assert_refused(
+            &reply,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "invalid-image",
+            what,
+        );
+    }
+    let flood = upload(&app, &cookie, &png_claiming(60_000, 60_000)).await;
+    let message = flood.body["error"]["message"].as_str().unwrap();
+    assert!(message.contains("dimensions"), "{message}");
+    let reply = upload(&app, &cookie, b"<html>").await;
+    assert_eq!(
+        reply.body["error"]["message"],
+        "Please select an image file"
+    );
+
+    let session = app.get("/api/v1/auth/session", Some(&cookie)).await;
+    assert!(session.body["user"]["photoURL"].is_null(), "nothing stored");
+    let stored = app.data_dir().join("files").join("users");
+    assert!(!stored.exists() || files_under(&stored).is_empty());
+}
+
+async fn payloads_and_metadata_are_stripped(backend: Backend) {
+    let Some(app) = spawn_app(backend).await else {
+        return;
+    };
+    let (cookie, _) = app.sign_up("strip@example.com", "van-route-42").await;
+
+    let mut polyglot = png(&gradient(120, 80));
+    polyglot.extend_from_slice(b"<html><script>fetch('/steal?'+document.cookie)</script></html>");
+    let photo_url = upload_ok(&app, &cookie, &polyglot).await;
+    for bytes in [
+        fetch(&app, &photo_url, Some(&cookie)).await.bytes,
+        std::fs::read(stored_path(&app, &photo_url)).unwrap(),
+    ] {
+        let picture = decode_jpeg(&bytes);
+        assert_eq!((picture.width(), picture.height()), (120, 80));
+        assert!(!contains(&bytes, b"<script"), "payload removed");
+        assert!(!contains(&bytes, b"<html"), "payload removed");
+    }
+
+    let secret = b"GPSLatitude 51.5007N 0.1246W";
+    let with_exif = jpeg_with_exif(secret);
+    assert!(contains(&with_exif, secret));
+    let photo_url = upload_ok(&app, &cookie, &with_exif).await;
+    let served = fetch(&app, &photo_url, Some(&cookie)).await.bytes;
+    decode_jpeg(&served);
+    assert!(!contains(&served, secret), "EXIF removed");
+    assert!(!contains(&served, b"Exif\0\0"), "EXIF removed");
+}
+
+async fn client_file_names_never_reach_the_disk(backend: Backend) {
+    let Some(app) = spawn_app(backend).await else {
+        return;
+    };
+    let (cookie, user) = app.sign_up("names@example.com", "van-route-42").await;
+    let user_id = user["id"].as_str().unwrap();
+    let picture = png(&gradient(50, 50));
+    for filename in [
+        "../../etc/passwd",
+        "..\\..\\evil.jpg",
+        "/tmp/absolute.jpg",
+        "%2e%2e%2fencoded.jpg",
+        "photo.html",
+    ] {
+        let reply = upload_parts(
+            &app,
+            Some(&cookie),
+            &[Part {
+                name: "file",
+                filename: Some(filename),
+                content_type: Some("text/html"),
+                data: &picture,
+            }],
+        )
+        .await;
+        assert_eq!(reply.status, StatusCode::OK, "{filename}: {}", reply.text);
+        assert_photo_url(reply.body["user"]["photoURL"].as_str().unwrap(), user_id);
+    }
+    let files_dir = app.data_dir().join("files");
+    let user_dir = files_dir.join("users").join(user_id);
+    for path in files_under(app.data_dir()) {
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        if path.parent() == Some(app.data_dir()) && name.starts_with("test.db") {
+            continue;
+        }
+        assert_eq!(
+            path.parent(),
+            Some(user_dir.as_path()),
+            "{}",
+            path.display()
+        );
+        let digits = name.strip_prefix("profile_").unwrap_or("x");
+        assert!(digits.bytes().all(|b| b.is_ascii_digit()), "{name}");
+    }
+    assert_eq!(
+        files_under(&user_dir).len(),
+        1,
+        "replaced pictures are deleted"
+    );
+}
+
+async fn malformed_requests_get_4xx(backend: Backend) {
+    let Some(app) = spawn_app(backend).await else {
+        return;
+    };
+    let (cookie, _) = app.sign_up("forms@example.com", "van-route-42").await;
+    let picture = png(&gradient(40, 40));
+
+    let no_file = upload_parts(
+        &app,
+        Some(&cookie),
+        &[Part {
+            name: "photo",
+            filename: Some("a.png"),
+            content_type: Some("image/png"),
+            data: &picture,
+        }],
+    )
+    .await;
+    assert_refused(
+        &no_file,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "validation",
+        "no file part",
+    );
+    assert!(no_file.body["error"]["fields"]["file"].is_array());
+    let no_parts = upload_parts(&app, Some(&cookie), &[]).await;
+    assert_refused(
+        &no_parts,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "validation",
+        "no parts",
+    );
+
+    let json = app
+        .http
+        .post(format!("{}{UPLOAD}", app.base))
+        .header("cookie", &cookie)
+        .json(&serde_json::json!({"file": "aGVsbG8="}));
+    let json = common::read(json).await;
+    assert_refused(
+        &json,
+        StatusCode::UNSUPPORTED_MEDIA_TYPE,
+        "unsupported-media-type",
+        "JSON",
+    );
+    let raw = app
+        .http
+        .post(format!("{}{UPLOAD}", app.base))
+        .header("cookie", &cookie)
+        .header("content-type", "image/png")
+        .body(picture.clone());
+    let raw = common::read(raw).await;
+    assert_refused(
+        &raw,
+        StatusCode::UNSUPPORTED_MEDIA_TYPE,
+        "unsupported-media-type",
+        "raw",
+    );
+
+    let no_boundary = app
+        .http
+        .post(format!("{}{UPLOAD}", app.base))
+        .header("cookie", &cookie)
+        .header("content-type", "multipart/form-data")
+        .body(multipart_body(&[file(&picture)]));
+    let no_boundary = common::read(no_boundary).await;
+    assert_refused(
+        &no_boundary,
+        StatusCode::BAD_REQUEST,
+        "bad-request",
+        "no boundary",
+    );
+
+    let mut cut = multipart_body(&[file(&picture)]);
+    cut.truncate(cut.len() / 2);
+    let cut = app
+        .http
+        .post(format!("{}{UPLOAD}", app.base))
+        .header("cookie", &cookie)
+        .header(
+            "content-type",
+            format!("multipart/form-data; boundary={BOUNDARY}"),
+        )
+        .body(cut);
+    let cut = common::read(cut).await;
+    assert_refused(
+        &cut,
+        StatusCode::BAD_REQUEST,
+        "bad-request",
+        "body cut short",
+    );
+
+    let anonymous = upload_parts(&app, None, &[file(&picture)]).await;
+    assert_refused(
+        &anonymous,
+        StatusCode::UNAUTHORIZED,
+        "unauthenticated",
+        "no session",
+    );
+}
+
+async fn pictures_are_readable_only_by_their_owner(backend: Backend) {
+    let Some(app) = spawn_app(backend).await else {
+        return;
+    };
+    let (alice, alice_user) = app.sign_up("alice@example.com", "van-route-42").await;
+    let (bob, _) = app.sign_up("bob@example.com", "van-route-42").await;
+    let uid = alice_user["id"].as_str().unwrap();
+    let photo_url = upload_ok(&app, &alice, &png(&gradient(64, 64))).await;
+    let name = photo_url.rsplit('/').next().unwrap();
+
+    assert_eq!(
+        fetch(&app, &photo_url, Some(&alice)).await.status,
+        StatusCode::OK
+    );
+    let anonymous = fetch(&app, &photo_url, None).await;
+    assert_eq!(anonymous.status, StatusCode::UNAUTHORIZED);
+
+    let not_found = [
+        photo_url.clone(),
+        format!("/api/v1/files/users/{uid}/profile_1"),
+        format!("/api/v1/files/users/{uid}/{name}%2F..%2F..%2F..%2Ftest.db"),
+        format!("/api/v1/files/users/{uid}/..%2F..%2F..%2Ftest.db"),
+        format!("/api/v1/files/users/{uid}%2F{name}/x"),
+        format!("/api/v1/files/users/{}/{name}", uid.to_uppercase()),
+        format!("/api/v1/files/users/{}/{name}", uid.replace('-', "")),
+        format!("/api/v1/files/users/{uid}/{name}.jpg"),
+        format!("/api/v1/files/users/{uid}/profile_%FF"),
+        "/api/v1/files/users/..%2F..%2Ftest.db/x".to_owned(),
+        "/api/v1/files/test.db".to_owned(),
+    ];
+    for (index, path) in not_found.iter().enumerate() {
+        // The first is Alice's real picture asked for by Bob; the rest are Alice's own tries.
+        let cookie = if index == 0 { &bob } else { &alice };
+        let reply = fetch(&app, path, Some(cookie)).await;
+        assert_eq!(reply.status, StatusCode::NOT_FOUND, "{path}");
+        assert_eq!(reply.json()["error"]["code"], "not-found", "{path}");
+    }
+}
+
+async fn a_new_picture_replaces_the_old_one(backend: Backend) {
+    let Some(app) = spawn_app(backend).await else {
+        return;
+    };
+    let (cookie, _) = app.sign_up("replace@example.com", "van-route-42").await;
+    let first = upload_ok(&app, &cookie, &png(&gradient(64, 64))).await;
+    let second = upload_ok(&app, &cookie, &jpeg(&gradient(64, 64))).await;
+    let third = upload_ok(&app, &cookie, &webp(&gradient(64, 64))).await;
+    assert!(first != second && second != third && first != third);
+    for old in [&first, &second] {
+        assert_eq!(
+            fetch(&app, old, Some(&cookie)).await.status,
+            StatusCode::NOT_FOUND
+        );
+        assert!(!stored_path(&app, old).exists(), "{old} deleted");
+    }
+    assert_eq!(
+        fetch(&app, &third, Some(&cookie)).await.status,
+        StatusCode::OK
+    );
+    let session = app.get("/api/v1/auth/session", Some(&cookie)).await;
+    assert_eq!(session.body["user"]["photoURL"], third.as_str());
+}
+
+on_both_backends!(
+    jpeg_png_and_webp_are_stored_as_jpeg_for_their_owner,
+    new_photo_url_reaches_other_devices,
+    size_limit_is_exactly_two_mebibytes,
+    bad_input_corpus_is_refused_with_4xx,
+    payloads_and_metadata_are_stripped,
+    client_file_names_never_reach_the_disk,
+    malformed_requests_get_4xx,
+    pictures_are_readable_only_by_their_owner,
+    a_new_picture_replaces_the_old_one,
+);
+
+// ---------------------------------------------------------------------------------------------
+// S3-compatible storage against a real server: moto_server (`pip install "moto[server]"`).
+
+/// A moto_server process on a free loopback port, stopped (by its PID) when dropped.
+struct Moto {
+    child: Child,
+    endpoint: String,
+}
+
+impl Drop for Moto {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn moto_missing(why: &str) -> Option<Moto> {
+    assert!(
+        std::env::var("CI").is_err(),
+        "CI must provide moto_server (pip install \"moto[server]\") so S3 storage is tested: {why}"
+    );
+    eprintln!("skipping S3 round trip: {why} (pip install \"moto[server]\")");
+    None
+}
+
+async fn start_moto() -> Option<Moto> {
+    let port = StdListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let child = Command::new("moto_server")
+        .args(["-H", "127.0.0.1", "-p", &port.to_string()])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn();
+    let child = match child {
+        Ok(child) => child,
+        Err(err) => return moto_missing(&format!("moto_server could not start: {err}")),
+    };
+    let mut moto = Moto {
+        child,
+        endpoint: format!("http://127.0.0.1:{port}"),
+    };
+    let http = reqwest::Client::new();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        // A pyenv shim without moto behind it exits at once.
+        if let Ok(Some(status)) = moto.child.try_wait() {
+            return moto_missing(&format!("moto_server exited with {status}"));
+        }
+        let answer = http.get(&moto.endpoint).send().await;
+        if answer.is_ok_and(|response| response.status().is_success()) {
+            return Some(moto);
+        }
+        assert!(
+            Instant::now() < deadline,
+            "moto_server did not answer in 60 s"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn s3_storage_round_trip_against_moto() {
+    let Some(moto) = start_moto().await else {
+        return;
+    };
+    let bucket = "delivery-tracker-test";
+    let http = reqwest::Client::new();
+    // object_store cannot create buckets; moto accepts an unsigned PUT.
+    let created = http
+        .put(format!("{}/{bucket}", moto.endpoint))
+        .send()
+        .await
+        .unwrap();
+    assert!(created.status().is_success(), "{}", created.status());
+
+    let endpoint = moto.endpoint.clone();
+    let app = spawn_app_with(Backend::Sqlite, move |config| {
+        config.storage = StorageKind::S3;
+        config.s3_bucket = Some(bucket.into());
+        config.s3_endpoint = Some(endpoint);
+        config.s3_allow_http = true;
+        config.s3_access_key_id = Some("testing".into());
+        config.s3_secret_access_key = Some("testing".into());
+    })
+    .await
+    .unwrap();
+    let (cookie, _) = app.sign_up("s3@example.com", "van-route-42").await;
+
+    let first = upload_ok(&app, &cookie, &png(&gradient(300, 200))).await;
+    let served = fetch(&app, &first, Some(&cookie)).await;
+    assert_eq!(served.status, StatusCode::OK);
+    let picture = decode_jpeg(&served.bytes);
+    assert_eq!((picture.width(), picture.height()), (300, 200));
+
+    // The object is in the bucket, byte for byte, and nothing went to the local directory.
+    let bucket_view = AmazonS3Builder::new()
+        .with_bucket_name(bucket)
+        .with_region("us-east-1")
+        .with_endpoint(&moto.endpoint)
+        .with_allow_http(true)
+        .with_access_key_id("testing")
+        .with_secret_access_key("testing")
+        .build()
+        .unwrap();
+    let object =
+        |photo_url: &str| ObjectPath::from(photo_url.strip_prefix("/api/v1/files/").unwrap());
+    let in_bucket = bucket_view.get(&object(&first)).await.unwrap();
+    assert_eq!(
+        in_bucket.bytes().await.unwrap().as_ref(),
+        served.bytes.as_slice()
+    );
+    let local = app.data_dir().join("files");
+    assert!(!local.exists() || files_under(&local).is_empty());
+
+    let second = upload_ok(&app, &cookie, &jpeg(&gradient(100, 100))).await;
+    assert_ne!(first, second);
+    assert!(
+        matches!(
+            bucket_view.get(&object(&first)).await,
+            Err(object_store::Error::NotFound { .. })
+        ),
+        "replaced object deleted"
+    );
+    assert_eq!(
+        fetch(&app, &first, Some(&cookie)).await.status,
+        StatusCode::NOT_FOUND
+    );
+    let served = fetch(&app, &second, Some(&cookie)).await;
+    assert_eq!(served.status, StatusCode::OK);
+    assert_eq!(decode_jpeg(&served.bytes).width(), 100);
+    drop(moto);
+}
+
+/// A bucket that cannot be reached is a server-side failure, reported in the error shape.
+#[tokio::test]
+async fn unreachable_s3_fails_cleanly() {
+    let port = StdListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let app = spawn_app_with(Backend::Sqlite, move |config| {
+        config.storage = StorageKind::S3;
+        config.s3_bucket = Some("nowhere".into());
+        config.s3_endpoint = Some(format!("http://127.0.0.1:{port}"));
+        config.s3_allow_http = true;
+        config.s3_access_key_id = Some("testing".into());
+        config.s3_secret_access_key = Some("testing".into());
+    })
+    .await
+    .unwrap();
+    let (cookie, _) = app.sign_up("down@example.com", "van-route-42").await;
+    let reply = upload(&app, &cookie, &png(&gradient(20, 20))).await;
+    assert_eq!(
+        reply.status,
+        StatusCode::INTERNAL_SERVER_ERROR,
+        "{}",
+        reply.text
+    );
+    assert_eq!(reply.error_code(), "internal");
+    let session = app.get("/api/v1/auth/session", Some(&cookie)).await;
+    assert!(session.body["user"]["photoURL"].is_null());
+}
