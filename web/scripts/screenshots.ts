@@ -60,10 +60,19 @@ async function main() {
       page.on('pageerror', (error) => problems.push(`${viewport.name}: page error: ${error.message}`));
       page.on('console', (message) => {
         // A signed-out visitor's session check answers 401 by design; the browser logs it anyway.
-        const expected = message.text().includes('status of 401') && message.location().url.endsWith('/api/v1/auth/session');
+        const { url } = message.location();
+        const expected =
+          (message.text().includes('status of 401') && url.endsWith('/api/v1/auth/session')) ||
+          // Upgrade to Pro with no payment provider configured: 404 billing-disabled, by design.
+          (message.text().includes('status of 404') && url.endsWith('/api/v1/billing/checkout'));
         if (message.type() === 'error' && !expected) problems.push(`${viewport.name}: console: ${message.text()}`);
       });
       const shot = async (name: string, fullPage: boolean) => {
+        if (fullPage) {
+          // From the top, so the sticky header and the fixed bar sit where a person sees them.
+          await page.evaluate(() => window.scrollTo(0, 0));
+          await page.waitForTimeout(300);
+        }
         const file = join(outDir!, `${viewport.name}-${name}.png`);
         await page.screenshot({ path: file, fullPage });
         console.log(file);
@@ -162,11 +171,84 @@ async function main() {
 
       await page.getByRole('link', { name: 'Open profile' }).click();
       await page.getByRole('button', { name: 'Sign Out' }).waitFor();
+      await page.getByRole('region', { name: 'Achievements' }).getByRole('listitem').first().waitFor();
       await shot('app-profile', false);
+      await shot('app-profile-full', true);
 
       await page.getByRole('button', { name: 'Sync Data' }).click();
       await page.getByRole('alertdialog').waitFor();
       await shot('app-sync-dialog', false);
+      await page.getByRole('alertdialog').getByRole('button', { name: 'OK' }).click();
+
+      // Profile edit, with the validation message showing.
+      await page.getByRole('button', { name: 'Edit Profile' }).click();
+      await page.getByLabel('Bio').fill('Leeds depot, van 7. Nights and weekends.');
+      await page.getByLabel('Display name').fill('');
+      await page.getByRole('button', { name: 'Save', exact: true }).click();
+      await page.getByText('Display name is required').waitFor();
+      await shot('app-profile-edit', false);
+      await page.getByLabel('Display name').fill('Sam Screenshot');
+      await page.getByRole('button', { name: 'Save', exact: true }).click();
+      await page.getByText('Profile updated successfully!').waitFor();
+      await shot('app-profile-saved', false);
+
+      // Payment settings: a third tier, the worked example, saved.
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
+      await page.getByRole('button', { name: 'Add Tier' }).click();
+      await page.getByRole('button', { name: 'Save', exact: true }).click();
+      await page.getByText('Payment settings saved successfully!').waitFor();
+      await shot('app-settings', true);
+
+      // Plans, as a free user: the banner, the comparison, and what Upgrade to Pro says.
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Home' }).click();
+      await page.getByRole('complementary', { name: 'Pro plan' }).waitFor();
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.waitForTimeout(300);
+      await shot('app-banner', false);
+      problems.push(...(await bannerCovers(viewport.name, page)));
+      await page.getByRole('complementary', { name: 'Pro plan' }).getByRole('link', { name: 'See plans' }).click();
+      await page.getByRole('button', { name: 'Upgrade to Pro' }).waitFor();
+      await shot('app-upgrade-free', true);
+      await page.getByRole('button', { name: 'Upgrade to Pro' }).click();
+      await page.getByRole('alertdialog').waitFor();
+      await shot('app-upgrade-dialog', false);
+      await page.getByRole('alertdialog').getByRole('button', { name: 'OK' }).click();
+
+      // Light theme on the main screens.
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Profile' }).click();
+      await page.getByRole('group', { name: 'Theme' }).getByRole('button', { name: 'Light' }).click();
+      await page.getByRole('group', { name: 'Theme' }).getByRole('button', { name: 'Light', pressed: true }).waitFor();
+      await page.waitForTimeout(300);
+      await shot('light-profile', true);
+      for (const [link, name] of [['Home', 'dashboard'], ['Settings', 'settings']] as const) {
+        await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: link }).click();
+        await page.waitForTimeout(300);
+        await shot(`light-${name}`, true);
+      }
+      await page.goto('/app/history');
+      await page.getByRole('heading', { name: 'All Entries' }).waitFor();
+      await shot('light-history', true);
+      await page.goto('/app/upgrade');
+      await page.getByRole('button', { name: 'Upgrade to Pro' }).waitFor();
+      await shot('light-upgrade', true);
+
+      // As a Pro user (the plan is the server's: rewrite what it says, for the picture only).
+      await asPro(context);
+      await page.goto('/app/profile');
+      // A profile change, so the next pull carries the (rewritten) profile.
+      await page.getByRole('button', { name: 'Edit Profile' }).click();
+      await page.getByLabel('Bio').fill('Leeds depot, van 7.');
+      await page.getByRole('button', { name: 'Save', exact: true }).click();
+      await page.getByRole('link', { name: 'Pro Member' }).waitFor({ timeout: 20_000 });
+      await page.getByText('Profile updated successfully!').waitFor({ state: 'detached' });
+      await shot('light-profile-pro', false);
+      await page.getByRole('group', { name: 'Theme' }).getByRole('button', { name: 'Dark' }).click();
+      await page.getByRole('group', { name: 'Theme' }).getByRole('button', { name: 'Dark', pressed: true }).waitFor();
+      await page.waitForTimeout(300);
+      await shot('app-profile-pro', false);
+      await page.goto('/app/upgrade');
+      await page.getByRole('button', { name: 'Current Plan' }).waitFor();
+      await shot('app-upgrade-pro', true);
 
       await context.close();
     }
@@ -206,6 +288,39 @@ async function overlaps(where: string, floating: Locator, targets: Locator[]): P
     if (!apart) found.push(`${where}: the sync badge covers ${await target.evaluate((el) => el.outerHTML.slice(0, 80))}`);
   }
   return found;
+}
+
+/** Reports where the Pro banner covers the header, the bottom bar or the first control of the screen. */
+async function bannerCovers(where: string, page: Page): Promise<string[]> {
+  const banner = page.getByRole('complementary', { name: 'Pro plan' });
+  const targets = [page.getByRole('banner'), page.getByRole('navigation', { name: 'Main' }), page.getByRole('heading', { level: 1 })];
+  return (await overlaps(where, banner, targets)).map((problem) => problem.replace('the sync badge', 'the Pro banner'));
+}
+
+/** Makes the server's answers say the user is on Pro (session and synced profile). */
+async function asPro(context: BrowserContext) {
+  const rewrite = async (route: Route, change: (body: Record<string, unknown>) => void) => {
+    try {
+      const response = await route.fetch();
+      const body = (await response.json()) as Record<string, unknown>;
+      if (response.ok()) change(body);
+      await route.fulfill({ response, json: body });
+    } catch {
+      // The context closed while a request was in flight: nothing left to answer.
+    }
+  };
+  await context.route('**/api/v1/auth/session', (route) =>
+    rewrite(route, (body) => {
+      (body.user as Record<string, unknown>).role = 'pro';
+    }),
+  );
+  await context.route('**/api/v1/sync/pull**', (route) =>
+    rewrite(route, (body) => {
+      for (const change of body.changes as { kind: string; data?: Record<string, unknown> }[]) {
+        if (change.kind === 'profile' && change.data) change.data.role = 'pro';
+      }
+    }),
+  );
 }
 
 /** A tiny stand-in for the server's auth routes (docs/api.md), one signed-in state per context. */

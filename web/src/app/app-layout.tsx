@@ -1,11 +1,15 @@
-import { Outlet } from 'react-router';
+import { Outlet, ScrollRestoration, useLocation } from 'react-router';
 import { AlertDialog } from '@/components/alert-dialog';
 import { AppHeader } from '@/components/app-header';
 import { BottomNav } from '@/components/bottom-nav';
+import { ProBanner } from '@/components/pro-banner';
 import { FullScreenSpinner } from '@/components/spinner';
 import { SyncBadge } from '@/components/sync-badge';
 import { useSyncData } from '@/features/sync-data/use-sync-data';
+import { routes } from '@/lib/paths';
+import { planOf } from '@/lib/plans';
 import { useSession } from '@/lib/session/use-session';
+import { useProfile, useSessionFollowsProfile, useThemeSetting } from '@/lib/sync/use-profile';
 import { useSyncBadge } from '@/lib/sync/use-sync-badge';
 import { useOptionalSyncHandle, useSyncStatus } from '@/lib/sync/use-sync';
 import styles from './layouts.module.css';
@@ -19,19 +23,28 @@ export function AppLayout() {
 
 function SignedInShell() {
   const session = useSession();
+  const { pathname } = useLocation();
   const { syncing, sync, message, dismiss } = useSyncData();
   const status = useSyncStatus();
   const badge = useSyncBadge(status);
+  const profile = useProfile();
+  useThemeSetting();
+  useSessionFollowsProfile();
   const user = session.status === 'signed-in' ? session.user : null;
+  // Free users get the house banner; not on the plans page itself, which says it all.
+  const banner = profile !== undefined && planOf(profile.role) === 'free' && pathname !== routes.upgrade;
   return (
     <div className={styles.appShell}>
       <AppHeader photoURL={user?.photoURL} syncing={syncing} onSync={() => void sync()} />
+      {banner ? <ProBanner /> : null}
       <main className={styles.appMain}>
         <Outlet />
       </main>
       <BottomNav />
       <SyncBadge status={status} visible={badge.visible} onDismiss={badge.dismiss} />
       <AlertDialog message={message} onClose={dismiss} />
+      {/* A new screen opens at its top (the bottom bar would otherwise keep the old offset). */}
+      <ScrollRestoration />
     </div>
   );
 }

@@ -30,4 +30,6 @@ export const apiPaths = {
   logIn: '/api/v1/auth/login',
   guest: '/api/v1/auth/guest',
   logOut: '/api/v1/auth/logout',
+  profilePhoto: '/api/v1/profile/photo',
+  checkout: '/api/v1/billing/checkout',
 } as const;

@@ -1,6 +1,7 @@
-// Profile and settings documents. What a screen shows is the server's copy with every unsent
-// change (the outbox items for that document, in order) applied on top; this module keeps
-// that view up to date whenever either side moves.
+// Profile and settings documents. What a screen shows is the server's copy, then the changes
+// the server has acknowledged but no pull has brought back yet, then every unsent change (the
+// outbox items for that document, in order). This module keeps that view up to date whenever
+// any of the three moves, so an acknowledged change never flickers back to an older value.
 import type { LocalDb } from './db';
 import type { DocKind, LocalDoc, OutboxItem, RecordSyncState } from './types';
 
@@ -13,22 +14,35 @@ function stateOf(items: OutboxItem[]): RecordSyncState {
   return items.length > 0 ? 'pending' : 'synced';
 }
 
-/** Recomputes a document's view from its server copy and its outbox items. */
+/**
+ * Recomputes a document's view. A pulled server copy replaces the acknowledged layer: the
+ * server applied those changes before it answered, so any later pull already contains them.
+ */
 export async function rematerializeDoc(db: LocalDb, kind: DocKind, server?: { data: unknown; version: number }): Promise<void> {
   const current = await db.docs.get(kind);
   const items = (await db.outbox.where('recordId').equals(kind).toArray()).sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0));
   const serverData = server ? server.data : (current?.server ?? null);
   const version = server ? server.version : (current?.version ?? 0);
-  const patch = fold(items);
+  const acked = server ? {} : (current?.acked ?? {});
+  const patch = { ...acked, ...fold(items) };
   const doc = {
     kind,
     server: serverData,
     version,
+    acked,
     patch,
     data: serverData ? { ...(serverData as object), ...patch } : null,
     syncState: stateOf(items),
   } as LocalDoc;
   await db.docs.put(doc);
+}
+
+/** The server applied this change: keep showing it until a pull brings it back. */
+export async function acknowledgeDoc(db: LocalDb, kind: DocKind, args: Record<string, unknown>): Promise<void> {
+  const current = await db.docs.get(kind);
+  const acked = { ...(current?.acked ?? {}), ...args };
+  if (current) await db.docs.put({ ...current, acked } as LocalDoc);
+  else await db.docs.put({ kind, server: null, version: 0, acked, patch: acked, data: null, syncState: 'synced' } as LocalDoc);
 }
 
 export function isDocRecord(recordId: string): recordId is DocKind {

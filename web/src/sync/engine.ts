@@ -5,7 +5,7 @@ import { backoffDelay } from './backoff';
 import { refreshRecordState } from './commands';
 import type { LocalDb } from './db';
 import { newId } from './ids';
-import { rematerializeDoc } from './docs';
+import { acknowledgeDoc, isDocRecord, rematerializeDoc } from './docs';
 import { mergeRemote } from './merge';
 import type { SyncStatus } from './status';
 import type { MutationResult, OutboxItem } from './types';
@@ -249,9 +249,12 @@ export class SyncEngine {
 
   /** What the server now holds for a record, so a later Discard can restore it. */
   private async rememberServerCopy(item: OutboxItem): Promise<void> {
+    if (isDocRecord(item.recordId)) {
+      await acknowledgeDoc(this.db, item.recordId, item.args);
+      return;
+    }
     const entry = await this.db.entries.get(item.recordId);
     if (!entry) return;
-    if (item.name === 'profile.update' || item.name === 'settings.put') return;
     if (item.name === 'entry.delete') {
       await this.db.entries.update(entry.id, { server: null });
       return;

@@ -82,8 +82,8 @@ export interface ProfilePatch {
 
 /** The user's profile and settings: one local document each, synced like entries. */
 export type LocalDoc =
-  | { kind: 'profile'; data: ProfileData | null; patch: ProfilePatch; server: ProfileData | null; version: number; syncState: RecordSyncState }
-  | { kind: 'settings'; data: SettingsData | null; patch: Partial<SettingsData>; server: SettingsData | null; version: number; syncState: RecordSyncState };
+  | { kind: 'profile'; data: ProfileData | null; patch: ProfilePatch; acked?: ProfilePatch; server: ProfileData | null; version: number; syncState: RecordSyncState }
+  | { kind: 'settings'; data: SettingsData | null; patch: Partial<SettingsData>; acked?: Partial<SettingsData>; server: SettingsData | null; version: number; syncState: RecordSyncState };
 
 export type DocKind = LocalDoc['kind'];
 

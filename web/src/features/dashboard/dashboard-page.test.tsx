@@ -1,6 +1,6 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { makeUser } from '@/testing/fixtures';
+import { makeProfileData, makeUser, syncedProfileDoc } from '@/testing/fixtures';
 import { renderWithSync } from '@/testing/render-with-sync';
 import { createTestSyncHandle, makeEntry, type TestSyncHandle } from '@/testing/sync-handle';
 import type { LocalEntry, OutboxItem } from '@/sync/types';
@@ -217,5 +217,30 @@ describe('DashboardPage', () => {
     expect(item).toHaveTextContent('Waiting to sync');
     const stats = screen.getByRole('list', { name: 'Your stats' });
     expect(within(stats).getByText('This week').closest('li')).toHaveTextContent('120');
+  });
+
+  it('prices a new entry with the driver’s own tiers from the payment settings', async () => {
+    await handle.db.docs.put(syncedProfileDoc(makeProfileData({ paymentConfig: { tiers: [{ stopCount: 10, rate: 100 }, { rate: 50 }] } })));
+    const app = renderWithSync(<DashboardPage />, { handle });
+    await app.user.type(screen.getByLabelText('Stops'), '12');
+    expect(await screen.findByText('£11.00')).toBeInTheDocument(); // 10 × £1 + 2 × £0.50
+    await app.user.click(screen.getByRole('button', { name: 'Save Entry' }));
+    await screen.findByText('Entry saved successfully!');
+    expect((await handle.db.entries.toArray())[0]?.total).toBe(1_100);
+  });
+
+  it('prices with tiers saved on this device before the server has sent the profile', async () => {
+    const tiers = [{ stopCount: 5, rate: 300 }, { rate: 100 }];
+    await handle.db.docs.put({ kind: 'profile', data: null, server: null, patch: { paymentConfig: { tiers } }, version: 0, syncState: 'pending' });
+    const app = renderWithSync(<DashboardPage />, { handle });
+    await app.user.type(screen.getByLabelText('Stops'), '7');
+    expect(await screen.findByText('£17.00')).toBeInTheDocument();
+  });
+
+  it('greets by the name edited in the profile, even before it has synced', async () => {
+    await handle.db.docs.put({ kind: 'profile', data: null, server: null, patch: { displayName: 'Samira Khan' }, version: 0, syncState: 'pending' });
+    renderWithSync(<DashboardPage />, { handle, user: makeUser({ displayName: 'Sam Driver' }) });
+    const greeting = screen.getByRole('region', { name: 'Greeting' });
+    await waitFor(() => expect(within(greeting).getByRole('heading')).toHaveTextContent('Good morning, Samira!'));
   });
 });

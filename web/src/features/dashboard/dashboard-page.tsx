@@ -1,8 +1,8 @@
 import { useMemo } from 'react';
 import { Page } from '@/components/page';
-import { DEFAULT_TIERS } from '@/lib/pay';
 import { useSession } from '@/lib/session/use-session';
 import { parkedReasonsByRecord, useEntries, useParkedChanges } from '@/lib/sync/use-entries';
+import { useProfile } from '@/lib/sync/use-profile';
 import { useNow } from '@/lib/use-now';
 import { localDay } from '@/lib/week';
 import { EntryForm } from './entry-form';
@@ -17,6 +17,7 @@ import styles from './dashboard.module.css';
 /** Everything here reads the device's own store: it works the same with no signal. */
 export function DashboardPage() {
   const session = useSession();
+  const profile = useProfile();
   const now = useNow();
   const today = localDay(now);
   const entries = useEntries();
@@ -26,12 +27,12 @@ export function DashboardPage() {
 
   return (
     <Page title="Dashboard">
-      <GreetingCard displayName={session.user?.displayName} now={now} isNew={entries ? entries.length === 0 : null} />
+      <GreetingCard displayName={profile?.displayName ?? session.user?.displayName} now={now} isNew={entries ? entries.length === 0 : null} />
       <StatCards stats={stats} />
       {parked && parked.length > 0 ? <ParkedChanges changes={parked} /> : null}
       <div className={styles.logArea}>
-        {/* The next issue passes the user's own pay tiers here. */}
-        <EntryForm tiers={DEFAULT_TIERS} />
+        {/* The driver's own tiers (payment settings), or the default ones. */}
+        <EntryForm tiers={profile?.tiers} />
         <RecentEntries entries={entries} parkedReasons={parkedReasons} />
       </div>
       <WeeklyStats stats={stats} today={today} />

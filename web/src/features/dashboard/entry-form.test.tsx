@@ -133,6 +133,11 @@ describe('EntryForm', () => {
     expect(payFor(DEFAULT_TIERS, 12)).not.toBe(1100); // so this test really tells the tiers apart
   });
 
+  it('waits for the tiers before it can save', async () => {
+    renderWithSync(<EntryForm tiers={undefined} />);
+    expect(screen.getByRole('button', { name: 'Save Entry' })).toBeDisabled();
+  });
+
   it('says Saving... and is disabled while the save is in flight', async () => {
     let finish: () => void = () => undefined;
     vi.mocked(saveEntry).mockImplementationOnce(

@@ -4,6 +4,7 @@ import { Button } from '@/components/button';
 import { FormAlert } from '@/components/form-alert';
 import { Spinner } from '@/components/spinner';
 import { TextAreaField, TextField } from '@/components/text-field';
+import { SUCCESS_MESSAGE_MS } from '@/lib/flash';
 import { formatPence } from '@/lib/format';
 import { parsePounds } from '@/lib/money';
 import { payFor, type PayTier } from '@/lib/pay';
@@ -14,8 +15,7 @@ import { shortStatusText, type SyncStatus } from '@/sync/status';
 import { entryMessages, MAX_NOTES_CHARS, MAX_STOPS, validateEntryForm, type EntryFormErrors, type EntryFormInput } from './entry-schema';
 import styles from './entry-form.module.css';
 
-/** Spec §9: success messages show for 3 s. */
-export const SUCCESS_MESSAGE_MS = 3_000;
+export { SUCCESS_MESSAGE_MS };
 
 const emptyForm = (): EntryFormInput => ({ date: localDay(new Date()), stops: '', extra: '', notes: '' });
 
@@ -24,9 +24,10 @@ type Outcome = { kind: 'saved' } | { kind: 'failed'; message: string } | null;
 /**
  * Log New Entry. "Saved" means stored on this device (with its outbox item); reaching the
  * server is the sync engine's job, shown by the indicator here and on the entry itself.
- * `tiers` price the day: the entry's total is fixed when it is saved.
+ * `tiers` price the day: the entry's total is fixed when it is saved. Undefined while the
+ * profile is still being read: saving waits, so no day is priced with the wrong tiers.
  */
-export function EntryForm({ tiers }: { tiers: readonly PayTier[] }) {
+export function EntryForm({ tiers }: { tiers: readonly PayTier[] | undefined }) {
   const handle = useSyncHandle();
   const [form, setForm] = useState<EntryFormInput>(emptyForm);
   const [errors, setErrors] = useState<EntryFormErrors>({});
@@ -47,7 +48,7 @@ export function EntryForm({ tiers }: { tiers: readonly PayTier[] }) {
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    if (saving) return;
+    if (saving || !tiers) return;
     const result = validateEntryForm(form);
     if (!result.ok) {
       setErrors(result.errors);
@@ -126,7 +127,7 @@ export function EntryForm({ tiers }: { tiers: readonly PayTier[] }) {
         />
         {outcome?.kind === 'failed' ? <FormAlert message={outcome.message} /> : null}
         <div className={styles.actions}>
-          <Button type="submit" disabled={saving} aria-busy={saving}>
+          <Button type="submit" disabled={saving || !tiers} aria-busy={saving}>
             {saving ? <Spinner size="sm" decorative /> : null}
             {saving ? 'Saving...' : 'Save Entry'}
           </Button>
@@ -168,7 +169,8 @@ function SyncIndicator() {
 }
 
 /** What the entry will total as typed, or null while stops is not a valid number yet. */
-function previewTotal(form: EntryFormInput, tiers: readonly PayTier[]): number | null {
+function previewTotal(form: EntryFormInput, tiers: readonly PayTier[] | undefined): number | null {
+  if (!tiers) return null;
   const stops = form.stops.trim();
   if (!/^\d+$/.test(stops) || Number(stops) > MAX_STOPS) return null;
   const extra = form.extra.trim() === '' ? 0 : parsePounds(form.extra);

@@ -9,6 +9,10 @@ interface PutArgs {
 
 /** What the change was, in the driver's words. */
 export function describeChange({ item, entry }: ParkedChange): string {
+  if (item.name === 'profile.update') {
+    return 'paymentConfig' in item.args ? 'Changes to your payment settings' : 'Changes to your profile';
+  }
+  if (item.name === 'settings.put') return 'Changing the theme';
   if (item.name === 'entry.delete') {
     return entry?.date ? `Deleting the entry for ${formatShortDate(entry.date)}` : 'Deleting an entry';
   }
@@ -20,6 +24,9 @@ export function describeChange({ item, entry }: ParkedChange): string {
 }
 
 export function discardWarning(change: ParkedChange): string {
+  if (change.item.name === 'profile.update' || change.item.name === 'settings.put') {
+    return 'What you changed will be lost: it goes back to what the server has.';
+  }
   if (change.item.name === 'entry.delete') {
     return 'The entry will come back as the server has it, and will not be deleted.';
   }

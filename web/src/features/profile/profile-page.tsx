@@ -1,26 +1,27 @@
-import { Crown, LogOut } from 'lucide-react';
+import { CircleCheck, Crown, LogOut, Pencil } from 'lucide-react';
 import { useState } from 'react';
-import { useNavigate } from 'react-router';
-import { Avatar } from '@/components/avatar';
+import { Link, useNavigate } from 'react-router';
 import { Button, ButtonLink } from '@/components/button';
 import { Card } from '@/components/card';
 import { FormAlert } from '@/components/form-alert';
 import { Page } from '@/components/page';
 import { Spinner } from '@/components/spinner';
 import { isApiError } from '@/lib/api';
+import { useFlash } from '@/lib/flash';
 import { routes } from '@/lib/paths';
-import { isPro } from '@/lib/session/user';
+import { planLabel, planOf } from '@/lib/plans';
+import type { User } from '@/lib/session/user';
 import { useSession, useSessionStore } from '@/lib/session/use-session';
+import { profileView, useProfileDoc, type ProfileView } from '@/lib/sync/use-profile';
+import { AchievementsCard } from './achievements-card';
+import { PhotoUpload } from './photo-upload';
+import { ProfileForm } from './profile-form';
+import { profileMessages } from './profile-schema';
+import { ThemeToggle } from './theme-toggle';
 import styles from './profile-page.module.css';
 
-// Profile editing, the picture upload and achievements arrive with the profile issue.
 export function ProfilePage() {
   const session = useSession();
-  const store = useSessionStore();
-  const navigate = useNavigate();
-  const [signingOut, setSigningOut] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-
   if (session.status !== 'signed-in') {
     return (
       <Page title="Profile">
@@ -29,9 +30,97 @@ export function ProfilePage() {
       </Page>
     );
   }
+  return <SignedInProfile user={session.user} />;
+}
 
-  const { user } = session;
-  const pro = isPro(user);
+function SignedInProfile({ user }: { user: User }) {
+  const read = useProfileDoc();
+  const [editing, setEditing] = useState(false);
+  const [updated, showUpdated] = useFlash();
+
+  if (read.status === 'loading') {
+    return (
+      <Page title="Profile">
+        <Spinner label="Loading profile" />
+      </Page>
+    );
+  }
+  // If the device's store cannot be read, the session's copy still shows who is signed in.
+  const profile = profileView(read.status === 'ready' ? read.doc : undefined, user);
+
+  return (
+    <Page title="Profile">
+      {read.status === 'failed' ? <FormAlert message={profileMessages.loadFailed} /> : null}
+      {/* One block, so the status line below the card takes no room while it is empty. */}
+      <div className={styles.profileBlock}>
+        {editing ? (
+          <ProfileForm
+            profile={profile}
+            onCancel={() => setEditing(false)}
+            onSaved={() => {
+              setEditing(false);
+              showUpdated(profileMessages.updated);
+            }}
+          />
+        ) : (
+          <ProfileDetails profile={profile} onEdit={() => setEditing(true)} />
+        )}
+        <p role="status" className={styles.success}>
+          {updated ? (
+            <>
+              <CircleCheck aria-hidden="true" />
+              {updated}
+            </>
+          ) : null}
+        </p>
+      </div>
+      <AchievementsCard />
+      <AccountSettings />
+    </Page>
+  );
+}
+
+function ProfileDetails({ profile, onEdit }: { profile: ProfileView; onEdit: () => void }) {
+  const plan = planOf(profile.role);
+  return (
+    <Card className={styles.profileCard} aria-label="Your profile">
+      <PhotoUpload photoURL={profile.photoURL}>
+        <div className={styles.details}>
+          <h2 className={styles.name}>{profile.displayName}</h2>
+          {profile.email ? (
+            <p className={styles.email}>{profile.email}</p>
+          ) : (
+            <p className={styles.email}>{profile.isAnonymous ? 'Guest account: no email address' : 'No email address'}</p>
+          )}
+          <Link to={routes.upgrade} className={styles.plan} data-plan={plan}>
+            {plan === 'pro' ? <Crown aria-hidden="true" /> : null}
+            {planLabel[plan]}
+          </Link>
+        </div>
+      </PhotoUpload>
+      <div className={styles.bioBlock}>
+        <h3 className={styles.label}>Bio</h3>
+        {profile.bio ? <p className={styles.bio}>{profile.bio}</p> : <p className={styles.muted}>No bio yet.</p>}
+      </div>
+      {profile.syncState === 'pending' ? <p className={styles.muted}>Changes saved on this device, waiting to sync.</p> : null}
+      {profile.syncState === 'parked' ? (
+        <p className={styles.parked}>A change was not accepted by the server: see Changes not synced on the dashboard.</p>
+      ) : null}
+      <div className={styles.actions}>
+        <Button onClick={onEdit}>
+          <Pencil aria-hidden="true" />
+          Edit Profile
+        </Button>
+      </div>
+    </Card>
+  );
+}
+
+function AccountSettings() {
+  const store = useSessionStore();
+  const navigate = useNavigate();
+  const [signingOut, setSigningOut] = useState(false);
+  const [error, setError] = useState<string | null>(null);
 
   async function signOut() {
     setSigningOut(true);
@@ -46,29 +135,16 @@ export function ProfilePage() {
   }
 
   return (
-    <Page title="Profile">
-      <Card className={styles.identity} aria-label="Your profile">
-        <Avatar photoURL={user.photoURL} size="lg" />
-        <div className={styles.details}>
-          <h2 className={styles.name}>{user.displayName}</h2>
-          {user.email ? <p className={styles.email}>{user.email}</p> : null}
-          <p className={styles.plan} data-plan={pro ? 'pro' : 'free'}>
-            {pro ? <Crown aria-hidden="true" /> : null}
-            {pro ? 'Pro Member' : 'Free User'}
-          </p>
-        </div>
-      </Card>
-
-      <Card className={styles.account} aria-labelledby="account-settings">
-        <h2 id="account-settings" className={styles.sectionTitle}>
-          Account Settings
-        </h2>
-        <FormAlert message={error} />
-        <Button variant="danger" onClick={() => void signOut()} disabled={signingOut} aria-busy={signingOut}>
-          {signingOut ? <Spinner size="sm" decorative /> : <LogOut aria-hidden="true" />}
-          Sign Out
-        </Button>
-      </Card>
-    </Page>
+    <Card className={styles.account} aria-labelledby="account-settings">
+      <h2 id="account-settings" className={styles.sectionTitle}>
+        Account Settings
+      </h2>
+      <ThemeToggle />
+      <FormAlert message={error} />
+      <Button variant="danger" onClick={() => void signOut()} disabled={signingOut} aria-busy={signingOut}>
+        {signingOut ? <Spinner size="sm" decorative /> : <LogOut aria-hidden="true" />}
+        Sign Out
+      </Button>
+    </Card>
   );
 }

@@ -1,0 +1,97 @@
+import { useId, useState, type FormEvent } from 'react';
+import { Button } from '@/components/button';
+import { Card } from '@/components/card';
+import { FormAlert } from '@/components/form-alert';
+import { Spinner } from '@/components/spinner';
+import { TextAreaField, TextField } from '@/components/text-field';
+import type { ProfileView } from '@/lib/sync/use-profile';
+import { useSyncHandle } from '@/lib/sync/use-sync';
+import { updateProfile } from '@/sync/commands';
+import { MAX_BIO_CHARS, MAX_DISPLAY_NAME_CHARS, profileMessages, validateProfileForm, type ProfileFormErrors, type ProfileFormInput } from './profile-schema';
+import styles from './profile-page.module.css';
+
+/**
+ * Edit mode. Saving stores the change on this device with its outbox item (it works
+ * offline); the sync engine sends it. Cancel drops what was typed: the stored values stay.
+ */
+export function ProfileForm({ profile, onCancel, onSaved }: { profile: ProfileView; onCancel: () => void; onSaved: () => void }) {
+  const handle = useSyncHandle();
+  const [form, setForm] = useState<ProfileFormInput>({ displayName: profile.displayName, bio: profile.bio });
+  const [errors, setErrors] = useState<ProfileFormErrors>({});
+  const [failure, setFailure] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+  const emailHintId = useId();
+
+  function update(field: keyof ProfileFormInput, value: string) {
+    setForm((current) => ({ ...current, [field]: value }));
+    setErrors((current) => ({ ...current, [field]: undefined }));
+  }
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (saving) return;
+    const result = validateProfileForm(form);
+    if (!result.ok) {
+      setErrors(result.errors);
+      return;
+    }
+    setSaving(true);
+    setFailure(null);
+    try {
+      await updateProfile(handle.db, result.value);
+      handle.requestSync();
+      onSaved();
+    } catch (error) {
+      setFailure(profileMessages.updateFailed(error instanceof Error && error.message ? error.message : 'Unknown error'));
+      setSaving(false);
+    }
+  }
+
+  return (
+    <Card className={styles.profileCard} aria-label="Edit profile">
+      <form className={styles.form} onSubmit={(event) => void onSubmit(event)} noValidate>
+        <TextField
+          label="Display name"
+          required
+          autoComplete="name"
+          maxLength={MAX_DISPLAY_NAME_CHARS}
+          value={form.displayName}
+          error={errors.displayName}
+          onChange={(event) => update('displayName', event.target.value)}
+        />
+        <div className={styles.readOnly}>
+          <TextField
+            label="Email"
+            type="email"
+            readOnly
+            value={profile.email ?? ''}
+            placeholder={profile.isAnonymous ? 'Guest account: no email address' : 'No email address'}
+            aria-describedby={emailHintId}
+          />
+          <p id={emailHintId} className={styles.hint}>
+            {profileMessages.emailFixed}
+          </p>
+        </div>
+        <TextAreaField
+          label="Bio"
+          optional
+          rows={4}
+          maxLength={MAX_BIO_CHARS}
+          value={form.bio}
+          error={errors.bio}
+          onChange={(event) => update('bio', event.target.value)}
+        />
+        <FormAlert message={failure} />
+        <div className={styles.actions}>
+          <Button type="submit" disabled={saving} aria-busy={saving}>
+            {saving ? <Spinner size="sm" decorative /> : null}
+            {saving ? 'Saving...' : 'Save'}
+          </Button>
+          <Button variant="secondary" onClick={onCancel} disabled={saving}>
+            Cancel
+          </Button>
+        </div>
+      </form>
+    </Card>
+  );
+}

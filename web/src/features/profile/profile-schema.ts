@@ -1,0 +1,42 @@
+import { z } from 'zod';
+
+// Server bounds (crates/domain/src/profile.rs), checked here too so an edit made offline is
+// never parked later for something the form could have said at once.
+export const MAX_DISPLAY_NAME_CHARS = 80;
+export const MAX_BIO_CHARS = 500;
+
+export const profileMessages = {
+  nameRequired: 'Display name is required',
+  nameTooLong: `Display name must be at most ${MAX_DISPLAY_NAME_CHARS} characters`,
+  bioTooLong: `Bio must be at most ${MAX_BIO_CHARS} characters`,
+  emailFixed: 'Email cannot be changed',
+  updated: 'Profile updated successfully!',
+  updateFailed: (reason: string) => `Failed to update profile: ${reason}`,
+  loadFailed: 'Failed to load profile data',
+} as const;
+
+const chars = (text: string) => [...text].length;
+
+export const profileFormSchema = z.object({
+  displayName: z
+    .string()
+    .trim()
+    .min(1, profileMessages.nameRequired)
+    .refine((name) => chars(name) <= MAX_DISPLAY_NAME_CHARS, profileMessages.nameTooLong),
+  bio: z.string().refine((bio) => chars(bio) <= MAX_BIO_CHARS, profileMessages.bioTooLong),
+});
+
+export type ProfileFormInput = z.input<typeof profileFormSchema>;
+export type ProfileFormValue = z.output<typeof profileFormSchema>;
+export type ProfileFormErrors = Partial<Record<keyof ProfileFormInput, string>>;
+
+export function validateProfileForm(input: ProfileFormInput): { ok: true; value: ProfileFormValue } | { ok: false; errors: ProfileFormErrors } {
+  const result = profileFormSchema.safeParse(input);
+  if (result.success) return { ok: true, value: result.data };
+  const errors: ProfileFormErrors = {};
+  for (const issue of result.error.issues) {
+    const field = issue.path[0] as keyof ProfileFormInput;
+    errors[field] ??= issue.message;
+  }
+  return { ok: false, errors };
+}
