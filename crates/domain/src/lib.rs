@@ -4,6 +4,7 @@
 //! that one rule has one home.
 
 pub mod account;
+pub mod contact;
 pub mod entry;
 pub mod merge;
 pub mod money;

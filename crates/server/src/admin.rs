@@ -47,3 +47,25 @@ pub async fn set_role(store: &DynStore, email: &str, role: Role) -> anyhow::Resu
     }
     Ok(())
 }
+
+/// Prints the newest contact messages, newest first, for the operator to answer.
+pub async fn list_messages(
+    store: &DynStore,
+    limit: u32,
+    out: &mut impl Write,
+) -> anyhow::Result<()> {
+    let messages = store.list_contact_messages(limit).await?;
+    for m in &messages {
+        let from = match m.user_id {
+            Some(user) => format!("{} <{}> (user {user})", m.name, m.email),
+            None => format!("{} <{}>", m.name, m.email),
+        };
+        writeln!(out, "--- {} from {from}", rfc3339_from_ms(m.created_at_ms))?;
+        if !m.subject.is_empty() {
+            writeln!(out, "Subject: {}", m.subject)?;
+        }
+        writeln!(out, "{}\n", m.message)?;
+    }
+    writeln!(out, "{} message(s)", messages.len())?;
+    Ok(())
+}

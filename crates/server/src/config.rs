@@ -55,6 +55,15 @@ pub struct Config {
     )]
     pub login_rate_limit_per_minute: u32,
 
+    /// Contact-form messages allowed per client IP per minute.
+    #[arg(
+        long,
+        env = "CONTACT_RATE_LIMIT_PER_MINUTE",
+        default_value_t = 5,
+        global = true
+    )]
+    pub contact_rate_limit_per_minute: u32,
+
     /// Take the client IP from the last `X-Forwarded-For` entry (only behind a proxy you run).
     #[arg(long, env = "TRUST_PROXY", default_value_t = false, action = clap::ArgAction::Set, global = true)]
     pub trust_proxy: bool,
@@ -209,6 +218,7 @@ impl Config {
             session_max_days: 365,
             auth_rate_limit_per_minute: 30,
             login_rate_limit_per_minute: 10,
+            contact_rate_limit_per_minute: 5,
             trust_proxy: false,
             sqlite_synchronous: "FULL".into(),
             log_format: "text".into(),
@@ -304,7 +314,10 @@ impl Config {
             ));
         }
         self.stripe()?;
-        if self.auth_rate_limit_per_minute == 0 || self.login_rate_limit_per_minute == 0 {
+        if self.auth_rate_limit_per_minute == 0
+            || self.login_rate_limit_per_minute == 0
+            || self.contact_rate_limit_per_minute == 0
+        {
             return Err(ConfigError(
                 "rate limits must be at least 1 per minute".into(),
             ));

@@ -5,6 +5,7 @@ pub mod admin;
 pub mod auth;
 pub mod billing;
 pub mod config;
+pub mod contact;
 pub mod error;
 pub mod files;
 pub mod http;
@@ -51,6 +52,7 @@ pub struct AppState {
     pub passwords: PasswordHasher,
     pub limits: AuthLimits,
     pub notifier: sync::poke::Notifier,
+    pub contact_limit: contact::ContactLimit,
     /// Uploaded pictures: the file store and the decode bound.
     pub files: files::Files,
     /// Checkout settings when a payment provider is configured.
@@ -64,6 +66,9 @@ impl AppState {
         config.validate()?;
         let public_origin = config.public_origin()?.map(Arc::from);
         let stripe = config.stripe()?.map(Arc::new);
+        let contact_limit = Arc::new(auth::rate_limit::Limiter::per_minute(
+            config.contact_rate_limit_per_minute,
+        ));
         let sessions = SessionManager::new(
             store.clone(),
             config.cookie_secure,
@@ -83,6 +88,7 @@ impl AppState {
             passwords: PasswordHasher::new()?,
             limits,
             notifier: sync::poke::Notifier::default(),
+            contact_limit,
             files,
             stripe,
             http: reqwest::Client::builder()
@@ -133,6 +139,7 @@ pub fn app(state: AppState) -> Router {
         .nest("/api/v1/sync", sync::router())
         .merge(files::router())
         .nest("/api/v1/billing", billing::router())
+        .nest("/api/v1/contact", contact::router())
         .split_for_parts();
     let openapi = Arc::new(openapi);
 

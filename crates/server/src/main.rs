@@ -30,6 +30,20 @@ enum Command {
         #[command(subcommand)]
         command: UsersCommand,
     },
+    /// Read contact-form messages.
+    Messages {
+        #[command(subcommand)]
+        command: MessagesCommand,
+    },
+}
+
+#[derive(Subcommand)]
+enum MessagesCommand {
+    /// Show the newest messages, newest first.
+    List {
+        #[arg(long, default_value_t = 50)]
+        limit: u32,
+    },
 }
 
 #[derive(Subcommand)]
@@ -85,6 +99,11 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             let role: Role = role.parse().map_err(anyhow::Error::msg)?;
             server::admin::set_role(&store, &email, role).await?;
             println!("{email} is now {role}");
+        }
+        Command::Messages {
+            command: MessagesCommand::List { limit },
+        } => {
+            server::admin::list_messages(&store, limit, &mut std::io::stdout().lock()).await?;
         }
     }
     Ok(())

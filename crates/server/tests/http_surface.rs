@@ -60,6 +60,9 @@ async fn openapi_describes_every_route() {
         ("/api/v1/sync/push", "post"),
         ("/api/v1/sync/pull", "get"),
         ("/api/v1/sync/events", "get"),
+        ("/api/v1/contact", "post"),
+        ("/api/v1/billing/checkout", "post"),
+        ("/api/v1/billing/webhook", "post"),
         ("/api/v1/profile/photo", "post"),
         ("/api/v1/files/users/{uid}/{name}", "get"),
     ] {

@@ -43,13 +43,14 @@ impl AuthLimits {
     }
 }
 
-struct Limiter<K: Hash + Eq + Clone> {
+/// A per-key limit of `n` requests a minute (bursts up to `n`).
+pub struct Limiter<K: Hash + Eq + Clone> {
     inner: DefaultKeyedRateLimiter<K>,
     checks: AtomicU32,
 }
 
 impl<K: Hash + Eq + Clone> Limiter<K> {
-    fn per_minute(n: u32) -> Self {
+    pub fn per_minute(n: u32) -> Self {
         let n = NonZeroU32::new(n).unwrap_or(NonZeroU32::MIN);
         Limiter {
             inner: RateLimiter::keyed(Quota::per_minute(n)),
@@ -57,7 +58,7 @@ impl<K: Hash + Eq + Clone> Limiter<K> {
         }
     }
 
-    fn check(&self, key: K) -> Result<(), AppError> {
+    pub fn check(&self, key: K) -> Result<(), AppError> {
         if self.checks.fetch_add(1, Ordering::Relaxed) % SWEEP_EVERY == SWEEP_EVERY - 1 {
             self.inner.retain_recent();
         }

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use axum::{
     extract::{FromRef, FromRequestParts},
-    http::{HeaderMap, HeaderValue, header, request::Parts},
+    http::{HeaderMap, HeaderValue, StatusCode, header, request::Parts},
 };
 use axum_extra::extract::CookieJar;
 use base64::{Engine, engine::general_purpose::URL_SAFE_NO_PAD};
@@ -186,6 +186,29 @@ where
         let state = AppState::from_ref(state);
         let jar = CookieJar::from_headers(&parts.headers);
         state.sessions.resolve(&jar).await
+    }
+}
+
+/// Routes open to everyone that also want to know who is asking (e.g. the contact form).
+impl<S> axum::extract::OptionalFromRequestParts<S> for CurrentUser
+where
+    AppState: FromRef<S>,
+    S: Send + Sync,
+{
+    type Rejection = AppError;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &S,
+    ) -> Result<Option<Self>, Self::Rejection> {
+        match <CurrentUser as FromRequestParts<S>>::from_request_parts(parts, state).await {
+            Ok(user) => Ok(Some(user)),
+            Err(AppError::Client {
+                status: StatusCode::UNAUTHORIZED,
+                ..
+            }) => Ok(None),
+            Err(other) => Err(other),
+        }
     }
 }
 

@@ -22,6 +22,7 @@ pub const SQLITE: &[Migration] = &[
     migration!("sqlite", 2, "0002_entries"),
     migration!("sqlite", 3, "0003_profile_settings"),
     migration!("sqlite", 4, "0004_billing"),
+    migration!("sqlite", 5, "0005_contact"),
 ];
 
 pub const POSTGRES: &[Migration] = &[
@@ -29,6 +30,7 @@ pub const POSTGRES: &[Migration] = &[
     migration!("postgres", 2, "0002_entries"),
     migration!("postgres", 3, "0003_profile_settings"),
     migration!("postgres", 4, "0004_billing"),
+    migration!("postgres", 5, "0005_contact"),
 ];
 
 #[cfg(test)]

@@ -67,6 +67,18 @@ pub struct SessionRecord {
     pub user_agent: Option<String>,
 }
 
+/// A stored contact-form message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ContactRecord {
+    pub id: Uuid,
+    pub user_id: Option<Uuid>,
+    pub name: String,
+    pub email: String,
+    pub subject: String,
+    pub message: String,
+    pub created_at_ms: i64,
+}
+
 /// A pushed mutation after parsing and validation (which need no database).
 #[derive(Debug, Clone)]
 pub struct PreparedMutation {
@@ -247,6 +259,10 @@ pub trait Store: Send + Sync + 'static {
     /// The user's change sequence: it moves whenever any of their records changes, from any
     /// process (open event streams compare it to poke devices about admin changes).
     async fn change_cursor(&self, user_id: Uuid) -> StoreResult<Option<i64>>;
+
+    async fn create_contact_message(&self, message: ContactRecord) -> StoreResult<()>;
+    /// The newest `limit` messages, newest first.
+    async fn list_contact_messages(&self, limit: u32) -> StoreResult<Vec<ContactRecord>>;
 
     /// Cheap liveness probe for `/healthz`.
     async fn ping(&self) -> StoreResult<()>;

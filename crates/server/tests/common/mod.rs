@@ -98,6 +98,7 @@ pub async fn spawn_app_with(backend: Backend, tweak: impl FnOnce(&mut Config)) -
     // Generous defaults so only the rate-limit tests ever trip a limit.
     config.auth_rate_limit_per_minute = 10_000;
     config.login_rate_limit_per_minute = 10_000;
+    config.contact_rate_limit_per_minute = 10_000;
     tweak(&mut config);
     let state = AppState::new(config, store.clone()).unwrap();
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();

@@ -10,8 +10,8 @@ use tokio_postgres::{NoTls, Row, error::SqlState};
 use uuid::Uuid;
 
 use super::{
-    NewUser, PreparedMutation, PullPage, PushOutcome, SessionRecord, Store, StoreError,
-    StoreResult, UserRecord, migrations::POSTGRES,
+    ContactRecord, NewUser, PreparedMutation, PullPage, PushOutcome, SessionRecord, Store,
+    StoreError, StoreResult, UserRecord, migrations::POSTGRES,
 };
 
 const POOL_SIZE: usize = 16;
@@ -380,6 +380,51 @@ impl Store for PgStore {
             .await
             .map_err(db_err)?;
         Ok(row.map(|r| r.get(0)))
+    }
+
+    async fn create_contact_message(&self, message: ContactRecord) -> StoreResult<()> {
+        let client = self.client().await?;
+        client
+            .execute(
+                "INSERT INTO contact_messages (id, user_id, name, email, subject, message, created_at)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                &[
+                    &message.id,
+                    &message.user_id,
+                    &message.name,
+                    &message.email,
+                    &message.subject,
+                    &message.message,
+                    &message.created_at_ms,
+                ],
+            )
+            .await
+            .map_err(db_err)?;
+        Ok(())
+    }
+
+    async fn list_contact_messages(&self, limit: u32) -> StoreResult<Vec<ContactRecord>> {
+        let client = self.client().await?;
+        let rows = client
+            .query(
+                "SELECT id, user_id, name, email, subject, message, created_at
+                 FROM contact_messages ORDER BY created_at DESC, id DESC LIMIT $1",
+                &[&i64::from(limit)],
+            )
+            .await
+            .map_err(db_err)?;
+        Ok(rows
+            .iter()
+            .map(|r| ContactRecord {
+                id: r.get(0),
+                user_id: r.get(1),
+                name: r.get(2),
+                email: r.get(3),
+                subject: r.get(4),
+                message: r.get(5),
+                created_at_ms: r.get(6),
+            })
+            .collect())
     }
 
     async fn ping(&self) -> StoreResult<()> {

@@ -14,8 +14,8 @@ use uuid::Uuid;
 
 use self::{readers::Readers, writer::Writer};
 use super::{
-    NewUser, PreparedMutation, PullPage, PushOutcome, SessionRecord, Store, StoreError,
-    StoreResult, UserRecord, migrations::SQLITE,
+    ContactRecord, NewUser, PreparedMutation, PullPage, PushOutcome, SessionRecord, Store,
+    StoreError, StoreResult, UserRecord, migrations::SQLITE,
 };
 
 const READER_CONNECTIONS: usize = 4;
@@ -462,6 +462,59 @@ impl Store for SqliteStore {
                 )
                 .optional()
                 .map_err(db_err)
+            })
+            .await
+    }
+
+    async fn create_contact_message(&self, message: ContactRecord) -> StoreResult<()> {
+        self.writer
+            .write(move |conn| {
+                conn.execute(
+                    "INSERT INTO contact_messages (id, user_id, name, email, subject, message, created_at)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                    params![
+                        message.id.to_string(),
+                        message.user_id.map(|id| id.to_string()),
+                        message.name,
+                        message.email,
+                        message.subject,
+                        message.message,
+                        message.created_at_ms
+                    ],
+                )
+                .map_err(db_err)?;
+                Ok(())
+            })
+            .await
+    }
+
+    async fn list_contact_messages(&self, limit: u32) -> StoreResult<Vec<ContactRecord>> {
+        self.readers
+            .read(move |conn| {
+                let mut stmt = conn
+                    .prepare(
+                        "SELECT id, user_id, name, email, subject, message, created_at
+                         FROM contact_messages ORDER BY created_at DESC, id DESC LIMIT ?1",
+                    )
+                    .map_err(db_err)?;
+                let rows = stmt
+                    .query_map([limit], |r| {
+                        let id: String = r.get(0)?;
+                        let user: Option<String> = r.get(1)?;
+                        Ok(ContactRecord {
+                            id: Uuid::parse_str(&id).unwrap_or_default(),
+                            user_id: user.and_then(|u| Uuid::parse_str(&u).ok()),
+                            name: r.get(2)?,
+                            email: r.get(3)?,
+                            subject: r.get(4)?,
+                            message: r.get(5)?,
+                            created_at_ms: r.get(6)?,
+                        })
+                    })
+                    .map_err(db_err)?
+                    .collect::<rusqlite::Result<Vec<_>>>()
+                    .map_err(db_err)?;
+                Ok(rows)
             })
             .await
     }

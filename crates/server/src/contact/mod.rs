@@ -1,0 +1,63 @@
+//! The contact form: messages are validated, rate limited, stored for the operator
+//! (`delivery-tracker messages list`) and work signed in or out.
+
+use std::{net::IpAddr, sync::Arc};
+
+use axum::{Json, extract::State, http::StatusCode};
+use domain::{contact::ContactInput, time_fmt::now_ms};
+use serde::Serialize;
+use utoipa::ToSchema;
+use utoipa_axum::{router::OpenApiRouter, routes};
+use uuid::Uuid;
+
+use crate::{
+    AppState,
+    auth::{rate_limit::Limiter, session::CurrentUser},
+    error::{ApiJson, ApiResult, AppError, ErrorBody},
+    http::client_ip::ClientIp,
+    store::ContactRecord,
+};
+
+pub type ContactLimit = Arc<Limiter<IpAddr>>;
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(send_message))
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct MessageReceived {
+    pub received: bool,
+}
+
+#[utoipa::path(post, path = "", tag = "contact", request_body = ContactInput,
+    responses(
+        (status = 201, description = "Stored for the operator", body = MessageReceived),
+        (status = 422, description = "validation: the first problem in the spec's order", body = ErrorBody),
+        (status = 429, description = "rate-limited", body = ErrorBody),
+    ))]
+pub async fn send_message(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    sender: Option<CurrentUser>,
+    ApiJson(input): ApiJson<ContactInput>,
+) -> ApiResult<(StatusCode, Json<MessageReceived>)> {
+    state.contact_limit.check(ip)?;
+    let message = input
+        .validate()
+        .map_err(|(field, problem)| AppError::validation(field, problem))?;
+    let record = ContactRecord {
+        id: Uuid::now_v7(),
+        user_id: sender.map(|s| s.user.id),
+        name: message.name,
+        email: message.email,
+        subject: message.subject,
+        message: message.message,
+        created_at_ms: now_ms(),
+    };
+    state.store.create_contact_message(record).await?;
+    tracing::info!("contact message stored");
+    Ok((
+        StatusCode::CREATED,
+        Json(MessageReceived { received: true }),
+    ))
+}
