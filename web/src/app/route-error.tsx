@@ -1,15 +1,18 @@
 import { isRouteErrorResponse, useRouteError } from 'react-router';
 import { ErrorScreen } from '@/components/error-screen';
 
-/** Any render error below the root lands here instead of a blank page. */
-export function RouteError() {
+/**
+ * Any render or loader error below the root lands here instead of a blank page. The details
+ * help a developer; users get the spec's plain text only, unless `showDetails` says otherwise.
+ */
+export function RouteError({ showDetails = import.meta.env.DEV }: { showDetails?: boolean }) {
   const error = useRouteError();
-  // The details help a developer; users get the spec's plain text only.
-  if (!import.meta.env.DEV) return <ErrorScreen />;
-  const detail = isRouteErrorResponse(error)
-    ? `${error.status} ${error.statusText}`
-    : error instanceof Error
-      ? (error.stack ?? error.message)
-      : String(error);
-  return <ErrorScreen detail={detail} />;
+  if (!showDetails) return <ErrorScreen />;
+  return <ErrorScreen detail={describeError(error)} />;
+}
+
+function describeError(error: unknown): string {
+  if (isRouteErrorResponse(error)) return `${error.status} ${error.statusText}`;
+  if (error instanceof Error) return error.stack ?? error.message;
+  return String(error);
 }

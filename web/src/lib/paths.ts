@@ -32,4 +32,5 @@ export const apiPaths = {
   logOut: '/api/v1/auth/logout',
   profilePhoto: '/api/v1/profile/photo',
   checkout: '/api/v1/billing/checkout',
+  contact: '/api/v1/contact',
 } as const;

@@ -1,5 +1,7 @@
 import { useMemo } from 'react';
 import { Page } from '@/components/page';
+import { StatCards } from '@/components/stat-cards';
+import { WeeklyStats } from '@/components/weekly-stats';
 import { useSession } from '@/lib/session/use-session';
 import { parkedReasonsByRecord, useEntries, useParkedChanges } from '@/lib/sync/use-entries';
 import { useProfile } from '@/lib/sync/use-profile';
@@ -9,9 +11,7 @@ import { EntryForm } from './entry-form';
 import { GreetingCard } from './greeting-card';
 import { ParkedChanges } from './parked-changes';
 import { RecentEntries } from './recent-entries';
-import { StatCards } from './stat-cards';
 import { dashboardStats } from './stats';
-import { WeeklyStats } from './weekly-stats';
 import styles from './dashboard.module.css';
 
 /** Everything here reads the device's own store: it works the same with no signal. */

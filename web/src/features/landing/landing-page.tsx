@@ -1,6 +1,7 @@
 import { ArrowRight, ChartColumn, ClipboardPen, Database, FileDown, PencilLine, Truck, type LucideIcon } from 'lucide-react';
 import { ButtonLink } from '@/components/button';
 import { routes } from '@/lib/paths';
+import { Showcase } from './showcase';
 import styles from './landing-page.module.css';
 
 // Texts from the spec (§1): the three features and the three usage steps, in its order.
@@ -30,6 +31,8 @@ export function LandingPage() {
           <ArrowRight aria-hidden="true" />
         </ButtonLink>
       </section>
+
+      <Showcase />
 
       <section className={styles.section} aria-labelledby="features-title">
         <h2 id="features-title" className={styles.sectionTitle}>

@@ -1,7 +1,6 @@
 import { useId } from 'react';
 import { formatShortDate } from '@/lib/format';
-import type { DashboardStats } from './stats';
-import styles from './dashboard.module.css';
+import styles from './weekly-stats.module.css';
 
 const shortDay = new Intl.DateTimeFormat('en-GB', { weekday: 'short' });
 const longDay = new Intl.DateTimeFormat('en-GB', { weekday: 'long', day: 'numeric', month: 'long' });
@@ -12,8 +11,13 @@ function localDate(day: string): Date {
   return new Date(y, m - 1, d);
 }
 
+/** Stops per day, Sunday to Saturday (the dashboard's figures, or a sample on the landing page). */
+export interface WeekFigures {
+  days: readonly { date: string; stops: number }[];
+}
+
 /** This week, Sunday to Saturday: stops per day as bars, each with its number. */
-export function WeeklyStats({ stats, today }: { stats: DashboardStats | null; today: string }) {
+export function WeeklyStats({ stats, today }: { stats: WeekFigures | null; today: string }) {
   const headingId = useId();
   if (!stats) return null;
   const { days } = stats;

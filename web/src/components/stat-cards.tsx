@@ -1,9 +1,17 @@
 import { Clock, PoundSterling, TrendingUp, Trophy, type LucideIcon } from 'lucide-react';
 import { formatPence } from '@/lib/format';
-import type { DashboardStats } from './stats';
-import styles from './dashboard.module.css';
+import styles from './stat-cards.module.css';
 
 const count = new Intl.NumberFormat('en-GB');
+
+/** What the cards show; the dashboard computes it from the entries on the device. */
+export interface StatFigures {
+  weekStops: number;
+  dailyAverage: number;
+  /** Pence. */
+  weekEarnings: number;
+  allTimeStops: number;
+}
 
 interface Stat {
   label: string;
@@ -13,8 +21,8 @@ interface Stat {
 }
 
 /** The four stat cards (PRODUCT.md). `stats` null while the entries are still being read. */
-export function StatCards({ stats }: { stats: DashboardStats | null }) {
-  const show = (value: (s: DashboardStats) => string) => (stats ? value(stats) : '–');
+export function StatCards({ stats }: { stats: StatFigures | null }) {
+  const show = (value: (s: StatFigures) => string) => (stats ? value(stats) : '–');
   const cards: Stat[] = [
     { label: 'This week', value: show((s) => count.format(s.weekStops)), hint: 'stops since Sunday', Icon: TrendingUp },
     { label: 'Daily average', value: show((s) => count.format(s.dailyAverage)), hint: 'stops per entry', Icon: Clock },

@@ -1,0 +1,51 @@
+// [4/5] Contact, end to end: validation in the spec's order, Message Sent!, and the operator
+// reading the message with `delivery-tracker messages list`.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { launchBrowser, newPage, startServer, type RunningServer } from './harness';
+
+let server: RunningServer;
+let browser: Browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+describe('contact form', () => {
+  it('names the first problem, sends, and reaches the operator', async () => {
+    const { context, page } = await newPage(browser, server);
+    await page.goto('/contact');
+    const send = page.getByRole('button', { name: 'Send Message' });
+    await send.click();
+    await page.getByRole('alert').getByText('Name is required').waitFor();
+
+    await page.getByLabel('Name').fill('Pat Courier');
+    await page.getByLabel('Email').fill('pat@example');
+    await send.click();
+    await page.getByRole('alert').getByText('Please enter a valid email address').waitFor();
+
+    await page.getByLabel('Email').fill('pat@example.com');
+    await send.click();
+    await page.getByRole('alert').getByText('Message is required').waitFor();
+
+    await page.getByLabel('Subject').fill('Weekly view');
+    await page.getByLabel('Message').fill('Can the week start on Monday for my depot?');
+    await send.click();
+    await page.getByText('Message Sent!').waitFor();
+    await page.getByRole('button', { name: 'Send Another Message' }).click();
+    assert.equal(await page.getByLabel('Message').inputValue(), '');
+
+    const inbox = server.admin('messages', 'list');
+    assert.match(inbox, /Pat Courier <pat@example\.com>/);
+    assert.match(inbox, /Subject: Weekly view/);
+    assert.match(inbox, /week start on Monday/);
+    await context.close();
+  });
+});

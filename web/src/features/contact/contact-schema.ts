@@ -1,0 +1,42 @@
+// Server bounds (crates/domain/src/contact.rs). The checks themselves follow spec §5 "Contact",
+// in its order, and the server repeats them in the same order.
+export const CONTACT_LIMITS = { name: 100, email: 254, subject: 200, message: 5_000 } as const;
+
+export const contactMessages = {
+  nameRequired: 'Name is required',
+  emailRequired: 'Email is required',
+  emailInvalid: 'Please enter a valid email address',
+  messageRequired: 'Message is required',
+  sendFailed: 'Failed to send message. Please try again later.',
+} as const;
+
+// Something, an at sign, something, a dot, something, with no spaces.
+const emailPattern = /^\S+@\S+\.\S+$/;
+
+export interface ContactInput {
+  name: string;
+  email: string;
+  subject: string;
+  message: string;
+}
+
+export type ContactField = keyof ContactInput;
+
+export type ContactValidation =
+  | { ok: true; value: ContactInput }
+  | { ok: false; field: ContactField; message: string };
+
+/** The first failing rule only: the form names one problem at a time, like the spec. */
+export function validateContact(input: ContactInput): ContactValidation {
+  const value: ContactInput = {
+    name: input.name.trim(),
+    email: input.email.trim(),
+    subject: input.subject.trim(),
+    message: input.message.trim(),
+  };
+  if (!value.name) return { ok: false, field: 'name', message: contactMessages.nameRequired };
+  if (!value.email) return { ok: false, field: 'email', message: contactMessages.emailRequired };
+  if (!emailPattern.test(value.email)) return { ok: false, field: 'email', message: contactMessages.emailInvalid };
+  if (!value.message) return { ok: false, field: 'message', message: contactMessages.messageRequired };
+  return { ok: true, value };
+}
