@@ -105,3 +105,19 @@ export async function logIn(page: Page, email: string, password: string): Promis
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Login', exact: true }).click();
 }
+
+/** Offline for real: the context's network and every request, service worker's included. */
+export async function goOffline(context: BrowserContext): Promise<void> {
+  await context.setOffline(true);
+  await context.route('**/*', (route) => route.abort('internetdisconnected'));
+}
+
+export async function goOnline(context: BrowserContext): Promise<void> {
+  await context.unrouteAll({ behavior: 'ignoreErrors' });
+  await context.setOffline(false);
+}
+
+/** The floating sync badge's text. */
+export function syncBadge(page: Page) {
+  return page.getByRole('complementary', { name: 'Sync status' }).getByRole('status');
+}

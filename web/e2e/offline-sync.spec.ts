@@ -3,8 +3,8 @@
 // driver's other device without a reload (poke). Two tabs share one sync leader.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchBrowser, logIn, newPage, signUp, startServer, uniqueEmail, type RunningServer } from './harness';
+import type { Browser, Page } from 'playwright-core';
+import { goOffline, goOnline, launchBrowser, logIn, newPage, type RunningServer, signUp, startServer, syncBadge, uniqueEmail } from './harness';
 
 let server: RunningServer;
 let browser: Browser;
@@ -19,27 +19,12 @@ after(async () => {
   await server?.stop();
 });
 
-/** Offline for real: the context's network and every request, service worker's included. */
-async function goOffline(context: BrowserContext): Promise<void> {
-  await context.setOffline(true);
-  await context.route('**/*', (route) => route.abort('internetdisconnected'));
-}
-
-async function goOnline(context: BrowserContext): Promise<void> {
-  await context.unrouteAll({ behavior: 'ignoreErrors' });
-  await context.setOffline(false);
-}
-
 async function addEntry(page: Page, date: string, stops: number, notes: string): Promise<void> {
   await page.getByLabel('Date').fill(date);
   await page.getByLabel('Stops').fill(String(stops));
   await page.getByLabel('Notes').fill(notes);
   await page.getByRole('button', { name: 'Save Entry' }).click();
   await page.getByText('Entry saved successfully!').waitFor();
-}
-
-function badge(page: Page) {
-  return page.getByRole('complementary', { name: 'Sync status' }).getByRole('status');
 }
 
 describe('offline-first delivery log', () => {
@@ -70,11 +55,11 @@ describe('offline-first delivery log', () => {
     await phone.page.reload();
     await phone.page.getByText('Recent Entries').waitFor(); // the shell came from the service worker
     for (const [, , notes] of days) await phone.page.getByText(notes).waitFor();
-    await badge(phone.page).getByText('3 change(s) pending sync').waitFor();
+    await syncBadge(phone.page).getByText('3 change(s) pending sync').waitFor();
     assert.equal(await laptop.page.getByText('Monday run').count(), 0, 'nothing reached the server yet');
 
     await goOnline(phone.context);
-    await badge(phone.page).getByText(/All data synced/).waitFor({ timeout: 20_000 });
+    await syncBadge(phone.page).getByText(/All data synced/).waitFor({ timeout: 20_000 });
 
     // The laptop was poked and pulled: no reload.
     for (const [, , notes] of days) await laptop.page.getByText(notes).waitFor({ timeout: 20_000 });

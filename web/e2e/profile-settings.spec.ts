@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { crc32, deflateSync } from 'node:zlib';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchBrowser, logIn, newPage, signUp, startServer, uniqueEmail, type RunningServer } from './harness';
+import type { Browser, Page } from 'playwright-core';
+import { goOffline, goOnline, launchBrowser, logIn, newPage, type RunningServer, signUp, startServer, syncBadge, uniqueEmail } from './harness';
 
 const PASSWORD = 'van-route-42';
 let server: RunningServer;
@@ -21,17 +21,6 @@ after(async () => {
   await browser?.close();
   await server?.stop();
 });
-
-/** Offline for real: the context's network and every request, service worker's included. */
-async function goOffline(context: BrowserContext): Promise<void> {
-  await context.setOffline(true);
-  await context.route('**/*', (route) => route.abort('internetdisconnected'));
-}
-
-async function goOnline(context: BrowserContext): Promise<void> {
-  await context.unrouteAll({ behavior: 'ignoreErrors' });
-  await context.setOffline(false);
-}
 
 /** A new driver on one device, plus a second signed-in device of the same driver. */
 async function twoDevices(tag: string, name = 'Sam Driver') {
@@ -51,10 +40,6 @@ function nav(page: Page, name: 'Home' | 'Profile' | 'Settings') {
 
 function profileCard(page: Page) {
   return page.getByRole('region', { name: 'Your profile' });
-}
-
-function badge(page: Page) {
-  return page.getByRole('complementary', { name: 'Sync status' }).getByRole('status');
 }
 
 /** A real PNG (the server decodes and re-encodes pictures), `size` pixels square, one colour. */
@@ -110,7 +95,7 @@ describe('profile, settings, plans and theme', () => {
     assert.equal(await profileCard(laptop.page).getByRole('heading', { name: 'Samira Khan' }).count(), 0, 'nothing reached the server yet');
 
     await goOnline(phone.context);
-    await badge(phone.page).getByText(/All data synced/).waitFor({ timeout: 20_000 });
+    await syncBadge(phone.page).getByText(/All data synced/).waitFor({ timeout: 20_000 });
     // The laptop was poked and pulled: no reload.
     await profileCard(laptop.page).getByRole('heading', { name: 'Samira Khan' }).waitFor({ timeout: 20_000 });
     await profileCard(laptop.page).getByText('Nights, van 7').waitFor();

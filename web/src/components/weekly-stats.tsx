@@ -1,6 +1,7 @@
 import { useId } from 'react';
 import { formatShortDate } from '@/lib/format';
 import styles from './weekly-stats.module.css';
+import panel from './panel.module.css';
 
 const shortDay = new Intl.DateTimeFormat('en-GB', { weekday: 'short' });
 const longDay = new Intl.DateTimeFormat('en-GB', { weekday: 'long', day: 'numeric', month: 'long' });
@@ -25,12 +26,12 @@ export function WeeklyStats({ stats, today }: { stats: WeekFigures | null; today
   const first = days[0]?.date ?? today;
   const last = days.at(-1)?.date ?? today;
   return (
-    <section className={styles.panel} aria-labelledby={headingId}>
-      <div className={styles.panelHead}>
-        <h2 id={headingId} className={styles.panelTitle}>
+    <section className={panel.panel} aria-labelledby={headingId}>
+      <div className={panel.panelHead}>
+        <h2 id={headingId} className={panel.panelTitle}>
           Weekly Stats
         </h2>
-        <span className={styles.muted}>
+        <span className={panel.muted}>
           {formatShortDate(first)} – {formatShortDate(last)}
         </span>
       </div>

@@ -7,6 +7,7 @@ import { useSyncHandle } from '@/lib/sync/use-sync';
 import { discardParked, retryParked } from '@/sync/commands';
 import { describeChange, discardWarning } from './parked-text';
 import styles from './dashboard.module.css';
+import panel from '@/components/panel.module.css';
 
 /** Changes the server would not take: visible, with the reason, until retried or discarded. */
 export function ParkedChanges({ changes }: { changes: ParkedChange[] }) {
@@ -32,12 +33,12 @@ export function ParkedChanges({ changes }: { changes: ParkedChange[] }) {
   }
 
   return (
-    <section className={`${styles.panel} ${styles.parked}`} aria-labelledby={headingId}>
-      <h2 id={headingId} className={styles.panelTitle}>
+    <section className={`${panel.panel} ${styles.parked}`} aria-labelledby={headingId}>
+      <h2 id={headingId} className={panel.panelTitle}>
         <CircleAlert aria-hidden="true" />
         Changes not synced ({changes.length})
       </h2>
-      <p className={styles.muted}>
+      <p className={panel.muted}>
         The server did not accept these changes. They are kept on this device: retry them, or discard them.
       </p>
       {error ? (

@@ -4,7 +4,7 @@ import { EntryList } from '@/components/entry-list';
 import { Spinner } from '@/components/spinner';
 import { routes } from '@/lib/paths';
 import type { LocalEntry } from '@/sync/types';
-import styles from './dashboard.module.css';
+import panel from '@/components/panel.module.css';
 
 /** Spec §9: Recent Entries shows 3; "View all entries (n)" appears above 3. */
 export const RECENT_ENTRIES = 3;
@@ -13,14 +13,14 @@ export const RECENT_ENTRIES = 3;
 export function RecentEntries({ entries, parkedReasons }: { entries: LocalEntry[] | undefined; parkedReasons: ReadonlyMap<string, string> }) {
   const headingId = useId();
   return (
-    <section className={styles.panel} aria-labelledby={headingId}>
-      <h2 id={headingId} className={styles.panelTitle}>
+    <section className={panel.panel} aria-labelledby={headingId}>
+      <h2 id={headingId} className={panel.panelTitle}>
         Recent Entries
       </h2>
       {entries === undefined ? (
         <Spinner />
       ) : entries.length === 0 ? (
-        <p className={styles.muted}>No entries yet. Your logged days will show here.</p>
+        <p className={panel.muted}>No entries yet. Your logged days will show here.</p>
       ) : (
         <EntryList entries={entries.slice(0, RECENT_ENTRIES)} parkedReasons={parkedReasons} />
       )}
