@@ -25,7 +25,25 @@ export interface LocalEntry extends EntryContent {
   server: ServerCopy | null;
 }
 
-export type MutationName = 'entry.put' | 'entry.delete' | 'profile.update' | 'settings.put';
+/**
+ * What a courier's statement said for a period (an "invoice check"). The comparison with the
+ * driver's own entries is computed on the device from the entries, so it stays current.
+ */
+export interface InvoiceContent {
+  periodStart: string; // YYYY-MM-DD, inclusive
+  periodEnd: string; // YYYY-MM-DD, inclusive
+  paid: number; // pence, what the statement says was paid
+  stops: number | null; // stops on the statement, when it gives them
+  reference: string; // statement number or a short note, may be empty
+}
+
+export type MutationName =
+  | 'entry.put'
+  | 'entry.delete'
+  | 'invoice.put'
+  | 'invoice.delete'
+  | 'profile.update'
+  | 'settings.put';
 
 export interface OutboxItem {
   seq?: number; // auto-increment: push order
