@@ -2,40 +2,104 @@
 // change is either fully recorded (and will be pushed) or not at all.
 import type { LocalDb } from './db';
 import { isDocRecord, rematerializeDoc } from './docs';
-import type { EntryContent, LocalEntry, MutationName, OutboxItem, ProfilePatch, Theme } from './types';
 import { newId } from './ids';
+import { contentOf, RECORD_KINDS, recordKindOf, tableOf, type RecordContents, type RecordKind } from './records';
+import type {
+  EntryContent,
+  InvoiceContent,
+  LocalEntry,
+  LocalInvoice,
+  LocalRecord,
+  MutationName,
+  OutboxItem,
+  ProfilePatch,
+  Theme,
+} from './types';
 
 function outboxItem(name: MutationName, recordId: string, args: Record<string, unknown>): OutboxItem {
   return { mutationId: newId(), name, args, recordId, createdAt: Date.now(), attempts: 0, lastError: null, parked: 0 };
 }
 
-/** Creates (no id) or edits an entry. Returns the stored record. */
-export async function saveEntry(db: LocalDb, content: EntryContent, id?: string): Promise<LocalEntry> {
+/** Creates (no id) or edits a record of any synced kind. Returns the stored record. */
+export async function saveRecord<K extends RecordKind>(
+  db: LocalDb,
+  kind: K,
+  content: RecordContents[K],
+  id?: string,
+): Promise<LocalRecord<RecordContents[K]>> {
+  const table = tableOf(db, kind);
   const now = new Date().toISOString();
-  return db.transaction('rw', db.entries, db.outbox, async () => {
-    const existing = id ? await db.entries.get(id) : undefined;
-    const entry: LocalEntry = {
+  const fields = contentOf(kind, content);
+  return db.transaction('rw', table, db.outbox, async () => {
+    const existing = id ? await table.get(id) : undefined;
+    const record = {
+      ...fields,
       id: existing?.id ?? id ?? newId(),
-      ...content,
       createdAt: existing?.createdAt ?? now,
       updatedAt: now,
       deleted: 0,
       syncState: 'pending',
       server: existing?.server ?? null,
-    };
-    await db.entries.put(entry);
-    await db.outbox.add(outboxItem('entry.put', entry.id, { id: entry.id, ...content }));
-    return entry;
+    } as LocalRecord<RecordContents[K]>;
+    await table.put(record);
+    await db.outbox.add(outboxItem(RECORD_KINDS[kind].put, record.id, { id: record.id, ...fields }));
+    return record;
   });
 }
 
-export async function deleteEntry(db: LocalDb, id: string): Promise<void> {
-  await db.transaction('rw', db.entries, db.outbox, async () => {
-    const existing = await db.entries.get(id);
+/** Deletes a record: a tombstone on the device at once, pushed like any other change. */
+export async function deleteRecord(db: LocalDb, kind: RecordKind, id: string): Promise<void> {
+  const table = tableOf(db, kind);
+  await db.transaction('rw', table, db.outbox, async () => {
+    const existing = await table.get(id);
     if (!existing || existing.deleted) return;
-    await db.entries.put({ ...existing, deleted: 1, syncState: 'pending', updatedAt: new Date().toISOString() });
-    await db.outbox.add(outboxItem('entry.delete', id, { id }));
+    await table.put({ ...existing, deleted: 1, syncState: 'pending', updatedAt: new Date().toISOString() });
+    await db.outbox.add(outboxItem(RECORD_KINDS[kind].remove, id, { id }));
   });
+}
+
+/**
+ * Takes a delete back. While the delete is still on the device it is simply withdrawn (the
+ * user's explicit action) and the record is as it was. Once the server has it, the server's
+ * tombstone wins over any later edit of that id (so a late edit from another device cannot
+ * resurrect a deleted day): the record comes back as a new record with the same content.
+ * Returns the id the record now has.
+ */
+export async function undoDelete<K extends RecordKind>(
+  db: LocalDb,
+  kind: K,
+  before: LocalRecord<RecordContents[K]>,
+): Promise<string> {
+  const table = tableOf(db, kind);
+  const withdrawn = await db.transaction('rw', table, db.outbox, async () => {
+    const items = await db.outbox.where('recordId').equals(before.id).sortBy('seq');
+    const last = items.at(-1);
+    if (!last || last.name !== RECORD_KINDS[kind].remove) return false;
+    await db.outbox.delete(last.seq!);
+    const current = await table.get(before.id);
+    await table.put({ ...(current ?? before), ...contentOf(kind, before), deleted: 0 });
+    await refreshRecordState(db, before.id);
+    return true;
+  });
+  if (withdrawn) return before.id;
+  const revived = await saveRecord(db, kind, contentOf(kind, before));
+  return revived.id;
+}
+
+export function saveEntry(db: LocalDb, content: EntryContent, id?: string): Promise<LocalEntry> {
+  return saveRecord(db, 'entry', content, id);
+}
+
+export function deleteEntry(db: LocalDb, id: string): Promise<void> {
+  return deleteRecord(db, 'entry', id);
+}
+
+export function saveInvoice(db: LocalDb, content: InvoiceContent, id?: string): Promise<LocalInvoice> {
+  return saveRecord(db, 'invoice', content, id);
+}
+
+export function deleteInvoice(db: LocalDb, id: string): Promise<void> {
+  return deleteRecord(db, 'invoice', id);
 }
 
 /** A profile edit (display name, bio or payment tiers), kept on the device until sent. */
@@ -55,7 +119,7 @@ export async function putSettings(db: LocalDb, settings: { theme: Theme }): Prom
 
 /** Gives a parked item another go. */
 export async function retryParked(db: LocalDb, seq: number): Promise<void> {
-  await db.transaction('rw', db.entries, db.outbox, db.docs, async () => {
+  await db.transaction('rw', db.syncTables, async () => {
     const item = await db.outbox.get(seq);
     if (!item) return;
     await db.outbox.update(seq, { parked: 0, attempts: 0, lastError: null });
@@ -68,27 +132,38 @@ export async function retryParked(db: LocalDb, seq: number): Promise<void> {
  * last confirmed, or disappears if the server never had it.
  */
 export async function discardParked(db: LocalDb, seq: number): Promise<void> {
-  await db.transaction('rw', db.entries, db.outbox, db.docs, async () => {
+  await db.transaction('rw', db.syncTables, async () => {
     const item = await db.outbox.get(seq);
     if (!item) return;
     await db.outbox.delete(seq);
-    if (isDocRecord(item.recordId)) {
-      await rematerializeDoc(db, item.recordId);
-      return;
-    }
-    const others = await db.outbox.where('recordId').equals(item.recordId).count();
-    const entry = await db.entries.get(item.recordId);
-    if (!entry || others > 0) {
+    const kind = recordKindOf(item.name);
+    if (kind === null) {
       await refreshRecordState(db, item.recordId);
       return;
     }
-    if (entry.server) {
-      const { version: _version, ...content } = entry.server;
-      await db.entries.put({ ...entry, ...content, deleted: 0, syncState: 'synced' });
+    const table = tableOf(db, kind);
+    const others = await db.outbox.where('recordId').equals(item.recordId).count();
+    const record = await table.get(item.recordId);
+    if (!record || others > 0) {
+      await refreshRecordState(db, item.recordId);
+      return;
+    }
+    if (record.server) {
+      const { version: _version, ...content } = record.server;
+      await table.put({ ...record, ...content, deleted: 0, syncState: 'synced' });
     } else {
-      await db.entries.delete(entry.id);
+      await table.delete(record.id);
     }
   });
+}
+
+/** The device's copy of a synced record, whichever kind it is. */
+async function findRecord(db: LocalDb, recordId: string) {
+  for (const kind of Object.keys(RECORD_KINDS) as RecordKind[]) {
+    const record = await tableOf(db, kind).get(recordId);
+    if (record) return { kind, record };
+  }
+  return undefined;
 }
 
 /** Recomputes a record's badge from its outbox items: parked beats pending beats synced. */
@@ -97,9 +172,9 @@ export async function refreshRecordState(db: LocalDb, recordId: string): Promise
     await rematerializeDoc(db, recordId);
     return;
   }
-  const entry = await db.entries.get(recordId);
-  if (!entry) return;
+  const found = await findRecord(db, recordId);
+  if (!found) return;
   const items = await db.outbox.where('recordId').equals(recordId).toArray();
   const syncState = items.some((i) => i.parked) ? 'parked' : items.length > 0 ? 'pending' : 'synced';
-  if (entry.syncState !== syncState) await db.entries.update(recordId, { syncState });
+  if (found.record.syncState !== syncState) await tableOf(db, found.kind).update(recordId, { syncState });
 }

@@ -1,7 +1,7 @@
 // The device's own database. One per user, so signing in as someone else on a shared phone
 // never mixes two people's days, and a signed-out user's unsent changes wait for them.
 import Dexie, { type EntityTable } from 'dexie';
-import type { DocKind, LocalDoc, LocalEntry, OutboxItem } from './types';
+import type { DocKind, LocalDoc, LocalEntry, LocalInvoice, OutboxItem } from './types';
 
 export interface MetaRow {
   key: string;
@@ -13,6 +13,7 @@ export class LocalDb extends Dexie {
   outbox!: EntityTable<OutboxItem, 'seq'>;
   meta!: EntityTable<MetaRow, 'key'>;
   docs!: EntityTable<LocalDoc, 'kind'>;
+  invoices!: EntityTable<LocalInvoice, 'id'>;
 
   constructor(name: string) {
     super(name);
@@ -23,10 +24,17 @@ export class LocalDb extends Dexie {
     });
     // Profile and settings: one document each, keyed by kind.
     this.version(2).stores({ docs: 'kind' });
+    // Invoice checks: synced records like entries.
+    this.version(3).stores({ invoices: 'id, periodStart, deleted' });
   }
 
   async getDoc<K extends DocKind>(kind: K): Promise<Extract<LocalDoc, { kind: K }> | undefined> {
     return (await this.docs.get(kind)) as Extract<LocalDoc, { kind: K }> | undefined;
+  }
+
+  /** Every table a sync transaction may touch. */
+  get syncTables() {
+    return [this.entries, this.invoices, this.outbox, this.docs, this.meta];
   }
 
   async getMeta<T>(key: string, fallback: T): Promise<T> {

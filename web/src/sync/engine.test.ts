@@ -2,15 +2,15 @@ import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SyncError, type SyncApi, type SyncFailure } from './api';
 import { BASE_DELAY_MS } from './backoff';
-import { deleteEntry, discardParked, putSettings, retryParked, saveEntry, updateProfile } from './commands';
+import { deleteEntry, deleteInvoice, discardParked, putSettings, retryParked, saveEntry, saveInvoice, undoDelete, updateProfile } from './commands';
 import { LocalDb } from './db';
 import { MAX_ATTEMPTS, SyncEngine } from './engine';
 import type { SyncStatus } from './status';
-import type { Change, EntryChange, EntryContent, MutationResult, OutboxItem, ProfileData, PullPage } from './types';
+import type { Change, EntryChange, EntryContent, InvoiceContent, MutationResult, OutboxItem, ProfileData, PullPage } from './types';
 
 /** A small in-memory stand-in for the server's sync API, with failure injection. */
 class FakeServer implements SyncApi {
-  records = new Map<string, EntryChange>();
+  records = new Map<string, Change>();
   docs = new Map<string, Change>();
   profile: ProfileData = {
     displayName: 'Sam', email: 'sam@example.com', bio: '', photoURL: null, role: 'free', isAnonymous: false,
@@ -38,16 +38,18 @@ class FakeServer implements SyncApi {
         this.docs.set('profile', { kind: 'profile', id: 'u1', version: ++this.seq, deleted: false, data: this.profile });
       } else if (item.name === 'settings.put') {
         this.docs.set('settings', { kind: 'settings', id: 'u1', version: ++this.seq, deleted: false, data: { theme: item.args.theme as 'light', updatedAt: 'u' } });
-      } else if (item.name === 'entry.put') {
+      } else if (item.name === 'entry.put' || item.name === 'invoice.put') {
+        // Like the server: a put after a delete of the same id changes nothing.
         if (!this.records.get(item.recordId)?.deleted) {
-          const args = item.args as unknown as EntryContent;
+          const { id: _id, ...args } = item.args;
           this.records.set(item.recordId, {
-            kind: 'entry', id: item.recordId, version: ++this.seq, deleted: false,
+            kind: item.name === 'entry.put' ? 'entry' : 'invoice', id: item.recordId, version: ++this.seq, deleted: false,
             data: { ...args, createdAt: '2025-01-01T00:00:00Z', updatedAt: '2025-01-01T00:00:00Z' },
-          });
+          } as Change);
         }
       } else {
-        this.records.set(item.recordId, { kind: 'entry', id: item.recordId, version: ++this.seq, deleted: true });
+        const kind = item.name === 'entry.delete' ? 'entry' : 'invoice';
+        this.records.set(item.recordId, { kind, id: item.recordId, version: ++this.seq, deleted: true });
       }
       this.seen.set(item.mutationId, result);
       return result;
@@ -107,6 +109,8 @@ afterEach(async () => {
   db.close();
   await db.delete();
 });
+
+const statement = (paid: number): InvoiceContent => ({ periodStart: '2025-03-16', periodEnd: '2025-03-22', paid, stops: null, reference: 'INV-7' });
 
 describe('SyncEngine', () => {
   it('pushes a local write, pulls it back and reports synced', async () => {
@@ -268,7 +272,8 @@ describe('SyncEngine', () => {
     await sync.sync();
 
     // Another device: edits `shared`, deletes `mine`, adds a new day.
-    server.records.set(shared.id, { ...server.records.get(shared.id)!, version: ++server.seq, data: { ...server.records.get(shared.id)!.data!, stops: 25 } });
+    const sharedOnServer = server.records.get(shared.id) as EntryChange;
+    server.records.set(shared.id, { ...sharedOnServer, version: ++server.seq, data: { ...sharedOnServer.data!, stops: 25 } });
     server.records.set(mine.id, { kind: 'entry', id: mine.id, version: ++server.seq, deleted: true });
     server.records.set('other', { kind: 'entry', id: 'other', version: ++server.seq, deleted: false, data: { ...day(5, '2025-03-22'), createdAt: 'x', updatedAt: 'x' } });
     // Meanwhile this device edits `shared` offline.
@@ -351,5 +356,77 @@ describe('SyncEngine', () => {
     await first;
     await vi.waitFor(async () => expect(await db.outbox.count()).toBe(0));
     expect(server.records.size).toBe(2);
+  });
+
+  it('syncs invoice checks like entries: put, edit, delete, and a second device sees each', async () => {
+    const sync = engine();
+    const check = await saveInvoice(db, statement(120_00));
+    expect(await sync.sync()).toBe(true);
+    expect((await db.invoices.get(check.id))?.server).toMatchObject({ paid: 120_00, version: 1 });
+
+    const other = new LocalDb(`test-other-${Math.random()}`);
+    const otherSync = new SyncEngine({ db: other, api: server, isOnline: () => true, setTimer: () => 0 as unknown as ReturnType<typeof setTimeout>, clearTimer: () => undefined });
+    expect(await otherSync.sync()).toBe(true);
+    expect(await other.invoices.get(check.id)).toMatchObject({ paid: 120_00, reference: 'INV-7', syncState: 'synced', deleted: 0 });
+
+    await saveInvoice(db, { ...statement(130_00), stops: 70 }, check.id);
+    expect(await sync.sync()).toBe(true);
+    expect(await otherSync.sync()).toBe(true);
+    expect(await other.invoices.get(check.id)).toMatchObject({ paid: 130_00, stops: 70 });
+
+    await deleteInvoice(db, check.id);
+    expect(await sync.sync()).toBe(true);
+    expect(await otherSync.sync()).toBe(true);
+    expect((await other.invoices.get(check.id))?.deleted).toBe(1);
+    other.close();
+    await other.delete();
+  });
+
+  it('undo of a delete not yet sent withdraws it: nothing is pushed and the entry is as it was', async () => {
+    const sync = engine();
+    const entry = await saveEntry(db, day(40));
+    expect(await sync.sync()).toBe(true);
+    online = false;
+    const before = (await db.entries.get(entry.id))!;
+    await deleteEntry(db, entry.id);
+    expect((await db.entries.get(entry.id))?.deleted).toBe(1);
+
+    expect(await undoDelete(db, 'entry', before)).toBe(entry.id);
+    expect(await db.entries.get(entry.id)).toMatchObject({ deleted: 0, stops: 40, syncState: 'synced' });
+    expect(await db.outbox.count()).toBe(0);
+    online = true;
+    expect(await sync.sync()).toBe(true);
+    expect(server.records.get(entry.id)?.deleted).toBe(false);
+  });
+
+  it('undo of a delete the server already has brings the day back as a new record', async () => {
+    const sync = engine();
+    const entry = await saveEntry(db, { ...day(40), notes: 'Depot B' });
+    expect(await sync.sync()).toBe(true);
+    const before = (await db.entries.get(entry.id))!;
+    await deleteEntry(db, entry.id);
+    expect(await sync.sync()).toBe(true);
+
+    const revivedId = await undoDelete(db, 'entry', before);
+    expect(revivedId).not.toBe(entry.id);
+    expect(await sync.sync()).toBe(true);
+    expect(server.records.get(entry.id)?.deleted).toBe(true);
+    expect(server.records.get(revivedId)).toMatchObject({ deleted: false, data: { stops: 40, notes: 'Depot B' } });
+    const live = (await db.entries.toArray()).filter((e) => !e.deleted);
+    expect(live.map((e) => e.id)).toEqual([revivedId]);
+  });
+
+  it('discarding a parked invoice check restores the server copy', async () => {
+    const sync = engine();
+    const check = await saveInvoice(db, statement(100_00));
+    expect(await sync.sync()).toBe(true);
+    await saveInvoice(db, statement(999_00), check.id);
+    server.reject.set(check.id, 'Paid must be at most £100,000.00');
+    expect(await sync.sync()).toBe(true);
+    const [parked] = await db.outbox.toArray();
+    expect((await db.invoices.get(check.id))?.syncState).toBe('parked');
+
+    await discardParked(db, parked!.seq!);
+    expect(await db.invoices.get(check.id)).toMatchObject({ paid: 100_00, syncState: 'synced', deleted: 0 });
   });
 });

@@ -6,7 +6,8 @@ import { refreshRecordState } from './commands';
 import type { LocalDb } from './db';
 import { newId } from './ids';
 import { acknowledgeDoc, isDocRecord, rematerializeDoc } from './docs';
-import { mergeRemote } from './merge';
+import { mergeRemote, type RecordChange } from './merge';
+import { contentOf, RECORD_KINDS, recordKindOf, tableOf, type RecordContents, type RecordKind } from './records';
 import type { SyncStatus } from './status';
 import type { MutationResult, OutboxItem } from './types';
 
@@ -228,7 +229,7 @@ export class SyncEngine {
 
   private async applyResults(batch: OutboxItem[], results: MutationResult[]): Promise<void> {
     const byId = new Map(results.map((r) => [r.id, r]));
-    await this.db.transaction('rw', this.db.entries, this.db.outbox, this.db.docs, async () => {
+    await this.db.transaction('rw', this.db.syncTables, async () => {
       for (const item of batch) {
         const result = byId.get(item.mutationId);
         if (!result) continue; // not answered: stays in the outbox and goes again
@@ -253,21 +254,21 @@ export class SyncEngine {
       await acknowledgeDoc(this.db, item.recordId, item.args);
       return;
     }
-    const entry = await this.db.entries.get(item.recordId);
-    if (!entry) return;
-    if (item.name === 'entry.delete') {
-      await this.db.entries.update(entry.id, { server: null });
+    const kind = recordKindOf(item.name);
+    if (kind === null) return;
+    const table = tableOf(this.db, kind);
+    const record = await table.get(item.recordId);
+    if (!record) return;
+    if (item.name === RECORD_KINDS[kind].remove) {
+      await table.update(record.id, { server: null });
       return;
     }
-    const args = item.args as { date: string; stops: number; extra: number; notes: string; total: number };
-    const version = entry.server?.version ?? 0;
-    await this.db.entries.update(entry.id, {
-      server: { date: args.date, stops: args.stops, extra: args.extra, notes: args.notes, total: args.total, version },
-    });
+    const content = contentOf(kind, item.args as unknown as RecordContents[typeof kind]);
+    await table.update(record.id, { server: { ...content, version: record.server?.version ?? 0 } });
   }
 
   private async countFailedAttempt(batch: OutboxItem[], message: string): Promise<void> {
-    await this.db.transaction('rw', this.db.entries, this.db.outbox, this.db.docs, async () => {
+    await this.db.transaction('rw', this.db.syncTables, async () => {
       for (const item of batch) {
         const attempts = item.attempts + 1;
         await this.db.outbox.update(item.seq!, {
@@ -281,7 +282,7 @@ export class SyncEngine {
   }
 
   private async park(items: OutboxItem[], message: string): Promise<void> {
-    await this.db.transaction('rw', this.db.entries, this.db.outbox, this.db.docs, async () => {
+    await this.db.transaction('rw', this.db.syncTables, async () => {
       for (const item of items) {
         await this.db.outbox.update(item.seq!, { parked: 1, lastError: message });
         await refreshRecordState(this.db, item.recordId);
@@ -293,28 +294,34 @@ export class SyncEngine {
     let cursor = await this.db.getMeta<number>('cursor', 0);
     for (;;) {
       const page = await this.api.pull(cursor, PULL_PAGE);
-      await this.db.transaction('rw', this.db.entries, this.db.outbox, this.db.docs, this.db.meta, async () => {
+      await this.db.transaction('rw', this.db.syncTables, async () => {
         for (const change of page.changes) {
-          if (change.kind !== 'entry') {
+          if (change.kind === 'entry') await this.applyRecordChange('entry', change);
+          else if (change.kind === 'invoice') await this.applyRecordChange('invoice', change);
+          else if (change.kind === 'profile' || change.kind === 'settings') {
             const current = await this.db.docs.get(change.kind);
             if (change.data && (!current || current.version < change.version)) {
               await rematerializeDoc(this.db, change.kind, { data: change.data, version: change.version });
             }
-            continue;
           }
-          const local = await this.db.entries.get(change.id);
-          const pending = (await this.db.outbox.where('recordId').equals(change.id).count()) > 0;
-          const outcome = mergeRemote(local, change, pending);
-          if (outcome.kind === 'write') await this.db.entries.put(outcome.entry);
-          // The merge only knows "something is unsent"; the outbox knows whether it is parked.
-          if (outcome.kind === 'write' && pending) await refreshRecordState(this.db, change.id);
-          if (outcome.kind === 'keep-local') await this.db.entries.update(change.id, { server: outcome.server });
+          // Kinds this version does not know yet are skipped; a newer app will pull them.
         }
         await this.db.setMeta('cursor', page.cursor);
       });
       cursor = page.cursor;
       if (!page.hasMore) return;
     }
+  }
+
+  private async applyRecordChange<K extends RecordKind>(kind: K, change: RecordChange<RecordContents[K]>): Promise<void> {
+    const table = tableOf(this.db, kind);
+    const local = await table.get(change.id);
+    const pending = (await this.db.outbox.where('recordId').equals(change.id).count()) > 0;
+    const outcome = mergeRemote(kind, local, change, pending);
+    if (outcome.kind === 'write') await table.put(outcome.record);
+    // The merge only knows "something is unsent"; the outbox knows whether it is parked.
+    if (outcome.kind === 'write' && pending) await refreshRecordState(this.db, change.id);
+    if (outcome.kind === 'keep-local' && local) await table.put({ ...local, server: outcome.server });
   }
 
   /** Offline with unsent changes, the driver needs to know those changes are waiting. */

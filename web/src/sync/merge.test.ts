@@ -20,11 +20,11 @@ describe('mergeRemote', () => {
     ['unsent local edit beats a remote edit', local({ syncState: 'pending' }), change(), true, 'keep-local'],
     ['delete wins even over an unsent edit', local({ syncState: 'pending' }), change({ deleted: true, data: undefined }), true, 'write'],
   ] as const)('%s', (_name, current, incoming, pending, expected) => {
-    expect(mergeRemote(current, incoming, pending).kind).toBe(expected);
+    expect(mergeRemote('entry', current, incoming, pending).kind).toBe(expected);
   });
 
   it('a tombstone keeps no server copy and marks the record deleted', () => {
-    const outcome = mergeRemote(local(), change({ deleted: true, data: undefined }), false);
-    expect(outcome).toMatchObject({ kind: 'write', entry: { deleted: 1, server: null, syncState: 'synced' } });
+    const outcome = mergeRemote('entry', local(), change({ deleted: true, data: undefined }), false);
+    expect(outcome).toMatchObject({ kind: 'write', record: { deleted: 1, server: null, syncState: 'synced' } });
   });
 });

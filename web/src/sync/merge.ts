@@ -1,35 +1,48 @@
 // How a pulled change meets the device's copy. Mirrors crates/domain/src/merge.rs: the server
 // order is the truth, a delete wins, and a local change not yet pushed is kept (it reaches the
 // server later, so it will win there too, unless the record was deleted).
-import type { EntryChange, LocalDoc, LocalEntry } from './types';
+import { contentOf, type RecordContents, type RecordKind } from './records';
+import type { LocalDoc, LocalRecord, ServerCopyOf } from './types';
 
-export type MergeOutcome =
-  | { kind: 'write'; entry: LocalEntry }
-  | { kind: 'keep-local'; server: LocalEntry['server'] }
+export type MergeOutcome<C> =
+  | { kind: 'write'; record: LocalRecord<C> }
+  | { kind: 'keep-local'; server: ServerCopyOf<C> }
   | { kind: 'skip' };
 
-export function mergeRemote(local: LocalEntry | undefined, change: EntryChange, hasPendingLocal: boolean): MergeOutcome {
+/** A pulled change to a synced record (an entry or an invoice check). */
+export interface RecordChange<C> {
+  id: string;
+  version: number;
+  deleted: boolean;
+  data?: C & { createdAt: string; updatedAt: string };
+}
+
+export function mergeRemote<K extends RecordKind>(
+  recordKind: K,
+  local: LocalRecord<RecordContents[K]> | undefined,
+  change: RecordChange<RecordContents[K]>,
+  hasPendingLocal: boolean,
+): MergeOutcome<RecordContents[K]> {
   if (local?.server && local.server.version >= change.version) return { kind: 'skip' };
   if (change.deleted) {
-    const base = local ?? { id: change.id, date: '', stops: 0, extra: 0, notes: '', total: 0, createdAt: '', updatedAt: '' };
+    // A tombstone for a record this device never had keeps no content: it only has to stop
+    // a late local edit from bringing the record back.
+    const base = local ?? ({ id: change.id, createdAt: '', updatedAt: '' } as LocalRecord<RecordContents[K]>);
     return {
       kind: 'write',
-      entry: { ...base, deleted: 1, syncState: hasPendingLocal ? 'pending' : 'synced', server: null },
+      record: { ...base, deleted: 1, syncState: hasPendingLocal ? 'pending' : 'synced', server: null },
     };
   }
   const data = change.data;
   if (!data) return { kind: 'skip' };
-  const server = { date: data.date, stops: data.stops, extra: data.extra, notes: data.notes, total: data.total, version: change.version };
+  const content = contentOf(recordKind, data);
+  const server = { ...content, version: change.version };
   if (hasPendingLocal && local) return { kind: 'keep-local', server };
   return {
     kind: 'write',
-    entry: {
+    record: {
+      ...content,
       id: change.id,
-      date: data.date,
-      stops: data.stops,
-      extra: data.extra,
-      notes: data.notes,
-      total: data.total,
       createdAt: data.createdAt,
       updatedAt: data.updatedAt,
       deleted: 0,

@@ -9,21 +9,23 @@ export interface EntryContent {
 }
 
 /** What the server last confirmed for a record: restored when a change is discarded. */
-export interface ServerCopy extends EntryContent {
-  version: number;
-}
+export type ServerCopyOf<C> = C & { version: number };
+export type ServerCopy = ServerCopyOf<EntryContent>;
 
 export type RecordSyncState = 'synced' | 'pending' | 'parked';
 
-export interface LocalEntry extends EntryContent {
+/** A synced record on the device: its content, where it stands, and the server's copy. */
+export type LocalRecord<C> = C & {
   id: string;
   createdAt: string;
   updatedAt: string;
   /** 1 for a tombstone (numbers index in IndexedDB; booleans do not). */
   deleted: 0 | 1;
   syncState: RecordSyncState;
-  server: ServerCopy | null;
-}
+  server: ServerCopyOf<C> | null;
+};
+
+export type LocalEntry = LocalRecord<EntryContent>;
 
 /**
  * What a courier's statement said for a period (an "invoice check"). The comparison with the
@@ -44,6 +46,8 @@ export type MutationName =
   | 'invoice.delete'
   | 'profile.update'
   | 'settings.put';
+
+export type LocalInvoice = LocalRecord<InvoiceContent>;
 
 export interface OutboxItem {
   seq?: number; // auto-increment: push order
@@ -107,10 +111,12 @@ export type DocKind = LocalDoc['kind'];
 
 export type Change =
   | { kind: 'entry'; id: string; version: number; deleted: boolean; data?: EntryContent & { createdAt: string; updatedAt: string } }
+  | { kind: 'invoice'; id: string; version: number; deleted: boolean; data?: InvoiceContent & { createdAt: string; updatedAt: string } }
   | { kind: 'profile'; id: string; version: number; deleted: boolean; data?: ProfileData }
   | { kind: 'settings'; id: string; version: number; deleted: boolean; data?: SettingsData };
 
 export type EntryChange = Extract<Change, { kind: 'entry' }>;
+export type InvoiceChange = Extract<Change, { kind: 'invoice' }>;
 
 export interface PullPage {
   changes: Change[];
