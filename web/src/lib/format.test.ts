@@ -1,5 +1,7 @@
-import { describe, expect, it } from 'vitest';
-import { formatPence, formatShortDate, formatTime } from './format';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { formatMonthYear, formatPence, formatShortDate, formatTime } from './format';
+
+afterEach(() => vi.unstubAllEnvs());
 
 describe('format', () => {
   it('shows integer pence as pounds', () => {
@@ -18,5 +20,22 @@ describe('format', () => {
   it('shows a calendar day in en-GB short form without shifting it', () => {
     expect(formatShortDate('2025-03-21')).toBe('21/03/2025');
     expect(formatShortDate('2025-01-01')).toBe('01/01/2025');
+  });
+
+  it('keeps a calendar day when the device changes time zone after start', () => {
+    // The formatters were built in the zone the tests started in; far east of it, local
+    // midnight is the previous day there.
+    vi.stubEnv('TZ', 'Pacific/Auckland');
+    expect(formatShortDate('2024-10-27')).toBe('27/10/2024');
+    expect(formatMonthYear('2024-10')).toBe('October 2024');
+    vi.stubEnv('TZ', 'America/Los_Angeles');
+    expect(formatShortDate('2025-03-30')).toBe('30/03/2025');
+    expect(formatMonthYear('2025-01')).toBe('January 2025');
+  });
+
+  it('names a month with its year', () => {
+    expect(formatMonthYear('2024-10')).toBe('October 2024');
+    expect(formatMonthYear('2024-12')).toBe('December 2024');
+    expect(formatMonthYear('2025-01-31')).toBe('January 2025');
   });
 });

@@ -9,12 +9,21 @@ const shortDate = new Intl.DateTimeFormat('en-GB', { day: '2-digit', month: '2-d
 
 /** en-GB short form (dd/mm/yyyy). Accepts a YYYY-MM-DD day or any Date. */
 export function formatShortDate(value: string | Date): string {
-  if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value)) {
-    // A bare day has no time zone: build it in local time so it never shifts by one.
-    const [y, m, d] = value.split('-').map(Number) as [number, number, number];
-    return shortDate.format(new Date(y, m - 1, d));
-  }
+  const day = typeof value === 'string' ? /^(\d{4})-(\d{2})-(\d{2})$/.exec(value) : null;
+  // A bare day has no time zone, so it is rearranged rather than turned into a Date: the
+  // formatter keeps the zone it was built in, and a device that changes zone while the app is
+  // open would otherwise show local midnight as the day before.
+  if (day) return `${day[3]}/${day[2]}/${day[1]}`;
   return shortDate.format(typeof value === 'string' ? new Date(value) : value);
+}
+
+// Pinned to UTC and fed Date.UTC, so the month never depends on the device's zone.
+const monthYear = new Intl.DateTimeFormat('en-GB', { month: 'long', year: 'numeric', timeZone: 'UTC' });
+
+/** A YYYY-MM month (or the month of a YYYY-MM-DD day) in words: "October 2024". */
+export function formatMonthYear(month: string): string {
+  const [y, m] = month.split('-').map(Number) as [number, number];
+  return monthYear.format(Date.UTC(y, m - 1, 1));
 }
 
 const clockTime = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit' });

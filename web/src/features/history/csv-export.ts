@@ -1,0 +1,69 @@
+// The driver's entries as a CSV file for a spreadsheet (RFC 4180: CRLF line ends, fields with a
+// comma, quote or line break quoted, quotes doubled). Money goes out as plain pounds with two
+// decimals, so a spreadsheet reads it as a number rather than as text with a £ in it.
+import { formatShortDate } from '@/lib/format';
+import type { EntryContent } from '@/sync/types';
+import { exportFileName } from './export-file-name';
+
+/** What a row needs; a LocalEntry fits. `createdAt` orders entries on the same day. */
+export type CsvEntry = Pick<EntryContent, 'date' | 'stops' | 'extra' | 'notes' | 'total'> & {
+  createdAt?: string;
+  deleted?: 0 | 1;
+};
+
+export const CSV_HEADER = ['Date', 'Stops', 'Extra (£)', 'Total (£)', 'Notes'] as const;
+
+// Excel guesses the encoding of a CSV without one and turns "£" into "Â£".
+const UTF8_BOM = '\uFEFF';
+const CRLF = '\r\n';
+
+// Cells a spreadsheet would run as a formula (or as DDE through a leading tab or CR), after
+// OWASP's CSV injection advice: such text gets a leading ' so it shows as typed.
+const FORMULA_START = /^[=+\-@\t\r]/;
+const NEEDS_QUOTES = /[",\r\n]/;
+
+/** Integer pence as pounds for a spreadsheet: 1234567 → "12345.67", no £ and no commas. */
+export function penceToCsvPounds(pence: number): string {
+  const abs = Math.abs(pence);
+  const sign = pence < 0 ? '-' : '';
+  return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
+}
+
+/** Free text typed by the driver, made safe to open in a spreadsheet. */
+export function csvText(value: string): string {
+  return FORMULA_START.test(value) ? `'${value}` : value;
+}
+
+export function csvField(value: string): string {
+  return NEEDS_QUOTES.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
+}
+
+function byDateThenCreated(a: CsvEntry, b: CsvEntry): number {
+  if (a.date !== b.date) return a.date < b.date ? -1 : 1;
+  const [x, y] = [a.createdAt ?? '', b.createdAt ?? ''];
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+function csvRow(entry: CsvEntry): string[] {
+  return [
+    formatShortDate(entry.date),
+    String(entry.stops),
+    penceToCsvPounds(entry.extra),
+    penceToCsvPounds(entry.total),
+    csvText(entry.notes),
+  ];
+}
+
+/**
+ * The whole file: BOM, header, one row per entry oldest first, each line ending in CRLF.
+ * Choosing the entries (date range) is the caller's; a deleted one is left out regardless.
+ */
+export function entriesToCsv(entries: readonly CsvEntry[]): string {
+  const rows = entries.filter((entry) => entry.deleted !== 1).sort(byDateThenCreated).map(csvRow);
+  const lines = [[...CSV_HEADER], ...rows].map((fields) => fields.map(csvField).join(','));
+  return UTF8_BOM + lines.map((line) => line + CRLF).join('');
+}
+
+export function csvFileName(from: string, to: string): string {
+  return exportFileName(from, to, 'csv');
+}

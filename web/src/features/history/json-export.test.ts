@@ -1,0 +1,144 @@
+import { describe, expect, it } from 'vitest';
+import type { LocalEntry } from '@/sync/types';
+import { buildJsonExport, jsonFileName, type ExportableInvoice, type JsonExportInput } from './json-export';
+
+function localEntry(overrides: Partial<LocalEntry> = {}): LocalEntry {
+  const content = { date: '2025-03-21', stops: 120, extra: 0, notes: '', total: 21_780 };
+  return {
+    id: 'e1',
+    ...content,
+    createdAt: '2025-03-21T18:00:00Z',
+    updatedAt: '2025-03-21T18:00:00Z',
+    deleted: 0,
+    syncState: 'pending',
+    server: { ...content, version: 3 },
+    ...overrides,
+  };
+}
+
+// Shaped like the device's invoice records, sync bookkeeping included.
+function localInvoice(overrides: Partial<ExportableInvoice> = {}): ExportableInvoice & { syncState: string; server: null } {
+  return {
+    id: 'i1',
+    periodStart: '2025-03-01',
+    periodEnd: '2025-03-07',
+    paid: 100_000,
+    stops: 600,
+    reference: 'INV-1',
+    createdAt: '2025-03-10T09:00:00Z',
+    updatedAt: '2025-03-10T09:00:00Z',
+    deleted: 0,
+    syncState: 'synced',
+    server: null,
+    ...overrides,
+  };
+}
+
+function input(overrides: Partial<JsonExportInput> = {}): JsonExportInput {
+  return {
+    // A ProfileView, with its sync state: that must not reach the file.
+    profile: Object.assign(
+      { displayName: 'Sam Driver', email: 'sam@example.com', bio: 'Van 2', tiers: [{ stopCount: 110, rate: 198 }, { rate: 148 }] },
+      { photoURL: null, role: 'free', isAnonymous: false, syncState: 'pending' },
+    ),
+    settings: { theme: 'dark' },
+    entries: [],
+    invoices: [],
+    from: '2025-03-01',
+    to: '2025-03-31',
+    exportedAt: '2025-04-01T10:00:00.000Z',
+    ...overrides,
+  };
+}
+
+describe('JSON export', () => {
+  it('describes itself: format, version, when, range and money unit', () => {
+    expect(buildJsonExport(input())).toEqual({
+      format: 'delivery-tracker-export',
+      version: 1,
+      exportedAt: '2025-04-01T10:00:00.000Z',
+      range: { from: '2025-03-01', to: '2025-03-31' },
+      moneyUnit: 'pence',
+      profile: { displayName: 'Sam Driver', email: 'sam@example.com', bio: 'Van 2', paymentConfig: { tiers: [{ stopCount: 110, rate: 198 }, { rate: 148 }] } },
+      settings: { theme: 'dark' },
+      entries: [],
+      invoices: [],
+    });
+  });
+
+  it('keeps live entries in the range (inclusive), oldest first, with their content and timestamps only', () => {
+    const result = buildJsonExport(
+      input({
+        entries: [
+          localEntry({ id: 'late', date: '2025-03-31', notes: 'last day' }),
+          localEntry({ id: 'before', date: '2025-02-28' }),
+          localEntry({ id: 'after', date: '2025-04-01' }),
+          localEntry({ id: 'gone', date: '2025-03-10', deleted: 1 }),
+          localEntry({ id: 'b', date: '2025-03-01', createdAt: '2025-03-01T19:00:00Z' }),
+          localEntry({ id: 'a', date: '2025-03-01', createdAt: '2025-03-01T08:00:00Z', extra: 250, total: 22_030 }),
+        ],
+      }),
+    );
+    expect(result.entries.map((e) => e.id)).toEqual(['a', 'b', 'late']);
+    expect(result.entries[0]).toEqual({
+      id: 'a',
+      date: '2025-03-01',
+      stops: 120,
+      extra: 250,
+      notes: '',
+      total: 22_030,
+      createdAt: '2025-03-01T08:00:00Z',
+      updatedAt: '2025-03-21T18:00:00Z',
+    });
+  });
+
+  it('keeps live invoice checks that overlap the range by at least one day', () => {
+    const result = buildJsonExport(
+      input({
+        invoices: [
+          localInvoice({ id: 'inside', periodStart: '2025-03-10', periodEnd: '2025-03-16' }),
+          localInvoice({ id: 'ends-on-first-day', periodStart: '2025-02-23', periodEnd: '2025-03-01' }),
+          localInvoice({ id: 'starts-on-last-day', periodStart: '2025-03-31', periodEnd: '2025-04-06' }),
+          localInvoice({ id: 'covers-all', periodStart: '2025-01-01', periodEnd: '2025-12-31' }),
+          localInvoice({ id: 'before', periodStart: '2025-02-16', periodEnd: '2025-02-28' }),
+          localInvoice({ id: 'after', periodStart: '2025-04-01', periodEnd: '2025-04-07' }),
+          localInvoice({ id: 'deleted', deleted: 1 }),
+        ],
+      }),
+    );
+    expect(result.invoices.map((i) => i.id)).toEqual(['covers-all', 'ends-on-first-day', 'inside', 'starts-on-last-day']);
+    expect(result.invoices[2]).toEqual({
+      id: 'inside',
+      periodStart: '2025-03-10',
+      periodEnd: '2025-03-16',
+      paid: 100_000,
+      stops: 600,
+      reference: 'INV-1',
+      createdAt: '2025-03-10T09:00:00Z',
+      updatedAt: '2025-03-10T09:00:00Z',
+    });
+  });
+
+  it('lets nothing the device keeps for syncing leak into the file', () => {
+    const result = buildJsonExport(input({ entries: [localEntry()], invoices: [localInvoice()] }));
+    expect(Object.keys(result.entries[0] ?? {}).sort()).toEqual(['createdAt', 'date', 'extra', 'id', 'notes', 'stops', 'total', 'updatedAt']);
+    expect(Object.keys(result.invoices[0] ?? {}).sort()).toEqual(['createdAt', 'id', 'paid', 'periodEnd', 'periodStart', 'reference', 'stops', 'updatedAt']);
+    expect(Object.keys(result.profile).sort()).toEqual(['bio', 'displayName', 'email', 'paymentConfig']);
+    const text = JSON.stringify(result, null, 2);
+    for (const internal of ['syncState', 'server', 'deleted', 'pending', 'outbox', 'mutationId', 'patch', 'photoURL', 'isAnonymous']) {
+      expect(text).not.toContain(internal);
+    }
+    // The tiers are copies: the caller's objects are not in the result.
+    const profile = input().profile;
+    expect(buildJsonExport(input({ profile })).profile.paymentConfig.tiers[0]).not.toBe(profile.tiers[0]);
+  });
+
+  it('survives a JSON round trip unchanged', () => {
+    const result = buildJsonExport(input({ entries: [localEntry({ notes: 'Café "Zoë" 🎉\nline 2' })], invoices: [localInvoice({ stops: null })] }));
+    expect(JSON.parse(JSON.stringify(result, null, 2))).toEqual(result);
+  });
+
+  it('names the file after the range', () => {
+    expect(jsonFileName('2025-01-01', '2025-03-31')).toBe('delivery-tracker-2025-01-01-to-2025-03-31.json');
+  });
+});

@@ -1,0 +1,128 @@
+// A complete, self-describing copy of the driver's data for a date range: the "take my data
+// with me" export. Every field is copied by name, so nothing the device keeps for syncing
+// (sync state, the server's copy, the outbox) can slip into the file as new fields appear.
+import type { PayTier } from '@/lib/pay';
+import type { EntryContent, InvoiceContent, Theme } from '@/sync/types';
+import { exportFileName } from './export-file-name';
+
+export const JSON_EXPORT_FORMAT = 'delivery-tracker-export';
+export const JSON_EXPORT_VERSION = 1;
+
+/** A LocalEntry fits; `deleted` is optional so plain records do too. */
+export type ExportableEntry = EntryContent & { id: string; createdAt: string; updatedAt: string; deleted?: 0 | 1 };
+/** A LocalInvoice fits. */
+export type ExportableInvoice = InvoiceContent & { id: string; createdAt: string; updatedAt: string; deleted?: 0 | 1 };
+
+/** What the export keeps of the profile; a ProfileView (lib/sync/use-profile) fits. */
+export interface ExportableProfile {
+  displayName: string;
+  email: string | null;
+  bio: string;
+  tiers: readonly PayTier[];
+}
+
+export interface ExportableSettings {
+  theme: Theme;
+}
+
+export interface JsonExportInput {
+  profile: ExportableProfile;
+  settings: ExportableSettings;
+  entries: readonly ExportableEntry[];
+  invoices: readonly ExportableInvoice[];
+  /** YYYY-MM-DD, inclusive. */
+  from: string;
+  /** YYYY-MM-DD, inclusive. */
+  to: string;
+  /** ISO timestamp of the export. */
+  exportedAt: string;
+}
+
+export interface ExportedEntry extends EntryContent {
+  id: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface ExportedInvoice extends InvoiceContent {
+  id: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface JsonExport {
+  format: typeof JSON_EXPORT_FORMAT;
+  version: typeof JSON_EXPORT_VERSION;
+  exportedAt: string;
+  range: { from: string; to: string };
+  /** Every amount in the file is integer pence. */
+  moneyUnit: 'pence';
+  profile: { displayName: string; email: string | null; bio: string; paymentConfig: { tiers: PayTier[] } };
+  settings: { theme: Theme };
+  entries: ExportedEntry[];
+  invoices: ExportedInvoice[];
+}
+
+function exportedEntry(e: ExportableEntry): ExportedEntry {
+  return { id: e.id, date: e.date, stops: e.stops, extra: e.extra, notes: e.notes, total: e.total, createdAt: e.createdAt, updatedAt: e.updatedAt };
+}
+
+function exportedInvoice(i: ExportableInvoice): ExportedInvoice {
+  return {
+    id: i.id,
+    periodStart: i.periodStart,
+    periodEnd: i.periodEnd,
+    paid: i.paid,
+    stops: i.stops,
+    reference: i.reference,
+    createdAt: i.createdAt,
+    updatedAt: i.updatedAt,
+  };
+}
+
+// The last tier has no stopCount; leave the key out rather than write undefined.
+function exportedTier({ stopCount, rate }: PayTier): PayTier {
+  return stopCount === undefined ? { rate } : { stopCount, rate };
+}
+
+/** Ordering for stable files: by day (YYYY-MM-DD sorts as text), then creation, then id. */
+function compareBy<T>(...keys: ((item: T) => string)[]) {
+  return (a: T, b: T): number => {
+    for (const key of keys) {
+      const [x, y] = [key(a), key(b)];
+      if (x !== y) return x < y ? -1 : 1;
+    }
+    return 0;
+  };
+}
+
+export function buildJsonExport({ profile, settings, entries, invoices, from, to, exportedAt }: JsonExportInput): JsonExport {
+  const live = <T extends { deleted?: 0 | 1 }>(record: T) => record.deleted !== 1;
+  return {
+    format: JSON_EXPORT_FORMAT,
+    version: JSON_EXPORT_VERSION,
+    exportedAt,
+    range: { from, to },
+    moneyUnit: 'pence',
+    profile: {
+      displayName: profile.displayName,
+      email: profile.email,
+      bio: profile.bio,
+      paymentConfig: { tiers: profile.tiers.map(exportedTier) },
+    },
+    settings: { theme: settings.theme },
+    entries: entries
+      .filter((e) => live(e) && e.date >= from && e.date <= to)
+      .sort(compareBy((e) => e.date, (e) => e.createdAt, (e) => e.id))
+      .map(exportedEntry),
+    // A statement belongs in the export when any of its days is in the range.
+    invoices: invoices
+      .filter((i) => live(i) && i.periodStart <= to && i.periodEnd >= from)
+      .sort(compareBy((i) => i.periodStart, (i) => i.periodEnd, (i) => i.createdAt, (i) => i.id))
+      .map(exportedInvoice),
+  };
+}
+
+export function jsonFileName(from: string, to: string): string {
+  return exportFileName(from, to, 'json');
+}
