@@ -6,6 +6,7 @@
 pub mod account;
 pub mod contact;
 pub mod entry;
+pub mod invoice;
 pub mod merge;
 pub mod money;
 pub mod profile;

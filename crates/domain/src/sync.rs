@@ -21,7 +21,8 @@ pub struct PushRequest {
 pub struct Mutation {
     /// Client-generated UUID; each id takes effect at most once.
     pub id: String,
-    /// `entry.put` or `entry.delete`.
+    /// `entry.put`, `entry.delete`, `invoice.put`, `invoice.delete`, `profile.update` or
+    /// `settings.put`.
     pub name: String,
     #[schema(value_type = Object)]
     pub args: serde_json::Value,
@@ -81,6 +82,20 @@ pub struct EntryData {
     pub updated_at: String,
 }
 
+/// An invoice check (`kind: "invoice"`): what a statement said was paid for a period.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct InvoiceData {
+    pub period_start: String,
+    pub period_end: String,
+    /// Pence.
+    pub paid: i64,
+    pub stops: Option<u32>,
+    pub reference: String,
+    pub created_at: String,
+    pub updated_at: String,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct PaymentConfig {
     pub tiers: Vec<crate::tiers::PayTier>,
@@ -110,10 +125,14 @@ pub struct SettingsData {
     pub updated_at: String,
 }
 
+/// Untagged on the wire (`kind` says which). Reading takes the first variant whose required
+/// fields are all present, so a later variant's data must never carry all of an earlier
+/// variant's required fields (an invoice has no `date`, an entry no `periodStart`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(untagged)]
 pub enum ChangeData {
     Entry(EntryData),
+    Invoice(InvoiceData),
     Profile(ProfileData),
     Settings(SettingsData),
 }
@@ -122,7 +141,7 @@ pub enum ChangeData {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Change {
-    /// Record kind: `entry`, `profile` or `settings`.
+    /// Record kind: `entry`, `invoice`, `profile` or `settings`.
     pub kind: String,
     pub id: String,
     /// The user's change sequence number at this write; pull cursors are these.
@@ -138,4 +157,42 @@ pub struct PullResponse {
     pub changes: Vec<Change>,
     pub cursor: i64,
     pub has_more: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn round_trip(data: ChangeData) -> ChangeData {
+        serde_json::from_str(&serde_json::to_string(&data).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn untagged_change_data_reads_back_as_the_same_kind() {
+        let entry = ChangeData::Entry(EntryData {
+            date: "2025-03-21".into(),
+            stops: 120,
+            extra: 500,
+            notes: "".into(),
+            total: 24_000,
+            created_at: "2025-03-21T18:00:00Z".into(),
+            updated_at: "2025-03-21T18:00:00Z".into(),
+        });
+        let invoice = ChangeData::Invoice(InvoiceData {
+            period_start: "2025-03-17".into(),
+            period_end: "2025-03-23".into(),
+            paid: 123_456,
+            stops: None,
+            reference: "".into(),
+            created_at: "2025-03-24T09:00:00Z".into(),
+            updated_at: "2025-03-24T09:00:00Z".into(),
+        });
+        let settings = ChangeData::Settings(SettingsData {
+            theme: crate::profile::Theme::Light,
+            updated_at: "2025-03-24T09:00:00Z".into(),
+        });
+        for data in [entry, invoice, settings] {
+            assert_eq!(round_trip(data.clone()), data);
+        }
+    }
 }

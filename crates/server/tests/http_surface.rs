@@ -73,6 +73,7 @@ async fn openapi_describes_every_route() {
     }
     assert!(reply.body["components"]["schemas"]["ErrorBody"].is_object());
     assert!(reply.body["components"]["schemas"]["UserView"].is_object());
+    assert!(reply.body["components"]["schemas"]["InvoiceData"].is_object());
 }
 
 #[tokio::test]

@@ -5,8 +5,15 @@ mod common;
 use std::collections::HashSet;
 
 use common::{Backend, store_for};
-use domain::Role;
-use server::store::{DynStore, NewUser, SessionRecord, StoreError};
+use domain::{
+    Money, Role,
+    entry::Entry,
+    invoice::Invoice,
+    sync::{ChangeData, InvoiceData},
+};
+use server::store::{
+    DynStore, MutationAction, NewUser, PreparedMutation, SessionRecord, StoreError,
+};
 use uuid::Uuid;
 
 fn account(email: &str) -> NewUser {
@@ -221,6 +228,95 @@ async fn photo_changes_move_the_change_cursor(backend: Backend) {
     assert!(store.change_cursor(Uuid::now_v7()).await.unwrap().is_none());
 }
 
+/// The store keeps every invoice field exactly (no stops vs zero stops, multi-byte references,
+/// the largest amounts) and pulls invoices and entries from one change sequence.
+async fn invoices_round_trip_beside_entries(backend: Backend) {
+    let Some((store, _keep)) = store(backend).await else {
+        return;
+    };
+    let user = store
+        .create_user(account("invoices@example.com"))
+        .await
+        .unwrap();
+    let day = |raw: &str| domain::entry::parse_date(raw).unwrap();
+    let invoice = |stops, reference: &str| Invoice {
+        id: Uuid::now_v7(),
+        period_start: day("2024-01-01"),
+        period_end: day("2024-12-31"),
+        paid: Money(10_000_000),
+        stops,
+        reference: reference.into(),
+    };
+    let (counted, uncounted) = (
+        invoice(Some(0), "é".repeat(100).as_str()),
+        invoice(None, ""),
+    );
+    let entry = Entry {
+        id: Uuid::now_v7(),
+        date: day("2024-06-01"),
+        stops: 10,
+        extra: Money(0),
+        notes: String::new(),
+        total: Money(1_980),
+    };
+    let prepared = |action| PreparedMutation {
+        id: Uuid::now_v7().to_string(),
+        action,
+    };
+    let outcome = store
+        .push(
+            user.id,
+            vec![
+                prepared(MutationAction::PutInvoice(counted.clone())),
+                prepared(MutationAction::PutEntry(entry.clone())),
+                prepared(MutationAction::PutInvoice(uncounted.clone())),
+                prepared(MutationAction::DeleteInvoice(uncounted.id)),
+            ],
+            86_400_000,
+        )
+        .await
+        .unwrap();
+    assert_eq!((outcome.cursor, outcome.changed), (4, true));
+
+    let page = store.pull(user.id, 0, 10).await.unwrap();
+    let ids: Vec<(&str, String, i64, bool)> = page
+        .changes
+        .iter()
+        .map(|c| (c.kind.as_str(), c.id.clone(), c.version, c.deleted))
+        .collect();
+    assert_eq!(
+        ids,
+        [
+            ("invoice", counted.id.to_string(), 1, false),
+            ("entry", entry.id.to_string(), 2, false),
+            ("invoice", uncounted.id.to_string(), 4, true),
+        ]
+    );
+    assert_eq!(
+        page.changes[0].data,
+        Some(ChangeData::Invoice(InvoiceData {
+            period_start: "2024-01-01".into(),
+            period_end: "2024-12-31".into(),
+            paid: 10_000_000,
+            stops: Some(0),
+            reference: "é".repeat(100),
+            created_at: "1970-01-02T00:00:00Z".into(),
+            updated_at: "1970-01-02T00:00:00Z".into(),
+        }))
+    );
+    assert!(matches!(page.changes[1].data, Some(ChangeData::Entry(_))));
+    assert_eq!(page.changes[2].data, None);
+    // Paging across kinds: one per page, in version order.
+    let first = store.pull(user.id, 0, 1).await.unwrap();
+    assert!(first.has_more);
+    assert_eq!(first.changes[0].kind, "invoice");
+    let second = store.pull(user.id, 1, 1).await.unwrap();
+    assert_eq!(
+        (second.changes[0].kind.as_str(), second.has_more),
+        ("entry", true)
+    );
+}
+
 async fn ping_answers(backend: Backend) {
     let Some((store, _keep)) = store(backend).await else {
         return;
@@ -235,5 +331,6 @@ on_both_backends!(
     sessions_live_touch_and_expire,
     concurrent_writes_are_isolated,
     photo_changes_move_the_change_cursor,
+    invoices_round_trip_beside_entries,
     ping_answers,
 );

@@ -23,6 +23,7 @@ pub const SQLITE: &[Migration] = &[
     migration!("sqlite", 3, "0003_profile_settings"),
     migration!("sqlite", 4, "0004_billing"),
     migration!("sqlite", 5, "0005_contact"),
+    migration!("sqlite", 6, "0006_invoices"),
 ];
 
 pub const POSTGRES: &[Migration] = &[
@@ -31,6 +32,7 @@ pub const POSTGRES: &[Migration] = &[
     migration!("postgres", 3, "0003_profile_settings"),
     migration!("postgres", 4, "0004_billing"),
     migration!("postgres", 5, "0005_contact"),
+    migration!("postgres", 6, "0006_invoices"),
 ];
 
 #[cfg(test)]

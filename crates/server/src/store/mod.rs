@@ -12,6 +12,7 @@ use async_trait::async_trait;
 use domain::{
     Role,
     entry::Entry,
+    invoice::Invoice,
     profile::{ProfileUpdate, Theme},
     sync::{Change, ChangeData, MutationResult, PaymentConfig, ProfileData, SettingsData},
     tiers::PayTiers,
@@ -90,6 +91,8 @@ pub struct PreparedMutation {
 pub enum MutationAction {
     PutEntry(Entry),
     DeleteEntry(Uuid),
+    PutInvoice(Invoice),
+    DeleteInvoice(Uuid),
     UpdateProfile(ProfileUpdate),
     PutSettings(Theme),
     /// Refused before reaching the data; recorded so a replay gets the same answer.
@@ -180,23 +183,24 @@ impl ProfileRow {
     }
 }
 
-/// Entries changed after the cursor (at most `limit + 1`, oldest first) merged with the profile
-/// and settings records into one page. Entries beyond those read all have higher versions, so
-/// the first `limit` of the merge are the first `limit` overall.
+/// Records changed after the cursor (entries and invoices, at most `limit + 1` of each kind,
+/// oldest first) merged with the profile and settings records into one page. Records of a kind
+/// beyond those read all have higher versions, so the first `limit` of the merge are the first
+/// `limit` overall.
 pub fn merge_page(
-    mut entries: Vec<Change>,
+    mut records: Vec<Change>,
     profile: Option<&ProfileRow>,
     cursor: i64,
     limit: u32,
 ) -> PullPage {
     if let Some(profile) = profile {
-        entries.extend(profile.changes_after(cursor));
-        entries.sort_by_key(|change| change.version);
+        records.extend(profile.changes_after(cursor));
     }
-    let has_more = entries.len() > limit as usize;
-    entries.truncate(limit as usize);
+    records.sort_by_key(|change| change.version);
+    let has_more = records.len() > limit as usize;
+    records.truncate(limit as usize);
     PullPage {
-        changes: entries,
+        changes: records,
         has_more,
     }
 }

@@ -3,7 +3,8 @@
 //! store so a replay gets the same answer.
 
 use domain::{
-    entry::EntryInput,
+    entry::{EntryInput, FieldProblems},
+    invoice::InvoiceInput,
     profile::{ProfileUpdateInput, SettingsInput},
     sync::Mutation,
 };
@@ -24,6 +25,8 @@ pub fn prepare(mutation: Mutation) -> PreparedMutation {
     let action = match mutation.name.as_str() {
         "entry.put" => put_entry(mutation.args),
         "entry.delete" => delete_entry(mutation.args),
+        "invoice.put" => put_invoice(mutation.args),
+        "invoice.delete" => delete_invoice(mutation.args),
         "profile.update" => update_profile(mutation.args),
         "settings.put" => put_settings(mutation.args),
         other => reject(
@@ -44,25 +47,42 @@ fn put_entry(args: serde_json::Value) -> MutationAction {
     };
     match input.validate() {
         Ok(entry) => MutationAction::PutEntry(entry),
-        Err(problems) => reject(
-            "validation",
-            problems
-                .iter()
-                .map(|(_, message)| message.as_str())
-                .collect::<Vec<_>>()
-                .join("; "),
-        ),
+        Err(problems) => reject_problems(&problems),
     }
 }
 
 fn delete_entry(args: serde_json::Value) -> MutationAction {
-    match serde_json::from_value::<DeleteArgs>(args)
-        .ok()
-        .and_then(|a| Uuid::parse_str(&a.id).ok())
-    {
+    match delete_id(args) {
         Some(id) => MutationAction::DeleteEntry(id),
         None => reject("validation", "entry.delete needs {\"id\": <entry UUID>}"),
     }
+}
+
+fn put_invoice(args: serde_json::Value) -> MutationAction {
+    let input: InvoiceInput = match serde_json::from_value(args) {
+        Ok(input) => input,
+        Err(err) => return reject("validation", format!("Invalid invoice: {err}")),
+    };
+    match input.validate() {
+        Ok(invoice) => MutationAction::PutInvoice(invoice),
+        Err(problems) => reject_problems(&problems),
+    }
+}
+
+fn delete_invoice(args: serde_json::Value) -> MutationAction {
+    match delete_id(args) {
+        Some(id) => MutationAction::DeleteInvoice(id),
+        None => reject(
+            "validation",
+            "invoice.delete needs {\"id\": <invoice UUID>}",
+        ),
+    }
+}
+
+fn delete_id(args: serde_json::Value) -> Option<Uuid> {
+    serde_json::from_value::<DeleteArgs>(args)
+        .ok()
+        .and_then(|a| Uuid::parse_str(&a.id).ok())
 }
 
 fn update_profile(args: serde_json::Value) -> MutationAction {
@@ -87,6 +107,18 @@ fn reject(code: &'static str, message: impl Into<String>) -> MutationAction {
         code,
         message: message.into(),
     }
+}
+
+/// Every problem in one message, so the device can show the driver all of them at once.
+fn reject_problems(problems: &FieldProblems) -> MutationAction {
+    reject(
+        "validation",
+        problems
+            .iter()
+            .map(|(_, message)| message.as_str())
+            .collect::<Vec<_>>()
+            .join("; "),
+    )
 }
 
 fn truncate(name: &str) -> String {
@@ -125,6 +157,20 @@ mod tests {
     }
 
     #[test]
+    fn a_valid_invoice_put_and_delete_become_invoice_actions() {
+        let id = "0190a6e2-7c1d-7000-8000-0000000000a1";
+        let put = prepare(mutation(
+            "invoice.put",
+            json!({"id": id, "periodStart": "2025-03-17", "periodEnd": "2025-03-23", "paid": 100, "reference": " INV-1 "}),
+        ));
+        assert!(
+            matches!(put.action, MutationAction::PutInvoice(ref i) if i.reference == "INV-1" && i.stops.is_none())
+        );
+        let delete = prepare(mutation("invoice.delete", json!({"id": id})));
+        assert!(matches!(delete.action, MutationAction::DeleteInvoice(d) if d.to_string() == id));
+    }
+
+    #[test]
     fn bad_mutations_are_rejected_with_a_reason() {
         for (name, args, code) in [
             ("entry.put", json!({"id": "x"}), "validation"),
@@ -134,6 +180,18 @@ mod tests {
                 "validation",
             ),
             ("entry.delete", json!({"id": 7}), "validation"),
+            ("invoice.put", json!({"id": "x"}), "validation"),
+            (
+                "invoice.put",
+                json!({"id": "0190a6e2-7c1d-7000-8000-0000000000a1", "periodStart": "2025-03-23", "periodEnd": "2025-03-17", "paid": 1}),
+                "validation",
+            ),
+            ("invoice.delete", json!({"id": "not-a-uuid"}), "validation"),
+            (
+                "invoice.delete",
+                json!({"id": "0190a6e2-7c1d-7000-8000-0000000000a1", "extra": 1}),
+                "validation",
+            ),
             ("entry.explode", json!({}), "unknown-mutation"),
             ("profile.update", json!({"displayName": ""}), "validation"),
             (

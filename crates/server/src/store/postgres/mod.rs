@@ -1,5 +1,6 @@
 //! PostgreSQL store, for running several server processes on one database.
 
+mod invoices;
 mod sync;
 
 use anyhow::Context;
@@ -350,8 +351,8 @@ impl Store for PgStore {
     }
 
     async fn pull(&self, user_id: Uuid, cursor: i64, limit: u32) -> StoreResult<PullPage> {
-        let client = self.client().await?;
-        sync::pull(&**client, user_id, cursor, limit).await
+        let mut client = self.client().await?;
+        sync::pull(&mut client, user_id, cursor, limit).await
     }
 
     async fn set_photo(

@@ -9,10 +9,10 @@ use domain::{
     sync::{Change, ChangeData, EntryData, MutationResult},
     time_fmt::rfc3339_from_ms,
 };
-use tokio_postgres::{GenericClient, Transaction};
+use tokio_postgres::{Client, GenericClient, IsolationLevel, Transaction};
 use uuid::Uuid;
 
-use super::db_err;
+use super::{db_err, invoices};
 use crate::store::{
     MutationAction, PROFILE_COLUMNS, PreparedMutation, ProfileRow, PullPage, PushOutcome,
     StoreError, StoreResult, merge_page, not_owner,
@@ -50,6 +50,12 @@ pub async fn push(
             }
             MutationAction::DeleteEntry(entry_id) => {
                 delete_entry(tx, user_id, &mutation.id, entry_id, &mut seq, now_ms).await?
+            }
+            MutationAction::PutInvoice(invoice) => {
+                invoices::put(tx, user_id, &mutation.id, &invoice, &mut seq, now_ms).await?
+            }
+            MutationAction::DeleteInvoice(invoice_id) => {
+                invoices::delete(tx, user_id, &mutation.id, invoice_id, &mut seq, now_ms).await?
             }
             MutationAction::UpdateProfile(update) => {
                 seq += 1;
@@ -111,11 +117,18 @@ async fn recorded_result(
     .transpose()
 }
 
-async fn existing(tx: &Transaction<'_>, user_id: Uuid, entry_id: Uuid) -> StoreResult<Existing> {
+/// Who holds `id` in `table`: `entries` and `invoices` share the ownership and tombstone
+/// columns, so one ownership rule serves both.
+pub(super) async fn existing(
+    tx: &Transaction<'_>,
+    table: &'static str,
+    user_id: Uuid,
+    id: Uuid,
+) -> StoreResult<Existing> {
     let row = tx
         .query_opt(
-            "SELECT user_id, deleted FROM entries WHERE id = $1",
-            &[&entry_id],
+            &format!("SELECT user_id, deleted FROM {table} WHERE id = $1"),
+            &[&id],
         )
         .await
         .map_err(db_err)?;
@@ -138,7 +151,7 @@ async fn put_entry(
     let date = format_date(entry.date);
     let stops = entry.stops as i32;
     let (extra, total) = (entry.extra.pence(), entry.total.pence());
-    match decide(Op::Put, existing(tx, user_id, entry.id).await?) {
+    match decide(Op::Put, existing(tx, "entries", user_id, entry.id).await?) {
         Decision::Insert => {
             *seq += 1;
             tx.execute(
@@ -194,7 +207,7 @@ async fn delete_entry(
     seq: &mut i64,
     now_ms: i64,
 ) -> StoreResult<MutationResult> {
-    let state = existing(tx, user_id, entry_id).await?;
+    let state = existing(tx, "entries", user_id, entry_id).await?;
     match decide(Op::Delete, state) {
         Decision::Tombstone if state == Existing::Absent => {
             *seq += 1;
@@ -277,6 +290,27 @@ pub async fn profile_row(
 }
 
 pub async fn pull(
+    client: &mut Client,
+    user_id: Uuid,
+    cursor: i64,
+    limit: u32,
+) -> StoreResult<PullPage> {
+    // Entries, invoices and the profile are separate reads: one snapshot for all of them, or
+    // a push committing between two reads could show a later version from one table without
+    // an earlier one from another, and the cursor would then skip it for good.
+    let snapshot = client
+        .build_transaction()
+        .isolation_level(IsolationLevel::RepeatableRead)
+        .read_only(true)
+        .start()
+        .await
+        .map_err(db_err)?;
+    let page = read_page(&snapshot, user_id, cursor, limit).await?;
+    snapshot.commit().await.map_err(db_err)?;
+    Ok(page)
+}
+
+async fn read_page(
     client: &impl GenericClient,
     user_id: Uuid,
     cursor: i64,
@@ -290,7 +324,7 @@ pub async fn pull(
         )
         .await
         .map_err(db_err)?;
-    let changes: Vec<Change> = rows
+    let mut changes: Vec<Change> = rows
         .iter()
         .map(|r| {
             let deleted: bool = r.get(2);
@@ -313,6 +347,7 @@ pub async fn pull(
             }
         })
         .collect();
+    changes.extend(invoices::changed_after(client, user_id, cursor, limit).await?);
     let profile = profile_row(client, user_id).await?;
     Ok(merge_page(changes, profile.as_ref(), cursor, limit))
 }

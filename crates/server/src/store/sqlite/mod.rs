@@ -1,5 +1,6 @@
 //! SQLite store: WAL, one group-committing writer thread, a few readers.
 
+mod invoices;
 mod readers;
 mod sync;
 mod writer;

@@ -10,7 +10,7 @@ use domain::{
 use rusqlite::{Connection, OptionalExtension, params};
 use uuid::Uuid;
 
-use super::db_err;
+use super::{db_err, invoices};
 use crate::store::{
     MutationAction, PROFILE_COLUMNS, PreparedMutation, ProfileRow, PullPage, PushOutcome,
     StoreError, StoreResult, merge_page, not_owner,
@@ -47,6 +47,12 @@ pub fn push(
             }
             MutationAction::DeleteEntry(entry_id) => {
                 delete_entry(conn, &user, &mutation.id, entry_id, &mut seq, now_ms)?
+            }
+            MutationAction::PutInvoice(invoice) => {
+                invoices::put(conn, &user, &mutation.id, &invoice, &mut seq, now_ms)?
+            }
+            MutationAction::DeleteInvoice(invoice_id) => {
+                invoices::delete(conn, &user, &mutation.id, invoice_id, &mut seq, now_ms)?
             }
             MutationAction::UpdateProfile(update) => {
                 seq += 1;
@@ -99,11 +105,18 @@ fn recorded_result(
         .transpose()
 }
 
-fn existing(conn: &Connection, user: &str, entry_id: Uuid) -> StoreResult<Existing> {
+/// Who holds `id` in `table`: `entries` and `invoices` share the ownership and tombstone
+/// columns, so one ownership rule serves both.
+pub(super) fn existing(
+    conn: &Connection,
+    table: &'static str,
+    user: &str,
+    id: Uuid,
+) -> StoreResult<Existing> {
     let row: Option<(String, bool)> = conn
         .query_row(
-            "SELECT user_id, deleted FROM entries WHERE id = ?1",
-            [entry_id.to_string()],
+            &format!("SELECT user_id, deleted FROM {table} WHERE id = ?1"),
+            [id.to_string()],
             |r| Ok((r.get(0)?, r.get(1)?)),
         )
         .optional()
@@ -125,7 +138,7 @@ fn put_entry(
     now_ms: i64,
 ) -> StoreResult<MutationResult> {
     let date = format_date(entry.date);
-    match decide(Op::Put, existing(conn, user, entry.id)?) {
+    match decide(Op::Put, existing(conn, "entries", user, entry.id)?) {
         Decision::Insert => {
             *seq += 1;
             conn.execute(
@@ -179,7 +192,7 @@ fn delete_entry(
     seq: &mut i64,
     now_ms: i64,
 ) -> StoreResult<MutationResult> {
-    let state = existing(conn, user, entry_id)?;
+    let state = existing(conn, "entries", user, entry_id)?;
     match decide(Op::Delete, state) {
         Decision::Tombstone if state == Existing::Absent => {
             *seq += 1;
@@ -265,13 +278,24 @@ pub fn profile_row(conn: &Connection, user_id: Uuid) -> StoreResult<Option<Profi
 }
 
 pub fn pull(conn: &Connection, user_id: Uuid, cursor: i64, limit: u32) -> StoreResult<PullPage> {
+    // Entries, invoices and the profile are separate reads: one read transaction (one WAL
+    // snapshot) for all of them, or a push committing between two reads could show a later
+    // version from one table without an earlier one from another, and the cursor would then
+    // skip it for good.
+    let snapshot = conn.unchecked_transaction().map_err(db_err)?;
+    let page = read_page(&snapshot, user_id, cursor, limit)?;
+    snapshot.commit().map_err(db_err)?;
+    Ok(page)
+}
+
+fn read_page(conn: &Connection, user_id: Uuid, cursor: i64, limit: u32) -> StoreResult<PullPage> {
     let mut stmt = conn
         .prepare_cached(
             "SELECT id, version, deleted, date, stops, extra, notes, total, created_at, updated_at
              FROM entries WHERE user_id = ?1 AND version > ?2 ORDER BY version LIMIT ?3",
         )
         .map_err(db_err)?;
-    let changes = stmt
+    let mut changes = stmt
         .query_map(
             params![user_id.to_string(), cursor, i64::from(limit) + 1],
             |r| {
@@ -300,6 +324,7 @@ pub fn pull(conn: &Connection, user_id: Uuid, cursor: i64, limit: u32) -> StoreR
         .map_err(db_err)?
         .collect::<rusqlite::Result<Vec<_>>>()
         .map_err(db_err)?;
+    changes.extend(invoices::changed_after(conn, user_id, cursor, limit)?);
     let profile = profile_row(conn, user_id)?;
     Ok(merge_page(changes, profile.as_ref(), cursor, limit))
 }

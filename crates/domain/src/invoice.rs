@@ -1,0 +1,286 @@
+//! An invoice check: what a courier's statement said was paid for a period, kept so the
+//! driver can compare it with their own entries (the comparison is computed on the device).
+
+use serde::{Deserialize, Serialize};
+use time::Date;
+
+use crate::{
+    entry::{FieldProblems, parse_date},
+    money::Money,
+};
+
+/// A year (leap or not) fits; anything longer is a typo, not a statement.
+pub const MAX_PERIOD_DAYS: i64 = 366;
+/// £100,000 for one statement period.
+pub const MAX_PAID_PENCE: i64 = 10_000_000;
+pub const MAX_STOPS: u32 = 100_000;
+pub const MAX_REFERENCE_CHARS: usize = 100;
+
+/// The fields a device sends for `invoice.put`. Dates are inclusive; money in pence.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct InvoiceInput {
+    pub id: String,
+    pub period_start: String,
+    pub period_end: String,
+    pub paid: i64,
+    /// Stops on the statement, when it gives them.
+    #[serde(default)]
+    pub stops: Option<i64>,
+    /// Statement number or a short note.
+    #[serde(default)]
+    pub reference: String,
+}
+
+/// A validated invoice check.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Invoice {
+    pub id: uuid::Uuid,
+    pub period_start: Date,
+    pub period_end: Date,
+    pub paid: Money,
+    pub stops: Option<u32>,
+    /// Trimmed, so " INV-1 " and "INV-1" are the same reference on every device.
+    pub reference: String,
+}
+
+impl InvoiceInput {
+    pub fn validate(&self) -> Result<Invoice, FieldProblems> {
+        let mut problems = FieldProblems::new();
+        let id = uuid::Uuid::parse_str(&self.id)
+            .map_err(|_| problems.push(("id", "Invoice id must be a UUID".into())))
+            .ok();
+        let start = parse_date(&self.period_start);
+        if start.is_none() {
+            problems.push((
+                "periodStart",
+                "Period start must be a real day written YYYY-MM-DD".into(),
+            ));
+        }
+        let end = parse_date(&self.period_end);
+        if end.is_none() {
+            problems.push((
+                "periodEnd",
+                "Period end must be a real day written YYYY-MM-DD".into(),
+            ));
+        }
+        if let (Some(start), Some(end)) = (start, end) {
+            check_period(start, end, &mut problems);
+        }
+        if !(0..=MAX_PAID_PENCE).contains(&self.paid) {
+            problems.push(("paid", "Paid must be between £0.00 and £100,000.00".into()));
+        }
+        if let Some(stops) = self.stops
+            && !(0..=i64::from(MAX_STOPS)).contains(&stops)
+        {
+            problems.push((
+                "stops",
+                format!("Stops must be a whole number from 0 to {MAX_STOPS}, or left empty"),
+            ));
+        }
+        let reference = self.reference.trim();
+        if reference.chars().count() > MAX_REFERENCE_CHARS {
+            problems.push((
+                "reference",
+                format!("Reference must be at most {MAX_REFERENCE_CHARS} characters"),
+            ));
+        } else if reference.chars().any(char::is_control) {
+            problems.push((
+                "reference",
+                "Reference must not contain line breaks or control characters".into(),
+            ));
+        }
+        match (id, start, end, problems.is_empty()) {
+            (Some(id), Some(period_start), Some(period_end), true) => Ok(Invoice {
+                id,
+                period_start,
+                period_end,
+                paid: Money(self.paid),
+                stops: self.stops.map(|s| s as u32),
+                reference: reference.to_owned(),
+            }),
+            _ => Err(problems),
+        }
+    }
+}
+
+fn check_period(start: Date, end: Date, problems: &mut FieldProblems) {
+    if start > end {
+        problems.push((
+            "periodEnd",
+            "Period end must be on or after the period start".into(),
+        ));
+        return;
+    }
+    // Both ends count: 1 Jan to 1 Jan is one day.
+    let days = (end - start).whole_days() + 1;
+    if days > MAX_PERIOD_DAYS {
+        problems.push((
+            "periodEnd",
+            format!("A period can be at most {MAX_PERIOD_DAYS} days long"),
+        ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::entry::format_date;
+
+    fn input() -> InvoiceInput {
+        InvoiceInput {
+            id: "0190a6e2-7c1d-7000-8000-0000000000a1".into(),
+            period_start: "2025-03-17".into(),
+            period_end: "2025-03-23".into(),
+            paid: 123_456,
+            stops: Some(640),
+            reference: "INV-2025-12".into(),
+        }
+    }
+
+    fn fields(bad: &InvoiceInput) -> Vec<&'static str> {
+        match bad.validate() {
+            Ok(_) => Vec::new(),
+            Err(problems) => problems.iter().map(|p| p.0).collect(),
+        }
+    }
+
+    #[test]
+    fn a_normal_week_is_valid() {
+        let invoice = input().validate().unwrap();
+        assert_eq!(format_date(invoice.period_start), "2025-03-17");
+        assert_eq!(format_date(invoice.period_end), "2025-03-23");
+        assert_eq!((invoice.paid, invoice.stops), (Money(123_456), Some(640)));
+        assert_eq!(invoice.reference, "INV-2025-12");
+    }
+
+    #[test]
+    fn optional_fields_default_to_no_stops_and_no_reference() {
+        let json = r#"{"id":"0190a6e2-7c1d-7000-8000-0000000000a1","periodStart":"2025-03-01",
+                      "periodEnd":"2025-03-31","paid":0}"#;
+        let invoice = serde_json::from_str::<InvoiceInput>(json)
+            .unwrap()
+            .validate()
+            .unwrap();
+        assert_eq!((invoice.stops, invoice.reference.as_str()), (None, ""));
+        let explicit_null = InvoiceInput {
+            stops: None,
+            ..input()
+        };
+        assert_eq!(explicit_null.validate().unwrap().stops, None);
+    }
+
+    #[test]
+    fn each_bad_field_is_named() {
+        type Breaker = fn(&mut InvoiceInput);
+        let cases: Vec<(Breaker, &str)> = vec![
+            (|i| i.id = "42".into(), "id"),
+            (|i| i.period_start = "2025-02-30".into(), "periodStart"),
+            (|i| i.period_start = "17/03/2025".into(), "periodStart"),
+            (|i| i.period_end = "2025-13-01".into(), "periodEnd"),
+            (|i| i.period_end = "".into(), "periodEnd"),
+            (|i| i.period_end = "2025-03-16".into(), "periodEnd"), // before the start
+            (|i| i.paid = -1, "paid"),
+            (|i| i.paid = MAX_PAID_PENCE + 1, "paid"),
+            (|i| i.stops = Some(-1), "stops"),
+            (|i| i.stops = Some(100_001), "stops"),
+            (|i| i.reference = "r".repeat(101), "reference"),
+            (|i| i.reference = "INV\n12".into(), "reference"),
+            (|i| i.reference = "INV\u{7}12".into(), "reference"),
+        ];
+        for (break_it, field) in cases {
+            let mut bad = input();
+            break_it(&mut bad);
+            assert_eq!(fields(&bad), vec![field], "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn period_length_is_counted_inclusively_up_to_366_days() {
+        let period = |start: &str, end: &str| InvoiceInput {
+            period_start: start.into(),
+            period_end: end.into(),
+            ..input()
+        };
+        // One day: start and end on the same date.
+        assert!(period("2025-03-17", "2025-03-17").validate().is_ok());
+        // 2024 is a leap year: 1 Jan to 31 Dec is 366 days, one more is 367.
+        assert!(period("2024-01-01", "2024-12-31").validate().is_ok());
+        assert_eq!(
+            fields(&period("2024-01-01", "2025-01-01")),
+            vec!["periodEnd"]
+        );
+        // Across a non-leap year: 366 days ends a day into the next year.
+        assert!(period("2025-01-01", "2026-01-01").validate().is_ok());
+        assert_eq!(
+            fields(&period("2025-01-01", "2026-01-02")),
+            vec!["periodEnd"]
+        );
+    }
+
+    #[test]
+    fn boundary_amounts_and_counts_are_accepted() {
+        for (paid, stops) in [
+            (0, Some(0)),
+            (MAX_PAID_PENCE, Some(100_000)),
+            (10_000_000, None),
+        ] {
+            let ok = InvoiceInput {
+                paid,
+                stops,
+                ..input()
+            };
+            assert!(ok.validate().is_ok(), "{ok:?}");
+        }
+    }
+
+    #[test]
+    fn reference_is_trimmed_and_counted_in_characters() {
+        let with = |reference: String| InvoiceInput {
+            reference,
+            ..input()
+        };
+        assert!(with("r".repeat(100)).validate().is_ok());
+        // 100 two-byte characters are 200 bytes but still 100 characters.
+        assert!(with("é".repeat(100)).validate().is_ok());
+        assert_eq!(fields(&with("é".repeat(101))), vec!["reference"]);
+        // Surrounding spaces do not count and are not kept.
+        let padded = with(format!("  {}  ", "r".repeat(100))).validate().unwrap();
+        assert_eq!(padded.reference, "r".repeat(100));
+        let trailing_newline = with("INV-7\n".into()).validate().unwrap();
+        assert_eq!(trailing_newline.reference, "INV-7");
+    }
+
+    #[test]
+    fn every_problem_is_reported_at_once() {
+        let bad = InvoiceInput {
+            id: "x".into(),
+            period_start: "nope".into(),
+            paid: -5,
+            stops: Some(-5),
+            reference: "\u{0}".into(),
+            ..input()
+        };
+        assert_eq!(
+            fields(&bad),
+            vec!["id", "periodStart", "paid", "stops", "reference"]
+        );
+    }
+
+    #[test]
+    fn unknown_and_mistyped_fields_are_refused() {
+        let base = r#""id":"0190a6e2-7c1d-7000-8000-0000000000a1","periodStart":"2025-03-01","periodEnd":"2025-03-31""#;
+        for json in [
+            format!(r#"{{{base},"paid":1,"userId":"someone-else"}}"#),
+            format!(r#"{{{base},"paid":1.5}}"#),
+            format!(r#"{{{base},"paid":"100"}}"#),
+            format!(r#"{{{base},"paid":1,"stops":2.5}}"#),
+            format!(r#"{{{base}}}"#),
+        ] {
+            assert!(
+                serde_json::from_str::<InvoiceInput>(&json).is_err(),
+                "{json}"
+            );
+        }
+    }
+}
