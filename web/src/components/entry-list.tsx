@@ -1,7 +1,8 @@
-import { Check, CircleAlert, Clock } from 'lucide-react';
+import type { ReactNode } from 'react';
 import { formatPence, formatShortDate } from '@/lib/format';
 import type { LocalEntry } from '@/sync/types';
 import styles from './entry-list.module.css';
+import { SyncStateLabel } from './sync-state-label';
 
 const count = new Intl.NumberFormat('en-GB');
 
@@ -14,54 +15,38 @@ export function EntryList({ entries, parkedReasons }: { entries: LocalEntry[]; p
   return (
     <ul className={styles.list}>
       {entries.map((entry) => (
-        <li key={entry.id} className={styles.entry} data-sync={entry.syncState}>
-          <div className={styles.top}>
-            <h3 className={styles.date}>{formatShortDate(entry.date)}</h3>
-            <SyncState entry={entry} reason={parkedReasons?.get(entry.id)} />
-          </div>
-          <dl className={styles.figures}>
-            <div>
-              <dt>Stops</dt>
-              <dd>{count.format(entry.stops)}</dd>
-            </div>
-            <div>
-              <dt>Extra</dt>
-              <dd>{formatPence(entry.extra)}</dd>
-            </div>
-            <div className={styles.total}>
-              <dt>Total</dt>
-              <dd>{formatPence(entry.total)}</dd>
-            </div>
-          </dl>
-          {entry.notes ? <p className={styles.notes}>{entry.notes}</p> : null}
+        <li key={entry.id}>
+          <EntryCard entry={entry} parkedReason={parkedReasons?.get(entry.id)} />
         </li>
       ))}
     </ul>
   );
 }
 
-function SyncState({ entry, reason }: { entry: LocalEntry; reason: string | undefined }) {
-  switch (entry.syncState) {
-    case 'synced':
-      return (
-        <span className={styles.synced} title="Synced">
-          <Check aria-hidden="true" />
-          <span className="visually-hidden">Synced</span>
-        </span>
-      );
-    case 'pending':
-      return (
-        <span className={styles.pending}>
-          <Clock aria-hidden="true" />
-          Waiting to sync
-        </span>
-      );
-    case 'parked':
-      return (
-        <span className={styles.parked}>
-          <CircleAlert aria-hidden="true" />
-          <span>Not synced{reason ? `: ${reason}` : ''}</span>
-        </span>
-      );
-  }
+/** One logged day. `actions` (e.g. Edit and Delete) sit under its figures. */
+export function EntryCard({ entry, parkedReason, actions }: { entry: LocalEntry; parkedReason?: string | undefined; actions?: ReactNode }) {
+  return (
+    <article className={styles.entry} data-sync={entry.syncState} aria-label={`Entry for ${formatShortDate(entry.date)}`}>
+      <div className={styles.top}>
+        <h3 className={styles.date}>{formatShortDate(entry.date)}</h3>
+        <SyncStateLabel state={entry.syncState} reason={parkedReason} />
+      </div>
+      <dl className={styles.figures}>
+        <div>
+          <dt>Stops</dt>
+          <dd>{count.format(entry.stops)}</dd>
+        </div>
+        <div>
+          <dt>Extra</dt>
+          <dd>{formatPence(entry.extra)}</dd>
+        </div>
+        <div className={styles.total}>
+          <dt>Total</dt>
+          <dd>{formatPence(entry.total)}</dd>
+        </div>
+      </dl>
+      {entry.notes ? <p className={styles.notes}>{entry.notes}</p> : null}
+      {actions ? <div className={styles.actions}>{actions}</div> : null}
+    </article>
+  );
 }

@@ -1,4 +1,4 @@
-import { useId, type InputHTMLAttributes, type ReactNode, type TextareaHTMLAttributes } from 'react';
+import { useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react';
 import styles from './text-field.module.css';
 
 interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id'> {
@@ -26,6 +26,23 @@ export function TextAreaField({ label, error, optional, ...textareaProps }: Text
   return (
     <Field label={label} error={error} optional={optional}>
       {(a11y) => <textarea className={`${styles.input} ${styles.textarea}`} {...a11y} {...textareaProps} />}
+    </Field>
+  );
+}
+
+interface SelectFieldProps extends Omit<SelectHTMLAttributes<HTMLSelectElement>, 'id'> {
+  label: string;
+  error?: string | undefined;
+}
+
+export function SelectField({ label, error, children, ...selectProps }: SelectFieldProps) {
+  return (
+    <Field label={label} error={error} optional={false}>
+      {(a11y) => (
+        <select className={styles.input} {...a11y} {...selectProps}>
+          {children}
+        </select>
+      )}
     </Field>
   );
 }

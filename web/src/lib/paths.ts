@@ -17,6 +17,13 @@ export const routes = {
   appTerms: '/app/terms',
 } as const;
 
+export type HistoryView = 'entries' | 'summaries' | 'invoices';
+
+/** The history screen on one of its views (entries, summaries, invoice checks). */
+export function historyView(view: HistoryView): string {
+  return view === 'entries' ? routes.history : `${routes.history}?view=${view}`;
+}
+
 /** The informational pages exist twice: public, and inside the app shell for signed-in users. */
 export function infoRoutes(inApp: boolean) {
   return inApp

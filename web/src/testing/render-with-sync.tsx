@@ -15,7 +15,12 @@ import { createTestSyncHandle, type TestSyncHandle } from './sync-handle';
  */
 export function renderWithSync(
   ui: ReactNode,
-  { handle = createTestSyncHandle(), user = makeUser(), path = '/app/dashboard' }: { handle?: TestSyncHandle; user?: User; path?: string } = {},
+  {
+    handle = createTestSyncHandle(),
+    user = makeUser(),
+    path = '/app/dashboard',
+    at = path,
+  }: { handle?: TestSyncHandle; user?: User; path?: string; /** The URL to open, with a query; defaults to `path`. */ at?: string } = {},
 ) {
   const session = createSessionStore();
   session.signedIn(user);
@@ -24,7 +29,7 @@ export function renderWithSync(
       { path, element: ui },
       { path: '*', Component: () => <p>Now at another page</p> },
     ],
-    { initialEntries: [path] },
+    { initialEntries: [at] },
   );
   const view = render(
     <SessionContext value={session}>

@@ -3,16 +3,14 @@ import { useEffect, useId, useState, type FormEvent } from 'react';
 import { Button } from '@/components/button';
 import { FormAlert } from '@/components/form-alert';
 import { Spinner } from '@/components/spinner';
-import { TextAreaField, TextField } from '@/components/text-field';
+import { EntryFields } from '@/components/entry-fields';
 import { SUCCESS_MESSAGE_MS } from '@/lib/flash';
-import { formatPence } from '@/lib/format';
-import { parsePounds } from '@/lib/money';
 import { payFor, type PayTier } from '@/lib/pay';
 import { useSyncHandle, useSyncStatus } from '@/lib/sync/use-sync';
 import { localDay } from '@/lib/week';
 import { saveEntry } from '@/sync/commands';
 import { shortStatusText, type SyncStatus } from '@/sync/status';
-import { entryMessages, MAX_NOTES_CHARS, MAX_STOPS, validateEntryForm, type EntryFormErrors, type EntryFormInput } from './entry-schema';
+import { entryMessages, saveFailureMessage, validateEntryForm, type EntryFormErrors, type EntryFormInput } from '@/lib/entry-form';
 import styles from './entry-form.module.css';
 
 export { SUCCESS_MESSAGE_MS };
@@ -71,60 +69,13 @@ export function EntryForm({ tiers }: { tiers: readonly PayTier[] | undefined }) 
     }
   }
 
-  const preview = previewTotal(form, tiers);
   return (
     <section className={styles.card} aria-labelledby={headingId}>
       <h2 id={headingId} className={styles.title}>
         Log New Entry
       </h2>
       <form className={styles.form} onSubmit={(event) => void onSubmit(event)} noValidate>
-        <div className={styles.grid}>
-          <TextField
-            label="Date"
-            type="date"
-            required
-            value={form.date}
-            error={errors.date}
-            onChange={(event) => update('date', event.target.value)}
-          />
-          <TextField
-            label="Stops"
-            type="number"
-            inputMode="numeric"
-            min={0}
-            max={MAX_STOPS}
-            step={1}
-            required
-            placeholder="0"
-            value={form.stops}
-            error={errors.stops}
-            onChange={(event) => update('stops', event.target.value)}
-          />
-          <TextField
-            label="Extra (£)"
-            type="number"
-            inputMode="decimal"
-            min={0}
-            step={0.01}
-            placeholder="0.00"
-            value={form.extra}
-            error={errors.extra}
-            onChange={(event) => update('extra', event.target.value)}
-          />
-          <div className={styles.preview}>
-            <span className={styles.previewLabel}>Day total</span>
-            <span className={styles.previewValue}>{preview === null ? '—' : formatPence(preview)}</span>
-          </div>
-        </div>
-        <TextAreaField
-          label="Notes"
-          optional
-          rows={2}
-          maxLength={MAX_NOTES_CHARS}
-          value={form.notes}
-          error={errors.notes}
-          onChange={(event) => update('notes', event.target.value)}
-        />
+        <EntryFields form={form} errors={errors} onChange={update} tiers={tiers} />
         {outcome?.kind === 'failed' ? <FormAlert message={outcome.message} /> : null}
         <div className={styles.actions}>
           <Button type="submit" disabled={saving || !tiers} aria-busy={saving}>
@@ -166,24 +117,4 @@ function SyncIndicator() {
       {shortStatusText(status)}
     </span>
   );
-}
-
-/** What the entry will total as typed, or null while stops is not a valid number yet. */
-function previewTotal(form: EntryFormInput, tiers: readonly PayTier[] | undefined): number | null {
-  if (!tiers) return null;
-  const stops = form.stops.trim();
-  if (!/^\d+$/.test(stops) || Number(stops) > MAX_STOPS) return null;
-  const extra = form.extra.trim() === '' ? 0 : parsePounds(form.extra);
-  if (extra === null) return null;
-  return payFor(tiers, Number(stops)) + extra;
-}
-
-function saveFailureMessage(error: unknown): string {
-  const name = error instanceof Error ? error.name : '';
-  // Dexie wraps the browser's error; its inner name says what happened.
-  const inner = (error as { inner?: { name?: string } } | null)?.inner?.name ?? '';
-  if (name === 'QuotaExceededError' || inner === 'QuotaExceededError') {
-    return `${entryMessages.failed}: this device has run out of storage space`;
-  }
-  return entryMessages.failed;
 }

@@ -1,8 +1,11 @@
 import { Award, CalendarCheck, FileCheck, Lock, Trophy, type LucideIcon } from 'lucide-react';
 import { useId, useMemo } from 'react';
 import { Card } from '@/components/card';
+import { Link } from 'react-router';
+import { historyView } from '@/lib/paths';
 import { useEntries } from '@/lib/sync/use-entries';
-import { achievements, type AchievementId } from './achievements';
+import { useInvoices } from '@/lib/sync/use-invoices';
+import { achievements, type AchievementId } from '@/lib/achievements';
 import styles from './profile-page.module.css';
 
 const icons: Record<AchievementId, LucideIcon> = {
@@ -15,7 +18,8 @@ const icons: Record<AchievementId, LucideIcon> = {
 /** Computed from the entries on this device, so they are right offline and update as days are logged. */
 export function AchievementsCard() {
   const entries = useEntries();
-  const list = useMemo(() => (entries ? achievements(entries) : null), [entries]);
+  const invoices = useInvoices();
+  const list = useMemo(() => (entries && invoices ? achievements(entries, invoices.length) : null), [entries, invoices]);
   const headingId = useId();
   return (
     <Card className={styles.achievementsCard} aria-labelledby={headingId}>
@@ -41,6 +45,11 @@ export function AchievementsCard() {
                       <span>{item.progress}</span>
                     </div>
                   )}
+                  {item.id === 'invoice-master' ? (
+                    <Link to={historyView('invoices')} className={styles.achievementLink}>
+                      Check an invoice
+                    </Link>
+                  ) : null}
                 </div>
               </li>
             );

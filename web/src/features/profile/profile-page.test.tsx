@@ -71,14 +71,20 @@ describe('ProfilePage view mode', () => {
       makeEntry({ date: '2025-03-18', stops: 508 }),
       makeEntry({ date: '2025-03-19', stops: 400, deleted: 1 }), // deleted: never counted
     ]);
+    const check = { periodStart: '2025-03-16', periodEnd: '2025-03-22', paid: 100, stops: null, reference: '', createdAt: 'c', updatedAt: 'u', syncState: 'synced' as const, server: null };
+    await handle.db.invoices.bulkPut([
+      { ...check, id: 'i1', deleted: 0 },
+      { ...check, id: 'i2', deleted: 0 },
+      { ...check, id: 'i3', deleted: 1 }, // deleted: never counted
+    ]);
     setup({ handle });
     const section = await screen.findByRole('region', { name: 'Achievements' });
     const item = (title: string) => within(section).getByRole('heading', { name: title }).closest('li')!;
     await waitFor(() => expect(item('Delivery Expert')).toHaveTextContent('640 / 1,000 stops'));
     expect(item('Perfect Week')).toHaveTextContent('best week: 2 of 7 days');
     expect(item('Top Performer')).toHaveTextContent('Unlocked');
-    expect(item('Invoice Master')).toHaveTextContent('0 / 10 invoices');
-    expect(item('Invoice Master')).toHaveTextContent(/coming soon/);
+    expect(item('Invoice Master')).toHaveTextContent('2 / 10 invoices');
+    expect(within(item('Invoice Master')).getByRole('link', { name: 'Check an invoice' })).toHaveAttribute('href', '/app/history?view=invoices');
     expect(within(item('Delivery Expert')).getByRole('progressbar', { name: 'Delivery Expert progress' })).toHaveAttribute('value', '640');
   });
 

@@ -55,3 +55,14 @@ export function validateEntryForm(input: EntryFormInput): { ok: true; value: Ent
   }
   return { ok: false, errors };
 }
+
+/** Why a local save failed, in words a driver can act on. */
+export function saveFailureMessage(error: unknown): string {
+  const name = error instanceof Error ? error.name : '';
+  // Dexie wraps the browser's error; its inner name says what happened.
+  const inner = (error as { inner?: { name?: string } } | null)?.inner?.name ?? '';
+  if (name === 'QuotaExceededError' || inner === 'QuotaExceededError') {
+    return `${entryMessages.failed}: this device has run out of storage space`;
+  }
+  return entryMessages.failed;
+}

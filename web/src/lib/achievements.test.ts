@@ -77,9 +77,11 @@ describe('achievements', () => {
     expect(byId(week([...six, '2025-03-22'])).get('perfect-week')).toMatchObject({ unlocked: true, value: 7 });
   });
 
-  it('keeps Invoice Master locked until invoice checks exist', () => {
-    const master = byId([day('2025-03-17', 999)]).get('invoice-master');
-    expect(master).toMatchObject({ unlocked: false, value: 0, max: 10 });
-    expect(master?.description).toMatch(/coming soon/);
+  it('unlocks Invoice Master at the tenth invoice check', () => {
+    const master = (checks: number) => achievements([day('2025-03-17', 999)], checks).find((a) => a.id === 'invoice-master');
+    expect(master(0)).toMatchObject({ unlocked: false, value: 0, max: 10, progress: '0 / 10 invoices' });
+    expect(master(9)).toMatchObject({ unlocked: false, value: 9, progress: '9 / 10 invoices' });
+    expect(master(10)).toMatchObject({ unlocked: true, value: 10 });
+    expect(master(12)).toMatchObject({ unlocked: true, value: 10, progress: '12 / 10 invoices' });
   });
 });

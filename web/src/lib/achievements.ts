@@ -54,7 +54,8 @@ export function achievementFacts(entries: readonly DayLog[]): AchievementFacts {
 
 const count = new Intl.NumberFormat('en-GB');
 
-export function achievements(entries: readonly DayLog[]): Achievement[] {
+/** `invoiceChecks`: how many invoice checks the driver has saved (live ones). */
+export function achievements(entries: readonly DayLog[], invoiceChecks = 0): Achievement[] {
   const facts = achievementFacts(entries);
   const topTarget = TOP_PERFORMER_STOPS + 1;
   return [
@@ -88,11 +89,11 @@ export function achievements(entries: readonly DayLog[]): Achievement[] {
     {
       id: 'invoice-master',
       title: 'Invoice Master',
-      description: `Check ${INVOICE_MASTER_CHECKS} invoices against your log. Invoice checks are coming soon.`,
-      unlocked: false,
-      value: 0,
+      description: `Check ${INVOICE_MASTER_CHECKS} invoices against your log`,
+      unlocked: invoiceChecks >= INVOICE_MASTER_CHECKS,
+      value: Math.min(invoiceChecks, INVOICE_MASTER_CHECKS),
       max: INVOICE_MASTER_CHECKS,
-      progress: `0 / ${INVOICE_MASTER_CHECKS} invoices`,
+      progress: `${count.format(invoiceChecks)} / ${INVOICE_MASTER_CHECKS} invoices`,
     },
   ];
 }

@@ -1,0 +1,51 @@
+import { Download } from 'lucide-react';
+import { Button } from '@/components/button';
+import { downloadText } from '@/lib/download';
+import type { ProfileView } from '@/lib/sync/use-profile';
+import type { LocalEntry, LocalInvoice, Theme } from '@/sync/types';
+import { csvFileName, entriesToCsv } from './csv-export';
+import { closedRange, inRange, type DayRange } from './history-range';
+import { buildJsonExport, jsonFileName } from './json-export';
+import styles from './history-page.module.css';
+
+interface ExportButtonsProps {
+  range: DayRange;
+  today: string;
+  /** Live entries in the range. */
+  entries: readonly LocalEntry[];
+  /** Every live invoice check; the export keeps those overlapping the range. */
+  invoices: readonly LocalInvoice[];
+  profile: ProfileView | undefined;
+  theme: Theme;
+}
+
+/** CSV of the days in the range, or JSON of everything the user owns in it; made on the device. */
+export function ExportButtons({ range, today, entries, invoices, profile, theme }: ExportButtonsProps) {
+  const closed = closedRange(range, entries.map((entry) => entry.date), today);
+  const overlapping = invoices.filter((check) => check.periodEnd >= closed.from && check.periodStart <= closed.to);
+  const disabled = entries.length === 0 && overlapping.length === 0;
+  return (
+    <div className={styles.exports} role="group" aria-label="Export">
+      <Button
+        variant="secondary"
+        disabled={entries.length === 0}
+        onClick={() => downloadText(csvFileName(closed.from, closed.to), entriesToCsv(entries.filter((e) => inRange(e.date, closed))), 'text/csv;charset=utf-8')}
+      >
+        <Download aria-hidden="true" />
+        Export CSV
+      </Button>
+      <Button
+        variant="secondary"
+        disabled={disabled || !profile}
+        onClick={() => {
+          if (!profile) return;
+          const data = buildJsonExport({ profile, settings: { theme }, entries, invoices, from: closed.from, to: closed.to, exportedAt: new Date().toISOString() });
+          downloadText(jsonFileName(closed.from, closed.to), `${JSON.stringify(data, null, 2)}\n`, 'application/json');
+        }}
+      >
+        <Download aria-hidden="true" />
+        Export JSON
+      </Button>
+    </div>
+  );
+}

@@ -1,0 +1,23 @@
+import { useLiveQuery } from 'dexie-react-hooks';
+import type { LocalDb } from '@/sync/db';
+import type { LocalInvoice } from '@/sync/types';
+import { useSyncHandle } from './use-sync';
+
+/** Latest period first; two checks for one period, the later-created first. */
+export function byLatestPeriod(a: LocalInvoice, b: LocalInvoice): number {
+  if (a.periodEnd !== b.periodEnd) return a.periodEnd < b.periodEnd ? 1 : -1;
+  if (a.periodStart !== b.periodStart) return a.periodStart < b.periodStart ? 1 : -1;
+  return a.createdAt < b.createdAt ? 1 : -1;
+}
+
+/** Every live (not deleted) invoice check on the device, latest period first. */
+export async function readInvoices(db: LocalDb): Promise<LocalInvoice[]> {
+  const live = await db.invoices.where('deleted').equals(0).toArray();
+  return live.sort(byLatestPeriod);
+}
+
+/** The user's invoice checks from the device, updated as they change; undefined on the first read. */
+export function useInvoices(): LocalInvoice[] | undefined {
+  const { db } = useSyncHandle();
+  return useLiveQuery(() => readInvoices(db), [db]);
+}
