@@ -83,9 +83,85 @@ impl ContactInput {
     }
 }
 
+/// The subject line of the operator's copy of a message.
+pub fn email_subject(subject: &str) -> String {
+    let subject = if subject.is_empty() {
+        "Contact message"
+    } else {
+        subject
+    };
+    format!("[Delivery Tracker] {subject}")
+}
+
+/// Never wait longer than this between two tries, however many failed.
+pub const MAX_RETRY_DELAY_MS: u64 = 6 * 60 * 60 * 1000;
+
+/// How e-mailing a stored message is retried: the first retry after `first_retry_ms`, each
+/// later one after twice the previous wait (capped), and no more tries after `max_attempts`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RetryPolicy {
+    pub first_retry_ms: u64,
+    pub max_attempts: u32,
+}
+
+/// What to do after a failed try.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AfterFailure {
+    RetryInMs(u64),
+    GiveUp,
+}
+
+impl RetryPolicy {
+    /// `attempts` counts every try so far, the one that just failed included.
+    pub fn after_failure(&self, attempts: u32) -> AfterFailure {
+        if attempts >= self.max_attempts {
+            return AfterFailure::GiveUp;
+        }
+        let doublings = attempts.saturating_sub(1).min(63);
+        let delay = self
+            .first_retry_ms
+            .saturating_mul(1u64 << doublings)
+            .min(MAX_RETRY_DELAY_MS);
+        AfterFailure::RetryInMs(delay)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn subject_line_names_the_product() {
+        assert_eq!(email_subject("Tiers"), "[Delivery Tracker] Tiers");
+        assert_eq!(email_subject(""), "[Delivery Tracker] Contact message");
+    }
+
+    #[test]
+    fn retries_back_off_exponentially_then_give_up() {
+        let policy = RetryPolicy {
+            first_retry_ms: 60_000,
+            max_attempts: 4,
+        };
+        let delays: Vec<_> = (1..=4).map(|n| policy.after_failure(n)).collect();
+        assert_eq!(
+            delays,
+            [
+                AfterFailure::RetryInMs(60_000),
+                AfterFailure::RetryInMs(120_000),
+                AfterFailure::RetryInMs(240_000),
+                AfterFailure::GiveUp,
+            ]
+        );
+        let patient = RetryPolicy {
+            first_retry_ms: 60_000,
+            max_attempts: u32::MAX,
+        };
+        assert_eq!(
+            patient.after_failure(200),
+            AfterFailure::RetryInMs(MAX_RETRY_DELAY_MS),
+            "capped, no overflow"
+        );
+    }
 
     fn input(name: &str, email: &str, message: &str) -> ContactInput {
         ContactInput {

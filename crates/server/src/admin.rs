@@ -8,7 +8,7 @@ use domain::{
     time_fmt::{now_ms, rfc3339_from_ms},
 };
 
-use crate::store::DynStore;
+use crate::store::{DynStore, EmailDelivery, EmailStatus};
 
 pub async fn list_users(store: &DynStore, out: &mut impl Write) -> anyhow::Result<()> {
     let users = store.list_users().await?;
@@ -48,6 +48,37 @@ pub async fn set_role(store: &DynStore, email: &str, role: Role) -> anyhow::Resu
     Ok(())
 }
 
+/// One line on whether the operator's e-mail copy went out.
+fn email_state(delivery: &EmailDelivery) -> String {
+    let tries = |n: u32| {
+        if n == 1 {
+            "1 try".to_owned()
+        } else {
+            format!("{n} tries")
+        }
+    };
+    let at = |ms: Option<i64>| ms.map(rfc3339_from_ms).unwrap_or_else(|| "-".into());
+    let error = delivery.last_error.as_deref().unwrap_or("-");
+    match delivery.status {
+        EmailStatus::NotConfigured => "not sent (SMTP was not configured)".into(),
+        EmailStatus::Sent => format!(
+            "sent {} after {}",
+            at(delivery.emailed_at_ms),
+            tries(delivery.attempts)
+        ),
+        EmailStatus::Pending if delivery.attempts == 0 => "pending, not tried yet".into(),
+        EmailStatus::Pending => format!(
+            "pending, next try {} after {} (last error: {error})",
+            at(delivery.next_attempt_at_ms),
+            tries(delivery.attempts)
+        ),
+        EmailStatus::Failed => format!(
+            "FAILED after {} (last error: {error})",
+            tries(delivery.attempts)
+        ),
+    }
+}
+
 /// Prints the newest contact messages, newest first, for the operator to answer.
 pub async fn list_messages(
     store: &DynStore,
@@ -64,6 +95,7 @@ pub async fn list_messages(
         if !m.subject.is_empty() {
             writeln!(out, "Subject: {}", m.subject)?;
         }
+        writeln!(out, "E-mail: {}", email_state(&m.delivery))?;
         writeln!(out, "{}\n", m.message)?;
     }
     writeln!(out, "{} message(s)", messages.len())?;

@@ -42,6 +42,8 @@ use crate::{
 pub const JSON_BODY_LIMIT: usize = 1024 * 1024;
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
 const SESSION_SWEEP_INTERVAL: Duration = Duration::from_secs(3600);
+/// On shutdown, an e-mail being sent gets this long to finish (it is retried later if not).
+const MAILER_STOP_GRACE: Duration = Duration::from_secs(10);
 
 #[derive(Clone)]
 pub struct AppState {
@@ -53,6 +55,8 @@ pub struct AppState {
     pub limits: AuthLimits,
     pub notifier: sync::poke::Notifier,
     pub contact_limit: contact::ContactLimit,
+    /// E-mails contact messages to the operator when SMTP is configured.
+    pub contact_mailer: Option<contact::mailer::ContactMailer>,
     /// Uploaded pictures: the file store and the decode bound.
     pub files: files::Files,
     /// Checkout settings when a payment provider is configured.
@@ -66,6 +70,10 @@ impl AppState {
         config.validate()?;
         let public_origin = config.public_origin()?.map(Arc::from);
         let stripe = config.stripe()?.map(Arc::new);
+        let contact_mailer = config
+            .contact_email()?
+            .map(contact::mailer::ContactMailer::new)
+            .transpose()?;
         let contact_limit = Arc::new(auth::rate_limit::Limiter::per_minute(
             config.contact_rate_limit_per_minute,
         ));
@@ -89,6 +97,7 @@ impl AppState {
             limits,
             notifier: sync::poke::Notifier::default(),
             contact_limit,
+            contact_mailer,
             files,
             stripe,
             http: reqwest::Client::builder()
@@ -211,10 +220,23 @@ pub async fn serve(
             }
         }
     });
+    let (stop_mailer, mailer_stopped) = tokio::sync::watch::channel(false);
+    let mailer = state
+        .contact_mailer
+        .clone()
+        .map(|mailer| tokio::spawn(mailer.run(state.store.clone(), mailer_stopped)));
     let app = app(state).into_make_service_with_connect_info::<SocketAddr>();
     let outcome = axum::serve(listener, app)
         .with_graceful_shutdown(shutdown)
         .await;
     sweeper.abort();
+    let _ = stop_mailer.send(true);
+    if let Some(mut mailer) = mailer
+        && tokio::time::timeout(MAILER_STOP_GRACE, &mut mailer)
+            .await
+            .is_err()
+    {
+        mailer.abort();
+    }
     outcome
 }

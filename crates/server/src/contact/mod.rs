@@ -1,5 +1,8 @@
 //! The contact form: messages are validated, rate limited, stored for the operator
-//! (`delivery-tracker messages list`) and work signed in or out.
+//! (`delivery-tracker messages list`) and work signed in or out. With SMTP configured they
+//! are also e-mailed to the operator, after storing and off the request path (`mailer`).
+
+pub mod mailer;
 
 use std::{net::IpAddr, sync::Arc};
 
@@ -15,7 +18,7 @@ use crate::{
     auth::{rate_limit::Limiter, session::CurrentUser},
     error::{ApiJson, ApiResult, AppError, ErrorBody},
     http::client_ip::ClientIp,
-    store::ContactRecord,
+    store::{ContactRecord, EmailDelivery},
 };
 
 pub type ContactLimit = Arc<Limiter<IpAddr>>;
@@ -31,7 +34,7 @@ pub struct MessageReceived {
 
 #[utoipa::path(post, path = "", tag = "contact", request_body = ContactInput,
     responses(
-        (status = 201, description = "Stored for the operator", body = MessageReceived),
+        (status = 201, description = "Stored for the operator (and e-mailed to them afterwards when SMTP is configured)", body = MessageReceived),
         (status = 422, description = "validation: the first problem in the spec's order", body = ErrorBody),
         (status = 429, description = "rate-limited", body = ErrorBody),
     ))]
@@ -53,9 +56,16 @@ pub async fn send_message(
         subject: message.subject,
         message: message.message,
         created_at_ms: now_ms(),
+        delivery: match state.contact_mailer {
+            Some(_) => EmailDelivery::pending(now_ms()),
+            None => EmailDelivery::not_configured(),
+        },
     };
     state.store.create_contact_message(record).await?;
     tracing::info!("contact message stored");
+    if let Some(mailer) = &state.contact_mailer {
+        mailer.wake();
+    }
     Ok((
         StatusCode::CREATED,
         Json(MessageReceived { received: true }),

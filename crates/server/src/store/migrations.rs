@@ -24,6 +24,7 @@ pub const SQLITE: &[Migration] = &[
     migration!("sqlite", 4, "0004_billing"),
     migration!("sqlite", 5, "0005_contact"),
     migration!("sqlite", 6, "0006_invoices"),
+    migration!("sqlite", 7, "0007_contact_delivery"),
 ];
 
 pub const POSTGRES: &[Migration] = &[
@@ -33,6 +34,7 @@ pub const POSTGRES: &[Migration] = &[
     migration!("postgres", 4, "0004_billing"),
     migration!("postgres", 5, "0005_contact"),
     migration!("postgres", 6, "0006_invoices"),
+    migration!("postgres", 7, "0007_contact_delivery"),
 ];
 
 #[cfg(test)]

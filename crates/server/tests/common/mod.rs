@@ -2,6 +2,8 @@
 //! TEST_DATABASE_URL is set; each test gets its own schema).
 #![allow(dead_code)]
 
+pub mod smtp;
+
 use std::{net::SocketAddr, sync::Arc};
 
 use reqwest::{Method, StatusCode, header::HeaderMap};
@@ -93,7 +95,12 @@ pub async fn spawn_app(backend: Backend) -> Option<TestApp> {
 }
 
 pub async fn spawn_app_with(backend: Backend, tweak: impl FnOnce(&mut Config)) -> Option<TestApp> {
-    let TestStore { store, dir } = store_for(backend).await?;
+    Some(spawn_app_on(store_for(backend).await?, tweak).await)
+}
+
+/// A server on an existing store (e.g. a second one after the first stopped: a restart).
+pub async fn spawn_app_on(test_store: TestStore, tweak: impl FnOnce(&mut Config)) -> TestApp {
+    let TestStore { store, dir } = test_store;
     let mut config = Config::for_data_dir(dir.path());
     // Generous defaults so only the rate-limit tests ever trip a limit.
     config.auth_rate_limit_per_minute = 10_000;
@@ -107,14 +114,14 @@ pub async fn spawn_app_with(backend: Backend, tweak: impl FnOnce(&mut Config)) -
     tokio::spawn(server::serve(listener, state, async {
         let _ = stopped.await;
     }));
-    Some(TestApp {
+    TestApp {
         base: format!("http://{addr}"),
         addr,
         store,
         http: reqwest::Client::new(),
         _dir: dir,
         _stop: stop,
-    })
+    }
 }
 
 /// A response, read whole.

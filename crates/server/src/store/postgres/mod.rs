@@ -1,5 +1,6 @@
 //! PostgreSQL store, for running several server processes on one database.
 
+mod contact;
 mod invoices;
 mod sync;
 
@@ -384,48 +385,32 @@ impl Store for PgStore {
     }
 
     async fn create_contact_message(&self, message: ContactRecord) -> StoreResult<()> {
-        let client = self.client().await?;
-        client
-            .execute(
-                "INSERT INTO contact_messages (id, user_id, name, email, subject, message, created_at)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7)",
-                &[
-                    &message.id,
-                    &message.user_id,
-                    &message.name,
-                    &message.email,
-                    &message.subject,
-                    &message.message,
-                    &message.created_at_ms,
-                ],
-            )
-            .await
-            .map_err(db_err)?;
-        Ok(())
+        self.insert_contact(message).await
     }
 
     async fn list_contact_messages(&self, limit: u32) -> StoreResult<Vec<ContactRecord>> {
-        let client = self.client().await?;
-        let rows = client
-            .query(
-                "SELECT id, user_id, name, email, subject, message, created_at
-                 FROM contact_messages ORDER BY created_at DESC, id DESC LIMIT $1",
-                &[&i64::from(limit)],
-            )
-            .await
-            .map_err(db_err)?;
-        Ok(rows
-            .iter()
-            .map(|r| ContactRecord {
-                id: r.get(0),
-                user_id: r.get(1),
-                name: r.get(2),
-                email: r.get(3),
-                subject: r.get(4),
-                message: r.get(5),
-                created_at_ms: r.get(6),
-            })
-            .collect())
+        self.newest_contacts(limit).await
+    }
+
+    async fn claim_contact_emails(
+        &self,
+        now_ms: i64,
+        lease_until_ms: i64,
+        limit: u32,
+    ) -> StoreResult<Vec<ContactRecord>> {
+        self.claim_due_contacts(now_ms, lease_until_ms, limit).await
+    }
+
+    async fn record_contact_email(
+        &self,
+        id: Uuid,
+        attempt: super::EmailAttempt,
+    ) -> StoreResult<()> {
+        self.record_contact_attempt(id, attempt).await
+    }
+
+    async fn next_contact_email_at(&self) -> StoreResult<Option<i64>> {
+        self.next_contact_due().await
     }
 
     async fn ping(&self) -> StoreResult<()> {

@@ -1,5 +1,6 @@
 //! SQLite store: WAL, one group-committing writer thread, a few readers.
 
+mod contact;
 mod invoices;
 mod readers;
 mod sync;
@@ -468,56 +469,32 @@ impl Store for SqliteStore {
     }
 
     async fn create_contact_message(&self, message: ContactRecord) -> StoreResult<()> {
-        self.writer
-            .write(move |conn| {
-                conn.execute(
-                    "INSERT INTO contact_messages (id, user_id, name, email, subject, message, created_at)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-                    params![
-                        message.id.to_string(),
-                        message.user_id.map(|id| id.to_string()),
-                        message.name,
-                        message.email,
-                        message.subject,
-                        message.message,
-                        message.created_at_ms
-                    ],
-                )
-                .map_err(db_err)?;
-                Ok(())
-            })
-            .await
+        self.insert_contact(message).await
     }
 
     async fn list_contact_messages(&self, limit: u32) -> StoreResult<Vec<ContactRecord>> {
-        self.readers
-            .read(move |conn| {
-                let mut stmt = conn
-                    .prepare(
-                        "SELECT id, user_id, name, email, subject, message, created_at
-                         FROM contact_messages ORDER BY created_at DESC, id DESC LIMIT ?1",
-                    )
-                    .map_err(db_err)?;
-                let rows = stmt
-                    .query_map([limit], |r| {
-                        let id: String = r.get(0)?;
-                        let user: Option<String> = r.get(1)?;
-                        Ok(ContactRecord {
-                            id: Uuid::parse_str(&id).unwrap_or_default(),
-                            user_id: user.and_then(|u| Uuid::parse_str(&u).ok()),
-                            name: r.get(2)?,
-                            email: r.get(3)?,
-                            subject: r.get(4)?,
-                            message: r.get(5)?,
-                            created_at_ms: r.get(6)?,
-                        })
-                    })
-                    .map_err(db_err)?
-                    .collect::<rusqlite::Result<Vec<_>>>()
-                    .map_err(db_err)?;
-                Ok(rows)
-            })
-            .await
+        self.newest_contacts(limit).await
+    }
+
+    async fn claim_contact_emails(
+        &self,
+        now_ms: i64,
+        lease_until_ms: i64,
+        limit: u32,
+    ) -> StoreResult<Vec<ContactRecord>> {
+        self.claim_due_contacts(now_ms, lease_until_ms, limit).await
+    }
+
+    async fn record_contact_email(
+        &self,
+        id: Uuid,
+        attempt: super::EmailAttempt,
+    ) -> StoreResult<()> {
+        self.record_contact_attempt(id, attempt).await
+    }
+
+    async fn next_contact_email_at(&self) -> StoreResult<Option<i64>> {
+        self.next_contact_due().await
     }
 
     async fn ping(&self) -> StoreResult<()> {
