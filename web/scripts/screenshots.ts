@@ -169,6 +169,34 @@ async function main() {
       await page.getByRole('heading', { name: 'All Entries' }).waitFor();
       await shot('app-history', true);
 
+      // Edit in place, then delete with its Undo.
+      const firstEntry = page.getByRole('list', { name: 'Entries' }).getByRole('article').first();
+      await firstEntry.getByRole('button', { name: /^Edit entry/ }).click();
+      await page.getByRole('form', { name: 'Edit entry' }).waitFor();
+      await shot('app-history-edit', false);
+      await page.getByRole('button', { name: 'Cancel' }).click();
+      await page.getByRole('list', { name: 'Entries' }).getByRole('article').first().getByRole('button', { name: /^Delete entry/ }).click();
+      await page.getByRole('button', { name: 'Undo' }).waitFor();
+      await shot('app-history-undo', false);
+      await page.getByRole('button', { name: 'Undo' }).click();
+      await page.getByText('Entry restored').waitFor({ state: 'attached' });
+
+      await page.getByRole('link', { name: 'Summaries' }).click();
+      await page.locator('canvas').first().waitFor();
+      await page.waitForTimeout(300);
+      await shot('app-history-summaries', true);
+
+      // An invoice check whose shortfall is one logged day (the day `ago: 2`: 131 stops + £12.50).
+      await page.getByRole('link', { name: 'Invoice checks' }).click();
+      const invoice = page.getByRole('form', { name: 'Check an invoice' });
+      await invoice.getByLabel('First day').fill(dayAgo(3));
+      await invoice.getByLabel('Last day').fill(dayAgo(0));
+      await invoice.getByLabel('Amount paid (£)').fill('656.23');
+      await invoice.getByLabel('Reference').fill('Statement 2291');
+      await invoice.getByRole('button', { name: 'Check invoice' }).click();
+      await page.getByRole('article', { name: /^Invoice check/ }).waitFor();
+      await shot('app-history-invoices', true);
+
       await page.getByRole('link', { name: 'Open profile' }).click();
       await page.getByRole('button', { name: 'Sign Out' }).waitFor();
       await page.getByRole('region', { name: 'Achievements' }).getByRole('listitem').first().waitFor();
@@ -261,11 +289,16 @@ async function main() {
   }
 }
 
+/** YYYY-MM-DD of `ago` days before today (local). */
+function dayAgo(ago: number): string {
+  const date = new Date();
+  date.setDate(date.getDate() - ago);
+  return [date.getFullYear(), date.getMonth() + 1, date.getDate()].map((n) => String(n).padStart(2, '0')).join('-');
+}
+
 /** Fills and saves the entry form; `ago` is days before today (local). */
 async function logEntry(page: Page, day: { ago: number; stops: string; extra: string; notes: string }) {
-  const date = new Date();
-  date.setDate(date.getDate() - day.ago);
-  const ymd = [date.getFullYear(), date.getMonth() + 1, date.getDate()].map((n) => String(n).padStart(2, '0')).join('-');
+  const ymd = dayAgo(day.ago);
   const form = page.getByRole('region', { name: 'Log New Entry' });
   await form.getByLabel('Date').fill(ymd);
   await form.getByLabel('Stops').fill(day.stops);
