@@ -40,5 +40,6 @@ test-e2e: release
 test: lint test-rust test-web test-e2e
 
 # Figures for the issue notes (not a test: nothing here is timed in CI).
-bench:
+bench: release
 	$(CARGO) run --release --locked -p bench
+	cd web && npx tsx bench/history-3650.ts

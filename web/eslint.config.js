@@ -47,7 +47,7 @@ export default defineConfig(
     },
   },
   {
-    files: ['scripts/**', 'vite.config.ts', 'eslint.config.js'],
+    files: ['scripts/**', 'bench/**', 'vite.config.ts', 'eslint.config.js'],
     languageOptions: { globals: globals.node },
   },
   {
