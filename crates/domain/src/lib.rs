@@ -5,6 +5,7 @@
 
 pub mod account;
 pub mod contact;
+pub mod device;
 pub mod entry;
 pub mod invoice;
 pub mod merge;

@@ -21,7 +21,7 @@ use crate::{
     store::{NewUser, StoreError, UserRecord},
 };
 
-fn account_error(err: AccountError) -> AppError {
+pub(super) fn account_error(err: AccountError) -> AppError {
     let (status, code) = match err {
         AccountError::InvalidEmail => (StatusCode::UNPROCESSABLE_ENTITY, "invalid-email"),
         AccountError::PasswordTooShort
@@ -34,7 +34,7 @@ fn account_error(err: AccountError) -> AppError {
     AppError::client(status, code, err.message())
 }
 
-fn required(value: Option<String>, field: &str, message: &str) -> ApiResult<String> {
+pub(super) fn required(value: Option<String>, field: &str, message: &str) -> ApiResult<String> {
     value
         .filter(|v| !v.is_empty())
         .ok_or_else(|| AppError::validation(field, message))

@@ -1,5 +1,7 @@
-//! Accounts and sessions: e-mail/password, anonymous guests, session cookies.
+//! Accounts and sessions: e-mail/password, anonymous guests, session cookies, and a user's
+//! own account security (sessions list, password change, a guest adding a password).
 
+mod account;
 mod handlers;
 pub mod password;
 pub mod rate_limit;
@@ -17,4 +19,9 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(handlers::create_guest))
         .routes(routes!(handlers::delete_session))
         .routes(routes!(handlers::get_session))
+        .routes(routes!(account::list_sessions))
+        .routes(routes!(account::end_session))
+        .routes(routes!(account::end_other_sessions))
+        .routes(routes!(account::change_password))
+        .routes(routes!(account::link_password))
 }

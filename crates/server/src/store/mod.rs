@@ -321,6 +321,30 @@ pub trait Store: Send + Sync + 'static {
         created_before_ms: i64,
     ) -> StoreResult<u64>;
 
+    /// The user's sessions, most recently used first.
+    async fn list_sessions(&self, user_id: Uuid) -> StoreResult<Vec<SessionRecord>>;
+    /// Ends one of `user_id`'s sessions; false when there is no such session of theirs.
+    async fn delete_user_session(&self, user_id: Uuid, token_hash: &str) -> StoreResult<bool>;
+    /// Ends every session of `user_id` except `keep`; returns how many ended.
+    async fn delete_other_sessions(&self, user_id: Uuid, keep: &str) -> StoreResult<u64>;
+    async fn password_hash(&self, user_id: Uuid) -> StoreResult<Option<String>>;
+    async fn set_password(
+        &self,
+        user_id: Uuid,
+        password_hash: &str,
+        now_ms: i64,
+    ) -> StoreResult<()>;
+    /// Gives a guest an e-mail and password in place (same user, same data). None when the
+    /// user is not a guest; `Conflict("email")` when the e-mail belongs to another account.
+    /// Returns the user's new change sequence.
+    async fn link_password(
+        &self,
+        user_id: Uuid,
+        email: &str,
+        password_hash: &str,
+        now_ms: i64,
+    ) -> StoreResult<Option<i64>>;
+
     /// Applies a push in order, in one transaction: each mutation id takes effect at most
     /// once, a replay returns the recorded result. Concurrent pushes by one user serialise.
     async fn push(

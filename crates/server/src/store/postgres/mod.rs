@@ -1,5 +1,6 @@
 //! PostgreSQL store, for running several server processes on one database.
 
+mod accounts;
 mod contact;
 mod invoices;
 mod sync;
@@ -382,6 +383,42 @@ impl Store for PgStore {
             .await
             .map_err(db_err)?;
         Ok(row.map(|r| r.get(0)))
+    }
+
+    async fn list_sessions(&self, user_id: Uuid) -> StoreResult<Vec<SessionRecord>> {
+        self.sessions_of(user_id).await
+    }
+
+    async fn delete_user_session(&self, user_id: Uuid, token_hash: &str) -> StoreResult<bool> {
+        self.end_user_session(user_id, token_hash).await
+    }
+
+    async fn delete_other_sessions(&self, user_id: Uuid, keep: &str) -> StoreResult<u64> {
+        self.end_other_sessions(user_id, keep).await
+    }
+
+    async fn password_hash(&self, user_id: Uuid) -> StoreResult<Option<String>> {
+        self.password_hash_of(user_id).await
+    }
+
+    async fn set_password(
+        &self,
+        user_id: Uuid,
+        password_hash: &str,
+        now_ms: i64,
+    ) -> StoreResult<()> {
+        self.replace_password(user_id, password_hash, now_ms).await
+    }
+
+    async fn link_password(
+        &self,
+        user_id: Uuid,
+        email: &str,
+        password_hash: &str,
+        now_ms: i64,
+    ) -> StoreResult<Option<i64>> {
+        self.add_password_to_guest(user_id, email, password_hash, now_ms)
+            .await
     }
 
     async fn create_contact_message(&self, message: ContactRecord) -> StoreResult<()> {

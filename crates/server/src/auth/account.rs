@@ -1,0 +1,340 @@
+//! A signed-in user's own account security: their sessions (see, end one, end all others),
+//! changing their password, and a guest adding an e-mail and password in place.
+
+use axum::{
+    Json,
+    extract::{Path, State},
+    http::{HeaderMap, HeaderValue, StatusCode, header},
+    response::{IntoResponse, Response},
+};
+use domain::{
+    Email,
+    device::describe_device,
+    time_fmt::{now_ms, rfc3339_from_ms},
+    validate_password,
+};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use utoipa::ToSchema;
+
+use super::{
+    handlers::{account_error, required},
+    session::{CurrentUser, user_agent},
+    types::{AuthResponse, UserView},
+};
+use crate::{
+    AppState,
+    error::{ApiJson, ApiResult, AppError, ErrorBody},
+    http::client_ip::ClientIp,
+    store::{StoreError, UserRecord},
+};
+
+/// What the API calls a session: derived from the stored token hash, so neither the token nor
+/// the lookup key leaves the server.
+fn public_id(token_hash: &str) -> String {
+    let digest = Sha256::digest(format!("session-id:{token_hash}").as_bytes());
+    digest.iter().take(16).map(|b| format!("{b:02x}")).collect()
+}
+
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SessionView {
+    pub id: String,
+    /// e.g. "Chrome on Android".
+    pub device: String,
+    pub created_at: String,
+    pub last_seen_at: String,
+    /// The session making this request.
+    pub current: bool,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct SessionsResponse {
+    pub sessions: Vec<SessionView>,
+}
+
+#[utoipa::path(get, path = "/sessions", tag = "auth",
+    responses(
+        (status = 200, description = "The user's sessions, most recently used first", body = SessionsResponse),
+        (status = 401, description = "unauthenticated", body = ErrorBody),
+    ))]
+pub async fn list_sessions(
+    State(state): State<AppState>,
+    current: CurrentUser,
+) -> ApiResult<Json<SessionsResponse>> {
+    let sessions = state.store.list_sessions(current.user.id).await?;
+    Ok(Json(SessionsResponse {
+        sessions: sessions
+            .iter()
+            .map(|s| SessionView {
+                id: public_id(&s.token_hash),
+                device: describe_device(s.user_agent.as_deref()),
+                created_at: rfc3339_from_ms(s.created_at_ms),
+                last_seen_at: rfc3339_from_ms(s.last_seen_ms),
+                current: s.token_hash == current.session_token_hash,
+            })
+            .collect(),
+    }))
+}
+
+#[utoipa::path(delete, path = "/sessions/{id}", tag = "auth",
+    params(("id" = String, Path, description = "A session id from GET /sessions")),
+    responses(
+        (status = 204, description = "Session ended; its device is signed out and its event stream closed"),
+        (status = 401, description = "unauthenticated", body = ErrorBody),
+        (status = 404, description = "session-not-found: no such session of this user", body = ErrorBody),
+    ))]
+pub async fn end_session(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    Path(id): Path<String>,
+) -> ApiResult<Response> {
+    let sessions = state.store.list_sessions(current.user.id).await?;
+    let Some(target) = sessions
+        .into_iter()
+        .find(|s| public_id(&s.token_hash) == id)
+    else {
+        return Err(AppError::client(
+            StatusCode::NOT_FOUND,
+            "session-not-found",
+            "That session has already ended",
+        ));
+    };
+    state
+        .store
+        .delete_user_session(current.user.id, &target.token_hash)
+        .await?;
+    let ended_own = target.token_hash == current.session_token_hash;
+    state.notifier.session_ended(target.token_hash);
+    tracing::info!(user_id = %current.user.id, "session ended by its user");
+    if ended_own {
+        return Ok((
+            StatusCode::NO_CONTENT,
+            [(header::SET_COOKIE, state.sessions.clear_cookie())],
+        )
+            .into_response());
+    }
+    Ok(StatusCode::NO_CONTENT.into_response())
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct EndedSessions {
+    pub ended: u64,
+}
+
+#[utoipa::path(post, path = "/sessions/end-others", tag = "auth",
+    responses(
+        (status = 200, description = "Every other session ended", body = EndedSessions),
+        (status = 401, description = "unauthenticated", body = ErrorBody),
+    ))]
+pub async fn end_other_sessions(
+    State(state): State<AppState>,
+    current: CurrentUser,
+) -> ApiResult<Json<EndedSessions>> {
+    let ended = end_others(&state, &current).await?;
+    Ok(Json(EndedSessions { ended }))
+}
+
+/// Ends every session but the caller's, closing their event streams.
+async fn end_others(state: &AppState, current: &CurrentUser) -> ApiResult<u64> {
+    let others: Vec<String> = state
+        .store
+        .list_sessions(current.user.id)
+        .await?
+        .into_iter()
+        .map(|s| s.token_hash)
+        .filter(|hash| *hash != current.session_token_hash)
+        .collect();
+    let ended = state
+        .store
+        .delete_other_sessions(current.user.id, &current.session_token_hash)
+        .await?;
+    for token_hash in others {
+        state.notifier.session_ended(token_hash);
+    }
+    Ok(ended)
+}
+
+/// A new token for the caller's session (sign-in method changed): the old one stops working.
+async fn rotate(
+    state: &AppState,
+    headers: &HeaderMap,
+    current: &CurrentUser,
+) -> ApiResult<HeaderValue> {
+    let cookie = state
+        .sessions
+        .start(current.user.id, user_agent(headers))
+        .await?;
+    state
+        .store
+        .delete_session(&current.session_token_hash)
+        .await?;
+    state
+        .notifier
+        .session_ended(current.session_token_hash.clone());
+    Ok(cookie)
+}
+
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ChangePasswordRequest {
+    pub current_password: Option<String>,
+    pub new_password: Option<String>,
+    /// Also sign out every other device.
+    #[serde(default)]
+    pub end_other_sessions: bool,
+}
+
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PasswordChanged {
+    pub ended_sessions: u64,
+}
+
+#[utoipa::path(post, path = "/password", tag = "auth", request_body = ChangePasswordRequest,
+    responses(
+        (status = 200, description = "Password changed; this session gets a new token", body = PasswordChanged),
+        (status = 401, description = "unauthenticated", body = ErrorBody),
+        (status = 403, description = "wrong-password: the current password is not right", body = ErrorBody),
+        (status = 409, description = "no-password: the account signs in another way (add a password first)", body = ErrorBody),
+        (status = 422, description = "weak-password or validation", body = ErrorBody),
+        (status = 429, description = "rate-limited", body = ErrorBody),
+    ))]
+pub async fn change_password(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    headers: HeaderMap,
+    current: CurrentUser,
+    ApiJson(body): ApiJson<ChangePasswordRequest>,
+) -> ApiResult<Response> {
+    state.limits.check_ip(ip)?;
+    // Per account too (keyed like the per-e-mail login limit): a stolen session cannot try
+    // current passwords from many addresses at once.
+    state.limits.check_email(&current.user.id.to_string())?;
+    let current_password = required(
+        body.current_password,
+        "currentPassword",
+        "Current password is required",
+    )?;
+    let new_password = required(body.new_password, "newPassword", "New password is required")?;
+    let Some(stored) = state.store.password_hash(current.user.id).await? else {
+        return Err(AppError::client(
+            StatusCode::CONFLICT,
+            "no-password",
+            "This account has no password yet",
+        ));
+    };
+    if !state
+        .passwords
+        .verify(&current_password, Some(&stored))
+        .await?
+    {
+        return Err(AppError::client(
+            StatusCode::FORBIDDEN,
+            "wrong-password",
+            "Current password is incorrect",
+        ));
+    }
+    validate_password(&new_password).map_err(account_error)?;
+    let hash = state.passwords.hash(&new_password).await?;
+    state
+        .store
+        .set_password(current.user.id, &hash, now_ms())
+        .await?;
+    let ended_sessions = if body.end_other_sessions {
+        end_others(&state, &current).await?
+    } else {
+        0
+    };
+    let cookie = rotate(&state, &headers, &current).await?;
+    tracing::info!(user_id = %current.user.id, ended_sessions, "password changed");
+    Ok((
+        [(header::SET_COOKIE, cookie)],
+        Json(PasswordChanged { ended_sessions }),
+    )
+        .into_response())
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct LinkPasswordRequest {
+    pub email: Option<String>,
+    pub password: Option<String>,
+}
+
+#[utoipa::path(post, path = "/link/password", tag = "auth", request_body = LinkPasswordRequest,
+    responses(
+        (status = 200, description = "The guest now signs in with this e-mail and password: same account, all data kept; new session token", body = AuthResponse),
+        (status = 401, description = "unauthenticated", body = ErrorBody),
+        (status = 409, description = "email-already-in-use (another account has it, nothing is merged) or not-a-guest", body = ErrorBody),
+        (status = 422, description = "invalid-email, weak-password or validation", body = ErrorBody),
+        (status = 429, description = "rate-limited", body = ErrorBody),
+    ))]
+pub async fn link_password(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    headers: HeaderMap,
+    current: CurrentUser,
+    ApiJson(body): ApiJson<LinkPasswordRequest>,
+) -> ApiResult<Response> {
+    state.limits.check_ip(ip)?;
+    if !current.user.is_anonymous {
+        return Err(not_a_guest());
+    }
+    let email = required(body.email, "email", "Email is required")?;
+    let password = required(body.password, "password", "Password is required")?;
+    let email = Email::parse(&email).map_err(account_error)?;
+    validate_password(&password).map_err(account_error)?;
+    let hash = state.passwords.hash(&password).await?;
+    let now = now_ms();
+    let cursor = match state
+        .store
+        .link_password(current.user.id, email.as_str(), &hash, now)
+        .await
+    {
+        Ok(Some(cursor)) => cursor,
+        Ok(None) => return Err(not_a_guest()),
+        Err(StoreError::Conflict(_)) => {
+            return Err(AppError::client(
+                StatusCode::CONFLICT,
+                "email-already-in-use",
+                "This email is already registered",
+            ));
+        }
+        Err(err) => return Err(err.into()),
+    };
+    state.notifier.changed(current.user.id, cursor);
+    let cookie = rotate(&state, &headers, &current).await?;
+    let user = UserRecord {
+        email: Some(email.into_string()),
+        is_anonymous: false,
+        ..current.user
+    };
+    tracing::info!(user_id = %user.id, "guest added an e-mail and password");
+    let body = AuthResponse {
+        user: UserView::from(&user),
+        is_new_user: false,
+    };
+    Ok(([(header::SET_COOKIE, cookie)], Json(body)).into_response())
+}
+
+fn not_a_guest() -> AppError {
+    AppError::client(
+        StatusCode::CONFLICT,
+        "not-a-guest",
+        "This account already has a sign-in method",
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::public_id;
+
+    #[test]
+    fn public_ids_are_stable_and_not_the_stored_hash() {
+        let hash = "ab".repeat(32);
+        assert_eq!(public_id(&hash), public_id(&hash));
+        assert_eq!(public_id(&hash).len(), 32);
+        assert!(!hash.contains(&public_id(&hash)));
+        assert_ne!(public_id(&hash), public_id(&"cd".repeat(32)));
+    }
+}
