@@ -73,6 +73,9 @@ export function startSync({ userId, onUnauthenticated }: StartOptions): SyncHand
       // CONNECTING means the browser retries by itself; CLOSED (e.g. a 401) means we must.
       if (source.readyState !== EventSource.CLOSED || stopped) return;
       events = null;
+      // The stream may have been refused because this session was ended elsewhere: a sync
+      // finds out at once (a 401 signs this device out) instead of at the next timer.
+      void engine?.sync();
       reopenTimer = setTimeout(openEvents, EVENTS_REOPEN_MS);
     };
   }

@@ -10,7 +10,7 @@ import type { AuthResponse } from '@/lib/session/user';
 import { useSessionStore } from '@/lib/session/use-session';
 import { authErrorMessage, type AuthAction } from './auth-messages';
 import { continueAsGuest, logIn, signUp } from './commands';
-import { validateCredentials, type CredentialsErrors, type CredentialsInput } from './login-schema';
+import { validateCredentials, type CredentialsErrors, type CredentialsInput } from '@/lib/credentials-schema';
 import { tabId, type Mode } from './mode';
 import { ModeTabs } from './mode-tabs';
 import styles from './login-page.module.css';

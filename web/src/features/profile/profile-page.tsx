@@ -14,8 +14,11 @@ import type { User } from '@/lib/session/user';
 import { useSession, useSessionStore } from '@/lib/session/use-session';
 import { profileView, useProfileDoc, type ProfileView } from '@/lib/sync/use-profile';
 import { AchievementsCard } from './achievements-card';
+import { ChangePassword } from './change-password';
+import { GuestUpgrade } from './guest-upgrade';
 import { PhotoUpload } from './photo-upload';
 import { ProfileForm } from './profile-form';
+import { SessionsCard } from './sessions-card';
 import { profileMessages } from './profile-schema';
 import { ThemeToggle } from './theme-toggle';
 import styles from './profile-page.module.css';
@@ -75,6 +78,9 @@ function SignedInProfile({ user }: { user: User }) {
         </p>
       </div>
       <AchievementsCard />
+      {user.isAnonymous ? <GuestUpgrade /> : null}
+      {user.email && !user.isAnonymous ? <ChangePassword /> : null}
+      <SessionsCard />
       <AccountSettings />
     </Page>
   );

@@ -1,0 +1,70 @@
+import { useId, useState, type FormEvent } from 'react';
+import { Button } from '@/components/button';
+import { Card } from '@/components/card';
+import { FormAlert } from '@/components/form-alert';
+import { TextField } from '@/components/text-field';
+import { isApiError } from '@/lib/api';
+import { changePassword } from './account-api';
+import styles from './profile-page.module.css';
+
+const MIN_PASSWORD = 6;
+
+/** Change Password: the current one first, and an offer to sign out everywhere else. */
+export function ChangePassword() {
+  const [current, setCurrent] = useState('');
+  const [next, setNext] = useState('');
+  const [endOthers, setEndOthers] = useState(true);
+  const [errors, setErrors] = useState<{ current?: string; next?: string }>({});
+  const [failure, setFailure] = useState<string | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+  const headingId = useId();
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const found = {
+      current: current ? undefined : 'Current password is required',
+      next: !next ? 'New password is required' : next.length < MIN_PASSWORD ? 'Password should be at least 6 characters' : undefined,
+    };
+    setErrors(found);
+    setDone(null);
+    setFailure(null);
+    if (found.current || found.next) return;
+    setSaving(true);
+    try {
+      const ended = await changePassword({ currentPassword: current, newPassword: next, endOtherSessions: endOthers });
+      setCurrent('');
+      setNext('');
+      setDone(ended > 0 ? `Password changed. Signed out of ${ended} other ${ended === 1 ? 'device' : 'devices'}.` : 'Password changed.');
+    } catch (error) {
+      if (isApiError(error) && error.code === 'wrong-password') setErrors({ current: 'Current password is incorrect' });
+      else if (isApiError(error) && error.code === 'network') setFailure('Changing your password needs a connection.');
+      else setFailure((isApiError(error) && error.message) || 'Failed to change password');
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  return (
+    <Card className={styles.account} aria-labelledby={headingId}>
+      <h2 id={headingId} className={styles.sectionTitle}>
+        Change Password
+      </h2>
+      <form className={styles.accountForm} onSubmit={(event) => void onSubmit(event)} noValidate>
+        <TextField label="Current password" type="password" autoComplete="current-password" value={current} error={errors.current} onChange={(e) => setCurrent(e.target.value)} />
+        <TextField label="New password" type="password" autoComplete="new-password" value={next} error={errors.next} onChange={(e) => setNext(e.target.value)} />
+        <label className={styles.check}>
+          <input type="checkbox" checked={endOthers} onChange={(e) => setEndOthers(e.target.checked)} />
+          Sign out of my other devices
+        </label>
+        <FormAlert message={failure} />
+        <Button type="submit" disabled={saving}>
+          {saving ? 'Changing...' : 'Change Password'}
+        </Button>
+        <p role="status" className={styles.muted}>
+          {done ?? ''}
+        </p>
+      </form>
+    </Card>
+  );
+}
