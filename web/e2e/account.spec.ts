@@ -1,0 +1,92 @@
+// [5/5] Accounts in Chromium against the real binary: a guest's offline days survive saving the
+// account with an e-mail and password (and appear on a second device signed in with them), and
+// signing a device out from another one signs it out for real.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { goOffline, goOnline, launchBrowser, logIn, newPage, type RunningServer, signUp, startServer, syncBadge, uniqueEmail } from './harness';
+
+let server: RunningServer;
+let browser: Browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function addEntry(page: Page, date: string, stops: number, notes: string): Promise<void> {
+  await page.getByLabel('Date').fill(date);
+  await page.getByLabel('Stops').fill(String(stops));
+  await page.getByLabel('Notes').fill(notes);
+  await page.getByRole('button', { name: 'Save Entry' }).click();
+  await page.getByText('Entry saved successfully!').waitFor();
+}
+
+describe('accounts', () => {
+  it('a guest logs two days offline, saves the account, and a second device sees both', async () => {
+    const phone = await newPage(browser, server);
+    await phone.page.goto('/login');
+    await phone.page.getByRole('button', { name: 'Continue as guest' }).click();
+    await phone.page.waitForURL('**/app/dashboard');
+    await phone.page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+    });
+    const guestId = await phone.page.evaluate(async () => ((await (await fetch('/api/v1/auth/session')).json()) as { user: { id: string } }).user.id);
+
+    await goOffline(phone.context);
+    await addEntry(phone.page, '2025-03-17', 111, 'Guest Monday');
+    await addEntry(phone.page, '2025-03-18', 112, 'Guest Tuesday');
+    await syncBadge(phone.page).getByText('2 change(s) pending sync').waitFor();
+    await goOnline(phone.context);
+    await syncBadge(phone.page).getByText(/All data synced/).waitFor({ timeout: 20_000 });
+
+    const email = uniqueEmail('guest-saved');
+    await phone.page.getByRole('link', { name: 'Open profile' }).click();
+    const save = phone.page.getByRole('form', { name: 'Add email and password' });
+    await save.getByLabel('Email').fill(email);
+    await save.getByLabel('Password').fill('van-route-42');
+    await save.getByRole('button', { name: 'Save account' }).click();
+    await phone.page.getByRole('region', { name: 'Your profile' }).getByText(email).waitFor();
+    await phone.page.getByRole('region', { name: 'Keep your account' }).waitFor({ state: 'detached' });
+
+    const laptop = await newPage(browser, server);
+    await logIn(laptop.page, email, 'van-route-42');
+    await laptop.page.waitForURL('**/app/dashboard');
+    await laptop.page.getByText('Guest Monday').waitFor({ timeout: 20_000 });
+    await laptop.page.getByText('Guest Tuesday').waitFor();
+    const laptopId = await laptop.page.evaluate(async () => ((await (await fetch('/api/v1/auth/session')).json()) as { user: { id: string } }).user.id);
+    assert.equal(laptopId, guestId, 'the same account, not a copy');
+    await phone.context.close();
+    await laptop.context.close();
+  });
+
+  it('signing a device out from another signs it out', async () => {
+    const email = uniqueEmail('devices');
+    const phone = await newPage(browser, server);
+    await signUp(phone.page, email, 'van-route-42', 'Sam Driver');
+    await phone.page.waitForURL('**/app/dashboard');
+
+    const laptop = await newPage(browser, server);
+    await logIn(laptop.page, email, 'van-route-42');
+    await laptop.page.waitForURL('**/app/dashboard');
+    await laptop.page.goto('/app/profile');
+    const devices = laptop.page.getByRole('region', { name: 'Your devices' });
+    await devices.getByText('This device').waitFor();
+    assert.equal(await devices.getByRole('listitem').count(), 2);
+    await devices.getByRole('button', { name: /^Sign out / }).click();
+    await devices.getByText(/signed out$/).waitFor();
+    assert.equal(await devices.getByRole('listitem').count(), 1);
+
+    // The phone was not touched: its stream closes, it syncs, hears 401 and goes to the login.
+    await phone.page.waitForURL('**/login', { timeout: 20_000 });
+    await laptop.page.reload();
+    await laptop.page.getByRole('region', { name: 'Your devices' }).getByText('This device').waitFor();
+    await phone.context.close();
+    await laptop.context.close();
+  });
+});
