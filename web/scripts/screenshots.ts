@@ -278,6 +278,19 @@ async function main() {
       await page.getByRole('button', { name: 'Current Plan' }).waitFor();
       await shot('app-upgrade-pro', true);
 
+      // A guest's profile: keep the account, devices.
+      await context.unrouteAll({ behavior: 'ignoreErrors' });
+      await page.goto('/app/profile');
+      await page.getByRole('button', { name: 'Sign Out' }).click();
+      await page.waitForURL((url) => url.pathname === '/');
+      await page.goto('/login');
+      await page.getByRole('button', { name: 'Continue as guest' }).click();
+      await page.waitForURL('**/app/dashboard');
+      await page.goto('/app/profile');
+      await page.getByRole('region', { name: 'Keep your account' }).waitFor();
+      await page.getByRole('region', { name: 'Your devices' }).getByText('This device').waitFor();
+      await shot('app-profile-guest', true);
+
       await context.close();
     }
   } finally {
