@@ -9,7 +9,7 @@ import { acknowledgeDoc, isDocRecord, rematerializeDoc } from './docs';
 import { mergeRemote, type RecordChange } from './merge';
 import { contentOf, RECORD_KINDS, recordKindOf, tableOf, type RecordContents, type RecordKind } from './records';
 import type { SyncStatus } from './status';
-import type { MutationResult, OutboxItem } from './types';
+import type { LocalRecord, MutationResult, OutboxItem } from './types';
 
 /** After this many failed attempts an item is parked for the user to Retry or Discard. */
 export const MAX_ATTEMPTS = 5;
@@ -295,17 +295,18 @@ export class SyncEngine {
     for (;;) {
       const page = await this.api.pull(cursor, PULL_PAGE);
       await this.db.transaction('rw', this.db.syncTables, async () => {
+        // Records with unsent changes, read once per page rather than once per change.
+        const unsent = new Set((await this.db.outbox.orderBy('recordId').uniqueKeys()) as string[]);
+        await this.applyRecordChanges('entry', page.changes.filter((c) => c.kind === 'entry'), unsent);
+        await this.applyRecordChanges('invoice', page.changes.filter((c) => c.kind === 'invoice'), unsent);
         for (const change of page.changes) {
-          if (change.kind === 'entry') await this.applyRecordChange('entry', change);
-          else if (change.kind === 'invoice') await this.applyRecordChange('invoice', change);
-          else if (change.kind === 'profile' || change.kind === 'settings') {
-            const current = await this.db.docs.get(change.kind);
-            if (change.data && (!current || current.version < change.version)) {
-              await rematerializeDoc(this.db, change.kind, { data: change.data, version: change.version });
-            }
+          if (change.kind !== 'profile' && change.kind !== 'settings') continue;
+          const current = await this.db.docs.get(change.kind);
+          if (change.data && (!current || current.version < change.version)) {
+            await rematerializeDoc(this.db, change.kind, { data: change.data, version: change.version });
           }
-          // Kinds this version does not know yet are skipped; a newer app will pull them.
         }
+        // Kinds this version does not know yet are skipped; a newer app will pull them.
         await this.db.setMeta('cursor', page.cursor);
       });
       cursor = page.cursor;
@@ -313,15 +314,41 @@ export class SyncEngine {
     }
   }
 
-  private async applyRecordChange<K extends RecordKind>(kind: K, change: RecordChange<RecordContents[K]>): Promise<void> {
+  /**
+   * Merges one page's changes of one kind: the device's copies read in one go and the results
+   * written in one go (a first sign-in pulls years of entries; one read and write per record
+   * would take seconds). Within a page each record appears once, in server order.
+   */
+  private async applyRecordChanges<K extends RecordKind>(
+    kind: K,
+    changes: readonly RecordChange<RecordContents[K]>[],
+    unsent: ReadonlySet<string>,
+  ): Promise<void> {
+    if (changes.length === 0) return;
     const table = tableOf(this.db, kind);
-    const local = await table.get(change.id);
-    const pending = (await this.db.outbox.where('recordId').equals(change.id).count()) > 0;
-    const outcome = mergeRemote(kind, local, change, pending);
-    if (outcome.kind === 'write') await table.put(outcome.record);
-    // The merge only knows "something is unsent"; the outbox knows whether it is parked.
-    if (outcome.kind === 'write' && pending) await refreshRecordState(this.db, change.id);
-    if (outcome.kind === 'keep-local' && local) await table.put({ ...local, server: outcome.server });
+    const locals = await table.bulkGet(changes.map((change) => change.id));
+    const current = new Map(changes.map((change, i) => [change.id, locals[i]]));
+    const writes = new Map<string, LocalRecord<RecordContents[K]>>();
+    const recheck: string[] = [];
+    for (const change of changes) {
+      const local = current.get(change.id);
+      const pending = unsent.has(change.id);
+      const outcome = mergeRemote(kind, local, change, pending);
+      let next: LocalRecord<RecordContents[K]> | undefined;
+      if (outcome.kind === 'write') {
+        next = outcome.record;
+        // The merge only knows "something is unsent"; the outbox knows whether it is parked.
+        if (pending) recheck.push(change.id);
+      } else if (outcome.kind === 'keep-local' && local) {
+        next = { ...local, server: outcome.server };
+      }
+      if (next) {
+        current.set(change.id, next);
+        writes.set(change.id, next);
+      }
+    }
+    await table.bulkPut([...writes.values()]);
+    for (const id of recheck) await refreshRecordState(this.db, id);
   }
 
   /** Offline with unsent changes, the driver needs to know those changes are waiting. */
