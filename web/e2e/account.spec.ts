@@ -3,8 +3,8 @@
 // signing a device out from another one signs it out for real.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { goOffline, goOnline, launchBrowser, logIn, newPage, type RunningServer, signUp, startServer, syncBadge, uniqueEmail } from './harness';
+import type { Browser } from 'playwright-core';
+import { addEntry, goOffline, goOnline, launchBrowser, logIn, newPage, type RunningServer, signUp, startServer, syncBadge, uniqueEmail } from './harness';
 
 let server: RunningServer;
 let browser: Browser;
@@ -18,14 +18,6 @@ after(async () => {
   await browser?.close();
   await server?.stop();
 });
-
-async function addEntry(page: Page, date: string, stops: number, notes: string): Promise<void> {
-  await page.getByLabel('Date').fill(date);
-  await page.getByLabel('Stops').fill(String(stops));
-  await page.getByLabel('Notes').fill(notes);
-  await page.getByRole('button', { name: 'Save Entry' }).click();
-  await page.getByText('Entry saved successfully!').waitFor();
-}
 
 describe('accounts', () => {
   it('a guest logs two days offline, saves the account, and a second device sees both', async () => {

@@ -106,6 +106,15 @@ export async function logIn(page: Page, email: string, password: string): Promis
   await page.getByRole('button', { name: 'Login', exact: true }).click();
 }
 
+/** Logs a day with the dashboard's entry form, as a driver would. */
+export async function addEntry(page: Page, date: string, stops: number, notes: string): Promise<void> {
+  await page.getByLabel('Date').fill(date);
+  await page.getByLabel('Stops').fill(String(stops));
+  await page.getByLabel('Notes').fill(notes);
+  await page.getByRole('button', { name: 'Save Entry' }).click();
+  await page.getByText('Entry saved successfully!').waitFor();
+}
+
 /** Offline for real: the context's network and every request, service worker's included. */
 export async function goOffline(context: BrowserContext): Promise<void> {
   await context.setOffline(true);

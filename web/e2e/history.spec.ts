@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { goOffline, goOnline, launchBrowser, logIn, newPage, type RunningServer, signUp, startServer, syncBadge, uniqueEmail } from './harness';
+import { addEntry, goOffline, goOnline, launchBrowser, logIn, newPage, type RunningServer, signUp, startServer, syncBadge, uniqueEmail } from './harness';
 
 let server: RunningServer;
 let browser: Browser;
@@ -19,14 +19,6 @@ after(async () => {
   await browser?.close();
   await server?.stop();
 });
-
-async function addEntry(page: Page, date: string, stops: number, notes: string): Promise<void> {
-  await page.getByLabel('Date').fill(date);
-  await page.getByLabel('Stops').fill(String(stops));
-  await page.getByLabel('Notes').fill(notes);
-  await page.getByRole('button', { name: 'Save Entry' }).click();
-  await page.getByText('Entry saved successfully!').waitFor();
-}
 
 function entryCard(page: Page, day: string) {
   return page.getByRole('article', { name: `Entry for ${day}` });
