@@ -26,8 +26,8 @@ describe('Pro banner', () => {
     expect(banner).toHaveTextContent('£4.99 a month');
     expect(banner.querySelector('img, iframe, script')).toBeNull(); // a house banner: nothing from elsewhere
     await app.user.click(within(banner).getByRole('link', { name: 'See plans' }));
-    expect(currentPath(app.router)).toBe('/app/upgrade');
     expect(await screen.findByRole('button', { name: 'Upgrade to Pro' })).toBeInTheDocument();
+    expect(currentPath(app.router)).toBe('/app/upgrade');
     // The plans page says it all: no banner there.
     expect(screen.queryByRole('complementary', { name: 'Pro plan' })).not.toBeInTheDocument();
   });

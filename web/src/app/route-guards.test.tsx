@@ -83,8 +83,9 @@ describe('route guards', () => {
     renderApp('/privacy');
     await waitForSession();
 
-    const banner = screen.getByRole('complementary', { name: 'Terms notice' });
+    const banner = await screen.findByRole('complementary', { name: 'Terms notice' });
     expect(banner).toHaveTextContent('Terms of Service');
+    await screen.findByText('Last updated: March 21, 2025');
     expect(screen.getByText('Last updated: March 21, 2025')).toBeInTheDocument();
   });
 });

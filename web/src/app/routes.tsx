@@ -2,18 +2,20 @@ import { Navigate, type RouteObject } from 'react-router';
 import { LoginPage } from '@/features/auth/login-page';
 import { ContactPage } from '@/features/contact/contact-page';
 import { DashboardPage } from '@/features/dashboard/dashboard-page';
-import { HistoryPage } from '@/features/history/history-page';
 import { LandingPage } from '@/features/landing/landing-page';
-import { PrivacyPage } from '@/features/legal/privacy-page';
-import { TermsPage } from '@/features/legal/terms-page';
 import { ProfilePage } from '@/features/profile/profile-page';
-import { SettingsPage } from '@/features/settings/settings-page';
-import { UpgradePage } from '@/features/upgrade/upgrade-page';
 import { routes } from '@/lib/paths';
 import { AppLayout } from './app-layout';
 import { PublicLayout } from './public-layout';
 import { RouteError } from './route-error';
 import { PublicOnly, RequireAuth } from './route-guards';
+
+// Screens a driver opens now and then load on demand (route-level code splitting), so the
+// first start downloads less; the service worker precaches every chunk, so they open offline.
+const privacy = (inApp: boolean) => () =>
+  import('@/features/legal/privacy-page').then(({ PrivacyPage }) => ({ element: <PrivacyPage inApp={inApp} /> }));
+const terms = (inApp: boolean) => () =>
+  import('@/features/legal/terms-page').then(({ TermsPage }) => ({ element: <TermsPage inApp={inApp} /> }));
 
 /** Spec §2. Kept as data so tests mount the very same tree in a memory router. */
 export const appRoutes: RouteObject[] = [
@@ -29,8 +31,8 @@ export const appRoutes: RouteObject[] = [
               { index: true, element: <LandingPage /> },
               { path: 'login', element: <LoginPage /> },
               { path: 'contact', element: <ContactPage /> },
-              { path: 'privacy', element: <PrivacyPage /> },
-              { path: 'terms', element: <TermsPage /> },
+              { path: 'privacy', lazy: privacy(false) },
+              { path: 'terms', lazy: terms(false) },
             ],
           },
         ],
@@ -44,13 +46,13 @@ export const appRoutes: RouteObject[] = [
             children: [
               { index: true, element: <Navigate to={routes.dashboard} replace /> },
               { path: 'dashboard', element: <DashboardPage /> },
-              { path: 'history', element: <HistoryPage /> },
+              { path: 'history', lazy: () => import('@/features/history/history-page').then((m) => ({ Component: m.HistoryPage })) },
               { path: 'profile', element: <ProfilePage /> },
-              { path: 'settings', element: <SettingsPage /> },
-              { path: 'upgrade', element: <UpgradePage /> },
+              { path: 'settings', lazy: () => import('@/features/settings/settings-page').then((m) => ({ Component: m.SettingsPage })) },
+              { path: 'upgrade', lazy: () => import('@/features/upgrade/upgrade-page').then((m) => ({ Component: m.UpgradePage })) },
               { path: 'contact', element: <ContactPage /> },
-              { path: 'privacy', element: <PrivacyPage inApp /> },
-              { path: 'terms', element: <TermsPage inApp /> },
+              { path: 'privacy', lazy: privacy(true) },
+              { path: 'terms', lazy: terms(true) },
             ],
           },
         ],

@@ -15,7 +15,7 @@ const policy = () => within(screen.getByRole('heading', { level: 1 }).closest('d
 describe('PrivacyPage', () => {
   it('has the spec date and the facts a user needs', async () => {
     await open('/privacy');
-    expect(screen.getByRole('heading', { level: 1, name: 'Privacy Policy' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Privacy Policy' })).toBeInTheDocument();
     expect(screen.getByText('Last updated: March 21, 2025')).toBeInTheDocument();
     expect(screen.getByText(/not intended for children under 16/)).toBeInTheDocument();
     expect(screen.getByText(/The operator of this Delivery Tracker/)).toBeInTheDocument();
@@ -34,7 +34,7 @@ describe('PrivacyPage', () => {
 describe('TermsPage', () => {
   it('has the spec date, the governing law and the plans', async () => {
     await open('/terms');
-    expect(screen.getByRole('heading', { level: 1, name: 'Terms of Service' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Terms of Service' })).toBeInTheDocument();
     expect(screen.getByText('Last updated: March 22, 2025')).toBeInTheDocument();
     expect(screen.getByText('These terms are governed by the laws of the United Kingdom.')).toBeInTheDocument();
     expect(screen.getByText(/costs £4\.99 per month/)).toBeInTheDocument();
