@@ -72,9 +72,10 @@ describe('history', () => {
     await laptop.page.goto('/app/history');
     await entryCard(laptop.page, '19/03/2025').waitFor({ timeout: 20_000 });
 
+    // Offline before the history was ever opened: its code comes from the service worker.
+    await goOffline(phone.context);
     await phone.page.goto('/app/history');
     await entryCard(phone.page, '18/03/2025').waitFor();
-    await goOffline(phone.context);
 
     await phone.page.getByRole('button', { name: 'Edit entry for 18/03/2025' }).click();
     await phone.page.getByLabel('Stops').fill('130');
