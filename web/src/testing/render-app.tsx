@@ -33,6 +33,9 @@ export const emptySyncRoutes: Record<string, FakeHandler> = {
 export function renderApp(path: string, { user = null, routes = {}, start = engineStarter() }: RenderAppOptions = {}) {
   const server: FakeFetch = createFakeFetch({
     'GET /api/v1/auth/session': () => (user ? json(200, { user }) : apiError(401, 'unauthenticated', 'Not signed in')),
+    // The profile's device list: just this one.
+    'GET /api/v1/auth/sessions': () =>
+      json(200, { sessions: [{ id: 's1', device: 'Chrome on Linux', createdAt: '2025-03-21T09:00:00Z', lastSeenAt: '2025-03-21T09:00:00Z', current: true }] }),
     ...emptySyncRoutes,
     ...routes,
   });
