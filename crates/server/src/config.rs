@@ -37,6 +37,16 @@ pub struct Config {
     #[arg(long, env = "SESSION_MAX_DAYS", default_value_t = 365, global = true)]
     pub session_max_days: u32,
 
+    /// How often an open event stream re-checks its session and the user's change sequence
+    /// (catches changes made where no signal reaches it, e.g. the admin CLI on SQLite).
+    #[arg(
+        long,
+        env = "EVENTS_RECHECK_SECONDS",
+        default_value_t = 5,
+        global = true
+    )]
+    pub events_recheck_seconds: u32,
+
     /// Sign-in, sign-up and guest requests allowed per client IP per minute.
     #[arg(
         long,
@@ -215,6 +225,7 @@ impl fmt::Debug for Config {
             .field("cookie_secure", &self.cookie_secure)
             .field("session_idle_days", &self.session_idle_days)
             .field("session_max_days", &self.session_max_days)
+            .field("events_recheck_seconds", &self.events_recheck_seconds)
             .field(
                 "auth_rate_limit_per_minute",
                 &self.auth_rate_limit_per_minute,
@@ -250,6 +261,7 @@ impl Config {
             cookie_secure: true,
             session_idle_days: 30,
             session_max_days: 365,
+            events_recheck_seconds: 5,
             auth_rate_limit_per_minute: 30,
             login_rate_limit_per_minute: 10,
             contact_rate_limit_per_minute: 5,

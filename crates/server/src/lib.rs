@@ -205,6 +205,7 @@ pub async fn serve(
 ) -> std::io::Result<()> {
     let sessions = state.sessions.clone();
     let notifier = state.notifier.clone();
+    let relay = state.store.start_signal_relay(state.notifier.clone());
     let shutdown = async move {
         shutdown.await;
         notifier.close_all();
@@ -230,6 +231,9 @@ pub async fn serve(
         .with_graceful_shutdown(shutdown)
         .await;
     sweeper.abort();
+    if let Some(relay) = relay {
+        relay.abort();
+    }
     let _ = stop_mailer.send(true);
     if let Some(mut mailer) = mailer
         && tokio::time::timeout(MAILER_STOP_GRACE, &mut mailer)

@@ -20,7 +20,10 @@ use domain::{
 };
 use uuid::Uuid;
 
-use crate::config::{Config, ConfigError, DatabaseTarget};
+use crate::{
+    config::{Config, ConfigError, DatabaseTarget},
+    sync::poke::Notifier,
+};
 
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
@@ -320,6 +323,13 @@ pub trait Store: Send + Sync + 'static {
         idle_before_ms: i64,
         created_before_ms: i64,
     ) -> StoreResult<u64>;
+
+    /// Carries `notifier`'s signals to and from other server processes sharing this store,
+    /// when the backend can (PostgreSQL LISTEN/NOTIFY). A single-process backend has nothing
+    /// to relay.
+    fn start_signal_relay(&self, _notifier: Notifier) -> Option<tokio::task::JoinHandle<()>> {
+        None
+    }
 
     /// The user's sessions, most recently used first.
     async fn list_sessions(&self, user_id: Uuid) -> StoreResult<Vec<SessionRecord>>;

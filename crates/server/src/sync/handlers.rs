@@ -31,7 +31,6 @@ use crate::{
 };
 
 /// How often an open stream re-checks that its session still exists.
-const SESSION_RECHECK: Duration = Duration::from_secs(5);
 const KEEP_ALIVE: Duration = Duration::from_secs(15);
 const MAX_CLIENT_ID_CHARS: usize = 100;
 
@@ -134,7 +133,8 @@ pub async fn stream_events(
     current: CurrentUser,
 ) -> Sse<impl Stream<Item = Result<Event, Infallible>>> {
     let (signals, closing) = state.notifier.subscribe();
-    let mut recheck = tokio::time::interval(SESSION_RECHECK);
+    let every = Duration::from_secs(u64::from(state.config.events_recheck_seconds.max(1)));
+    let mut recheck = tokio::time::interval(every);
     recheck.reset(); // the first tick would otherwise fire at once
     let cursor = state
         .store

@@ -1,8 +1,12 @@
 //! "Something changed" signals for a user's other devices, and "this session ended" signals
-//! that close an event stream at once. In-process broadcast: with several server processes
-//! each stream also re-checks its session periodically and clients pull every 30 s.
+//! that close an event stream at once. In-process broadcast; with PostgreSQL a relay carries
+//! them to every other server process too (LISTEN/NOTIFY, store/postgres/relay.rs). Streams
+//! also re-check their session periodically and clients pull every 30 s, so a lost signal
+//! only delays a change.
 
-use tokio::sync::{broadcast, watch};
+use std::sync::{Arc, OnceLock};
+
+use tokio::sync::{broadcast, mpsc, watch};
 use uuid::Uuid;
 
 const CAPACITY: usize = 1_024;
@@ -17,6 +21,8 @@ pub enum Signal {
 pub struct Notifier {
     signals: broadcast::Sender<Signal>,
     closing: watch::Sender<bool>,
+    /// Where signals raised here go to reach other processes, once a relay is running.
+    relay: Arc<OnceLock<mpsc::Sender<Signal>>>,
 }
 
 impl Default for Notifier {
@@ -24,18 +30,37 @@ impl Default for Notifier {
         Notifier {
             signals: broadcast::channel(CAPACITY).0,
             closing: watch::channel(false).0,
+            relay: Arc::new(OnceLock::new()),
         }
     }
 }
 
 impl Notifier {
     pub fn changed(&self, user_id: Uuid, cursor: i64) {
-        // No receivers is fine: nobody is listening.
-        let _ = self.signals.send(Signal::Changed { user_id, cursor });
+        self.raise(Signal::Changed { user_id, cursor });
     }
 
     pub fn session_ended(&self, token_hash: String) {
-        let _ = self.signals.send(Signal::SessionEnded { token_hash });
+        self.raise(Signal::SessionEnded { token_hash });
+    }
+
+    fn raise(&self, signal: Signal) {
+        if let Some(relay) = self.relay.get() {
+            // A full relay queue drops the signal: the periodic re-check still catches it.
+            let _ = relay.try_send(signal.clone());
+        }
+        // No receivers is fine: nobody is listening.
+        let _ = self.signals.send(signal);
+    }
+
+    /// A signal another process raised: delivered to this process's streams only.
+    pub fn deliver_from_elsewhere(&self, signal: Signal) {
+        let _ = self.signals.send(signal);
+    }
+
+    /// Sends every signal raised from now on to `relay` as well. Only the first call counts.
+    pub fn attach_relay(&self, relay: mpsc::Sender<Signal>) {
+        let _ = self.relay.set(relay);
     }
 
     pub fn subscribe(&self) -> (broadcast::Receiver<Signal>, watch::Receiver<bool>) {

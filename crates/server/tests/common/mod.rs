@@ -45,6 +45,12 @@ pub async fn sqlite_store() -> TestStore {
 /// A store in a fresh schema, or None when no PostgreSQL is configured (CI always sets it:
 /// there a missing URL is an error, so the PostgreSQL half can never silently vanish).
 pub async fn postgres_store() -> Option<TestStore> {
+    let config = fresh_postgres_schema().await?;
+    Some(postgres_store_on(config).await)
+}
+
+/// The connection settings of a fresh, empty schema, or None when no PostgreSQL is configured.
+pub async fn fresh_postgres_schema() -> Option<tokio_postgres::Config> {
     let Ok(url) = std::env::var("TEST_DATABASE_URL") else {
         assert!(
             std::env::var("CI").is_err(),
@@ -65,13 +71,19 @@ pub async fn postgres_store() -> Option<TestStore> {
         .await
         .unwrap();
     config.options(format!("-c search_path={schema}"));
+    Some(config)
+}
+
+/// A store on an existing schema: two of these on one schema are two server processes
+/// sharing one database.
+pub async fn postgres_store_on(config: tokio_postgres::Config) -> TestStore {
     let store = PgStore::from_config(config)
         .await
         .expect("PostgreSQL store");
-    Some(TestStore {
+    TestStore {
         store: Arc::new(store),
         dir: tempfile::tempdir().unwrap(),
-    })
+    }
 }
 
 pub async fn store_for(backend: Backend) -> Option<TestStore> {

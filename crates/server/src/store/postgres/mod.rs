@@ -3,12 +3,15 @@
 mod accounts;
 mod contact;
 mod invoices;
+mod relay;
 mod sync;
 
 use anyhow::Context;
 use async_trait::async_trait;
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
 use domain::Role;
+
+use crate::sync::poke::Notifier;
 use tokio_postgres::{NoTls, Row, error::SqlState};
 use uuid::Uuid;
 
@@ -23,6 +26,8 @@ const MIGRATION_LOCK_KEY: i64 = 0x6465_6c69_7665_7279; // "delivery"
 
 pub struct PgStore {
     pool: Pool,
+    /// For connections of its own (the signal relay's LISTEN).
+    config: tokio_postgres::Config,
 }
 
 impl PgStore {
@@ -35,14 +40,14 @@ impl PgStore {
 
     pub async fn from_config(config: tokio_postgres::Config) -> anyhow::Result<PgStore> {
         let manager = Manager::from_config(
-            config,
+            config.clone(),
             NoTls,
             ManagerConfig {
                 recycling_method: RecyclingMethod::Fast,
             },
         );
         let pool = Pool::builder(manager).max_size(POOL_SIZE).build()?;
-        let store = PgStore { pool };
+        let store = PgStore { pool, config };
         store
             .migrate()
             .await
@@ -419,6 +424,10 @@ impl Store for PgStore {
     ) -> StoreResult<Option<i64>> {
         self.add_password_to_guest(user_id, email, password_hash, now_ms)
             .await
+    }
+
+    fn start_signal_relay(&self, notifier: Notifier) -> Option<tokio::task::JoinHandle<()>> {
+        Some(relay::start(self.config.clone(), notifier))
     }
 
     async fn create_contact_message(&self, message: ContactRecord) -> StoreResult<()> {

@@ -1,0 +1,169 @@
+//! Carries sync signals between server processes that share one PostgreSQL database: what one
+//! process raises (a user's data changed, a session ended) is sent with NOTIFY, and every
+//! process LISTENs and hands what others raised to its own open event streams. Best effort by
+//! design: a signal lost while the connection is down is covered by the streams' periodic
+//! re-check and the clients' 30 s pull.
+
+use std::time::Duration;
+
+use futures_util::{StreamExt, stream};
+use tokio::{sync::mpsc, task::JoinHandle};
+use tokio_postgres::{AsyncMessage, NoTls};
+use uuid::Uuid;
+
+use crate::sync::poke::{Notifier, Signal};
+
+const CHANNEL: &str = "delivery_tracker_signals";
+const QUEUE: usize = 1_024;
+const RECONNECT_AFTER: Duration = Duration::from_secs(2);
+
+/// Starts relaying `notifier`'s signals through `config`'s database; runs until aborted.
+pub fn start(config: tokio_postgres::Config, notifier: Notifier) -> JoinHandle<()> {
+    let (outgoing, queue) = mpsc::channel(QUEUE);
+    notifier.attach_relay(outgoing);
+    // Tells this process's own notifications apart from other processes'.
+    let origin = Uuid::new_v4();
+    tokio::spawn(run(config, notifier, queue, origin))
+}
+
+async fn run(
+    config: tokio_postgres::Config,
+    notifier: Notifier,
+    mut queue: mpsc::Receiver<Signal>,
+    origin: Uuid,
+) {
+    loop {
+        match relay_once(&config, &notifier, &mut queue, origin).await {
+            Ok(()) => return, // the notifier is gone: the server is shutting down
+            Err(err) => {
+                tracing::warn!(error = %err, "signal relay disconnected; reconnecting");
+                tokio::time::sleep(RECONNECT_AFTER).await;
+            }
+        }
+    }
+}
+
+/// One connection's life: LISTEN, then forward both ways until it fails.
+async fn relay_once(
+    config: &tokio_postgres::Config,
+    notifier: &Notifier,
+    queue: &mut mpsc::Receiver<Signal>,
+    origin: Uuid,
+) -> anyhow::Result<()> {
+    let (client, mut connection) = config.connect(NoTls).await?;
+    // The connection must be polled for anything to happen; its messages carry the NOTIFYs.
+    let (incoming, mut notifications) = mpsc::unbounded_channel::<String>();
+    let driver = tokio::spawn(async move {
+        let mut messages = stream::poll_fn(move |cx| connection.poll_message(cx));
+        while let Some(message) = messages.next().await {
+            match message {
+                Ok(AsyncMessage::Notification(note)) => {
+                    let _ = incoming.send(note.payload().to_owned());
+                }
+                Ok(_) => {}
+                Err(_) => break,
+            }
+        }
+    });
+    let outcome: anyhow::Result<()> = async {
+        client.batch_execute(&format!("LISTEN {CHANNEL}")).await?;
+        tracing::info!("signal relay listening");
+        loop {
+            tokio::select! {
+                payload = notifications.recv() => match payload {
+                    Some(payload) => {
+                        if let Some(signal) = decode(&payload, origin) {
+                            notifier.deliver_from_elsewhere(signal);
+                        }
+                    }
+                    None => anyhow::bail!("the connection closed"),
+                },
+                signal = queue.recv() => match signal {
+                    Some(signal) => {
+                        client
+                            .execute("SELECT pg_notify($1, $2)", &[&CHANNEL, &encode(&signal, origin)])
+                            .await?;
+                    }
+                    None => return Ok(()),
+                },
+            }
+        }
+    }
+    .await;
+    driver.abort();
+    outcome
+}
+
+/// `c <origin> <user> <cursor>` or `s <origin> <token hash>`: small, fixed and easy to check.
+fn encode(signal: &Signal, origin: Uuid) -> String {
+    match signal {
+        Signal::Changed { user_id, cursor } => format!("c {origin} {user_id} {cursor}"),
+        Signal::SessionEnded { token_hash } => format!("s {origin} {token_hash}"),
+    }
+}
+
+fn decode(payload: &str, own_origin: Uuid) -> Option<Signal> {
+    let mut parts = payload.split(' ');
+    let kind = parts.next()?;
+    let origin = Uuid::parse_str(parts.next()?).ok()?;
+    if origin == own_origin {
+        return None; // raised here and already delivered here
+    }
+    let signal = match kind {
+        "c" => Signal::Changed {
+            user_id: Uuid::parse_str(parts.next()?).ok()?,
+            cursor: parts.next()?.parse().ok()?,
+        },
+        "s" => Signal::SessionEnded {
+            token_hash: parts.next()?.to_owned(),
+        },
+        _ => return None,
+    };
+    parts.next().is_none().then_some(signal)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn signals_round_trip_and_own_ones_are_ignored() {
+        let (here, there) = (Uuid::new_v4(), Uuid::new_v4());
+        let user_id = Uuid::new_v4();
+        let changed = encode(
+            &Signal::Changed {
+                user_id,
+                cursor: 42,
+            },
+            here,
+        );
+        assert!(
+            matches!(decode(&changed, there), Some(Signal::Changed { user_id: u, cursor: 42 }) if u == user_id)
+        );
+        assert!(decode(&changed, here).is_none());
+        let ended = encode(
+            &Signal::SessionEnded {
+                token_hash: "ab12".into(),
+            },
+            here,
+        );
+        assert!(
+            matches!(decode(&ended, there), Some(Signal::SessionEnded { token_hash }) if token_hash == "ab12")
+        );
+    }
+
+    #[test]
+    fn junk_is_ignored() {
+        let other = Uuid::new_v4();
+        for payload in [
+            "",
+            "x",
+            "c not-a-uuid",
+            &format!("c {other} {other}"),
+            &format!("c {other} {other} 1 extra"),
+            &format!("z {other} a"),
+        ] {
+            assert!(decode(payload, Uuid::new_v4()).is_none(), "{payload}");
+        }
+    }
+}

@@ -1,0 +1,125 @@
+//! Several server processes on one PostgreSQL database (DESIGN.md §7): a change or a sign-out
+//! handled by one process reaches event streams held by another at once, through the
+//! LISTEN/NOTIFY relay. The streams' own periodic re-check is set far beyond the test's
+//! deadline, so only the relay can make these pass.
+
+mod common;
+
+use std::time::Duration;
+
+use common::{TestApp, fresh_postgres_schema, postgres_store_on, spawn_app_on};
+use futures_util::StreamExt;
+use reqwest::{Method, StatusCode};
+use serde_json::json;
+use uuid::Uuid;
+
+/// Two servers sharing one schema, neither re-checking streams within the test's time.
+async fn two_servers() -> Option<(TestApp, TestApp)> {
+    let config = fresh_postgres_schema().await?;
+    let slow_recheck = |c: &mut server::config::Config| c.events_recheck_seconds = 600;
+    let first = spawn_app_on(postgres_store_on(config.clone()).await, slow_recheck).await;
+    let second = spawn_app_on(postgres_store_on(config).await, slow_recheck).await;
+    // Each relay LISTENs as it starts; give them a moment to be listening.
+    for app in [&first, &second] {
+        assert_eq!(app.get("/healthz", None).await.status, StatusCode::OK);
+    }
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    Some((first, second))
+}
+
+async fn open_events(
+    app: &TestApp,
+    cookie: &str,
+) -> impl futures_util::Stream<Item = reqwest::Result<bytes::Bytes>> + Unpin {
+    let response = app
+        .http
+        .get(format!("{}/api/v1/sync/events", app.base))
+        .header("cookie", cookie)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    response.bytes_stream()
+}
+
+/// Reads until a `poke` carrying `cursor` arrives, within 10 s.
+async fn poke_with_cursor(
+    stream: &mut (impl futures_util::Stream<Item = reqwest::Result<bytes::Bytes>> + Unpin),
+    cursor: i64,
+) -> bool {
+    let wanted = format!("\"cursor\":{cursor}");
+    let mut seen = String::new();
+    tokio::time::timeout(Duration::from_secs(10), async {
+        while let Some(chunk) = stream.next().await {
+            seen.push_str(&String::from_utf8_lossy(&chunk.unwrap()));
+            if seen.contains(&wanted) {
+                return true;
+            }
+        }
+        false
+    })
+    .await
+    .unwrap_or(false)
+}
+
+#[tokio::test]
+async fn a_push_to_one_process_pokes_streams_on_another() {
+    let Some((first, second)) = two_servers().await else {
+        return;
+    };
+    let (phone, _) = first.sign_up("sam@example.com", "van-route-42").await;
+    let laptop = second
+        .post(
+            "/api/v1/auth/login",
+            json!({"email": "sam@example.com", "password": "van-route-42"}),
+        )
+        .await
+        .session_cookie()
+        .unwrap();
+    let mut laptop_events = open_events(&second, &laptop).await;
+    let entry = Uuid::now_v7().to_string();
+    let pushed = first
+        .request(
+            Method::POST,
+            "/api/v1/sync/push",
+            Some(json!({"clientId": "phone", "mutations": [{"id": Uuid::now_v7().to_string(), "name": "entry.put",
+                "args": {"id": entry, "date": "2025-03-21", "stops": 10, "extra": 0, "notes": "", "total": 1980}}]})),
+            Some(&phone),
+        )
+        .await;
+    assert_eq!(
+        pushed.body["results"][0]["status"], "applied",
+        "{}",
+        pushed.text
+    );
+    assert!(
+        poke_with_cursor(&mut laptop_events, 1).await,
+        "the laptop's stream on the other process was poked"
+    );
+}
+
+#[tokio::test]
+async fn a_sign_out_on_one_process_closes_the_stream_on_another() {
+    let Some((first, second)) = two_servers().await else {
+        return;
+    };
+    let (phone, _) = first.sign_up("sam@example.com", "van-route-42").await;
+    let mut events = open_events(&second, &phone).await;
+    assert!(events.next().await.is_some(), "greeting poke");
+    let out = first
+        .request(Method::POST, "/api/v1/auth/logout", None, Some(&phone))
+        .await;
+    assert_eq!(out.status, StatusCode::NO_CONTENT);
+    let closed = tokio::time::timeout(Duration::from_secs(10), async {
+        while let Some(chunk) = events.next().await {
+            if chunk.is_err() {
+                break;
+            }
+        }
+    })
+    .await;
+    assert!(
+        closed.is_ok(),
+        "the stream on the other process closed at once"
+    );
+}
