@@ -10,6 +10,7 @@ pub mod entry;
 pub mod invoice;
 pub mod merge;
 pub mod money;
+pub mod phone;
 pub mod profile;
 pub mod role;
 pub mod sync;

@@ -189,6 +189,9 @@ pub struct Config {
     /// Allow a plain-http S3_ENDPOINT (a service on this machine or a private network).
     #[arg(long, env = "S3_ALLOW_HTTP", default_value_t = false, action = clap::ArgAction::Set, global = true)]
     pub s3_allow_http: bool,
+
+    #[command(flatten)]
+    pub phone: crate::auth::phone::config::PhoneConfig,
 }
 
 /// Where uploaded files are kept.
@@ -246,6 +249,7 @@ impl fmt::Debug for Config {
                 &self.s3_secret_access_key.as_ref().map(|_| "<redacted>"),
             )
             .field("s3_allow_http", &self.s3_allow_http)
+            .field("phone", &self.phone)
             .finish_non_exhaustive()
     }
 }
@@ -284,6 +288,7 @@ impl Config {
             s3_access_key_id: None,
             s3_secret_access_key: None,
             s3_allow_http: false,
+            phone: Default::default(),
         }
     }
 
@@ -366,6 +371,7 @@ impl Config {
         }
         self.stripe()?;
         self.contact_email()?;
+        self.phone.validate()?;
         if self.auth_rate_limit_per_minute == 0
             || self.login_rate_limit_per_minute == 0
             || self.contact_rate_limit_per_minute == 0

@@ -61,8 +61,10 @@ pub struct AppState {
     pub files: files::Files,
     /// Checkout settings when a payment provider is configured.
     pub stripe: Option<Arc<config::StripeConfig>>,
-    /// Outbound HTTP (the payment provider's API).
+    /// Outbound HTTP (the payment provider's API, the SMS provider's).
     pub http: reqwest::Client,
+    /// Phone sign-in, when an SMS sender is configured.
+    pub phone: Option<auth::phone::PhoneAuth>,
 }
 
 impl AppState {
@@ -88,6 +90,10 @@ impl AppState {
             config.login_rate_limit_per_minute,
         );
         let files = files::Files::from_config(&config)?;
+        let http = reqwest::Client::builder()
+            .timeout(Duration::from_secs(20))
+            .build()?;
+        let phone = auth::phone::PhoneAuth::from_config(&config, http.clone())?;
         Ok(AppState {
             config: Arc::new(config),
             public_origin,
@@ -100,9 +106,8 @@ impl AppState {
             contact_mailer,
             files,
             stripe,
-            http: reqwest::Client::builder()
-                .timeout(Duration::from_secs(20))
-                .build()?,
+            http,
+            phone,
         })
     }
 }

@@ -1,9 +1,11 @@
-//! Accounts and sessions: e-mail/password, anonymous guests, session cookies, and a user's
+//! Accounts and sessions: e-mail/password, phone, anonymous guests, session cookies, and a user's
 //! own account security (sessions list, password change, a guest adding a password).
 
 mod account;
 mod handlers;
 pub mod password;
+pub mod phone;
+pub mod providers;
 pub mod rate_limit;
 pub mod session;
 pub mod types;
@@ -24,4 +26,6 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(account::end_other_sessions))
         .routes(routes!(account::change_password))
         .routes(routes!(account::link_password))
+        .routes(routes!(providers::get_providers))
+        .merge(phone::router())
 }

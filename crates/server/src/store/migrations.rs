@@ -25,6 +25,7 @@ pub const SQLITE: &[Migration] = &[
     migration!("sqlite", 5, "0005_contact"),
     migration!("sqlite", 6, "0006_invoices"),
     migration!("sqlite", 7, "0007_contact_delivery"),
+    migration!("sqlite", 8, "0008_phone"),
 ];
 
 pub const POSTGRES: &[Migration] = &[
@@ -35,6 +36,7 @@ pub const POSTGRES: &[Migration] = &[
     migration!("postgres", 5, "0005_contact"),
     migration!("postgres", 6, "0006_invoices"),
     migration!("postgres", 7, "0007_contact_delivery"),
+    migration!("postgres", 8, "0008_phone"),
 ];
 
 #[cfg(test)]

@@ -3,6 +3,7 @@
 //! SQLite (embedded default) and PostgreSQL (several server processes on one database).
 
 mod migrations;
+pub mod phone;
 pub mod postgres;
 pub mod sqlite;
 
@@ -395,6 +396,31 @@ pub trait Store: Send + Sync + 'static {
 
     /// Cheap liveness probe for `/healthz`.
     async fn ping(&self) -> StoreResult<()>;
+
+    // Phone sign-in (store/{sqlite,postgres}/phone.rs).
+    /// The key stored under `name`, or `candidate` after storing it if there was none.
+    async fn server_key(&self, name: &str, candidate: Vec<u8>) -> StoreResult<Vec<u8>>;
+    /// Records a captcha solution; false if it was already used (a replay).
+    async fn use_captcha(&self, challenge: &str, expires_at_ms: i64, now_ms: i64)
+    -> StoreResult<bool>;
+    /// Checks the send limits and, if they allow it, records the send and stores the code
+    /// (replacing the number's previous one), atomically across processes.
+    async fn start_phone_code(
+        &self,
+        start: phone::PhoneCodeStart,
+        limits: phone::Limits,
+    ) -> StoreResult<phone::SendOutcome>;
+    /// Spends one attempt of a live (unexpired, not exhausted) code and returns it to check.
+    async fn spend_phone_code_attempt(
+        &self,
+        verification_id: Uuid,
+        now_ms: i64,
+    ) -> StoreResult<Option<phone::PhoneCodeCheck>>;
+    /// Uses up a checked code and signs its number in, signs it up, or links it.
+    async fn complete_phone_sign_in(
+        &self,
+        request: phone::PhoneSignInRequest,
+    ) -> StoreResult<phone::PhoneSignIn>;
 }
 
 pub type DynStore = Arc<dyn Store>;

@@ -3,6 +3,7 @@
 mod accounts;
 mod contact;
 mod invoices;
+mod phone;
 mod readers;
 mod sync;
 mod writer;
@@ -538,5 +539,42 @@ impl Store for SqliteStore {
         self.readers
             .read(|conn| conn.query_row("SELECT 1", [], |_| Ok(())).map_err(db_err))
             .await
+    }
+
+    async fn server_key(&self, name: &str, candidate: Vec<u8>) -> StoreResult<Vec<u8>> {
+        self.phone_server_key(name, candidate).await
+    }
+
+    async fn use_captcha(
+        &self,
+        challenge: &str,
+        expires_at_ms: i64,
+        now_ms: i64,
+    ) -> StoreResult<bool> {
+        self.phone_use_captcha(challenge, expires_at_ms, now_ms)
+            .await
+    }
+
+    async fn start_phone_code(
+        &self,
+        start: super::phone::PhoneCodeStart,
+        limits: super::phone::Limits,
+    ) -> StoreResult<super::phone::SendOutcome> {
+        self.phone_start_code(start, limits).await
+    }
+
+    async fn spend_phone_code_attempt(
+        &self,
+        verification_id: Uuid,
+        now_ms: i64,
+    ) -> StoreResult<Option<super::phone::PhoneCodeCheck>> {
+        self.phone_spend_attempt(verification_id, now_ms).await
+    }
+
+    async fn complete_phone_sign_in(
+        &self,
+        request: super::phone::PhoneSignInRequest,
+    ) -> StoreResult<super::phone::PhoneSignIn> {
+        self.phone_complete(request).await
     }
 }

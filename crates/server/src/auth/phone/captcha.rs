@@ -1,0 +1,177 @@
+//! The invisible proof-of-work captcha (ALTCHA v1, SHA-256), through `altcha-lib-rs`.
+//!
+//! A challenge is `sha256(salt + n)` for a secret random `n ≤ maxnumber`, signed with
+//! HMAC-SHA256 under a key every server process shares. The salt carries `?expires=<unix>&`
+//! so the signature covers the expiry. The browser finds `n` by brute force; the server
+//! checks the answer, then records it so each solution is accepted once.
+
+use altcha_lib_rs::{ChallengeOptions, Payload, algorithm::AltchaAlgorithm};
+use base64::{Engine, engine::general_purpose::STANDARD};
+use hmac::{Hmac, Mac};
+use rand::{RngCore, rngs::OsRng};
+use serde_json::Value;
+use sha2::Sha256;
+
+pub use altcha_lib_rs::Challenge;
+
+/// How long a challenge may take to solve and submit.
+pub const CHALLENGE_TTL_SECS: i64 = 600;
+
+/// Why a solution was refused (logged at debug; the client only learns "captcha-failed").
+#[derive(Debug, PartialEq, Eq)]
+pub enum Refusal {
+    Malformed,
+    Expired,
+    BadSignature,
+    WrongAnswer,
+}
+
+pub fn create(hmac_key: &str, max_number: u64, now_ms: i64) -> anyhow::Result<Challenge> {
+    let mut random = [0u8; 12];
+    OsRng.fill_bytes(&mut random);
+    let salt: String = random.iter().map(|b| format!("{b:02x}")).collect();
+    let expires = now_ms / 1000 + CHALLENGE_TTL_SECS;
+    altcha_lib_rs::create_challenge(ChallengeOptions {
+        algorithm: Some(AltchaAlgorithm::Sha256),
+        max_number: Some(max_number),
+        hmac_key,
+        // The library keeps `?…&` parameters of a given salt inside the hashed, signed salt.
+        salt: Some(format!("{salt}?expires={expires}&")),
+        ..ChallengeOptions::default()
+    })
+    .map_err(|err| anyhow::anyhow!("creating a captcha challenge: {err}"))
+}
+
+/// The solution as the client sent it: the payload object, or the ALTCHA widget's base64 of
+/// its JSON.
+pub fn parse(value: &Value) -> Option<Payload> {
+    match value {
+        Value::String(encoded) => {
+            let json = STANDARD.decode(encoded.trim()).ok()?;
+            serde_json::from_slice(&json).ok()
+        }
+        Value::Object(_) => serde_json::from_value(value.clone()).ok(),
+        _ => None,
+    }
+}
+
+/// The expiry (unix seconds) the signed salt carries, if it carries one properly terminated.
+fn expires_of(salt: &str) -> Option<i64> {
+    let (_, params) = salt.split_once('?')?;
+    params
+        .split_inclusive('&')
+        .find_map(|p| p.strip_prefix("expires="))
+        .and_then(|v| v.strip_suffix('&'))
+        .and_then(|v| v.parse().ok())
+}
+
+/// Checks a solution; on success returns when its challenge expires (ms), which is how long
+/// the replay record must be kept.
+pub fn verify(payload: &Payload, hmac_key: &str, now_ms: i64) -> Result<i64, Refusal> {
+    if !matches!(payload.algorithm, AltchaAlgorithm::Sha256) {
+        return Err(Refusal::Malformed);
+    }
+    // Every challenge we issue expires, so one without an expiry is not ours.
+    let expires = expires_of(&payload.salt).ok_or(Refusal::Malformed)?;
+    if expires.saturating_mul(1000) < now_ms {
+        return Err(Refusal::Expired);
+    }
+    // Constant-time signature check first: the library compares hex strings with `!=`.
+    let signature = hex_decode(&payload.signature).ok_or(Refusal::BadSignature)?;
+    let mut mac = Hmac::<Sha256>::new_from_slice(hmac_key.as_bytes()).expect("any key length");
+    mac.update(payload.challenge.as_bytes());
+    mac.verify_slice(&signature)
+        .map_err(|_| Refusal::BadSignature)?;
+    altcha_lib_rs::verify_solution(payload, hmac_key, false).map_err(|_| Refusal::WrongAnswer)?;
+    Ok(expires * 1000)
+}
+
+fn hex_decode(hex: &str) -> Option<Vec<u8>> {
+    if hex.len() % 2 != 0 || !hex.is_ascii() {
+        return None;
+    }
+    (0..hex.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).ok())
+        .collect()
+}
+
+#[cfg(test)]
+pub mod tests {
+    use sha2::Digest;
+
+    use super::*;
+
+    const KEY: &str = "test-key";
+
+    /// Brute-forces a challenge like the browser does.
+    pub fn solve(challenge: &Challenge) -> Payload {
+        let number = (0..=challenge.maxnumber)
+            .find(|n| {
+                let digest = Sha256::digest(format!("{}{n}", challenge.salt));
+                let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+                hex == challenge.challenge
+            })
+            .expect("solvable");
+        Payload {
+            algorithm: challenge.algorithm,
+            challenge: challenge.challenge.clone(),
+            number,
+            salt: challenge.salt.clone(),
+            signature: challenge.signature.clone(),
+            took: None,
+        }
+    }
+
+    #[test]
+    fn a_solved_challenge_verifies_until_it_expires() {
+        let now = 1_700_000_000_000;
+        let challenge = create(KEY, 1_000, now).unwrap();
+        assert!(challenge.salt.contains("?expires=1700000600&"), "{}", challenge.salt);
+        let payload = solve(&challenge);
+        assert_eq!(verify(&payload, KEY, now), Ok(1_700_000_600_000));
+        assert_eq!(verify(&payload, KEY, 1_700_000_600_000), Ok(1_700_000_600_000));
+        assert_eq!(verify(&payload, KEY, 1_700_000_600_001), Err(Refusal::Expired));
+    }
+
+    #[test]
+    fn wrong_answers_keys_and_tampering_are_refused() {
+        let now = 1_700_000_000_000;
+        let challenge = create(KEY, 1_000, now).unwrap();
+        let good = solve(&challenge);
+        assert_eq!(verify(&good, "other-key", now), Err(Refusal::BadSignature));
+        let wrong_number = Payload {
+            number: good.number + 1,
+            ..good.clone()
+        };
+        assert_eq!(verify(&wrong_number, KEY, now), Err(Refusal::WrongAnswer));
+        // A later expiry changes the salt, so the signed challenge no longer matches.
+        let extended = Payload {
+            salt: good.salt.replace("expires=1700000600", "expires=1800000000"),
+            ..good.clone()
+        };
+        assert_eq!(verify(&extended, KEY, now), Err(Refusal::WrongAnswer));
+        let unsigned_expiry = Payload {
+            salt: good.salt.split('?').next().unwrap().to_owned(),
+            ..good.clone()
+        };
+        assert_eq!(verify(&unsigned_expiry, KEY, now), Err(Refusal::Malformed));
+        let garbage_signature = Payload {
+            signature: "zz".into(),
+            ..good.clone()
+        };
+        assert_eq!(verify(&garbage_signature, KEY, now), Err(Refusal::BadSignature));
+    }
+
+    #[test]
+    fn the_widget_base64_form_and_the_object_form_both_parse() {
+        let challenge = create(KEY, 10, 0).unwrap();
+        let payload = solve(&challenge);
+        let json = serde_json::to_value(&payload).unwrap();
+        assert_eq!(parse(&json).unwrap().number, payload.number);
+        let encoded = Value::String(STANDARD.encode(json.to_string()));
+        assert_eq!(parse(&encoded).unwrap().number, payload.number);
+        assert!(parse(&Value::String("not base64!".into())).is_none());
+        assert!(parse(&Value::Null).is_none());
+    }
+}

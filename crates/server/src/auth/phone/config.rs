@@ -1,0 +1,265 @@
+//! Phone sign-in settings, flattened into [`crate::config::Config`]. Unset SMS_SENDER turns
+//! phone sign-in off; half an HTTP sender setup is refused at start-up.
+
+use std::fmt;
+
+use clap::{Args, ValueEnum};
+use domain::phone::SendLimits;
+
+use crate::config::ConfigError;
+
+#[derive(Args, Clone)]
+pub struct PhoneConfig {
+    /// How sign-in codes are texted: `log` (development: the server log and
+    /// DATA_DIR/sms-outbox.jsonl) or `http` (a Twilio-compatible API). Unset: no phone sign-in.
+    #[arg(long, env = "SMS_SENDER", value_enum, global = true)]
+    pub sms_sender: Option<SmsSenderKind>,
+
+    /// The provider's message endpoint, e.g.
+    /// `https://api.twilio.com/2010-04-01/Accounts/AC…/Messages.json` (SMS_SENDER=http).
+    #[arg(long, env = "SMS_HTTP_URL", global = true)]
+    pub sms_http_url: Option<String>,
+
+    /// Account SID: the user name of the provider's basic auth (SMS_SENDER=http).
+    #[arg(long, env = "SMS_HTTP_ACCOUNT_SID", global = true)]
+    pub sms_http_account_sid: Option<String>,
+
+    /// Auth token: the password of the provider's basic auth (never logged).
+    #[arg(long, env = "SMS_HTTP_AUTH_TOKEN", global = true, hide_env_values = true)]
+    pub sms_http_auth_token: Option<String>,
+
+    /// The sending number or sender id (`From`), e.g. `+447700900000` (SMS_SENDER=http).
+    #[arg(long, env = "SMS_FROM", global = true)]
+    pub sms_from: Option<String>,
+
+    /// Captcha difficulty: the largest number a browser may have to try. The default solves in
+    /// well under a second on a phone.
+    #[arg(long, env = "PHONE_CAPTCHA_MAX_NUMBER", default_value_t = 50_000, global = true)]
+    pub phone_captcha_max_number: u64,
+
+    /// How long a texted code works, in seconds.
+    #[arg(long, env = "PHONE_CODE_TTL_SECS", default_value_t = 300, global = true)]
+    pub phone_code_ttl_secs: u64,
+
+    /// Least time between two codes to one number, in seconds.
+    #[arg(long, env = "PHONE_SEND_INTERVAL_SECS", default_value_t = 60, global = true)]
+    pub phone_send_interval_secs: u64,
+
+    /// Codes texted to one number per hour.
+    #[arg(long, env = "PHONE_SENDS_PER_NUMBER_PER_HOUR", default_value_t = 5, global = true)]
+    pub phone_sends_per_number_per_hour: u32,
+
+    /// Codes requested from one client IP per minute.
+    #[arg(long, env = "PHONE_SENDS_PER_IP_PER_MINUTE", default_value_t = 10, global = true)]
+    pub phone_sends_per_ip_per_minute: u32,
+
+    /// Codes texted per minute in total (caps the SMS bill if the captcha is beaten at scale).
+    #[arg(long, env = "PHONE_SENDS_PER_MINUTE", default_value_t = 30, global = true)]
+    pub phone_sends_per_minute: u32,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SmsSenderKind {
+    Log,
+    Http,
+}
+
+/// A complete HTTP sender setup.
+#[derive(Clone)]
+pub struct SmsHttpConfig {
+    pub url: String,
+    pub account_sid: String,
+    pub auth_token: String,
+    pub from: String,
+}
+
+impl fmt::Debug for SmsHttpConfig {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SmsHttpConfig")
+            .field("url", &self.url)
+            .field("account_sid", &self.account_sid)
+            .field("auth_token", &"<redacted>")
+            .field("from", &self.from)
+            .finish()
+    }
+}
+
+impl fmt::Debug for PhoneConfig {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("PhoneConfig")
+            .field("sms_sender", &self.sms_sender)
+            .field("sms_http_url", &self.sms_http_url)
+            .field("sms_http_account_sid", &self.sms_http_account_sid)
+            .field(
+                "sms_http_auth_token",
+                &self.sms_http_auth_token.as_ref().map(|_| "<redacted>"),
+            )
+            .field("sms_from", &self.sms_from)
+            .field("phone_captcha_max_number", &self.phone_captcha_max_number)
+            .field("limits", &self.send_limits())
+            .finish_non_exhaustive()
+    }
+}
+
+/// Which sender, fully configured.
+#[derive(Debug, Clone)]
+pub enum SmsSenderSetup {
+    Log,
+    Http(SmsHttpConfig),
+}
+
+impl Default for PhoneConfig {
+    fn default() -> Self {
+        PhoneConfig {
+            sms_sender: None,
+            sms_http_url: None,
+            sms_http_account_sid: None,
+            sms_http_auth_token: None,
+            sms_from: None,
+            phone_captcha_max_number: 50_000,
+            phone_code_ttl_secs: 300,
+            phone_send_interval_secs: 60,
+            phone_sends_per_number_per_hour: 5,
+            phone_sends_per_ip_per_minute: 10,
+            phone_sends_per_minute: 30,
+        }
+    }
+}
+
+impl PhoneConfig {
+    pub fn send_limits(&self) -> SendLimits {
+        SendLimits {
+            min_interval_ms: self.phone_send_interval_secs.saturating_mul(1000) as i64,
+            per_number_per_hour: self.phone_sends_per_number_per_hour,
+            per_ip_per_minute: self.phone_sends_per_ip_per_minute,
+            global_per_minute: self.phone_sends_per_minute,
+        }
+    }
+
+    /// The sender, or None when phone sign-in is off; refuses anything half-configured.
+    pub fn sender(&self) -> Result<Option<SmsSenderSetup>, ConfigError> {
+        let set = |v: &Option<String>| {
+            v.as_deref()
+                .map(str::trim)
+                .filter(|v| !v.is_empty())
+                .map(str::to_owned)
+        };
+        let http = (
+            set(&self.sms_http_url),
+            set(&self.sms_http_account_sid),
+            set(&self.sms_http_auth_token),
+            set(&self.sms_from),
+        );
+        let any_http = http.0.is_some() || http.1.is_some() || http.2.is_some() || http.3.is_some();
+        match self.sms_sender {
+            None | Some(SmsSenderKind::Log) if any_http => Err(ConfigError(
+                "SMS_HTTP_URL, SMS_HTTP_ACCOUNT_SID, SMS_HTTP_AUTH_TOKEN and SMS_FROM are set but \
+                 SMS_SENDER is not http: set SMS_SENDER=http to text codes through them, or unset them"
+                    .into(),
+            )),
+            None => Ok(None),
+            Some(SmsSenderKind::Log) => Ok(Some(SmsSenderSetup::Log)),
+            Some(SmsSenderKind::Http) => {
+                let (Some(url), Some(account_sid), Some(auth_token), Some(from)) = http else {
+                    return Err(ConfigError(
+                        "SMS_SENDER=http needs all of SMS_HTTP_URL, SMS_HTTP_ACCOUNT_SID, \
+                         SMS_HTTP_AUTH_TOKEN and SMS_FROM"
+                            .into(),
+                    ));
+                };
+                let parsed = url::Url::parse(&url)
+                    .map_err(|_| ConfigError("SMS_HTTP_URL must be an https:// URL".into()))?;
+                let loopback = parsed.host_str().is_some_and(|h| {
+                    h == "localhost" || h.trim_matches(['[', ']']).parse::<std::net::IpAddr>().is_ok_and(|ip| ip.is_loopback())
+                });
+                if parsed.scheme() != "https" && !(parsed.scheme() == "http" && loopback) {
+                    return Err(ConfigError(
+                        "SMS_HTTP_URL must use https (plain http only to this machine)".into(),
+                    ));
+                }
+                Ok(Some(SmsSenderSetup::Http(SmsHttpConfig {
+                    url,
+                    account_sid,
+                    auth_token,
+                    from,
+                })))
+            }
+        }
+    }
+
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        self.sender()?;
+        if self.phone_captcha_max_number == 0
+            || self.phone_code_ttl_secs == 0
+            || self.phone_sends_per_number_per_hour == 0
+            || self.phone_sends_per_ip_per_minute == 0
+            || self.phone_sends_per_minute == 0
+        {
+            return Err(ConfigError(
+                "PHONE_CAPTCHA_MAX_NUMBER, PHONE_CODE_TTL_SECS and the PHONE_SENDS_* limits must be \
+                 at least 1"
+                    .into(),
+            ));
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn http() -> PhoneConfig {
+        PhoneConfig {
+            sms_sender: Some(SmsSenderKind::Http),
+            sms_http_url: Some("https://api.twilio.com/2010-04-01/Accounts/AC1/Messages.json".into()),
+            sms_http_account_sid: Some("AC1".into()),
+            sms_http_auth_token: Some("tok-secret-42".into()),
+            sms_from: Some("+447700900000".into()),
+            ..PhoneConfig::default()
+        }
+    }
+
+    #[test]
+    fn off_by_default_and_log_needs_nothing_else() {
+        assert!(PhoneConfig::default().sender().unwrap().is_none());
+        let log = PhoneConfig {
+            sms_sender: Some(SmsSenderKind::Log),
+            ..PhoneConfig::default()
+        };
+        assert!(matches!(log.sender().unwrap(), Some(SmsSenderSetup::Log)));
+        assert!(matches!(http().sender().unwrap(), Some(SmsSenderSetup::Http(_))));
+    }
+
+    #[test]
+    fn half_an_http_setup_is_refused() {
+        let missing_token = PhoneConfig {
+            sms_http_auth_token: None,
+            ..http()
+        };
+        assert!(missing_token.validate().unwrap_err().0.contains("SMS_HTTP_AUTH_TOKEN"));
+        let not_selected = PhoneConfig {
+            sms_sender: None,
+            ..http()
+        };
+        assert!(not_selected.validate().unwrap_err().0.contains("SMS_SENDER=http"));
+        let plain = PhoneConfig {
+            sms_http_url: Some("http://sms.example.com/send".into()),
+            ..http()
+        };
+        assert!(plain.validate().unwrap_err().0.contains("https"));
+        let local = PhoneConfig {
+            sms_http_url: Some("http://127.0.0.1:9/send".into()),
+            ..http()
+        };
+        assert!(local.validate().is_ok());
+    }
+
+    #[test]
+    fn debug_never_prints_the_auth_token() {
+        let config = http();
+        assert!(!format!("{config:?}").contains("tok-secret-42"));
+        let setup = config.sender().unwrap().unwrap();
+        assert!(!format!("{setup:?}").contains("tok-secret-42"));
+    }
+}

@@ -1,0 +1,86 @@
+//! Phone sign-in: an invisible proof-of-work captcha, a six-digit code by SMS, then sign-in,
+//! sign-up or linking the number to the signed-in (guest) user in place.
+
+mod captcha;
+mod code;
+pub mod config;
+pub mod clock;
+mod handlers;
+pub mod sender;
+pub mod types;
+
+use std::sync::Arc;
+
+use axum::http::StatusCode;
+use domain::phone::SendLimits;
+use rand::{RngCore, rngs::OsRng};
+use tokio::sync::OnceCell;
+use utoipa_axum::{router::OpenApiRouter, routes};
+
+use self::{clock::Clock, sender::SmsSender};
+use crate::{AppState, config::Config, error::AppError, store::DynStore};
+
+/// Wrong guesses a code survives (the fifth attempt is its last).
+pub const CODE_ATTEMPTS: u32 = 5;
+const CAPTCHA_KEY_NAME: &str = "captcha-hmac-sha256";
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(handlers::get_challenge))
+        .routes(routes!(handlers::send_code))
+        .routes(routes!(handlers::verify_code))
+}
+
+/// Phone sign-in as configured; absent from [`AppState`] when SMS_SENDER is unset.
+#[derive(Clone)]
+pub struct PhoneAuth {
+    pub sender: SmsSender,
+    /// Tests swap in a hand-moved clock.
+    pub clock: Clock,
+    pub limits: SendLimits,
+    pub captcha_max_number: u64,
+    pub code_ttl_ms: i64,
+    /// The captcha signing key (hex), loaded from the store on first use.
+    captcha_key: Arc<OnceCell<String>>,
+}
+
+impl PhoneAuth {
+    pub fn from_config(config: &Config, http: reqwest::Client) -> anyhow::Result<Option<Self>> {
+        let phone = &config.phone;
+        let Some(setup) = phone.sender()? else {
+            return Ok(None);
+        };
+        Ok(Some(PhoneAuth {
+            sender: SmsSender::new(setup, &config.data_dir, http),
+            clock: Clock::System,
+            limits: phone.send_limits(),
+            captcha_max_number: phone.phone_captcha_max_number,
+            code_ttl_ms: phone.phone_code_ttl_secs.saturating_mul(1000) as i64,
+            captcha_key: Arc::default(),
+        }))
+    }
+
+    /// One key for every process on the database, so any of them can check a challenge
+    /// another issued. The first process to need it generates and stores it.
+    async fn captcha_key(&self, store: &DynStore) -> Result<&str, AppError> {
+        let key = self
+            .captcha_key
+            .get_or_try_init(|| async {
+                let mut candidate = vec![0u8; 32];
+                OsRng.fill_bytes(&mut candidate);
+                let key = store.server_key(CAPTCHA_KEY_NAME, candidate).await?;
+                Ok::<_, AppError>(key.iter().map(|b| format!("{b:02x}")).collect::<String>())
+            })
+            .await?;
+        Ok(key)
+    }
+}
+
+/// The phone routes answer this while phone sign-in is not configured.
+pub fn disabled() -> AppError {
+    AppError::client(
+        StatusCode::NOT_FOUND,
+        "phone-disabled",
+        "Phone sign-in is not available on this server",
+    )
+}

@@ -1,0 +1,30 @@
+//! Which sign-in methods this server offers, so the web app shows only working buttons.
+
+use axum::{Json, extract::State};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use crate::AppState;
+
+#[derive(Serialize, ToSchema)]
+pub struct ProvidersResponse {
+    /// Phone sign-in (an SMS sender is configured).
+    pub phone: bool,
+    /// The OpenID Connect provider, when configured (filled in by the OIDC feature).
+    pub oidc: Option<OidcProvider>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct OidcProvider {
+    /// The button's provider name, e.g. "Google".
+    pub label: String,
+}
+
+#[utoipa::path(get, path = "/providers", tag = "auth",
+    responses((status = 200, description = "The sign-in methods on offer", body = ProvidersResponse)))]
+pub async fn get_providers(State(state): State<AppState>) -> Json<ProvidersResponse> {
+    Json(ProvidersResponse {
+        phone: state.phone.is_some(),
+        oidc: None,
+    })
+}

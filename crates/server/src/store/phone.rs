@@ -1,0 +1,59 @@
+//! What the Store keeps for phone sign-in (see migrations 0008_phone).
+
+use domain::phone::{SendLimits, SendRefusal};
+use uuid::Uuid;
+
+use super::{NewUser, UserRecord};
+
+/// A code to store (replacing any live code for the number) and the send it records.
+#[derive(Debug, Clone)]
+pub struct PhoneCodeStart {
+    pub verification_id: Uuid,
+    /// E.164.
+    pub phone: String,
+    /// Where the request came from, for the per-IP send limit.
+    pub ip: String,
+    pub code_salt: String,
+    pub code_hash: String,
+    pub attempts: u32,
+    pub expires_at_ms: i64,
+    pub now_ms: i64,
+}
+
+/// A live code after one of its attempts was spent on checking it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PhoneCodeCheck {
+    pub phone: String,
+    pub code_salt: String,
+    pub code_hash: String,
+}
+
+/// What proving a number does: sign in (or up), or link the number to a signed-in user.
+#[derive(Debug, Clone)]
+pub struct PhoneSignInRequest {
+    pub verification_id: Uuid,
+    /// The signed-in user (a guest, typically) to link the number to, in place.
+    pub link_to: Option<Uuid>,
+    /// The account to create when the number is new and nobody is signed in.
+    pub new_user: NewUser,
+    pub now_ms: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PhoneSignIn {
+    SignedIn {
+        user: UserRecord,
+        is_new_user: bool,
+        /// Whether a signed-in user's profile changed (linking): other devices need a poke.
+        profile_cursor: Option<i64>,
+    },
+    /// The code was used meanwhile (a concurrent verify won).
+    CodeGone,
+    /// Linking: the number belongs to another account. Nothing is merged.
+    IdentityInUse,
+    /// Linking: this account already has another number.
+    AlreadyHasPhone,
+}
+
+pub type SendOutcome = Result<(), SendRefusal>;
+pub type Limits = SendLimits;
