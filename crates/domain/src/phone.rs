@@ -92,7 +92,11 @@ impl SendRefusal {
 
 /// A send at `t` counts against a window `w` while `now - t < w`; stores select
 /// `sent_at > now - w` for the same reason.
-pub fn check_send(recent: &RecentSends, limits: &SendLimits, now_ms: i64) -> Result<(), SendRefusal> {
+pub fn check_send(
+    recent: &RecentSends,
+    limits: &SendLimits,
+    now_ms: i64,
+) -> Result<(), SendRefusal> {
     if let Some(&last) = recent.number.first()
         && now_ms - last < limits.min_interval_ms
     {
@@ -102,12 +106,31 @@ pub fn check_send(recent: &RecentSends, limits: &SendLimits, now_ms: i64) -> Res
         });
     }
     let windows = [
-        (SendScope::Number, &recent.number, limits.per_number_per_hour, NUMBER_WINDOW_MS),
-        (SendScope::Ip, &recent.ip, limits.per_ip_per_minute, RATE_WINDOW_MS),
-        (SendScope::Global, &recent.global, limits.global_per_minute, RATE_WINDOW_MS),
+        (
+            SendScope::Number,
+            &recent.number,
+            limits.per_number_per_hour,
+            NUMBER_WINDOW_MS,
+        ),
+        (
+            SendScope::Ip,
+            &recent.ip,
+            limits.per_ip_per_minute,
+            RATE_WINDOW_MS,
+        ),
+        (
+            SendScope::Global,
+            &recent.global,
+            limits.global_per_minute,
+            RATE_WINDOW_MS,
+        ),
     ];
     for (scope, sends, max, window) in windows {
-        let in_window: Vec<i64> = sends.iter().copied().filter(|&t| now_ms - t < window).collect();
+        let in_window: Vec<i64> = sends
+            .iter()
+            .copied()
+            .filter(|&t| now_ms - t < window)
+            .collect();
         if in_window.len() >= max as usize {
             // The oldest of the `max` newest sends frees a slot when it leaves the window.
             let freeing = in_window[max.max(1) as usize - 1];
@@ -135,7 +158,9 @@ mod tests {
             ("+123456789012345", "+123456789012345"),
         ] {
             assert_eq!(
-                PhoneNumber::parse(input).map(PhoneNumber::into_string).as_deref(),
+                PhoneNumber::parse(input)
+                    .map(PhoneNumber::into_string)
+                    .as_deref(),
                 Some(expected),
                 "{input}"
             );

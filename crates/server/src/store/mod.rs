@@ -401,8 +401,12 @@ pub trait Store: Send + Sync + 'static {
     /// The key stored under `name`, or `candidate` after storing it if there was none.
     async fn server_key(&self, name: &str, candidate: Vec<u8>) -> StoreResult<Vec<u8>>;
     /// Records a captcha solution; false if it was already used (a replay).
-    async fn use_captcha(&self, challenge: &str, expires_at_ms: i64, now_ms: i64)
-    -> StoreResult<bool>;
+    async fn use_captcha(
+        &self,
+        challenge: &str,
+        expires_at_ms: i64,
+        now_ms: i64,
+    ) -> StoreResult<bool>;
     /// Checks the send limits and, if they allow it, records the send and stores the code
     /// (replacing the number's previous one), atomically across processes.
     async fn start_phone_code(

@@ -2,6 +2,7 @@
 //! TEST_DATABASE_URL is set; each test gets its own schema).
 #![allow(dead_code)]
 
+pub mod phone;
 pub mod smtp;
 
 use std::{net::SocketAddr, sync::Arc};

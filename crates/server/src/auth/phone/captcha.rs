@@ -87,7 +87,7 @@ pub fn verify(payload: &Payload, hmac_key: &str, now_ms: i64) -> Result<i64, Ref
 }
 
 fn hex_decode(hex: &str) -> Option<Vec<u8>> {
-    if hex.len() % 2 != 0 || !hex.is_ascii() {
+    if !hex.len().is_multiple_of(2) || !hex.is_ascii() {
         return None;
     }
     (0..hex.len())
@@ -127,11 +127,21 @@ pub mod tests {
     fn a_solved_challenge_verifies_until_it_expires() {
         let now = 1_700_000_000_000;
         let challenge = create(KEY, 1_000, now).unwrap();
-        assert!(challenge.salt.contains("?expires=1700000600&"), "{}", challenge.salt);
+        assert!(
+            challenge.salt.contains("?expires=1700000600&"),
+            "{}",
+            challenge.salt
+        );
         let payload = solve(&challenge);
         assert_eq!(verify(&payload, KEY, now), Ok(1_700_000_600_000));
-        assert_eq!(verify(&payload, KEY, 1_700_000_600_000), Ok(1_700_000_600_000));
-        assert_eq!(verify(&payload, KEY, 1_700_000_600_001), Err(Refusal::Expired));
+        assert_eq!(
+            verify(&payload, KEY, 1_700_000_600_000),
+            Ok(1_700_000_600_000)
+        );
+        assert_eq!(
+            verify(&payload, KEY, 1_700_000_600_001),
+            Err(Refusal::Expired)
+        );
     }
 
     #[test]
@@ -147,7 +157,9 @@ pub mod tests {
         assert_eq!(verify(&wrong_number, KEY, now), Err(Refusal::WrongAnswer));
         // A later expiry changes the salt, so the signed challenge no longer matches.
         let extended = Payload {
-            salt: good.salt.replace("expires=1700000600", "expires=1800000000"),
+            salt: good
+                .salt
+                .replace("expires=1700000600", "expires=1800000000"),
             ..good.clone()
         };
         assert_eq!(verify(&extended, KEY, now), Err(Refusal::WrongAnswer));
@@ -160,7 +172,10 @@ pub mod tests {
             signature: "zz".into(),
             ..good.clone()
         };
-        assert_eq!(verify(&garbage_signature, KEY, now), Err(Refusal::BadSignature));
+        assert_eq!(
+            verify(&garbage_signature, KEY, now),
+            Err(Refusal::BadSignature)
+        );
     }
 
     #[test]

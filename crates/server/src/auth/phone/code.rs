@@ -54,7 +54,10 @@ mod tests {
     fn codes_are_six_digits_and_vary() {
         let codes: std::collections::HashSet<String> = (0..200).map(|_| new_code()).collect();
         assert!(codes.iter().all(|c| is_well_formed(c)), "{codes:?}");
-        assert!(codes.len() > 150, "200 draws from a million should rarely repeat");
+        assert!(
+            codes.len() > 150,
+            "200 draws from a million should rarely repeat"
+        );
     }
 
     #[test]

@@ -25,7 +25,12 @@ pub struct PhoneConfig {
     pub sms_http_account_sid: Option<String>,
 
     /// Auth token: the password of the provider's basic auth (never logged).
-    #[arg(long, env = "SMS_HTTP_AUTH_TOKEN", global = true, hide_env_values = true)]
+    #[arg(
+        long,
+        env = "SMS_HTTP_AUTH_TOKEN",
+        global = true,
+        hide_env_values = true
+    )]
     pub sms_http_auth_token: Option<String>,
 
     /// The sending number or sender id (`From`), e.g. `+447700900000` (SMS_SENDER=http).
@@ -34,27 +39,57 @@ pub struct PhoneConfig {
 
     /// Captcha difficulty: the largest number a browser may have to try. The default solves in
     /// well under a second on a phone.
-    #[arg(long, env = "PHONE_CAPTCHA_MAX_NUMBER", default_value_t = 50_000, global = true)]
+    #[arg(
+        long,
+        env = "PHONE_CAPTCHA_MAX_NUMBER",
+        default_value_t = 50_000,
+        global = true
+    )]
     pub phone_captcha_max_number: u64,
 
     /// How long a texted code works, in seconds.
-    #[arg(long, env = "PHONE_CODE_TTL_SECS", default_value_t = 300, global = true)]
+    #[arg(
+        long,
+        env = "PHONE_CODE_TTL_SECS",
+        default_value_t = 300,
+        global = true
+    )]
     pub phone_code_ttl_secs: u64,
 
     /// Least time between two codes to one number, in seconds.
-    #[arg(long, env = "PHONE_SEND_INTERVAL_SECS", default_value_t = 60, global = true)]
+    #[arg(
+        long,
+        env = "PHONE_SEND_INTERVAL_SECS",
+        default_value_t = 60,
+        global = true
+    )]
     pub phone_send_interval_secs: u64,
 
     /// Codes texted to one number per hour.
-    #[arg(long, env = "PHONE_SENDS_PER_NUMBER_PER_HOUR", default_value_t = 5, global = true)]
+    #[arg(
+        long,
+        env = "PHONE_SENDS_PER_NUMBER_PER_HOUR",
+        default_value_t = 5,
+        global = true
+    )]
     pub phone_sends_per_number_per_hour: u32,
 
     /// Codes requested from one client IP per minute.
-    #[arg(long, env = "PHONE_SENDS_PER_IP_PER_MINUTE", default_value_t = 10, global = true)]
+    #[arg(
+        long,
+        env = "PHONE_SENDS_PER_IP_PER_MINUTE",
+        default_value_t = 10,
+        global = true
+    )]
     pub phone_sends_per_ip_per_minute: u32,
 
     /// Codes texted per minute in total (caps the SMS bill if the captcha is beaten at scale).
-    #[arg(long, env = "PHONE_SENDS_PER_MINUTE", default_value_t = 30, global = true)]
+    #[arg(
+        long,
+        env = "PHONE_SENDS_PER_MINUTE",
+        default_value_t = 30,
+        global = true
+    )]
     pub phone_sends_per_minute: u32,
 }
 
@@ -212,7 +247,9 @@ mod tests {
     fn http() -> PhoneConfig {
         PhoneConfig {
             sms_sender: Some(SmsSenderKind::Http),
-            sms_http_url: Some("https://api.twilio.com/2010-04-01/Accounts/AC1/Messages.json".into()),
+            sms_http_url: Some(
+                "https://api.twilio.com/2010-04-01/Accounts/AC1/Messages.json".into(),
+            ),
             sms_http_account_sid: Some("AC1".into()),
             sms_http_auth_token: Some("tok-secret-42".into()),
             sms_from: Some("+447700900000".into()),
@@ -228,7 +265,10 @@ mod tests {
             ..PhoneConfig::default()
         };
         assert!(matches!(log.sender().unwrap(), Some(SmsSenderSetup::Log)));
-        assert!(matches!(http().sender().unwrap(), Some(SmsSenderSetup::Http(_))));
+        assert!(matches!(
+            http().sender().unwrap(),
+            Some(SmsSenderSetup::Http(_))
+        ));
     }
 
     #[test]
@@ -237,12 +277,24 @@ mod tests {
             sms_http_auth_token: None,
             ..http()
         };
-        assert!(missing_token.validate().unwrap_err().0.contains("SMS_HTTP_AUTH_TOKEN"));
+        assert!(
+            missing_token
+                .validate()
+                .unwrap_err()
+                .0
+                .contains("SMS_HTTP_AUTH_TOKEN")
+        );
         let not_selected = PhoneConfig {
             sms_sender: None,
             ..http()
         };
-        assert!(not_selected.validate().unwrap_err().0.contains("SMS_SENDER=http"));
+        assert!(
+            not_selected
+                .validate()
+                .unwrap_err()
+                .0
+                .contains("SMS_SENDER=http")
+        );
         let plain = PhoneConfig {
             sms_http_url: Some("http://sms.example.com/send".into()),
             ..http()

@@ -248,7 +248,10 @@ pub async fn verify_code(
     }
     // A new token at every sign-in and link: the old one (if any) stops working.
     if let Some(current) = current {
-        state.store.delete_session(&current.session_token_hash).await?;
+        state
+            .store
+            .delete_session(&current.session_token_hash)
+            .await?;
         state.notifier.session_ended(current.session_token_hash);
     }
     let cookie = state.sessions.start(user.id, user_agent(&headers)).await?;

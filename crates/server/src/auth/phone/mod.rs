@@ -2,9 +2,9 @@
 //! sign-up or linking the number to the signed-in (guest) user in place.
 
 mod captcha;
+pub mod clock;
 mod code;
 pub mod config;
-pub mod clock;
 mod handlers;
 pub mod sender;
 pub mod types;

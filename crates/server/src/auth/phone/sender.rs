@@ -40,9 +40,8 @@ impl SmsSender {
     }
 
     pub async fn send(&self, to: &str, code: &str, lifetime_mins: u64) -> anyhow::Result<()> {
-        let body = format!(
-            "Your Delivery Tracker code is {code}. It expires in {lifetime_mins} minutes."
-        );
+        let body =
+            format!("Your Delivery Tracker code is {code}. It expires in {lifetime_mins} minutes.");
         match self {
             SmsSender::Log { outbox, lock } => {
                 // Development only: this sender exists to show the code.
@@ -66,14 +65,24 @@ impl SmsSender {
                 let response = client
                     .post(&config.url)
                     .basic_auth(&config.account_sid, Some(&config.auth_token))
-                    .form(&[("To", to), ("From", config.from.as_str()), ("Body", body.as_str())])
+                    .form(&[
+                        ("To", to),
+                        ("From", config.from.as_str()),
+                        ("Body", body.as_str()),
+                    ])
                     .send()
                     .await
                     .context("SMS provider unreachable")?;
                 let status = response.status();
                 if !status.is_success() {
                     // The provider's body explains (bad number, no credit); it holds no code.
-                    let detail: String = response.text().await.unwrap_or_default().chars().take(300).collect();
+                    let detail: String = response
+                        .text()
+                        .await
+                        .unwrap_or_default()
+                        .chars()
+                        .take(300)
+                        .collect();
                     anyhow::bail!("SMS provider answered {status}: {detail}");
                 }
                 Ok(())

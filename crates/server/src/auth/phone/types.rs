@@ -1,6 +1,6 @@
 //! Wire types of phone sign-in (docs/api.md, "Phone sign-in").
 
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize};
 use utoipa::ToSchema;
 
 /// An ALTCHA v1 challenge: find `number ≤ maxnumber` with `SHA-256(salt + number) == challenge`.
@@ -17,7 +17,8 @@ pub struct CaptchaChallenge {
 
 #[derive(Deserialize, ToSchema)]
 pub struct SendCodeRequest {
-    /// E.164, e.g. `+447700900123`.
+    /// E.164, e.g. `+447700900123`. Anything but a string is refused like a malformed number.
+    #[serde(default, deserialize_with = "string_or_none")]
     pub phone: Option<String>,
     /// The solved challenge: `{algorithm, challenge, number, salt, signature}`, or the ALTCHA
     /// widget's base64 of that JSON.
@@ -37,4 +38,11 @@ pub struct SendCodeResponse {
 pub struct VerifyCodeRequest {
     pub verification_id: Option<String>,
     pub code: Option<String>,
+}
+
+fn string_or_none<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<String>, D::Error> {
+    Ok(match serde_json::Value::deserialize(deserializer)? {
+        serde_json::Value::String(s) => Some(s),
+        _ => None,
+    })
 }

@@ -22,7 +22,10 @@ fn send_times(
         "SELECT sent_at FROM phone_sends WHERE {filter} sent_at > ?1 ORDER BY sent_at DESC LIMIT ?2"
     );
     let mut stmt = conn.prepare_cached(&sql).map_err(db_err)?;
-    let mut values = vec![Value::Integer(since), Value::Integer(i64::from(limit.max(1)))];
+    let mut values = vec![
+        Value::Integer(since),
+        Value::Integer(i64::from(limit.max(1))),
+    ];
     values.extend(key.map(|k| Value::Text(k.to_owned())));
     stmt.query_map(params_from_iter(values), |r| r.get(0))
         .map_err(db_err)?
