@@ -36,6 +36,7 @@ export function renderApp(path: string, { user = null, routes = {}, start = engi
     // The profile's device list: just this one.
     'GET /api/v1/auth/sessions': () =>
       json(200, { sessions: [{ id: 's1', device: 'Chrome on Linux', createdAt: '2025-03-21T09:00:00Z', lastSeenAt: '2025-03-21T09:00:00Z', current: true }] }),
+    'GET /api/v1/auth/providers': () => json(200, { phone: false, oidc: null }),
     ...emptySyncRoutes,
     ...routes,
   });

@@ -13,6 +13,8 @@ import { continueAsGuest, logIn, signUp } from './commands';
 import { validateCredentials, type CredentialsErrors, type CredentialsInput } from '@/lib/credentials-schema';
 import { tabId, type Mode } from './mode';
 import { ModeTabs } from './mode-tabs';
+import { PhoneSignIn } from './phone-sign-in';
+import { useProviders } from './use-providers';
 import styles from './login-page.module.css';
 
 const panelId = 'auth-panel';
@@ -26,6 +28,8 @@ export function LoginPage() {
   const [fieldErrors, setFieldErrors] = useState<CredentialsErrors>({});
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState<'credentials' | 'guest' | null>(null);
+  const providers = useProviders();
+  const [phoneOpen, setPhoneOpen] = useState(false);
   const signingUp = mode === 'sign-up';
 
   function changeMode(next: Mode) {
@@ -68,6 +72,7 @@ export function LoginPage() {
   }
 
   const busy = pending !== null;
+  if (phoneOpen) return <PhoneSignIn onBack={() => setPhoneOpen(false)} />;
   return (
     <div className={styles.page}>
       <div className={styles.card}>
@@ -127,6 +132,11 @@ export function LoginPage() {
           {pending === 'guest' ? <Spinner size="sm" decorative /> : null}
           Continue as guest
         </Button>
+        {providers.phone ? (
+          <Button variant="secondary" block disabled={busy} onClick={() => setPhoneOpen(true)}>
+            Sign in with Phone
+          </Button>
+        ) : null}
       </div>
     </div>
   );

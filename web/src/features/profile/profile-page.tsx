@@ -16,6 +16,7 @@ import { profileView, useProfileDoc, type ProfileView } from '@/lib/sync/use-pro
 import { AchievementsCard } from './achievements-card';
 import { ChangePassword } from './change-password';
 import { GuestUpgrade } from './guest-upgrade';
+import { LinkPhone } from './link-phone';
 import { PhotoUpload } from './photo-upload';
 import { ProfileForm } from './profile-form';
 import { SessionsCard } from './sessions-card';
@@ -79,6 +80,7 @@ function SignedInProfile({ user }: { user: User }) {
       </div>
       <AchievementsCard />
       {user.isAnonymous ? <GuestUpgrade /> : null}
+      {user.isAnonymous ? <LinkPhone /> : null}
       {user.email && !user.isAnonymous ? <ChangePassword /> : null}
       <SessionsCard />
       <AccountSettings />

@@ -1,0 +1,32 @@
+import { useNavigate } from 'react-router';
+import { PhoneVerification } from '@/components/phone-verification';
+import type { Solver } from '@/lib/phone/captcha';
+import { routes } from '@/lib/paths';
+import { useSessionStore } from '@/lib/session/use-session';
+import styles from './login-page.module.css';
+
+/** The login card's phone option: number, texted code, then the dashboard. */
+export function PhoneSignIn({ onBack, solve }: { onBack: () => void; solve?: Solver }) {
+  const session = useSessionStore();
+  const navigate = useNavigate();
+  return (
+    <div className={styles.page}>
+      <div className={styles.card}>
+        <div className={styles.heading}>
+          <h1 className={styles.title}>Sign in with Phone</h1>
+          <p className={styles.tagline}>Track your delivery stats efficiently</p>
+        </div>
+        <PhoneVerification
+          verifyLabel="Verify and sign in"
+          cancelLabel="Back to other sign-in options"
+          onCancel={onBack}
+          solve={solve}
+          onVerified={({ user }) => {
+            session.signedIn(user);
+            navigate(routes.dashboard, { replace: true });
+          }}
+        />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import { request } from '@/lib/api';
+import { apiPaths } from '@/lib/paths';
+import { authResponseSchema, type AuthResponse } from '@/lib/session/user';
+import { challengeSchema, solveCaptcha, type Solver } from './captcha';
+
+const providersSchema = z.object({
+  phone: z.boolean(),
+  oidc: z.object({ label: z.string() }).nullable(),
+});
+export type Providers = z.infer<typeof providersSchema>;
+
+/** Which sign-in methods the server offers; none of the optional ones if it cannot say. */
+export async function fetchProviders(): Promise<Providers> {
+  try {
+    return await request(apiPaths.providers, { schema: providersSchema });
+  } catch {
+    return { phone: false, oidc: null };
+  }
+}
+
+const sentSchema = z.object({ verificationId: z.string().min(1) });
+
+/** Solves a fresh captcha, then asks the server to text a code; returns its verification id. */
+export async function requestCode(phone: string, solve: Solver = solveCaptcha): Promise<string> {
+  const challenge = await request(apiPaths.phoneChallenge, { schema: challengeSchema });
+  const captcha = await solve(challenge);
+  const sent = await request(apiPaths.phoneSend, { method: 'POST', body: { phone, captcha }, schema: sentSchema });
+  return sent.verificationId;
+}
+
+/** Proves the number: signs in, or links it to the signed-in user (the server decides by session). */
+export function verifyCode(verificationId: string, code: string): Promise<AuthResponse> {
+  return request(apiPaths.phoneVerify, { method: 'POST', body: { verificationId, code }, schema: authResponseSchema });
+}
