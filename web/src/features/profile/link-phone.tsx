@@ -1,7 +1,6 @@
 import { Smartphone } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { Button } from '@/components/button';
-import { Card } from '@/components/card';
 import { PhoneVerification } from '@/components/phone-verification';
 import type { Solver } from '@/lib/phone/captcha';
 import { fetchProviders } from '@/lib/phone/phone-api';
@@ -11,7 +10,8 @@ import styles from './profile-page.module.css';
 /**
  * A guest keeps their account by adding a phone number: the same two steps as phone sign-in,
  * sent with the guest's session, so the server links the number to this very account (same
- * id, every entry kept). Hidden when the server has no SMS sender.
+ * id, every entry kept). Shown inside the "Keep your account" card; hidden when the server has
+ * no SMS sender.
  */
 export function LinkPhone({ solve }: { solve?: Solver }) {
   const session = useSessionStore();
@@ -30,10 +30,7 @@ export function LinkPhone({ solve }: { solve?: Solver }) {
 
   if (!available) return null;
   return (
-    <Card className={styles.account} aria-labelledby="link-phone">
-      <h2 id="link-phone" className={styles.sectionTitle}>
-        Keep your data
-      </h2>
+    <div className={styles.accountForm} role="group" aria-label="Add phone number">
       {open ? (
         <PhoneVerification
           verifyLabel="Verify and link"
@@ -45,13 +42,13 @@ export function LinkPhone({ solve }: { solve?: Solver }) {
         />
       ) : (
         <>
-          <p className={styles.muted}>You are signed in as a guest. Add a phone number to sign in again on any device.</p>
+          <p className={styles.muted}>Or sign in with your phone number instead.</p>
           <Button variant="secondary" onClick={() => setOpen(true)}>
             <Smartphone aria-hidden="true" />
             Add phone number
           </Button>
         </>
       )}
-    </Card>
+    </div>
   );
 }

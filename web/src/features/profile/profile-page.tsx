@@ -79,8 +79,11 @@ function SignedInProfile({ user }: { user: User }) {
         </p>
       </div>
       <AchievementsCard />
-      {user.isAnonymous ? <GuestUpgrade /> : null}
-      {user.isAnonymous ? <LinkPhone /> : null}
+      {user.isAnonymous ? (
+        <GuestUpgrade>
+          <LinkPhone />
+        </GuestUpgrade>
+      ) : null}
       {user.email && !user.isAnonymous ? <ChangePassword /> : null}
       <SessionsCard />
       <AccountSettings />
