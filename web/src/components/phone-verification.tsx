@@ -83,7 +83,7 @@ export function PhoneVerification({ verifyLabel, onVerified, onCancel, cancelLab
 
   if (state.step === 'phone') {
     return (
-      <form className={styles.form} onSubmit={onSendSubmit} noValidate aria-label="Sign in with Phone">
+      <form className={styles.form} onSubmit={onSendSubmit} noValidate aria-label="Send a code by SMS">
         <FormAlert message={error} />
         <TextField
           label="Phone number"

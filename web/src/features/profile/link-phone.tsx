@@ -30,7 +30,7 @@ export function LinkPhone({ solve }: { solve?: Solver }) {
 
   if (!available) return null;
   return (
-    <div className={styles.accountForm} role="group" aria-label="Add phone number">
+    <div className={styles.accountForm}>
       {open ? (
         <PhoneVerification
           verifyLabel="Verify and link"

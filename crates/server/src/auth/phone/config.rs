@@ -42,7 +42,7 @@ pub struct PhoneConfig {
     #[arg(
         long,
         env = "PHONE_CAPTCHA_MAX_NUMBER",
-        default_value_t = 50_000,
+        default_value_t = 25_000,
         global = true
     )]
     pub phone_captcha_max_number: u64,
@@ -151,7 +151,7 @@ impl Default for PhoneConfig {
             sms_http_account_sid: None,
             sms_http_auth_token: None,
             sms_from: None,
-            phone_captcha_max_number: 50_000,
+            phone_captcha_max_number: 25_000,
             phone_code_ttl_secs: 300,
             phone_send_interval_secs: 60,
             phone_sends_per_number_per_hour: 5,
