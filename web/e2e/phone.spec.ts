@@ -68,7 +68,7 @@ async function sendAndVerify(page: Page, typed: string, e164: string, verifyLabe
 }
 
 describe('phone sign-in', () => {
-  it('signs up with a texted code and lands on the dashboard; the second time signs in', async () => {
+  it('signs up with a texted code and lands on the dashboard; an immediate second code is held back', async () => {
     const { context, page } = await newPage(browser, server);
     await page.goto('/login');
     // Wrong format first: the spec's message, and nothing texted.
