@@ -5,6 +5,9 @@ use std::{fmt, net::SocketAddr, path::PathBuf, time::Duration};
 
 use clap::{Args, ValueEnum};
 
+mod oidc;
+pub use oidc::{OIDC_CALLBACK_PATH, OidcSettings};
+
 #[derive(Args, Clone)]
 pub struct Config {
     /// Directory holding the SQLite database and uploaded files.
@@ -120,6 +123,29 @@ pub struct Config {
         global = true
     )]
     pub sqlite_synchronous: String,
+
+    /// OpenID Connect issuer for "Sign in with Google" (or any provider), e.g.
+    /// `https://accounts.google.com`; its `/.well-known/openid-configuration` is read.
+    /// With OIDC_CLIENT_ID and OIDC_CLIENT_SECRET (all or none); needs PUBLIC_URL.
+    #[arg(long, env = "OIDC_ISSUER", global = true)]
+    pub oidc_issuer: Option<String>,
+
+    /// The client id registered at the OpenID provider.
+    #[arg(long, env = "OIDC_CLIENT_ID", global = true)]
+    pub oidc_client_id: Option<String>,
+
+    /// The client secret registered at the OpenID provider.
+    #[arg(
+        long,
+        env = "OIDC_CLIENT_SECRET",
+        global = true,
+        hide_env_values = true
+    )]
+    pub oidc_client_secret: Option<String>,
+
+    /// The provider's name on the sign-in button ("Sign in with Google").
+    #[arg(long, env = "OIDC_LABEL", default_value = "Google", global = true)]
+    pub oidc_label: String,
 
     /// Stripe secret key; with STRIPE_PRICE_ID and STRIPE_WEBHOOK_SECRET it turns on checkout.
     #[arg(long, env = "STRIPE_SECRET_KEY", global = true, hide_env_values = true)]
@@ -238,6 +264,7 @@ impl fmt::Debug for Config {
                 &self.login_rate_limit_per_minute,
             )
             .field("contact_email", &self.contact_email().ok().flatten())
+            .field("oidc", &self.oidc().ok().flatten())
             .field("trust_proxy", &self.trust_proxy)
             .field("storage", &self.storage)
             .field("s3_bucket", &self.s3_bucket)
@@ -277,6 +304,10 @@ impl Config {
             trust_proxy: false,
             sqlite_synchronous: "FULL".into(),
             log_format: "text".into(),
+            oidc_issuer: None,
+            oidc_client_id: None,
+            oidc_client_secret: None,
+            oidc_label: "Google".into(),
             stripe_secret_key: None,
             stripe_price_id: None,
             stripe_webhook_secret: None,
@@ -372,6 +403,7 @@ impl Config {
         self.stripe()?;
         self.contact_email()?;
         self.phone.validate()?;
+        self.oidc()?;
         if self.auth_rate_limit_per_minute == 0
             || self.login_rate_limit_per_minute == 0
             || self.contact_rate_limit_per_minute == 0

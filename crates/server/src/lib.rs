@@ -65,6 +65,8 @@ pub struct AppState {
     pub http: reqwest::Client,
     /// Phone sign-in, when an SMS sender is configured.
     pub phone: Option<auth::phone::PhoneAuth>,
+    /// The OpenID provider ("Sign in with Google") when configured.
+    pub oidc: Option<Arc<auth::oidc::Provider>>,
 }
 
 impl AppState {
@@ -72,6 +74,11 @@ impl AppState {
         config.validate()?;
         let public_origin = config.public_origin()?.map(Arc::from);
         let stripe = config.stripe()?.map(Arc::new);
+        let oidc = config
+            .oidc()?
+            .map(auth::oidc::Provider::new)
+            .transpose()?
+            .map(Arc::new);
         let contact_mailer = config
             .contact_email()?
             .map(contact::mailer::ContactMailer::new)
@@ -108,6 +115,7 @@ impl AppState {
             stripe,
             http,
             phone,
+            oidc,
         })
     }
 }

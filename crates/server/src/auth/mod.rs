@@ -1,8 +1,10 @@
-//! Accounts and sessions: e-mail/password, phone, anonymous guests, session cookies, and a user's
-//! own account security (sessions list, password change, a guest adding a password).
+//! Accounts and sessions: e-mail/password, phone, OpenID providers, anonymous guests, session
+//! cookies, and a user's own account security (sessions list, password change, a guest adding a
+//! password).
 
 mod account;
 mod handlers;
+pub mod oidc;
 pub mod password;
 pub mod phone;
 pub mod providers;
@@ -28,4 +30,5 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(account::link_password))
         .routes(routes!(providers::get_providers))
         .merge(phone::router())
+        .merge(oidc::router())
 }

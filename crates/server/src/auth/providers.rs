@@ -10,7 +10,7 @@ use crate::AppState;
 pub struct ProvidersResponse {
     /// Phone sign-in (an SMS sender is configured).
     pub phone: bool,
-    /// The OpenID Connect provider, when configured (filled in by the OIDC feature).
+    /// The OpenID Connect provider ("Sign in with Google"), null when not configured.
     pub oidc: Option<OidcProvider>,
 }
 
@@ -25,6 +25,8 @@ pub struct OidcProvider {
 pub async fn get_providers(State(state): State<AppState>) -> Json<ProvidersResponse> {
     Json(ProvidersResponse {
         phone: state.phone.is_some(),
-        oidc: None,
+        oidc: state.oidc.as_ref().map(|provider| OidcProvider {
+            label: provider.settings().label.clone(),
+        }),
     })
 }

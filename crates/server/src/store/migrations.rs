@@ -26,6 +26,7 @@ pub const SQLITE: &[Migration] = &[
     migration!("sqlite", 6, "0006_invoices"),
     migration!("sqlite", 7, "0007_contact_delivery"),
     migration!("sqlite", 8, "0008_phone"),
+    migration!("sqlite", 9, "0009_oidc"),
 ];
 
 pub const POSTGRES: &[Migration] = &[
@@ -37,6 +38,7 @@ pub const POSTGRES: &[Migration] = &[
     migration!("postgres", 6, "0006_invoices"),
     migration!("postgres", 7, "0007_contact_delivery"),
     migration!("postgres", 8, "0008_phone"),
+    migration!("postgres", 9, "0009_oidc"),
 ];
 
 #[cfg(test)]

@@ -2,6 +2,7 @@
 //! behaviour, checked by one conformance suite (`tests/store_conformance.rs`):
 //! SQLite (embedded default) and PostgreSQL (several server processes on one database).
 
+mod identity;
 mod migrations;
 pub mod phone;
 pub mod postgres;
@@ -21,6 +22,7 @@ use domain::{
 };
 use uuid::Uuid;
 
+pub use self::identity::{ExternalIdentity, OidcRequest};
 use crate::{
     config::{Config, ConfigError, DatabaseTarget},
     sync::poke::Notifier,
@@ -393,6 +395,31 @@ pub trait Store: Send + Sync + 'static {
     async fn record_contact_email(&self, id: Uuid, attempt: EmailAttempt) -> StoreResult<()>;
     /// When the earliest pending message is due (or its lease ends), if any is pending.
     async fn next_contact_email_at(&self) -> StoreResult<Option<i64>>;
+
+    /// The user an OpenID identity belongs to, if any.
+    async fn find_identity_user(&self, identity: &ExternalIdentity) -> StoreResult<Option<Uuid>>;
+    /// Creates a user owning `identity`, atomically. `Conflict("identity")` when another
+    /// sign-in claimed it first, `Conflict("email")` when the e-mail is taken.
+    async fn create_user_with_identity(
+        &self,
+        user: NewUser,
+        identity: ExternalIdentity,
+    ) -> StoreResult<UserRecord>;
+    /// Attaches `identity` to an existing (guest) user in place: same id and data, no longer
+    /// anonymous. `Conflict("identity")` when the identity already belongs to any account.
+    async fn link_identity(
+        &self,
+        user_id: Uuid,
+        identity: ExternalIdentity,
+        display_name: Option<String>,
+        now_ms: i64,
+    ) -> StoreResult<UserRecord>;
+    /// Stores a pending sign-in and drops the expired ones.
+    async fn put_oidc_request(&self, request: OidcRequest) -> StoreResult<()>;
+    /// Removes and returns the pending sign-in for `state` (single use); None when unknown,
+    /// already used or expired at `now_ms`.
+    async fn take_oidc_request(&self, state: &str, now_ms: i64)
+    -> StoreResult<Option<OidcRequest>>;
 
     /// Cheap liveness probe for `/healthz`.
     async fn ping(&self) -> StoreResult<()>;

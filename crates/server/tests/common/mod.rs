@@ -2,6 +2,7 @@
 //! TEST_DATABASE_URL is set; each test gets its own schema).
 #![allow(dead_code)]
 
+pub mod oidc;
 pub mod phone;
 pub mod smtp;
 
@@ -113,6 +114,17 @@ pub async fn spawn_app_with(backend: Backend, tweak: impl FnOnce(&mut Config)) -
 
 /// A server on an existing store (e.g. a second one after the first stopped: a restart).
 pub async fn spawn_app_on(test_store: TestStore, tweak: impl FnOnce(&mut Config)) -> TestApp {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    spawn_app_on_listener(test_store, listener, tweak).await
+}
+
+/// A server on a listener bound beforehand: for settings that name the server's own address
+/// (PUBLIC_URL, an OpenID redirect URI registered at a provider before the server starts).
+pub async fn spawn_app_on_listener(
+    test_store: TestStore,
+    listener: TcpListener,
+    tweak: impl FnOnce(&mut Config),
+) -> TestApp {
     let TestStore { store, dir } = test_store;
     let mut config = Config::for_data_dir(dir.path());
     // Generous defaults so only the rate-limit tests ever trip a limit.
@@ -121,7 +133,6 @@ pub async fn spawn_app_on(test_store: TestStore, tweak: impl FnOnce(&mut Config)
     config.contact_rate_limit_per_minute = 10_000;
     tweak(&mut config);
     let state = AppState::new(config, store.clone()).unwrap();
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     let (stop, stopped) = oneshot::channel::<()>();
     tokio::spawn(server::serve(listener, state, async {

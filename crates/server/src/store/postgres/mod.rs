@@ -2,6 +2,7 @@
 
 mod accounts;
 mod contact;
+mod identities;
 mod invoices;
 mod phone;
 mod relay;
@@ -17,8 +18,8 @@ use tokio_postgres::{NoTls, Row, error::SqlState};
 use uuid::Uuid;
 
 use super::{
-    ContactRecord, NewUser, PreparedMutation, PullPage, PushOutcome, SessionRecord, Store,
-    StoreError, StoreResult, UserRecord, migrations::POSTGRES,
+    ContactRecord, ExternalIdentity, NewUser, OidcRequest, PreparedMutation, PullPage, PushOutcome,
+    SessionRecord, Store, StoreError, StoreResult, UserRecord, migrations::POSTGRES,
 };
 
 const POOL_SIZE: usize = 16;
@@ -458,6 +459,41 @@ impl Store for PgStore {
 
     async fn next_contact_email_at(&self) -> StoreResult<Option<i64>> {
         self.next_contact_due().await
+    }
+
+    async fn find_identity_user(&self, identity: &ExternalIdentity) -> StoreResult<Option<Uuid>> {
+        self.identity_user(identity).await
+    }
+
+    async fn create_user_with_identity(
+        &self,
+        user: NewUser,
+        identity: ExternalIdentity,
+    ) -> StoreResult<UserRecord> {
+        self.insert_user_with_identity(user, identity).await
+    }
+
+    async fn link_identity(
+        &self,
+        user_id: Uuid,
+        identity: ExternalIdentity,
+        display_name: Option<String>,
+        now_ms: i64,
+    ) -> StoreResult<UserRecord> {
+        self.attach_identity(user_id, identity, display_name, now_ms)
+            .await
+    }
+
+    async fn put_oidc_request(&self, request: OidcRequest) -> StoreResult<()> {
+        self.insert_oidc_request(request).await
+    }
+
+    async fn take_oidc_request(
+        &self,
+        state: &str,
+        now_ms: i64,
+    ) -> StoreResult<Option<OidcRequest>> {
+        self.remove_oidc_request(state, now_ms).await
     }
 
     async fn ping(&self) -> StoreResult<()> {
