@@ -45,6 +45,8 @@ export const apiPaths = {
   endOtherSessions: '/api/v1/auth/sessions/end-others',
   password: '/api/v1/auth/password',
   linkPassword: '/api/v1/auth/link/password',
+  oidcStart: '/api/v1/auth/oidc/start',
+  oidcLink: '/api/v1/auth/oidc/start?link=1',
   profilePhoto: '/api/v1/profile/photo',
   checkout: '/api/v1/billing/checkout',
   contact: '/api/v1/contact',

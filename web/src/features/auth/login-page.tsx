@@ -13,6 +13,7 @@ import { continueAsGuest, logIn, signUp } from './commands';
 import { validateCredentials, type CredentialsErrors, type CredentialsInput } from '@/lib/credentials-schema';
 import { tabId, type Mode } from './mode';
 import { ModeTabs } from './mode-tabs';
+import { OidcSignIn } from './oidc-sign-in';
 import { PhoneSignIn } from './phone-sign-in';
 import { useProviders } from './use-providers';
 import styles from './login-page.module.css';
@@ -137,6 +138,7 @@ export function LoginPage() {
             Sign in with Phone
           </Button>
         ) : null}
+        <OidcSignIn oidc={providers.oidc} disabled={busy} />
       </div>
     </div>
   );

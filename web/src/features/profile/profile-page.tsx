@@ -16,6 +16,7 @@ import { profileView, useProfileDoc, type ProfileView } from '@/lib/sync/use-pro
 import { AchievementsCard } from './achievements-card';
 import { ChangePassword } from './change-password';
 import { GuestUpgrade } from './guest-upgrade';
+import { LinkOidc } from './link-oidc';
 import { LinkPhone } from './link-phone';
 import { PhotoUpload } from './photo-upload';
 import { ProfileForm } from './profile-form';
@@ -82,6 +83,7 @@ function SignedInProfile({ user }: { user: User }) {
       {user.isAnonymous ? (
         <GuestUpgrade>
           <LinkPhone />
+          <LinkOidc />
         </GuestUpgrade>
       ) : null}
       {user.email && !user.isAnonymous ? <ChangePassword /> : null}
