@@ -27,7 +27,8 @@ lint: web/node_modules/.package-lock.json
 	$(CARGO) clippy --all-targets --locked -- -D warnings
 	cd web && npm run typecheck && npm run lint
 
-test-rust:
+# The OpenID tests run the npm oidc-provider from web/node_modules.
+test-rust: web/node_modules/.package-lock.json
 	$(CARGO) $(CARGO_TEST) --locked
 
 test-web: web/node_modules/.package-lock.json
