@@ -95,7 +95,8 @@ describe('sign in with Google (a real OpenID provider)', () => {
 
     await page.goto('/app/profile');
     await throughPopup(page, 'Link Google account');
-    await page.getByText('Your Google account is linked.').waitFor();
+    // No longer a guest: the guest-only "Keep your account" card goes away.
+    await page.getByRole('button', { name: 'Link Google account' }).waitFor({ state: 'detached' });
 
     const linked = await sessionUser(page);
     assert.equal(linked.id, guest.id, 'same account');

@@ -224,30 +224,20 @@ async fn sign_in(
         state.store.record_login(user_id, now).await?;
         return Ok((state.sessions.start(user_id, user_agent).await?, false));
     }
-    let mut new_user = NewUser {
+    // No e-mail on the account: here an e-mail means a password sign-in (and its uniqueness
+    // would let a provider's address collide with, or block, someone's password account).
+    let new_user = NewUser {
         id: Uuid::now_v7(),
-        email: identity.verified_email.clone(),
+        email: None,
         display_name: display_name(&identity),
         password_hash: None,
         is_anonymous: false,
         now_ms: now,
     };
-    let created = match state
+    let created = state
         .store
-        .create_user_with_identity(new_user.clone(), key.clone())
-        .await
-    {
-        // The address belongs to another account: this one is still a separate account
-        // (keyed by issuer and subject), just without the e-mail on its profile.
-        Err(StoreError::Conflict("email")) => {
-            new_user.email = None;
-            state
-                .store
-                .create_user_with_identity(new_user, key.clone())
-                .await
-        }
-        other => other,
-    };
+        .create_user_with_identity(new_user, key.clone())
+        .await;
     match created {
         Ok(user) => {
             tracing::info!(user_id = %user.id, "account created with an OpenID identity");

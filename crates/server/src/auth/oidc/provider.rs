@@ -29,8 +29,6 @@ pub struct VerifiedIdentity {
     pub issuer: String,
     pub subject: String,
     pub name: Option<String>,
-    /// Only when the provider says it verified the address.
-    pub verified_email: Option<String>,
 }
 
 /// The values to remember between the redirect to the provider and its callback.
@@ -242,10 +240,6 @@ impl Provider {
             }
             _ => {}
         }
-        let verified_email = claims
-            .email()
-            .filter(|_| claims.email_verified() == Some(true))
-            .map(|email| email.as_str().to_owned());
         Ok(VerifiedIdentity {
             issuer: claims.issuer().as_str().to_owned(),
             subject: claims.subject().as_str().to_owned(),
@@ -253,7 +247,6 @@ impl Provider {
                 .name()
                 .and_then(|name| name.get(None))
                 .map(|name| name.as_str().to_owned()),
-            verified_email,
         })
     }
 }
