@@ -43,4 +43,4 @@ test: lint test-rust test-web test-e2e
 # Figures for the issue notes (not a test: nothing here is timed in CI).
 bench: release
 	$(CARGO) run --release --locked -p bench
-	cd web && npx tsx bench/history-3650.ts
+	cd web && npx tsx bench/history-3650.ts && npx tsx bench/captcha-solve.ts

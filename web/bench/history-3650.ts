@@ -7,13 +7,10 @@
  *   npx tsx bench/history-3650.ts     (after `make release`)
  */
 import { launchBrowser, newPage, signUp, startServer, uniqueEmail } from '../e2e/harness';
+import { ms, report } from './report';
 
 const DAYS = 3_650;
 const BATCH = 500;
-
-function ms(value: number): string {
-  return `${value.toFixed(0)} ms`;
-}
 
 async function main() {
   const server = await startServer();
@@ -93,13 +90,13 @@ async function main() {
     await download.path();
     const exported = Date.now() - exportStart;
 
-    console.log(`history with ${DAYS} entries (390×844 Chromium, release binary)`);
-    console.log(`  pull of ${DAYS} entries into IndexedDB, from reload: ${ms(pulled)}`);
-    console.log(`  history first card after navigation:              ${ms(historyShown)}`);
-    console.log(`  entry cards in the page (virtualised):             ${rowsInPage} of ${DAYS}`);
-    console.log(`  scroll to bottom (${(frames.height / 1000).toFixed(0)}k px, ${frames.count} frames): p50 ${ms(frames.p50)}, p95 ${ms(frames.p95)}, worst ${ms(frames.max)}; last card: ${lastVisible}`);
-    console.log(`  summaries (520+ weeks, chart) shown:               ${ms(summariesShown)}`);
-    console.log(`  CSV export of ${DAYS} rows downloaded:             ${ms(exported)}`);
+    report(`history with ${DAYS} entries (390×844 Chromium, release binary)`);
+    report(`  pull of ${DAYS} entries into IndexedDB, from reload: ${ms(pulled)}`);
+    report(`  history first card after navigation:              ${ms(historyShown)}`);
+    report(`  entry cards in the page (virtualised):             ${rowsInPage} of ${DAYS}`);
+    report(`  scroll to bottom (${(frames.height / 1000).toFixed(0)}k px, ${frames.count} frames): p50 ${ms(frames.p50)}, p95 ${ms(frames.p95)}, worst ${ms(frames.max)}; last card: ${lastVisible}`);
+    report(`  summaries (520+ weeks, chart) shown:               ${ms(summariesShown)}`);
+    report(`  CSV export of ${DAYS} rows downloaded:             ${ms(exported)}`);
     await context.close();
   } finally {
     await browser.close();
