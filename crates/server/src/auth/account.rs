@@ -4,7 +4,7 @@
 use axum::{
     Json,
     extract::{Path, State},
-    http::{HeaderMap, HeaderValue, StatusCode, header},
+    http::{HeaderMap, StatusCode, header},
     response::{IntoResponse, Response},
 };
 use domain::{
@@ -19,7 +19,7 @@ use utoipa::ToSchema;
 
 use super::{
     handlers::{account_error, required},
-    session::{CurrentUser, user_agent},
+    session::{CurrentUser, rotate_session, user_agent},
     types::{AuthResponse, UserView},
 };
 use crate::{
@@ -137,42 +137,15 @@ pub async fn end_other_sessions(
 
 /// Ends every session but the caller's, closing their event streams.
 async fn end_others(state: &AppState, current: &CurrentUser) -> ApiResult<u64> {
-    let others: Vec<String> = state
-        .store
-        .list_sessions(current.user.id)
-        .await?
-        .into_iter()
-        .map(|s| s.token_hash)
-        .filter(|hash| *hash != current.session_token_hash)
-        .collect();
     let ended = state
         .store
         .delete_other_sessions(current.user.id, &current.session_token_hash)
         .await?;
-    for token_hash in others {
+    let count = ended.len() as u64;
+    for token_hash in ended {
         state.notifier.session_ended(token_hash);
     }
-    Ok(ended)
-}
-
-/// A new token for the caller's session (sign-in method changed): the old one stops working.
-async fn rotate(
-    state: &AppState,
-    headers: &HeaderMap,
-    current: &CurrentUser,
-) -> ApiResult<HeaderValue> {
-    let cookie = state
-        .sessions
-        .start(current.user.id, user_agent(headers))
-        .await?;
-    state
-        .store
-        .delete_session(&current.session_token_hash)
-        .await?;
-    state
-        .notifier
-        .session_ended(current.session_token_hash.clone());
-    Ok(cookie)
+    Ok(count)
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -246,7 +219,13 @@ pub async fn change_password(
     } else {
         0
     };
-    let cookie = rotate(&state, &headers, &current).await?;
+    let cookie = rotate_session(
+        &state,
+        &current.session_token_hash,
+        current.user.id,
+        user_agent(&headers),
+    )
+    .await?;
     tracing::info!(user_id = %current.user.id, ended_sessions, "password changed");
     Ok((
         [(header::SET_COOKIE, cookie)],
@@ -303,7 +282,13 @@ pub async fn link_password(
         Err(err) => return Err(err.into()),
     };
     state.notifier.changed(current.user.id, cursor);
-    let cookie = rotate(&state, &headers, &current).await?;
+    let cookie = rotate_session(
+        &state,
+        &current.session_token_hash,
+        current.user.id,
+        user_agent(&headers),
+    )
+    .await?;
     let user = UserRecord {
         email: Some(email.into_string()),
         is_anonymous: false,

@@ -168,6 +168,26 @@ pub fn user_agent(headers: &HeaderMap) -> Option<String> {
         .map(str::to_owned)
 }
 
+/// A new session for `user_id` in place of `old_token_hash` (a sign-in method was linked or the
+/// password changed): the old token stops working and its event streams close.
+pub async fn rotate_session(
+    state: &AppState,
+    old_token_hash: &str,
+    user_id: Uuid,
+    user_agent: Option<String>,
+) -> Result<HeaderValue, AppError> {
+    let cookie = state.sessions.start(user_id, user_agent).await?;
+    end_session(state, old_token_hash).await?;
+    Ok(cookie)
+}
+
+/// Ends a session server-side and closes its event streams at once.
+pub async fn end_session(state: &AppState, token_hash: &str) -> Result<(), AppError> {
+    state.store.delete_session(token_hash).await?;
+    state.notifier.session_ended(token_hash.to_owned());
+    Ok(())
+}
+
 /// The signed-in user. A handler that takes this cannot forget to check authentication.
 #[derive(Debug, Clone)]
 pub struct CurrentUser {

@@ -338,8 +338,8 @@ pub trait Store: Send + Sync + 'static {
     async fn list_sessions(&self, user_id: Uuid) -> StoreResult<Vec<SessionRecord>>;
     /// Ends one of `user_id`'s sessions; false when there is no such session of theirs.
     async fn delete_user_session(&self, user_id: Uuid, token_hash: &str) -> StoreResult<bool>;
-    /// Ends every session of `user_id` except `keep`; returns how many ended.
-    async fn delete_other_sessions(&self, user_id: Uuid, keep: &str) -> StoreResult<u64>;
+    /// Ends every session of `user_id` except `keep`; returns the token hashes that ended.
+    async fn delete_other_sessions(&self, user_id: Uuid, keep: &str) -> StoreResult<Vec<String>>;
     async fn password_hash(&self, user_id: Uuid) -> StoreResult<Option<String>>;
     async fn set_password(
         &self,

@@ -20,7 +20,7 @@ use super::{
 };
 use crate::{
     AppState,
-    auth::session::{CurrentUser, user_agent},
+    auth::session::{CurrentUser, rotate_session, user_agent},
     error::{ApiResult, ErrorBody},
     http::client_ip::ClientIp,
     store::{ExternalIdentity, NewUser, OidcRequest, StoreError},
@@ -284,11 +284,6 @@ async fn link_guest(
             }
         }
     }
-    let cookie = state.sessions.start(guest_id, user_agent).await?;
-    state
-        .store
-        .delete_session(&current.session_token_hash)
-        .await?;
-    state.notifier.session_ended(current.session_token_hash);
+    let cookie = rotate_session(state, &current.session_token_hash, guest_id, user_agent).await?;
     Ok((cookie, false))
 }

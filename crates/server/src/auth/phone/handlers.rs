@@ -16,7 +16,7 @@ use super::{
 use crate::{
     AppState,
     auth::{
-        session::{CurrentUser, user_agent},
+        session::{CurrentUser, rotate_session, user_agent},
         types::{AuthResponse, UserView},
     },
     error::{ApiJson, ApiResult, AppError, ErrorBody},
@@ -247,14 +247,18 @@ pub async fn verify_code(
         tracing::info!(user_id = %user.id, "account created by phone");
     }
     // A new token at every sign-in and link: the old one (if any) stops working.
-    if let Some(current) = current {
-        state
-            .store
-            .delete_session(&current.session_token_hash)
-            .await?;
-        state.notifier.session_ended(current.session_token_hash);
-    }
-    let cookie = state.sessions.start(user.id, user_agent(&headers)).await?;
+    let cookie = match current {
+        Some(current) => {
+            rotate_session(
+                &state,
+                &current.session_token_hash,
+                user.id,
+                user_agent(&headers),
+            )
+            .await?
+        }
+        None => state.sessions.start(user.id, user_agent(&headers)).await?,
+    };
     let body = AuthResponse {
         user: UserView::from(&user),
         is_new_user,

@@ -35,15 +35,20 @@ impl PgStore {
         Ok(ended > 0)
     }
 
-    pub(super) async fn end_other_sessions(&self, user_id: Uuid, keep: &str) -> StoreResult<u64> {
+    pub(super) async fn end_other_sessions(
+        &self,
+        user_id: Uuid,
+        keep: &str,
+    ) -> StoreResult<Vec<String>> {
         let client = self.client().await?;
-        client
-            .execute(
-                "DELETE FROM sessions WHERE user_id = $1 AND token_hash <> $2",
+        let rows = client
+            .query(
+                "DELETE FROM sessions WHERE user_id = $1 AND token_hash <> $2 RETURNING token_hash",
                 &[&user_id, &keep],
             )
             .await
-            .map_err(db_err)
+            .map_err(db_err)?;
+        Ok(rows.iter().map(|r| r.get(0)).collect())
     }
 
     pub(super) async fn password_hash_of(&self, user_id: Uuid) -> StoreResult<Option<String>> {

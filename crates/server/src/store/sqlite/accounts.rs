@@ -43,17 +43,24 @@ impl SqliteStore {
             .await
     }
 
-    pub(super) async fn end_other_sessions(&self, user_id: Uuid, keep: &str) -> StoreResult<u64> {
+    pub(super) async fn end_other_sessions(
+        &self,
+        user_id: Uuid,
+        keep: &str,
+    ) -> StoreResult<Vec<String>> {
         let keep = keep.to_owned();
         self.writer
             .write(move |conn| {
-                let ended = conn
-                    .execute(
-                        "DELETE FROM sessions WHERE user_id = ?1 AND token_hash <> ?2",
-                        params![user_id.to_string(), keep],
+                let mut stmt = conn
+                    .prepare(
+                        "DELETE FROM sessions WHERE user_id = ?1 AND token_hash <> ?2
+                         RETURNING token_hash",
                     )
                     .map_err(db_err)?;
-                Ok(ended as u64)
+                let ended = stmt
+                    .query_map(params![user_id.to_string(), keep], |r| r.get(0))
+                    .map_err(db_err)?;
+                ended.collect::<Result<Vec<String>, _>>().map_err(db_err)
             })
             .await
     }

@@ -479,7 +479,7 @@ impl Store for SqliteStore {
         self.end_user_session(user_id, token_hash).await
     }
 
-    async fn delete_other_sessions(&self, user_id: Uuid, keep: &str) -> StoreResult<u64> {
+    async fn delete_other_sessions(&self, user_id: Uuid, keep: &str) -> StoreResult<Vec<String>> {
         self.end_other_sessions(user_id, keep).await
     }
 
