@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parsePounds } from './money';
+import { parsePounds, penceToPounds } from './money';
 
 describe('parsePounds', () => {
   it.each([
@@ -23,5 +23,12 @@ describe('parsePounds', () => {
 
   it.each(['', '.', '12.345', '0.001', '-1', '+1', '1e3', '1,000', '£5', 'abc', '1.2.3'])('refuses "%s"', (input) => {
     expect(parsePounds(input)).toBeNull();
+  });
+});
+
+describe('penceToPounds', () => {
+  it('writes pence as the plain pounds parsePounds reads back', () => {
+    for (const pence of [0, 1, 10, 199, 1250, 1_234_567]) expect(parsePounds(penceToPounds(pence))).toBe(pence);
+    expect(penceToPounds(1250)).toBe('12.50');
   });
 });

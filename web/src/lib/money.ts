@@ -10,3 +10,10 @@ export function parsePounds(input: string): number | null {
   const pence = Number(whole || '0') * 100 + Number(fraction.padEnd(2, '0'));
   return Number.isSafeInteger(pence) ? pence : null;
 }
+
+/** Integer pence as plain pounds, the form a person types and parsePounds reads: 1250 → "12.50". */
+export function penceToPounds(pence: number): string {
+  const abs = Math.abs(pence);
+  const sign = pence < 0 ? '-' : '';
+  return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
+}

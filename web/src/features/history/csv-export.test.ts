@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { csvFileName, entriesToCsv, penceToCsvPounds, type CsvEntry } from './csv-export';
+import { penceToPounds } from '@/lib/money';
+import { csvFileName, entriesToCsv, type CsvEntry } from './csv-export';
 import { parseCsv } from './csv-parse';
 
 const HEADER = ['Date', 'Stops', 'Extra (£)', 'Total (£)', 'Notes'];
@@ -61,8 +62,8 @@ describe('CSV export', () => {
   });
 
   it('writes money as pounds with two decimals from integer pence', () => {
-    expect([0, 1, 199, 1_234_567].map(penceToCsvPounds)).toEqual(['0.00', '0.01', '1.99', '12345.67']);
-    expect(penceToCsvPounds(-150)).toBe('-1.50');
+    expect([0, 1, 199, 1_234_567].map(penceToPounds)).toEqual(['0.00', '0.01', '1.99', '12345.67']);
+    expect(penceToPounds(-150)).toBe('-1.50');
     const rows = readBack(entriesToCsv([0, 1, 199, 1_234_567].map((pence, i) => entry({ date: `2025-01-0${i + 1}`, extra: pence, total: pence }))));
     expect(rows.slice(1).map((row) => [row[2], row[3]])).toEqual([
       ['0.00', '0.00'],

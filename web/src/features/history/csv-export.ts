@@ -4,6 +4,7 @@
 import { formatShortDate } from '@/lib/format';
 import type { EntryContent } from '@/sync/types';
 import { exportFileName } from './export-file-name';
+import { penceToPounds } from '@/lib/money';
 
 /** What a row needs; a LocalEntry fits. `createdAt` orders entries on the same day. */
 export type CsvEntry = Pick<EntryContent, 'date' | 'stops' | 'extra' | 'notes' | 'total'> & {
@@ -21,13 +22,6 @@ const CRLF = '\r\n';
 // OWASP's CSV injection advice: such text gets a leading ' so it shows as typed.
 const FORMULA_START = /^[=+\-@\t\r]/;
 const NEEDS_QUOTES = /[",\r\n]/;
-
-/** Integer pence as pounds for a spreadsheet: 1234567 → "12345.67", no £ and no commas. */
-export function penceToCsvPounds(pence: number): string {
-  const abs = Math.abs(pence);
-  const sign = pence < 0 ? '-' : '';
-  return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
-}
 
 /** Free text typed by the driver, made safe to open in a spreadsheet. */
 export function csvText(value: string): string {
@@ -48,8 +42,8 @@ function csvRow(entry: CsvEntry): string[] {
   return [
     formatShortDate(entry.date),
     String(entry.stops),
-    penceToCsvPounds(entry.extra),
-    penceToCsvPounds(entry.total),
+    penceToPounds(entry.extra),
+    penceToPounds(entry.total),
     csvText(entry.notes),
   ];
 }

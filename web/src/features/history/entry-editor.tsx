@@ -3,6 +3,7 @@ import { Button } from '@/components/button';
 import { EntryFields } from '@/components/entry-fields';
 import { FormAlert } from '@/components/form-alert';
 import { saveFailureMessage, validateEntryForm, type EntryFormErrors, type EntryFormInput } from '@/lib/entry-form';
+import { penceToPounds } from '@/lib/money';
 import { payFor, type PayTier } from '@/lib/pay';
 import { useSyncHandle } from '@/lib/sync/use-sync';
 import { saveEntry } from '@/sync/commands';
@@ -13,7 +14,7 @@ function formOf(entry: LocalEntry): EntryFormInput {
   return {
     date: entry.date,
     stops: String(entry.stops),
-    extra: entry.extra === 0 ? '' : (entry.extra / 100).toFixed(2),
+    extra: entry.extra === 0 ? '' : penceToPounds(entry.extra),
     notes: entry.notes,
   };
 }

@@ -1,7 +1,7 @@
 // The invoice check form, as typed, to what is stored. Bounds match the server
 // (crates/domain/src/invoice.rs) so a typo is caught here, not parked after a push.
 import { z } from 'zod';
-import { parsePounds } from '@/lib/money';
+import { parsePounds, penceToPounds } from '@/lib/money';
 import { addDays } from '@/lib/week';
 import type { InvoiceContent } from '@/sync/types';
 
@@ -83,7 +83,7 @@ export function invoiceFormOf(check: InvoiceContent): InvoiceFormInput {
   return {
     periodStart: check.periodStart,
     periodEnd: check.periodEnd,
-    paid: (check.paid / 100).toFixed(2),
+    paid: penceToPounds(check.paid),
     stops: check.stops === null ? '' : String(check.stops),
     reference: check.reference,
   };

@@ -6,6 +6,7 @@ import { Page } from '@/components/page';
 import { Spinner } from '@/components/spinner';
 import { useFlash } from '@/lib/flash';
 import { formatPence } from '@/lib/format';
+import { penceToPounds } from '@/lib/money';
 import { payFor, type PayTier } from '@/lib/pay';
 import { useSession } from '@/lib/session/use-session';
 import { profileView, useProfileDoc } from '@/lib/sync/use-profile';
@@ -123,7 +124,7 @@ function TierEditor({ stored, syncState }: { stored: readonly PayTier[]; syncSta
                 </span>
                 <NumberInput
                   label={index === last ? 'After that: rate (£ per stop)' : `Tier ${index + 1}: rate (£ per stop)`}
-                  value={(tier.rate / 100).toFixed(2)}
+                  value={penceToPounds(tier.rate)}
                   min={0.01}
                   step={0.01}
                   inputMode="decimal"
