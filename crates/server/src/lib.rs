@@ -243,10 +243,10 @@ pub async fn serve(
         .contact_mailer
         .clone()
         .map(|mailer| tokio::spawn(mailer.run(state.store.clone(), mailer_stopped)));
-    let limits = state
-        .config
-        .connections
-        .limits(http::connections::open_file_limit(), state.config.trust_proxy);
+    let limits = state.config.connections.limits(
+        http::connections::open_file_limit(),
+        state.config.trust_proxy,
+    );
     let outcome = http::connections::serve_bounded(listener, app(state), limits, shutdown).await;
     sweeper.abort();
     if let Some(relay) = relay {

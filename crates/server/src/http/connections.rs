@@ -206,7 +206,10 @@ mod tests {
         assert_eq!(PerAddress::key(a), PerAddress::key(b));
         assert_ne!(PerAddress::key(a), PerAddress::key(other));
         let mapped: IpAddr = "::ffff:127.0.0.2".parse().unwrap();
-        assert_eq!(PerAddress::key(mapped), "127.0.0.2".parse::<IpAddr>().unwrap());
+        assert_eq!(
+            PerAddress::key(mapped),
+            "127.0.0.2".parse::<IpAddr>().unwrap()
+        );
     }
 
     #[test]

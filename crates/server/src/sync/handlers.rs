@@ -137,11 +137,10 @@ pub async fn stream_events(
         per_session: state.config.connections.event_streams_per_session as usize,
         per_user: state.config.connections.event_streams_per_user as usize,
     };
-    let ticket =
-        state
-            .notifier
-            .streams
-            .open(current.user.id, &current.session_token_hash, caps);
+    let ticket = state
+        .notifier
+        .streams
+        .open(current.user.id, &current.session_token_hash, caps);
     let (signals, closing) = state.notifier.subscribe();
     let every = Duration::from_secs(u64::from(state.config.events_recheck_seconds.max(1)));
     let mut recheck = tokio::time::interval(every);

@@ -112,7 +112,10 @@ mod tests {
         let mut a1 = streams.open(user, "a", CAPS);
         let mut a2 = streams.open(user, "a", CAPS);
         let mut a3 = streams.open(user, "a", CAPS);
-        assert!(a1.displaced.try_recv().is_ok(), "oldest of the session closed");
+        assert!(
+            a1.displaced.try_recv().is_ok(),
+            "oldest of the session closed"
+        );
         assert!(a2.displaced.try_recv().is_err());
         assert_eq!(streams.count(user), 2);
         let mut b1 = streams.open(user, "b", CAPS);
@@ -124,6 +127,10 @@ mod tests {
         assert_eq!(streams.count(user), 3);
         drop((a1, a2, a3, b1));
         assert_eq!(streams.count(user), 1, "ended streams free their place");
-        assert_eq!(streams.count(Uuid::now_v7()), 0, "other users are untouched");
+        assert_eq!(
+            streams.count(Uuid::now_v7()),
+            0,
+            "other users are untouched"
+        );
     }
 }
