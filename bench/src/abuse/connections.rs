@@ -10,7 +10,7 @@ use std::{
 };
 
 use tokio::{
-    io::{AsyncReadExt, AsyncWriteExt},
+    io::AsyncWriteExt,
     net::{TcpSocket, TcpStream},
 };
 
@@ -37,7 +37,7 @@ pub async fn run(binary: &Path) -> Vec<Figure> {
 
     // Phase 1: idle sockets from one address, never sending a byte.
     let started = Instant::now();
-    let mut idle = Vec::new();
+    let mut idle: Vec<TcpStream> = Vec::new();
     for _ in 0..ATTEMPTS {
         if started.elapsed() > PHASE_BUDGET {
             break;
@@ -47,7 +47,10 @@ pub async fn run(binary: &Path) -> Vec<Figure> {
         }
     }
     tokio::time::sleep(Duration::from_secs(2)).await;
-    let held = count_open(&mut idle);
+    let held = idle
+        .iter()
+        .filter(|socket| stream_open(socket, &mut Vec::new()))
+        .count();
     figures.push(figure(
         "idle sockets held (one address)",
         format!("{held} of {} opened", idle.len()),
@@ -83,10 +86,12 @@ pub async fn run(binary: &Path) -> Vec<Figure> {
         }
     }
     tokio::time::sleep(Duration::from_secs(2)).await;
-    let open = streams
-        .iter_mut()
-        .filter(|(socket, seen)| stream_open(socket, seen))
-        .count();
+    let mut open = 0;
+    for (socket, seen) in &mut streams {
+        if stream_open(socket, seen) {
+            open += 1;
+        }
+    }
     figures.push(figure(
         "event streams per session accepted",
         format!("{open} open of {} requested", streams.len()),
@@ -113,17 +118,9 @@ async fn connect_from(source: &str, addr: SocketAddr) -> Option<TcpStream> {
         .ok()
 }
 
-/// Sockets the server has not closed (reading would block rather than see the end).
-fn count_open(sockets: &mut [TcpStream]) -> usize {
-    sockets
-        .iter_mut()
-        .filter(|socket| stream_open(socket, &mut Vec::new()))
-        .count()
-}
-
 /// Drains what has arrived; open means a 200 answer (or nothing yet) whose body has not ended
 /// and a connection the server has not closed.
-fn stream_open(socket: &mut TcpStream, seen: &mut Vec<u8>) -> bool {
+fn stream_open(socket: &TcpStream, seen: &mut Vec<u8>) -> bool {
     let mut buf = [0u8; 8192];
     loop {
         match socket.try_read(&mut buf) {
@@ -193,9 +190,11 @@ fn listening_pid(port: u16) -> Option<u32> {
     let local = format!("0100007F:{port:04X}");
     let inode = table.lines().skip(1).find_map(|line| {
         let cols: Vec<&str> = line.split_whitespace().collect();
-        (cols.get(1) == Some(&local.as_str()) && cols.get(3) == Some(&"0A"))
-            .then(|| cols.get(9).map(|s| s.to_string()))
-            .flatten()
+        if cols.get(1) == Some(&local.as_str()) && cols.get(3) == Some(&"0A") {
+            cols.get(9).map(|s| s.to_string())
+        } else {
+            None
+        }
     })?;
     let target = format!("socket:[{inode}]");
     for entry in std::fs::read_dir("/proc").ok()?.flatten() {
