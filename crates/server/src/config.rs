@@ -5,7 +5,9 @@ use std::{fmt, net::SocketAddr, path::PathBuf, time::Duration};
 
 use clap::{Args, ValueEnum};
 
+mod connections;
 mod oidc;
+pub use connections::{ConnectionLimits, ConnectionsConfig};
 pub use oidc::{OIDC_CALLBACK_PATH, OidcSettings};
 
 #[derive(Args, Clone)]
@@ -218,6 +220,9 @@ pub struct Config {
 
     #[command(flatten)]
     pub phone: crate::auth::phone::config::PhoneConfig,
+
+    #[command(flatten)]
+    pub connections: ConnectionsConfig,
 }
 
 /// Where uploaded files are kept.
@@ -277,6 +282,7 @@ impl fmt::Debug for Config {
             )
             .field("s3_allow_http", &self.s3_allow_http)
             .field("phone", &self.phone)
+            .field("connections", &self.connections)
             .finish_non_exhaustive()
     }
 }
@@ -320,6 +326,7 @@ impl Config {
             s3_secret_access_key: None,
             s3_allow_http: false,
             phone: Default::default(),
+            connections: Default::default(),
         }
     }
 
@@ -403,6 +410,7 @@ impl Config {
         self.stripe()?;
         self.contact_email()?;
         self.phone.validate()?;
+        self.connections.validate()?;
         self.oidc()?;
         if self.auth_rate_limit_per_minute == 0
             || self.login_rate_limit_per_minute == 0

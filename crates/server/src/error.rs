@@ -238,3 +238,36 @@ impl From<QueryRejection> for AppError {
 #[derive(axum::extract::FromRequestParts)]
 #[from_request(via(axum::extract::Query), rejection(AppError))]
 pub struct ApiQuery<T>(pub T);
+
+/// Answers that a layer or extractor produced without our JSON body (the request timeout's
+/// bare 408, a body-limit 413 from a non-JSON extractor) get it here, in one place; the
+/// security headers are added outside this.
+pub async fn json_error_statuses(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    let response = next.run(request).await;
+    let (code, message) = match response.status() {
+        StatusCode::REQUEST_TIMEOUT => (
+            "request-timeout",
+            "The request took too long. Please try again.",
+        ),
+        StatusCode::PAYLOAD_TOO_LARGE => ("payload-too-large", "The request body is too large"),
+        _ => return response,
+    };
+    let is_json = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
+    if is_json {
+        return response;
+    }
+    let mut replaced = error_response(response.status(), code, message, None);
+    // Keep what the original answer said about the connection (e.g. `connection: close`).
+    if let Some(connection) = response.headers().get(header::CONNECTION) {
+        replaced
+            .headers_mut()
+            .insert(header::CONNECTION, connection.clone());
+    }
+    replaced
+}

@@ -12,7 +12,7 @@ pub mod http;
 pub mod store;
 pub mod sync;
 
-use std::{future::Future, net::SocketAddr, sync::Arc, time::Duration};
+use std::{future::Future, sync::Arc, time::Duration};
 
 use axum::{
     Json, Router,
@@ -40,7 +40,6 @@ use crate::{
 
 /// JSON bodies above this are refused with 413 before they are parsed.
 pub const JSON_BODY_LIMIT: usize = 1024 * 1024;
-const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
 const SESSION_SWEEP_INTERVAL: Duration = Duration::from_secs(3600);
 /// On shutdown, an e-mail being sent gets this long to finish (it is retried later if not).
 const MAILER_STOP_GRACE: Duration = Duration::from_secs(10);
@@ -167,11 +166,12 @@ pub fn app(state: AppState) -> Router {
     error::document_json_rejections(&mut openapi);
     let openapi = Arc::new(openapi);
 
+    let request_timeout = state.config.connections.request_timeout();
     let hsts = state
         .public_origin
         .as_deref()
         .is_some_and(|o| o.starts_with("https://"));
-    let mut router = api
+    let router = api
         .route(
             "/api/openapi.json",
             get(move || async move { Json(openapi.as_ref().clone()) }),
@@ -190,12 +190,12 @@ pub fn app(state: AppState) -> Router {
         ))
         .layer(DefaultBodyLimit::max(JSON_BODY_LIMIT))
         .with_state(state);
-    for layer in http::security::header_layers(hsts) {
-        router = router.layer(layer);
-    }
-    router.layer(
+    // Outermost first: trace, security headers, JSON bodies for bare 408/413, then the panic
+    // catcher, request timeout and compression, so every answer (a timeout included) carries
+    // the headers and the error shape.
+    let mut router = router.layer(
         ServiceBuilder::new()
-            .layer(TraceLayer::new_for_http())
+            .layer(axum::middleware::from_fn(error::json_error_statuses))
             .layer(CatchPanicLayer::custom(|_panic| {
                 error_response(
                     StatusCode::INTERNAL_SERVER_ERROR,
@@ -206,10 +206,14 @@ pub fn app(state: AppState) -> Router {
             }))
             .layer(TimeoutLayer::with_status_code(
                 StatusCode::REQUEST_TIMEOUT,
-                REQUEST_TIMEOUT,
+                request_timeout,
             ))
             .layer(CompressionLayer::new()),
-    )
+    );
+    for layer in http::security::header_layers(hsts) {
+        router = router.layer(layer);
+    }
+    router.layer(TraceLayer::new_for_http())
 }
 
 /// Serves until `shutdown` resolves, then finishes in-flight requests.
@@ -241,10 +245,11 @@ pub async fn serve(
         .contact_mailer
         .clone()
         .map(|mailer| tokio::spawn(mailer.run(state.store.clone(), mailer_stopped)));
-    let app = app(state).into_make_service_with_connect_info::<SocketAddr>();
-    let outcome = axum::serve(listener, app)
-        .with_graceful_shutdown(shutdown)
-        .await;
+    let limits = state.config.connections.limits(
+        http::connections::open_file_limit(),
+        state.config.trust_proxy,
+    );
+    let outcome = http::connections::serve_bounded(listener, app(state), limits, shutdown).await;
     sweeper.abort();
     if let Some(relay) = relay {
         relay.abort();

@@ -79,6 +79,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
     let store = store::open(&cli.config).await?;
     match cli.command.unwrap_or(Command::Serve) {
         Command::Serve => {
+            server::http::connections::raise_open_file_limit();
             let listener = TcpListener::bind(cli.config.listen).await?;
             tracing::info!(config = ?cli.config, "starting");
             println!(

@@ -23,6 +23,7 @@ use utoipa::IntoParams;
 use super::{
     mutations::{prepare, valid_mutation_id},
     poke::Signal,
+    streams::{StreamCaps, StreamTicket},
 };
 use crate::{
     AppState,
@@ -125,13 +126,21 @@ pub async fn pull_changes(
 
 #[utoipa::path(get, path = "/events", tag = "sync",
     responses(
-        (status = 200, description = "text/event-stream of `poke` events; ends when the session does", content_type = "text/event-stream"),
+        (status = 200, description = "text/event-stream of `poke` events; ends when the session does, or when a newer stream of the same session or user goes over EVENT_STREAMS_PER_SESSION / EVENT_STREAMS_PER_USER (the oldest is closed)", content_type = "text/event-stream"),
         (status = 401, description = "unauthenticated", body = ErrorBody),
     ))]
 pub async fn stream_events(
     State(state): State<AppState>,
     current: CurrentUser,
 ) -> Sse<impl Stream<Item = Result<Event, Infallible>>> {
+    let caps = StreamCaps {
+        per_session: state.config.connections.event_streams_per_session as usize,
+        per_user: state.config.connections.event_streams_per_user as usize,
+    };
+    let ticket = state
+        .notifier
+        .streams
+        .open(current.user.id, &current.session_token_hash, caps);
     let (signals, closing) = state.notifier.subscribe();
     let every = Duration::from_secs(u64::from(state.config.events_recheck_seconds.max(1)));
     let mut recheck = tokio::time::interval(every);
@@ -152,6 +161,7 @@ pub async fn stream_events(
         closing,
         recheck,
         greeted: false,
+        ticket,
     };
     Sse::new(stream::unfold(watch, next_event)).keep_alive(KeepAlive::new().interval(KEEP_ALIVE))
 }
@@ -167,6 +177,8 @@ struct StreamState {
     closing: tokio::sync::watch::Receiver<bool>,
     recheck: tokio::time::Interval,
     greeted: bool,
+    /// This stream's place under the caps; it ends when a newer stream displaces it.
+    ticket: StreamTicket,
 }
 
 fn poke(cursor: Option<i64>) -> Result<Event, Infallible> {
@@ -194,6 +206,7 @@ async fn next_event(mut s: StreamState) -> Option<(Result<Event, Infallible>, St
                 Err(RecvError::Closed) => return None,
             },
             _ = s.closing.changed() => return None,
+            _ = &mut s.ticket.displaced => return None,
             _ = s.recheck.tick() => {
                 if !s.state.sessions.is_active(&s.token_hash).await {
                     return None;

@@ -3,6 +3,7 @@
 mod handlers;
 pub mod mutations;
 pub mod poke;
+pub mod streams;
 
 use utoipa_axum::{router::OpenApiRouter, routes};
 

@@ -23,6 +23,8 @@ pub struct Notifier {
     closing: watch::Sender<bool>,
     /// Where signals raised here go to reach other processes, once a relay is running.
     relay: Arc<OnceLock<mpsc::Sender<Signal>>>,
+    /// Open event streams, capped per session and per user.
+    pub streams: super::streams::Streams,
 }
 
 impl Default for Notifier {
@@ -31,6 +33,7 @@ impl Default for Notifier {
             signals: broadcast::channel(CAPACITY).0,
             closing: watch::channel(false).0,
             relay: Arc::new(OnceLock::new()),
+            streams: Default::default(),
         }
     }
 }

@@ -1,0 +1,226 @@
+//! The server's own accept loop (in place of `axum::serve`), so hostile connections cannot
+//! exhaust file descriptors: a header-read timeout that also closes idle keep-alive
+//! connections, a bound on open connections (more wait in the kernel's accept queue rather
+//! than failing with "Too many open files"), and a per-client-address cap so one attacker
+//! cannot take every slot. HTTP/1.1 only: browsers never speak cleartext HTTP/2 and its
+//! version sniff had no timeout. Also raises the process's open-file limit at start.
+
+use std::{
+    collections::HashMap,
+    future::Future,
+    net::IpAddr,
+    sync::{Arc, Mutex},
+    time::Duration,
+};
+
+use axum::{Router, extract::ConnectInfo};
+use hyper::{body::Incoming, server::conn::http1};
+use hyper_util::{
+    rt::{TokioIo, TokioTimer},
+    server::graceful::GracefulShutdown,
+};
+use tokio::{net::TcpListener, sync::Semaphore};
+use tower::ServiceExt;
+
+use crate::config::ConnectionLimits;
+
+/// After an accept error (e.g. out of file descriptors) wait this long before trying again,
+/// instead of spinning.
+const ACCEPT_ERROR_PAUSE: Duration = Duration::from_millis(100);
+
+/// Raises the soft open-file limit to the hard limit and returns the limit now in force.
+pub fn raise_open_file_limit() -> u64 {
+    use rustix::process::{Resource, Rlimit, getrlimit, setrlimit};
+    let before = getrlimit(Resource::Nofile);
+    if let (Some(current), Some(maximum)) = (before.current, before.maximum)
+        && current < maximum
+        && let Err(err) = setrlimit(
+            Resource::Nofile,
+            Rlimit {
+                current: Some(maximum),
+                maximum: Some(maximum),
+            },
+        )
+    {
+        tracing::warn!(error = %err, current, maximum, "could not raise the open-file limit");
+    }
+    let limit = open_file_limit();
+    tracing::info!(
+        open_files = limit,
+        was = before.current,
+        hard = before.maximum,
+        "open-file limit"
+    );
+    limit
+}
+
+/// The soft open-file limit (unlimited counts as a large number).
+pub fn open_file_limit() -> u64 {
+    rustix::process::getrlimit(rustix::process::Resource::Nofile)
+        .current
+        .unwrap_or(1 << 20)
+}
+
+/// Connections per client address: IPv4 by address, IPv6 by /64 (one subscriber's network).
+#[derive(Clone, Default)]
+struct PerAddress {
+    open: Arc<Mutex<HashMap<IpAddr, usize>>>,
+}
+
+struct AddressSlot {
+    key: IpAddr,
+    open: Arc<Mutex<HashMap<IpAddr, usize>>>,
+}
+
+impl PerAddress {
+    fn key(ip: IpAddr) -> IpAddr {
+        match ip {
+            IpAddr::V4(_) => ip,
+            IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+                Some(v4) => IpAddr::V4(v4),
+                None => {
+                    let network = u128::from(v6) & !((1u128 << 64) - 1);
+                    IpAddr::V6(network.into())
+                }
+            },
+        }
+    }
+
+    fn try_take(&self, ip: IpAddr, cap: usize) -> Option<AddressSlot> {
+        let key = Self::key(ip);
+        let mut open = self.open.lock().unwrap_or_else(|e| e.into_inner());
+        let count = open.entry(key).or_insert(0);
+        if *count >= cap {
+            return None;
+        }
+        *count += 1;
+        Some(AddressSlot {
+            key,
+            open: self.open.clone(),
+        })
+    }
+}
+
+impl Drop for AddressSlot {
+    fn drop(&mut self) {
+        let mut open = self.open.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(count) = open.get_mut(&self.key) {
+            *count = count.saturating_sub(1);
+            if *count == 0 {
+                open.remove(&self.key);
+            }
+        }
+    }
+}
+
+/// Serves `app` on `listener` within `limits` until `shutdown` resolves, then lets open
+/// connections finish their requests (idle ones close at once) and returns.
+pub async fn serve_bounded(
+    listener: TcpListener,
+    app: Router,
+    limits: ConnectionLimits,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    let slots = Arc::new(Semaphore::new(limits.max_connections));
+    let per_address = PerAddress::default();
+    let graceful = GracefulShutdown::new();
+    let mut http = http1::Builder::new();
+    http.timer(TokioTimer::new())
+        .header_read_timeout(limits.header_read_timeout);
+    tracing::info!(
+        max_connections = limits.max_connections,
+        max_per_ip = limits.max_per_ip,
+        header_read_timeout_secs = limits.header_read_timeout.as_secs(),
+        "connection limits"
+    );
+    tokio::pin!(shutdown);
+    loop {
+        // Wait for a free slot before accepting: at the bound, new connections queue in the
+        // kernel instead of taking a file descriptor we might need.
+        let slot = tokio::select! {
+            slot = slots.clone().acquire_owned() => slot.expect("never closed"),
+            () = &mut shutdown => break,
+        };
+        let (stream, peer) = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok(accepted) => accepted,
+                Err(err) => {
+                    if !is_connection_error(&err) {
+                        tracing::warn!(error = %err, "accept error");
+                        tokio::time::sleep(ACCEPT_ERROR_PAUSE).await;
+                    }
+                    continue;
+                }
+            },
+            () = &mut shutdown => break,
+        };
+        let address_slot = match limits.max_per_ip {
+            Some(cap) => match per_address.try_take(peer.ip(), cap) {
+                Some(taken) => Some(taken),
+                None => {
+                    tracing::debug!(peer = %peer.ip(), "connection refused: per-address cap");
+                    continue; // dropping the stream closes it
+                }
+            },
+            None => None,
+        };
+        let _ = stream.set_nodelay(true);
+        let router = app.clone();
+        let service = hyper::service::service_fn(move |mut request: hyper::Request<Incoming>| {
+            request.extensions_mut().insert(ConnectInfo(peer));
+            router.clone().oneshot(request)
+        });
+        let connection = graceful.watch(http.serve_connection(TokioIo::new(stream), service));
+        tokio::spawn(async move {
+            if let Err(err) = connection.await {
+                tracing::debug!(error = %err, peer = %peer, "connection ended with an error");
+            }
+            drop(address_slot);
+            drop(slot);
+        });
+    }
+    drop(listener);
+    graceful.shutdown().await;
+    Ok(())
+}
+
+/// Errors about one incoming connection (it went away before we took it), not the listener.
+fn is_connection_error(err: &std::io::Error) -> bool {
+    matches!(
+        err.kind(),
+        std::io::ErrorKind::ConnectionRefused
+            | std::io::ErrorKind::ConnectionAborted
+            | std::io::ErrorKind::ConnectionReset
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ipv6_clients_are_grouped_by_network() {
+        let a: IpAddr = "2001:db8:1:2::1".parse().unwrap();
+        let b: IpAddr = "2001:db8:1:2:ffff::9".parse().unwrap();
+        let other: IpAddr = "2001:db8:1:3::1".parse().unwrap();
+        assert_eq!(PerAddress::key(a), PerAddress::key(b));
+        assert_ne!(PerAddress::key(a), PerAddress::key(other));
+        let mapped: IpAddr = "::ffff:127.0.0.2".parse().unwrap();
+        assert_eq!(
+            PerAddress::key(mapped),
+            "127.0.0.2".parse::<IpAddr>().unwrap()
+        );
+    }
+
+    #[test]
+    fn per_address_slots_are_returned() {
+        let per = PerAddress::default();
+        let ip: IpAddr = "127.0.0.2".parse().unwrap();
+        let first = per.try_take(ip, 2).unwrap();
+        let _second = per.try_take(ip, 2).unwrap();
+        assert!(per.try_take(ip, 2).is_none());
+        assert!(per.try_take("127.0.0.3".parse().unwrap(), 2).is_some());
+        drop(first);
+        assert!(per.try_take(ip, 2).is_some());
+    }
+}
