@@ -42,7 +42,7 @@ pub struct Server {
 impl Server {
     /// Starts `binary serve` with `env` on top of a quiet default environment, under an
     /// open-file limit of `nofile` (soft and hard) when given.
-    pub fn start(binary: &Path, env: &[(&str, &str)], nofile: Option<u64>) -> Server {
+    pub async fn start(binary: &Path, env: &[(&str, &str)], nofile: Option<u64>) -> Server {
         let dir = tempfile::tempdir().expect("temp dir");
         let mut command = match nofile {
             Some(limit) => {
@@ -76,13 +76,13 @@ impl Server {
                 }
             }
         });
-        let addr = rx
-            .recv_timeout(Duration::from_secs(60))
-            .unwrap_or_else(|_| {
-                let log =
-                    std::fs::read_to_string(dir.path().join("server.log")).unwrap_or_default();
-                panic!("{} did not start:\n{log}", binary.display())
-            });
+        let started = tokio::task::spawn_blocking(move || rx.recv_timeout(Duration::from_secs(60)))
+            .await
+            .expect("start watcher");
+        let addr = started.unwrap_or_else(|_| {
+            let log = std::fs::read_to_string(dir.path().join("server.log")).unwrap_or_default();
+            panic!("{} did not start:\n{log}", binary.display())
+        });
         let addr: std::net::SocketAddr = addr.parse().expect("listen address");
         Server {
             base: format!("http://{addr}"),
