@@ -51,5 +51,9 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}'],
     restoreMocks: true,
     unstubGlobals: true,
+    // Above the suite's wait for a condition (src/testing/wait.ts, 10 s), so a slow machine
+    // fails a test on what it waited for, not on the clock of the test as a whole.
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
   },
 });

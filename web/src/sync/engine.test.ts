@@ -1,5 +1,6 @@
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { WAIT } from '@/testing/wait';
 import { SyncError, type SyncApi, type SyncFailure } from './api';
 import { BASE_DELAY_MS } from './backoff';
 import { deleteEntry, deleteInvoice, discardParked, putSettings, retryParked, saveEntry, saveInvoice, undoDelete, updateProfile } from './commands';
@@ -131,7 +132,7 @@ describe('SyncEngine', () => {
   it('retries server errors with backoff and keeps the outbox', async () => {
     const sync = engine();
     await sync.start();
-    await vi.waitFor(() => expect(statuses.at(-1)?.state).toBe('synced'));
+    await vi.waitFor(() => expect(statuses.at(-1)?.state).toBe('synced'), WAIT);
     await saveEntry(db, day(10));
     server.failNext = [{ kind: 'server', status: 503 }, { kind: 'server', status: 502 }];
 
@@ -142,12 +143,12 @@ describe('SyncEngine', () => {
     expect((await db.outbox.toArray())[0]?.attempts).toBe(1);
 
     fireRetry();
-    await vi.waitFor(() => expect(server.pushes).toHaveLength(2));
-    await vi.waitFor(() => expect(timers.filter((t) => t.ms !== 30_000).length).toBe(1));
+    await vi.waitFor(() => expect(server.pushes).toHaveLength(2), WAIT);
+    await vi.waitFor(() => expect(timers.filter((t) => t.ms !== 30_000).length).toBe(1), WAIT);
     expect(timers.filter((t) => t.ms !== 30_000)[0]?.ms).toBe(Math.round(2 * BASE_DELAY_MS * 0.75));
 
     fireRetry();
-    await vi.waitFor(() => expect(statuses.at(-1)?.state).toBe('synced'));
+    await vi.waitFor(() => expect(statuses.at(-1)?.state).toBe('synced'), WAIT);
     expect(await db.outbox.count()).toBe(0);
     sync.stop();
   });
@@ -165,7 +166,7 @@ describe('SyncEngine', () => {
     expect(server.pushes).toHaveLength(1); // paused: nothing sent
 
     sync.resume();
-    await vi.waitFor(async () => expect(await db.outbox.count()).toBe(0));
+    await vi.waitFor(async () => expect(await db.outbox.count()).toBe(0), WAIT);
     expect(server.records.size).toBe(1);
   });
 
@@ -262,7 +263,7 @@ describe('SyncEngine', () => {
     expect((await db.outbox.toArray())[0]?.attempts).toBe(0);
     online = true;
     sync.setOnline(true);
-    await vi.waitFor(async () => expect(await db.outbox.count()).toBe(0));
+    await vi.waitFor(async () => expect(await db.outbox.count()).toBe(0), WAIT);
   });
 
   it('pulls other devices’ changes and tombstones, keeping unsent local edits', async () => {
@@ -354,7 +355,7 @@ describe('SyncEngine', () => {
     await saveEntry(db, day(2, '2025-03-02'));
     void sync.sync();
     await first;
-    await vi.waitFor(async () => expect(await db.outbox.count()).toBe(0));
+    await vi.waitFor(async () => expect(await db.outbox.count()).toBe(0), WAIT);
     expect(server.records.size).toBe(2);
   });
 

@@ -117,9 +117,18 @@ describe('picture upload', () => {
     expect(page.button()).toBeDisabled();
     expect(page.button()).toHaveAccessibleDescription('You are offline. Uploading a picture needs a connection.');
 
+    // The button starts listening in an effect, which React may run after the region is on
+    // screen and after findBy has returned (a loaded machine): wait for the outcome. Either way
+    // it follows: the event, or React's re-read of navigator.onLine when it subscribes.
     onLine.mockReturnValue(true);
     act(() => void window.dispatchEvent(new Event('online')));
-    expect(page.button()).toBeEnabled();
+    await waitFor(() => expect(page.button()).toBeEnabled());
+    expect(screen.queryByText('You are offline. Uploading a picture needs a connection.')).not.toBeInTheDocument();
+
+    // Now it is listening, so going offline again is seen through the event alone, within act.
+    onLine.mockReturnValue(false);
+    act(() => void window.dispatchEvent(new Event('offline')));
+    expect(page.button()).toBeDisabled();
   });
 
   it('puts the new picture in the header avatar at once', async () => {

@@ -3,6 +3,7 @@ import { createSessionStore, type SessionStore } from '@/lib/session/session-sto
 import type { StartOptions, SyncHandle } from '@/sync/coordinator';
 import { apiError, createFakeFetch, json, networkFailure, type FakeFetch } from '@/testing/fake-fetch';
 import { makeUser } from '@/testing/fixtures';
+import { WAIT } from '@/testing/wait';
 import { createSyncManager, type SyncManager } from './sync-manager';
 
 interface Started {
@@ -106,7 +107,7 @@ describe('createSyncManager', () => {
 
     started[0]?.options.onUnauthenticated?.();
 
-    await vi.waitFor(() => expect(session.getState()).toMatchObject({ status: 'signed-out', reason: 'no-session' }));
+    await vi.waitFor(() => expect(session.getState()).toMatchObject({ status: 'signed-out', reason: 'no-session' }), WAIT);
     expect(started[0]?.handle.stop).toHaveBeenCalledTimes(1);
     expect(manager.getHandle()).toBeNull();
 
@@ -120,7 +121,7 @@ describe('createSyncManager', () => {
     manager.attach();
     await session.start();
     started[0]?.options.onUnauthenticated?.();
-    await vi.waitFor(() => expect(started[0]?.handle.resume).toHaveBeenCalledTimes(1));
+    await vi.waitFor(() => expect(started[0]?.handle.resume).toHaveBeenCalledTimes(1), WAIT);
     expect(session.getState().status).toBe('signed-in');
   });
 
@@ -129,7 +130,7 @@ describe('createSyncManager', () => {
     await session.start();
     server.on(SESSION, networkFailure);
     started[0]?.options.onUnauthenticated?.();
-    await vi.waitFor(() => expect(server.callsTo(SESSION)).toHaveLength(2));
+    await vi.waitFor(() => expect(server.callsTo(SESSION)).toHaveLength(2), WAIT);
     expect(session.getState().status).toBe('signed-in');
     expect(started[0]?.handle.stop).not.toHaveBeenCalled();
   });
