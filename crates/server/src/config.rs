@@ -6,7 +6,9 @@ use std::{fmt, net::SocketAddr, path::PathBuf, time::Duration};
 use clap::{Args, ValueEnum};
 
 mod oidc;
+mod uploads;
 pub use oidc::{OIDC_CALLBACK_PATH, OidcSettings};
+pub use uploads::UploadsConfig;
 
 #[derive(Args, Clone)]
 pub struct Config {
@@ -218,6 +220,9 @@ pub struct Config {
 
     #[command(flatten)]
     pub phone: crate::auth::phone::config::PhoneConfig,
+
+    #[command(flatten)]
+    pub uploads: UploadsConfig,
 }
 
 /// Where uploaded files are kept.
@@ -277,6 +282,7 @@ impl fmt::Debug for Config {
             )
             .field("s3_allow_http", &self.s3_allow_http)
             .field("phone", &self.phone)
+            .field("uploads", &self.uploads)
             .finish_non_exhaustive()
     }
 }
@@ -320,6 +326,7 @@ impl Config {
             s3_secret_access_key: None,
             s3_allow_http: false,
             phone: Default::default(),
+            uploads: Default::default(),
         }
     }
 
@@ -412,6 +419,7 @@ impl Config {
                 "rate limits must be at least 1 per minute".into(),
             ));
         }
+        self.uploads.validate()?;
         self.validate_storage()
     }
 
