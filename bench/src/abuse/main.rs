@@ -8,6 +8,7 @@
 //! and sends traffic only to 127.0.0.0/8.
 
 mod connections;
+mod uploads;
 
 use std::{
     io::{BufRead, BufReader},
@@ -176,7 +177,10 @@ pub fn ms(since: Instant) -> String {
 type Scenario = fn(&Path) -> std::pin::Pin<Box<dyn std::future::Future<Output = Vec<Figure>> + '_>>;
 
 fn scenarios() -> Vec<(&'static str, Scenario)> {
-    vec![("connections", |b| Box::pin(connections::run(b)))]
+    vec![
+        ("connections", |b| Box::pin(connections::run(b))),
+        ("uploads", |b| Box::pin(uploads::run(b))),
+    ]
 }
 
 struct Args {

@@ -7,8 +7,11 @@ use clap::{Args, ValueEnum};
 
 mod connections;
 mod oidc;
+mod uploads;
+
 pub use connections::{ConnectionLimits, ConnectionsConfig};
 pub use oidc::{OIDC_CALLBACK_PATH, OidcSettings};
+pub use uploads::UploadsConfig;
 
 #[derive(Args, Clone)]
 pub struct Config {
@@ -223,6 +226,9 @@ pub struct Config {
 
     #[command(flatten)]
     pub connections: ConnectionsConfig,
+
+    #[command(flatten)]
+    pub uploads: UploadsConfig,
 }
 
 /// Where uploaded files are kept.
@@ -283,6 +289,7 @@ impl fmt::Debug for Config {
             .field("s3_allow_http", &self.s3_allow_http)
             .field("phone", &self.phone)
             .field("connections", &self.connections)
+            .field("uploads", &self.uploads)
             .finish_non_exhaustive()
     }
 }
@@ -327,6 +334,7 @@ impl Config {
             s3_allow_http: false,
             phone: Default::default(),
             connections: Default::default(),
+            uploads: Default::default(),
         }
     }
 
@@ -420,6 +428,7 @@ impl Config {
                 "rate limits must be at least 1 per minute".into(),
             ));
         }
+        self.uploads.validate()?;
         self.validate_storage()
     }
 

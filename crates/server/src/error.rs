@@ -31,6 +31,9 @@ pub enum AppError {
     RateLimited { retry_after_secs: u64 },
     #[error("internal: {0:#}")]
     Internal(#[from] anyhow::Error),
+    /// A shared capacity is full (e.g. uploads in flight): 503 `busy` with Retry-After.
+    #[error("busy, retry after {retry_after_secs}s")]
+    Busy { retry_after_secs: u64 },
 }
 
 impl AppError {
@@ -71,6 +74,7 @@ impl AppError {
             AppError::Client { code, .. } => code,
             AppError::RateLimited { .. } => "rate-limited",
             AppError::Internal(_) => "internal",
+            AppError::Busy { .. } => "busy",
         }
     }
 }
@@ -133,6 +137,19 @@ impl IntoResponse for AppError {
                     StatusCode::TOO_MANY_REQUESTS,
                     "rate-limited",
                     &format!("Too many attempts. Please try again in {secs} seconds."),
+                    None,
+                );
+                response
+                    .headers_mut()
+                    .insert(header::RETRY_AFTER, HeaderValue::from(secs));
+                response
+            }
+            AppError::Busy { retry_after_secs } => {
+                let secs = retry_after_secs.max(1);
+                let mut response = error_response(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "busy",
+                    &format!("The server is busy. Please try again in {secs} seconds."),
                     None,
                 );
                 response

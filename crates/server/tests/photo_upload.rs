@@ -17,7 +17,7 @@ use image::{
     DynamicImage, ExtendedColorType, ImageEncoder, ImageFormat, Rgb, RgbImage,
     codecs::{jpeg::JpegEncoder, png::PngEncoder, webp::WebPEncoder},
 };
-use object_store::{ObjectStoreExt, aws::AmazonS3Builder, path::Path as ObjectPath};
+use object_store::{ObjectStore, ObjectStoreExt, aws::AmazonS3Builder, path::Path as ObjectPath};
 use reqwest::{StatusCode, header::HeaderMap};
 use serde_json::Value;
 use server::config::StorageKind;
@@ -444,6 +444,7 @@ async fn size_limit_is_exactly_two_mebibytes(backend: Backend) {
         reply.headers["connection"], "close",
         "not reused after a refusal"
     );
+    assert_eq!(reply.headers["x-content-type-options"], "nosniff");
 
     // Far over the route's body limit the server stops reading and answers 413; a client
     // still sending may see the connection close before it reads that answer. Never a 5xx.
@@ -781,7 +782,152 @@ async fn a_new_picture_replaces_the_old_one(backend: Backend) {
     assert_eq!(session.body["user"]["photoURL"], third.as_str());
 }
 
+/// Eight uploads at once from one session, twice: each replaces exactly one picture, so the
+/// store ends with the one the account points to and nothing else.
+async fn concurrent_uploads_leave_only_the_referenced_file(backend: Backend) {
+    let Some(app) = spawn_app(backend).await else {
+        return;
+    };
+    let (cookie, _) = app.sign_up("race@example.com", "van-route-42").await;
+    upload_ok(&app, &cookie, &png(&gradient(64, 64))).await;
+    // Noise decodes slowly enough that the eight overlap.
+    let picture = png(&noise(600, 600));
+    for round in 0..2 {
+        let replies =
+            futures_util::future::join_all((0..8).map(|_| upload(&app, &cookie, &picture))).await;
+        for reply in &replies {
+            assert_eq!(
+                reply.status,
+                StatusCode::OK,
+                "round {round}: {}",
+                reply.text
+            );
+        }
+        let session = app.get("/api/v1/auth/session", Some(&cookie)).await;
+        let current = session.body["user"]["photoURL"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        assert_eq!(
+            files_under(&app.data_dir().join("files")),
+            vec![stored_path(&app, &current)],
+            "round {round}: only the current picture is stored"
+        );
+        assert_eq!(
+            fetch(&app, &current, Some(&cookie)).await.status,
+            StatusCode::OK
+        );
+    }
+}
+
+/// Past UPLOADS_PER_USER_PER_MINUTE a user's uploads are refused with 429 and Retry-After,
+/// before the body is used; other users are unaffected.
+async fn uploads_past_the_user_rate_get_429(backend: Backend) {
+    let Some(app) = spawn_app_with(backend, |config| {
+        config.uploads.uploads_per_user_per_minute = 3;
+    })
+    .await
+    else {
+        return;
+    };
+    let (cookie, _) = app.sign_up("rate@example.com", "van-route-42").await;
+    let picture = png(&gradient(32, 32));
+    let mut last = String::new();
+    for _ in 0..3 {
+        last = upload_ok(&app, &cookie, &picture).await;
+    }
+    let reply = upload(&app, &cookie, &picture).await;
+    assert_refused(
+        &reply,
+        StatusCode::TOO_MANY_REQUESTS,
+        "rate-limited",
+        "4th upload",
+    );
+    let retry_after: u64 = reply.headers["retry-after"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((1..=60).contains(&retry_after), "{retry_after}");
+    assert_eq!(reply.headers["x-content-type-options"], "nosniff");
+    let session = app.get("/api/v1/auth/session", Some(&cookie)).await;
+    assert_eq!(session.body["user"]["photoURL"], last.as_str());
+
+    let (other, _) = app.sign_up("other-rate@example.com", "van-route-42").await;
+    upload_ok(&app, &other, &picture).await;
+}
+
+/// With UPLOADS_IN_FLIGHT uploads being received, another is answered 503 at once (not
+/// queued until a timeout); when the first finishes, uploads are accepted again.
+async fn uploads_past_the_in_flight_bound_get_503(backend: Backend) {
+    let Some(app) = spawn_app_with(backend, |config| {
+        config.uploads.uploads_in_flight = 1;
+    })
+    .await
+    else {
+        return;
+    };
+    let (slow_cookie, _) = app.sign_up("slow@example.com", "van-route-42").await;
+    let (cookie, _) = app.sign_up("quick@example.com", "van-route-42").await;
+
+    // The first upload sends half its body, then waits.
+    let body = multipart_body(&[file(&png(&gradient(64, 64)))]);
+    let (first_half, second_half) = body.split_at(body.len() / 2);
+    let (first_half, second_half) = (first_half.to_vec(), second_half.to_vec());
+    let (send_rest, rest) = tokio::sync::oneshot::channel::<()>();
+    let stream = futures_util::stream::once(async move { Ok::<_, std::io::Error>(first_half) })
+        .chain(futures_util::stream::once(async move {
+            let _ = rest.await;
+            Ok(second_half)
+        }));
+    // A fresh connection: a streamed body cannot be replayed if a pooled one turns out closed.
+    let slow = reqwest::Client::new()
+        .post(format!("{}{UPLOAD}", app.base))
+        .header("cookie", &slow_cookie)
+        .header(
+            "content-type",
+            format!("multipart/form-data; boundary={BOUNDARY}"),
+        )
+        .header("content-length", body.len())
+        .body(reqwest::Body::wrap_stream(stream));
+    let slow = tokio::spawn(common::read(slow));
+
+    // Once the slow upload holds the only slot, others are refused at once.
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let refused = loop {
+        let reply = upload(&app, &cookie, b"not a picture").await;
+        if reply.status == StatusCode::SERVICE_UNAVAILABLE {
+            break reply;
+        }
+        assert_refused(
+            &reply,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "invalid-image",
+            "before",
+        );
+        if slow.is_finished() || Instant::now() > deadline {
+            panic!("the slow upload never took the slot: {:?}", slow.await);
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    assert_refused(
+        &refused,
+        StatusCode::SERVICE_UNAVAILABLE,
+        "busy",
+        "second upload",
+    );
+    assert!(refused.headers.contains_key("retry-after"));
+
+    send_rest.send(()).unwrap();
+    let slow = slow.await.unwrap();
+    assert_eq!(slow.status, StatusCode::OK, "{}", slow.text);
+    upload_ok(&app, &cookie, &png(&gradient(16, 16))).await;
+}
+
 on_both_backends!(
+    concurrent_uploads_leave_only_the_referenced_file,
+    uploads_past_the_user_rate_get_429,
+    uploads_past_the_in_flight_bound_get_503,
     jpeg_png_and_webp_are_stored_as_jpeg_for_their_owner,
     new_photo_url_reaches_other_devices,
     size_limit_is_exactly_two_mebibytes,
@@ -792,6 +938,35 @@ on_both_backends!(
     pictures_are_readable_only_by_their_owner,
     a_new_picture_replaces_the_old_one,
 );
+
+/// A few hundred bytes claiming 8000 × 5000 pixels are refused from the header, before the
+/// 0.8 s decode they would cost; an honest picture of that size class is still accepted.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cheap_header_claiming_many_pixels_is_refused() {
+    let app = spawn_app(Backend::Sqlite).await.unwrap();
+    let (cookie, _) = app.sign_up("bomb@example.com", "van-route-42").await;
+    let bomb = jpeg_claiming(8000, 5000);
+    assert!(bomb.len() < 2_000, "{}", bomb.len());
+    let reply = upload(&app, &cookie, &bomb).await;
+    assert_refused(
+        &reply,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "invalid-image",
+        "bomb",
+    );
+    assert_eq!(
+        reply.body["error"]["message"],
+        "The image file is too small for the dimensions it claims"
+    );
+    let session = app.get("/api/v1/auth/session", Some(&cookie)).await;
+    assert!(session.body["user"]["photoURL"].is_null());
+
+    // A real 3000 × 2000 photo-like picture (smooth, so small for its size) still passes.
+    let honest = jpeg(&gradient(3000, 2000));
+    let photo_url = upload_ok(&app, &cookie, &honest).await;
+    let stored = std::fs::read(stored_path(&app, &photo_url)).unwrap();
+    assert_eq!(decode_jpeg(&stored).width(), 1024);
+}
 
 // ---------------------------------------------------------------------------------------------
 // S3-compatible storage against a real server: moto_server (`pip install "moto[server]"`).
@@ -927,6 +1102,28 @@ async fn s3_storage_round_trip_against_moto() {
     let served = fetch(&app, &second, Some(&cookie)).await;
     assert_eq!(served.status, StatusCode::OK);
     assert_eq!(decode_jpeg(&served.bytes).width(), 100);
+
+    // Eight uploads at once leave exactly the referenced object in the bucket.
+    let picture = png(&noise(600, 600));
+    let replies =
+        futures_util::future::join_all((0..8).map(|_| upload(&app, &cookie, &picture))).await;
+    for reply in &replies {
+        assert_eq!(reply.status, StatusCode::OK, "{}", reply.text);
+    }
+    let session = app.get("/api/v1/auth/session", Some(&cookie)).await;
+    let current = session.body["user"]["photoURL"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let listed: Vec<String> = bucket_view
+        .list(None)
+        .map(|meta| meta.unwrap().location.to_string())
+        .collect()
+        .await;
+    assert_eq!(
+        listed,
+        vec![current.strip_prefix("/api/v1/files/").unwrap().to_owned()]
+    );
     drop(moto);
 }
 

@@ -208,11 +208,11 @@ async fn photo_changes_move_the_change_cursor(backend: Backend) {
         .await
         .unwrap();
     assert_eq!(store.change_cursor(user.id).await.unwrap(), Some(0));
-    let cursor = store
+    let swap = store
         .set_photo(user.id, Some("/api/v1/files/x".into()), 7_000)
         .await
         .unwrap();
-    assert_eq!(cursor, 1);
+    assert_eq!((swap.cursor, swap.replaced), (1, None));
     assert_eq!(store.change_cursor(user.id).await.unwrap(), Some(1));
     let updated = store.get_user(user.id).await.unwrap().unwrap();
     assert_eq!(
@@ -226,6 +226,17 @@ async fn photo_changes_move_the_change_cursor(backend: Backend) {
         ("profile", 1)
     );
     assert!(store.change_cursor(Uuid::now_v7()).await.unwrap().is_none());
+    // Each swap reports exactly the URL it replaced.
+    let swap = store
+        .set_photo(user.id, Some("/api/v1/files/y".into()), 8_000)
+        .await
+        .unwrap();
+    assert_eq!(
+        (swap.cursor, swap.replaced.as_deref()),
+        (2, Some("/api/v1/files/x"))
+    );
+    let swap = store.set_photo(user.id, None, 9_000).await.unwrap();
+    assert_eq!(swap.replaced.as_deref(), Some("/api/v1/files/y"));
 }
 
 /// The store keeps every invoice field exactly (no stops vs zero stops, multi-byte references,

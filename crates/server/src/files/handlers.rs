@@ -13,7 +13,7 @@ use axum::{
 };
 use domain::time_fmt::now_ms;
 
-use super::{PictureError, PictureKey, picture::MAX_UPLOAD_BYTES};
+use super::{PictureError, PictureKey, UploadSlot, picture::MAX_UPLOAD_BYTES};
 use crate::{
     AppState,
     auth::{
@@ -55,6 +55,11 @@ fn picture_error(err: PictureError) -> AppError {
             StatusCode::UNPROCESSABLE_ENTITY,
             "invalid-image",
             "Image dimensions are too large (at most 8192 pixels per side and 40 megapixels)",
+        ),
+        PictureError::Implausible => AppError::client(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "invalid-image",
+            "The image file is too small for the dimensions it claims",
         ),
     }
 }
@@ -101,11 +106,17 @@ async fn read_file_part(multipart: &mut Multipart) -> ApiResult<Vec<u8>> {
         }
         let mut data = Vec::new();
         while let Some(chunk) = field.chunk().await.map_err(multipart_error)? {
-            if data.len() + chunk.len() > MAX_UPLOAD_BYTES {
+            let needed = data.len() + chunk.len();
+            if needed > MAX_UPLOAD_BYTES {
                 while let Ok(Some(_)) = field.chunk().await {}
                 drop(field);
                 discard_rest(multipart).await;
                 return Err(too_large());
+            }
+            if needed > data.capacity() {
+                // Doubling, but never past the limit: at most 2 MiB held per upload.
+                let grown = needed.max(data.capacity() * 2).min(MAX_UPLOAD_BYTES);
+                data.reserve_exact(grown - data.len());
             }
             data.extend_from_slice(&chunk);
         }
@@ -132,7 +143,9 @@ async fn discard_rest(multipart: &mut Multipart) {
         (status = 401, description = "unauthenticated", body = ErrorBody),
         (status = 413, description = "file-too-large: more than 2,097,152 bytes", body = ErrorBody),
         (status = 415, description = "unsupported-media-type: not multipart/form-data", body = ErrorBody),
-        (status = 422, description = "invalid-image (not a JPEG, PNG or WebP, undecodable, or too many pixels), or validation when there is no `file` part", body = ErrorBody),
+        (status = 422, description = "invalid-image (not a JPEG, PNG or WebP, undecodable, too many pixels, or far more pixels claimed than the file can hold), or validation when there is no `file` part", body = ErrorBody),
+        (status = 429, description = "rate-limited: more than UPLOADS_PER_USER_PER_MINUTE uploads; Retry-After says when to try again", body = ErrorBody),
+        (status = 503, description = "busy: UPLOADS_IN_FLIGHT uploads are already being received or decoded; Retry-After", body = ErrorBody),
     ))]
 pub async fn upload_photo(
     State(state): State<AppState>,
@@ -141,7 +154,17 @@ pub async fn upload_photo(
     multipart: Result<Multipart, MultipartRejection>,
 ) -> Response {
     let multipart = multipart.map_err(|rejection| multipart_rejection(&headers, rejection));
-    match store_photo(state, current, multipart).await {
+    let outcome = match state.files.admit(current.user.id) {
+        Ok(slot) => store_photo(state, current, slot, multipart).await,
+        Err(refusal) => {
+            // Read (not kept) so the client gets the answer rather than a reset connection.
+            if let Ok(mut multipart) = multipart {
+                discard_rest(&mut multipart).await;
+            }
+            Err(refusal)
+        }
+    };
+    match outcome {
         Ok(reply) => reply.into_response(),
         Err(err) => {
             let too_large = err.code() == "file-too-large";
@@ -161,11 +184,18 @@ pub async fn upload_photo(
 async fn store_photo(
     state: AppState,
     current: CurrentUser,
+    slot: UploadSlot,
     multipart: ApiResult<Multipart>,
 ) -> ApiResult<Json<SessionResponse>> {
     let mut multipart = multipart?;
     let upload = read_file_part(&mut multipart).await?;
-    let jpeg = state.files.reencode(upload).await.map_err(picture_error)?;
+    let jpeg = state
+        .files
+        .reencode(upload.into())
+        .await
+        .map_err(picture_error)?;
+    // The body is gone; the re-encoded picture is small.
+    slot.release();
 
     let user = current.user;
     let previous = user
@@ -174,18 +204,26 @@ async fn store_photo(
         .and_then(PictureKey::from_url)
         .filter(|key| key.user_id == user.id);
     let now = now_ms();
-    let key = PictureKey::next(user.id, now, previous);
+    let key = state.files.next_key(user.id, now, previous);
     state.files.store.put(&key, jpeg.into()).await?;
-    let cursor = match state.store.set_photo(user.id, Some(key.url()), now).await {
-        Ok(cursor) => cursor,
+    // One atomic swap: each concurrent upload replaces a different picture and deletes
+    // exactly that one, so none is left behind whatever the interleaving.
+    let swap = match state.store.set_photo(user.id, Some(key.url()), now).await {
+        Ok(swap) => swap,
         Err(err) => {
             remove_quietly(&state, &key).await;
             return Err(err.into());
         }
     };
-    if let Some(previous) = previous.filter(|previous| *previous != key) {
-        remove_quietly(&state, &previous).await;
+    let replaced = swap
+        .replaced
+        .as_deref()
+        .and_then(PictureKey::from_url)
+        .filter(|replaced| replaced.user_id == user.id && *replaced != key);
+    if let Some(replaced) = replaced {
+        remove_quietly(&state, &replaced).await;
     }
+    let cursor = swap.cursor;
     state.notifier.changed(user.id, cursor);
     tracing::info!(user_id = %user.id, key = key.object_key(), "profile picture stored");
 

@@ -6,13 +6,23 @@ mod handlers;
 pub mod picture;
 pub mod storage;
 
-use std::sync::Arc;
+use std::sync::{
+    Arc,
+    atomic::{AtomicI64, Ordering},
+};
 
 use axum::extract::DefaultBodyLimit;
-use tokio::sync::Semaphore;
+use bytes::Bytes;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use utoipa_axum::{router::OpenApiRouter, routes};
+use uuid::Uuid;
 
-use crate::{AppState, config::Config};
+use crate::{
+    AppState,
+    auth::rate_limit::Limiter,
+    config::{Config, UploadsConfig},
+    error::AppError,
+};
 pub use picture::PictureError;
 pub use storage::{FileStore, PictureKey};
 
@@ -20,33 +30,95 @@ pub use storage::{FileStore, PictureKey};
 /// The picture's own limit is enforced while its part streams in.
 pub const UPLOAD_BODY_LIMIT: usize = picture::MAX_UPLOAD_BYTES + 64 * 1024;
 
-/// The file store plus a bound on concurrent decodes (each may need up to ~200 MB).
+/// The file store plus the upload limits (DESIGN.md §6b): a per-user rate, a bound on upload
+/// bodies in flight (each up to 2 MiB in memory) and a pixel budget shared by all decodes.
 #[derive(Clone)]
 pub struct Files {
     pub store: FileStore,
-    decode_slots: Arc<Semaphore>,
+    per_user: Arc<Limiter<Uuid>>,
+    in_flight: Arc<Semaphore>,
+    /// One permit per megapixel being decoded.
+    decode_budget: Arc<Semaphore>,
+    budget_megapixels: u32,
+    /// The last key timestamp handed out: keys stay unique within this process even for
+    /// uploads in the same millisecond.
+    last_key_ms: Arc<AtomicI64>,
+}
+
+/// An upload's place among those in flight; dropping it lets the next one in.
+pub struct UploadSlot(OwnedSemaphorePermit);
+
+impl UploadSlot {
+    /// Ends the upload's hold early (its body is no longer in memory).
+    pub fn release(self) {
+        drop(self.0);
+    }
 }
 
 impl Files {
     pub fn from_config(config: &Config) -> anyhow::Result<Files> {
-        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let limits: &UploadsConfig = &config.uploads;
         Ok(Files {
             store: FileStore::from_config(config)?,
-            decode_slots: Arc::new(Semaphore::new(cores)),
+            per_user: Arc::new(Limiter::per_minute(limits.uploads_per_user_per_minute)),
+            in_flight: Arc::new(Semaphore::new(limits.uploads_in_flight as usize)),
+            decode_budget: Arc::new(Semaphore::new(limits.decode_budget_megapixels as usize)),
+            budget_megapixels: limits.decode_budget_megapixels,
+            last_key_ms: Arc::new(AtomicI64::new(0)),
         })
     }
 
-    /// [`picture::reencode`] on a blocking thread, at most one picture per core at a time.
-    /// A decoder panic is bad input too: it is logged and refused like any undecodable file.
-    pub async fn reencode(&self, bytes: Vec<u8>) -> Result<Vec<u8>, PictureError> {
-        let slot = self
-            .decode_slots
+    /// Admits an upload from `user_id` before its body is read: refused with 429 past the
+    /// user's rate, and with 503 at once (rather than queued) when the in-flight bound is full.
+    pub fn admit(&self, user_id: Uuid) -> Result<UploadSlot, AppError> {
+        self.per_user.check(user_id)?;
+        self.in_flight
             .clone()
-            .acquire_owned()
+            .try_acquire_owned()
+            .map(UploadSlot)
+            .map_err(|_| AppError::Busy {
+                retry_after_secs: 1,
+            })
+    }
+
+    /// A key for a new picture of `user_id`, never equal to `previous` nor to any key this
+    /// process handed out before.
+    pub fn next_key(&self, user_id: Uuid, now_ms: i64, previous: Option<PictureKey>) -> PictureKey {
+        let key = PictureKey::next(user_id, now_ms, previous);
+        let last = self
+            .last_key_ms
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |last| {
+                Some(key.timestamp_ms.max(last + 1))
+            })
+            .expect("the update always returns a value");
+        PictureKey {
+            timestamp_ms: key.timestamp_ms.max(last + 1),
+            ..key
+        }
+    }
+
+    /// Checks the header, waits until the picture's megapixels fit the shared decode budget,
+    /// then runs [`picture::reencode`] on a blocking thread. The body is freed when this returns.
+    /// A decoder panic is bad input too: it is logged and refused like any undecodable file.
+    pub async fn reencode(&self, bytes: Bytes) -> Result<Vec<u8>, PictureError> {
+        let header = {
+            let bytes = bytes.clone();
+            tokio::task::spawn_blocking(move || picture::inspect(&bytes))
+                .await
+                .unwrap_or(Err(PictureError::NotAnImage))?
+        };
+        let megapixels = header
+            .pixels()
+            .div_ceil(1_000_000)
+            .clamp(1, u64::from(self.budget_megapixels)) as u32;
+        let permits = self
+            .decode_budget
+            .clone()
+            .acquire_many_owned(megapixels)
             .await
             .expect("the semaphore is never closed");
         let outcome = tokio::task::spawn_blocking(move || {
-            let _slot = slot;
+            let _permits = permits;
             picture::reencode(&bytes)
         })
         .await;

@@ -15,6 +15,10 @@ pub const MAX_UPLOAD_BYTES: usize = 2_097_152;
 /// Header bounds checked before decoding (a 60,000 × 60,000 "pixel flood" stops here).
 pub const MAX_SIDE: u32 = 8_192;
 pub const MAX_PIXELS: u64 = 40_000_000;
+/// Pictures up to this many pixels are decoded whatever their file size (about 40 ms).
+pub const FREE_PIXELS: u64 = 2_000_000;
+/// Above [`FREE_PIXELS`], at most this many claimed pixels per byte of file.
+pub const MAX_PIXELS_PER_BYTE: u64 = 256;
 /// Decoder allocations, a second line behind the dimension checks.
 const MAX_DECODER_ALLOC: u64 = 256 * 1024 * 1024;
 /// Pictures are shown as avatars and on the profile page: this is plenty.
@@ -28,6 +32,9 @@ pub enum PictureError {
     NotAnImage,
     #[error("image dimensions above the limit")]
     TooManyPixels,
+    /// Far more pixels claimed than the file's size can hold (a cheap decompression bomb).
+    #[error("image dimensions implausible for the file size")]
+    Implausible,
 }
 
 impl From<image::ImageError> for PictureError {
@@ -47,9 +54,29 @@ pub fn sniff(bytes: &[u8]) -> Option<ImageFormat> {
     }
 }
 
-/// Decodes `bytes` (CPU-bound: call from a blocking thread) and returns a JPEG of at most
-/// [`OUTPUT_MAX_SIDE`] pixels on its long side, upright.
-pub fn reencode(bytes: &[u8]) -> Result<Vec<u8>, PictureError> {
+/// A picture's dimensions, read from its header without decoding any pixel.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Header {
+    pub width: u32,
+    pub height: u32,
+}
+
+impl Header {
+    pub fn pixels(&self) -> u64 {
+        u64::from(self.width) * u64::from(self.height)
+    }
+}
+
+/// Checks the type, completeness and claimed dimensions (cheap: headers only) so a caller
+/// can reserve decode capacity for `width × height` before [`reencode`].
+pub fn inspect(bytes: &[u8]) -> Result<Header, PictureError> {
+    let decoder = checked_decoder(bytes)?;
+    let (width, height) = decoder.dimensions();
+    Ok(Header { width, height })
+}
+
+/// A decoder positioned after the header, once every check before decoding has passed.
+fn checked_decoder(bytes: &[u8]) -> Result<impl ImageDecoder + '_, PictureError> {
     let format = sniff(bytes).ok_or(PictureError::NotAnImage)?;
     if format == ImageFormat::Jpeg && !jpeg_is_complete(bytes) {
         return Err(PictureError::NotAnImage);
@@ -61,17 +88,37 @@ pub fn reencode(bytes: &[u8]) -> Result<Vec<u8>, PictureError> {
     limits.max_alloc = Some(MAX_DECODER_ALLOC);
     reader.limits(limits);
     // Reads the header only; the limits above refuse oversized dimensions here.
-    let mut decoder = reader.into_decoder()?;
+    let decoder = reader.into_decoder()?;
     let (width, height) = decoder.dimensions();
     if width == 0 || height == 0 {
         return Err(PictureError::NotAnImage);
     }
+    let pixels = u64::from(width) * u64::from(height);
     // The second test catches deep pixels (16-bit RGBA) that would pass the first.
-    if u64::from(width) * u64::from(height) > MAX_PIXELS
-        || decoder.total_bytes() > MAX_DECODER_ALLOC
-    {
+    if pixels > MAX_PIXELS || decoder.total_bytes() > MAX_DECODER_ALLOC {
         return Err(PictureError::TooManyPixels);
     }
+    if !plausible_size(pixels, bytes.len()) {
+        return Err(PictureError::Implausible);
+    }
+    Ok(decoder)
+}
+
+/// Whether a file of `len` bytes can honestly hold `pixels` pixels. Decoders fill missing
+/// data with grey, so a header claiming 40 megapixels in a few hundred bytes would cost a full
+/// decode (0.8 s) for nothing. Real photos and screenshots stay far below the ratio
+/// (measured with this crate's encoders on 12-megapixel pictures: a flat colour is 36 pixels
+/// per byte as JPEG and 65 as PNG, a smooth gradient 29 and 65); small pictures are always
+/// allowed because they are cheap to decode whatever they claim.
+fn plausible_size(pixels: u64, len: usize) -> bool {
+    pixels <= FREE_PIXELS || pixels <= (len as u64).saturating_mul(MAX_PIXELS_PER_BYTE)
+}
+
+/// Decodes `bytes` (CPU-bound: call from a blocking thread) and returns a JPEG of at most
+/// [`OUTPUT_MAX_SIDE`] pixels on its long side, upright.
+pub fn reencode(bytes: &[u8]) -> Result<Vec<u8>, PictureError> {
+    let mut decoder = checked_decoder(bytes)?;
+    let (width, height) = decoder.dimensions();
     let orientation = decoder.orientation().unwrap_or(Orientation::NoTransforms);
     let mut picture = DynamicImage::from_decoder(decoder)?;
     if width.max(height) > OUTPUT_MAX_SIDE {
@@ -191,6 +238,39 @@ mod tests {
         let mut appended = whole.clone();
         appended.extend_from_slice(b"<html>payload</html>");
         assert!(reencode(&appended).is_ok());
+    }
+
+    #[test]
+    fn headers_claiming_far_more_pixels_than_the_bytes_hold_are_refused() {
+        // A real 64 × 64 JPEG whose frame header claims 8000 × 5000 (633 bytes in the attack).
+        let mut bomb = Vec::new();
+        JpegEncoder::new_with_quality(&mut bomb, 90)
+            .write_image(
+                &RgbImage::from_pixel(64, 64, image::Rgb([9, 9, 9])),
+                64,
+                64,
+                ExtendedColorType::Rgb8,
+            )
+            .unwrap();
+        let sof = bomb.windows(2).position(|w| w == [0xFF, 0xC0]).unwrap();
+        bomb[sof + 5..sof + 7].copy_from_slice(&5000u16.to_be_bytes());
+        bomb[sof + 7..sof + 9].copy_from_slice(&8000u16.to_be_bytes());
+        assert_eq!(reencode(&bomb), Err(PictureError::Implausible));
+        assert_eq!(inspect(&bomb), Err(PictureError::Implausible));
+
+        assert!(plausible_size(FREE_PIXELS, 1));
+        assert!(!plausible_size(FREE_PIXELS + 1, 1));
+        assert!(plausible_size(40_000_000, 40_000_000 / 256 + 1));
+        assert!(!plausible_size(40_000_000, 40_000_000 / 256 - 1));
+        // A flat 3000 × 2000 picture, the most compressible honest case, passes.
+        let flat = png(3_000, 2_000, Rgba([200, 30, 30, 255]));
+        assert_eq!(
+            inspect(&flat),
+            Ok(Header {
+                width: 3_000,
+                height: 2_000
+            })
+        );
     }
 
     #[test]

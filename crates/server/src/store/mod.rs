@@ -187,6 +187,15 @@ pub enum MutationAction {
     },
 }
 
+/// What [`Store::set_photo`] did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PhotoSwap {
+    /// The user's new change sequence.
+    pub cursor: i64,
+    /// The photo URL the swap replaced.
+    pub replaced: Option<String>,
+}
+
 #[derive(Debug, Clone)]
 pub struct PushOutcome {
     pub results: Vec<MutationResult>,
@@ -369,13 +378,15 @@ pub trait Store: Send + Sync + 'static {
     /// The user's records changed after `cursor`, oldest change first, at most `limit`.
     async fn pull(&self, user_id: Uuid, cursor: i64, limit: u32) -> StoreResult<PullPage>;
 
-    /// Sets (or clears) the profile picture; returns the user's new change sequence.
+    /// Sets (or clears) the profile picture in one atomic swap; returns the user's new change
+    /// sequence and the URL it replaced, so the caller deletes exactly that picture (concurrent
+    /// uploads each replace a different one and none is left behind).
     async fn set_photo(
         &self,
         user_id: Uuid,
         photo_url: Option<String>,
         now_ms: i64,
-    ) -> StoreResult<i64>;
+    ) -> StoreResult<PhotoSwap>;
     /// The user's change sequence: it moves whenever any of their records changes, from any
     /// process (open event streams compare it to poke devices about admin changes).
     async fn change_cursor(&self, user_id: Uuid) -> StoreResult<Option<i64>>;

@@ -131,6 +131,7 @@ pub async fn spawn_app_on_listener(
     config.auth_rate_limit_per_minute = 10_000;
     config.login_rate_limit_per_minute = 10_000;
     config.contact_rate_limit_per_minute = 10_000;
+    config.uploads.uploads_per_user_per_minute = 10_000;
     tweak(&mut config);
     let state = AppState::new(config, store.clone()).unwrap();
     let addr = listener.local_addr().unwrap();

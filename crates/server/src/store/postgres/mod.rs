@@ -18,8 +18,8 @@ use tokio_postgres::{NoTls, Row, error::SqlState};
 use uuid::Uuid;
 
 use super::{
-    ContactRecord, ExternalIdentity, NewUser, OidcRequest, PreparedMutation, PullPage, PushOutcome,
-    SessionRecord, Store, StoreError, StoreResult, UserRecord, migrations::POSTGRES,
+    ContactRecord, ExternalIdentity, NewUser, OidcRequest, PhotoSwap, PreparedMutation, PullPage,
+    PushOutcome, SessionRecord, Store, StoreError, StoreResult, UserRecord, migrations::POSTGRES,
 };
 
 const POOL_SIZE: usize = 16;
@@ -369,18 +369,24 @@ impl Store for PgStore {
         user_id: Uuid,
         photo_url: Option<String>,
         now_ms: i64,
-    ) -> StoreResult<i64> {
+    ) -> StoreResult<PhotoSwap> {
         let client = self.client().await?;
+        // The row lock taken by FOR UPDATE makes read-old-then-write one step: a concurrent
+        // swap waits and then sees this one's URL as the one it replaces.
         let row = client
             .query_one(
-                "UPDATE users SET photo_url = $2, photo_updated_at = $3, updated_at = $3,
+                "WITH old AS (SELECT photo_url FROM users WHERE id = $1 FOR UPDATE)
+                 UPDATE users SET photo_url = $2, photo_updated_at = $3, updated_at = $3,
                                   change_seq = change_seq + 1, profile_version = change_seq + 1
-                 WHERE id = $1 RETURNING change_seq",
+                 FROM old WHERE users.id = $1 RETURNING users.change_seq, old.photo_url",
                 &[&user_id, &photo_url, &now_ms],
             )
             .await
             .map_err(db_err)?;
-        Ok(row.get(0))
+        Ok(PhotoSwap {
+            cursor: row.get(0),
+            replaced: row.get(1),
+        })
     }
 
     async fn change_cursor(&self, user_id: Uuid) -> StoreResult<Option<i64>> {

@@ -19,8 +19,8 @@ use uuid::Uuid;
 
 use self::{readers::Readers, writer::Writer};
 use super::{
-    ContactRecord, ExternalIdentity, NewUser, OidcRequest, PreparedMutation, PullPage, PushOutcome,
-    SessionRecord, Store, StoreError, StoreResult, UserRecord, migrations::SQLITE,
+    ContactRecord, ExternalIdentity, NewUser, OidcRequest, PhotoSwap, PreparedMutation, PullPage,
+    PushOutcome, SessionRecord, Store, StoreError, StoreResult, UserRecord, migrations::SQLITE,
 };
 
 const READER_CONNECTIONS: usize = 4;
@@ -442,17 +442,27 @@ impl Store for SqliteStore {
         user_id: Uuid,
         photo_url: Option<String>,
         now_ms: i64,
-    ) -> StoreResult<i64> {
+    ) -> StoreResult<PhotoSwap> {
+        // One writer: the read and the update below run with no other write between them.
         self.writer
             .write(move |conn| {
-                conn.query_row(
-                    "UPDATE users SET photo_url = ?2, photo_updated_at = ?3, updated_at = ?3,
-                                      change_seq = change_seq + 1, profile_version = change_seq + 1
-                     WHERE id = ?1 RETURNING change_seq",
-                    params![user_id.to_string(), photo_url, now_ms],
-                    |r| r.get(0),
-                )
-                .map_err(db_err)
+                let replaced: Option<String> = conn
+                    .query_row(
+                        "SELECT photo_url FROM users WHERE id = ?1",
+                        [user_id.to_string()],
+                        |r| r.get(0),
+                    )
+                    .map_err(db_err)?;
+                let cursor = conn
+                    .query_row(
+                        "UPDATE users SET photo_url = ?2, photo_updated_at = ?3, updated_at = ?3,
+                                          change_seq = change_seq + 1, profile_version = change_seq + 1
+                         WHERE id = ?1 RETURNING change_seq",
+                        params![user_id.to_string(), photo_url, now_ms],
+                        |r| r.get(0),
+                    )
+                    .map_err(db_err)?;
+                Ok(PhotoSwap { cursor, replaced })
             })
             .await
     }
