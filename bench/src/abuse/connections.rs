@@ -69,9 +69,8 @@ pub async fn run(binary: &Path) -> Vec<Figure> {
         .build()
         .unwrap();
     let cookie = super::guest(&attacker, &server.base).await;
-    let request = format!(
-        "GET /api/v1/sync/events HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: {cookie}\r\n\r\n"
-    );
+    let request =
+        format!("GET /api/v1/sync/events HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: {cookie}\r\n\r\n");
     let started = Instant::now();
     let mut streams = Vec::new();
     for _ in 0..ATTEMPTS {
@@ -104,7 +103,10 @@ pub async fn run(binary: &Path) -> Vec<Figure> {
         .and_then(|pid| std::fs::read_dir(format!("/proc/{pid}/fd")).ok())
         .map_or_else(|| "unknown".to_owned(), |dir| dir.count().to_string());
     figures.push(figure("open fds at the end (nofile 1024)", fds));
-    figures.push(figure("server RSS at the end", format!("{} KiB", server.rss_kib())));
+    figures.push(figure(
+        "server RSS at the end",
+        format!("{} KiB", server.rss_kib()),
+    ));
     drop(streams);
     figures
 }
