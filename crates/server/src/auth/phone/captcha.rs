@@ -2,7 +2,8 @@
 //!
 //! A challenge is `sha256(salt + n)` for a secret random `n ≤ maxnumber`, signed with
 //! HMAC-SHA256 under a key every server process shares. The salt carries `?expires=<unix>&`
-//! so the signature covers the expiry. The browser finds `n` by brute force; the server
+//! and `max=<maxnumber>&` (in either order) so the signature covers the expiry and the
+//! difficulty the challenge was issued at. The browser finds `n` by brute force; the server
 //! checks the answer, then records it so each solution is accepted once.
 
 use altcha_lib_rs::{ChallengeOptions, Payload, algorithm::AltchaAlgorithm};
@@ -36,7 +37,7 @@ pub fn create(hmac_key: &str, max_number: u64, now_ms: i64) -> anyhow::Result<Ch
         max_number: Some(max_number),
         hmac_key,
         // The library keeps `?…&` parameters of a given salt inside the hashed, signed salt.
-        salt: Some(format!("{salt}?expires={expires}&")),
+        salt: Some(format!("{salt}?expires={expires}&max={max_number}&")),
         ..ChallengeOptions::default()
     })
     .map_err(|err| anyhow::anyhow!("creating a captcha challenge: {err}"))
@@ -55,24 +56,33 @@ pub fn parse(value: &Value) -> Option<Payload> {
     }
 }
 
-/// The expiry (unix seconds) the signed salt carries, if it carries one properly terminated.
-fn expires_of(salt: &str) -> Option<i64> {
+/// A parameter the signed salt carries, if it carries it properly terminated.
+fn salt_param<T: std::str::FromStr>(salt: &str, name: &str) -> Option<T> {
     let (_, params) = salt.split_once('?')?;
     params
         .split_inclusive('&')
-        .find_map(|p| p.strip_prefix("expires="))
+        .find_map(|p| p.strip_prefix(name)?.strip_prefix('='))
         .and_then(|v| v.strip_suffix('&'))
         .and_then(|v| v.parse().ok())
 }
 
-/// Checks a solution; on success returns when its challenge expires (ms), which is how long
-/// the replay record must be kept.
-pub fn verify(payload: &Payload, hmac_key: &str, now_ms: i64) -> Result<i64, Refusal> {
+/// What a verified solution tells.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Solved {
+    /// When its challenge expires (ms): how long the replay record must be kept.
+    pub expires_at_ms: i64,
+    /// The difficulty its challenge was issued at.
+    pub max_number: u64,
+}
+
+/// Checks a solution.
+pub fn verify(payload: &Payload, hmac_key: &str, now_ms: i64) -> Result<Solved, Refusal> {
     if !matches!(payload.algorithm, AltchaAlgorithm::Sha256) {
         return Err(Refusal::Malformed);
     }
-    // Every challenge we issue expires, so one without an expiry is not ours.
-    let expires = expires_of(&payload.salt).ok_or(Refusal::Malformed)?;
+    // Every challenge we issue expires and states its difficulty, so one without is not ours.
+    let expires: i64 = salt_param(&payload.salt, "expires").ok_or(Refusal::Malformed)?;
+    let max_number: u64 = salt_param(&payload.salt, "max").ok_or(Refusal::Malformed)?;
     if expires.saturating_mul(1000) < now_ms {
         return Err(Refusal::Expired);
     }
@@ -83,7 +93,10 @@ pub fn verify(payload: &Payload, hmac_key: &str, now_ms: i64) -> Result<i64, Ref
     mac.verify_slice(&signature)
         .map_err(|_| Refusal::BadSignature)?;
     altcha_lib_rs::verify_solution(payload, hmac_key, false).map_err(|_| Refusal::WrongAnswer)?;
-    Ok(expires * 1000)
+    Ok(Solved {
+        expires_at_ms: expires * 1000,
+        max_number,
+    })
 }
 
 fn hex_decode(hex: &str) -> Option<Vec<u8>> {
@@ -128,16 +141,18 @@ pub mod tests {
         let now = 1_700_000_000_000;
         let challenge = create(KEY, 1_000, now).unwrap();
         assert!(
-            challenge.salt.contains("?expires=1700000600&"),
+            challenge.salt.contains("expires=1700000600&")
+                && challenge.salt.contains("max=1000&"),
             "{}",
             challenge.salt
         );
         let payload = solve(&challenge);
-        assert_eq!(verify(&payload, KEY, now), Ok(1_700_000_600_000));
-        assert_eq!(
-            verify(&payload, KEY, 1_700_000_600_000),
-            Ok(1_700_000_600_000)
-        );
+        let solved = Solved {
+            expires_at_ms: 1_700_000_600_000,
+            max_number: 1_000,
+        };
+        assert_eq!(verify(&payload, KEY, now), Ok(solved));
+        assert!(verify(&payload, KEY, 1_700_000_600_000).is_ok());
         assert_eq!(
             verify(&payload, KEY, 1_700_000_600_001),
             Err(Refusal::Expired)
@@ -163,11 +178,22 @@ pub mod tests {
             ..good.clone()
         };
         assert_eq!(verify(&extended, KEY, now), Err(Refusal::WrongAnswer));
+        // A claim of a harder challenge changes the salt too.
+        let harder = Payload {
+            salt: good.salt.replace("max=1000&", "max=9000&"),
+            ..good.clone()
+        };
+        assert_eq!(verify(&harder, KEY, now), Err(Refusal::WrongAnswer));
         let unsigned_expiry = Payload {
             salt: good.salt.split('?').next().unwrap().to_owned(),
             ..good.clone()
         };
         assert_eq!(verify(&unsigned_expiry, KEY, now), Err(Refusal::Malformed));
+        let no_difficulty = Payload {
+            salt: good.salt.replace("max=1000&", ""),
+            ..good.clone()
+        };
+        assert_eq!(verify(&no_difficulty, KEY, now), Err(Refusal::Malformed));
         let garbage_signature = Payload {
             signature: "zz".into(),
             ..good.clone()
