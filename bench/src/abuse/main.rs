@@ -47,7 +47,9 @@ impl Server {
         let mut command = match nofile {
             Some(limit) => {
                 let mut c = Command::new("prlimit");
-                c.arg(format!("--nofile={limit}:{limit}")).arg("--").arg(binary);
+                c.arg(format!("--nofile={limit}:{limit}"))
+                    .arg("--")
+                    .arg(binary);
                 c
             }
             None => Command::new(binary),
@@ -77,7 +79,8 @@ impl Server {
         let addr = rx
             .recv_timeout(Duration::from_secs(60))
             .unwrap_or_else(|_| {
-                let log = std::fs::read_to_string(dir.path().join("server.log")).unwrap_or_default();
+                let log =
+                    std::fs::read_to_string(dir.path().join("server.log")).unwrap_or_default();
                 panic!("{} did not start:\n{log}", binary.display())
             });
         let addr: std::net::SocketAddr = addr.parse().expect("listen address");
@@ -186,9 +189,14 @@ fn parse_args() -> Args {
     let mut args = std::env::args().skip(1);
     let (mut before, mut after, mut only) = (None, None, None);
     while let Some(flag) = args.next() {
-        let mut value = || args.next().unwrap_or_else(|| panic!("{flag} needs a value"));
+        let mut value = || {
+            args.next()
+                .unwrap_or_else(|| panic!("{flag} needs a value"))
+        };
         match flag.as_str() {
-            "--before" => before = Some(PathBuf::from(value())).filter(|p| !p.as_os_str().is_empty()),
+            "--before" => {
+                before = Some(PathBuf::from(value())).filter(|p| !p.as_os_str().is_empty())
+            }
             "--after" => after = Some(PathBuf::from(value())),
             "--only" => only = Some(value()),
             other => panic!("unknown argument {other}"),
@@ -231,7 +239,10 @@ async fn main() {
     }
     for (name, after, before) in rows {
         if with_before {
-            println!("| {name} | {} | {after} |", before.unwrap_or_else(|| "-".into()));
+            println!(
+                "| {name} | {} | {after} |",
+                before.unwrap_or_else(|| "-".into())
+            );
         } else {
             println!("| {name} | {after} |");
         }

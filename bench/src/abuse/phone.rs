@@ -38,7 +38,8 @@ fn solve(challenge: &Value) -> Option<Value> {
     for (i, byte) in target_bytes.iter_mut().enumerate() {
         *byte = u8::from_str_radix(target.get(2 * i..2 * i + 2)?, 16).ok()?;
     }
-    let number = (0..=max).find(|n| Sha256::digest(format!("{salt}{n}")).as_slice() == target_bytes)?;
+    let number =
+        (0..=max).find(|n| Sha256::digest(format!("{salt}{n}")).as_slice() == target_bytes)?;
     Some(json!({
         "algorithm": challenge["algorithm"],
         "challenge": target,
@@ -123,10 +124,14 @@ pub async fn run(binary: &Path) -> Vec<Figure> {
         total.last_max = total.last_max.max(tally.last_max);
     }
     let user = try_send(&http, &base, REAL_USER_IP, "+447700900123").await;
-    let mean = |d: Duration, n: u32| format!("{:.1} ms", d.as_secs_f64() * 1000.0 / f64::from(n.max(1)));
+    let mean =
+        |d: Duration, n: u32| format!("{:.1} ms", d.as_secs_f64() * 1000.0 / f64::from(n.max(1)));
     vec![
         Figure::new("sends the attacker got (3 IPs, 25 s)", total.sent),
-        Figure::new("attacker's mean solve time per send", mean(total.solve_time, total.tries)),
+        Figure::new(
+            "attacker's mean solve time per send",
+            mean(total.solve_time, total.tries),
+        ),
         Figure::new(
             "attacker's solve time per code obtained",
             mean(total.solve_time, total.sent),

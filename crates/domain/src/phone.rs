@@ -314,7 +314,16 @@ mod tests {
         assert_eq!(at(30, 3), 400_000);
         assert_eq!(at(u32::MAX, u32::MAX), 400_000);
         // A budget under 8 a minute doubles per send.
-        assert_eq!(d.max_number(SendVolume { global: 2, prefix: 0 }, 4), 100_000);
+        assert_eq!(
+            d.max_number(
+                SendVolume {
+                    global: 2,
+                    prefix: 0
+                },
+                4
+            ),
+            100_000
+        );
         assert!(CaptchaDifficulty::accepts(25_000, 100_000));
         assert!(!CaptchaDifficulty::accepts(25_000, 100_001));
         assert!(CaptchaDifficulty::accepts(400_000, 25_000));

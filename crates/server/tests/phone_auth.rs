@@ -607,7 +607,10 @@ async fn an_attacker_on_three_addresses_leaves_room_for_a_real_user(backend: Bac
     };
     let mut attacker_got = 0;
     for round in 0..15 {
-        for (k, ip) in ["198.51.100.1", "198.51.100.2", "198.51.100.3"].iter().enumerate() {
+        for (k, ip) in ["198.51.100.1", "198.51.100.2", "198.51.100.3"]
+            .iter()
+            .enumerate()
+        {
             let number = format!("+44770091{:04}", round * 3 + k);
             let reply = app.send_code_from(&number, Some(ip)).await;
             match reply.status {
@@ -648,7 +651,12 @@ async fn ipv6_addresses_in_one_slash_64_share_one_bucket(backend: Backend) {
     let same_64 = app
         .send_code_from("+447700900399", Some("2001:db8:1:2:ffff:1:2:3"))
         .await;
-    assert_eq!(same_64.status, StatusCode::TOO_MANY_REQUESTS, "{}", same_64.text);
+    assert_eq!(
+        same_64.status,
+        StatusCode::TOO_MANY_REQUESTS,
+        "{}",
+        same_64.text
+    );
     let next_64 = app
         .send_code_from("+447700900399", Some("2001:db8:1:3::1"))
         .await;
@@ -672,7 +680,11 @@ async fn captcha_difficulty_rises_with_recent_sends(backend: Backend) {
     };
     let max_for = |ip: &'static str| {
         let app = &app;
-        async move { app.challenge_from(Some(ip)).await["maxnumber"].as_u64().unwrap() }
+        async move {
+            app.challenge_from(Some(ip)).await["maxnumber"]
+                .as_u64()
+                .unwrap()
+        }
     };
     assert_eq!(max_for("10.0.0.1").await, 1_000);
     let stockpiled = solve(&app.challenge_from(Some("10.0.0.9")).await);
@@ -683,7 +695,9 @@ async fn captcha_difficulty_rises_with_recent_sends(backend: Backend) {
     assert_eq!(max_for("10.0.0.1").await, 4_000);
     assert_eq!(max_for("10.0.0.2").await, 2_000);
     for (i, ip) in ["10.0.0.2", "10.0.0.3"].into_iter().enumerate() {
-        let reply = app.send_code_from(&format!("+44770090041{i}"), Some(ip)).await;
+        let reply = app
+            .send_code_from(&format!("+44770090041{i}"), Some(ip))
+            .await;
         assert_eq!(reply.status, StatusCode::ACCEPTED, "{}", reply.text);
     }
     assert_eq!(max_for("10.0.0.9").await, 8_000);

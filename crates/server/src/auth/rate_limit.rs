@@ -95,7 +95,11 @@ mod tests {
                 .check_ip(format!("2001:db8:1:2::{host}").parse().unwrap())
                 .unwrap();
         }
-        assert!(limits.check_ip("2001:db8:1:2:ffff::9".parse().unwrap()).is_err());
+        assert!(
+            limits
+                .check_ip("2001:db8:1:2:ffff::9".parse().unwrap())
+                .is_err()
+        );
         limits.check_ip("2001:db8:1:3::1".parse().unwrap()).unwrap();
         limits.check_email("a@b.com").unwrap();
         limits.check_email("a@b.com").unwrap();

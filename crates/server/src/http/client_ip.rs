@@ -99,7 +99,10 @@ mod tests {
         assert_eq!(key("203.0.113.7"), "203.0.113.7");
         assert_ne!(key("203.0.113.7"), key("203.0.113.8"));
         assert_eq!(key("2001:db8:1:2:aaaa:bbbb:cccc:dddd"), "2001:db8:1:2::/64");
-        assert_eq!(key("2001:db8:1:2::1"), key("2001:db8:1:2:ffff:ffff:ffff:ffff"));
+        assert_eq!(
+            key("2001:db8:1:2::1"),
+            key("2001:db8:1:2:ffff:ffff:ffff:ffff")
+        );
         assert_ne!(key("2001:db8:1:2::1"), key("2001:db8:1:3::1"));
         assert_eq!(key("::ffff:198.51.100.9"), "198.51.100.9");
         assert_eq!(

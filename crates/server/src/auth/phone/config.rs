@@ -261,7 +261,8 @@ impl PhoneConfig {
                 "PHONE_CAPTCHA_MAX_NUMBER_CEILING must be at least PHONE_CAPTCHA_MAX_NUMBER".into(),
             ));
         }
-        if u64::from(self.phone_sends_per_ip_per_minute) * 4 > u64::from(self.phone_sends_per_minute)
+        if u64::from(self.phone_sends_per_ip_per_minute) * 4
+            > u64::from(self.phone_sends_per_minute)
         {
             return Err(ConfigError(
                 "PHONE_SENDS_PER_IP_PER_MINUTE may be at most a quarter of PHONE_SENDS_PER_MINUTE, \

@@ -61,10 +61,7 @@ fn wrong_code() -> AppError {
         (status = 200, description = "A proof-of-work challenge to solve before asking for a code; its maxnumber rises with the sends of the last minute, overall and from the client's prefix", body = CaptchaChallenge),
         (status = 404, description = "phone-disabled", body = ErrorBody),
     ))]
-pub async fn get_challenge(
-    State(state): State<AppState>,
-    client: ClientIp,
-) -> ApiResult<Response> {
+pub async fn get_challenge(State(state): State<AppState>, client: ClientIp) -> ApiResult<Response> {
     let phone = phone_auth(&state)?;
     let key = phone.captcha_key(&state.store).await?;
     let now = phone.clock.now_ms();

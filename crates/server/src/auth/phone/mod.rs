@@ -18,9 +18,7 @@ use tokio::sync::OnceCell;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use self::{clock::Clock, sender::SmsSender};
-use crate::{
-    AppState, config::Config, error::AppError, http::client_ip::IpKey, store::DynStore,
-};
+use crate::{AppState, config::Config, error::AppError, http::client_ip::IpKey, store::DynStore};
 
 /// Wrong guesses a code survives (the fifth attempt is its last).
 pub const CODE_ATTEMPTS: u32 = 5;
