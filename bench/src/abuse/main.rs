@@ -8,6 +8,7 @@
 //! and sends traffic only to 127.0.0.0/8.
 
 mod connections;
+mod phone;
 mod uploads;
 
 use std::{
@@ -180,6 +181,7 @@ fn scenarios() -> Vec<(&'static str, Scenario)> {
     vec![
         ("connections", |b| Box::pin(connections::run(b))),
         ("uploads", |b| Box::pin(uploads::run(b))),
+        ("phone", |b| Box::pin(phone::run(b))),
     ]
 }
 

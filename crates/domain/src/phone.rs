@@ -143,6 +143,51 @@ pub fn check_send(
     Ok(())
 }
 
+/// Sends in the last [`RATE_WINDOW_MS`], counted to price the next captcha.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SendVolume {
+    /// From anyone.
+    pub global: u32,
+    /// From the requesting client's prefix (an IPv4 address or an IPv6 /64).
+    pub prefix: u32,
+}
+
+/// The captcha's difficulty (its `maxnumber`: how many SHA-256 tries a solver may need).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CaptchaDifficulty {
+    /// When nothing was sent in the last minute.
+    pub base: u64,
+    /// Never more than this, so a phone browser still gets through during an attack.
+    pub ceiling: u64,
+}
+
+/// A challenge keeps working while the difficulty has risen at most this factor since it was
+/// issued (a real user's solve can overlap a burst); a stockpile of cheap challenges buys at
+/// most this discount.
+pub const CAPTCHA_SLACK: u64 = 4;
+
+impl CaptchaDifficulty {
+    /// Doubles once per send from the requesting prefix and once per eighth of the global
+    /// budget sent, in the last minute, up to the ceiling: sending in bulk gets dearer for
+    /// the sender first, and for everyone once volume nears the budget.
+    pub fn max_number(&self, volume: SendVolume, global_per_minute: u32) -> u64 {
+        let global_step = (global_per_minute / 8).max(1);
+        let doublings = volume
+            .prefix
+            .saturating_add(volume.global / global_step)
+            .min(63);
+        self.base
+            .saturating_mul(1u64 << doublings)
+            .min(self.ceiling)
+            .max(self.base)
+    }
+
+    /// Whether a challenge issued at `issued` is still hard enough when `required` is due.
+    pub fn accepts(issued: u64, required: u64) -> bool {
+        issued.saturating_mul(CAPTCHA_SLACK) >= required
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -249,5 +294,38 @@ mod tests {
         );
         // Once the oldest leaves the minute, one slot opens.
         assert!(check_send(&global, &LIMITS, now - 10_000 + RATE_WINDOW_MS).is_ok());
+    }
+
+    #[test]
+    fn captcha_difficulty_rises_with_volume_up_to_its_ceiling() {
+        let d = CaptchaDifficulty {
+            base: 25_000,
+            ceiling: 400_000,
+        };
+        let at = |global, prefix| d.max_number(SendVolume { global, prefix }, 30);
+        assert_eq!(at(0, 0), 25_000);
+        // Each send from the prefix doubles its next challenge.
+        assert_eq!(at(1, 1), 50_000);
+        assert_eq!(at(2, 2), 100_000);
+        // Global volume: one doubling per 30 / 8 = 3 sends.
+        assert_eq!(at(2, 0), 25_000);
+        assert_eq!(at(3, 0), 50_000);
+        assert_eq!(at(9, 0), 200_000);
+        assert_eq!(at(30, 3), 400_000);
+        assert_eq!(at(u32::MAX, u32::MAX), 400_000);
+        // A budget under 8 a minute doubles per send.
+        assert_eq!(
+            d.max_number(
+                SendVolume {
+                    global: 2,
+                    prefix: 0
+                },
+                4
+            ),
+            100_000
+        );
+        assert!(CaptchaDifficulty::accepts(25_000, 100_000));
+        assert!(!CaptchaDifficulty::accepts(25_000, 100_001));
+        assert!(CaptchaDifficulty::accepts(400_000, 25_000));
     }
 }

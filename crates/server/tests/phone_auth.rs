@@ -13,7 +13,7 @@ use common::{
 };
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
-use server::auth::phone::config::SmsSenderKind;
+use server::auth::phone::config::{PhoneConfig, SmsSenderKind};
 use uuid::Uuid;
 
 const SESSION: &str = "/api/v1/auth/session";
@@ -221,6 +221,7 @@ async fn global_limit_trips_at_its_count(backend: Backend) {
     let Some(app) = spawn_phone_app(backend, |config| {
         config.trust_proxy = true;
         config.phone.phone_sends_per_minute = 4;
+        config.phone.phone_sends_per_ip_per_minute = 1;
     })
     .await
     else {
@@ -585,9 +586,134 @@ async fn off_without_a_sender(backend: Backend) {
         challenge.body["salt"]
             .as_str()
             .unwrap()
-            .contains("?expires=")
+            .contains("expires=")
     );
     solve(&challenge.body);
+}
+
+/// The attack of issue 10: scripts on three IPv4 addresses solve captchas as fast as they
+/// can. With the default limits they must not use up the overall budget: a real user on
+/// another address still gets a code.
+async fn an_attacker_on_three_addresses_leaves_room_for_a_real_user(backend: Backend) {
+    let defaults = PhoneConfig::default();
+    let Some(app) = spawn_phone_app(backend, |config| {
+        config.trust_proxy = true;
+        config.phone.phone_sends_per_ip_per_minute = defaults.phone_sends_per_ip_per_minute;
+        config.phone.phone_sends_per_minute = defaults.phone_sends_per_minute;
+    })
+    .await
+    else {
+        return;
+    };
+    let mut attacker_got = 0;
+    for round in 0..15 {
+        for (k, ip) in ["198.51.100.1", "198.51.100.2", "198.51.100.3"]
+            .iter()
+            .enumerate()
+        {
+            let number = format!("+44770091{:04}", round * 3 + k);
+            let reply = app.send_code_from(&number, Some(ip)).await;
+            match reply.status {
+                StatusCode::ACCEPTED => attacker_got += 1,
+                StatusCode::TOO_MANY_REQUESTS | StatusCode::BAD_REQUEST => {}
+                other => panic!("{other}: {}", reply.text),
+            }
+        }
+    }
+    assert!(
+        attacker_got < defaults.phone_sends_per_minute,
+        "the attacker got {attacker_got} codes"
+    );
+    let user = app.send_code_from(NUMBER, Some("203.0.113.50")).await;
+    assert_eq!(user.status, StatusCode::ACCEPTED, "{}", user.text);
+    assert!(app.outbox().iter().any(|m| m["to"] == NUMBER));
+}
+
+/// An IPv6 client picks the low 64 bits of its address freely: one /64 is one bucket.
+async fn ipv6_addresses_in_one_slash_64_share_one_bucket(backend: Backend) {
+    let Some(app) = spawn_phone_app(backend, |config| {
+        config.trust_proxy = true;
+        config.phone.phone_sends_per_ip_per_minute = 3;
+    })
+    .await
+    else {
+        return;
+    };
+    for host in 1..=3 {
+        let reply = app
+            .send_code_from(
+                &format!("+4477009003{host:02}"),
+                Some(&format!("2001:db8:1:2::{host}")),
+            )
+            .await;
+        assert_eq!(reply.status, StatusCode::ACCEPTED, "{}", reply.text);
+    }
+    let same_64 = app
+        .send_code_from("+447700900399", Some("2001:db8:1:2:ffff:1:2:3"))
+        .await;
+    assert_eq!(
+        same_64.status,
+        StatusCode::TOO_MANY_REQUESTS,
+        "{}",
+        same_64.text
+    );
+    let next_64 = app
+        .send_code_from("+447700900399", Some("2001:db8:1:3::1"))
+        .await;
+    assert_eq!(next_64.status, StatusCode::ACCEPTED, "{}", next_64.text);
+}
+
+/// The challenge's maxnumber doubles per send from the client's prefix and per eighth of
+/// the overall budget sent in the last minute; a challenge from quieter times stops working
+/// once the difficulty has more than quadrupled.
+async fn captcha_difficulty_rises_with_recent_sends(backend: Backend) {
+    let Some(app) = spawn_phone_app(backend, |config| {
+        config.trust_proxy = true;
+        config.phone.phone_captcha_max_number = 1_000;
+        config.phone.phone_captcha_max_number_ceiling = 64_000;
+        config.phone.phone_sends_per_minute = 8;
+        config.phone.phone_sends_per_ip_per_minute = 2;
+    })
+    .await
+    else {
+        return;
+    };
+    let max_for = |ip: &'static str| {
+        let app = &app;
+        async move {
+            app.challenge_from(Some(ip)).await["maxnumber"]
+                .as_u64()
+                .unwrap()
+        }
+    };
+    assert_eq!(max_for("10.0.0.1").await, 1_000);
+    let stockpiled = solve(&app.challenge_from(Some("10.0.0.9")).await);
+
+    let first = app.send_code_from("+447700900401", Some("10.0.0.1")).await;
+    assert_eq!(first.status, StatusCode::ACCEPTED, "{}", first.text);
+    // One send overall (an eighth of 8) and one from 10.0.0.1.
+    assert_eq!(max_for("10.0.0.1").await, 4_000);
+    assert_eq!(max_for("10.0.0.2").await, 2_000);
+    for (i, ip) in ["10.0.0.2", "10.0.0.3"].into_iter().enumerate() {
+        let reply = app
+            .send_code_from(&format!("+44770090041{i}"), Some(ip))
+            .await;
+        assert_eq!(reply.status, StatusCode::ACCEPTED, "{}", reply.text);
+    }
+    assert_eq!(max_for("10.0.0.9").await, 8_000);
+    assert_eq!(max_for("10.0.0.1").await, 16_000);
+
+    // Issued at 1,000, now 8,000 is due: more than four times harder, so refused.
+    let stale = app
+        .send_solved_from("+447700900499", &stockpiled, Some("10.0.0.9"))
+        .await;
+    assert_eq!(stale.status, StatusCode::BAD_REQUEST, "{}", stale.text);
+    assert_eq!(stale.error_code(), "captcha-failed");
+    let fresh = app.send_code_from("+447700900499", Some("10.0.0.9")).await;
+    assert_eq!(fresh.status, StatusCode::ACCEPTED, "{}", fresh.text);
+
+    app.time.advance_ms(MINUTE_MS);
+    assert_eq!(max_for("10.0.0.1").await, 1_000, "a quiet minute later");
 }
 
 on_both_backends!(
@@ -608,6 +734,9 @@ on_both_backends!(
     a_number_of_another_account_is_never_linked,
     verify_needs_a_code,
     off_without_a_sender,
+    an_attacker_on_three_addresses_leaves_room_for_a_real_user,
+    ipv6_addresses_in_one_slash_64_share_one_bucket,
+    captcha_difficulty_rises_with_recent_sends,
 );
 
 /// What the stand-in SMS provider received.

@@ -15,14 +15,14 @@ use governor::{
     clock::{Clock, DefaultClock},
 };
 
-use crate::error::AppError;
+use crate::{error::AppError, http::client_ip::IpKey};
 
 /// Every this many checks, forget keys whose buckets have refilled (bounds memory).
 const SWEEP_EVERY: u32 = 1_024;
 
 #[derive(Clone)]
 pub struct AuthLimits {
-    per_ip: Arc<Limiter<IpAddr>>,
+    per_ip: Arc<Limiter<IpKey>>,
     per_email: Arc<Limiter<String>>,
 }
 
@@ -34,8 +34,9 @@ impl AuthLimits {
         }
     }
 
+    /// Counts under the client's [`IpKey`]: an IPv6 /64 shares one bucket.
     pub fn check_ip(&self, ip: IpAddr) -> Result<(), AppError> {
-        self.per_ip.check(ip)
+        self.per_ip.check(IpKey::of(ip))
     }
 
     pub fn check_email(&self, normalised_email: &str) -> Result<(), AppError> {
@@ -88,6 +89,18 @@ mod tests {
         }
         // Other keys are unaffected.
         limits.check_ip("10.0.0.1".parse().unwrap()).unwrap();
+        // One IPv6 /64 is one client, whatever its low 64 bits.
+        for host in 1..=3 {
+            limits
+                .check_ip(format!("2001:db8:1:2::{host}").parse().unwrap())
+                .unwrap();
+        }
+        assert!(
+            limits
+                .check_ip("2001:db8:1:2:ffff::9".parse().unwrap())
+                .is_err()
+        );
+        limits.check_ip("2001:db8:1:3::1".parse().unwrap()).unwrap();
         limits.check_email("a@b.com").unwrap();
         limits.check_email("a@b.com").unwrap();
         assert!(limits.check_email("a@b.com").is_err());

@@ -4,7 +4,7 @@
 
 pub mod mailer;
 
-use std::{net::IpAddr, sync::Arc};
+use std::sync::Arc;
 
 use axum::{Json, extract::State, http::StatusCode};
 use domain::{contact::ContactInput, time_fmt::now_ms};
@@ -17,11 +17,11 @@ use crate::{
     AppState,
     auth::{rate_limit::Limiter, session::CurrentUser},
     error::{ApiJson, ApiResult, AppError, ErrorBody},
-    http::client_ip::ClientIp,
+    http::client_ip::{ClientIp, IpKey},
     store::{ContactRecord, EmailDelivery},
 };
 
-pub type ContactLimit = Arc<Limiter<IpAddr>>;
+pub type ContactLimit = Arc<Limiter<IpKey>>;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(send_message))
@@ -40,11 +40,11 @@ pub struct MessageReceived {
     ))]
 pub async fn send_message(
     State(state): State<AppState>,
-    ClientIp(ip): ClientIp,
+    client: ClientIp,
     sender: Option<CurrentUser>,
     ApiJson(input): ApiJson<ContactInput>,
 ) -> ApiResult<(StatusCode, Json<MessageReceived>)> {
-    state.contact_limit.check(ip)?;
+    state.contact_limit.check(client.key())?;
     let message = input
         .validate()
         .map_err(|(field, problem)| AppError::validation(field, problem))?;

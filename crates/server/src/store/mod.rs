@@ -445,6 +445,9 @@ pub trait Store: Send + Sync + 'static {
         expires_at_ms: i64,
         now_ms: i64,
     ) -> StoreResult<bool>;
+    /// Sends accepted in the last minute, overall and from `ip` (a rate-limit key), which
+    /// price the next captcha.
+    async fn phone_send_volume(&self, ip: &str, now_ms: i64) -> StoreResult<phone::SendVolume>;
     /// Checks the send limits and, if they allow it, records the send and stores the code
     /// (replacing the number's previous one), atomically across processes.
     async fn start_phone_code(

@@ -1,5 +1,6 @@
 //! What the Store keeps for phone sign-in (see migrations 0008_phone).
 
+pub use domain::phone::SendVolume;
 use domain::phone::{SendLimits, SendRefusal};
 use uuid::Uuid;
 
@@ -11,7 +12,8 @@ pub struct PhoneCodeStart {
     pub verification_id: Uuid,
     /// E.164.
     pub phone: String,
-    /// Where the request came from, for the per-IP send limit.
+    /// Where the request came from (its rate-limit key: an IPv4 address or an IPv6 /64), for
+    /// the per-IP send limit.
     pub ip: String,
     pub code_salt: String,
     pub code_hash: String,

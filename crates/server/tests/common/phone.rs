@@ -45,9 +45,10 @@ pub async fn spawn_phone_app(
     config.login_rate_limit_per_minute = 10_000;
     config.phone.sms_sender = Some(SmsSenderKind::Log);
     config.phone.phone_captcha_max_number = 1_000;
+    config.phone.phone_captcha_max_number_ceiling = 16_000;
     config.phone.phone_send_interval_secs = 0;
     config.phone.phone_sends_per_number_per_hour = 1_000;
-    config.phone.phone_sends_per_ip_per_minute = 1_000;
+    config.phone.phone_sends_per_ip_per_minute = 250;
     config.phone.phone_sends_per_minute = 1_000;
     tweak(&mut config);
     let mut state = AppState::new(config, store.clone()).unwrap();
@@ -100,14 +101,28 @@ pub fn solve(challenge: &Value) -> Value {
 
 impl TestApp {
     pub async fn solved_captcha(&self) -> Value {
-        let reply = self.get(CHALLENGE, None).await;
+        solve(&self.challenge_from(None).await)
+    }
+
+    /// A challenge as priced for `ip` (needs TRUST_PROXY) or the socket.
+    pub async fn challenge_from(&self, ip: Option<&str>) -> Value {
+        let mut request = self.http.get(format!("{}{CHALLENGE}", self.base));
+        if let Some(ip) = ip {
+            request = request.header("x-forwarded-for", ip);
+        }
+        let reply = super::read(request).await;
         assert_eq!(reply.status, StatusCode::OK, "{}", reply.text);
-        solve(&reply.body)
+        reply.body
     }
 
     /// Asks for a code with a fresh captcha, from `ip` (needs TRUST_PROXY) or the socket.
     pub async fn send_code_from(&self, phone: &str, ip: Option<&str>) -> Reply {
-        let captcha = self.solved_captcha().await;
+        let captcha = solve(&self.challenge_from(ip).await);
+        self.send_solved_from(phone, &captcha, ip).await
+    }
+
+    /// Asks for a code with a given captcha solution, from `ip` or the socket.
+    pub async fn send_solved_from(&self, phone: &str, captcha: &Value, ip: Option<&str>) -> Reply {
         let mut request = self
             .http
             .post(format!("{}{SEND}", self.base))

@@ -74,6 +74,26 @@ describe('phone sign-in', () => {
     expect(app.server.callsTo(VERIFY)[0]?.body).toEqual({ verificationId: 'v-1', code: '042917' });
   });
 
+  it('retries once with a fresh challenge when the captcha was refused (difficulty rose meanwhile)', async () => {
+    let sends = 0;
+    const app = await openPhone(
+      phoneRoutes({
+        [SEND]: () => {
+          sends += 1;
+          return sends === 1
+            ? apiError(400, 'captcha-failed', 'The security check failed. Please try again.')
+            : json(202, { verificationId: 'v-2' });
+        },
+      }),
+    );
+    await app.user.type(screen.getByLabelText('Phone number'), '+44 7700 900123');
+    await app.user.click(screen.getByRole('button', { name: 'Send code' }));
+
+    await screen.findByLabelText('Verification code');
+    expect(app.server.callsTo(CHALLENGE)).toHaveLength(2);
+    expect(app.server.callsTo(SEND)).toHaveLength(2);
+  });
+
   it('shows the server message for a wrong code and stays on the code step', async () => {
     const app = await openPhone(
       phoneRoutes({ [VERIFY]: () => apiError(400, 'invalid-verification-code', 'The verification code is incorrect') }),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { request } from '@/lib/api';
+import { ApiError, request } from '@/lib/api';
 import { apiPaths } from '@/lib/paths';
 import { authResponseSchema, type AuthResponse } from '@/lib/session/user';
 import { challengeSchema, solveCaptcha, type Solver } from './captcha';
@@ -21,12 +21,22 @@ export async function fetchProviders(): Promise<Providers> {
 
 const sentSchema = z.object({ verificationId: z.string().min(1) });
 
-/** Solves a fresh captcha, then asks the server to text a code; returns its verification id. */
+/**
+ * Solves a fresh captcha, then asks the server to text a code; returns its verification id.
+ * The server raises the difficulty while many codes are sent and refuses a challenge that has
+ * become too easy meanwhile, so a refused captcha is retried once with a new challenge.
+ */
 export async function requestCode(phone: string, solve: Solver = solveCaptcha): Promise<string> {
-  const challenge = await request(apiPaths.phoneChallenge, { schema: challengeSchema });
-  const captcha = await solve(challenge);
-  const sent = await request(apiPaths.phoneSend, { method: 'POST', body: { phone, captcha }, schema: sentSchema });
-  return sent.verificationId;
+  for (let attempt = 1; ; attempt += 1) {
+    const challenge = await request(apiPaths.phoneChallenge, { schema: challengeSchema });
+    const captcha = await solve(challenge);
+    try {
+      const sent = await request(apiPaths.phoneSend, { method: 'POST', body: { phone, captcha }, schema: sentSchema });
+      return sent.verificationId;
+    } catch (error) {
+      if (attempt >= 2 || !(error instanceof ApiError) || error.code !== 'captcha-failed') throw error;
+    }
+  }
 }
 
 /** Proves the number: signs in, or links it to the signed-in user (the server decides by session). */

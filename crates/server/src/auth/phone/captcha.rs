@@ -2,7 +2,8 @@
 //!
 //! A challenge is `sha256(salt + n)` for a secret random `n ≤ maxnumber`, signed with
 //! HMAC-SHA256 under a key every server process shares. The salt carries `?expires=<unix>&`
-//! so the signature covers the expiry. The browser finds `n` by brute force; the server
+//! and `max=<maxnumber>&` (in either order) so the signature covers the expiry and the
+//! difficulty the challenge was issued at. The browser finds `n` by brute force; the server
 //! checks the answer, then records it so each solution is accepted once.
 
 use altcha_lib_rs::{ChallengeOptions, Payload, algorithm::AltchaAlgorithm};
@@ -10,7 +11,7 @@ use base64::{Engine, engine::general_purpose::STANDARD};
 use hmac::{Hmac, Mac};
 use rand::{RngCore, rngs::OsRng};
 use serde_json::Value;
-use sha2::Sha256;
+use sha2::{Digest, Sha256};
 
 pub use altcha_lib_rs::Challenge;
 
@@ -36,7 +37,7 @@ pub fn create(hmac_key: &str, max_number: u64, now_ms: i64) -> anyhow::Result<Ch
         max_number: Some(max_number),
         hmac_key,
         // The library keeps `?…&` parameters of a given salt inside the hashed, signed salt.
-        salt: Some(format!("{salt}?expires={expires}&")),
+        salt: Some(format!("{salt}?expires={expires}&max={max_number}&")),
         ..ChallengeOptions::default()
     })
     .map_err(|err| anyhow::anyhow!("creating a captcha challenge: {err}"))
@@ -55,24 +56,33 @@ pub fn parse(value: &Value) -> Option<Payload> {
     }
 }
 
-/// The expiry (unix seconds) the signed salt carries, if it carries one properly terminated.
-fn expires_of(salt: &str) -> Option<i64> {
+/// A parameter the signed salt carries, if it carries it properly terminated.
+fn salt_param<T: std::str::FromStr>(salt: &str, name: &str) -> Option<T> {
     let (_, params) = salt.split_once('?')?;
     params
         .split_inclusive('&')
-        .find_map(|p| p.strip_prefix("expires="))
+        .find_map(|p| p.strip_prefix(name)?.strip_prefix('='))
         .and_then(|v| v.strip_suffix('&'))
         .and_then(|v| v.parse().ok())
 }
 
-/// Checks a solution; on success returns when its challenge expires (ms), which is how long
-/// the replay record must be kept.
-pub fn verify(payload: &Payload, hmac_key: &str, now_ms: i64) -> Result<i64, Refusal> {
+/// What a verified solution tells.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Solved {
+    /// When its challenge expires (ms): how long the replay record must be kept.
+    pub expires_at_ms: i64,
+    /// The difficulty its challenge was issued at.
+    pub max_number: u64,
+}
+
+/// Checks a solution.
+pub fn verify(payload: &Payload, hmac_key: &str, now_ms: i64) -> Result<Solved, Refusal> {
     if !matches!(payload.algorithm, AltchaAlgorithm::Sha256) {
         return Err(Refusal::Malformed);
     }
-    // Every challenge we issue expires, so one without an expiry is not ours.
-    let expires = expires_of(&payload.salt).ok_or(Refusal::Malformed)?;
+    // Every challenge we issue expires and states its difficulty, so one without is not ours.
+    let expires: i64 = salt_param(&payload.salt, "expires").ok_or(Refusal::Malformed)?;
+    let max_number: u64 = salt_param(&payload.salt, "max").ok_or(Refusal::Malformed)?;
     if expires.saturating_mul(1000) < now_ms {
         return Err(Refusal::Expired);
     }
@@ -82,8 +92,16 @@ pub fn verify(payload: &Payload, hmac_key: &str, now_ms: i64) -> Result<i64, Ref
     mac.update(payload.challenge.as_bytes());
     mac.verify_slice(&signature)
         .map_err(|_| Refusal::BadSignature)?;
-    altcha_lib_rs::verify_solution(payload, hmac_key, false).map_err(|_| Refusal::WrongAnswer)?;
-    Ok(expires * 1000)
+    // Checked here rather than by `altcha_lib_rs::verify_solution`, which rebuilds the salt from
+    // a HashMap of its parameters: with two of them their order, and so the hash, is random.
+    let digest = Sha256::digest(format!("{}{}", payload.salt, payload.number));
+    if hex_decode(&payload.challenge).as_deref() != Some(digest.as_slice()) {
+        return Err(Refusal::WrongAnswer);
+    }
+    Ok(Solved {
+        expires_at_ms: expires * 1000,
+        max_number,
+    })
 }
 
 fn hex_decode(hex: &str) -> Option<Vec<u8>> {
@@ -98,8 +116,6 @@ fn hex_decode(hex: &str) -> Option<Vec<u8>> {
 
 #[cfg(test)]
 pub mod tests {
-    use sha2::Digest;
-
     use super::*;
 
     const KEY: &str = "test-key";
@@ -128,16 +144,26 @@ pub mod tests {
         let now = 1_700_000_000_000;
         let challenge = create(KEY, 1_000, now).unwrap();
         assert!(
-            challenge.salt.contains("?expires=1700000600&"),
+            challenge.salt.contains("expires=1700000600&") && challenge.salt.contains("max=1000&"),
             "{}",
             challenge.salt
         );
         let payload = solve(&challenge);
-        assert_eq!(verify(&payload, KEY, now), Ok(1_700_000_600_000));
-        assert_eq!(
-            verify(&payload, KEY, 1_700_000_600_000),
-            Ok(1_700_000_600_000)
-        );
+        let solved = Solved {
+            expires_at_ms: 1_700_000_600_000,
+            max_number: 1_000,
+        };
+        assert_eq!(verify(&payload, KEY, now), Ok(solved));
+        assert!(verify(&payload, KEY, 1_700_000_600_000).is_ok());
+        // Whatever order the library writes the salt's two parameters in.
+        for _ in 0..20 {
+            let challenge = create(KEY, 10, now).unwrap();
+            assert!(
+                verify(&solve(&challenge), KEY, now).is_ok(),
+                "{}",
+                challenge.salt
+            );
+        }
         assert_eq!(
             verify(&payload, KEY, 1_700_000_600_001),
             Err(Refusal::Expired)
@@ -163,11 +189,22 @@ pub mod tests {
             ..good.clone()
         };
         assert_eq!(verify(&extended, KEY, now), Err(Refusal::WrongAnswer));
+        // A claim of a harder challenge changes the salt too.
+        let harder = Payload {
+            salt: good.salt.replace("max=1000&", "max=9000&"),
+            ..good.clone()
+        };
+        assert_eq!(verify(&harder, KEY, now), Err(Refusal::WrongAnswer));
         let unsigned_expiry = Payload {
             salt: good.salt.split('?').next().unwrap().to_owned(),
             ..good.clone()
         };
         assert_eq!(verify(&unsigned_expiry, KEY, now), Err(Refusal::Malformed));
+        let no_difficulty = Payload {
+            salt: good.salt.replace("max=1000&", ""),
+            ..good.clone()
+        };
+        assert_eq!(verify(&no_difficulty, KEY, now), Err(Refusal::Malformed));
         let garbage_signature = Payload {
             signature: "zz".into(),
             ..good.clone()

@@ -4,7 +4,7 @@
 use std::fmt;
 
 use clap::{Args, ValueEnum};
-use domain::phone::SendLimits;
+use domain::phone::{CaptchaDifficulty, SendLimits};
 
 use crate::config::ConfigError;
 
@@ -37,8 +37,10 @@ pub struct PhoneConfig {
     #[arg(long, env = "SMS_FROM", global = true)]
     pub sms_from: Option<String>,
 
-    /// Captcha difficulty: the largest number a browser may have to try. The default solves in
-    /// well under a second on a phone.
+    /// Captcha difficulty when nothing was sent lately: the largest number a browser may have
+    /// to try. The default solves in well under a second on a phone. It doubles with each send
+    /// from the client's prefix and each eighth of PHONE_SENDS_PER_MINUTE sent in the last
+    /// minute, up to PHONE_CAPTCHA_MAX_NUMBER_CEILING.
     #[arg(
         long,
         env = "PHONE_CAPTCHA_MAX_NUMBER",
@@ -74,11 +76,12 @@ pub struct PhoneConfig {
     )]
     pub phone_sends_per_number_per_hour: u32,
 
-    /// Codes requested from one client IP per minute.
+    /// Codes requested from one client prefix (an IPv4 address or an IPv6 /64) per minute:
+    /// its share of PHONE_SENDS_PER_MINUTE, at most a quarter of it.
     #[arg(
         long,
         env = "PHONE_SENDS_PER_IP_PER_MINUTE",
-        default_value_t = 10,
+        default_value_t = 3,
         global = true
     )]
     pub phone_sends_per_ip_per_minute: u32,
@@ -91,6 +94,15 @@ pub struct PhoneConfig {
         global = true
     )]
     pub phone_sends_per_minute: u32,
+
+    /// The most the captcha difficulty rises to under load (about 5 s on a phone browser).
+    #[arg(
+        long,
+        env = "PHONE_CAPTCHA_MAX_NUMBER_CEILING",
+        default_value_t = 400_000,
+        global = true
+    )]
+    pub phone_captcha_max_number_ceiling: u64,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -130,7 +142,7 @@ impl fmt::Debug for PhoneConfig {
                 &self.sms_http_auth_token.as_ref().map(|_| "<redacted>"),
             )
             .field("sms_from", &self.sms_from)
-            .field("phone_captcha_max_number", &self.phone_captcha_max_number)
+            .field("captcha", &self.captcha_difficulty())
             .field("limits", &self.send_limits())
             .finish_non_exhaustive()
     }
@@ -155,8 +167,9 @@ impl Default for PhoneConfig {
             phone_code_ttl_secs: 300,
             phone_send_interval_secs: 60,
             phone_sends_per_number_per_hour: 5,
-            phone_sends_per_ip_per_minute: 10,
+            phone_sends_per_ip_per_minute: 3,
             phone_sends_per_minute: 30,
+            phone_captcha_max_number_ceiling: 400_000,
         }
     }
 }
@@ -168,6 +181,13 @@ impl PhoneConfig {
             per_number_per_hour: self.phone_sends_per_number_per_hour,
             per_ip_per_minute: self.phone_sends_per_ip_per_minute,
             global_per_minute: self.phone_sends_per_minute,
+        }
+    }
+
+    pub fn captcha_difficulty(&self) -> CaptchaDifficulty {
+        CaptchaDifficulty {
+            base: self.phone_captcha_max_number,
+            ceiling: self.phone_captcha_max_number_ceiling,
         }
     }
 
@@ -233,6 +253,20 @@ impl PhoneConfig {
             return Err(ConfigError(
                 "PHONE_CAPTCHA_MAX_NUMBER, PHONE_CODE_TTL_SECS and the PHONE_SENDS_* limits must be \
                  at least 1"
+                    .into(),
+            ));
+        }
+        if self.phone_captcha_max_number_ceiling < self.phone_captcha_max_number {
+            return Err(ConfigError(
+                "PHONE_CAPTCHA_MAX_NUMBER_CEILING must be at least PHONE_CAPTCHA_MAX_NUMBER".into(),
+            ));
+        }
+        if u64::from(self.phone_sends_per_ip_per_minute) * 4
+            > u64::from(self.phone_sends_per_minute)
+        {
+            return Err(ConfigError(
+                "PHONE_SENDS_PER_IP_PER_MINUTE may be at most a quarter of PHONE_SENDS_PER_MINUTE, \
+                 so that a few clients cannot use up phone sign-in for everyone"
                     .into(),
             ));
         }
@@ -305,6 +339,28 @@ mod tests {
             ..http()
         };
         assert!(local.validate().is_ok());
+    }
+
+    #[test]
+    fn one_prefix_gets_at_most_a_quarter_of_the_budget_and_the_ceiling_tops_the_base() {
+        assert!(PhoneConfig::default().validate().is_ok());
+        let greedy = PhoneConfig {
+            phone_sends_per_ip_per_minute: 8,
+            phone_sends_per_minute: 30,
+            ..PhoneConfig::default()
+        };
+        assert!(greedy.validate().unwrap_err().0.contains("a quarter"));
+        let quarter = PhoneConfig {
+            phone_sends_per_ip_per_minute: 8,
+            phone_sends_per_minute: 32,
+            ..PhoneConfig::default()
+        };
+        assert!(quarter.validate().is_ok());
+        let low_ceiling = PhoneConfig {
+            phone_captcha_max_number_ceiling: 24_999,
+            ..PhoneConfig::default()
+        };
+        assert!(low_ceiling.validate().unwrap_err().0.contains("CEILING"));
     }
 
     #[test]

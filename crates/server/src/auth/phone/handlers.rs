@@ -6,7 +6,7 @@ use axum::{
     http::{HeaderMap, StatusCode, header},
     response::{IntoResponse, Response},
 };
-use domain::phone::{PHONE_FORMAT_MESSAGE, PhoneNumber};
+use domain::phone::{CaptchaDifficulty, PHONE_FORMAT_MESSAGE, PhoneNumber};
 use uuid::Uuid;
 
 use super::{
@@ -58,13 +58,17 @@ fn wrong_code() -> AppError {
 
 #[utoipa::path(get, path = "/phone/challenge", tag = "auth",
     responses(
-        (status = 200, description = "A proof-of-work challenge to solve before asking for a code", body = CaptchaChallenge),
+        (status = 200, description = "A proof-of-work challenge to solve before asking for a code; its maxnumber rises with the sends of the last minute, overall and from the client's prefix", body = CaptchaChallenge),
         (status = 404, description = "phone-disabled", body = ErrorBody),
     ))]
-pub async fn get_challenge(State(state): State<AppState>) -> ApiResult<Response> {
+pub async fn get_challenge(State(state): State<AppState>, client: ClientIp) -> ApiResult<Response> {
     let phone = phone_auth(&state)?;
     let key = phone.captcha_key(&state.store).await?;
-    let challenge = captcha::create(key, phone.captcha_max_number, phone.clock.now_ms())?;
+    let now = phone.clock.now_ms();
+    let max_number = phone
+        .captcha_max_number(&state.store, client.key(), now)
+        .await?;
+    let challenge = captcha::create(key, max_number, now)?;
     let body = CaptchaChallenge {
         algorithm: "SHA-256".into(),
         challenge: challenge.challenge,
@@ -78,19 +82,19 @@ pub async fn get_challenge(State(state): State<AppState>) -> ApiResult<Response>
 #[utoipa::path(post, path = "/phone/send", tag = "auth", request_body = SendCodeRequest,
     responses(
         (status = 202, description = "A code was texted (the same answer whether or not the number has an account)", body = SendCodeResponse),
-        (status = 400, description = "captcha-failed (missing, wrong, expired or already used)", body = ErrorBody),
+        (status = 400, description = "captcha-failed (missing, wrong, expired, already used, or issued at under a quarter of the difficulty now due)", body = ErrorBody),
         (status = 404, description = "phone-disabled", body = ErrorBody),
         (status = 422, description = "validation: the number is not E.164", body = ErrorBody),
-        (status = 429, description = "rate-limited: per number (60 s apart, 5 an hour), per IP or overall; Retry-After says when", body = ErrorBody),
+        (status = 429, description = "rate-limited: per number (60 s apart, 5 an hour), per client prefix (IPv4 address or IPv6 /64) or overall; Retry-After says when", body = ErrorBody),
         (status = 503, description = "sms-failed: the SMS provider did not take the message", body = ErrorBody),
     ))]
 pub async fn send_code(
     State(state): State<AppState>,
-    ClientIp(ip): ClientIp,
+    client: ClientIp,
     ApiJson(body): ApiJson<SendCodeRequest>,
 ) -> ApiResult<Response> {
     let phone = phone_auth(&state)?;
-    state.limits.check_ip(ip)?;
+    state.limits.check_ip(client.0)?;
     let number = body
         .phone
         .as_deref()
@@ -104,13 +108,21 @@ pub async fn send_code(
         .and_then(captcha::parse)
         .ok_or_else(captcha_failed)?;
     let key = phone.captcha_key(&state.store).await?;
-    let expires_at_ms = captcha::verify(&payload, key, now).map_err(|why| {
+    let solved = captcha::verify(&payload, key, now).map_err(|why| {
         tracing::debug!(?why, "captcha refused");
         captcha_failed()
     })?;
+    // Challenges stockpiled while it was quiet do not buy cheap sends during a burst.
+    let due = phone
+        .captcha_max_number(&state.store, client.key(), now)
+        .await?;
+    if !CaptchaDifficulty::accepts(solved.max_number, due) {
+        tracing::debug!(issued = solved.max_number, due, "captcha too easy for now");
+        return Err(captcha_failed());
+    }
     if !state
         .store
-        .use_captcha(&payload.challenge, expires_at_ms, now)
+        .use_captcha(&payload.challenge, solved.expires_at_ms, now)
         .await?
     {
         tracing::debug!("captcha solution replayed");
@@ -126,7 +138,7 @@ pub async fn send_code(
             PhoneCodeStart {
                 verification_id,
                 phone: number.as_str().to_owned(),
-                ip: ip.to_string(),
+                ip: client.key().to_string(),
                 code_hash: code::hash_code(&salt, &code),
                 code_salt: salt,
                 attempts: CODE_ATTEMPTS,

@@ -12,13 +12,13 @@ pub mod types;
 use std::sync::Arc;
 
 use axum::http::StatusCode;
-use domain::phone::SendLimits;
+use domain::phone::{CaptchaDifficulty, SendLimits};
 use rand::{RngCore, rngs::OsRng};
 use tokio::sync::OnceCell;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use self::{clock::Clock, sender::SmsSender};
-use crate::{AppState, config::Config, error::AppError, store::DynStore};
+use crate::{AppState, config::Config, error::AppError, http::client_ip::IpKey, store::DynStore};
 
 /// Wrong guesses a code survives (the fifth attempt is its last).
 pub const CODE_ATTEMPTS: u32 = 5;
@@ -38,7 +38,8 @@ pub struct PhoneAuth {
     /// Tests swap in a hand-moved clock.
     pub clock: Clock,
     pub limits: SendLimits,
-    pub captcha_max_number: u64,
+    /// Rises with recent send volume (see [`CaptchaDifficulty::max_number`]).
+    pub captcha: CaptchaDifficulty,
     pub code_ttl_ms: i64,
     /// The captcha signing key (hex), loaded from the store on first use.
     captcha_key: Arc<OnceCell<String>>,
@@ -54,10 +55,24 @@ impl PhoneAuth {
             sender: SmsSender::new(setup, &config.data_dir, http),
             clock: Clock::System,
             limits: phone.send_limits(),
-            captcha_max_number: phone.phone_captcha_max_number,
+            captcha: phone.captcha_difficulty(),
             code_ttl_ms: phone.phone_code_ttl_secs.saturating_mul(1000) as i64,
             captcha_key: Arc::default(),
         }))
+    }
+
+    /// The difficulty due now for a client with this rate-limit key, from the sends recorded
+    /// in the database (so every process prices alike).
+    async fn captcha_max_number(
+        &self,
+        store: &DynStore,
+        key: IpKey,
+        now_ms: i64,
+    ) -> Result<u64, AppError> {
+        let volume = store.phone_send_volume(&key.to_string(), now_ms).await?;
+        Ok(self
+            .captcha
+            .max_number(volume, self.limits.global_per_minute))
     }
 
     /// One key for every process on the database, so any of them can check a challenge

@@ -7,7 +7,10 @@ use uuid::Uuid;
 use super::{PgStore, USER_COLUMNS, db_err, unique_or, user_from_row};
 use crate::store::{
     StoreError, StoreResult, UserRecord,
-    phone::{Limits, PhoneCodeCheck, PhoneCodeStart, PhoneSignIn, PhoneSignInRequest, SendOutcome},
+    phone::{
+        Limits, PhoneCodeCheck, PhoneCodeStart, PhoneSignIn, PhoneSignInRequest, SendOutcome,
+        SendVolume,
+    },
 };
 
 /// Serialises code sends across processes, so the limits hold under concurrency (sends are rare).
@@ -181,6 +184,23 @@ impl PgStore {
             .await
             .map_err(db_err)?;
         Ok(inserted == 1)
+    }
+
+    pub(super) async fn phone_volume(&self, ip: &str, now_ms: i64) -> StoreResult<SendVolume> {
+        let client = self.client().await?;
+        let row = client
+            .query_one(
+                "SELECT COUNT(*), COALESCE(SUM(CASE WHEN ip = $2 THEN 1 ELSE 0 END), 0)::BIGINT
+                 FROM phone_sends WHERE sent_at > $1",
+                &[&(now_ms - RATE_WINDOW_MS), &ip],
+            )
+            .await
+            .map_err(db_err)?;
+        let count = |n: i64| u32::try_from(n).unwrap_or(u32::MAX);
+        Ok(SendVolume {
+            global: count(row.get(0)),
+            prefix: count(row.get(1)),
+        })
     }
 
     pub(super) async fn phone_start_code(

@@ -601,6 +601,14 @@ impl Store for SqliteStore {
             .await
     }
 
+    async fn phone_send_volume(
+        &self,
+        ip: &str,
+        now_ms: i64,
+    ) -> StoreResult<super::phone::SendVolume> {
+        self.phone_volume(ip, now_ms).await
+    }
+
     async fn start_phone_code(
         &self,
         start: super::phone::PhoneCodeStart,

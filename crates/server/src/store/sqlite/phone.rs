@@ -7,8 +7,18 @@ use uuid::Uuid;
 use super::{SqliteStore, db_err, is_unique_violation, select_user};
 use crate::store::{
     StoreError, StoreResult,
-    phone::{Limits, PhoneCodeCheck, PhoneCodeStart, PhoneSignIn, PhoneSignInRequest, SendOutcome},
+    phone::{
+        Limits, PhoneCodeCheck, PhoneCodeStart, PhoneSignIn, PhoneSignInRequest, SendOutcome,
+        SendVolume,
+    },
 };
+
+const VOLUME_SQL: &str = "SELECT COUNT(*), COALESCE(SUM(CASE WHEN ip = ?2 THEN 1 ELSE 0 END), 0)
+                          FROM phone_sends WHERE sent_at > ?1";
+
+fn count(n: i64) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
 
 /// Newest first, at most `limit`, of the send times matching `filter` after `since`.
 fn send_times(
@@ -176,6 +186,21 @@ impl SqliteStore {
                     Err(err) if is_unique_violation(&err) => Ok(false),
                     Err(err) => Err(db_err(err)),
                 }
+            })
+            .await
+    }
+
+    pub(super) async fn phone_volume(&self, ip: &str, now_ms: i64) -> StoreResult<SendVolume> {
+        let ip = ip.to_owned();
+        self.readers
+            .read(move |conn| {
+                conn.query_row(VOLUME_SQL, params![now_ms - RATE_WINDOW_MS, ip], |r| {
+                    Ok(SendVolume {
+                        global: count(r.get(0)?),
+                        prefix: count(r.get(1)?),
+                    })
+                })
+                .map_err(db_err)
             })
             .await
     }
