@@ -6,6 +6,7 @@ use std::{fmt, net::SocketAddr, path::PathBuf, time::Duration};
 use clap::{Args, ValueEnum};
 
 mod oidc;
+pub mod quotas;
 pub use oidc::{OIDC_CALLBACK_PATH, OidcSettings};
 
 #[derive(Args, Clone)]
@@ -218,6 +219,9 @@ pub struct Config {
 
     #[command(flatten)]
     pub phone: crate::auth::phone::config::PhoneConfig,
+
+    #[command(flatten)]
+    pub quotas: quotas::QuotaConfig,
 }
 
 /// Where uploaded files are kept.
@@ -277,6 +281,7 @@ impl fmt::Debug for Config {
             )
             .field("s3_allow_http", &self.s3_allow_http)
             .field("phone", &self.phone)
+            .field("quotas", &self.quotas)
             .finish_non_exhaustive()
     }
 }
@@ -320,6 +325,7 @@ impl Config {
             s3_secret_access_key: None,
             s3_allow_http: false,
             phone: Default::default(),
+            quotas: Default::default(),
         }
     }
 
@@ -403,6 +409,7 @@ impl Config {
         self.stripe()?;
         self.contact_email()?;
         self.phone.validate()?;
+        self.quotas.validate()?;
         self.oidc()?;
         if self.auth_rate_limit_per_minute == 0
             || self.login_rate_limit_per_minute == 0

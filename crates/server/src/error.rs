@@ -29,6 +29,13 @@ pub enum AppError {
     },
     #[error("rate limited, retry after {retry_after_secs}s")]
     RateLimited { retry_after_secs: u64 },
+    /// A per-user quota that refills with time (push volume): 429 `quota-exceeded` with
+    /// Retry-After, so the client sends the same request again later.
+    #[error("quota exceeded, retry after {retry_after_secs}s")]
+    QuotaExceeded {
+        retry_after_secs: u64,
+        message: String,
+    },
     #[error("internal: {0:#}")]
     Internal(#[from] anyhow::Error),
 }
@@ -70,6 +77,7 @@ impl AppError {
         match self {
             AppError::Client { code, .. } => code,
             AppError::RateLimited { .. } => "rate-limited",
+            AppError::QuotaExceeded { .. } => "quota-exceeded",
             AppError::Internal(_) => "internal",
         }
     }
@@ -138,6 +146,22 @@ impl IntoResponse for AppError {
                 response
                     .headers_mut()
                     .insert(header::RETRY_AFTER, HeaderValue::from(secs));
+                response
+            }
+            AppError::QuotaExceeded {
+                retry_after_secs,
+                message,
+            } => {
+                let mut response = error_response(
+                    StatusCode::TOO_MANY_REQUESTS,
+                    "quota-exceeded",
+                    &message,
+                    None,
+                );
+                response.headers_mut().insert(
+                    header::RETRY_AFTER,
+                    HeaderValue::from(retry_after_secs.max(1)),
+                );
                 response
             }
             AppError::Internal(err) => {
