@@ -67,7 +67,11 @@ pub async fn sweep(
 }
 
 /// Sweeps now and every SWEEP_INTERVAL_SECS, logging what went.
-pub fn start(store: DynStore, files: FileStore, config: QuotaConfig) -> tokio::task::JoinHandle<()> {
+pub fn start(
+    store: DynStore,
+    files: FileStore,
+    config: QuotaConfig,
+) -> tokio::task::JoinHandle<()> {
     tokio::spawn(async move {
         let mut every = tokio::time::interval(config.sweep_interval());
         every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);

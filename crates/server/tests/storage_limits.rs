@@ -70,7 +70,10 @@ async fn records_quota_is_a_per_mutation_rejection(backend: Backend) {
     let reply = push(
         &app,
         &cookie,
-        ids.iter().map(|id| put(id, 10)).chain([put(&ids[0], 11)]).collect(),
+        ids.iter()
+            .map(|id| put(id, 10))
+            .chain([put(&ids[0], 11)])
+            .collect(),
     )
     .await;
     assert_eq!(reply.status, StatusCode::OK, "{}", reply.text);
@@ -105,7 +108,12 @@ async fn push_volume_is_limited_per_user(backend: Backend) {
     // The allowance refills at 500 a minute: a second full push right after cannot fit
     // unless the first one took most of a minute.
     let refused = push(&app, &cookie, batch()).await;
-    assert_eq!(refused.status, StatusCode::TOO_MANY_REQUESTS, "{}", refused.text);
+    assert_eq!(
+        refused.status,
+        StatusCode::TOO_MANY_REQUESTS,
+        "{}",
+        refused.text
+    );
     assert_eq!(refused.error_code(), "quota-exceeded");
     assert!(refused.body["error"]["message"].is_string());
     let retry_after: u64 = refused.headers["retry-after"]
@@ -117,8 +125,15 @@ async fn push_volume_is_limited_per_user(backend: Backend) {
     let pulled = app
         .get("/api/v1/sync/pull?cursor=500&limit=10", Some(&cookie))
         .await;
-    assert_eq!(pulled.body["changes"], json!([]), "the refused push changed nothing");
-    assert_eq!(push(&app, &other, vec![put(&new_id(), 1)]).await.status, StatusCode::OK);
+    assert_eq!(
+        pulled.body["changes"],
+        json!([]),
+        "the refused push changed nothing"
+    );
+    assert_eq!(
+        push(&app, &other, vec![put(&new_id(), 1)]).await.status,
+        StatusCode::OK
+    );
 }
 
 async fn guest_creation_is_limited_per_ip(backend: Backend) {
@@ -162,7 +177,10 @@ async fn upload_photo(app: &TestApp, cookie: &str) {
         app.http
             .post(format!("{}/api/v1/profile/photo", app.base))
             .header("cookie", cookie)
-            .header("content-type", format!("multipart/form-data; boundary={BOUNDARY}"))
+            .header(
+                "content-type",
+                format!("multipart/form-data; boundary={BOUNDARY}"),
+            )
             .body(body),
     )
     .await;
@@ -184,7 +202,10 @@ async fn sweep_deletes_abandoned_guests_with_their_files(backend: Backend) {
     let (abandoned, abandoned_id) = guest(&app).await;
     upload_photo(&app, &abandoned).await;
     let entry = new_id();
-    assert_eq!(push(&app, &abandoned, vec![put(&entry, 3)]).await.status, StatusCode::OK);
+    assert_eq!(
+        push(&app, &abandoned, vec![put(&entry, 3)]).await.status,
+        StatusCode::OK
+    );
     let (account, _) = app.sign_up("stays@example.com", "correct horse").await;
     assert_eq!(files_of(&app, &abandoned_id), 1);
 
@@ -244,7 +265,10 @@ async fn racing_accounts_for_one_new_id(backend: Backend) {
         assert_eq!(winners, 1, "round {round}: {sa:?} {sb:?}");
         assert!(sa[0] == not_owner || sb[0] == not_owner, "round {round}");
     }
-    assert_eq!(server_errors, 0, "{server_errors} of {ROUNDS} rounds answered 5xx");
+    assert_eq!(
+        server_errors, 0,
+        "{server_errors} of {ROUNDS} rounds answered 5xx"
+    );
 }
 
 on_both_backends!(

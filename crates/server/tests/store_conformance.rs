@@ -337,11 +337,7 @@ fn mutation(id: &str, action: MutationAction) -> PreparedMutation {
 }
 
 fn codes(outcome: &server::store::PushOutcome) -> Vec<Option<&str>> {
-    outcome
-        .results
-        .iter()
-        .map(|r| r.code.as_deref())
-        .collect()
+    outcome.results.iter().map(|r| r.code.as_deref()).collect()
 }
 
 /// Entries, invoices and tombstones of absent ids are rows: each takes one from the records
@@ -351,8 +347,16 @@ async fn records_quota_counts_every_new_row(backend: Backend) {
     let Some((store, _keep)) = store(backend).await else {
         return;
     };
-    let user = store.create_user(account("quota@example.com")).await.unwrap();
-    let (a, b, c, d) = (Uuid::now_v7(), Uuid::now_v7(), Uuid::now_v7(), Uuid::now_v7());
+    let user = store
+        .create_user(account("quota@example.com"))
+        .await
+        .unwrap();
+    let (a, b, c, d) = (
+        Uuid::now_v7(),
+        Uuid::now_v7(),
+        Uuid::now_v7(),
+        Uuid::now_v7(),
+    );
     let invoice = Invoice {
         id: b,
         period_start: domain::entry::parse_date("2024-01-01").unwrap(),
@@ -443,7 +447,10 @@ async fn inactive_guests_are_deleted_with_their_data(backend: Backend) {
     let abandoned_too = store.create_user(old(1_000)).await.unwrap();
     let in_use = store.create_user(old(1_000)).await.unwrap();
     let fresh = store.create_user(old(60_000)).await.unwrap();
-    let account = store.create_user(account("kept@example.com")).await.unwrap();
+    let account = store
+        .create_user(account("kept@example.com"))
+        .await
+        .unwrap();
     let linked = store.create_user(old(1_000)).await.unwrap();
     store
         .link_password(linked.id, "linked@example.com", "$argon2id$fake", 1_000)
@@ -461,7 +468,10 @@ async fn inactive_guests_are_deleted_with_their_data(backend: Backend) {
     store
         .push(
             abandoned.id,
-            vec![mutation("g1", MutationAction::PutEntry(day_entry(entry, 5)))],
+            vec![mutation(
+                "g1",
+                MutationAction::PutEntry(day_entry(entry, 5)),
+            )],
             2_000,
             100,
         )
@@ -475,7 +485,13 @@ async fn inactive_guests_are_deleted_with_their_data(backend: Backend) {
     let mut expected = vec![abandoned.id, abandoned_too.id];
     expected.sort();
     assert_eq!((first.len(), gone), (1, expected));
-    assert!(store.delete_inactive_guests(40_000, 5).await.unwrap().is_empty());
+    assert!(
+        store
+            .delete_inactive_guests(40_000, 5)
+            .await
+            .unwrap()
+            .is_empty()
+    );
     assert!(store.get_user(abandoned.id).await.unwrap().is_none());
     assert!(store.get_session("stale").await.unwrap().is_none());
     for kept in [in_use.id, fresh.id, account.id, linked.id] {
@@ -485,7 +501,10 @@ async fn inactive_guests_are_deleted_with_their_data(backend: Backend) {
     let reuse = store
         .push(
             in_use.id,
-            vec![mutation("g1", MutationAction::PutEntry(day_entry(entry, 6)))],
+            vec![mutation(
+                "g1",
+                MutationAction::PutEntry(day_entry(entry, 6)),
+            )],
             60_000,
             100,
         )
@@ -501,7 +520,10 @@ async fn pruned_replays_cannot_duplicate_or_resurrect(backend: Backend) {
     let Some((store, _keep)) = store(backend).await else {
         return;
     };
-    let user = store.create_user(account("late@example.com")).await.unwrap();
+    let user = store
+        .create_user(account("late@example.com"))
+        .await
+        .unwrap();
     let (kept, deleted) = (Uuid::now_v7(), Uuid::now_v7());
     let create_kept = mutation("create-kept", MutationAction::PutEntry(day_entry(kept, 10)));
     let create_deleted = mutation(
@@ -509,7 +531,12 @@ async fn pruned_replays_cannot_duplicate_or_resurrect(backend: Backend) {
         MutationAction::PutEntry(day_entry(deleted, 20)),
     );
     store
-        .push(user.id, vec![create_kept.clone(), create_deleted.clone()], 1_000, 100)
+        .push(
+            user.id,
+            vec![create_kept.clone(), create_deleted.clone()],
+            1_000,
+            100,
+        )
         .await
         .unwrap();
     store
@@ -538,7 +565,10 @@ async fn pruned_replays_cannot_duplicate_or_resurrect(backend: Backend) {
         .collect();
     assert_eq!(rows.len(), 2, "no second record: {rows:?}");
     assert!(rows.contains(&(kept.to_string(), false)));
-    assert!(rows.contains(&(deleted.to_string(), true)), "no resurrection: {rows:?}");
+    assert!(
+        rows.contains(&(deleted.to_string(), true)),
+        "no resurrection: {rows:?}"
+    );
     // The unpruned delete is still recognised as a replay.
     let replay = store
         .push(

@@ -51,12 +51,7 @@ pub struct QuotaConfig {
 
     /// A guest (no e-mail, phone or OpenID sign-in) unused for this many days is deleted with
     /// its records, sessions and files.
-    #[arg(
-        long,
-        env = "GUEST_INACTIVE_DAYS",
-        default_value_t = 30,
-        global = true
-    )]
+    #[arg(long, env = "GUEST_INACTIVE_DAYS", default_value_t = 30, global = true)]
     pub guest_inactive_days: u32,
 
     /// Days a pushed mutation's answer is kept so a resend is recognised (a phone offline
@@ -113,7 +108,9 @@ impl QuotaConfig {
 
     pub fn validate(&self) -> Result<(), ConfigError> {
         if self.max_records_per_user == 0 {
-            return Err(ConfigError("MAX_RECORDS_PER_USER must be at least 1".into()));
+            return Err(ConfigError(
+                "MAX_RECORDS_PER_USER must be at least 1".into(),
+            ));
         }
         if (self.push_mutations_per_minute as usize) < MAX_MUTATIONS_PER_PUSH {
             return Err(ConfigError(format!(
@@ -181,7 +178,10 @@ mod tests {
             quotas: QuotaConfig,
         }
         let parsed = <Cli as clap::Parser>::try_parse_from(["x"]).unwrap().quotas;
-        assert_eq!(format!("{parsed:?}"), format!("{:?}", QuotaConfig::default()));
+        assert_eq!(
+            format!("{parsed:?}"),
+            format!("{:?}", QuotaConfig::default())
+        );
     }
 
     #[test]

@@ -29,7 +29,9 @@ pub fn delete_inactive_guests(
         )
         .map_err(db_err)?;
     let ids = stmt
-        .query_map(params![inactive_before_ms, limit], |r| r.get::<_, String>(0))
+        .query_map(params![inactive_before_ms, limit], |r| {
+            r.get::<_, String>(0)
+        })
         .map_err(db_err)?
         .collect::<rusqlite::Result<Vec<_>>>()
         .map_err(db_err)?;

@@ -49,9 +49,15 @@ pub fn push(
             MutationAction::Reject { code, message } => {
                 MutationResult::rejected(&mutation.id, code, message)
             }
-            MutationAction::PutEntry(entry) => {
-                put_entry(conn, &user, &mutation.id, &entry, &mut seq, &mut budget, now_ms)?
-            }
+            MutationAction::PutEntry(entry) => put_entry(
+                conn,
+                &user,
+                &mutation.id,
+                &entry,
+                &mut seq,
+                &mut budget,
+                now_ms,
+            )?,
             MutationAction::DeleteEntry(entry_id) => {
                 let ctx = (&mut seq, &mut budget);
                 delete_entry(conn, &user, &mutation.id, entry_id, ctx, now_ms)?
