@@ -6,7 +6,7 @@ BIN := target/release/delivery-tracker
 # cargo-nextest when present (parallel, per-test processes), plain cargo test otherwise.
 CARGO_TEST := $(shell $(CARGO) nextest --version >/dev/null 2>&1 && echo "nextest run --no-fail-fast" || echo "test --no-fail-fast")
 
-.PHONY: run test web release lint test-rust test-web test-e2e bench
+.PHONY: run test web release lint test-rust test-web test-e2e bench abuse
 
 run: release
 	./$(BIN) serve
@@ -44,3 +44,8 @@ test: lint test-rust test-web test-e2e
 bench: release
 	$(CARGO) run --release --locked -p bench
 	cd web && npx tsx bench/history-3650.ts && npx tsx bench/captcha-solve.ts
+
+# The attacks of issue 10 against the release binary, figures in a table (not a test). With
+# BEFORE=path/to/an/older/binary the same attacks run against it too, side by side.
+abuse: release
+	$(CARGO) run --release --locked -p bench --bin abuse -- --after $(BIN) --before "$(BEFORE)"

@@ -1,7 +1,12 @@
 //! Operator commands (`delivery-tracker users …`): they work on the same store as the server
 //! and take effect at once, because the server reads roles from the store on every request.
+//!
+//! Everything printed from the store went through [`terminal_safe`] first: display names and
+//! contact messages are typed by strangers (a contact message needs no account), and raw
+//! control characters would reach the operator's terminal (ESC sequences, OSC 52 clipboard
+//! writes, CR overwriting a line, bidi overrides reordering it).
 
-use std::io::Write;
+use std::{borrow::Cow, fmt::Write as _, io::Write};
 
 use domain::{
     Email, Role,
@@ -22,14 +27,14 @@ pub async fn list_users(store: &DynStore, out: &mut impl Write) -> anyhow::Resul
             out,
             "{:<36}  {:<32}  {:<5}  {:<9}  {:<20}  {}",
             user.id,
-            user.email.as_deref().unwrap_or("-"),
+            terminal_safe(user.email.as_deref().unwrap_or("-")),
             user.role,
             if user.is_anonymous {
                 "guest"
             } else {
                 "account"
             },
-            user.display_name.as_deref().unwrap_or("-"),
+            terminal_safe(user.display_name.as_deref().unwrap_or("-")),
             rfc3339_from_ms(user.created_at_ms),
         )?;
     }
@@ -58,7 +63,7 @@ fn email_state(delivery: &EmailDelivery) -> String {
         }
     };
     let at = |ms: Option<i64>| ms.map(rfc3339_from_ms).unwrap_or_else(|| "-".into());
-    let error = delivery.last_error.as_deref().unwrap_or("-");
+    let error = terminal_safe(delivery.last_error.as_deref().unwrap_or("-"));
     match delivery.status {
         EmailStatus::NotConfigured => "not sent (SMTP was not configured)".into(),
         EmailStatus::Sent => format!(
@@ -87,17 +92,83 @@ pub async fn list_messages(
 ) -> anyhow::Result<()> {
     let messages = store.list_contact_messages(limit).await?;
     for m in &messages {
+        let (name, email) = (terminal_safe(&m.name), terminal_safe(&m.email));
         let from = match m.user_id {
-            Some(user) => format!("{} <{}> (user {user})", m.name, m.email),
-            None => format!("{} <{}>", m.name, m.email),
+            Some(user) => format!("{name} <{email}> (user {user})"),
+            None => format!("{name} <{email}>"),
         };
         writeln!(out, "--- {} from {from}", rfc3339_from_ms(m.created_at_ms))?;
         if !m.subject.is_empty() {
-            writeln!(out, "Subject: {}", m.subject)?;
+            writeln!(out, "Subject: {}", terminal_safe(&m.subject))?;
         }
         writeln!(out, "E-mail: {}", email_state(&m.delivery))?;
-        writeln!(out, "{}\n", m.message)?;
+        // Line by line and indented, so a message cannot fake a header line of its own.
+        for line in m.message.split('\n') {
+            writeln!(out, "  {}", terminal_safe(line))?;
+        }
+        writeln!(out)?;
     }
     writeln!(out, "{} message(s)", messages.len())?;
     Ok(())
+}
+
+/// `text` with every character that could steer a terminal written out as a visible escape
+/// (`\u{1b}`): C0/C1 controls (ESC, CR, BEL, TAB, …), DEL, bidi overrides and isolates, and the
+/// Unicode line and paragraph separators. Printable text, accents and emoji pass unchanged.
+pub fn terminal_safe(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(steers_terminal) {
+        return Cow::Borrowed(text);
+    }
+    let mut safe = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if steers_terminal(c) {
+            let _ = write!(safe, "\\u{{{:x}}}", u32::from(c));
+        } else {
+            safe.push(c);
+        }
+    }
+    Cow::Owned(safe)
+}
+
+fn steers_terminal(c: char) -> bool {
+    c.is_control()
+        || matches!(c,
+            '\u{061c}' | '\u{200e}' | '\u{200f}'   // Arabic letter mark, LRM, RLM
+            | '\u{202a}'..='\u{202e}'             // embeddings and overrides
+            | '\u{2066}'..='\u{2069}'             // isolates
+            | '\u{2028}' | '\u{2029}') // line and paragraph separators
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plain_text_is_untouched() {
+        for text in ["Jo Bloggs", "Zoë Ó Sé", "Parcel 📦 left", "a@b.co.uk", ""] {
+            assert!(matches!(terminal_safe(text), Cow::Borrowed(t) if t == text));
+        }
+    }
+
+    #[test]
+    fn every_terminal_control_is_escaped() {
+        let cases = [
+            ("\u{1b}[2J", "\\u{1b}[2J"),
+            (
+                "\u{1b}]52;c;cm0gLXJmIC8=\u{7}",
+                "\\u{1b}]52;c;cm0gLXJmIC8=\\u{7}",
+            ),
+            ("ok\rEVIL", "ok\\u{d}EVIL"),
+            ("line\nbreak", "line\\u{a}break"),
+            ("tab\there", "tab\\u{9}here"),
+            ("\u{9b}31m", "\\u{9b}31m"),
+            ("\u{7f}", "\\u{7f}"),
+            ("abc\u{202e}fdp.exe", "abc\\u{202e}fdp.exe"),
+            ("\u{2066}x\u{2069}", "\\u{2066}x\\u{2069}"),
+            ("a\u{2028}b", "a\\u{2028}b"),
+        ];
+        for (raw, shown) in cases {
+            assert_eq!(terminal_safe(raw), shown, "{raw:?}");
+        }
+    }
 }

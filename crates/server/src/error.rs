@@ -195,6 +195,52 @@ impl From<JsonRejection> for AppError {
     }
 }
 
+/// Adds the answers [`ApiJson`] gives before a handler runs (400 `bad-json`, 413
+/// `payload-too-large`, 415 `unsupported-media-type`) to every operation of `openapi` that takes
+/// a JSON body, so no route's documentation can forget them.
+pub fn document_json_rejections(openapi: &mut utoipa::openapi::OpenApi) {
+    use utoipa::openapi::{Content, Ref, ResponseBuilder};
+    let rejections = [
+        ("400", "bad-json: the body is not valid JSON"),
+        ("413", "payload-too-large: the body is over the limit"),
+        ("415", "unsupported-media-type: not application/json"),
+    ];
+    for item in openapi.paths.paths.values_mut() {
+        let operations = [
+            &mut item.get,
+            &mut item.put,
+            &mut item.post,
+            &mut item.delete,
+            &mut item.patch,
+        ];
+        for operation in operations.into_iter().flatten() {
+            let takes_json = operation
+                .request_body
+                .as_ref()
+                .is_some_and(|body| body.content.contains_key("application/json"));
+            if !takes_json {
+                continue;
+            }
+            for (status, description) in rejections {
+                operation
+                    .responses
+                    .responses
+                    .entry(status.to_owned())
+                    .or_insert_with(|| {
+                        ResponseBuilder::new()
+                            .description(description)
+                            .content(
+                                "application/json",
+                                Content::new(Some(Ref::from_schema_name("ErrorBody"))),
+                            )
+                            .build()
+                            .into()
+                    });
+            }
+        }
+    }
+}
+
 /// A JSON body extractor whose rejections use [`AppError`].
 #[derive(axum::extract::FromRequest)]
 #[from_request(via(axum::Json), rejection(AppError))]

@@ -169,6 +169,8 @@ pub fn app(state: AppState) -> Router {
         .nest("/api/v1/billing", billing::router())
         .nest("/api/v1/contact", contact::router())
         .split_for_parts();
+    let mut openapi = openapi;
+    error::document_json_rejections(&mut openapi);
     let openapi = Arc::new(openapi);
 
     let hsts = state

@@ -434,7 +434,50 @@ async fn cross_site_state_changes_are_refused(backend: Backend) {
     assert_eq!(read.status, StatusCode::OK);
 }
 
+/// A browser keeps one session cookie: signing in (or up) replaces it, so the session the old
+/// cookie named — here a guest's — ends on the server too, instead of staying a live credential.
+async fn signing_in_ends_the_session_the_browser_had(backend: Backend) {
+    let Some(app) = spawn_app(backend).await else {
+        return;
+    };
+    app.sign_up("driver@example.com", "van-route-42").await;
+    for (path, body) in [
+        (
+            LOGIN,
+            json!({"email": "driver@example.com", "password": "van-route-42"}),
+        ),
+        (
+            SIGNUP,
+            json!({"email": "second@example.com", "password": "van-route-42"}),
+        ),
+        ("/api/v1/auth/guest", json!({})),
+    ] {
+        let guest = app.post("/api/v1/auth/guest", json!({})).await;
+        let guest_cookie = guest.session_cookie().unwrap();
+        assert_eq!(
+            app.get(SESSION, Some(&guest_cookie)).await.status,
+            StatusCode::OK
+        );
+
+        let signed_in = app
+            .request(Method::POST, path, Some(body), Some(&guest_cookie))
+            .await;
+        assert!(signed_in.status.is_success(), "{path}: {}", signed_in.text);
+        let new_cookie = signed_in.session_cookie().unwrap();
+        assert_eq!(
+            app.get(SESSION, Some(&guest_cookie)).await.status,
+            StatusCode::UNAUTHORIZED,
+            "{path} left the guest session working"
+        );
+        assert_eq!(
+            app.get(SESSION, Some(&new_cookie)).await.status,
+            StatusCode::OK
+        );
+    }
+}
+
 on_both_backends!(
+    signing_in_ends_the_session_the_browser_had,
     cross_site_state_changes_are_refused,
     sign_up_signs_in_with_a_secure_session_cookie,
     display_name_falls_back_to_user,

@@ -11,7 +11,7 @@ use domain::{AccountError, DisplayName, Email, time_fmt::now_ms, validate_passwo
 use uuid::Uuid;
 
 use super::{
-    session::{CurrentUser, user_agent},
+    session::{CurrentUser, begin_session},
     types::{AuthResponse, LoginRequest, SessionResponse, SignupRequest, UserView},
 };
 use crate::{
@@ -48,7 +48,7 @@ async fn signed_in(
     status: StatusCode,
     is_new_user: bool,
 ) -> ApiResult<Response> {
-    let cookie = state.sessions.start(user.id, user_agent(headers)).await?;
+    let cookie = begin_session(state, headers, user.id).await?;
     let body = AuthResponse {
         user: UserView::from(user),
         is_new_user,

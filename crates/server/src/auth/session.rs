@@ -168,6 +168,22 @@ pub fn user_agent(headers: &HeaderMap) -> Option<String> {
         .map(str::to_owned)
 }
 
+/// Signs `user_id` in on the browser that sent `headers`. The browser keeps only the new cookie,
+/// so the session its old cookie named (a guest's, or another account's) ends too: left alive it
+/// would be a working credential nobody holds on purpose, and a guest's would never look idle.
+pub async fn begin_session(
+    state: &AppState,
+    headers: &HeaderMap,
+    user_id: Uuid,
+) -> Result<HeaderValue, AppError> {
+    let cookie = state.sessions.start(user_id, user_agent(headers)).await?;
+    let jar = CookieJar::from_headers(headers);
+    if let Some(old) = jar.get(state.sessions.cookie_name()) {
+        end_session(state, &hash_token(old.value())).await?;
+    }
+    Ok(cookie)
+}
+
 /// A new session for `user_id` in place of `old_token_hash` (a sign-in method was linked or the
 /// password changed): the old token stops working and its event streams close.
 pub async fn rotate_session(

@@ -34,6 +34,9 @@ pub fn header_layers(hsts: bool) -> Vec<SetResponseHeaderLayer<HeaderValue>> {
             HeaderName::from_static("permissions-policy"),
             "camera=(), microphone=(), geolocation=(), payment=()",
         ),
+        // Answers carry a user's data unless they say otherwise (the web app's assets and
+        // pictures set their own): no browser or proxy cache may keep them.
+        (header::CACHE_CONTROL, "no-store"),
     ];
     if hsts {
         headers.push((

@@ -20,7 +20,7 @@ use super::{
 };
 use crate::{
     AppState,
-    auth::session::{CurrentUser, rotate_session, user_agent},
+    auth::session::{CurrentUser, begin_session, rotate_session, user_agent},
     error::{ApiResult, ErrorBody},
     http::client_ip::ClientIp,
     store::{ExternalIdentity, NewUser, OidcRequest, StoreError},
@@ -192,10 +192,9 @@ async fn complete(
     let identity = provider
         .redeem(code, request.pkce_verifier, &request.nonce)
         .await?;
-    let user_agent = user_agent(headers);
     match request.link_user_id {
-        Some(guest_id) => link_guest(state, guest_id, identity, current, user_agent).await,
-        None => sign_in(state, identity, user_agent).await,
+        Some(guest_id) => link_guest(state, guest_id, identity, current, user_agent(headers)).await,
+        None => sign_in(state, identity, headers).await,
     }
 }
 
@@ -216,13 +215,13 @@ fn external(identity: &VerifiedIdentity) -> ExternalIdentity {
 async fn sign_in(
     state: &AppState,
     identity: VerifiedIdentity,
-    user_agent: Option<String>,
+    headers: &HeaderMap,
 ) -> Result<(HeaderValue, bool), OidcFailure> {
     let key = external(&identity);
     let now = now_ms();
     if let Some(user_id) = state.store.find_identity_user(&key).await? {
         state.store.record_login(user_id, now).await?;
-        return Ok((state.sessions.start(user_id, user_agent).await?, false));
+        return Ok((begin_session(state, headers, user_id).await?, false));
     }
     // No e-mail on the account: here an e-mail means a password sign-in (and its uniqueness
     // would let a provider's address collide with, or block, someone's password account).
@@ -241,7 +240,7 @@ async fn sign_in(
     match created {
         Ok(user) => {
             tracing::info!(user_id = %user.id, "account created with an OpenID identity");
-            Ok((state.sessions.start(user.id, user_agent).await?, true))
+            Ok((begin_session(state, headers, user.id).await?, true))
         }
         // A simultaneous first sign-in of the same person won: use that account.
         Err(StoreError::Conflict("identity")) => {
@@ -250,7 +249,7 @@ async fn sign_in(
                 .find_identity_user(&key)
                 .await?
                 .ok_or(OidcFailure::Internal)?;
-            Ok((state.sessions.start(user_id, user_agent).await?, false))
+            Ok((begin_session(state, headers, user_id).await?, false))
         }
         Err(err) => Err(err.into()),
     }

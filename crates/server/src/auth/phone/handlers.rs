@@ -16,7 +16,7 @@ use super::{
 use crate::{
     AppState,
     auth::{
-        session::{CurrentUser, rotate_session, user_agent},
+        session::{CurrentUser, begin_session, rotate_session, user_agent},
         types::{AuthResponse, UserView},
     },
     error::{ApiJson, ApiResult, AppError, ErrorBody},
@@ -257,7 +257,7 @@ pub async fn verify_code(
             )
             .await?
         }
-        None => state.sessions.start(user.id, user_agent(&headers)).await?,
+        None => begin_session(&state, &headers, user.id).await?,
     };
     let body = AuthResponse {
         user: UserView::from(&user),
