@@ -7,6 +7,8 @@
 //! Every scenario starts its own server(s) with a fresh DATA_DIR, is bounded in time and count,
 //! and sends traffic only to 127.0.0.0/8.
 
+mod storage;
+
 use std::{
     io::{BufRead, BufReader},
     path::{Path, PathBuf},
@@ -174,7 +176,7 @@ pub fn ms(since: Instant) -> String {
 type Scenario = fn(&Path) -> std::pin::Pin<Box<dyn std::future::Future<Output = Vec<Figure>> + '_>>;
 
 fn scenarios() -> Vec<(&'static str, Scenario)> {
-    vec![]
+    vec![("storage", |binary| Box::pin(storage::run(binary)))]
 }
 
 struct Args {

@@ -115,7 +115,7 @@ fn dir_bytes(dir: &Path) -> u64 {
 /// One guest pushes full batches of new 1,000-character entries back to back for 10 s,
 /// honouring Retry-After only within the 10 s.
 async fn entries_in_ten_seconds(binary: &Path, http: &reqwest::Client) -> (usize, u64) {
-    let server = Server::start(binary, &[], None).await;
+    let server = Server::start(binary, &[], None);
     let cookie = guest(http, &server.base).await;
     let started = Instant::now();
     let mut stored = 0;
@@ -132,7 +132,7 @@ async fn entries_in_ten_seconds(binary: &Path, http: &reqwest::Client) -> (usize
 
 /// POST /auth/guest from one address ten times a second for a minute; the 201s.
 async fn guests_per_minute(binary: &Path, http: &reqwest::Client) -> usize {
-    let server = Server::start(binary, &[], None).await;
+    let server = Server::start(binary, &[], None);
     let started = Instant::now();
     let mut created = 0;
     while started.elapsed() < GUESTS_FOR {
@@ -159,7 +159,7 @@ async fn after_the_sweep(binary: &Path, http: &reqwest::Client) -> (i64, i64) {
         ("TRUST_PROXY", "true"),
         ("AUTH_RATE_LIMIT_PER_MINUTE", "100000"),
     ];
-    let server = Server::start(binary, &env, None).await;
+    let server = Server::start(binary, &env, None);
     for i in 0..SWEPT_GUESTS {
         let ip = Ipv4Addr::new(10, 1, (i / 250) as u8, (i % 250) as u8 + 1);
         let reply = http
