@@ -256,6 +256,11 @@ async fn main() {
         let (store, _) = fresh_store(dir.path()).await;
         let mut config = Config::for_data_dir(dir.path());
         config.auth_rate_limit_per_minute = 1_000_000;
+        // Throughput, not the storage limits (`make abuse` measures those).
+        config.quotas.guest_rate_limit_per_ip_per_hour = 1_000_000;
+        config.quotas.guest_rate_limit_per_hour = 1_000_000;
+        config.quotas.push_mutations_per_minute = u32::MAX;
+        config.quotas.max_records_per_user = u32::MAX;
         let state = AppState::new(config, store).unwrap();
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let base = format!("http://{}", listener.local_addr().unwrap());

@@ -9,6 +9,7 @@
 
 mod connections;
 mod phone;
+mod storage;
 mod uploads;
 
 use std::{
@@ -180,6 +181,7 @@ type Scenario = fn(&Path) -> std::pin::Pin<Box<dyn std::future::Future<Output = 
 fn scenarios() -> Vec<(&'static str, Scenario)> {
     vec![
         ("connections", |b| Box::pin(connections::run(b))),
+        ("storage", |b| Box::pin(storage::run(b))),
         ("uploads", |b| Box::pin(uploads::run(b))),
         ("phone", |b| Box::pin(phone::run(b))),
     ]

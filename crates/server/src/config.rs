@@ -7,6 +7,7 @@ use clap::{Args, ValueEnum};
 
 mod connections;
 mod oidc;
+pub mod quotas;
 mod uploads;
 
 pub use connections::{ConnectionLimits, ConnectionsConfig};
@@ -229,6 +230,9 @@ pub struct Config {
 
     #[command(flatten)]
     pub uploads: UploadsConfig,
+
+    #[command(flatten)]
+    pub quotas: quotas::QuotaConfig,
 }
 
 /// Where uploaded files are kept.
@@ -290,6 +294,7 @@ impl fmt::Debug for Config {
             .field("phone", &self.phone)
             .field("connections", &self.connections)
             .field("uploads", &self.uploads)
+            .field("quotas", &self.quotas)
             .finish_non_exhaustive()
     }
 }
@@ -335,6 +340,7 @@ impl Config {
             phone: Default::default(),
             connections: Default::default(),
             uploads: Default::default(),
+            quotas: Default::default(),
         }
     }
 
@@ -419,6 +425,7 @@ impl Config {
         self.contact_email()?;
         self.phone.validate()?;
         self.connections.validate()?;
+        self.quotas.validate()?;
         self.oidc()?;
         if self.auth_rate_limit_per_minute == 0
             || self.login_rate_limit_per_minute == 0

@@ -29,6 +29,13 @@ pub enum AppError {
     },
     #[error("rate limited, retry after {retry_after_secs}s")]
     RateLimited { retry_after_secs: u64 },
+    /// A per-user quota that refills with time (push volume): 429 `quota-exceeded` with
+    /// Retry-After, so the client sends the same request again later.
+    #[error("quota exceeded, retry after {retry_after_secs}s")]
+    QuotaExceeded {
+        retry_after_secs: u64,
+        message: String,
+    },
     #[error("internal: {0:#}")]
     Internal(#[from] anyhow::Error),
     /// A shared capacity is full (e.g. uploads in flight): 503 `busy` with Retry-After.
@@ -73,6 +80,7 @@ impl AppError {
         match self {
             AppError::Client { code, .. } => code,
             AppError::RateLimited { .. } => "rate-limited",
+            AppError::QuotaExceeded { .. } => "quota-exceeded",
             AppError::Internal(_) => "internal",
             AppError::Busy { .. } => "busy",
         }
@@ -122,6 +130,15 @@ pub fn error_response(
     (status, Json(body)).into_response()
 }
 
+/// An error the client should retry after `secs` seconds (`Retry-After`).
+fn retry_later(status: StatusCode, code: &str, message: &str, secs: u64) -> Response {
+    let mut response = error_response(status, code, message, None);
+    response
+        .headers_mut()
+        .insert(header::RETRY_AFTER, HeaderValue::from(secs));
+    response
+}
+
 impl IntoResponse for AppError {
     fn into_response(self) -> Response {
         match self {
@@ -133,30 +150,31 @@ impl IntoResponse for AppError {
             } => error_response(status, code, &message, fields),
             AppError::RateLimited { retry_after_secs } => {
                 let secs = retry_after_secs.max(1);
-                let mut response = error_response(
+                retry_later(
                     StatusCode::TOO_MANY_REQUESTS,
                     "rate-limited",
                     &format!("Too many attempts. Please try again in {secs} seconds."),
-                    None,
-                );
-                response
-                    .headers_mut()
-                    .insert(header::RETRY_AFTER, HeaderValue::from(secs));
-                response
+                    secs,
+                )
             }
             AppError::Busy { retry_after_secs } => {
                 let secs = retry_after_secs.max(1);
-                let mut response = error_response(
+                retry_later(
                     StatusCode::SERVICE_UNAVAILABLE,
                     "busy",
                     &format!("The server is busy. Please try again in {secs} seconds."),
-                    None,
-                );
-                response
-                    .headers_mut()
-                    .insert(header::RETRY_AFTER, HeaderValue::from(secs));
-                response
+                    secs,
+                )
             }
+            AppError::QuotaExceeded {
+                retry_after_secs,
+                message,
+            } => retry_later(
+                StatusCode::TOO_MANY_REQUESTS,
+                "quota-exceeded",
+                &message,
+                retry_after_secs.max(1),
+            ),
             AppError::Internal(err) => {
                 tracing::error!(error = format!("{err:#}"), "internal error");
                 error_response(

@@ -8,7 +8,9 @@ pub mod config;
 pub mod contact;
 pub mod error;
 pub mod files;
+pub mod housekeeping;
 pub mod http;
+pub mod quotas;
 pub mod store;
 pub mod sync;
 
@@ -66,6 +68,8 @@ pub struct AppState {
     pub phone: Option<auth::phone::PhoneAuth>,
     /// The OpenID provider ("Sign in with Google") when configured.
     pub oidc: Option<Arc<auth::oidc::Provider>>,
+    /// Push volume and guest creation limits, and the records quota.
+    pub quotas: quotas::Quotas,
 }
 
 impl AppState {
@@ -100,6 +104,7 @@ impl AppState {
             .timeout(Duration::from_secs(20))
             .build()?;
         let phone = auth::phone::PhoneAuth::from_config(&config, http.clone())?;
+        let quota_limits = quotas::Quotas::new(&config.quotas);
         Ok(AppState {
             config: Arc::new(config),
             public_origin,
@@ -115,6 +120,7 @@ impl AppState {
             http,
             phone,
             oidc,
+            quotas: quota_limits,
         })
     }
 }
@@ -225,6 +231,11 @@ pub async fn serve(
     let sessions = state.sessions.clone();
     let notifier = state.notifier.clone();
     let relay = state.store.start_signal_relay(state.notifier.clone());
+    let housekeeping = housekeeping::start(
+        state.store.clone(),
+        state.files.store.clone(),
+        state.config.quotas.clone(),
+    );
     let shutdown = async move {
         shutdown.await;
         notifier.close_all();
@@ -251,6 +262,7 @@ pub async fn serve(
     );
     let outcome = http::connections::serve_bounded(listener, app(state), limits, shutdown).await;
     sweeper.abort();
+    housekeeping.abort();
     if let Some(relay) = relay {
         relay.abort();
     }

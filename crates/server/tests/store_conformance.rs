@@ -284,6 +284,7 @@ async fn invoices_round_trip_beside_entries(backend: Backend) {
                 prepared(MutationAction::DeleteInvoice(uncounted.id)),
             ],
             86_400_000,
+            50_000,
         )
         .await
         .unwrap();
@@ -328,6 +329,270 @@ async fn invoices_round_trip_beside_entries(backend: Backend) {
     );
 }
 
+fn day_entry(id: Uuid, stops: u32) -> Entry {
+    Entry {
+        id,
+        date: domain::entry::parse_date("2024-06-01").unwrap(),
+        stops,
+        extra: Money(0),
+        notes: String::new(),
+        total: Money(i64::from(stops) * 198),
+    }
+}
+
+fn mutation(id: &str, action: MutationAction) -> PreparedMutation {
+    PreparedMutation {
+        id: id.into(),
+        action,
+    }
+}
+
+fn codes(outcome: &server::store::PushOutcome) -> Vec<Option<&str>> {
+    outcome.results.iter().map(|r| r.code.as_deref()).collect()
+}
+
+/// Entries, invoices and tombstones of absent ids are rows: each takes one from the records
+/// quota; edits and deletes of held records take none. A refusal is not recorded, so the same
+/// mutation is looked at afresh when sent again.
+async fn records_quota_counts_every_new_row(backend: Backend) {
+    let Some((store, _keep)) = store(backend).await else {
+        return;
+    };
+    let user = store
+        .create_user(account("quota@example.com"))
+        .await
+        .unwrap();
+    let (a, b, c, d) = (
+        Uuid::now_v7(),
+        Uuid::now_v7(),
+        Uuid::now_v7(),
+        Uuid::now_v7(),
+    );
+    let invoice = Invoice {
+        id: b,
+        period_start: domain::entry::parse_date("2024-01-01").unwrap(),
+        period_end: domain::entry::parse_date("2024-01-31").unwrap(),
+        paid: Money(1_000),
+        stops: None,
+        reference: String::new(),
+    };
+    let first = store
+        .push(
+            user.id,
+            vec![
+                mutation("m1", MutationAction::PutEntry(day_entry(a, 10))),
+                mutation("m2", MutationAction::PutInvoice(invoice)),
+                mutation("m3", MutationAction::DeleteEntry(c)),
+            ],
+            1_000,
+            3,
+        )
+        .await
+        .unwrap();
+    assert_eq!(codes(&first), [None, None, None]);
+    let full = store
+        .push(
+            user.id,
+            vec![
+                mutation("m4", MutationAction::PutEntry(day_entry(d, 1))),
+                mutation("m5", MutationAction::PutEntry(day_entry(a, 11))),
+                mutation("m6", MutationAction::DeleteInvoice(Uuid::now_v7())),
+                mutation("m7", MutationAction::DeleteEntry(a)),
+            ],
+            2_000,
+            3,
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        codes(&full),
+        [Some("quota-exceeded"), None, Some("quota-exceeded"), None],
+        "{full:?}"
+    );
+    assert!(full.results[0].message.as_deref().unwrap().contains('3'));
+    // Only the edit and the delete took effect.
+    assert_eq!(full.cursor, first.cursor + 2);
+    let page = store.pull(user.id, 0, 100).await.unwrap();
+    assert_eq!(page.changes.len(), 3, "{page:?}");
+    // With room (the operator raised the quota), the refused mutation applies when resent.
+    let again = store
+        .push(
+            user.id,
+            vec![mutation("m4", MutationAction::PutEntry(day_entry(d, 1)))],
+            3_000,
+            4,
+        )
+        .await
+        .unwrap();
+    assert_eq!(codes(&again), [None]);
+    let replay = store
+        .push(
+            user.id,
+            vec![mutation("m4", MutationAction::PutEntry(day_entry(d, 1)))],
+            3_000,
+            4,
+        )
+        .await
+        .unwrap();
+    assert_eq!((codes(&replay), replay.changed), (vec![None], false));
+}
+
+fn session_for(user_id: Uuid, hash: &str, last_seen_ms: i64) -> SessionRecord {
+    SessionRecord {
+        token_hash: hash.into(),
+        user_id,
+        created_at_ms: 1_000,
+        last_seen_ms,
+        user_agent: None,
+    }
+}
+
+/// Only guests with no identity and no activity since the cutoff go, with their records and
+/// sessions, in batches of at most `limit`.
+async fn inactive_guests_are_deleted_with_their_data(backend: Backend) {
+    let Some((store, _keep)) = store(backend).await else {
+        return;
+    };
+    let old = |now_ms| NewUser { now_ms, ..guest() };
+    let abandoned = store.create_user(old(1_000)).await.unwrap();
+    let abandoned_too = store.create_user(old(1_000)).await.unwrap();
+    let in_use = store.create_user(old(1_000)).await.unwrap();
+    let fresh = store.create_user(old(60_000)).await.unwrap();
+    let account = store
+        .create_user(account("kept@example.com"))
+        .await
+        .unwrap();
+    let linked = store.create_user(old(1_000)).await.unwrap();
+    store
+        .link_password(linked.id, "linked@example.com", "$argon2id$fake", 1_000)
+        .await
+        .unwrap();
+    store
+        .create_session(session_for(abandoned.id, "stale", 2_000))
+        .await
+        .unwrap();
+    store
+        .create_session(session_for(in_use.id, "live", 50_000))
+        .await
+        .unwrap();
+    let entry = Uuid::now_v7();
+    store
+        .push(
+            abandoned.id,
+            vec![mutation(
+                "g1",
+                MutationAction::PutEntry(day_entry(entry, 5)),
+            )],
+            2_000,
+            100,
+        )
+        .await
+        .unwrap();
+
+    let first = store.delete_inactive_guests(40_000, 1).await.unwrap();
+    let second = store.delete_inactive_guests(40_000, 5).await.unwrap();
+    let mut gone: Vec<Uuid> = first.iter().chain(&second).copied().collect();
+    gone.sort();
+    let mut expected = vec![abandoned.id, abandoned_too.id];
+    expected.sort();
+    assert_eq!((first.len(), gone), (1, expected));
+    assert!(
+        store
+            .delete_inactive_guests(40_000, 5)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    assert!(store.get_user(abandoned.id).await.unwrap().is_none());
+    assert!(store.get_session("stale").await.unwrap().is_none());
+    for kept in [in_use.id, fresh.id, account.id, linked.id] {
+        assert!(store.get_user(kept).await.unwrap().is_some());
+    }
+    // The deleted guest's entry id is free again: its row went with it.
+    let reuse = store
+        .push(
+            in_use.id,
+            vec![mutation(
+                "g1",
+                MutationAction::PutEntry(day_entry(entry, 6)),
+            )],
+            60_000,
+            100,
+        )
+        .await
+        .unwrap();
+    assert_eq!(codes(&reuse), [None]);
+}
+
+/// Replay records older than the cutoff go; a very late replay of a pruned mutation is then
+/// a new write under the one merge rule: a create updates the one record it made (no second
+/// record), and a put of a since-deleted record stays deleted (no resurrection).
+async fn pruned_replays_cannot_duplicate_or_resurrect(backend: Backend) {
+    let Some((store, _keep)) = store(backend).await else {
+        return;
+    };
+    let user = store
+        .create_user(account("late@example.com"))
+        .await
+        .unwrap();
+    let (kept, deleted) = (Uuid::now_v7(), Uuid::now_v7());
+    let create_kept = mutation("create-kept", MutationAction::PutEntry(day_entry(kept, 10)));
+    let create_deleted = mutation(
+        "create-deleted",
+        MutationAction::PutEntry(day_entry(deleted, 20)),
+    );
+    store
+        .push(
+            user.id,
+            vec![create_kept.clone(), create_deleted.clone()],
+            1_000,
+            100,
+        )
+        .await
+        .unwrap();
+    store
+        .push(
+            user.id,
+            vec![mutation("delete", MutationAction::DeleteEntry(deleted))],
+            90_000,
+            100,
+        )
+        .await
+        .unwrap();
+    assert_eq!(store.prune_applied_mutations(50_000, 1).await.unwrap(), 1);
+    assert_eq!(store.prune_applied_mutations(50_000, 10).await.unwrap(), 1);
+    assert_eq!(store.prune_applied_mutations(50_000, 10).await.unwrap(), 0);
+
+    let late = store
+        .push(user.id, vec![create_kept, create_deleted], 200_000, 100)
+        .await
+        .unwrap();
+    assert_eq!(codes(&late), [None, None]);
+    let page = store.pull(user.id, 0, 100).await.unwrap();
+    let rows: Vec<(String, bool)> = page
+        .changes
+        .iter()
+        .map(|c| (c.id.clone(), c.deleted))
+        .collect();
+    assert_eq!(rows.len(), 2, "no second record: {rows:?}");
+    assert!(rows.contains(&(kept.to_string(), false)));
+    assert!(
+        rows.contains(&(deleted.to_string(), true)),
+        "no resurrection: {rows:?}"
+    );
+    // The unpruned delete is still recognised as a replay.
+    let replay = store
+        .push(
+            user.id,
+            vec![mutation("delete", MutationAction::DeleteEntry(deleted))],
+            200_000,
+            100,
+        )
+        .await
+        .unwrap();
+    assert!(!replay.changed);
+}
+
 async fn ping_answers(backend: Backend) {
     let Some((store, _keep)) = store(backend).await else {
         return;
@@ -344,4 +609,7 @@ on_both_backends!(
     photo_changes_move_the_change_cursor,
     invoices_round_trip_beside_entries,
     ping_answers,
+    records_quota_counts_every_new_row,
+    inactive_guests_are_deleted_with_their_data,
+    pruned_replays_cannot_duplicate_or_resurrect,
 );

@@ -5,7 +5,8 @@ import type { MutationResult, OutboxItem, PullPage } from './types';
 export type SyncFailure =
   | { kind: 'offline' }
   | { kind: 'unauthenticated' }
-  | { kind: 'server'; status: number }
+  /** `retryAfterMs`: the server asked to come back no sooner (429 with Retry-After). */
+  | { kind: 'server'; status: number; retryAfterMs?: number }
   | { kind: 'refused'; status: number; message: string };
 
 export class SyncError extends Error {
@@ -29,7 +30,13 @@ async function call(fetchImpl: Fetch, input: string, init?: RequestInit): Promis
     throw new SyncError({ kind: 'offline' });
   }
   if (response.status === 401) throw new SyncError({ kind: 'unauthenticated' });
-  if (response.status >= 500 || response.status === 429 || response.status === 408) {
+  if (response.status === 429) {
+    // A quota that refills with time (push volume, rate limits): send the same thing later.
+    const seconds = Number(response.headers.get('Retry-After'));
+    const retryAfterMs = Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : undefined;
+    throw new SyncError({ kind: 'server', status: 429, retryAfterMs });
+  }
+  if (response.status >= 500 || response.status === 408) {
     throw new SyncError({ kind: 'server', status: response.status });
   }
   if (!response.ok) {

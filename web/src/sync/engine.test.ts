@@ -184,6 +184,21 @@ describe('SyncEngine', () => {
     expect(statuses.at(-1)).toEqual({ state: 'error', message: '1 change(s) could not be synced' });
   });
 
+  it('a push quota (429 with Retry-After) waits as asked and never parks the items', async () => {
+    const sync = engine();
+    sync.start();
+    await saveEntry(db, day(10));
+    const tooMany = { kind: 'server', status: 429, retryAfterMs: 45_000 } as SyncFailure;
+    server.failNext = Array.from({ length: MAX_ATTEMPTS + 1 }, () => tooMany);
+    for (let i = 0; i < MAX_ATTEMPTS + 1; i += 1) expect(await sync.sync()).toBe(false);
+    const [item] = await db.outbox.toArray();
+    expect(item).toMatchObject({ parked: 0, attempts: 0 });
+    expect(timers.some((t) => t.ms >= 45_000 && t.ms !== 30_000)).toBe(true);
+
+    expect(await sync.sync()).toBe(true);
+    expect(await db.outbox.count()).toBe(0);
+  });
+
   it('parks a rejected item without blocking the ones after it', async () => {
     const sync = engine();
     const bad = await saveEntry(db, day(10, '2025-03-20'));

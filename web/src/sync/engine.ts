@@ -166,16 +166,16 @@ export class SyncEngine {
     } else {
       const message = error instanceof Error ? error.message : String(error);
       this.emit({ state: 'error', message });
-      this.scheduleRetry();
+      this.scheduleRetry(failure?.kind === 'server' ? (failure.retryAfterMs ?? 0) : 0);
     }
   }
 
-  private scheduleRetry(): void {
+  private scheduleRetry(atLeastMs = 0): void {
     if (!this.started || this.retryTimer) return;
     this.retryTimer = this.setTimer(() => {
       this.retryTimer = null;
       void this.sync();
-    }, backoffDelay(this.failures, this.random));
+    }, Math.max(atLeastMs, backoffDelay(this.failures, this.random)));
   }
 
   private schedulePeriodic(): void {
@@ -217,7 +217,9 @@ export class SyncEngine {
           batchSize = PUSH_BATCH;
           continue;
         }
-        if (failure?.kind === 'server' || (failure?.kind === 'offline' && this.isOnline())) {
+        // A 429 says "not now", not "this item fails": it never counts towards parking.
+        const later = failure?.kind === 'server' && failure.status === 429;
+        if ((failure?.kind === 'server' && !later) || (failure?.kind === 'offline' && this.isOnline())) {
           await this.countFailedAttempt(batch, error instanceof Error ? error.message : 'Sync failed');
         }
         throw error;

@@ -153,6 +153,7 @@ pub async fn create_guest(
     headers: HeaderMap,
 ) -> ApiResult<Response> {
     state.limits.check_ip(ip)?;
+    state.quotas.check_guest(ip)?;
     let user = state
         .store
         .create_user(NewUser {

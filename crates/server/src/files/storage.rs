@@ -150,6 +150,28 @@ impl FileStore {
             Err(err) => Err(err).with_context(|| format!("deleting {}", key.object_key())),
         }
     }
+
+    /// Removes every object under `users/{uid}/` (a deleted account's pictures, including
+    /// any an interrupted replacement left behind); returns how many went.
+    pub async fn delete_user_files(&self, user_id: Uuid) -> anyhow::Result<u64> {
+        use futures_util::TryStreamExt;
+        let prefix = Path::from(format!("users/{user_id}"));
+        let listed: Vec<_> = self
+            .objects
+            .list(Some(&prefix))
+            .try_collect()
+            .await
+            .with_context(|| format!("listing {prefix}"))?;
+        for object in &listed {
+            match self.objects.delete(&object.location).await {
+                Ok(()) | Err(object_store::Error::NotFound { .. }) => {}
+                Err(err) => {
+                    return Err(err).with_context(|| format!("deleting {}", object.location));
+                }
+            }
+        }
+        Ok(listed.len() as u64)
+    }
 }
 
 #[cfg(test)]

@@ -27,6 +27,7 @@ pub const SQLITE: &[Migration] = &[
     migration!("sqlite", 7, "0007_contact_delivery"),
     migration!("sqlite", 8, "0008_phone"),
     migration!("sqlite", 9, "0009_oidc"),
+    migration!("sqlite", 10, "0010_quotas"),
 ];
 
 pub const POSTGRES: &[Migration] = &[
@@ -39,6 +40,7 @@ pub const POSTGRES: &[Migration] = &[
     migration!("postgres", 7, "0007_contact_delivery"),
     migration!("postgres", 8, "0008_phone"),
     migration!("postgres", 9, "0009_oidc"),
+    migration!("postgres", 10, "0010_quotas"),
 ];
 
 #[cfg(test)]

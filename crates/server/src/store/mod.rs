@@ -308,6 +308,47 @@ pub fn not_owner(mutation_id: &str) -> MutationResult {
     )
 }
 
+/// The error code of a mutation refused because its user holds the most records allowed.
+pub const QUOTA_EXCEEDED: &str = "quota-exceeded";
+
+/// The records quota during one push: the entry and invoice rows (tombstones included) the
+/// user holds, and the most they may hold. Only a mutation that adds a row takes from it.
+#[derive(Debug, Clone, Copy)]
+pub struct RecordBudget {
+    pub held: i64,
+    pub max: i64,
+}
+
+impl RecordBudget {
+    /// Counts one new row, or answers the mutation with `quota-exceeded` when none is left.
+    pub fn take(&mut self, mutation_id: &str) -> Result<(), MutationResult> {
+        if self.held >= self.max {
+            return Err(MutationResult::rejected(
+                mutation_id,
+                QUOTA_EXCEEDED,
+                format!(
+                    "This account holds the most records allowed ({}). Nothing was saved.",
+                    self.max
+                ),
+            ));
+        }
+        self.held += 1;
+        Ok(())
+    }
+
+    /// Returns a row taken for an insert that did not happen.
+    pub fn give_back(&mut self) {
+        self.held -= 1;
+    }
+}
+
+/// Whether a mutation's answer is worth keeping for replays. A quota refusal is not: it
+/// changed nothing, and the same mutation sent again (the driver's Retry after making room or
+/// after the operator raised the quota) must be looked at afresh.
+pub fn is_recorded(result: &MutationResult) -> bool {
+    result.code.as_deref() != Some(QUOTA_EXCEEDED)
+}
+
 #[async_trait]
 pub trait Store: Send + Sync + 'static {
     /// Fails with `Conflict("email")` when the e-mail is taken.
@@ -369,11 +410,16 @@ pub trait Store: Send + Sync + 'static {
 
     /// Applies a push in order, in one transaction: each mutation id takes effect at most
     /// once, a replay returns the recorded result. Concurrent pushes by one user serialise.
+    /// A mutation that would add a record beyond `max_records` (entry and invoice rows,
+    /// tombstones included) is rejected with `quota-exceeded`, and that answer is not recorded.
+    /// A new record id another account claimed first, even at the same moment, is rejected
+    /// with `not-owner`; it never fails the push.
     async fn push(
         &self,
         user_id: Uuid,
         mutations: Vec<PreparedMutation>,
         now_ms: i64,
+        max_records: i64,
     ) -> StoreResult<PushOutcome>;
     /// The user's records changed after `cursor`, oldest change first, at most `limit`.
     async fn pull(&self, user_id: Uuid, cursor: i64, limit: u32) -> StoreResult<PullPage>;
@@ -431,6 +477,20 @@ pub trait Store: Send + Sync + 'static {
     /// already used or expired at `now_ms`.
     async fn take_oidc_request(&self, state: &str, now_ms: i64)
     -> StoreResult<Option<OidcRequest>>;
+
+    /// Deletes up to `limit` guests (no e-mail, password, phone or OpenID identity) with no
+    /// activity since `inactive_before_ms`: created, signed in, changed and every session last
+    /// used before it. Their records, replay records and sessions go with them. Returns their
+    /// ids, so their files can be removed too.
+    async fn delete_inactive_guests(
+        &self,
+        inactive_before_ms: i64,
+        limit: u32,
+    ) -> StoreResult<Vec<Uuid>>;
+    /// Deletes up to `limit` replay records (`applied_mutations`) applied before
+    /// `applied_before_ms`; returns how many went.
+    async fn prune_applied_mutations(&self, applied_before_ms: i64, limit: u32)
+    -> StoreResult<u64>;
 
     /// Cheap liveness probe for `/healthz`.
     async fn ping(&self) -> StoreResult<()>;

@@ -41,6 +41,7 @@ const MAX_CLIENT_ID_CHARS: usize = 100;
         (status = 401, description = "unauthenticated", body = ErrorBody),
         (status = 413, description = "payload-too-large (over 1 MiB)", body = ErrorBody),
         (status = 422, description = "too-many-mutations (over 500) or validation", body = ErrorBody),
+        (status = 429, description = "quota-exceeded: too many mutations this minute; send again after Retry-After", body = ErrorBody),
     ))]
 pub async fn push_changes(
     State(state): State<AppState>,
@@ -72,10 +73,18 @@ pub async fn push_changes(
             results: Vec::new(),
         }));
     }
+    state
+        .quotas
+        .check_push(current.user.id, push.mutations.len())?;
     let prepared = push.mutations.into_iter().map(prepare).collect();
     let outcome = state
         .store
-        .push(current.user.id, prepared, now_ms())
+        .push(
+            current.user.id,
+            prepared,
+            now_ms(),
+            state.quotas.max_records(),
+        )
         .await?;
     if outcome.changed {
         state.notifier.changed(current.user.id, outcome.cursor);

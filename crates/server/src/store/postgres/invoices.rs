@@ -13,14 +13,14 @@ use tokio_postgres::{GenericClient, Transaction};
 use uuid::Uuid;
 
 use super::{db_err, sync::existing};
-use crate::store::{StoreResult, not_owner};
+use crate::store::{RecordBudget, StoreResult, not_owner};
 
 pub async fn put(
     tx: &Transaction<'_>,
     user_id: Uuid,
     mutation_id: &str,
     invoice: &Invoice,
-    seq: &mut i64,
+    (seq, budget): (&mut i64, &mut RecordBudget),
     now_ms: i64,
 ) -> StoreResult<MutationResult> {
     let (start, end) = (
@@ -35,25 +35,36 @@ pub async fn put(
         existing(tx, "invoices", user_id, invoice.id).await?,
     ) {
         Decision::Insert => {
-            *seq += 1;
-            tx.execute(
-                "INSERT INTO invoices (id, user_id, period_start, period_end, paid, stops,
-                                       reference, created_at, updated_at, deleted, version)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8, FALSE, $9)",
-                &[
-                    &invoice.id,
-                    &user_id,
-                    &start,
-                    &end,
-                    &paid,
-                    &stops,
-                    &invoice.reference,
-                    &now_ms,
-                    &*seq,
-                ],
-            )
-            .await
-            .map_err(db_err)?;
+            if let Err(refused) = budget.take(mutation_id) {
+                return Ok(refused);
+            }
+            let version = *seq + 1;
+            // Another account may be inserting this id right now: its row wins (see entries).
+            let inserted = tx
+                .execute(
+                    "INSERT INTO invoices (id, user_id, period_start, period_end, paid, stops,
+                                           reference, created_at, updated_at, deleted, version)
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8, FALSE, $9)
+                     ON CONFLICT (id) DO NOTHING",
+                    &[
+                        &invoice.id,
+                        &user_id,
+                        &start,
+                        &end,
+                        &paid,
+                        &stops,
+                        &invoice.reference,
+                        &now_ms,
+                        &version,
+                    ],
+                )
+                .await
+                .map_err(db_err)?;
+            if inserted == 0 {
+                budget.give_back();
+                return Ok(not_owner(mutation_id));
+            }
+            *seq = version;
         }
         Decision::Update => {
             *seq += 1;
@@ -86,7 +97,7 @@ pub async fn delete(
     user_id: Uuid,
     mutation_id: &str,
     invoice_id: Uuid,
-    seq: &mut i64,
+    (seq, budget): (&mut i64, &mut RecordBudget),
     now_ms: i64,
 ) -> StoreResult<MutationResult> {
     let state = existing(tx, "invoices", user_id, invoice_id).await?;
@@ -94,15 +105,25 @@ pub async fn delete(
         Decision::Tombstone if state == Existing::Absent => {
             // Deleted on one device before another synced it: the tombstone claims the id so a
             // late put cannot bring it back.
-            *seq += 1;
-            tx.execute(
-                "INSERT INTO invoices (id, user_id, period_start, period_end, paid, stops,
-                                       reference, created_at, updated_at, deleted, version)
-                 VALUES ($1, $2, '', '', 0, NULL, '', $3, $3, TRUE, $4)",
-                &[&invoice_id, &user_id, &now_ms, &*seq],
-            )
-            .await
-            .map_err(db_err)?;
+            if let Err(refused) = budget.take(mutation_id) {
+                return Ok(refused);
+            }
+            let version = *seq + 1;
+            let inserted = tx
+                .execute(
+                    "INSERT INTO invoices (id, user_id, period_start, period_end, paid, stops,
+                                           reference, created_at, updated_at, deleted, version)
+                     VALUES ($1, $2, '', '', 0, NULL, '', $3, $3, TRUE, $4)
+                     ON CONFLICT (id) DO NOTHING",
+                    &[&invoice_id, &user_id, &now_ms, &version],
+                )
+                .await
+                .map_err(db_err)?;
+            if inserted == 0 {
+                budget.give_back();
+                return Ok(not_owner(mutation_id));
+            }
+            *seq = version;
         }
         Decision::Tombstone => {
             *seq += 1;

@@ -2,6 +2,7 @@
 
 mod accounts;
 mod contact;
+mod housekeeping;
 mod identities;
 mod invoices;
 mod phone;
@@ -109,6 +110,18 @@ impl PgStore {
 
 pub(super) fn db_err(err: tokio_postgres::Error) -> StoreError {
     StoreError::Backend(err.into())
+}
+
+/// Tries at a push before a deadlock or serialisation failure is reported.
+const PUSH_ATTEMPTS: u32 = 3;
+
+/// A transaction PostgreSQL failed only because of what ran beside it: running it again works.
+fn is_retryable(err: &anyhow::Error) -> bool {
+    err.downcast_ref::<tokio_postgres::Error>()
+        .and_then(tokio_postgres::Error::code)
+        .is_some_and(|code| {
+            *code == SqlState::T_R_DEADLOCK_DETECTED || *code == SqlState::T_R_SERIALIZATION_FAILURE
+        })
 }
 
 fn unique_or(err: tokio_postgres::Error, what: &'static str) -> StoreError {
@@ -351,12 +364,27 @@ impl Store for PgStore {
         user_id: Uuid,
         mutations: Vec<PreparedMutation>,
         now_ms: i64,
+        max_records: i64,
     ) -> StoreResult<PushOutcome> {
         let mut client = self.client().await?;
-        let tx = client.transaction().await.map_err(db_err)?;
-        let outcome = sync::push(&tx, user_id, mutations, now_ms).await?;
-        tx.commit().await.map_err(db_err)?;
-        Ok(outcome)
+        let mut attempt = 1;
+        loop {
+            let tx = client.transaction().await.map_err(db_err)?;
+            let outcome =
+                match sync::push(&tx, user_id, mutations.clone(), now_ms, max_records).await {
+                    Ok(outcome) => tx.commit().await.map(|()| outcome).map_err(db_err),
+                    Err(err) => Err(err),
+                };
+            // Two accounts pushing the same new ids in opposite orders wait on each other's
+            // uncommitted rows; PostgreSQL breaks the cycle by failing one transaction, which
+            // is then simply run again (it now sees the other's rows: `not-owner`).
+            match outcome {
+                Err(StoreError::Backend(err)) if attempt < PUSH_ATTEMPTS && is_retryable(&err) => {
+                    attempt += 1;
+                }
+                outcome => return outcome,
+            }
+        }
     }
 
     async fn pull(&self, user_id: Uuid, cursor: i64, limit: u32) -> StoreResult<PullPage> {
@@ -500,6 +528,24 @@ impl Store for PgStore {
         now_ms: i64,
     ) -> StoreResult<Option<OidcRequest>> {
         self.remove_oidc_request(state, now_ms).await
+    }
+
+    async fn delete_inactive_guests(
+        &self,
+        inactive_before_ms: i64,
+        limit: u32,
+    ) -> StoreResult<Vec<Uuid>> {
+        let client = self.client().await?;
+        housekeeping::delete_inactive_guests(&**client, inactive_before_ms, limit).await
+    }
+
+    async fn prune_applied_mutations(
+        &self,
+        applied_before_ms: i64,
+        limit: u32,
+    ) -> StoreResult<u64> {
+        let client = self.client().await?;
+        housekeeping::prune_applied_mutations(&**client, applied_before_ms, limit).await
     }
 
     async fn ping(&self) -> StoreResult<()> {

@@ -15,7 +15,7 @@ use uuid::Uuid;
 use super::{db_err, invoices};
 use crate::store::{
     MutationAction, PROFILE_COLUMNS, PreparedMutation, ProfileRow, PullPage, PushOutcome,
-    StoreError, StoreResult, merge_page, not_owner,
+    RecordBudget, StoreError, StoreResult, is_recorded, merge_page, not_owner,
 };
 use domain::profile::ProfileUpdate;
 
@@ -24,17 +24,22 @@ pub async fn push(
     user_id: Uuid,
     mutations: Vec<PreparedMutation>,
     now_ms: i64,
+    max_records: i64,
 ) -> StoreResult<PushOutcome> {
-    let start: i64 = tx
+    let row = tx
         .query_opt(
-            "SELECT change_seq FROM users WHERE id = $1 FOR UPDATE",
+            "SELECT change_seq, record_count FROM users WHERE id = $1 FOR UPDATE",
             &[&user_id],
         )
         .await
         .map_err(db_err)?
-        .ok_or_else(|| StoreError::Backend(anyhow!("push for unknown user {user_id}")))?
-        .get(0);
+        .ok_or_else(|| StoreError::Backend(anyhow!("push for unknown user {user_id}")))?;
+    let start: i64 = row.get(0);
     let mut seq = start;
+    let mut budget = RecordBudget {
+        held: row.get(1),
+        max: max_records,
+    };
     let mut results = Vec::with_capacity(mutations.len());
     for mutation in mutations {
         if let Some(recorded) = recorded_result(tx, user_id, &mutation.id).await? {
@@ -46,16 +51,20 @@ pub async fn push(
                 MutationResult::rejected(&mutation.id, code, message)
             }
             MutationAction::PutEntry(entry) => {
-                put_entry(tx, user_id, &mutation.id, &entry, &mut seq, now_ms).await?
+                let ctx = (&mut seq, &mut budget);
+                put_entry(tx, user_id, &mutation.id, &entry, ctx, now_ms).await?
             }
             MutationAction::DeleteEntry(entry_id) => {
-                delete_entry(tx, user_id, &mutation.id, entry_id, &mut seq, now_ms).await?
+                let ctx = (&mut seq, &mut budget);
+                delete_entry(tx, user_id, &mutation.id, entry_id, ctx, now_ms).await?
             }
             MutationAction::PutInvoice(invoice) => {
-                invoices::put(tx, user_id, &mutation.id, &invoice, &mut seq, now_ms).await?
+                let ctx = (&mut seq, &mut budget);
+                invoices::put(tx, user_id, &mutation.id, &invoice, ctx, now_ms).await?
             }
             MutationAction::DeleteInvoice(invoice_id) => {
-                invoices::delete(tx, user_id, &mutation.id, invoice_id, &mut seq, now_ms).await?
+                let ctx = (&mut seq, &mut budget);
+                invoices::delete(tx, user_id, &mutation.id, invoice_id, ctx, now_ms).await?
             }
             MutationAction::UpdateProfile(update) => {
                 seq += 1;
@@ -74,6 +83,10 @@ pub async fn push(
                 MutationResult::applied(&mutation.id)
             }
         };
+        if !is_recorded(&result) {
+            results.push(result);
+            continue;
+        }
         let json = serde_json::to_string(&result).map_err(|e| StoreError::Backend(e.into()))?;
         tx.execute(
             "INSERT INTO applied_mutations (user_id, mutation_id, result, applied_at)
@@ -86,8 +99,8 @@ pub async fn push(
     }
     if seq != start {
         tx.execute(
-            "UPDATE users SET change_seq = $2 WHERE id = $1",
-            &[&user_id, &seq],
+            "UPDATE users SET change_seq = $2, record_count = $3 WHERE id = $1",
+            &[&user_id, &seq, &budget.held],
         )
         .await
         .map_err(db_err)?;
@@ -145,7 +158,7 @@ async fn put_entry(
     user_id: Uuid,
     mutation_id: &str,
     entry: &Entry,
-    seq: &mut i64,
+    (seq, budget): (&mut i64, &mut RecordBudget),
     now_ms: i64,
 ) -> StoreResult<MutationResult> {
     let date = format_date(entry.date);
@@ -153,25 +166,37 @@ async fn put_entry(
     let (extra, total) = (entry.extra.pence(), entry.total.pence());
     match decide(Op::Put, existing(tx, "entries", user_id, entry.id).await?) {
         Decision::Insert => {
-            *seq += 1;
-            tx.execute(
-                "INSERT INTO entries (id, user_id, date, stops, extra, notes, total,
-                                      created_at, updated_at, deleted, version)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8, FALSE, $9)",
-                &[
-                    &entry.id,
-                    &user_id,
-                    &date,
-                    &stops,
-                    &extra,
-                    &entry.notes,
-                    &total,
-                    &now_ms,
-                    &*seq,
-                ],
-            )
-            .await
-            .map_err(db_err)?;
+            if let Err(refused) = budget.take(mutation_id) {
+                return Ok(refused);
+            }
+            let version = *seq + 1;
+            // Another account may be inserting this id right now (it looked absent to both):
+            // its row wins and this mutation is answered like any other account's id.
+            let inserted = tx
+                .execute(
+                    "INSERT INTO entries (id, user_id, date, stops, extra, notes, total,
+                                          created_at, updated_at, deleted, version)
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8, FALSE, $9)
+                     ON CONFLICT (id) DO NOTHING",
+                    &[
+                        &entry.id,
+                        &user_id,
+                        &date,
+                        &stops,
+                        &extra,
+                        &entry.notes,
+                        &total,
+                        &now_ms,
+                        &version,
+                    ],
+                )
+                .await
+                .map_err(db_err)?;
+            if inserted == 0 {
+                budget.give_back();
+                return Ok(not_owner(mutation_id));
+            }
+            *seq = version;
         }
         Decision::Update => {
             *seq += 1;
@@ -204,21 +229,31 @@ async fn delete_entry(
     user_id: Uuid,
     mutation_id: &str,
     entry_id: Uuid,
-    seq: &mut i64,
+    (seq, budget): (&mut i64, &mut RecordBudget),
     now_ms: i64,
 ) -> StoreResult<MutationResult> {
     let state = existing(tx, "entries", user_id, entry_id).await?;
     match decide(Op::Delete, state) {
         Decision::Tombstone if state == Existing::Absent => {
-            *seq += 1;
-            tx.execute(
-                "INSERT INTO entries (id, user_id, date, stops, extra, notes, total,
-                                      created_at, updated_at, deleted, version)
-                 VALUES ($1, $2, '', 0, 0, '', 0, $3, $3, TRUE, $4)",
-                &[&entry_id, &user_id, &now_ms, &*seq],
-            )
-            .await
-            .map_err(db_err)?;
+            if let Err(refused) = budget.take(mutation_id) {
+                return Ok(refused);
+            }
+            let version = *seq + 1;
+            let inserted = tx
+                .execute(
+                    "INSERT INTO entries (id, user_id, date, stops, extra, notes, total,
+                                          created_at, updated_at, deleted, version)
+                     VALUES ($1, $2, '', 0, 0, '', 0, $3, $3, TRUE, $4)
+                     ON CONFLICT (id) DO NOTHING",
+                    &[&entry_id, &user_id, &now_ms, &version],
+                )
+                .await
+                .map_err(db_err)?;
+            if inserted == 0 {
+                budget.give_back();
+                return Ok(not_owner(mutation_id));
+            }
+            *seq = version;
         }
         Decision::Tombstone => {
             *seq += 1;

@@ -13,14 +13,14 @@ use rusqlite::{Connection, params};
 use uuid::Uuid;
 
 use super::{db_err, sync::existing};
-use crate::store::{StoreResult, not_owner};
+use crate::store::{RecordBudget, StoreResult, not_owner};
 
 pub fn put(
     conn: &Connection,
     user: &str,
     mutation_id: &str,
     invoice: &Invoice,
-    seq: &mut i64,
+    (seq, budget): (&mut i64, &mut RecordBudget),
     now_ms: i64,
 ) -> StoreResult<MutationResult> {
     let (start, end) = (
@@ -29,6 +29,9 @@ pub fn put(
     );
     match decide(Op::Put, existing(conn, "invoices", user, invoice.id)?) {
         Decision::Insert => {
+            if let Err(refused) = budget.take(mutation_id) {
+                return Ok(refused);
+            }
             *seq += 1;
             conn.execute(
                 "INSERT INTO invoices (id, user_id, period_start, period_end, paid, stops,
@@ -78,7 +81,7 @@ pub fn delete(
     user: &str,
     mutation_id: &str,
     invoice_id: Uuid,
-    seq: &mut i64,
+    (seq, budget): (&mut i64, &mut RecordBudget),
     now_ms: i64,
 ) -> StoreResult<MutationResult> {
     let state = existing(conn, "invoices", user, invoice_id)?;
@@ -86,6 +89,9 @@ pub fn delete(
         Decision::Tombstone if state == Existing::Absent => {
             // Deleted on one device before another synced it: the tombstone claims the id so a
             // late put cannot bring it back.
+            if let Err(refused) = budget.take(mutation_id) {
+                return Ok(refused);
+            }
             *seq += 1;
             conn.execute(
                 "INSERT INTO invoices (id, user_id, period_start, period_end, paid, stops,

@@ -2,6 +2,7 @@
 
 mod accounts;
 mod contact;
+mod housekeeping;
 mod identities;
 mod invoices;
 mod phone;
@@ -425,9 +426,10 @@ impl Store for SqliteStore {
         user_id: Uuid,
         mutations: Vec<PreparedMutation>,
         now_ms: i64,
+        max_records: i64,
     ) -> StoreResult<PushOutcome> {
         self.writer
-            .write(move |conn| sync::push(conn, user_id, mutations, now_ms))
+            .write(move |conn| sync::push(conn, user_id, mutations, now_ms, max_records))
             .await
     }
 
@@ -579,6 +581,30 @@ impl Store for SqliteStore {
         now_ms: i64,
     ) -> StoreResult<Option<OidcRequest>> {
         self.remove_oidc_request(state, now_ms).await
+    }
+
+    async fn delete_inactive_guests(
+        &self,
+        inactive_before_ms: i64,
+        limit: u32,
+    ) -> StoreResult<Vec<Uuid>> {
+        self.writer
+            .write(move |conn| {
+                housekeeping::delete_inactive_guests(conn, inactive_before_ms, limit)
+            })
+            .await
+    }
+
+    async fn prune_applied_mutations(
+        &self,
+        applied_before_ms: i64,
+        limit: u32,
+    ) -> StoreResult<u64> {
+        self.writer
+            .write(move |conn| {
+                housekeeping::prune_applied_mutations(conn, applied_before_ms, limit)
+            })
+            .await
     }
 
     async fn ping(&self) -> StoreResult<()> {

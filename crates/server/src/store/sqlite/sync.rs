@@ -13,7 +13,7 @@ use uuid::Uuid;
 use super::{db_err, invoices};
 use crate::store::{
     MutationAction, PROFILE_COLUMNS, PreparedMutation, ProfileRow, PullPage, PushOutcome,
-    StoreError, StoreResult, merge_page, not_owner,
+    RecordBudget, StoreError, StoreResult, is_recorded, merge_page, not_owner,
 };
 use domain::profile::{ProfileUpdate, Theme};
 
@@ -22,16 +22,23 @@ pub fn push(
     user_id: Uuid,
     mutations: Vec<PreparedMutation>,
     now_ms: i64,
+    max_records: i64,
 ) -> StoreResult<PushOutcome> {
     let user = user_id.to_string();
-    let start: i64 = conn
-        .query_row("SELECT change_seq FROM users WHERE id = ?1", [&user], |r| {
-            r.get(0)
-        })
+    let (start, held): (i64, i64) = conn
+        .query_row(
+            "SELECT change_seq, record_count FROM users WHERE id = ?1",
+            [&user],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
         .optional()
         .map_err(db_err)?
         .ok_or_else(|| StoreError::Backend(anyhow!("push for unknown user {user_id}")))?;
     let mut seq = start;
+    let mut budget = RecordBudget {
+        held,
+        max: max_records,
+    };
     let mut results = Vec::with_capacity(mutations.len());
     for mutation in mutations {
         if let Some(recorded) = recorded_result(conn, &user, &mutation.id)? {
@@ -42,17 +49,26 @@ pub fn push(
             MutationAction::Reject { code, message } => {
                 MutationResult::rejected(&mutation.id, code, message)
             }
-            MutationAction::PutEntry(entry) => {
-                put_entry(conn, &user, &mutation.id, &entry, &mut seq, now_ms)?
-            }
+            MutationAction::PutEntry(entry) => put_entry(
+                conn,
+                &user,
+                &mutation.id,
+                &entry,
+                &mut seq,
+                &mut budget,
+                now_ms,
+            )?,
             MutationAction::DeleteEntry(entry_id) => {
-                delete_entry(conn, &user, &mutation.id, entry_id, &mut seq, now_ms)?
+                let ctx = (&mut seq, &mut budget);
+                delete_entry(conn, &user, &mutation.id, entry_id, ctx, now_ms)?
             }
             MutationAction::PutInvoice(invoice) => {
-                invoices::put(conn, &user, &mutation.id, &invoice, &mut seq, now_ms)?
+                let ctx = (&mut seq, &mut budget);
+                invoices::put(conn, &user, &mutation.id, &invoice, ctx, now_ms)?
             }
             MutationAction::DeleteInvoice(invoice_id) => {
-                invoices::delete(conn, &user, &mutation.id, invoice_id, &mut seq, now_ms)?
+                let ctx = (&mut seq, &mut budget);
+                invoices::delete(conn, &user, &mutation.id, invoice_id, ctx, now_ms)?
             }
             MutationAction::UpdateProfile(update) => {
                 seq += 1;
@@ -65,6 +81,10 @@ pub fn push(
                 MutationResult::applied(&mutation.id)
             }
         };
+        if !is_recorded(&result) {
+            results.push(result);
+            continue;
+        }
         let json = serde_json::to_string(&result).map_err(|e| StoreError::Backend(e.into()))?;
         conn.execute(
             "INSERT INTO applied_mutations (user_id, mutation_id, result, applied_at)
@@ -76,8 +96,8 @@ pub fn push(
     }
     if seq != start {
         conn.execute(
-            "UPDATE users SET change_seq = ?2 WHERE id = ?1",
-            params![user, seq],
+            "UPDATE users SET change_seq = ?2, record_count = ?3 WHERE id = ?1",
+            params![user, seq, budget.held],
         )
         .map_err(db_err)?;
     }
@@ -135,11 +155,15 @@ fn put_entry(
     mutation_id: &str,
     entry: &Entry,
     seq: &mut i64,
+    budget: &mut RecordBudget,
     now_ms: i64,
 ) -> StoreResult<MutationResult> {
     let date = format_date(entry.date);
     match decide(Op::Put, existing(conn, "entries", user, entry.id)?) {
         Decision::Insert => {
+            if let Err(refused) = budget.take(mutation_id) {
+                return Ok(refused);
+            }
             *seq += 1;
             conn.execute(
                 "INSERT INTO entries (id, user_id, date, stops, extra, notes, total,
@@ -189,12 +213,15 @@ fn delete_entry(
     user: &str,
     mutation_id: &str,
     entry_id: Uuid,
-    seq: &mut i64,
+    (seq, budget): (&mut i64, &mut RecordBudget),
     now_ms: i64,
 ) -> StoreResult<MutationResult> {
     let state = existing(conn, "entries", user, entry_id)?;
     match decide(Op::Delete, state) {
         Decision::Tombstone if state == Existing::Absent => {
+            if let Err(refused) = budget.take(mutation_id) {
+                return Ok(refused);
+            }
             *seq += 1;
             conn.execute(
                 "INSERT INTO entries (id, user_id, date, stops, extra, notes, total,
