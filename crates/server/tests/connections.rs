@@ -5,12 +5,7 @@
 
 mod common;
 
-use std::{
-    io::{BufRead, BufReader},
-    net::SocketAddr,
-    process::{Child, Command, Stdio},
-    time::Duration,
-};
+use std::{net::SocketAddr, process::Child, time::Duration};
 
 use common::{Backend, TestApp, spawn_app_with};
 use futures_util::StreamExt;
@@ -64,33 +59,9 @@ impl Drop for Server {
 }
 
 fn start_binary_with_nofile(data_dir: &std::path::Path, nofile: u64) -> Server {
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let mut child = Command::new("prlimit")
-        .arg(format!("--nofile={nofile}:{nofile}"))
-        .arg("--")
-        .arg(env!("CARGO_BIN_EXE_delivery-tracker"))
-        .arg("serve")
-        .env("DATA_DIR", data_dir)
-        .env("LISTEN", format!("127.0.0.1:{port}"))
-        .env("LOG", "error")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("prlimit and the server binary start");
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    assert!(
-        line.contains("listening"),
-        "unexpected first line: {line:?}"
-    );
+    let port = common::binary::free_port();
     Server {
-        child,
+        child: common::binary::start_binary(data_dir, port, &[], Some(nofile)),
         base: format!("http://127.0.0.1:{port}"),
     }
 }

@@ -2,14 +2,16 @@
 //! restarted on the same data directory. Every acknowledged write must survive and no
 //! mutation may take effect twice. Seeded: set CRASH_SEED to replay a run.
 
+mod common;
+
 use std::{
-    io::{BufRead, BufReader},
-    net::TcpListener,
     path::Path,
-    process::{Child, Command, Stdio},
+    process::Child,
     sync::{Arc, Mutex},
     time::Duration,
 };
+
+use common::binary::free_port;
 
 use rand::{Rng, SeedableRng, rngs::StdRng};
 use reqwest::StatusCode;
@@ -21,34 +23,12 @@ const PUSHES_PER_CLIENT: usize = 40;
 const KILLS: usize = 6;
 
 fn start_server(data_dir: &Path, port: u16) -> Child {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_delivery-tracker"))
-        .arg("serve")
-        .env("DATA_DIR", data_dir)
-        .env("LISTEN", format!("127.0.0.1:{port}"))
-        .env("AUTH_RATE_LIMIT_PER_MINUTE", "100000")
-        .env("LOG", "error")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("server binary starts");
-    // Wait for the "listening" line: from then on requests are served.
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    assert!(
-        line.contains("listening"),
-        "unexpected first line: {line:?}"
-    );
-    child
-}
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
+    common::binary::start_binary(
+        data_dir,
+        port,
+        &[("AUTH_RATE_LIMIT_PER_MINUTE", "100000")],
+        None,
+    )
 }
 
 /// What one client intends, push by push. Each client owns its entries and never touches a

@@ -11,7 +11,6 @@ use serde_json::{Value, json};
 use server::{config::Config, files::FileStore, housekeeping};
 use uuid::Uuid;
 
-const PUSH: &str = "/api/v1/sync/push";
 const DAY_MS: i64 = 86_400_000;
 
 fn new_id() -> String {
@@ -22,16 +21,6 @@ fn put(entry_id: &str, stops: i64) -> Value {
     json!({"id": new_id(), "name": "entry.put",
            "args": {"id": entry_id, "date": "2024-06-01", "stops": stops, "extra": 0,
                     "notes": "", "total": stops * 198}})
-}
-
-async fn push(app: &TestApp, cookie: &str, mutations: Vec<Value>) -> Reply {
-    app.request(
-        Method::POST,
-        PUSH,
-        Some(json!({"clientId": "device-1", "mutations": mutations})),
-        Some(cookie),
-    )
-    .await
 }
 
 async fn guest(app: &TestApp) -> (String, String) {
@@ -67,15 +56,15 @@ async fn records_quota_is_a_per_mutation_rejection(backend: Backend) {
     };
     let (cookie, _) = app.sign_up("full@example.com", "correct horse").await;
     let ids: Vec<String> = (0..5).map(|_| new_id()).collect();
-    let reply = push(
-        &app,
-        &cookie,
-        ids.iter()
-            .map(|id| put(id, 10))
-            .chain([put(&ids[0], 11)])
-            .collect(),
-    )
-    .await;
+    let reply = app
+        .push(
+            &cookie,
+            ids.iter()
+                .map(|id| put(id, 10))
+                .chain([put(&ids[0], 11)])
+                .collect(),
+        )
+        .await;
     assert_eq!(reply.status, StatusCode::OK, "{}", reply.text);
     let applied = ("applied".to_owned(), None);
     let refused = ("rejected".to_owned(), Some("quota-exceeded".to_owned()));
@@ -104,10 +93,10 @@ async fn push_volume_is_limited_per_user(backend: Backend) {
     let (cookie, _) = app.sign_up("busy@example.com", "correct horse").await;
     let (other, _) = app.sign_up("calm@example.com", "correct horse").await;
     let batch = || (0..500).map(|_| put(&new_id(), 1)).collect::<Vec<Value>>();
-    assert_eq!(push(&app, &cookie, batch()).await.status, StatusCode::OK);
+    assert_eq!(app.push(&cookie, batch()).await.status, StatusCode::OK);
     // The allowance refills at 500 a minute: a second full push right after cannot fit
     // unless the first one took most of a minute.
-    let refused = push(&app, &cookie, batch()).await;
+    let refused = app.push(&cookie, batch()).await;
     assert_eq!(
         refused.status,
         StatusCode::TOO_MANY_REQUESTS,
@@ -131,7 +120,7 @@ async fn push_volume_is_limited_per_user(backend: Backend) {
         "the refused push changed nothing"
     );
     assert_eq!(
-        push(&app, &other, vec![put(&new_id(), 1)]).await.status,
+        app.push(&other, vec![put(&new_id(), 1)]).await.status,
         StatusCode::OK
     );
 }
@@ -203,7 +192,7 @@ async fn sweep_deletes_abandoned_guests_with_their_files(backend: Backend) {
     upload_photo(&app, &abandoned).await;
     let entry = new_id();
     assert_eq!(
-        push(&app, &abandoned, vec![put(&entry, 3)]).await.status,
+        app.push(&abandoned, vec![put(&entry, 3)]).await.status,
         StatusCode::OK
     );
     let (account, _) = app.sign_up("stays@example.com", "correct horse").await;
@@ -229,7 +218,7 @@ async fn sweep_deletes_abandoned_guests_with_their_files(backend: Backend) {
     // Its entry id went with it: another user may now use it.
     let (other, _) = guest(&app).await;
     assert_eq!(
-        statuses(&push(&app, &other, vec![put(&entry, 4)]).await),
+        statuses(&app.push(&other, vec![put(&entry, 4)]).await),
         [("applied".to_owned(), None)]
     );
 }
@@ -249,8 +238,8 @@ async fn racing_accounts_for_one_new_id(backend: Backend) {
         let shared = new_id();
         let (a_own, b_own) = (new_id(), new_id());
         let (ra, rb) = tokio::join!(
-            push(&app, &a, vec![put(&shared, 1), put(&a_own, 2)]),
-            push(&app, &b, vec![put(&shared, 3), put(&b_own, 4)]),
+            app.push(&a, vec![put(&shared, 1), put(&a_own, 2)]),
+            app.push(&b, vec![put(&shared, 3), put(&b_own, 4)]),
         );
         if ra.status.is_server_error() || rb.status.is_server_error() {
             server_errors += 1;

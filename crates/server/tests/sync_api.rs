@@ -26,16 +26,6 @@ fn new_id() -> String {
     Uuid::now_v7().to_string()
 }
 
-async fn push(app: &TestApp, cookie: &str, mutations: Vec<Value>) -> common::Reply {
-    app.request(
-        Method::POST,
-        PUSH,
-        Some(json!({"clientId": "device-1", "mutations": mutations})),
-        Some(cookie),
-    )
-    .await
-}
-
 async fn pull(app: &TestApp, cookie: &str, cursor: i64, limit: u32) -> Value {
     let reply = app
         .get(
@@ -72,11 +62,11 @@ async fn replayed_pushes_change_nothing_and_answer_the_same(backend: Backend) {
         put(&new_id(), &new_id(), "2025-03-22", 90),
         json!({"id": new_id(), "name": "entry.put", "args": {"id": "nope"}}),
     ];
-    let first = push(&app, &cookie, batch.clone()).await;
+    let first = app.push(&cookie, batch.clone()).await;
     assert_eq!(first.status, StatusCode::OK, "{}", first.text);
     let state = pull_all(&app, &cookie).await;
     for replay in 1..=5 {
-        let again = push(&app, &cookie, batch.clone()).await;
+        let again = app.push(&cookie, batch.clone()).await;
         assert_eq!(again.body, first.body, "replay {replay} answers the same");
         assert_eq!(
             pull_all(&app, &cookie).await,
@@ -111,9 +101,7 @@ async fn concurrent_identical_pushes_apply_once(backend: Backend) {
     let mut tasks = Vec::new();
     for _ in 0..10 {
         let (app, cookie, batch) = (app.clone(), cookie.clone(), batch.clone());
-        tasks.push(tokio::spawn(
-            async move { push(&app, &cookie, batch).await },
-        ));
+        tasks.push(tokio::spawn(async move { app.push(&cookie, batch).await }));
     }
     let mut bodies = Vec::new();
     for task in tasks {
@@ -140,23 +128,19 @@ async fn other_users_records_are_untouchable_and_invisible(backend: Backend) {
     let (alice, _) = app.sign_up("alice@example.com", "van-route-42").await;
     let (mallory, _) = app.sign_up("mallory@example.com", "van-route-42").await;
     let entry = new_id();
-    push(
-        &app,
-        &alice,
-        vec![put(&new_id(), &entry, "2025-03-21", 120)],
-    )
-    .await;
+    app.push(&alice, vec![put(&new_id(), &entry, "2025-03-21", 120)])
+        .await;
     let before = pull_all(&app, &alice).await;
 
-    let attack = push(
-        &app,
-        &mallory,
-        vec![
-            put(&new_id(), &entry, "2025-03-21", 1),
-            delete(&new_id(), &entry),
-        ],
-    )
-    .await;
+    let attack = app
+        .push(
+            &mallory,
+            vec![
+                put(&new_id(), &entry, "2025-03-21", 1),
+                delete(&new_id(), &entry),
+            ],
+        )
+        .await;
     assert_eq!(attack.status, StatusCode::OK);
     for result in attack.body["results"].as_array().unwrap() {
         assert_eq!(result["status"], "rejected");
@@ -173,18 +157,17 @@ async fn other_users_records_are_untouchable_and_invisible(backend: Backend) {
     );
     // A mutation id used by another user is a different key: no cross-user replay answers.
     let alice_mutation = new_id();
-    push(
-        &app,
+    app.push(
         &alice,
         vec![put(&alice_mutation, &new_id(), "2025-03-23", 5)],
     )
     .await;
-    let reuse = push(
-        &app,
-        &mallory,
-        vec![put(&alice_mutation, &new_id(), "2025-03-23", 6)],
-    )
-    .await;
+    let reuse = app
+        .push(
+            &mallory,
+            vec![put(&alice_mutation, &new_id(), "2025-03-23", 6)],
+        )
+        .await;
     assert_eq!(reuse.body["results"][0]["status"], "applied");
     assert_eq!(pull_all(&app, &mallory).await.len(), 1);
 }
@@ -200,7 +183,7 @@ async fn pull_pages_and_returns_tombstones(backend: Backend) {
         .enumerate()
         .map(|(i, id)| put(&new_id(), id, &format!("2025-01-{:02}", i + 1), i as i64))
         .collect();
-    push(&app, &cookie, puts).await;
+    app.push(&cookie, puts).await;
 
     let (mut cursor, mut seen, mut pages) = (0, Vec::new(), 0);
     loop {
@@ -225,7 +208,7 @@ async fn pull_pages_and_returns_tombstones(backend: Backend) {
     assert_eq!(empty["changes"], json!([]));
     assert_eq!(empty["cursor"], 25, "cursor stays put when nothing changed");
 
-    push(&app, &cookie, vec![delete(&new_id(), &ids[3])]).await;
+    app.push(&cookie, vec![delete(&new_id(), &ids[3])]).await;
     let after = pull(&app, &cookie, cursor, 10).await;
     let tombstone = &after["changes"][0];
     assert_eq!(
@@ -246,18 +229,18 @@ async fn a_delete_wins_over_a_later_edit(backend: Backend) {
     let (cookie, _) = app.sign_up("deleter@example.com", "van-route-42").await;
     let entry = new_id();
     let never_seen = new_id();
-    let reply = push(
-        &app,
-        &cookie,
-        vec![
-            put(&new_id(), &entry, "2025-03-21", 10),
-            delete(&new_id(), &entry),
-            put(&new_id(), &entry, "2025-03-21", 99), // an offline edit arriving late
-            delete(&new_id(), &never_seen), // deleted on one device before another synced it
-            put(&new_id(), &never_seen, "2025-03-22", 5),
-        ],
-    )
-    .await;
+    let reply = app
+        .push(
+            &cookie,
+            vec![
+                put(&new_id(), &entry, "2025-03-21", 10),
+                delete(&new_id(), &entry),
+                put(&new_id(), &entry, "2025-03-21", 99), // an offline edit arriving late
+                delete(&new_id(), &never_seen), // deleted on one device before another synced it
+                put(&new_id(), &never_seen, "2025-03-22", 5),
+            ],
+        )
+        .await;
     assert!(
         reply.body["results"]
             .as_array()
@@ -433,12 +416,8 @@ async fn other_devices_are_poked_and_streams_end_with_their_session(backend: Bac
             .is_some()
     );
 
-    push(
-        &app,
-        &phone,
-        vec![put(&new_id(), &new_id(), "2025-03-21", 10)],
-    )
-    .await;
+    app.push(&phone, vec![put(&new_id(), &new_id(), "2025-03-21", 10)])
+        .await;
     let poke = next_event(&mut laptop_events, &mut laptop_buf, "poke")
         .await
         .unwrap();
@@ -446,12 +425,8 @@ async fn other_devices_are_poked_and_streams_end_with_their_session(backend: Bac
 
     // The stranger's stream got nothing for someone else's write: the next thing it sees is
     // its own poke.
-    push(
-        &app,
-        &stranger,
-        vec![put(&new_id(), &new_id(), "2025-03-21", 10)],
-    )
-    .await;
+    app.push(&stranger, vec![put(&new_id(), &new_id(), "2025-03-21", 10)])
+        .await;
     let own = next_event(&mut stranger_events, &mut stranger_buf, "poke")
         .await
         .unwrap();
@@ -475,18 +450,18 @@ async fn profile_and_settings_sync_and_server_fields_are_ignored(backend: Backen
     let (mallory, _) = app.sign_up("mallory2@example.com", "van-route-42").await;
     let tiers =
         json!([{"stopCount": 100, "rate": 200}, {"stopCount": 120, "rate": 175}, {"rate": 150}]);
-    let reply = push(
-        &app,
-        &cookie,
-        vec![
-            json!({"id": new_id(), "name": "profile.update", "args": {
+    let reply = app
+        .push(
+            &cookie,
+            vec![
+                json!({"id": new_id(), "name": "profile.update", "args": {
             "displayName": "Sam Driver", "bio": "Van 2", "paymentConfig": {"tiers": tiers},
             "email": "evil@example.com", "role": "pro", "createdAt": "2000-01-01T00:00:00Z"}}),
-            json!({"id": new_id(), "name": "settings.put", "args": {"theme": "light"}}),
-            json!({"id": new_id(), "name": "profile.update", "args": {"displayName": "   "}}),
-        ],
-    )
-    .await;
+                json!({"id": new_id(), "name": "settings.put", "args": {"theme": "light"}}),
+                json!({"id": new_id(), "name": "profile.update", "args": {"displayName": "   "}}),
+            ],
+        )
+        .await;
     let statuses: Vec<&str> = reply.body["results"]
         .as_array()
         .unwrap()
@@ -523,7 +498,7 @@ async fn profile_and_settings_sync_and_server_fields_are_ignored(backend: Backen
     assert_eq!(session.body["user"]["displayName"], "Sam Driver");
 
     // Another user's push only ever touches their own profile.
-    push(&app, &mallory, vec![json!({"id": new_id(), "name": "profile.update", "args": {"displayName": "Hacked", "id": user["id"]}})]).await;
+    app.push(&mallory, vec![json!({"id": new_id(), "name": "profile.update", "args": {"displayName": "Hacked", "id": user["id"]}})]).await;
     let again = pull_all(&app, &cookie).await;
     assert_eq!(again, changes, "the first user's records did not move");
     let theirs = pull_all(&app, &mallory).await;
@@ -598,16 +573,16 @@ async fn invoices_put_edit_delete_and_pull_with_versions(backend: Backend) {
     };
     let (cookie, _) = app.sign_up("invoices@example.com", "van-route-42").await;
     let invoice = new_id();
-    let reply = push(
-        &app,
-        &cookie,
-        vec![put_invoice(
-            &new_id(),
-            json!({"id": invoice, "periodStart": "2025-03-17", "periodEnd": "2025-03-23",
+    let reply = app
+        .push(
+            &cookie,
+            vec![put_invoice(
+                &new_id(),
+                json!({"id": invoice, "periodStart": "2025-03-17", "periodEnd": "2025-03-23",
                    "paid": 123_456, "stops": 640, "reference": "  INV-2025-12  "}),
-        )],
-    )
-    .await;
+            )],
+        )
+        .await;
     assert_eq!(statuses(&reply), ["applied"], "{}", reply.text);
     let first = pull(&app, &cookie, 0, 10).await;
     assert_eq!(first["cursor"], 1);
@@ -634,9 +609,7 @@ async fn invoices_put_edit_delete_and_pull_with_versions(backend: Backend) {
     );
 
     // An edit without the optional fields clears them and moves the version.
-    push(
-        &app,
-        &cookie,
+    app.push(&cookie,
         vec![put_invoice(
             &new_id(),
             json!({"id": invoice, "periodStart": "2025-03-17", "periodEnd": "2025-03-30", "paid": 200_000}),
@@ -661,23 +634,23 @@ async fn invoices_put_edit_delete_and_pull_with_versions(backend: Backend) {
 
     // Delete leaves a contentless tombstone, and a late edit does not bring it back.
     let never_synced = new_id();
-    let reply = push(
-        &app,
-        &cookie,
-        vec![
-            delete_invoice(&new_id(), &invoice),
-            put_invoice(
-                &new_id(),
-                invoice_args(&invoice, "2025-03-17", "2025-03-23", 1),
-            ),
-            delete_invoice(&new_id(), &never_synced),
-            put_invoice(
-                &new_id(),
-                invoice_args(&never_synced, "2025-03-17", "2025-03-23", 1),
-            ),
-        ],
-    )
-    .await;
+    let reply = app
+        .push(
+            &cookie,
+            vec![
+                delete_invoice(&new_id(), &invoice),
+                put_invoice(
+                    &new_id(),
+                    invoice_args(&invoice, "2025-03-17", "2025-03-23", 1),
+                ),
+                delete_invoice(&new_id(), &never_synced),
+                put_invoice(
+                    &new_id(),
+                    invoice_args(&never_synced, "2025-03-17", "2025-03-23", 1),
+                ),
+            ],
+        )
+        .await;
     assert_eq!(statuses(&reply), ["applied"; 4]);
     let after = pull(&app, &cookie, 2, 10).await;
     let changes = after["changes"].as_array().unwrap();
@@ -733,14 +706,14 @@ async fn replayed_invoice_mutations_answer_the_same_and_write_once(backend: Back
             invoice_args(&new_id(), "2025-04-30", "2025-04-01", 5),
         ),
     ];
-    let first = push(&app, &cookie, batch.clone()).await;
+    let first = app.push(&cookie, batch.clone()).await;
     assert_eq!(
         statuses(&first),
         ["applied", "applied", "applied", "applied", "rejected"]
     );
     let state = pull_all(&app, &cookie).await;
     for replay in 1..=3 {
-        let again = push(&app, &cookie, batch.clone()).await;
+        let again = app.push(&cookie, batch.clone()).await;
         assert_eq!(again.body, first.body, "replay {replay} answers the same");
         assert_eq!(
             pull_all(&app, &cookie).await,
@@ -828,7 +801,7 @@ async fn invoice_validation_rejects_each_rule(backend: Backend) {
             json!({"id": new_id(), "name": "invoice.delete", "args": {}}),
         ])
         .collect();
-    let reply = push(&app, &cookie, mutations).await;
+    let reply = app.push(&cookie, mutations).await;
     assert_eq!(reply.status, StatusCode::OK, "{}", reply.text);
     let results = reply.body["results"].as_array().unwrap();
     assert_eq!(results.len(), refused.len() + 2);
@@ -863,15 +836,15 @@ async fn invoice_validation_rejects_each_rule(backend: Backend) {
         args(json!({"paid": 0, "stops": 0})),
         args(json!({"stops": null, "reference": "é".repeat(100)})),
     ];
-    let reply = push(
-        &app,
-        &cookie,
-        boundaries
-            .iter()
-            .map(|a| put_invoice(&new_id(), a.clone()))
-            .collect(),
-    )
-    .await;
+    let reply = app
+        .push(
+            &cookie,
+            boundaries
+                .iter()
+                .map(|a| put_invoice(&new_id(), a.clone()))
+                .collect(),
+        )
+        .await;
     assert_eq!(statuses(&reply), ["applied"; 5], "{}", reply.text);
     let stored = pull_all(&app, &cookie).await;
     assert_eq!(stored.len(), 1, "five edits of one invoice");
@@ -887,8 +860,7 @@ async fn other_users_invoices_are_untouchable_and_invisible(backend: Backend) {
     let (alice, _) = app.sign_up("alice-inv@example.com", "van-route-42").await;
     let (mallory, _) = app.sign_up("mallory-inv@example.com", "van-route-42").await;
     let (live, gone) = (new_id(), new_id());
-    push(
-        &app,
+    app.push(
         &alice,
         vec![
             put_invoice(
@@ -907,23 +879,23 @@ async fn other_users_invoices_are_untouchable_and_invisible(backend: Backend) {
     assert_eq!(before.len(), 2);
 
     // Guessed (or leaked) ids: a live invoice and a tombstone are both alice's for good.
-    let attack = push(
-        &app,
-        &mallory,
-        vec![
-            put_invoice(
-                &new_id(),
-                invoice_args(&live, "2025-03-01", "2025-03-31", 1),
-            ),
-            delete_invoice(&new_id(), &live),
-            put_invoice(
-                &new_id(),
-                invoice_args(&gone, "2025-04-01", "2025-04-30", 1),
-            ),
-            delete_invoice(&new_id(), &gone),
-        ],
-    )
-    .await;
+    let attack = app
+        .push(
+            &mallory,
+            vec![
+                put_invoice(
+                    &new_id(),
+                    invoice_args(&live, "2025-03-01", "2025-03-31", 1),
+                ),
+                delete_invoice(&new_id(), &live),
+                put_invoice(
+                    &new_id(),
+                    invoice_args(&gone, "2025-04-01", "2025-04-30", 1),
+                ),
+                delete_invoice(&new_id(), &gone),
+            ],
+        )
+        .await;
     assert_eq!(attack.status, StatusCode::OK);
     for result in attack.body["results"].as_array().unwrap() {
         assert_eq!(
@@ -943,16 +915,17 @@ async fn other_users_invoices_are_untouchable_and_invisible(backend: Backend) {
 
     // Ownership goes both ways: an id mallory deleted first is hers, alice cannot claim it.
     let claimed = new_id();
-    push(&app, &mallory, vec![delete_invoice(&new_id(), &claimed)]).await;
-    let reply = push(
-        &app,
-        &alice,
-        vec![put_invoice(
-            &new_id(),
-            invoice_args(&claimed, "2025-05-01", "2025-05-31", 9),
-        )],
-    )
-    .await;
+    app.push(&mallory, vec![delete_invoice(&new_id(), &claimed)])
+        .await;
+    let reply = app
+        .push(
+            &alice,
+            vec![put_invoice(
+                &new_id(),
+                invoice_args(&claimed, "2025-05-01", "2025-05-31", 9),
+            )],
+        )
+        .await;
     assert_eq!(reply.body["results"][0]["code"], "not-owner");
     assert_eq!(pull_all(&app, &alice).await, before);
 }
@@ -1057,7 +1030,7 @@ async fn entries_and_invoices_interleave_in_one_pull_with_paging(backend: Backen
         false,
     );
     let total = expected.len() as i64;
-    let reply = push(&app, &cookie, mutations).await;
+    let reply = app.push(&cookie, mutations).await;
     assert!(
         statuses(&reply).iter().all(|s| s == "applied"),
         "{}",
@@ -1143,9 +1116,7 @@ async fn pulls_racing_pushes_never_skip_a_change(backend: Backend) {
             let mut written = std::collections::BTreeSet::new();
             for round in 0..60 {
                 let (entry, invoice) = (new_id(), new_id());
-                let reply = push(
-                    &app,
-                    &cookie,
+                let reply = app.push(&cookie,
                     vec![
                         put(&new_id(), &entry, "2025-03-21", round),
                         put_invoice(&new_id(), invoice_args(&invoice, "2025-03-01", "2025-03-31", round)),

@@ -2,6 +2,7 @@
 //! TEST_DATABASE_URL is set; each test gets its own schema).
 #![allow(dead_code)]
 
+pub mod binary;
 pub mod oidc;
 pub mod phone;
 pub mod smtp;
@@ -205,6 +206,17 @@ impl TestApp {
 
     pub async fn get(&self, path: &str, cookie: Option<&str>) -> Reply {
         self.request(Method::GET, path, None, cookie).await
+    }
+
+    /// Pushes `mutations` as device-1.
+    pub async fn push(&self, cookie: &str, mutations: Vec<Value>) -> Reply {
+        self.request(
+            Method::POST,
+            "/api/v1/sync/push",
+            Some(json!({"clientId": "device-1", "mutations": mutations})),
+            Some(cookie),
+        )
+        .await
     }
 
     /// Signs up a fresh account and returns (cookie, user JSON).

@@ -1,0 +1,59 @@
+//! The real `delivery-tracker` binary as a child process, for tests that need a whole process:
+//! SIGKILLs, restarts, resource limits.
+
+use std::{
+    io::{BufRead, BufReader},
+    path::Path,
+    process::{Child, Command, Stdio},
+};
+
+/// A free loopback port (bound, then released for the binary to take).
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// Starts `delivery-tracker serve` on `127.0.0.1:port` over `data_dir`, with `env` on top and,
+/// when `nofile` is given, under that open-file limit (soft and hard, via `prlimit`). Returns
+/// once it prints its "listening" line: from then on requests are served.
+pub fn start_binary(
+    data_dir: &Path,
+    port: u16,
+    env: &[(&str, &str)],
+    nofile: Option<u64>,
+) -> Child {
+    let binary = env!("CARGO_BIN_EXE_delivery-tracker");
+    let mut command = match nofile {
+        Some(limit) => {
+            let mut command = Command::new("prlimit");
+            command
+                .arg(format!("--nofile={limit}:{limit}"))
+                .arg("--")
+                .arg(binary);
+            command
+        }
+        None => Command::new(binary),
+    };
+    let mut child = command
+        .arg("serve")
+        .env("DATA_DIR", data_dir)
+        .env("LISTEN", format!("127.0.0.1:{port}"))
+        .env("LOG", "error")
+        .envs(env.iter().copied())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the server binary starts");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    assert!(
+        line.contains("listening"),
+        "unexpected first line: {line:?}"
+    );
+    child
+}
