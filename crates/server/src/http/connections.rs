@@ -22,7 +22,7 @@ use hyper_util::{
 use tokio::{net::TcpListener, sync::Semaphore};
 use tower::ServiceExt;
 
-use crate::config::ConnectionLimits;
+use crate::{config::ConnectionLimits, http::client_ip::IpKey};
 
 /// After an accept error (e.g. out of file descriptors) wait this long before trying again,
 /// instead of spinning.
@@ -61,33 +61,21 @@ pub fn open_file_limit() -> u64 {
         .unwrap_or(1 << 20)
 }
 
-/// Connections per client address: IPv4 by address, IPv6 by /64 (one subscriber's network).
+/// Connections per client, counted under its [`IpKey`] (IPv4 address, IPv6 /64) like every
+/// other per-IP limit.
 #[derive(Clone, Default)]
 struct PerAddress {
-    open: Arc<Mutex<HashMap<IpAddr, usize>>>,
+    open: Arc<Mutex<HashMap<IpKey, usize>>>,
 }
 
 struct AddressSlot {
-    key: IpAddr,
-    open: Arc<Mutex<HashMap<IpAddr, usize>>>,
+    key: IpKey,
+    open: Arc<Mutex<HashMap<IpKey, usize>>>,
 }
 
 impl PerAddress {
-    fn key(ip: IpAddr) -> IpAddr {
-        match ip {
-            IpAddr::V4(_) => ip,
-            IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
-                Some(v4) => IpAddr::V4(v4),
-                None => {
-                    let network = u128::from(v6) & !((1u128 << 64) - 1);
-                    IpAddr::V6(network.into())
-                }
-            },
-        }
-    }
-
     fn try_take(&self, ip: IpAddr, cap: usize) -> Option<AddressSlot> {
-        let key = Self::key(ip);
+        let key = IpKey::of(ip);
         let mut open = self.open.lock().unwrap_or_else(|e| e.into_inner());
         let count = open.entry(key).or_insert(0);
         if *count >= cap {
@@ -199,20 +187,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn ipv6_clients_are_grouped_by_network() {
-        let a: IpAddr = "2001:db8:1:2::1".parse().unwrap();
-        let b: IpAddr = "2001:db8:1:2:ffff::9".parse().unwrap();
-        let other: IpAddr = "2001:db8:1:3::1".parse().unwrap();
-        assert_eq!(PerAddress::key(a), PerAddress::key(b));
-        assert_ne!(PerAddress::key(a), PerAddress::key(other));
-        let mapped: IpAddr = "::ffff:127.0.0.2".parse().unwrap();
-        assert_eq!(
-            PerAddress::key(mapped),
-            "127.0.0.2".parse::<IpAddr>().unwrap()
-        );
-    }
-
-    #[test]
     fn per_address_slots_are_returned() {
         let per = PerAddress::default();
         let ip: IpAddr = "127.0.0.2".parse().unwrap();
@@ -220,6 +194,12 @@ mod tests {
         let _second = per.try_take(ip, 2).unwrap();
         assert!(per.try_take(ip, 2).is_none());
         assert!(per.try_take("127.0.0.3".parse().unwrap(), 2).is_some());
+        // One IPv6 /64 is one client.
+        let v6 = |ip: &str| ip.parse::<IpAddr>().unwrap();
+        let _a = per.try_take(v6("2001:db8:1:2::1"), 2).unwrap();
+        let _b = per.try_take(v6("2001:db8:1:2:ffff::9"), 2).unwrap();
+        assert!(per.try_take(v6("2001:db8:1:2::7"), 2).is_none());
+        assert!(per.try_take(v6("2001:db8:1:3::1"), 2).is_some());
         drop(first);
         assert!(per.try_take(ip, 2).is_some());
     }
