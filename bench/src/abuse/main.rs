@@ -236,6 +236,13 @@ async fn main() {
                 .as_ref()
                 .and_then(|b| b.get(i))
                 .map(|f| f.value.clone());
+            // As it comes, so a later scenario that fails loses nothing measured so far.
+            eprintln!(
+                "   {}: {} -> {}",
+                figure.name,
+                old.as_deref().unwrap_or("-"),
+                figure.value
+            );
             rows.push((format!("{name}: {}", figure.name), figure.value, old));
         }
     }

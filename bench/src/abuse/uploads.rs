@@ -39,8 +39,13 @@ fn client() -> reqwest::Client {
         .expect("HTTP client")
 }
 
-// Generous auth limits so creating the guests is never what gets refused.
-const ENV: &[(&str, &str)] = &[("AUTH_RATE_LIMIT_PER_MINUTE", "100000")];
+// Generous auth and guest limits so creating the guests is never what gets refused (an
+// older binary ignores the settings it does not know).
+const ENV: &[(&str, &str)] = &[
+    ("AUTH_RATE_LIMIT_PER_MINUTE", "100000"),
+    ("GUEST_RATE_LIMIT_PER_IP_PER_HOUR", "100000"),
+    ("GUEST_RATE_LIMIT_PER_HOUR", "100000"),
+];
 
 /// Eight concurrent uploads from one session after a first one: files under DATA_DIR/files.
 async fn orphans(binary: &Path) -> Vec<Figure> {
