@@ -243,7 +243,12 @@ async fn main() {
                 old.as_deref().unwrap_or("-"),
                 figure.value
             );
-            rows.push((format!("{name}: {}", figure.name), figure.value, old));
+            let label = if figure.name.starts_with(&format!("{name}: ")) {
+                figure.name
+            } else {
+                format!("{name}: {}", figure.name)
+            };
+            rows.push((label, figure.value, old));
         }
     }
     let with_before = args.before.is_some();
