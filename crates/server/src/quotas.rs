@@ -2,25 +2,13 @@
 //! and overall. Each server process counts its own requests (several processes behind a load
 //! balancer each allow the configured amount). The records quota lives in the store.
 
-use std::{
-    net::IpAddr,
-    num::NonZeroU32,
-    sync::{
-        Arc,
-        atomic::{AtomicU32, Ordering},
-    },
-};
+use std::{net::IpAddr, sync::Arc};
 
-use governor::{
-    DefaultDirectRateLimiter, DefaultKeyedRateLimiter, NotUntil, Quota, RateLimiter,
-    clock::{Clock, DefaultClock, QuantaInstant},
-};
 use uuid::Uuid;
 
-use crate::{config::quotas::QuotaConfig, error::AppError};
-
-/// Every this many checks, forget keys whose buckets have refilled (bounds memory).
-const SWEEP_EVERY: u32 = 1_024;
+use crate::{
+    auth::rate_limit::Limiter, config::quotas::QuotaConfig, error::AppError, http::client_ip::IpKey,
+};
 
 #[derive(Clone)]
 pub struct Quotas {
@@ -29,19 +17,10 @@ pub struct Quotas {
 
 struct Inner {
     max_records: i64,
-    pushes: DefaultKeyedRateLimiter<Uuid>,
-    guests_per_ip: DefaultKeyedRateLimiter<IpAddr>,
-    guests: DefaultDirectRateLimiter,
-    checks: AtomicU32,
-}
-
-fn at_least_one(n: u32) -> NonZeroU32 {
-    NonZeroU32::new(n).unwrap_or(NonZeroU32::MIN)
-}
-
-fn wait_secs(not_until: &NotUntil<QuantaInstant>) -> u64 {
-    let wait = not_until.wait_time_from(DefaultClock::default().now());
-    (wait.as_secs_f64().ceil() as u64).max(1)
+    pushes: Limiter<Uuid>,
+    /// Keyed like every per-IP limit: an IPv6 /64 is one client.
+    guests_per_ip: Limiter<IpKey>,
+    guests: Limiter<()>,
 }
 
 impl Quotas {
@@ -49,16 +28,9 @@ impl Quotas {
         Quotas {
             inner: Arc::new(Inner {
                 max_records: i64::from(config.max_records_per_user),
-                pushes: RateLimiter::keyed(Quota::per_minute(at_least_one(
-                    config.push_mutations_per_minute,
-                ))),
-                guests_per_ip: RateLimiter::keyed(Quota::per_hour(at_least_one(
-                    config.guest_rate_limit_per_ip_per_hour,
-                ))),
-                guests: RateLimiter::direct(Quota::per_hour(at_least_one(
-                    config.guest_rate_limit_per_hour,
-                ))),
-                checks: AtomicU32::new(0),
+                pushes: Limiter::per_minute(config.push_mutations_per_minute),
+                guests_per_ip: Limiter::per_hour(config.guest_rate_limit_per_ip_per_hour),
+                guests: Limiter::per_hour(config.guest_rate_limit_per_hour),
             }),
         }
     }
@@ -68,48 +40,27 @@ impl Quotas {
         self.inner.max_records
     }
 
-    fn sweep(&self) {
-        let inner = &self.inner;
-        if inner.checks.fetch_add(1, Ordering::Relaxed) % SWEEP_EVERY == SWEEP_EVERY - 1 {
-            inner.pushes.retain_recent();
-            inner.guests_per_ip.retain_recent();
-        }
-    }
-
     /// Takes `mutations` from the user's push allowance, or says when to come back. A push is
-    /// taken whole or not at all, so a refused push changed nothing.
+    /// taken whole or not at all, so a refused push changed nothing. (Validation keeps the
+    /// allowance at least one full push, so "more than a minute's worth" cannot happen.)
     pub fn check_push(&self, user_id: Uuid, mutations: usize) -> Result<(), AppError> {
-        self.sweep();
-        let Some(n) = NonZeroU32::new(u32::try_from(mutations).unwrap_or(u32::MAX)) else {
-            return Ok(());
-        };
-        let retry_after_secs = match self.inner.pushes.check_key_n(&user_id, n) {
-            Ok(Ok(())) => return Ok(()),
-            Ok(Err(not_until)) => wait_secs(&not_until),
-            // More than a minute's allowance in one push: validation keeps the allowance at
-            // least one full push, so this is only reachable with a bigger push than allowed.
-            Err(_) => 60,
-        };
-        Err(AppError::QuotaExceeded {
-            retry_after_secs,
-            message: format!(
-                "Too many changes sent in a short time. They will be sent again in \
-                 {retry_after_secs} seconds."
-            ),
-        })
+        let mutations = u32::try_from(mutations).unwrap_or(u32::MAX);
+        self.inner
+            .pushes
+            .check_n(user_id, mutations)
+            .map_err(|retry_after_secs| AppError::QuotaExceeded {
+                retry_after_secs,
+                message: format!(
+                    "Too many changes sent in a short time. They will be sent again in \
+                     {retry_after_secs} seconds."
+                ),
+            })
     }
 
     /// One guest account from `ip`, within the per-IP and the overall hourly limits.
     pub fn check_guest(&self, ip: IpAddr) -> Result<(), AppError> {
-        self.sweep();
-        let limited = self
-            .inner
-            .guests_per_ip
-            .check_key(&ip)
-            .and_then(|()| self.inner.guests.check());
-        limited.map_err(|not_until| AppError::RateLimited {
-            retry_after_secs: wait_secs(&not_until),
-        })
+        self.inner.guests_per_ip.check(IpKey::of(ip))?;
+        self.inner.guests.check(())
     }
 }
 
@@ -155,5 +106,18 @@ mod tests {
         quotas.check_guest(ip(2)).unwrap();
         // The overall limit holds whatever the address.
         assert!(quotas.check_guest(ip(3)).is_err());
+    }
+
+    #[test]
+    fn guests_from_one_ipv6_network_share_a_limit() {
+        let quotas = quotas(|c| c.guest_rate_limit_per_ip_per_hour = 2);
+        let ip = |s: &str| s.parse::<IpAddr>().unwrap();
+        quotas.check_guest(ip("2001:db8:1:2::1")).unwrap();
+        quotas.check_guest(ip("2001:db8:1:2::ffff")).unwrap();
+        assert!(matches!(
+            quotas.check_guest(ip("2001:db8:1:2:abcd::9")),
+            Err(AppError::RateLimited { .. })
+        ));
+        quotas.check_guest(ip("2001:db8:1:3::1")).unwrap();
     }
 }

@@ -44,32 +44,59 @@ impl AuthLimits {
     }
 }
 
-/// A per-key limit of `n` requests a minute (bursts up to `n`).
+/// A per-key limit of `n` a minute or an hour (bursts up to `n`): the one rate limiter every
+/// in-memory limit uses (auth, contact, uploads, guests, push volume).
 pub struct Limiter<K: Hash + Eq + Clone> {
     inner: DefaultKeyedRateLimiter<K>,
+    period_secs: u64,
     checks: AtomicU32,
 }
 
 impl<K: Hash + Eq + Clone> Limiter<K> {
     pub fn per_minute(n: u32) -> Self {
-        let n = NonZeroU32::new(n).unwrap_or(NonZeroU32::MIN);
+        Self::with_quota(Quota::per_minute(at_least_one(n)), 60)
+    }
+
+    pub fn per_hour(n: u32) -> Self {
+        Self::with_quota(Quota::per_hour(at_least_one(n)), 3_600)
+    }
+
+    fn with_quota(quota: Quota, period_secs: u64) -> Self {
         Limiter {
-            inner: RateLimiter::keyed(Quota::per_minute(n)),
+            inner: RateLimiter::keyed(quota),
+            period_secs,
             checks: AtomicU32::new(0),
         }
     }
 
+    /// One more for `key`, or 429 `rate-limited` with the wait.
     pub fn check(&self, key: K) -> Result<(), AppError> {
+        self.check_n(key, 1)
+            .map_err(|retry_after_secs| AppError::RateLimited { retry_after_secs })
+    }
+
+    /// `n` more for `key` at once, all or nothing; otherwise the seconds to wait (at least 1;
+    /// a whole period when `n` is more than one period allows).
+    pub fn check_n(&self, key: K, n: u32) -> Result<(), u64> {
         if self.checks.fetch_add(1, Ordering::Relaxed) % SWEEP_EVERY == SWEEP_EVERY - 1 {
             self.inner.retain_recent();
         }
-        self.inner.check_key(&key).map_err(|not_until| {
-            let wait = not_until.wait_time_from(DefaultClock::default().now());
-            AppError::RateLimited {
-                retry_after_secs: wait.as_secs_f64().ceil() as u64,
+        let Some(n) = NonZeroU32::new(n) else {
+            return Ok(());
+        };
+        match self.inner.check_key_n(&key, n) {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(not_until)) => {
+                let wait = not_until.wait_time_from(DefaultClock::default().now());
+                Err((wait.as_secs_f64().ceil() as u64).max(1))
             }
-        })
+            Err(_) => Err(self.period_secs),
+        }
     }
+}
+
+fn at_least_one(n: u32) -> NonZeroU32 {
+    NonZeroU32::new(n).unwrap_or(NonZeroU32::MIN)
 }
 
 #[cfg(test)]
