@@ -5,7 +5,9 @@
 
 use std::time::Duration;
 
-use crate::{config::quotas::QuotaConfig, files::FileStore, store::DynStore};
+use crate::{
+    auth::session::SessionManager, config::quotas::QuotaConfig, files::FileStore, store::DynStore,
+};
 
 /// Guests deleted per store call (each takes its records with it).
 const GUEST_BATCH: u32 = 100;
@@ -66,8 +68,9 @@ pub async fn sweep(
     Ok(report)
 }
 
-/// Sweeps now and every SWEEP_INTERVAL_SECS, logging what went.
+/// Sweeps now and every SWEEP_INTERVAL_SECS (expired sessions too), logging what went.
 pub fn start(
+    sessions: SessionManager,
     store: DynStore,
     files: FileStore,
     config: QuotaConfig,
@@ -77,6 +80,11 @@ pub fn start(
         every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
             every.tick().await;
+            match sessions.sweep().await {
+                Ok(0) => {}
+                Ok(removed) => tracing::info!(removed, "expired sessions removed"),
+                Err(err) => tracing::warn!(error = ?err, "session sweep failed"),
+            }
             match sweep(&store, &files, &config, domain::time_fmt::now_ms()).await {
                 Ok(report) if report == SweepReport::default() => {}
                 Ok(report) => tracing::info!(

@@ -42,7 +42,6 @@ use crate::{
 
 /// JSON bodies above this are refused with 413 before they are parsed.
 pub const JSON_BODY_LIMIT: usize = 1024 * 1024;
-const SESSION_SWEEP_INTERVAL: Duration = Duration::from_secs(3600);
 /// On shutdown, an e-mail being sent gets this long to finish (it is retried later if not).
 const MAILER_STOP_GRACE: Duration = Duration::from_secs(10);
 
@@ -228,10 +227,10 @@ pub async fn serve(
     state: AppState,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    let sessions = state.sessions.clone();
     let notifier = state.notifier.clone();
     let relay = state.store.start_signal_relay(state.notifier.clone());
     let housekeeping = housekeeping::start(
+        state.sessions.clone(),
         state.store.clone(),
         state.files.store.clone(),
         state.config.quotas.clone(),
@@ -240,17 +239,6 @@ pub async fn serve(
         shutdown.await;
         notifier.close_all();
     };
-    let sweeper = tokio::spawn(async move {
-        let mut every = tokio::time::interval(SESSION_SWEEP_INTERVAL);
-        loop {
-            every.tick().await;
-            match sessions.sweep().await {
-                Ok(0) => {}
-                Ok(removed) => tracing::info!(removed, "expired sessions removed"),
-                Err(err) => tracing::warn!(error = ?err, "session sweep failed"),
-            }
-        }
-    });
     let (stop_mailer, mailer_stopped) = tokio::sync::watch::channel(false);
     let mailer = state
         .contact_mailer
@@ -261,7 +249,6 @@ pub async fn serve(
         state.config.trust_proxy,
     );
     let outcome = http::connections::serve_bounded(listener, app(state), limits, shutdown).await;
-    sweeper.abort();
     housekeeping.abort();
     if let Some(relay) = relay {
         relay.abort();
