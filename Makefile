@@ -42,7 +42,7 @@ test: lint test-rust test-web test-e2e
 
 # Figures for the issue notes (not a test: nothing here is timed in CI).
 bench: release
-	$(CARGO) run --release --locked -p bench
+	$(CARGO) run --release --locked -p bench --bin sync-bench
 	cd web && npx tsx bench/history-3650.ts && npx tsx bench/captcha-solve.ts
 
 # The attacks of issue 10 against the release binary, figures in a table (not a test). With
