@@ -10,6 +10,7 @@ pub mod error;
 pub mod files;
 pub mod housekeeping;
 pub mod http;
+pub mod notify;
 pub mod quotas;
 pub mod store;
 pub mod sync;
@@ -53,7 +54,7 @@ pub struct AppState {
     pub sessions: SessionManager,
     pub passwords: PasswordHasher,
     pub limits: AuthLimits,
-    pub notifier: sync::poke::Notifier,
+    pub notifier: notify::Notifier,
     pub contact_limit: contact::ContactLimit,
     /// E-mails contact messages to the operator when SMTP is configured.
     pub contact_mailer: Option<contact::mailer::ContactMailer>,
@@ -111,7 +112,7 @@ impl AppState {
             sessions,
             passwords: PasswordHasher::new()?,
             limits,
-            notifier: sync::poke::Notifier::default(),
+            notifier: notify::Notifier::default(),
             contact_limit,
             contact_mailer,
             files,

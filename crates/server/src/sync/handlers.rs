@@ -20,15 +20,15 @@ use serde::Deserialize;
 use tokio::sync::broadcast::error::RecvError;
 use utoipa::IntoParams;
 
-use super::{
-    mutations::{prepare, valid_mutation_id},
-    poke::Signal,
-    streams::{StreamCaps, StreamTicket},
-};
+use super::mutations::{prepare, valid_mutation_id};
 use crate::{
     AppState,
     auth::session::CurrentUser,
     error::{ApiJson, ApiQuery, ApiResult, AppError, ErrorBody},
+    notify::{
+        Signal,
+        streams::{StreamCaps, StreamTicket},
+    },
 };
 
 /// How often an open stream re-checks that its session still exists.
