@@ -282,9 +282,9 @@ pub type DynStore = Arc<dyn Store>;
 
 /// Opens the configured database and brings its schema up to date.
 pub async fn open(config: &Config) -> anyhow::Result<DynStore> {
-    match config.database_target()? {
+    match config.database.target(&config.data_dir)? {
         DatabaseTarget::Sqlite(path) => {
-            let synchronous = sqlite::Synchronous::parse(&config.sqlite_synchronous)
+            let synchronous = sqlite::Synchronous::parse(&config.database.sqlite_synchronous)
                 .ok_or_else(|| ConfigError("SQLITE_SYNCHRONOUS must be FULL or NORMAL".into()))?;
             let store = sqlite::SqliteStore::open(&path, synchronous).await?;
             Ok(Arc::new(store))
