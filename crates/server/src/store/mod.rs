@@ -250,8 +250,9 @@ pub trait SyncStore: Send + Sync {
     async fn change_cursor(&self, user_id: Uuid) -> StoreResult<Option<i64>>;
 }
 
-/// The whole store: every area, as the app holds it (`DynStore`). Call sites bring the area
-/// traits they use into scope (`use crate::store::SessionStore`).
+/// The whole store: every area, as the app holds it (`DynStore`). On a `DynStore` every area's
+/// methods resolve without importing its trait; code holding a concrete backend imports the
+/// area traits it uses (re-exported here).
 pub trait Store:
     AccountStore
     + PlanStore
