@@ -36,7 +36,7 @@ pub use self::{
     sessions::SessionConfig,
     smtp::{ContactEmailConfig, SmtpConfig, SmtpSecurity},
     storage::{StorageConfig, StorageKind},
-    uploads::UploadsConfig,
+    uploads::{MAX_PICTURE_MEGAPIXELS, UploadsConfig},
 };
 
 #[derive(Args, Clone, Debug)]
