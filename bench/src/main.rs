@@ -255,7 +255,7 @@ async fn main() {
         let dir = tempfile::tempdir().unwrap();
         let (store, _) = fresh_store(dir.path()).await;
         let mut config = Config::for_data_dir(dir.path());
-        config.auth_rate_limit_per_minute = 1_000_000;
+        config.rate_limits.auth_rate_limit_per_minute = 1_000_000;
         // Throughput, not the storage limits (`make abuse` measures those).
         config.quotas.guest_rate_limit_per_ip_per_hour = 1_000_000;
         config.quotas.guest_rate_limit_per_hour = 1_000_000;

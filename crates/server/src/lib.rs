@@ -10,6 +10,7 @@ pub mod error;
 pub mod files;
 pub mod housekeeping;
 pub mod http;
+pub mod notify;
 pub mod quotas;
 pub mod store;
 pub mod sync;
@@ -53,7 +54,7 @@ pub struct AppState {
     pub sessions: SessionManager,
     pub passwords: PasswordHasher,
     pub limits: AuthLimits,
-    pub notifier: sync::poke::Notifier,
+    pub notifier: notify::Notifier,
     pub contact_limit: contact::ContactLimit,
     /// E-mails contact messages to the operator when SMTP is configured.
     pub contact_mailer: Option<contact::mailer::ContactMailer>,
@@ -74,29 +75,31 @@ pub struct AppState {
 impl AppState {
     pub fn new(config: Config, store: DynStore) -> anyhow::Result<AppState> {
         config.validate()?;
-        let public_origin = config.public_origin()?.map(Arc::from);
-        let stripe = config.stripe()?.map(Arc::new);
+        let public_origin = config.http.public_origin()?.map(Arc::from);
+        let stripe = config.billing.stripe(&config.http)?.map(Arc::new);
         let oidc = config
-            .oidc()?
+            .oidc
+            .settings(&config.http)?
             .map(auth::oidc::Provider::new)
             .transpose()?
             .map(Arc::new);
         let contact_mailer = config
+            .smtp
             .contact_email()?
             .map(contact::mailer::ContactMailer::new)
             .transpose()?;
         let contact_limit = Arc::new(auth::rate_limit::Limiter::per_minute(
-            config.contact_rate_limit_per_minute,
+            config.rate_limits.contact_rate_limit_per_minute,
         ));
         let sessions = SessionManager::new(
             store.clone(),
-            config.cookie_secure,
-            config.session_idle(),
-            config.session_max(),
+            config.http.cookie_secure,
+            config.sessions.session_idle(),
+            config.sessions.session_max(),
         );
         let limits = AuthLimits::new(
-            config.auth_rate_limit_per_minute,
-            config.login_rate_limit_per_minute,
+            config.rate_limits.auth_rate_limit_per_minute,
+            config.rate_limits.login_rate_limit_per_minute,
         );
         let files = files::Files::from_config(&config)?;
         let http = reqwest::Client::builder()
@@ -111,7 +114,7 @@ impl AppState {
             sessions,
             passwords: PasswordHasher::new()?,
             limits,
-            notifier: sync::poke::Notifier::default(),
+            notifier: notify::Notifier::default(),
             contact_limit,
             contact_mailer,
             files,
@@ -246,7 +249,7 @@ pub async fn serve(
         .map(|mailer| tokio::spawn(mailer.run(state.store.clone(), mailer_stopped)));
     let limits = state.config.connections.limits(
         http::connections::open_file_limit(),
-        state.config.trust_proxy,
+        state.config.http.trust_proxy,
     );
     let outcome = http::connections::serve_bounded(listener, app(state), limits, shutdown).await;
     housekeeping.abort();

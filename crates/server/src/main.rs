@@ -80,7 +80,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command.unwrap_or(Command::Serve) {
         Command::Serve => {
             server::http::connections::raise_open_file_limit();
-            let listener = TcpListener::bind(cli.config.listen).await?;
+            let listener = TcpListener::bind(cli.config.http.listen).await?;
             tracing::info!(config = ?cli.config, "starting");
             println!(
                 "Delivery Tracker listening on http://{}",

@@ -307,7 +307,8 @@ async fn session_requires_a_valid_cookie(backend: Backend) {
 }
 
 async fn auth_is_rate_limited_before_hashing(backend: Backend) {
-    let Some(app) = spawn_app_with(backend, |c| c.auth_rate_limit_per_minute = 3).await else {
+    let Some(app) = spawn_app_with(backend, |c| c.rate_limits.auth_rate_limit_per_minute = 3).await
+    else {
         return;
     };
     for _ in 0..3 {
@@ -344,7 +345,9 @@ async fn auth_is_rate_limited_before_hashing(backend: Backend) {
 }
 
 async fn login_is_rate_limited_per_email(backend: Backend) {
-    let Some(app) = spawn_app_with(backend, |c| c.login_rate_limit_per_minute = 2).await else {
+    let Some(app) =
+        spawn_app_with(backend, |c| c.rate_limits.login_rate_limit_per_minute = 2).await
+    else {
         return;
     };
     for _ in 0..2 {

@@ -47,11 +47,11 @@ async fn start_provider(fail: bool) -> (String, Provider) {
 async fn billing_app(backend: Backend, provider_base: &str) -> Option<TestApp> {
     let base = provider_base.to_owned();
     spawn_app_with(backend, move |c| {
-        c.public_url = Some("https://tracker.example.com".into());
-        c.stripe_secret_key = Some("sk_test_123".into());
-        c.stripe_price_id = Some("price_pro".into());
-        c.stripe_webhook_secret = Some(SECRET.into());
-        c.stripe_api_base = base;
+        c.http.public_url = Some("https://tracker.example.com".into());
+        c.billing.stripe_secret_key = Some("sk_test_123".into());
+        c.billing.stripe_price_id = Some("price_pro".into());
+        c.billing.stripe_webhook_secret = Some(SECRET.into());
+        c.billing.stripe_api_base = base;
     })
     .await
 }

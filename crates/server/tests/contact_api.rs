@@ -138,7 +138,9 @@ async fn messages_are_stored_signed_in_or_out_and_listed(backend: Backend) {
 }
 
 async fn contact_is_rate_limited_per_ip(backend: Backend) {
-    let Some(app) = spawn_app_with(backend, |c| c.contact_rate_limit_per_minute = 2).await else {
+    let Some(app) =
+        spawn_app_with(backend, |c| c.rate_limits.contact_rate_limit_per_minute = 2).await
+    else {
         return;
     };
     let body = json!({"name": "Sam", "email": "sam@example.com", "message": "Hello"});
@@ -162,11 +164,11 @@ const DEADLINE: Duration = Duration::from_secs(20);
 
 fn mail_to(sink_url: String) -> impl FnOnce(&mut Config) {
     move |config| {
-        config.smtp_url = Some(sink_url);
-        config.contact_email_to = Some("Operator <ops@example.com>".into());
-        config.contact_email_from = Some("Delivery Tracker <noreply@example.com>".into());
-        config.contact_email_first_retry_ms = 50;
-        config.contact_email_max_attempts = 4;
+        config.smtp.smtp_url = Some(sink_url);
+        config.smtp.contact_email_to = Some("Operator <ops@example.com>".into());
+        config.smtp.contact_email_from = Some("Delivery Tracker <noreply@example.com>".into());
+        config.smtp.contact_email_first_retry_ms = 50;
+        config.smtp.contact_email_max_attempts = 4;
     }
 }
 
@@ -453,8 +455,8 @@ async fn pending_emails_survive_a_restart(backend: Backend) {
         .unwrap();
     let first = spawn_app_on(on_store(), |config| {
         mail_to(format!("smtp://{dead}"))(config);
-        config.contact_email_first_retry_ms = 300;
-        config.contact_email_max_attempts = 100;
+        config.smtp.contact_email_first_retry_ms = 300;
+        config.smtp.contact_email_max_attempts = 100;
     })
     .await;
     let reply = first

@@ -16,7 +16,7 @@ use uuid::Uuid;
 /// Two servers sharing one schema, neither re-checking streams within the test's time.
 async fn two_servers() -> Option<(TestApp, TestApp)> {
     let config = fresh_postgres_schema().await?;
-    let slow_recheck = |c: &mut server::config::Config| c.events_recheck_seconds = 600;
+    let slow_recheck = |c: &mut server::config::Config| c.sessions.events_recheck_seconds = 600;
     let first = spawn_app_on(postgres_store_on(config.clone()).await, slow_recheck).await;
     let second = spawn_app_on(postgres_store_on(config).await, slow_recheck).await;
     // Each relay LISTENs as it starts; give them a moment to be listening.

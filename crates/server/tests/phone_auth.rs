@@ -13,7 +13,7 @@ use common::{
 };
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
-use server::auth::phone::config::{PhoneConfig, SmsSenderKind};
+use server::config::{PhoneConfig, SmsSenderKind};
 use uuid::Uuid;
 
 const SESSION: &str = "/api/v1/auth/session";
@@ -193,7 +193,7 @@ async fn per_number_limits_trip_at_sixty_seconds_and_five_an_hour(backend: Backe
 
 async fn per_ip_limit_trips_at_its_count(backend: Backend) {
     let Some(app) = spawn_phone_app(backend, |config| {
-        config.trust_proxy = true;
+        config.http.trust_proxy = true;
         config.phone.phone_sends_per_ip_per_minute = 3;
     })
     .await
@@ -219,7 +219,7 @@ async fn per_ip_limit_trips_at_its_count(backend: Backend) {
 
 async fn global_limit_trips_at_its_count(backend: Backend) {
     let Some(app) = spawn_phone_app(backend, |config| {
-        config.trust_proxy = true;
+        config.http.trust_proxy = true;
         config.phone.phone_sends_per_minute = 4;
         config.phone.phone_sends_per_ip_per_minute = 1;
     })
@@ -597,7 +597,7 @@ async fn off_without_a_sender(backend: Backend) {
 async fn an_attacker_on_three_addresses_leaves_room_for_a_real_user(backend: Backend) {
     let defaults = PhoneConfig::default();
     let Some(app) = spawn_phone_app(backend, |config| {
-        config.trust_proxy = true;
+        config.http.trust_proxy = true;
         config.phone.phone_sends_per_ip_per_minute = defaults.phone_sends_per_ip_per_minute;
         config.phone.phone_sends_per_minute = defaults.phone_sends_per_minute;
     })
@@ -632,7 +632,7 @@ async fn an_attacker_on_three_addresses_leaves_room_for_a_real_user(backend: Bac
 /// An IPv6 client picks the low 64 bits of its address freely: one /64 is one bucket.
 async fn ipv6_addresses_in_one_slash_64_share_one_bucket(backend: Backend) {
     let Some(app) = spawn_phone_app(backend, |config| {
-        config.trust_proxy = true;
+        config.http.trust_proxy = true;
         config.phone.phone_sends_per_ip_per_minute = 3;
     })
     .await
@@ -668,7 +668,7 @@ async fn ipv6_addresses_in_one_slash_64_share_one_bucket(backend: Backend) {
 /// once the difficulty has more than quadrupled.
 async fn captcha_difficulty_rises_with_recent_sends(backend: Backend) {
     let Some(app) = spawn_phone_app(backend, |config| {
-        config.trust_proxy = true;
+        config.http.trust_proxy = true;
         config.phone.phone_captcha_max_number = 1_000;
         config.phone.phone_captcha_max_number_ceiling = 64_000;
         config.phone.phone_sends_per_minute = 8;

@@ -1049,12 +1049,12 @@ async fn s3_storage_round_trip_against_moto() {
 
     let endpoint = moto.endpoint.clone();
     let app = spawn_app_with(Backend::Sqlite, move |config| {
-        config.storage = StorageKind::S3;
-        config.s3_bucket = Some(bucket.into());
-        config.s3_endpoint = Some(endpoint);
-        config.s3_allow_http = true;
-        config.s3_access_key_id = Some("testing".into());
-        config.s3_secret_access_key = Some("testing".into());
+        config.storage.storage = StorageKind::S3;
+        config.storage.s3_bucket = Some(bucket.into());
+        config.storage.s3_endpoint = Some(endpoint);
+        config.storage.s3_allow_http = true;
+        config.storage.s3_access_key_id = Some("testing".into());
+        config.storage.s3_secret_access_key = Some("testing".into());
     })
     .await
     .unwrap();
@@ -1136,12 +1136,12 @@ async fn unreachable_s3_fails_cleanly() {
         .unwrap()
         .port();
     let app = spawn_app_with(Backend::Sqlite, move |config| {
-        config.storage = StorageKind::S3;
-        config.s3_bucket = Some("nowhere".into());
-        config.s3_endpoint = Some(format!("http://127.0.0.1:{port}"));
-        config.s3_allow_http = true;
-        config.s3_access_key_id = Some("testing".into());
-        config.s3_secret_access_key = Some("testing".into());
+        config.storage.storage = StorageKind::S3;
+        config.storage.s3_bucket = Some("nowhere".into());
+        config.storage.s3_endpoint = Some(format!("http://127.0.0.1:{port}"));
+        config.storage.s3_allow_http = true;
+        config.storage.s3_access_key_id = Some("testing".into());
+        config.storage.s3_secret_access_key = Some("testing".into());
     })
     .await
     .unwrap();

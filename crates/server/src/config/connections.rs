@@ -1,4 +1,4 @@
-//! Connection and event-stream bounds, flattened into [`crate::config::Config`]. Unset
+//! Connection and event-stream bounds, flattened into [`super::Config`]. Unset
 //! connection caps are derived from the open-file limit the server gets at start-up, so an
 //! operator with a low `ulimit -n` is still safe; explicit values are checked for sense.
 
@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use clap::Args;
 
-use crate::config::ConfigError;
+use super::ConfigError;
 
 /// File descriptors kept back from connections for the database, uploaded files, logs and
 /// outbound HTTP: a quarter of the limit, at least 64 (half of a very low limit).

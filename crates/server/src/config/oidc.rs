@@ -2,7 +2,61 @@
 
 use std::fmt;
 
-use super::{Config, ConfigError};
+use clap::Args;
+
+use super::{ConfigError, HttpConfig};
+
+#[derive(Args, Clone)]
+pub struct OidcConfig {
+    /// OpenID Connect issuer for "Sign in with Google" (or any provider), e.g.
+    /// `https://accounts.google.com`; its `/.well-known/openid-configuration` is read.
+    /// With OIDC_CLIENT_ID and OIDC_CLIENT_SECRET (all or none); needs PUBLIC_URL.
+    #[arg(long, env = "OIDC_ISSUER", global = true)]
+    pub oidc_issuer: Option<String>,
+
+    /// The client id registered at the OpenID provider.
+    #[arg(long, env = "OIDC_CLIENT_ID", global = true)]
+    pub oidc_client_id: Option<String>,
+
+    /// The client secret registered at the OpenID provider.
+    #[arg(
+        long,
+        env = "OIDC_CLIENT_SECRET",
+        global = true,
+        hide_env_values = true
+    )]
+    pub oidc_client_secret: Option<String>,
+
+    /// The provider's name on the sign-in button ("Sign in with Google").
+    #[arg(long, env = "OIDC_LABEL", default_value = "Google", global = true)]
+    pub oidc_label: String,
+}
+
+impl Default for OidcConfig {
+    fn default() -> Self {
+        OidcConfig {
+            oidc_issuer: None,
+            oidc_client_id: None,
+            oidc_client_secret: None,
+            oidc_label: "Google".into(),
+        }
+    }
+}
+
+impl fmt::Debug for OidcConfig {
+    // The client secret never reaches a log.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("OidcConfig")
+            .field("oidc_issuer", &self.oidc_issuer)
+            .field("oidc_client_id", &self.oidc_client_id)
+            .field(
+                "oidc_client_secret",
+                &self.oidc_client_secret.as_ref().map(|_| "<redacted>"),
+            )
+            .field("oidc_label", &self.oidc_label)
+            .finish()
+    }
+}
 
 /// Where the provider sends the browser back, under PUBLIC_URL.
 pub const OIDC_CALLBACK_PATH: &str = "/api/v1/auth/oidc/callback";
@@ -32,9 +86,14 @@ impl fmt::Debug for OidcSettings {
     }
 }
 
-impl Config {
+impl OidcConfig {
+    pub fn validate(&self, http: &HttpConfig) -> Result<(), ConfigError> {
+        self.settings(http).map(drop)
+    }
+
     /// The OpenID provider when fully configured; None when not at all; half is refused.
-    pub fn oidc(&self) -> Result<Option<OidcSettings>, ConfigError> {
+    /// Its redirect URI is under `http`'s PUBLIC_URL.
+    pub fn settings(&self, http: &HttpConfig) -> Result<Option<OidcSettings>, ConfigError> {
         let set = |v: &Option<String>| {
             v.as_deref()
                 .map(str::trim)
@@ -56,7 +115,7 @@ impl Config {
         };
         let issuer = issuer.trim_end_matches('/').to_owned();
         check_issuer(&issuer)?;
-        let public_origin = self.public_origin()?.ok_or_else(|| {
+        let public_origin = http.public_origin()?.ok_or_else(|| {
             ConfigError("OpenID sign-in needs PUBLIC_URL to build its redirect URI".into())
         })?;
         let label = self.oidc_label.trim();
@@ -101,33 +160,49 @@ fn check_issuer(issuer: &str) -> Result<(), ConfigError> {
 mod tests {
     use super::*;
 
-    fn config(issuer: Option<&str>, id: Option<&str>, secret: Option<&str>) -> Config {
-        Config {
+    fn config(issuer: Option<&str>, id: Option<&str>, secret: Option<&str>) -> OidcConfig {
+        OidcConfig {
             oidc_issuer: issuer.map(Into::into),
             oidc_client_id: id.map(Into::into),
             oidc_client_secret: secret.map(Into::into),
+            ..OidcConfig::default()
+        }
+    }
+
+    fn http() -> HttpConfig {
+        HttpConfig {
             public_url: Some("https://dt.example.com".into()),
-            ..Config::for_data_dir("/tmp/unused")
+            ..HttpConfig::default()
         }
     }
 
     #[test]
     fn all_or_none() {
-        assert!(config(None, None, None).oidc().unwrap().is_none());
+        assert!(
+            config(None, None, None)
+                .settings(&http())
+                .unwrap()
+                .is_none()
+        );
         for half in [
             config(Some("https://accounts.google.com"), None, None),
             config(None, Some("id"), Some("secret")),
             config(Some("https://accounts.google.com"), Some("id"), None),
         ] {
-            assert!(half.oidc().unwrap_err().0.contains("OIDC_ISSUER"));
-            assert!(half.validate().is_err());
+            assert!(
+                half.settings(&http())
+                    .unwrap_err()
+                    .0
+                    .contains("OIDC_ISSUER")
+            );
+            assert!(half.validate(&http()).is_err());
         }
         let full = config(
             Some("https://accounts.google.com/"),
             Some("id"),
             Some("s3cret"),
         )
-        .oidc()
+        .settings(&http())
         .unwrap()
         .unwrap();
         assert_eq!(full.issuer, "https://accounts.google.com");
@@ -140,22 +215,27 @@ mod tests {
 
     #[test]
     fn needs_public_url_and_https_issuer() {
-        let mut no_public = config(Some("https://a.example"), Some("id"), Some("s"));
-        no_public.public_url = None;
-        assert!(no_public.oidc().unwrap_err().0.contains("PUBLIC_URL"));
+        let no_public = config(Some("https://a.example"), Some("id"), Some("s"));
+        assert!(
+            no_public
+                .settings(&HttpConfig::default())
+                .unwrap_err()
+                .0
+                .contains("PUBLIC_URL")
+        );
         assert!(
             config(Some("http://idp.example"), Some("i"), Some("s"))
-                .oidc()
+                .settings(&http())
                 .is_err()
         );
         assert!(
             config(Some("http://127.0.0.1:9000"), Some("i"), Some("s"))
-                .oidc()
+                .settings(&http())
                 .is_ok()
         );
         assert!(
             config(Some("ftp://idp.example"), Some("i"), Some("s"))
-                .oidc()
+                .settings(&http())
                 .is_err()
         );
     }
@@ -163,7 +243,7 @@ mod tests {
     #[test]
     fn secret_is_redacted() {
         let config = config(Some("https://a.example"), Some("id"), Some("s3cret-value"));
-        let settings = config.oidc().unwrap().unwrap();
+        let settings = config.settings(&http()).unwrap().unwrap();
         assert!(!format!("{settings:?}").contains("s3cret-value"));
         assert!(!format!("{config:?}").contains("s3cret-value"));
     }

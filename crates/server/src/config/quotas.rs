@@ -1,5 +1,5 @@
 //! Per-user quotas, guest creation limits and the housekeeping sweeps (DESIGN.md §6b),
-//! flattened into [`crate::config::Config`]. The defaults sit far above what a driver needs
+//! flattened into [`super::Config`]. The defaults sit far above what a driver needs
 //! (ten years of daily logs is 3,650 entries) and far below what fills a disk.
 
 use std::time::Duration;
@@ -7,7 +7,7 @@ use std::time::Duration;
 use clap::Args;
 use domain::sync::MAX_MUTATIONS_PER_PUSH;
 
-use crate::config::ConfigError;
+use super::ConfigError;
 
 #[derive(Args, Clone, Debug)]
 pub struct QuotaConfig {

@@ -4,7 +4,6 @@
 use clap::Args;
 
 use super::ConfigError;
-use crate::files::picture::MAX_PIXELS;
 
 #[derive(Args, Clone, Debug)]
 pub struct UploadsConfig {
@@ -44,8 +43,10 @@ impl Default for UploadsConfig {
     }
 }
 
-/// The largest accepted picture, in whole megapixels (rounded up).
-pub const MAX_PICTURE_MEGAPIXELS: u32 = MAX_PIXELS.div_ceil(1_000_000) as u32;
+/// The largest accepted picture, in megapixels: files/picture.rs refuses larger ones from their
+/// header, and the decode budget must hold one. Defined here, below the files module, so that
+/// the configuration depends on nothing above it.
+pub const MAX_PICTURE_MEGAPIXELS: u32 = 40;
 
 impl UploadsConfig {
     pub fn validate(&self) -> Result<(), ConfigError> {

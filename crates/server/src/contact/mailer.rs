@@ -236,7 +236,7 @@ mod tests {
     use lettre::{Message, message::Mailbox};
 
     use super::{ContactMailer, one_line};
-    use crate::config::Config;
+    use crate::config::SmtpConfig;
 
     #[test]
     fn transports_build_for_each_kind_of_url() {
@@ -246,11 +246,11 @@ mod tests {
             "smtp://10.0.0.5:25",
             "smtp://localhost:25",
         ] {
-            let config = Config {
+            let config = SmtpConfig {
                 smtp_url: Some(url.into()),
                 contact_email_to: Some("ops@example.com".into()),
                 contact_email_from: Some("noreply@example.com".into()),
-                ..Config::for_data_dir("/tmp")
+                ..SmtpConfig::default()
             };
             let email = config.contact_email().unwrap().unwrap();
             assert!(ContactMailer::new(email).is_ok(), "{url}");

@@ -10,11 +10,13 @@ use image::{
     RgbImage, codecs::jpeg::JpegEncoder, imageops::FilterType, metadata::Orientation,
 };
 
+use crate::config::MAX_PICTURE_MEGAPIXELS;
+
 /// The largest accepted upload (spec: 2 MB = 2,097,152 bytes).
 pub const MAX_UPLOAD_BYTES: usize = 2_097_152;
 /// Header bounds checked before decoding (a 60,000 × 60,000 "pixel flood" stops here).
 pub const MAX_SIDE: u32 = 8_192;
-pub const MAX_PIXELS: u64 = 40_000_000;
+pub const MAX_PIXELS: u64 = MAX_PICTURE_MEGAPIXELS as u64 * 1_000_000;
 /// Pictures up to this many pixels are decoded whatever their file size (about 40 ms).
 pub const FREE_PIXELS: u64 = 2_000_000;
 /// Above [`FREE_PIXELS`], at most this many claimed pixels per byte of file.

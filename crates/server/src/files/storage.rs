@@ -84,7 +84,7 @@ impl FileStore {
     /// Opens the configured store. Nothing is contacted yet: a bucket that is missing or
     /// unreachable shows up as a failed upload (and in the log), not as a failed start.
     pub fn from_config(config: &Config) -> anyhow::Result<FileStore> {
-        let objects: Arc<dyn ObjectStore> = match config.storage {
+        let objects: Arc<dyn ObjectStore> = match config.storage.storage {
             StorageKind::Local => {
                 let dir = config.files_dir();
                 std::fs::create_dir_all(&dir)
@@ -99,8 +99,8 @@ impl FileStore {
                     ..RetryConfig::default()
                 };
                 let mut builder = AmazonS3Builder::new()
-                    .with_bucket_name(config.s3_bucket.clone().unwrap_or_default())
-                    .with_region(&config.s3_region)
+                    .with_bucket_name(config.storage.s3_bucket.clone().unwrap_or_default())
+                    .with_region(&config.storage.s3_region)
                     .with_retry(retry)
                     .with_client_options(
                         ClientOptions::new()
@@ -108,13 +108,19 @@ impl FileStore {
                             .with_timeout(Duration::from_secs(15)),
                     )
                     // After the client options, which would otherwise reset it.
-                    .with_allow_http(config.s3_allow_http);
-                if let Some(endpoint) = config.s3_endpoint.as_deref().filter(|e| !e.is_empty()) {
+                    .with_allow_http(config.storage.s3_allow_http);
+                if let Some(endpoint) = config
+                    .storage
+                    .s3_endpoint
+                    .as_deref()
+                    .filter(|e| !e.is_empty())
+                {
                     builder = builder.with_endpoint(endpoint);
                 }
-                if let (Some(id), Some(secret)) =
-                    (&config.s3_access_key_id, &config.s3_secret_access_key)
-                {
+                if let (Some(id), Some(secret)) = (
+                    &config.storage.s3_access_key_id,
+                    &config.storage.s3_secret_access_key,
+                ) {
                     builder = builder
                         .with_access_key_id(id)
                         .with_secret_access_key(secret);

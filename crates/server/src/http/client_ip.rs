@@ -24,7 +24,7 @@ where
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
         let state = AppState::from_ref(state);
-        if state.config.trust_proxy {
+        if state.config.http.trust_proxy {
             // The right-most hop was appended by our proxy; everything left of it is
             // whatever the client claimed.
             let forwarded = parts

@@ -1,18 +1,26 @@
-//! The Store trait is the only door to persistent data. Two implementations share one
-//! behaviour, checked by one conformance suite (`tests/store_conformance.rs`):
-//! SQLite (embedded default) and PostgreSQL (several server processes on one database).
+//! The Store is the only door to persistent data. Two implementations share one behaviour,
+//! checked by one conformance suite (`tests/store_conformance.rs`): SQLite (embedded default)
+//! and PostgreSQL (several server processes on one database).
+//!
+//! The store is split by area: each area is a trait in its own module here (`accounts.rs`:
+//! `AccountStore`, …) and is implemented directly in the same-named file of each backend
+//! (`sqlite/accounts.rs`, `postgres/accounts.rs`). [`Store`] is all of them together.
 
-mod identity;
+pub mod accounts;
+pub mod contact;
+pub mod identities;
 mod migrations;
+pub mod ops;
 pub mod phone;
+pub mod plans;
 pub mod postgres;
+pub mod sessions;
 pub mod sqlite;
 
 use std::sync::Arc;
 
 use async_trait::async_trait;
 use domain::{
-    Role,
     entry::Entry,
     invoice::Invoice,
     profile::{ProfileUpdate, Theme},
@@ -22,11 +30,16 @@ use domain::{
 };
 use uuid::Uuid;
 
-pub use self::identity::{ExternalIdentity, OidcRequest};
-use crate::{
-    config::{Config, ConfigError, DatabaseTarget},
-    sync::poke::Notifier,
+pub use self::{
+    accounts::{AccountStore, NewUser, PhotoSwap, UserRecord},
+    contact::{ContactRecord, ContactStore, EmailAttempt, EmailDelivery, EmailStatus},
+    identities::{ExternalIdentity, IdentityStore, OidcRequest},
+    ops::OpsStore,
+    phone::PhoneStore,
+    plans::PlanStore,
+    sessions::{SessionRecord, SessionStore},
 };
+use crate::config::{Config, ConfigError, DatabaseTarget};
 
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
@@ -38,132 +51,6 @@ pub enum StoreError {
 }
 
 pub type StoreResult<T> = Result<T, StoreError>;
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct UserRecord {
-    pub id: Uuid,
-    pub email: Option<String>,
-    pub display_name: Option<String>,
-    pub photo_url: Option<String>,
-    pub bio: String,
-    pub role: Role,
-    pub is_anonymous: bool,
-    pub created_at_ms: i64,
-    pub last_login_ms: i64,
-    pub updated_at_ms: i64,
-}
-
-/// A user to create. `password_hash` is set for e-mail accounts, `None` for guests.
-#[derive(Debug, Clone)]
-pub struct NewUser {
-    pub id: Uuid,
-    pub email: Option<String>,
-    pub display_name: Option<String>,
-    pub password_hash: Option<String>,
-    pub is_anonymous: bool,
-    pub now_ms: i64,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SessionRecord {
-    /// SHA-256 of the cookie token, hex; the token itself is never stored.
-    pub token_hash: String,
-    pub user_id: Uuid,
-    pub created_at_ms: i64,
-    pub last_seen_ms: i64,
-    pub user_agent: Option<String>,
-}
-
-/// A stored contact-form message.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ContactRecord {
-    pub id: Uuid,
-    pub user_id: Option<Uuid>,
-    pub name: String,
-    pub email: String,
-    pub subject: String,
-    pub message: String,
-    pub created_at_ms: i64,
-    /// Whether the operator's e-mail copy went out.
-    pub delivery: EmailDelivery,
-}
-
-/// Where the e-mail copy of a contact message stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum EmailStatus {
-    /// Stored while SMTP was not configured: never e-mailed.
-    NotConfigured,
-    /// Waiting for its next try.
-    Pending,
-    Sent,
-    /// Gave up after the last allowed try.
-    Failed,
-}
-
-impl EmailStatus {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            EmailStatus::NotConfigured => "not-configured",
-            EmailStatus::Pending => "pending",
-            EmailStatus::Sent => "sent",
-            EmailStatus::Failed => "failed",
-        }
-    }
-
-    pub fn from_stored(value: &str) -> EmailStatus {
-        match value {
-            "pending" => EmailStatus::Pending,
-            "sent" => EmailStatus::Sent,
-            "failed" => EmailStatus::Failed,
-            _ => EmailStatus::NotConfigured,
-        }
-    }
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct EmailDelivery {
-    pub status: EmailStatus,
-    pub attempts: u32,
-    pub last_error: Option<String>,
-    pub next_attempt_at_ms: Option<i64>,
-    pub emailed_at_ms: Option<i64>,
-}
-
-impl EmailDelivery {
-    pub fn not_configured() -> EmailDelivery {
-        EmailDelivery {
-            status: EmailStatus::NotConfigured,
-            attempts: 0,
-            last_error: None,
-            next_attempt_at_ms: None,
-            emailed_at_ms: None,
-        }
-    }
-
-    /// Due at once.
-    pub fn pending(now_ms: i64) -> EmailDelivery {
-        EmailDelivery {
-            status: EmailStatus::Pending,
-            next_attempt_at_ms: Some(now_ms),
-            ..EmailDelivery::not_configured()
-        }
-    }
-}
-
-/// The outcome of one try at e-mailing a claimed message.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum EmailAttempt {
-    Sent {
-        at_ms: i64,
-    },
-    Retry {
-        error: String,
-        next_attempt_at_ms: i64,
-    },
-    GaveUp {
-        error: String,
-    },
-}
 
 /// A pushed mutation after parsing and validation (which need no database).
 #[derive(Debug, Clone)]
@@ -185,15 +72,6 @@ pub enum MutationAction {
         code: &'static str,
         message: String,
     },
-}
-
-/// What [`Store::set_photo`] did.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PhotoSwap {
-    /// The user's new change sequence.
-    pub cursor: i64,
-    /// The photo URL the swap replaced.
-    pub replaced: Option<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -349,65 +227,9 @@ pub fn is_recorded(result: &MutationResult) -> bool {
     result.code.as_deref() != Some(QUOTA_EXCEEDED)
 }
 
+/// The synced records: push and pull, and the change sequence that open event streams compare.
 #[async_trait]
-pub trait Store: Send + Sync + 'static {
-    /// Fails with `Conflict("email")` when the e-mail is taken.
-    async fn create_user(&self, user: NewUser) -> StoreResult<UserRecord>;
-    async fn get_user(&self, id: Uuid) -> StoreResult<Option<UserRecord>>;
-    /// The user and password hash for a normalised e-mail, if such an account exists.
-    async fn find_password_login(&self, email: &str) -> StoreResult<Option<(UserRecord, String)>>;
-    async fn record_login(&self, id: Uuid, now_ms: i64) -> StoreResult<()>;
-    async fn list_users(&self) -> StoreResult<Vec<UserRecord>>;
-    /// Returns false when no user has that e-mail.
-    async fn set_role_by_email(&self, email: &str, role: Role, now_ms: i64) -> StoreResult<bool>;
-    /// Sets a user's plan (billing webhook); returns the new change sequence, None if no user.
-    async fn set_role(&self, user_id: Uuid, role: Role, now_ms: i64) -> StoreResult<Option<i64>>;
-    /// Remembers the payment provider's customer id for a user.
-    async fn set_billing_customer(&self, user_id: Uuid, customer_id: &str) -> StoreResult<()>;
-    async fn find_user_by_billing_customer(&self, customer_id: &str) -> StoreResult<Option<Uuid>>;
-
-    async fn create_session(&self, session: SessionRecord) -> StoreResult<()>;
-    async fn get_session(&self, token_hash: &str) -> StoreResult<Option<SessionRecord>>;
-    async fn touch_session(&self, token_hash: &str, now_ms: i64) -> StoreResult<()>;
-    async fn delete_session(&self, token_hash: &str) -> StoreResult<()>;
-    /// Removes sessions idle since `idle_before_ms` or created before `created_before_ms`.
-    async fn delete_expired_sessions(
-        &self,
-        idle_before_ms: i64,
-        created_before_ms: i64,
-    ) -> StoreResult<u64>;
-
-    /// Carries `notifier`'s signals to and from other server processes sharing this store,
-    /// when the backend can (PostgreSQL LISTEN/NOTIFY). A single-process backend has nothing
-    /// to relay.
-    fn start_signal_relay(&self, _notifier: Notifier) -> Option<tokio::task::JoinHandle<()>> {
-        None
-    }
-
-    /// The user's sessions, most recently used first.
-    async fn list_sessions(&self, user_id: Uuid) -> StoreResult<Vec<SessionRecord>>;
-    /// Ends one of `user_id`'s sessions; false when there is no such session of theirs.
-    async fn delete_user_session(&self, user_id: Uuid, token_hash: &str) -> StoreResult<bool>;
-    /// Ends every session of `user_id` except `keep`; returns the token hashes that ended.
-    async fn delete_other_sessions(&self, user_id: Uuid, keep: &str) -> StoreResult<Vec<String>>;
-    async fn password_hash(&self, user_id: Uuid) -> StoreResult<Option<String>>;
-    async fn set_password(
-        &self,
-        user_id: Uuid,
-        password_hash: &str,
-        now_ms: i64,
-    ) -> StoreResult<()>;
-    /// Gives a guest an e-mail and password in place (same user, same data). None when the
-    /// user is not a guest; `Conflict("email")` when the e-mail belongs to another account.
-    /// Returns the user's new change sequence.
-    async fn link_password(
-        &self,
-        user_id: Uuid,
-        email: &str,
-        password_hash: &str,
-        now_ms: i64,
-    ) -> StoreResult<Option<i64>>;
-
+pub trait SyncStore: Send + Sync {
     /// Applies a push in order, in one transaction: each mutation id takes effect at most
     /// once, a replay returns the recorded result. Concurrent pushes by one user serialise.
     /// A mutation that would add a record beyond `max_records` (entry and invoice rows,
@@ -423,118 +245,47 @@ pub trait Store: Send + Sync + 'static {
     ) -> StoreResult<PushOutcome>;
     /// The user's records changed after `cursor`, oldest change first, at most `limit`.
     async fn pull(&self, user_id: Uuid, cursor: i64, limit: u32) -> StoreResult<PullPage>;
-
-    /// Sets (or clears) the profile picture in one atomic swap; returns the user's new change
-    /// sequence and the URL it replaced, so the caller deletes exactly that picture (concurrent
-    /// uploads each replace a different one and none is left behind).
-    async fn set_photo(
-        &self,
-        user_id: Uuid,
-        photo_url: Option<String>,
-        now_ms: i64,
-    ) -> StoreResult<PhotoSwap>;
     /// The user's change sequence: it moves whenever any of their records changes, from any
     /// process (open event streams compare it to poke devices about admin changes).
     async fn change_cursor(&self, user_id: Uuid) -> StoreResult<Option<i64>>;
+}
 
-    async fn create_contact_message(&self, message: ContactRecord) -> StoreResult<()>;
-    /// The newest `limit` messages, newest first.
-    async fn list_contact_messages(&self, limit: u32) -> StoreResult<Vec<ContactRecord>>;
-    /// Up to `limit` pending messages due by `now_ms`, oldest first, each leased until
-    /// `lease_until_ms` so no other worker (process) takes it meanwhile.
-    async fn claim_contact_emails(
-        &self,
-        now_ms: i64,
-        lease_until_ms: i64,
-        limit: u32,
-    ) -> StoreResult<Vec<ContactRecord>>;
-    /// Records one try at a pending message (counting it); ignored if it is no longer pending.
-    async fn record_contact_email(&self, id: Uuid, attempt: EmailAttempt) -> StoreResult<()>;
-    /// When the earliest pending message is due (or its lease ends), if any is pending.
-    async fn next_contact_email_at(&self) -> StoreResult<Option<i64>>;
+/// The whole store: every area, as the app holds it (`DynStore`). On a `DynStore` every area's
+/// methods resolve without importing its trait; code holding a concrete backend imports the
+/// area traits it uses (re-exported here).
+pub trait Store:
+    AccountStore
+    + PlanStore
+    + SessionStore
+    + IdentityStore
+    + ContactStore
+    + PhoneStore
+    + OpsStore
+    + SyncStore
+    + 'static
+{
+}
 
-    /// The user an OpenID identity belongs to, if any.
-    async fn find_identity_user(&self, identity: &ExternalIdentity) -> StoreResult<Option<Uuid>>;
-    /// Creates a user owning `identity`, atomically. `Conflict("identity")` when another
-    /// sign-in claimed it first, `Conflict("email")` when the e-mail is taken.
-    async fn create_user_with_identity(
-        &self,
-        user: NewUser,
-        identity: ExternalIdentity,
-    ) -> StoreResult<UserRecord>;
-    /// Attaches `identity` to an existing (guest) user in place: same id and data, no longer
-    /// anonymous. `Conflict("identity")` when the identity already belongs to any account.
-    async fn link_identity(
-        &self,
-        user_id: Uuid,
-        identity: ExternalIdentity,
-        display_name: Option<String>,
-        now_ms: i64,
-    ) -> StoreResult<UserRecord>;
-    /// Stores a pending sign-in and drops the expired ones.
-    async fn put_oidc_request(&self, request: OidcRequest) -> StoreResult<()>;
-    /// Removes and returns the pending sign-in for `state` (single use); None when unknown,
-    /// already used or expired at `now_ms`.
-    async fn take_oidc_request(&self, state: &str, now_ms: i64)
-    -> StoreResult<Option<OidcRequest>>;
-
-    /// Deletes up to `limit` guests (no e-mail, password, phone or OpenID identity) with no
-    /// activity since `inactive_before_ms`: created, signed in, changed and every session last
-    /// used before it. Their records, replay records and sessions go with them. Returns their
-    /// ids, so their files can be removed too.
-    async fn delete_inactive_guests(
-        &self,
-        inactive_before_ms: i64,
-        limit: u32,
-    ) -> StoreResult<Vec<Uuid>>;
-    /// Deletes up to `limit` replay records (`applied_mutations`) applied before
-    /// `applied_before_ms`; returns how many went.
-    async fn prune_applied_mutations(&self, applied_before_ms: i64, limit: u32)
-    -> StoreResult<u64>;
-
-    /// Cheap liveness probe for `/healthz`.
-    async fn ping(&self) -> StoreResult<()>;
-
-    // Phone sign-in (store/{sqlite,postgres}/phone.rs).
-    /// The key stored under `name`, or `candidate` after storing it if there was none.
-    async fn server_key(&self, name: &str, candidate: Vec<u8>) -> StoreResult<Vec<u8>>;
-    /// Records a captcha solution; false if it was already used (a replay).
-    async fn use_captcha(
-        &self,
-        challenge: &str,
-        expires_at_ms: i64,
-        now_ms: i64,
-    ) -> StoreResult<bool>;
-    /// Sends accepted in the last minute, overall and from `ip` (a rate-limit key), which
-    /// price the next captcha.
-    async fn phone_send_volume(&self, ip: &str, now_ms: i64) -> StoreResult<phone::SendVolume>;
-    /// Checks the send limits and, if they allow it, records the send and stores the code
-    /// (replacing the number's previous one), atomically across processes.
-    async fn start_phone_code(
-        &self,
-        start: phone::PhoneCodeStart,
-        limits: phone::Limits,
-    ) -> StoreResult<phone::SendOutcome>;
-    /// Spends one attempt of a live (unexpired, not exhausted) code and returns it to check.
-    async fn spend_phone_code_attempt(
-        &self,
-        verification_id: Uuid,
-        now_ms: i64,
-    ) -> StoreResult<Option<phone::PhoneCodeCheck>>;
-    /// Uses up a checked code and signs its number in, signs it up, or links it.
-    async fn complete_phone_sign_in(
-        &self,
-        request: phone::PhoneSignInRequest,
-    ) -> StoreResult<phone::PhoneSignIn>;
+impl<T> Store for T where
+    T: AccountStore
+        + PlanStore
+        + SessionStore
+        + IdentityStore
+        + ContactStore
+        + PhoneStore
+        + OpsStore
+        + SyncStore
+        + 'static
+{
 }
 
 pub type DynStore = Arc<dyn Store>;
 
 /// Opens the configured database and brings its schema up to date.
 pub async fn open(config: &Config) -> anyhow::Result<DynStore> {
-    match config.database_target()? {
+    match config.database.target(&config.data_dir)? {
         DatabaseTarget::Sqlite(path) => {
-            let synchronous = sqlite::Synchronous::parse(&config.sqlite_synchronous)
+            let synchronous = sqlite::Synchronous::parse(&config.database.sqlite_synchronous)
                 .ok_or_else(|| ConfigError("SQLITE_SYNCHRONOUS must be FULL or NORMAL".into()))?;
             let store = sqlite::SqliteStore::open(&path, synchronous).await?;
             Ok(Arc::new(store))

@@ -1,10 +1,11 @@
 //! What the Store keeps for phone sign-in (see migrations 0008_phone).
 
+use async_trait::async_trait;
 pub use domain::phone::SendVolume;
 use domain::phone::{SendLimits, SendRefusal};
 use uuid::Uuid;
 
-use super::{NewUser, UserRecord};
+use super::{NewUser, StoreResult, UserRecord};
 
 /// A code to store (replacing any live code for the number) and the send it records.
 #[derive(Debug, Clone)]
@@ -59,3 +60,37 @@ pub enum PhoneSignIn {
 
 pub type SendOutcome = Result<(), SendRefusal>;
 pub type Limits = SendLimits;
+
+/// Phone sign-in: server keys, used captchas, the send log and limits, codes and their
+/// attempts.
+#[async_trait]
+pub trait PhoneStore: Send + Sync {
+    /// The key stored under `name`, or `candidate` after storing it if there was none.
+    async fn server_key(&self, name: &str, candidate: Vec<u8>) -> StoreResult<Vec<u8>>;
+    /// Records a captcha solution; false if it was already used (a replay).
+    async fn use_captcha(
+        &self,
+        challenge: &str,
+        expires_at_ms: i64,
+        now_ms: i64,
+    ) -> StoreResult<bool>;
+    /// Sends accepted in the last minute, overall and from `ip` (a rate-limit key), which
+    /// price the next captcha.
+    async fn phone_send_volume(&self, ip: &str, now_ms: i64) -> StoreResult<SendVolume>;
+    /// Checks the send limits and, if they allow it, records the send and stores the code
+    /// (replacing the number's previous one), atomically across processes.
+    async fn start_phone_code(
+        &self,
+        start: PhoneCodeStart,
+        limits: Limits,
+    ) -> StoreResult<SendOutcome>;
+    /// Spends one attempt of a live (unexpired, not exhausted) code and returns it to check.
+    async fn spend_phone_code_attempt(
+        &self,
+        verification_id: Uuid,
+        now_ms: i64,
+    ) -> StoreResult<Option<PhoneCodeCheck>>;
+    /// Uses up a checked code and signs its number in, signs it up, or links it.
+    async fn complete_phone_sign_in(&self, request: PhoneSignInRequest)
+    -> StoreResult<PhoneSignIn>;
+}

@@ -20,15 +20,15 @@ use serde::Deserialize;
 use tokio::sync::broadcast::error::RecvError;
 use utoipa::IntoParams;
 
-use super::{
-    mutations::{prepare, valid_mutation_id},
-    poke::Signal,
-    streams::{StreamCaps, StreamTicket},
-};
+use super::mutations::{prepare, valid_mutation_id};
 use crate::{
     AppState,
     auth::session::CurrentUser,
     error::{ApiJson, ApiQuery, ApiResult, AppError, ErrorBody},
+    notify::{
+        Signal,
+        streams::{StreamCaps, StreamTicket},
+    },
 };
 
 /// How often an open stream re-checks that its session still exists.
@@ -151,7 +151,9 @@ pub async fn stream_events(
         .streams
         .open(current.user.id, &current.session_token_hash, caps);
     let (signals, closing) = state.notifier.subscribe();
-    let every = Duration::from_secs(u64::from(state.config.events_recheck_seconds.max(1)));
+    let every = Duration::from_secs(u64::from(
+        state.config.sessions.events_recheck_seconds.max(1),
+    ));
     let mut recheck = tokio::time::interval(every);
     recheck.reset(); // the first tick would otherwise fire at once
     let cursor = state

@@ -2,8 +2,6 @@
 
 mod handlers;
 pub mod mutations;
-pub mod poke;
-pub mod streams;
 
 use utoipa_axum::{router::OpenApiRouter, routes};
 

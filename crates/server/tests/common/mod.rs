@@ -129,9 +129,9 @@ pub async fn spawn_app_on_listener(
     let TestStore { store, dir } = test_store;
     let mut config = Config::for_data_dir(dir.path());
     // Generous defaults so only the rate-limit tests ever trip a limit.
-    config.auth_rate_limit_per_minute = 10_000;
-    config.login_rate_limit_per_minute = 10_000;
-    config.contact_rate_limit_per_minute = 10_000;
+    config.rate_limits.auth_rate_limit_per_minute = 10_000;
+    config.rate_limits.login_rate_limit_per_minute = 10_000;
+    config.rate_limits.contact_rate_limit_per_minute = 10_000;
     config.uploads.uploads_per_user_per_minute = 10_000;
     tweak(&mut config);
     let state = AppState::new(config, store.clone()).unwrap();

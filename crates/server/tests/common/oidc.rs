@@ -94,10 +94,10 @@ pub async fn spawn_oidc_app(backend: Backend) -> Option<(TestApp, OidcProvider)>
     let provider = start_provider(&format!("{base}/api/v1/auth/oidc/callback")).await?;
     let issuer = provider.issuer.clone();
     let app = spawn_app_on_listener(store, listener, move |config| {
-        config.public_url = Some(base);
-        config.oidc_issuer = Some(issuer);
-        config.oidc_client_id = Some(CLIENT_ID.into());
-        config.oidc_client_secret = Some(CLIENT_SECRET.into());
+        config.http.public_url = Some(base);
+        config.oidc.oidc_issuer = Some(issuer);
+        config.oidc.oidc_client_id = Some(CLIENT_ID.into());
+        config.oidc.oidc_client_secret = Some(CLIENT_SECRET.into());
     })
     .await;
     Some((app, provider))

@@ -5,11 +5,8 @@ use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 use server::{
     AppState,
-    auth::phone::{
-        clock::{Clock, ManualTime},
-        config::SmsSenderKind,
-    },
-    config::Config,
+    auth::phone::clock::{Clock, ManualTime},
+    config::{Config, SmsSenderKind},
 };
 use sha2::{Digest, Sha256};
 use tokio::{net::TcpListener, sync::oneshot};
@@ -41,8 +38,8 @@ pub async fn spawn_phone_app(
 ) -> Option<PhoneApp> {
     let super::TestStore { store, dir } = store_for(backend).await?;
     let mut config = Config::for_data_dir(dir.path());
-    config.auth_rate_limit_per_minute = 10_000;
-    config.login_rate_limit_per_minute = 10_000;
+    config.rate_limits.auth_rate_limit_per_minute = 10_000;
+    config.rate_limits.login_rate_limit_per_minute = 10_000;
     config.phone.sms_sender = Some(SmsSenderKind::Log);
     config.phone.phone_captcha_max_number = 1_000;
     config.phone.phone_captcha_max_number_ceiling = 16_000;

@@ -65,7 +65,7 @@ impl ClearBinding for Response {
     fn with_binding_cleared(mut self, state: &AppState) -> Response {
         self.headers_mut().append(
             header::SET_COOKIE,
-            binding_cookie(state.config.cookie_secure, "", 0),
+            binding_cookie(state.config.http.cookie_secure, "", 0),
         );
         self
     }
@@ -120,7 +120,7 @@ pub async fn start_oidc(
             (
                 header::SET_COOKIE,
                 binding_cookie(
-                    state.config.cookie_secure,
+                    state.config.http.cookie_secure,
                     &request_state,
                     REQUEST_TTL_MS / 1000,
                 ),
@@ -149,7 +149,7 @@ pub async fn finish_oidc(
 ) -> ApiResult<Response> {
     let provider = state.oidc.clone().ok_or_else(disabled)?;
     let bound = jar
-        .get(binding_cookie_name(state.config.cookie_secure))
+        .get(binding_cookie_name(state.config.http.cookie_secure))
         .map(|c| c.value().to_owned());
     match complete(&state, &provider, params, bound, &headers, current).await {
         Ok((cookie, is_new_user)) => Ok(result_page(

@@ -4,7 +4,6 @@
 mod captcha;
 pub mod clock;
 mod code;
-pub mod config;
 mod handlers;
 pub mod sender;
 pub mod types;

@@ -7,7 +7,7 @@ use anyhow::Context;
 use domain::time_fmt::{now_ms, rfc3339_from_ms};
 use tokio::{io::AsyncWriteExt, sync::Mutex};
 
-use super::config::{SmsHttpConfig, SmsSenderSetup};
+use crate::config::{SmsHttpConfig, SmsSenderSetup};
 
 pub const OUTBOX_FILE: &str = "sms-outbox.jsonl";
 

@@ -1,57 +1,110 @@
-//! Account security: a user's sessions (list, end) and passwords (change, add to a guest).
+//! Users: creating and reading them, password sign-in, and the profile picture.
 
+use async_trait::async_trait;
+use domain::Role;
+use tokio_postgres::Row;
 use uuid::Uuid;
 
-use super::{PgStore, db_err, session_from_row, unique_or};
-use crate::store::{SessionRecord, StoreResult};
+use super::{PgStore, db_err, unique_or};
+use crate::store::{AccountStore, NewUser, PhotoSwap, StoreResult, UserRecord};
 
-impl PgStore {
-    pub(super) async fn sessions_of(&self, user_id: Uuid) -> StoreResult<Vec<SessionRecord>> {
+pub(super) const USER_COLUMNS: &str = "id, email, display_name, photo_url, bio, role, is_anonymous, \
+                            created_at, last_login, updated_at";
+
+pub(super) fn user_from_row(row: &Row) -> UserRecord {
+    let role: String = row.get(5);
+    UserRecord {
+        id: row.get(0),
+        email: row.get(1),
+        display_name: row.get(2),
+        photo_url: row.get(3),
+        bio: row.get(4),
+        role: Role::from_stored(&role),
+        is_anonymous: row.get(6),
+        created_at_ms: row.get(7),
+        last_login_ms: row.get(8),
+        updated_at_ms: row.get(9),
+    }
+}
+
+#[async_trait]
+impl AccountStore for PgStore {
+    async fn create_user(&self, user: NewUser) -> StoreResult<UserRecord> {
         let client = self.client().await?;
-        let rows = client
-            .query(
-                "SELECT token_hash, user_id, created_at, last_seen, user_agent
-                 FROM sessions WHERE user_id = $1 ORDER BY last_seen DESC",
-                &[&user_id],
+        let row = client
+            .query_one(
+                &format!(
+                    "INSERT INTO users (id, email, password_hash, display_name, is_anonymous,
+                                        created_at, last_login, updated_at)
+                     VALUES ($1, $2, $3, $4, $5, $6, $6, $6)
+                     RETURNING {USER_COLUMNS}"
+                ),
+                &[
+                    &user.id,
+                    &user.email,
+                    &user.password_hash,
+                    &user.display_name,
+                    &user.is_anonymous,
+                    &user.now_ms,
+                ],
+            )
+            .await
+            .map_err(|e| unique_or(e, "email"))?;
+        Ok(user_from_row(&row))
+    }
+
+    async fn get_user(&self, id: Uuid) -> StoreResult<Option<UserRecord>> {
+        let client = self.client().await?;
+        let row = client
+            .query_opt(
+                &format!("SELECT {USER_COLUMNS} FROM users WHERE id = $1"),
+                &[&id],
             )
             .await
             .map_err(db_err)?;
-        Ok(rows.iter().map(session_from_row).collect())
+        Ok(row.as_ref().map(user_from_row))
     }
 
-    pub(super) async fn end_user_session(
-        &self,
-        user_id: Uuid,
-        token_hash: &str,
-    ) -> StoreResult<bool> {
+    async fn find_password_login(&self, email: &str) -> StoreResult<Option<(UserRecord, String)>> {
         let client = self.client().await?;
-        let ended = client
+        let row = client
+            .query_opt(
+                &format!(
+                    "SELECT {USER_COLUMNS}, password_hash FROM users
+                     WHERE email = $1 AND password_hash IS NOT NULL"
+                ),
+                &[&email],
+            )
+            .await
+            .map_err(db_err)?;
+        Ok(row.map(|row| (user_from_row(&row), row.get(10))))
+    }
+
+    async fn record_login(&self, id: Uuid, now_ms: i64) -> StoreResult<()> {
+        let client = self.client().await?;
+        client
             .execute(
-                "DELETE FROM sessions WHERE token_hash = $1 AND user_id = $2",
-                &[&token_hash, &user_id],
+                "UPDATE users SET last_login = $2 WHERE id = $1",
+                &[&id, &now_ms],
             )
             .await
             .map_err(db_err)?;
-        Ok(ended > 0)
+        Ok(())
     }
 
-    pub(super) async fn end_other_sessions(
-        &self,
-        user_id: Uuid,
-        keep: &str,
-    ) -> StoreResult<Vec<String>> {
+    async fn list_users(&self) -> StoreResult<Vec<UserRecord>> {
         let client = self.client().await?;
         let rows = client
             .query(
-                "DELETE FROM sessions WHERE user_id = $1 AND token_hash <> $2 RETURNING token_hash",
-                &[&user_id, &keep],
+                &format!("SELECT {USER_COLUMNS} FROM users ORDER BY created_at, id"),
+                &[],
             )
             .await
             .map_err(db_err)?;
-        Ok(rows.iter().map(|r| r.get(0)).collect())
+        Ok(rows.iter().map(user_from_row).collect())
     }
 
-    pub(super) async fn password_hash_of(&self, user_id: Uuid) -> StoreResult<Option<String>> {
+    async fn password_hash(&self, user_id: Uuid) -> StoreResult<Option<String>> {
         let client = self.client().await?;
         let row = client
             .query_opt("SELECT password_hash FROM users WHERE id = $1", &[&user_id])
@@ -60,12 +113,7 @@ impl PgStore {
         Ok(row.and_then(|r| r.get::<_, Option<String>>(0)))
     }
 
-    pub(super) async fn replace_password(
-        &self,
-        user_id: Uuid,
-        hash: &str,
-        now_ms: i64,
-    ) -> StoreResult<()> {
+    async fn set_password(&self, user_id: Uuid, hash: &str, now_ms: i64) -> StoreResult<()> {
         let client = self.client().await?;
         client
             .execute(
@@ -77,7 +125,7 @@ impl PgStore {
         Ok(())
     }
 
-    pub(super) async fn add_password_to_guest(
+    async fn link_password(
         &self,
         user_id: Uuid,
         email: &str,
@@ -98,5 +146,30 @@ impl PgStore {
             .await
             .map_err(|e| unique_or(e, "email"))?;
         Ok(row.map(|r| r.get(0)))
+    }
+
+    async fn set_photo(
+        &self,
+        user_id: Uuid,
+        photo_url: Option<String>,
+        now_ms: i64,
+    ) -> StoreResult<PhotoSwap> {
+        let client = self.client().await?;
+        // The row lock taken by FOR UPDATE makes read-old-then-write one step: a concurrent
+        // swap waits and then sees this one's URL as the one it replaces.
+        let row = client
+            .query_one(
+                "WITH old AS (SELECT photo_url FROM users WHERE id = $1 FOR UPDATE)
+                 UPDATE users SET photo_url = $2, photo_updated_at = $3, updated_at = $3,
+                                  change_seq = change_seq + 1, profile_version = change_seq + 1
+                 FROM old WHERE users.id = $1 RETURNING users.change_seq, old.photo_url",
+                &[&user_id, &photo_url, &now_ms],
+            )
+            .await
+            .map_err(db_err)?;
+        Ok(PhotoSwap {
+            cursor: row.get(0),
+            replaced: row.get(1),
+        })
     }
 }

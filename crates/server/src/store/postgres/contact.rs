@@ -1,10 +1,13 @@
 //! Contact messages and the state of their e-mail copies.
 
+use async_trait::async_trait;
 use tokio_postgres::Row;
 use uuid::Uuid;
 
 use super::{PgStore, db_err};
-use crate::store::{ContactRecord, EmailAttempt, EmailDelivery, EmailStatus, StoreResult};
+use crate::store::{
+    ContactRecord, ContactStore, EmailAttempt, EmailDelivery, EmailStatus, StoreResult,
+};
 
 const COLUMNS: &str = "id, user_id, name, email, subject, message, created_at, email_status, \
                        email_attempts, email_last_error, email_next_attempt_at, emailed_at";
@@ -30,8 +33,9 @@ fn contact_from_row(r: &Row) -> ContactRecord {
     }
 }
 
-impl PgStore {
-    pub(super) async fn insert_contact(&self, message: ContactRecord) -> StoreResult<()> {
+#[async_trait]
+impl ContactStore for PgStore {
+    async fn create_contact_message(&self, message: ContactRecord) -> StoreResult<()> {
         let client = self.client().await?;
         let delivery = &message.delivery;
         let attempts = i32::try_from(delivery.attempts).unwrap_or(i32::MAX);
@@ -61,7 +65,7 @@ impl PgStore {
         Ok(())
     }
 
-    pub(super) async fn newest_contacts(&self, limit: u32) -> StoreResult<Vec<ContactRecord>> {
+    async fn list_contact_messages(&self, limit: u32) -> StoreResult<Vec<ContactRecord>> {
         let client = self.client().await?;
         let rows = client
             .query(
@@ -77,7 +81,7 @@ impl PgStore {
     }
 
     /// SKIP LOCKED: two processes claiming at once each get different messages.
-    pub(super) async fn claim_due_contacts(
+    async fn claim_contact_emails(
         &self,
         now_ms: i64,
         lease_until_ms: i64,
@@ -103,11 +107,7 @@ impl PgStore {
         Ok(claimed)
     }
 
-    pub(super) async fn record_contact_attempt(
-        &self,
-        id: Uuid,
-        attempt: EmailAttempt,
-    ) -> StoreResult<()> {
+    async fn record_contact_email(&self, id: Uuid, attempt: EmailAttempt) -> StoreResult<()> {
         let (status, error, next_at, sent_at) = match attempt {
             EmailAttempt::Sent { at_ms } => (EmailStatus::Sent, None, None, Some(at_ms)),
             EmailAttempt::Retry {
@@ -135,7 +135,7 @@ impl PgStore {
         Ok(())
     }
 
-    pub(super) async fn next_contact_due(&self) -> StoreResult<Option<i64>> {
+    async fn next_contact_email_at(&self) -> StoreResult<Option<i64>> {
         let client = self.client().await?;
         let row = client
             .query_one(

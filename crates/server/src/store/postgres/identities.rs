@@ -1,11 +1,18 @@
 //! OpenID identities and pending sign-ins. A user and its identity are written in one
 //! transaction, so they appear together or not at all.
 
+use async_trait::async_trait;
 use deadpool_postgres::GenericClient;
 use uuid::Uuid;
 
-use super::{PgStore, USER_COLUMNS, db_err, unique_or, user_from_row};
-use crate::store::{ExternalIdentity, NewUser, OidcRequest, StoreError, StoreResult, UserRecord};
+use super::{
+    PgStore,
+    accounts::{USER_COLUMNS, user_from_row},
+    db_err, unique_or,
+};
+use crate::store::{
+    ExternalIdentity, IdentityStore, NewUser, OidcRequest, StoreError, StoreResult, UserRecord,
+};
 
 async fn insert_identity(
     client: &impl GenericClient,
@@ -28,11 +35,9 @@ fn vanished() -> StoreError {
     StoreError::Backend(anyhow::anyhow!("user vanished during an identity write"))
 }
 
-impl PgStore {
-    pub(super) async fn identity_user(
-        &self,
-        identity: &ExternalIdentity,
-    ) -> StoreResult<Option<Uuid>> {
+#[async_trait]
+impl IdentityStore for PgStore {
+    async fn find_identity_user(&self, identity: &ExternalIdentity) -> StoreResult<Option<Uuid>> {
         let client = self.client().await?;
         let row = client
             .query_opt(
@@ -44,7 +49,7 @@ impl PgStore {
         Ok(row.map(|r| r.get(0)))
     }
 
-    pub(super) async fn insert_user_with_identity(
+    async fn create_user_with_identity(
         &self,
         user: NewUser,
         identity: ExternalIdentity,
@@ -68,7 +73,7 @@ impl PgStore {
         Ok(user_from_row(&row))
     }
 
-    pub(super) async fn attach_identity(
+    async fn link_identity(
         &self,
         user_id: Uuid,
         identity: ExternalIdentity,
@@ -99,7 +104,7 @@ impl PgStore {
         Ok(user_from_row(&row))
     }
 
-    pub(super) async fn insert_oidc_request(&self, request: OidcRequest) -> StoreResult<()> {
+    async fn put_oidc_request(&self, request: OidcRequest) -> StoreResult<()> {
         let client = self.client().await?;
         client
             .execute(
@@ -127,7 +132,7 @@ impl PgStore {
         Ok(())
     }
 
-    pub(super) async fn remove_oidc_request(
+    async fn take_oidc_request(
         &self,
         state: &str,
         now_ms: i64,

@@ -1,12 +1,17 @@
 //! Phone sign-in: identities, codes, send log, used captchas, server keys.
 
+use async_trait::async_trait;
 use domain::phone::{NUMBER_WINDOW_MS, RATE_WINDOW_MS, RecentSends, check_send};
 use tokio_postgres::Transaction;
 use uuid::Uuid;
 
-use super::{PgStore, USER_COLUMNS, db_err, unique_or, user_from_row};
+use super::{
+    PgStore,
+    accounts::{USER_COLUMNS, user_from_row},
+    db_err, unique_or,
+};
 use crate::store::{
-    StoreError, StoreResult, UserRecord,
+    PhoneStore, StoreError, StoreResult, UserRecord,
     phone::{
         Limits, PhoneCodeCheck, PhoneCodeStart, PhoneSignIn, PhoneSignInRequest, SendOutcome,
         SendVolume,
@@ -140,12 +145,9 @@ async fn complete(tx: &Transaction<'_>, request: PhoneSignInRequest) -> StoreRes
     })
 }
 
-impl PgStore {
-    pub(super) async fn phone_server_key(
-        &self,
-        name: &str,
-        candidate: Vec<u8>,
-    ) -> StoreResult<Vec<u8>> {
+#[async_trait]
+impl PhoneStore for PgStore {
+    async fn server_key(&self, name: &str, candidate: Vec<u8>) -> StoreResult<Vec<u8>> {
         let client = self.client().await?;
         client
             .execute(
@@ -161,7 +163,7 @@ impl PgStore {
         Ok(row.get(0))
     }
 
-    pub(super) async fn phone_use_captcha(
+    async fn use_captcha(
         &self,
         challenge: &str,
         expires_at_ms: i64,
@@ -186,7 +188,7 @@ impl PgStore {
         Ok(inserted == 1)
     }
 
-    pub(super) async fn phone_volume(&self, ip: &str, now_ms: i64) -> StoreResult<SendVolume> {
+    async fn phone_send_volume(&self, ip: &str, now_ms: i64) -> StoreResult<SendVolume> {
         let client = self.client().await?;
         let row = client
             .query_one(
@@ -203,7 +205,7 @@ impl PgStore {
         })
     }
 
-    pub(super) async fn phone_start_code(
+    async fn start_phone_code(
         &self,
         start: PhoneCodeStart,
         limits: Limits,
@@ -280,7 +282,7 @@ impl PgStore {
         Ok(Ok(()))
     }
 
-    pub(super) async fn phone_spend_attempt(
+    async fn spend_phone_code_attempt(
         &self,
         verification_id: Uuid,
         now_ms: i64,
@@ -302,7 +304,7 @@ impl PgStore {
         }))
     }
 
-    pub(super) async fn phone_complete(
+    async fn complete_phone_sign_in(
         &self,
         request: PhoneSignInRequest,
     ) -> StoreResult<PhoneSignIn> {

@@ -11,7 +11,7 @@ use tokio::{sync::mpsc, task::JoinHandle};
 use tokio_postgres::{AsyncMessage, NoTls};
 use uuid::Uuid;
 
-use crate::sync::poke::{Notifier, Signal};
+use crate::notify::{Notifier, Signal};
 
 const CHANNEL: &str = "delivery_tracker_signals";
 const QUEUE: usize = 1_024;

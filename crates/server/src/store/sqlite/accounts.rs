@@ -1,71 +1,130 @@
-//! Account security: a user's sessions (list, end) and passwords (change, add to a guest).
+//! Users: creating and reading them, password sign-in, and the profile picture.
 
-use rusqlite::{OptionalExtension, params};
+use async_trait::async_trait;
+use domain::Role;
+use rusqlite::{Connection, OptionalExtension, Row, params};
 use uuid::Uuid;
 
-use super::{SqliteStore, db_err, is_unique_violation, session_from_row};
-use crate::store::{SessionRecord, StoreError, StoreResult};
+use super::{SqliteStore, db_err, is_unique_violation};
+use crate::store::{AccountStore, NewUser, PhotoSwap, StoreError, StoreResult, UserRecord};
 
-impl SqliteStore {
-    pub(super) async fn sessions_of(&self, user_id: Uuid) -> StoreResult<Vec<SessionRecord>> {
+pub(super) const USER_COLUMNS: &str = "id, email, display_name, photo_url, bio, role, is_anonymous, \
+                            created_at, last_login, updated_at";
+
+pub(super) fn user_from_row(row: &Row<'_>) -> rusqlite::Result<UserRecord> {
+    let id: String = row.get(0)?;
+    let role: String = row.get(5)?;
+    Ok(UserRecord {
+        id: Uuid::parse_str(&id).map_err(|e| {
+            rusqlite::Error::FromSqlConversionFailure(0, rusqlite::types::Type::Text, e.into())
+        })?,
+        email: row.get(1)?,
+        display_name: row.get(2)?,
+        photo_url: row.get(3)?,
+        bio: row.get(4)?,
+        role: Role::from_stored(&role),
+        is_anonymous: row.get(6)?,
+        created_at_ms: row.get(7)?,
+        last_login_ms: row.get(8)?,
+        updated_at_ms: row.get(9)?,
+    })
+}
+
+pub(super) fn select_user(conn: &Connection, id: Uuid) -> StoreResult<Option<UserRecord>> {
+    conn.query_row(
+        &format!("SELECT {USER_COLUMNS} FROM users WHERE id = ?1"),
+        [id.to_string()],
+        user_from_row,
+    )
+    .optional()
+    .map_err(db_err)
+}
+
+#[async_trait]
+impl AccountStore for SqliteStore {
+    async fn create_user(&self, user: NewUser) -> StoreResult<UserRecord> {
+        self.writer
+            .write(move |conn| {
+                conn.execute(
+                    "INSERT INTO users (id, email, password_hash, display_name, is_anonymous,
+                                        created_at, last_login, updated_at)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?6)",
+                    params![
+                        user.id.to_string(),
+                        user.email,
+                        user.password_hash,
+                        user.display_name,
+                        user.is_anonymous,
+                        user.now_ms
+                    ],
+                )
+                .map_err(|err| {
+                    if is_unique_violation(&err) {
+                        StoreError::Conflict("email")
+                    } else {
+                        db_err(err)
+                    }
+                })?;
+                select_user(conn, user.id)?
+                    .ok_or_else(|| StoreError::Backend(anyhow::anyhow!("inserted user vanished")))
+            })
+            .await
+    }
+
+    async fn get_user(&self, id: Uuid) -> StoreResult<Option<UserRecord>> {
+        self.readers.read(move |conn| select_user(conn, id)).await
+    }
+
+    async fn find_password_login(&self, email: &str) -> StoreResult<Option<(UserRecord, String)>> {
+        let email = email.to_owned();
         self.readers
             .read(move |conn| {
-                let mut stmt = conn
-                    .prepare(
-                        "SELECT token_hash, user_id, created_at, last_seen, user_agent
-                         FROM sessions WHERE user_id = ?1 ORDER BY last_seen DESC",
-                    )
-                    .map_err(db_err)?;
-                let rows = stmt
-                    .query_map([user_id.to_string()], session_from_row)
-                    .map_err(db_err)?;
-                rows.collect::<Result<Vec<_>, _>>().map_err(db_err)
+                conn.query_row(
+                    &format!(
+                        "SELECT {USER_COLUMNS}, password_hash FROM users
+                         WHERE email = ?1 AND password_hash IS NOT NULL"
+                    ),
+                    [email],
+                    |row| Ok((user_from_row(row)?, row.get::<_, String>(10)?)),
+                )
+                .optional()
+                .map_err(db_err)
             })
             .await
     }
 
-    pub(super) async fn end_user_session(
-        &self,
-        user_id: Uuid,
-        token_hash: &str,
-    ) -> StoreResult<bool> {
-        let token_hash = token_hash.to_owned();
+    async fn record_login(&self, id: Uuid, now_ms: i64) -> StoreResult<()> {
         self.writer
             .write(move |conn| {
-                let ended = conn
-                    .execute(
-                        "DELETE FROM sessions WHERE token_hash = ?1 AND user_id = ?2",
-                        params![token_hash, user_id.to_string()],
-                    )
-                    .map_err(db_err)?;
-                Ok(ended > 0)
+                conn.execute(
+                    "UPDATE users SET last_login = ?2 WHERE id = ?1",
+                    params![id.to_string(), now_ms],
+                )
+                .map_err(db_err)?;
+                Ok(())
             })
             .await
     }
 
-    pub(super) async fn end_other_sessions(
-        &self,
-        user_id: Uuid,
-        keep: &str,
-    ) -> StoreResult<Vec<String>> {
-        let keep = keep.to_owned();
-        self.writer
-            .write(move |conn| {
+    async fn list_users(&self) -> StoreResult<Vec<UserRecord>> {
+        self.readers
+            .read(|conn| {
                 let mut stmt = conn
-                    .prepare(
-                        "DELETE FROM sessions WHERE user_id = ?1 AND token_hash <> ?2
-                         RETURNING token_hash",
-                    )
+                    .prepare(&format!(
+                        "SELECT {USER_COLUMNS} FROM users ORDER BY created_at, id"
+                    ))
                     .map_err(db_err)?;
-                let ended = stmt
-                    .query_map(params![user_id.to_string(), keep], |r| r.get(0))
+                let users = stmt
+                    .query_map([], user_from_row)
+                    .map_err(db_err)?
+                    .collect::<rusqlite::Result<Vec<_>>>()
                     .map_err(db_err)?;
-                ended.collect::<Result<Vec<String>, _>>().map_err(db_err)
+                Ok(users)
             })
             .await
     }
 
-    pub(super) async fn password_hash_of(&self, user_id: Uuid) -> StoreResult<Option<String>> {
+    async fn password_hash(&self, user_id: Uuid) -> StoreResult<Option<String>> {
         self.readers
             .read(move |conn| {
                 conn.query_row(
@@ -80,12 +139,7 @@ impl SqliteStore {
             .await
     }
 
-    pub(super) async fn replace_password(
-        &self,
-        user_id: Uuid,
-        hash: &str,
-        now_ms: i64,
-    ) -> StoreResult<()> {
+    async fn set_password(&self, user_id: Uuid, hash: &str, now_ms: i64) -> StoreResult<()> {
         let hash = hash.to_owned();
         self.writer
             .write(move |conn| {
@@ -99,7 +153,7 @@ impl SqliteStore {
             .await
     }
 
-    pub(super) async fn add_password_to_guest(
+    async fn link_password(
         &self,
         user_id: Uuid,
         email: &str,
@@ -127,6 +181,36 @@ impl SqliteStore {
                         db_err(err)
                     }
                 })
+            })
+            .await
+    }
+
+    async fn set_photo(
+        &self,
+        user_id: Uuid,
+        photo_url: Option<String>,
+        now_ms: i64,
+    ) -> StoreResult<PhotoSwap> {
+        // One writer: the read and the update below run with no other write between them.
+        self.writer
+            .write(move |conn| {
+                let replaced: Option<String> = conn
+                    .query_row(
+                        "SELECT photo_url FROM users WHERE id = ?1",
+                        [user_id.to_string()],
+                        |r| r.get(0),
+                    )
+                    .map_err(db_err)?;
+                let cursor = conn
+                    .query_row(
+                        "UPDATE users SET photo_url = ?2, photo_updated_at = ?3, updated_at = ?3,
+                                          change_seq = change_seq + 1, profile_version = change_seq + 1
+                         WHERE id = ?1 RETURNING change_seq",
+                        params![user_id.to_string(), photo_url, now_ms],
+                        |r| r.get(0),
+                    )
+                    .map_err(db_err)?;
+                Ok(PhotoSwap { cursor, replaced })
             })
             .await
     }

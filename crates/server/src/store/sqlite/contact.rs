@@ -1,10 +1,13 @@
 //! Contact messages and the state of their e-mail copies.
 
+use async_trait::async_trait;
 use rusqlite::{Row, params};
 use uuid::Uuid;
 
 use super::{SqliteStore, db_err};
-use crate::store::{ContactRecord, EmailAttempt, EmailDelivery, EmailStatus, StoreResult};
+use crate::store::{
+    ContactRecord, ContactStore, EmailAttempt, EmailDelivery, EmailStatus, StoreResult,
+};
 
 const COLUMNS: &str = "id, user_id, name, email, subject, message, created_at, email_status, \
                        email_attempts, email_last_error, email_next_attempt_at, emailed_at";
@@ -31,8 +34,9 @@ fn contact_from_row(r: &Row<'_>) -> rusqlite::Result<ContactRecord> {
     })
 }
 
-impl SqliteStore {
-    pub(super) async fn insert_contact(&self, message: ContactRecord) -> StoreResult<()> {
+#[async_trait]
+impl ContactStore for SqliteStore {
+    async fn create_contact_message(&self, message: ContactRecord) -> StoreResult<()> {
         self.writer
             .write(move |conn| {
                 let delivery = &message.delivery;
@@ -62,7 +66,7 @@ impl SqliteStore {
             .await
     }
 
-    pub(super) async fn newest_contacts(&self, limit: u32) -> StoreResult<Vec<ContactRecord>> {
+    async fn list_contact_messages(&self, limit: u32) -> StoreResult<Vec<ContactRecord>> {
         self.readers
             .read(move |conn| {
                 let mut stmt = conn
@@ -79,7 +83,7 @@ impl SqliteStore {
             .await
     }
 
-    pub(super) async fn claim_due_contacts(
+    async fn claim_contact_emails(
         &self,
         now_ms: i64,
         lease_until_ms: i64,
@@ -107,11 +111,7 @@ impl SqliteStore {
             .await
     }
 
-    pub(super) async fn record_contact_attempt(
-        &self,
-        id: Uuid,
-        attempt: EmailAttempt,
-    ) -> StoreResult<()> {
+    async fn record_contact_email(&self, id: Uuid, attempt: EmailAttempt) -> StoreResult<()> {
         let (status, error, next_at, sent_at) = match attempt {
             EmailAttempt::Sent { at_ms } => (EmailStatus::Sent, None, None, Some(at_ms)),
             EmailAttempt::Retry {
@@ -140,7 +140,7 @@ impl SqliteStore {
             .await
     }
 
-    pub(super) async fn next_contact_due(&self) -> StoreResult<Option<i64>> {
+    async fn next_contact_email_at(&self) -> StoreResult<Option<i64>> {
         self.readers
             .read(|conn| {
                 conn.query_row(

@@ -1,11 +1,14 @@
 //! OpenID identities and pending sign-ins. Each write runs in one writer job (a savepoint),
 //! so a user and its identity appear together or not at all.
 
+use async_trait::async_trait;
 use rusqlite::{Connection, OptionalExtension, params};
 use uuid::Uuid;
 
-use super::{SqliteStore, db_err, is_unique_violation, select_user};
-use crate::store::{ExternalIdentity, NewUser, OidcRequest, StoreError, StoreResult, UserRecord};
+use super::{SqliteStore, accounts::select_user, db_err, is_unique_violation};
+use crate::store::{
+    ExternalIdentity, IdentityStore, NewUser, OidcRequest, StoreError, StoreResult, UserRecord,
+};
 
 fn insert_identity(
     conn: &Connection,
@@ -37,11 +40,9 @@ fn vanished() -> StoreError {
     StoreError::Backend(anyhow::anyhow!("user vanished during an identity write"))
 }
 
-impl SqliteStore {
-    pub(super) async fn identity_user(
-        &self,
-        identity: &ExternalIdentity,
-    ) -> StoreResult<Option<Uuid>> {
+#[async_trait]
+impl IdentityStore for SqliteStore {
+    async fn find_identity_user(&self, identity: &ExternalIdentity) -> StoreResult<Option<Uuid>> {
         let identity = identity.clone();
         self.readers
             .read(move |conn| {
@@ -58,7 +59,7 @@ impl SqliteStore {
             .await
     }
 
-    pub(super) async fn insert_user_with_identity(
+    async fn create_user_with_identity(
         &self,
         user: NewUser,
         identity: ExternalIdentity,
@@ -89,7 +90,7 @@ impl SqliteStore {
             .await
     }
 
-    pub(super) async fn attach_identity(
+    async fn link_identity(
         &self,
         user_id: Uuid,
         identity: ExternalIdentity,
@@ -120,7 +121,7 @@ impl SqliteStore {
             .await
     }
 
-    pub(super) async fn insert_oidc_request(&self, request: OidcRequest) -> StoreResult<()> {
+    async fn put_oidc_request(&self, request: OidcRequest) -> StoreResult<()> {
         self.writer
             .write(move |conn| {
                 conn.execute(
@@ -147,7 +148,7 @@ impl SqliteStore {
             .await
     }
 
-    pub(super) async fn remove_oidc_request(
+    async fn take_oidc_request(
         &self,
         state: &str,
         now_ms: i64,

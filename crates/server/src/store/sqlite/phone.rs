@@ -1,12 +1,13 @@
 //! Phone sign-in: identities, codes, send log, used captchas, server keys.
 
+use async_trait::async_trait;
 use domain::phone::{NUMBER_WINDOW_MS, RATE_WINDOW_MS, RecentSends, check_send};
 use rusqlite::{Connection, OptionalExtension, params, params_from_iter, types::Value};
 use uuid::Uuid;
 
-use super::{SqliteStore, db_err, is_unique_violation, select_user};
+use super::{SqliteStore, accounts::select_user, db_err, is_unique_violation};
 use crate::store::{
-    StoreError, StoreResult,
+    PhoneStore, StoreError, StoreResult,
     phone::{
         Limits, PhoneCodeCheck, PhoneCodeStart, PhoneSignIn, PhoneSignInRequest, SendOutcome,
         SendVolume,
@@ -142,12 +143,9 @@ fn complete(conn: &Connection, request: PhoneSignInRequest) -> StoreResult<Phone
     })
 }
 
-impl SqliteStore {
-    pub(super) async fn phone_server_key(
-        &self,
-        name: &str,
-        candidate: Vec<u8>,
-    ) -> StoreResult<Vec<u8>> {
+#[async_trait]
+impl PhoneStore for SqliteStore {
+    async fn server_key(&self, name: &str, candidate: Vec<u8>) -> StoreResult<Vec<u8>> {
         let name = name.to_owned();
         self.writer
             .write(move |conn| {
@@ -164,7 +162,7 @@ impl SqliteStore {
             .await
     }
 
-    pub(super) async fn phone_use_captcha(
+    async fn use_captcha(
         &self,
         challenge: &str,
         expires_at_ms: i64,
@@ -190,7 +188,7 @@ impl SqliteStore {
             .await
     }
 
-    pub(super) async fn phone_volume(&self, ip: &str, now_ms: i64) -> StoreResult<SendVolume> {
+    async fn phone_send_volume(&self, ip: &str, now_ms: i64) -> StoreResult<SendVolume> {
         let ip = ip.to_owned();
         self.readers
             .read(move |conn| {
@@ -205,7 +203,7 @@ impl SqliteStore {
             .await
     }
 
-    pub(super) async fn phone_start_code(
+    async fn start_phone_code(
         &self,
         start: PhoneCodeStart,
         limits: Limits,
@@ -273,7 +271,7 @@ impl SqliteStore {
             .await
     }
 
-    pub(super) async fn phone_spend_attempt(
+    async fn spend_phone_code_attempt(
         &self,
         verification_id: Uuid,
         now_ms: i64,
@@ -299,7 +297,7 @@ impl SqliteStore {
             .await
     }
 
-    pub(super) async fn phone_complete(
+    async fn complete_phone_sign_in(
         &self,
         request: PhoneSignInRequest,
     ) -> StoreResult<PhoneSignIn> {

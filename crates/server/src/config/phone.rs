@@ -1,4 +1,4 @@
-//! Phone sign-in settings, flattened into [`crate::config::Config`]. Unset SMS_SENDER turns
+//! Phone sign-in settings, flattened into [`super::Config`]. Unset SMS_SENDER turns
 //! phone sign-in off; half an HTTP sender setup is refused at start-up.
 
 use std::fmt;
@@ -6,7 +6,7 @@ use std::fmt;
 use clap::{Args, ValueEnum};
 use domain::phone::{CaptchaDifficulty, SendLimits};
 
-use crate::config::ConfigError;
+use super::ConfigError;
 
 #[derive(Args, Clone)]
 pub struct PhoneConfig {

@@ -1,8 +1,11 @@
 //! "Something changed" signals for a user's other devices, and "this session ended" signals
-//! that close an event stream at once. In-process broadcast; with PostgreSQL a relay carries
+//! that close an event stream at once. A leaf below the store and the sync handlers: the
+//! store's relay carries these signals, the handlers raise and receive them. In-process broadcast; with PostgreSQL a relay carries
 //! them to every other server process too (LISTEN/NOTIFY, store/postgres/relay.rs). Streams
 //! also re-check their session periodically and clients pull every 30 s, so a lost signal
 //! only delays a change.
+
+pub mod streams;
 
 use std::sync::{Arc, OnceLock};
 
@@ -24,7 +27,7 @@ pub struct Notifier {
     /// Where signals raised here go to reach other processes, once a relay is running.
     relay: Arc<OnceLock<mpsc::Sender<Signal>>>,
     /// Open event streams, capped per session and per user.
-    pub streams: super::streams::Streams,
+    pub streams: streams::Streams,
 }
 
 impl Default for Notifier {

@@ -1,0 +1,57 @@
+//! How long a sign-in lasts, and how often an open event stream re-checks it.
+
+use std::time::Duration;
+
+use clap::Args;
+
+use super::ConfigError;
+
+#[derive(Args, Clone, Debug)]
+pub struct SessionConfig {
+    /// A session unused for this many days expires (sliding).
+    #[arg(long, env = "SESSION_IDLE_DAYS", default_value_t = 30, global = true)]
+    pub session_idle_days: u32,
+
+    /// A session expires this many days after sign-in, however active.
+    #[arg(long, env = "SESSION_MAX_DAYS", default_value_t = 365, global = true)]
+    pub session_max_days: u32,
+
+    /// How often an open event stream re-checks its session and the user's change sequence
+    /// (catches changes made where no signal reaches it, e.g. the admin CLI on SQLite).
+    #[arg(
+        long,
+        env = "EVENTS_RECHECK_SECONDS",
+        default_value_t = 5,
+        global = true
+    )]
+    pub events_recheck_seconds: u32,
+}
+
+impl Default for SessionConfig {
+    fn default() -> Self {
+        SessionConfig {
+            session_idle_days: 30,
+            session_max_days: 365,
+            events_recheck_seconds: 5,
+        }
+    }
+}
+
+impl SessionConfig {
+    pub fn session_idle(&self) -> Duration {
+        Duration::from_secs(u64::from(self.session_idle_days) * 86_400)
+    }
+
+    pub fn session_max(&self) -> Duration {
+        Duration::from_secs(u64::from(self.session_max_days) * 86_400)
+    }
+
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        if self.session_idle_days == 0 || self.session_max_days < self.session_idle_days {
+            return Err(ConfigError(
+                "SESSION_IDLE_DAYS must be at least 1 and not above SESSION_MAX_DAYS".into(),
+            ));
+        }
+        Ok(())
+    }
+}

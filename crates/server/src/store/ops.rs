@@ -1,0 +1,34 @@
+//! The store as a running service: liveness, the cross-process signal relay, housekeeping.
+
+use async_trait::async_trait;
+use uuid::Uuid;
+
+use super::StoreResult;
+use crate::notify::Notifier;
+
+/// What keeps the service running rather than serving one user: the liveness probe, the signal
+/// relay between server processes, and the housekeeping sweeps.
+#[async_trait]
+pub trait OpsStore: Send + Sync {
+    /// Cheap liveness probe for `/healthz`.
+    async fn ping(&self) -> StoreResult<()>;
+    /// Carries `notifier`'s signals to and from other server processes sharing this store,
+    /// when the backend can (PostgreSQL LISTEN/NOTIFY). A single-process backend has nothing
+    /// to relay.
+    fn start_signal_relay(&self, _notifier: Notifier) -> Option<tokio::task::JoinHandle<()>> {
+        None
+    }
+    /// Deletes up to `limit` guests (no e-mail, password, phone or OpenID identity) with no
+    /// activity since `inactive_before_ms`: created, signed in, changed and every session last
+    /// used before it. Their records, replay records and sessions go with them. Returns their
+    /// ids, so their files can be removed too.
+    async fn delete_inactive_guests(
+        &self,
+        inactive_before_ms: i64,
+        limit: u32,
+    ) -> StoreResult<Vec<Uuid>>;
+    /// Deletes up to `limit` replay records (`applied_mutations`) applied before
+    /// `applied_before_ms`; returns how many went.
+    async fn prune_applied_mutations(&self, applied_before_ms: i64, limit: u32)
+    -> StoreResult<u64>;
+}

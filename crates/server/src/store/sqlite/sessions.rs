@@ -1,0 +1,159 @@
+//! Sign-in sessions: each row is keyed by the hash of its cookie token.
+
+use async_trait::async_trait;
+use rusqlite::{OptionalExtension, Row, params};
+use uuid::Uuid;
+
+use super::{SqliteStore, db_err, is_unique_violation};
+use crate::store::{SessionRecord, SessionStore, StoreError, StoreResult};
+
+fn session_from_row(row: &Row<'_>) -> rusqlite::Result<SessionRecord> {
+    let user_id: String = row.get(1)?;
+    Ok(SessionRecord {
+        token_hash: row.get(0)?,
+        user_id: Uuid::parse_str(&user_id).map_err(|e| {
+            rusqlite::Error::FromSqlConversionFailure(1, rusqlite::types::Type::Text, e.into())
+        })?,
+        created_at_ms: row.get(2)?,
+        last_seen_ms: row.get(3)?,
+        user_agent: row.get(4)?,
+    })
+}
+
+#[async_trait]
+impl SessionStore for SqliteStore {
+    async fn create_session(&self, session: SessionRecord) -> StoreResult<()> {
+        self.writer
+            .write(move |conn| {
+                conn.execute(
+                    "INSERT INTO sessions (token_hash, user_id, created_at, last_seen, user_agent)
+                     VALUES (?1, ?2, ?3, ?4, ?5)",
+                    params![
+                        session.token_hash,
+                        session.user_id.to_string(),
+                        session.created_at_ms,
+                        session.last_seen_ms,
+                        session.user_agent
+                    ],
+                )
+                .map_err(|err| {
+                    if is_unique_violation(&err) {
+                        StoreError::Conflict("session")
+                    } else {
+                        db_err(err)
+                    }
+                })?;
+                Ok(())
+            })
+            .await
+    }
+
+    async fn get_session(&self, token_hash: &str) -> StoreResult<Option<SessionRecord>> {
+        let token_hash = token_hash.to_owned();
+        self.readers
+            .read(move |conn| {
+                conn.query_row(
+                    "SELECT token_hash, user_id, created_at, last_seen, user_agent
+                     FROM sessions WHERE token_hash = ?1",
+                    [token_hash],
+                    session_from_row,
+                )
+                .optional()
+                .map_err(db_err)
+            })
+            .await
+    }
+
+    async fn touch_session(&self, token_hash: &str, now_ms: i64) -> StoreResult<()> {
+        let token_hash = token_hash.to_owned();
+        self.writer
+            .write(move |conn| {
+                conn.execute(
+                    "UPDATE sessions SET last_seen = ?2 WHERE token_hash = ?1",
+                    params![token_hash, now_ms],
+                )
+                .map_err(db_err)?;
+                Ok(())
+            })
+            .await
+    }
+
+    async fn delete_session(&self, token_hash: &str) -> StoreResult<()> {
+        let token_hash = token_hash.to_owned();
+        self.writer
+            .write(move |conn| {
+                conn.execute("DELETE FROM sessions WHERE token_hash = ?1", [token_hash])
+                    .map_err(db_err)?;
+                Ok(())
+            })
+            .await
+    }
+
+    async fn delete_expired_sessions(
+        &self,
+        idle_before_ms: i64,
+        created_before_ms: i64,
+    ) -> StoreResult<u64> {
+        self.writer
+            .write(move |conn| {
+                let removed = conn
+                    .execute(
+                        "DELETE FROM sessions WHERE last_seen < ?1 OR created_at < ?2",
+                        params![idle_before_ms, created_before_ms],
+                    )
+                    .map_err(db_err)?;
+                Ok(removed as u64)
+            })
+            .await
+    }
+
+    async fn list_sessions(&self, user_id: Uuid) -> StoreResult<Vec<SessionRecord>> {
+        self.readers
+            .read(move |conn| {
+                let mut stmt = conn
+                    .prepare(
+                        "SELECT token_hash, user_id, created_at, last_seen, user_agent
+                         FROM sessions WHERE user_id = ?1 ORDER BY last_seen DESC",
+                    )
+                    .map_err(db_err)?;
+                let rows = stmt
+                    .query_map([user_id.to_string()], session_from_row)
+                    .map_err(db_err)?;
+                rows.collect::<Result<Vec<_>, _>>().map_err(db_err)
+            })
+            .await
+    }
+
+    async fn delete_user_session(&self, user_id: Uuid, token_hash: &str) -> StoreResult<bool> {
+        let token_hash = token_hash.to_owned();
+        self.writer
+            .write(move |conn| {
+                let ended = conn
+                    .execute(
+                        "DELETE FROM sessions WHERE token_hash = ?1 AND user_id = ?2",
+                        params![token_hash, user_id.to_string()],
+                    )
+                    .map_err(db_err)?;
+                Ok(ended > 0)
+            })
+            .await
+    }
+
+    async fn delete_other_sessions(&self, user_id: Uuid, keep: &str) -> StoreResult<Vec<String>> {
+        let keep = keep.to_owned();
+        self.writer
+            .write(move |conn| {
+                let mut stmt = conn
+                    .prepare(
+                        "DELETE FROM sessions WHERE user_id = ?1 AND token_hash <> ?2
+                         RETURNING token_hash",
+                    )
+                    .map_err(db_err)?;
+                let ended = stmt
+                    .query_map(params![user_id.to_string(), keep], |r| r.get(0))
+                    .map_err(db_err)?;
+                ended.collect::<Result<Vec<String>, _>>().map_err(db_err)
+            })
+            .await
+    }
+}
