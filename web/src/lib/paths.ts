@@ -54,6 +54,11 @@ export const apiPaths = {
   syncEvents: '/api/v1/sync/events',
 } as const;
 
+/** One of the user's signed-in sessions (to end it). */
+export function sessionPath(id: string): string {
+  return `${apiPaths.sessions}/${encodeURIComponent(id)}`;
+}
+
 /** One page of changes after `cursor` (the sync engine's pull). */
 export function syncPullPath(cursor: number, limit: number): string {
   return `/api/v1/sync/pull?cursor=${cursor}&limit=${limit}`;
