@@ -1,9 +1,16 @@
 import js from '@eslint/js';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import importX from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import reactRefresh from 'eslint-plugin-react-refresh';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 import { defineConfig } from 'eslint/config';
+
+/** Features about one kind of record; screens compose them (see the layering rules below). */
+const RECORD_FEATURES = ['entries', 'invoices', 'parked-changes'];
+
+const SYNC_BANNED_PACKAGES = ['react', 'react-dom', 'react-router', 'dexie-react-hooks'];
 
 export default defineConfig(
   { ignores: ['dist', 'dev-dist', 'node_modules', 'coverage'] },
@@ -11,8 +18,16 @@ export default defineConfig(
     files: ['**/*.{ts,tsx}'],
     extends: [js.configs.recommended, ...tseslint.configs.recommended],
     languageOptions: { ecmaVersion: 2023, globals: globals.browser },
-    plugins: { 'react-hooks': reactHooks, 'react-refresh': reactRefresh },
+    plugins: { 'react-hooks': reactHooks, 'react-refresh': reactRefresh, 'import-x': importX },
+    settings: {
+      // TypeScript files are modules too (import-x reads only .js by default), resolved like tsc does (@/ alias).
+      'import-x/extensions': ['.ts', '.tsx', '.js'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: ['tsconfig.app.json', 'tsconfig.node.json'], noWarnOnMultipleProjects: true })],
+    },
     rules: {
+      // Modules that import each other in a circle cannot be understood (or tested) one at a time.
+      'import-x/no-cycle': 'error',
       ...reactHooks.configs.recommended.rules,
       'react-refresh/only-export-components': ['warn', { allowConstantExport: true }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true }],
@@ -30,8 +45,30 @@ export default defineConfig(
       ],
     },
   },
+  // Two kinds of feature. A record feature (entries, invoices, parked changes) owns one thing a
+  // driver keeps: its forms, lists, schemas, commands and hooks. A screen feature (dashboard,
+  // history, profile, ...) is a page: its own parts, composed with record features. So a screen
+  // may use a record feature, a record feature uses only shared code, and no feature reaches
+  // into a sibling of its own kind or into app/.
   {
     files: ['src/features/**'],
+    ignores: RECORD_FEATURES.map((name) => `src/features/${name}/**`),
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['@/app/*', '@/features/*', ...RECORD_FEATURES.flatMap((name) => [`!@/features/${name}`, `!@/features/${name}/*`]), '../*'],
+              message: 'A screen feature imports shared code (@/components, @/lib), record features (@/features/entries, ...) and its own files (./), never app or another screen.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: RECORD_FEATURES.map((name) => `src/features/${name}/**`),
     rules: {
       'no-restricted-imports': [
         'error',
@@ -39,12 +76,42 @@ export default defineConfig(
           patterns: [
             {
               group: ['@/app/*', '@/features/*', '../*'],
-              message: 'A feature imports shared code (@/components, @/lib) and its own files (./), never app or another feature.',
+              message: 'A record feature imports shared code (@/components, @/lib) and its own files (./), never app or another feature.',
             },
           ],
         },
       ],
     },
+  },
+  // The sync engine is plain TypeScript (DESIGN.md §9.8): no React, and tools outside the app
+  // (e2e, bench) load it without the @/ alias, so it reaches only its own files and the two
+  // plain shared modules it needs.
+  {
+    files: ['src/sync/**'],
+    ignores: ['src/sync/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: SYNC_BANNED_PACKAGES.map((name) => ({ name, message: 'src/sync is plain TypeScript: React stays in lib/sync and the features.' })),
+          patterns: [
+            { group: ['@/*'], message: 'src/sync is loaded without the @/ alias (e2e, bench): import relatively.' },
+            { group: ['../*', '!../lib', '../lib/*', '!../lib/api', '!../lib/paths'], message: 'src/sync uses only its own files, ../lib/api and ../lib/paths.' },
+            { group: ['react-dom/*', '*.tsx'], message: 'src/sync is plain TypeScript: React stays in lib/sync and the features.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/sync/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: SYNC_BANNED_PACKAGES.map((name) => ({ name, message: 'src/sync is plain TypeScript.' })) }],
+    },
+  },
+  {
+    files: ['src/sync/**/*.tsx'],
+    rules: { 'no-restricted-syntax': ['error', { selector: 'Program', message: 'src/sync is plain TypeScript: components live in the features.' }] },
   },
   {
     files: ['scripts/**', 'bench/**', 'vite.config.ts', 'eslint.config.js'],

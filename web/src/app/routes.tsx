@@ -17,7 +17,7 @@ const privacy = (inApp: boolean) => () =>
 const terms = (inApp: boolean) => () =>
   import('@/features/legal/terms-page').then(({ TermsPage }) => ({ element: <TermsPage inApp={inApp} /> }));
 
-/** Spec §2. Kept as data so tests mount the very same tree in a memory router. */
+/** Spec §2. Kept as data so tests mount the very same tree in a memory router; paths from lib/paths.ts. */
 export const appRoutes: RouteObject[] = [
   {
     errorElement: <RouteError />,
@@ -29,30 +29,30 @@ export const appRoutes: RouteObject[] = [
             element: <PublicLayout />,
             children: [
               { index: true, element: <LandingPage /> },
-              { path: 'login', element: <LoginPage /> },
-              { path: 'contact', element: <ContactPage /> },
-              { path: 'privacy', lazy: privacy(false) },
-              { path: 'terms', lazy: terms(false) },
+              { path: routes.login, element: <LoginPage /> },
+              { path: routes.contact, element: <ContactPage /> },
+              { path: routes.privacy, lazy: privacy(false) },
+              { path: routes.terms, lazy: terms(false) },
             ],
           },
         ],
       },
       {
-        path: 'app',
+        path: routes.app,
         element: <RequireAuth />,
         children: [
           {
             element: <AppLayout />,
             children: [
               { index: true, element: <Navigate to={routes.dashboard} replace /> },
-              { path: 'dashboard', element: <DashboardPage /> },
-              { path: 'history', lazy: () => import('@/features/history/history-page').then((m) => ({ Component: m.HistoryPage })) },
-              { path: 'profile', element: <ProfilePage /> },
-              { path: 'settings', lazy: () => import('@/features/settings/settings-page').then((m) => ({ Component: m.SettingsPage })) },
-              { path: 'upgrade', lazy: () => import('@/features/upgrade/upgrade-page').then((m) => ({ Component: m.UpgradePage })) },
-              { path: 'contact', element: <ContactPage /> },
-              { path: 'privacy', lazy: privacy(true) },
-              { path: 'terms', lazy: terms(true) },
+              { path: routes.dashboard, element: <DashboardPage /> },
+              { path: routes.history, lazy: () => import('@/features/history/history-page').then((m) => ({ Component: m.HistoryPage })) },
+              { path: routes.profile, element: <ProfilePage /> },
+              { path: routes.settings, lazy: () => import('@/features/settings/settings-page').then((m) => ({ Component: m.SettingsPage })) },
+              { path: routes.upgrade, lazy: () => import('@/features/upgrade/upgrade-page').then((m) => ({ Component: m.UpgradePage })) },
+              { path: routes.appContact, element: <ContactPage /> },
+              { path: routes.appPrivacy, lazy: privacy(true) },
+              { path: routes.appTerms, lazy: terms(true) },
             ],
           },
         ],

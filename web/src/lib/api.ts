@@ -76,20 +76,23 @@ export interface RequestOptions<T> {
   /** Validates the success body; a mismatch is an 'invalid-response' ApiError, not a crash later. */
   schema?: z.ZodType<T>;
   signal?: AbortSignal;
+  /** Where requests go; the browser's fetch unless a test or simulation brings its own. */
+  fetchImpl?: typeof fetch;
 }
 
 /**
- * JSON request to our own server. The session cookie rides along (same-origin), and no custom
- * CSRF header is added: the server checks Fetch Metadata / Origin, which browsers send themselves.
+ * JSON request to our own server: the one fetch core every screen and the sync engine use.
+ * The session cookie rides along (same-origin), and no custom CSRF header is added: the server
+ * checks Fetch Metadata / Origin, which browsers send themselves.
  */
 export async function request<T = void>(path: string, options: RequestOptions<T> = {}): Promise<T> {
-  const { method = 'GET', body, schema, signal } = options;
+  const { method = 'GET', body, schema, signal, fetchImpl = fetch } = options;
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
 
   let response: Response;
   try {
-    response = await fetch(path, {
+    response = await fetchImpl(path, {
       method,
       headers,
       credentials: 'same-origin',

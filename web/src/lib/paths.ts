@@ -50,4 +50,16 @@ export const apiPaths = {
   profilePhoto: '/api/v1/profile/photo',
   checkout: '/api/v1/billing/checkout',
   contact: '/api/v1/contact',
+  syncPush: '/api/v1/sync/push',
+  syncEvents: '/api/v1/sync/events',
 } as const;
+
+/** One of the user's signed-in sessions (to end it). */
+export function sessionPath(id: string): string {
+  return `${apiPaths.sessions}/${encodeURIComponent(id)}`;
+}
+
+/** One page of changes after `cursor` (the sync engine's pull). */
+export function syncPullPath(cursor: number, limit: number): string {
+  return `/api/v1/sync/pull?cursor=${cursor}&limit=${limit}`;
+}

@@ -1,6 +1,12 @@
-// The sync endpoints. Failures are classified here so the engine can decide what to do:
-// offline and server trouble retry, 401 waits for sign-in, a refused request parks.
-import type { MutationResult, OutboxItem, PullPage } from './types';
+// The sync endpoints, over the app's one fetch core (lib/api), with both answers checked
+// against a schema. Failures are classified here so the engine can decide what to do: offline
+// and server trouble retry, 401 waits for sign-in, a refused request parks.
+import { z } from 'zod';
+import { isApiError, request } from '../lib/api';
+import { apiPaths, syncPullPath } from '../lib/paths';
+import { docDataSchemas } from './docs';
+import { RECORD_KINDS, recordKinds } from './records';
+import type { Change, MutationResult, OutboxItem, PullPage } from './types';
 
 export type SyncFailure =
   | { kind: 'offline' }
@@ -9,10 +15,26 @@ export type SyncFailure =
   | { kind: 'server'; status: number; retryAfterMs?: number }
   | { kind: 'refused'; status: number; message: string };
 
-export class SyncError extends Error {
-  constructor(readonly failure: SyncFailure) {
-    super(failure.kind === 'refused' ? failure.message : `sync ${failure.kind}`);
+/** What a failed sync request means for the engine; null for anything that is not an ApiError. */
+export function syncFailureOf(error: unknown): SyncFailure | null {
+  if (!isApiError(error)) return null;
+  const { status } = error;
+  if (error.code === 'network') return { kind: 'offline' };
+  if (status === 401) return { kind: 'unauthenticated' };
+  if (status === 429) {
+    // A quota that refills with time (push volume, rate limits): send the same thing later.
+    const retryAfterMs = error.retryAfter ? error.retryAfter * 1000 : undefined;
+    return { kind: 'server', status, retryAfterMs };
   }
+  // 'invalid-response': a captive portal or proxy answered with something that is not our API.
+  if (status >= 500 || status === 408 || error.code === 'invalid-response') return { kind: 'server', status };
+  return { kind: 'refused', status, message: error.message || `Request refused (${status})` };
+}
+
+/** The words an outbox item keeps as its last error (shown with a parked change). */
+export function failureText(failure: SyncFailure | null, error: unknown): string {
+  if (failure === null) return error instanceof Error ? error.message : String(error);
+  return failure.kind === 'refused' ? failure.message : `sync ${failure.kind}`;
 }
 
 export interface SyncApi {
@@ -20,59 +42,59 @@ export interface SyncApi {
   pull(cursor: number, limit: number): Promise<PullPage>;
 }
 
-type Fetch = typeof fetch;
+const pushReplySchema = z.object({
+  results: z.array(
+    z.object({
+      id: z.string(),
+      status: z.enum(['applied', 'rejected']),
+      code: z.string().optional(),
+      message: z.string().optional(),
+    }),
+  ),
+});
 
-async function call(fetchImpl: Fetch, input: string, init?: RequestInit): Promise<unknown> {
-  let response: Response;
-  try {
-    response = await fetchImpl(input, { credentials: 'same-origin', ...init });
-  } catch {
-    throw new SyncError({ kind: 'offline' });
-  }
-  if (response.status === 401) throw new SyncError({ kind: 'unauthenticated' });
-  if (response.status === 429) {
-    // A quota that refills with time (push volume, rate limits): send the same thing later.
-    const seconds = Number(response.headers.get('Retry-After'));
-    const retryAfterMs = Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : undefined;
-    throw new SyncError({ kind: 'server', status: 429, retryAfterMs });
-  }
-  if (response.status >= 500 || response.status === 408) {
-    throw new SyncError({ kind: 'server', status: response.status });
-  }
-  if (!response.ok) {
-    let message = `Request refused (${response.status})`;
-    try {
-      const body = (await response.json()) as { error?: { message?: string } };
-      message = body.error?.message ?? message;
-    } catch {
-      // Non-JSON refusal (a proxy's page): keep the status text.
-    }
-    throw new SyncError({ kind: 'refused', status: response.status, message });
-  }
-  try {
-    return await response.json();
-  } catch {
-    // A captive portal or proxy answered with something that is not our API.
-    throw new SyncError({ kind: 'server', status: response.status });
-  }
+const stamps = { createdAt: z.string(), updatedAt: z.string() };
+
+function changeOf<D extends z.ZodType>(kind: string, data: D) {
+  return z.object({ kind: z.literal(kind), id: z.string(), version: z.number().int(), deleted: z.boolean(), data: data.optional() });
 }
 
-export function httpSyncApi(fetchImpl: Fetch = (...args) => fetch(...args)): SyncApi {
+/** Each kind this version knows, by name: the synced records, then the profile and settings. */
+const changeSchemas = new Map<string, z.ZodType>([
+  ...recordKinds.map((kind) => [kind, changeOf(kind, RECORD_KINDS[kind].content.extend(stamps))] as const),
+  ...Object.entries(docDataSchemas).map(([kind, data]) => [kind, changeOf(kind, data)] as const),
+]);
+
+/**
+ * A pull page. A kind this version does not know yet is left out (a newer app will pull it);
+ * a known kind that does not match its schema fails the page, which is retried like any
+ * other server trouble rather than stored half-understood.
+ */
+export const pullPageSchema = z.object({
+  changes: z.array(z.looseObject({ kind: z.string() })).transform((items, context) => {
+    const known: Change[] = [];
+    items.forEach((item, index) => {
+      const schema = changeSchemas.get(item.kind);
+      if (!schema) return;
+      const parsed = schema.safeParse(item);
+      if (parsed.success) known.push(parsed.data as Change);
+      else for (const issue of parsed.error.issues) context.addIssue({ code: 'custom', message: issue.message, path: [index, ...issue.path] });
+    });
+    return known;
+  }),
+  cursor: z.number().int(),
+  hasMore: z.boolean(),
+});
+
+export function httpSyncApi(fetchImpl?: typeof fetch): SyncApi {
   return {
     async push(clientId, items) {
-      const body = JSON.stringify({
-        clientId,
-        mutations: items.map((i) => ({ id: i.mutationId, name: i.name, args: i.args })),
-      });
-      const reply = (await call(fetchImpl, '/api/v1/sync/push', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body,
-      })) as { results: MutationResult[] };
+      const body = { clientId, mutations: items.map((i) => ({ id: i.mutationId, name: i.name, args: i.args })) };
+      const reply = await request(apiPaths.syncPush, { method: 'POST', body, schema: pushReplySchema, fetchImpl });
       return reply.results;
     },
-    async pull(cursor, limit) {
-      return (await call(fetchImpl, `/api/v1/sync/pull?cursor=${cursor}&limit=${limit}`)) as PullPage;
+    pull(cursor, limit) {
+      return request(syncPullPath(cursor, limit), { schema: pullPageSchema, fetchImpl });
     },
   };
 }

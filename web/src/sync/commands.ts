@@ -1,24 +1,13 @@
 // Every local write: the record and its outbox item in one IndexedDB transaction, so a
-// change is either fully recorded (and will be pushed) or not at all.
+// change is either fully recorded (and will be pushed) or not at all. Screens do not call
+// these directly: each feature's commands wrap them with the pricing or checks the feature
+// owns and nudge the engine (features/entries/commands.ts, for one).
 import type { LocalDb } from './db';
-import { isDocRecord, rematerializeDoc } from './docs';
+import { rematerializeDoc } from './docs';
 import { newId } from './ids';
-import { contentOf, RECORD_KINDS, recordKindOf, tableOf, type RecordContents, type RecordKind } from './records';
-import type {
-  EntryContent,
-  InvoiceContent,
-  LocalEntry,
-  LocalInvoice,
-  LocalRecord,
-  MutationName,
-  OutboxItem,
-  ProfilePatch,
-  Theme,
-} from './types';
-
-function outboxItem(name: MutationName, recordId: string, args: Record<string, unknown>): OutboxItem {
-  return { mutationId: newId(), name, args, recordId, createdAt: Date.now(), attempts: 0, lastError: null, parked: 0 };
-}
+import { outboxItem, refreshRecordState } from './outbox';
+import { contentOf, RECORD_KINDS, tableOf, type RecordContents, type RecordKind } from './records';
+import type { EntryContent, InvoiceContent, LocalEntry, LocalInvoice, LocalRecord, ProfilePatch, Theme } from './types';
 
 /** Creates (no id) or edits a record of any synced kind. Returns the stored record. */
 export async function saveRecord<K extends RecordKind>(
@@ -115,66 +104,4 @@ export async function putSettings(db: LocalDb, settings: { theme: Theme }): Prom
     await db.outbox.add(outboxItem('settings.put', 'settings', { ...settings }));
     await rematerializeDoc(db, 'settings');
   });
-}
-
-/** Gives a parked item another go. */
-export async function retryParked(db: LocalDb, seq: number): Promise<void> {
-  await db.transaction('rw', db.syncTables, async () => {
-    const item = await db.outbox.get(seq);
-    if (!item) return;
-    await db.outbox.update(seq, { parked: 0, attempts: 0, lastError: null });
-    await refreshRecordState(db, item.recordId);
-  });
-}
-
-/**
- * The user gives up a change that cannot be sent. The record goes back to what the server
- * last confirmed, or disappears if the server never had it.
- */
-export async function discardParked(db: LocalDb, seq: number): Promise<void> {
-  await db.transaction('rw', db.syncTables, async () => {
-    const item = await db.outbox.get(seq);
-    if (!item) return;
-    await db.outbox.delete(seq);
-    const kind = recordKindOf(item.name);
-    if (kind === null) {
-      await refreshRecordState(db, item.recordId);
-      return;
-    }
-    const table = tableOf(db, kind);
-    const others = await db.outbox.where('recordId').equals(item.recordId).count();
-    const record = await table.get(item.recordId);
-    if (!record || others > 0) {
-      await refreshRecordState(db, item.recordId);
-      return;
-    }
-    if (record.server) {
-      const { version: _version, ...content } = record.server;
-      await table.put({ ...record, ...content, deleted: 0, syncState: 'synced' });
-    } else {
-      await table.delete(record.id);
-    }
-  });
-}
-
-/** The device's copy of a synced record, whichever kind it is. */
-async function findRecord(db: LocalDb, recordId: string) {
-  for (const kind of Object.keys(RECORD_KINDS) as RecordKind[]) {
-    const record = await tableOf(db, kind).get(recordId);
-    if (record) return { kind, record };
-  }
-  return undefined;
-}
-
-/** Recomputes a record's badge from its outbox items: parked beats pending beats synced. */
-export async function refreshRecordState(db: LocalDb, recordId: string): Promise<void> {
-  if (isDocRecord(recordId)) {
-    await rematerializeDoc(db, recordId);
-    return;
-  }
-  const found = await findRecord(db, recordId);
-  if (!found) return;
-  const items = await db.outbox.where('recordId').equals(recordId).toArray();
-  const syncState = items.some((i) => i.parked) ? 'parked' : items.length > 0 ? 'pending' : 'synced';
-  if (found.record.syncState !== syncState) await tableOf(db, found.kind).update(recordId, { syncState });
 }

@@ -2,6 +2,7 @@
 // and owns the engine and the server's event stream; the others follow, forwarding nudges and
 // "sync now" requests to the leader and mirroring its status over a BroadcastChannel. When the
 // leading tab closes, the lock passes to another tab, which takes over.
+import { apiPaths } from '../lib/paths';
 import { localDbFor, type LocalDb } from './db';
 import { SyncEngine } from './engine';
 import type { SyncStatus } from './status';
@@ -29,7 +30,7 @@ type Message =
   | { type: 'sync-now'; requestId: string }
   | { type: 'sync-now-done'; requestId: string; ok: boolean };
 
-const EVENTS_URL = '/api/v1/sync/events';
+const EVENTS_URL = apiPaths.syncEvents;
 /** How long a follower waits for the leader to answer "sync now". */
 const FOLLOWER_SYNC_TIMEOUT_MS = 30_000;
 /** Re-open a closed event stream after this long (the periodic pull covers the gap). */

@@ -2,8 +2,25 @@
 // the server has acknowledged but no pull has brought back yet, then every unsent change (the
 // outbox items for that document, in order). This module keeps that view up to date whenever
 // any of the three moves, so an acknowledged change never flickers back to an older value.
+import { z } from 'zod';
 import type { LocalDb } from './db';
-import type { DocKind, LocalDoc, OutboxItem, RecordSyncState } from './types';
+import type { DocKind, LocalDoc, OutboxItem, ProfileData, RecordSyncState, SettingsData } from './types';
+
+/** The documents as the server sends them in a pull (crates/domain/src/sync.rs). */
+export const docDataSchemas = {
+  profile: z.object({
+    displayName: z.string(),
+    email: z.string().nullable(),
+    bio: z.string(),
+    photoURL: z.string().nullable(),
+    role: z.enum(['free', 'pro']),
+    isAnonymous: z.boolean(),
+    paymentConfig: z.object({ tiers: z.array(z.object({ stopCount: z.number().int().optional(), rate: z.number().int() })) }),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  }) satisfies z.ZodType<ProfileData>,
+  settings: z.object({ theme: z.enum(['dark', 'light']), updatedAt: z.string() }) satisfies z.ZodType<SettingsData>,
+} satisfies Record<DocKind, z.ZodType>;
 
 function fold(items: OutboxItem[]): Record<string, unknown> {
   return items.reduce<Record<string, unknown>>((patch, item) => ({ ...patch, ...item.args }), {});

@@ -1,11 +1,13 @@
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { syncFailure } from '@/testing/sync-failure';
 import { WAIT } from '@/testing/wait';
-import { SyncError, type SyncApi, type SyncFailure } from './api';
+import type { SyncApi, SyncFailure } from './api';
 import { BASE_DELAY_MS } from './backoff';
-import { deleteEntry, deleteInvoice, discardParked, putSettings, retryParked, saveEntry, saveInvoice, undoDelete, updateProfile } from './commands';
+import { deleteEntry, deleteInvoice, putSettings, saveEntry, saveInvoice, undoDelete, updateProfile } from './commands';
 import { LocalDb } from './db';
-import { MAX_ATTEMPTS, SyncEngine } from './engine';
+import { SyncEngine } from './engine';
+import { discardParked, MAX_ATTEMPTS, retryParked } from './outbox';
 import type { SyncStatus } from './status';
 import type { Change, EntryChange, EntryContent, InvoiceContent, MutationResult, OutboxItem, ProfileData, PullPage } from './types';
 
@@ -26,7 +28,7 @@ class FakeServer implements SyncApi {
   async push(_clientId: string, items: OutboxItem[]): Promise<MutationResult[]> {
     this.pushes.push(items.map((i) => i.mutationId));
     const failure = this.failNext.shift();
-    if (failure) throw new SyncError(failure);
+    if (failure) throw syncFailure(failure);
     return items.map((item) => {
       const recorded = this.seen.get(item.mutationId);
       if (recorded) return recorded;

@@ -1,18 +1,18 @@
 // The sync engine: pushes the outbox, pulls changes, and reports a status. Plain TypeScript
 // with injected clock, network and randomness so every path is testable without a browser.
-import { httpSyncApi, SyncError, type SyncApi } from './api';
+import { ApiError } from '../lib/api';
+import { failureText, httpSyncApi, syncFailureOf, type SyncApi } from './api';
 import { backoffDelay } from './backoff';
-import { refreshRecordState } from './commands';
 import type { LocalDb } from './db';
 import { newId } from './ids';
-import { acknowledgeDoc, isDocRecord, rematerializeDoc } from './docs';
+import { rematerializeDoc } from './docs';
 import { mergeRemote, type RecordChange } from './merge';
-import { contentOf, RECORD_KINDS, recordKindOf, tableOf, type RecordContents, type RecordKind } from './records';
+import { countFailedAttempt, park, recordResults, refreshRecordState } from './outbox';
+import { recordKinds, tableOf, type RecordContents, type RecordKind } from './records';
 import type { SyncStatus } from './status';
-import type { LocalRecord, MutationResult, OutboxItem } from './types';
+import type { LocalRecord, MutationResult } from './types';
 
-/** After this many failed attempts an item is parked for the user to Retry or Discard. */
-export const MAX_ATTEMPTS = 5;
+export { MAX_ATTEMPTS } from './outbox';
 export const PUSH_BATCH = 100;
 export const PULL_PAGE = 500;
 export const PERIODIC_PULL_MS = 30_000;
@@ -150,7 +150,7 @@ export class SyncEngine {
   }
 
   private async handleFailure(error: unknown): Promise<void> {
-    const failure = error instanceof SyncError ? error.failure : null;
+    const failure = syncFailureOf(error);
     if (failure?.kind === 'unauthenticated') {
       // Keep every outbox item: they belong to this user and leave after they sign in again.
       this.paused = true;
@@ -164,8 +164,7 @@ export class SyncEngine {
       // The browser may think it is online while nothing gets through: keep trying.
       if (this.isOnline()) this.scheduleRetry();
     } else {
-      const message = error instanceof Error ? error.message : String(error);
-      this.emit({ state: 'error', message });
+      this.emit({ state: 'error', message: failureText(failure, error) });
       this.scheduleRetry(failure?.kind === 'server' ? (failure.retryAfterMs ?? 0) : 0);
     }
   }
@@ -205,7 +204,7 @@ export class SyncEngine {
       try {
         results = await this.api.push(clientId, batch);
       } catch (error) {
-        const failure = error instanceof SyncError ? error.failure : null;
+        const failure = syncFailureOf(error);
         if (failure?.kind === 'refused') {
           // The request as a whole was refused (e.g. too large): narrow down to the item
           // responsible and park only that one, so it cannot block the rest.
@@ -213,83 +212,22 @@ export class SyncEngine {
             batchSize = Math.max(1, Math.floor(batch.length / 2));
             continue;
           }
-          await this.park(batch, failure.message);
+          await park(this.db, batch, failure.message);
           batchSize = PUSH_BATCH;
           continue;
         }
         // A 429 says "not now", not "this item fails": it never counts towards parking.
         const later = failure?.kind === 'server' && failure.status === 429;
         if ((failure?.kind === 'server' && !later) || (failure?.kind === 'offline' && this.isOnline())) {
-          await this.countFailedAttempt(batch, error instanceof Error ? error.message : 'Sync failed');
+          await countFailedAttempt(this.db, batch, failureText(failure, error));
         }
         throw error;
       }
-      await this.applyResults(batch, results);
+      await recordResults(this.db, batch, results);
+      // An answer with no results is not an answer: retry as for any server trouble.
+      if (results.length === 0) throw new ApiError({ status: 200, code: 'invalid-response' });
       batchSize = PUSH_BATCH;
     }
-  }
-
-  private async applyResults(batch: OutboxItem[], results: MutationResult[]): Promise<void> {
-    const byId = new Map(results.map((r) => [r.id, r]));
-    await this.db.transaction('rw', this.db.syncTables, async () => {
-      for (const item of batch) {
-        const result = byId.get(item.mutationId);
-        if (!result) continue; // not answered: stays in the outbox and goes again
-        if (result.status === 'applied') {
-          await this.db.outbox.delete(item.seq!);
-          await this.rememberServerCopy(item);
-        } else {
-          await this.db.outbox.update(item.seq!, {
-            parked: 1,
-            lastError: result.message ?? result.code ?? 'Rejected by the server',
-          });
-        }
-        await refreshRecordState(this.db, item.recordId);
-      }
-    });
-    if (results.length === 0) throw new SyncError({ kind: 'server', status: 200 });
-  }
-
-  /** What the server now holds for a record, so a later Discard can restore it. */
-  private async rememberServerCopy(item: OutboxItem): Promise<void> {
-    if (isDocRecord(item.recordId)) {
-      await acknowledgeDoc(this.db, item.recordId, item.args);
-      return;
-    }
-    const kind = recordKindOf(item.name);
-    if (kind === null) return;
-    const table = tableOf(this.db, kind);
-    const record = await table.get(item.recordId);
-    if (!record) return;
-    if (item.name === RECORD_KINDS[kind].remove) {
-      await table.update(record.id, { server: null });
-      return;
-    }
-    const content = contentOf(kind, item.args as unknown as RecordContents[typeof kind]);
-    await table.update(record.id, { server: { ...content, version: record.server?.version ?? 0 } });
-  }
-
-  private async countFailedAttempt(batch: OutboxItem[], message: string): Promise<void> {
-    await this.db.transaction('rw', this.db.syncTables, async () => {
-      for (const item of batch) {
-        const attempts = item.attempts + 1;
-        await this.db.outbox.update(item.seq!, {
-          attempts,
-          lastError: message,
-          parked: attempts >= MAX_ATTEMPTS ? 1 : 0,
-        });
-        await refreshRecordState(this.db, item.recordId);
-      }
-    });
-  }
-
-  private async park(items: OutboxItem[], message: string): Promise<void> {
-    await this.db.transaction('rw', this.db.syncTables, async () => {
-      for (const item of items) {
-        await this.db.outbox.update(item.seq!, { parked: 1, lastError: message });
-        await refreshRecordState(this.db, item.recordId);
-      }
-    });
   }
 
   private async pullAll(): Promise<void> {
@@ -299,8 +237,10 @@ export class SyncEngine {
       await this.db.transaction('rw', this.db.syncTables, async () => {
         // Records with unsent changes, read once per page rather than once per change.
         const unsent = new Set((await this.db.outbox.orderBy('recordId').uniqueKeys()) as string[]);
-        await this.applyRecordChanges('entry', page.changes.filter((c) => c.kind === 'entry'), unsent);
-        await this.applyRecordChanges('invoice', page.changes.filter((c) => c.kind === 'invoice'), unsent);
+        for (const kind of recordKinds) {
+          const changes = page.changes.filter((change) => change.kind === kind) as RecordChange<RecordContents[typeof kind]>[];
+          await this.applyRecordChanges(kind, changes, unsent);
+        }
         for (const change of page.changes) {
           if (change.kind !== 'profile' && change.kind !== 'settings') continue;
           const current = await this.db.docs.get(change.kind);
@@ -308,7 +248,7 @@ export class SyncEngine {
             await rematerializeDoc(this.db, change.kind, { data: change.data, version: change.version });
           }
         }
-        // Kinds this version does not know yet are skipped; a newer app will pull them.
+        // Kinds this version does not know yet never get here (api.ts leaves them out).
         await this.db.setMeta('cursor', page.cursor);
       });
       cursor = page.cursor;

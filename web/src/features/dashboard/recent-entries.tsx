@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import { ButtonLink } from '@/components/button';
-import { EntryList } from '@/components/entry-list';
 import { Spinner } from '@/components/spinner';
+import { EntryList } from '@/features/entries/entry-list';
 import { routes } from '@/lib/paths';
 import type { LocalEntry } from '@/sync/types';
 import panel from '@/components/panel.module.css';

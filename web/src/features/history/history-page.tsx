@@ -7,19 +7,20 @@ import { Spinner } from '@/components/spinner';
 import { UndoToast } from '@/components/undo-toast';
 import { formatShortDate } from '@/lib/format';
 import { historyView, routes, type HistoryView } from '@/lib/paths';
-import { parkedReasonsByRecord, useEntries, useParkedChanges } from '@/lib/sync/use-entries';
-import { useInvoices } from '@/lib/sync/use-invoices';
+import { deleteDay, restoreDay } from '@/features/entries/commands';
+import { EntriesView } from '@/features/entries/entries-view';
+import { useEntries } from '@/features/entries/use-entries';
+import { deleteCheck, restoreCheck } from '@/features/invoices/commands';
+import { InvoicesView } from '@/features/invoices/invoices-view';
+import { useInvoices } from '@/features/invoices/use-invoices';
+import { parkedReasonsByRecord, useParkedChanges } from '@/features/parked-changes/use-parked-changes';
 import { usePayTiers, useProfile, useSettings } from '@/lib/sync/use-profile';
 import { useSyncHandle } from '@/lib/sync/use-sync';
 import { useNow } from '@/lib/use-now';
 import { addDays, localDay, weekStart } from '@/lib/week';
-import { deleteRecord, undoDelete } from '@/sync/commands';
-import type { RecordKind } from '@/sync/records';
 import type { LocalEntry, LocalInvoice } from '@/sync/types';
-import { EntriesView } from './entries-view';
 import { ExportButtons } from './export-buttons';
 import { inRange, rangeFromParams, rangeProblem, type DayRange } from './history-range';
-import { InvoicesView } from './invoices-view';
 import { RangeFilter } from './range-filter';
 import { SummariesView } from './summaries-view';
 import panel from '@/components/panel.module.css';
@@ -82,19 +83,18 @@ export function HistoryPage() {
     );
   }
 
-  async function remove(kind: RecordKind, record: LocalEntry | LocalInvoice) {
-    await deleteRecord(handle.db, kind, record.id);
-    handle.requestSync();
-    setDeleted({ kind, record } as Deleted);
+  async function remove(target: Deleted) {
+    if (target.kind === 'entry') await deleteDay(handle, target.record.id);
+    else await deleteCheck(handle, target.record.id);
+    setDeleted(target);
     setNotice(null);
   }
 
   async function undo() {
     if (!deleted) return;
     setDeleted(null);
-    if (deleted.kind === 'entry') await undoDelete(handle.db, 'entry', deleted.record);
-    else await undoDelete(handle.db, 'invoice', deleted.record);
-    handle.requestSync();
+    if (deleted.kind === 'entry') await restoreDay(handle, deleted.record);
+    else await restoreCheck(handle, deleted.record);
     setNotice(deleted.kind === 'entry' ? 'Entry restored' : 'Invoice check restored');
   }
 
@@ -130,7 +130,7 @@ export function HistoryPage() {
           entries={entries}
           parkedReasons={parkedReasons}
           lastWeekStart={addDays(weekStart(today), -7)}
-          onDelete={(check) => void remove('invoice', check)}
+          onDelete={(check) => void remove({ kind: 'invoice', record: check })}
         />
       ) : total === 0 ? (
         <p className={styles.empty}>No entries yet.</p>
@@ -159,7 +159,7 @@ export function HistoryPage() {
               entries={inRangeEntries}
               parkedReasons={parkedReasons}
               tiers={tiers}
-              onDelete={(entry) => void remove('entry', entry)}
+              onDelete={(entry) => void remove({ kind: 'entry', record: entry })}
               onEdited={() => setNotice('Entry updated')}
             />
           )}

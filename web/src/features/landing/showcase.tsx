@@ -1,6 +1,6 @@
 import { Pause, Play } from 'lucide-react';
 import { useEffect, useState, type ReactNode } from 'react';
-import { EntryList } from '@/components/entry-list';
+import { EntryList } from '@/features/entries/entry-list';
 import { StatCards } from '@/components/stat-cards';
 import { WeeklyStats } from '@/components/weekly-stats';
 import { formatPence, formatShortDate } from '@/lib/format';

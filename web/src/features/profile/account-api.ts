@@ -2,7 +2,7 @@
 // a guest adding an e-mail and password. Online-only by nature: these are the server's records.
 import { z } from 'zod';
 import { request } from '@/lib/api';
-import { apiPaths } from '@/lib/paths';
+import { apiPaths, sessionPath } from '@/lib/paths';
 import { authResponseSchema, type AuthResponse } from '@/lib/session/user';
 
 const sessionSchema = z.object({
@@ -21,7 +21,7 @@ export async function listSessions(): Promise<DeviceSession[]> {
 }
 
 export function endSession(id: string): Promise<void> {
-  return request(`${apiPaths.sessions}/${encodeURIComponent(id)}`, { method: 'DELETE' });
+  return request(sessionPath(id), { method: 'DELETE' });
 }
 
 export async function endOtherSessions(): Promise<number> {

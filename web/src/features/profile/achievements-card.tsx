@@ -3,8 +3,8 @@ import { useId, useMemo } from 'react';
 import { Card } from '@/components/card';
 import { Link } from 'react-router';
 import { historyView } from '@/lib/paths';
-import { useEntries } from '@/lib/sync/use-entries';
-import { useInvoices } from '@/lib/sync/use-invoices';
+import { useEntries } from '@/features/entries/use-entries';
+import { useInvoices } from '@/features/invoices/use-invoices';
 import { achievements, type AchievementId } from '@/lib/achievements';
 import styles from './profile-page.module.css';
 

@@ -1,13 +1,14 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId } from 'react';
 import { Button } from '@/components/button';
 import { Card } from '@/components/card';
 import { FormAlert } from '@/components/form-alert';
 import { Spinner } from '@/components/spinner';
 import { TextAreaField, TextField } from '@/components/text-field';
+import { saveProfile } from '@/lib/sync/doc-commands';
 import type { ProfileView } from '@/lib/sync/use-profile';
 import { useSyncHandle } from '@/lib/sync/use-sync';
-import { updateProfile } from '@/sync/commands';
-import { MAX_BIO_CHARS, MAX_DISPLAY_NAME_CHARS, profileMessages, validateProfileForm, type ProfileFormErrors, type ProfileFormInput } from './profile-schema';
+import { useForm } from '@/lib/use-form';
+import { MAX_BIO_CHARS, MAX_DISPLAY_NAME_CHARS, profileFormSchema, profileMessages } from './profile-schema';
 import styles from './profile-page.module.css';
 
 /**
@@ -16,40 +17,18 @@ import styles from './profile-page.module.css';
  */
 export function ProfileForm({ profile, onCancel, onSaved }: { profile: ProfileView; onCancel: () => void; onSaved: () => void }) {
   const handle = useSyncHandle();
-  const [form, setForm] = useState<ProfileFormInput>({ displayName: profile.displayName, bio: profile.bio });
-  const [errors, setErrors] = useState<ProfileFormErrors>({});
-  const [failure, setFailure] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
+  const { values: form, errors, failure, submitting: saving, setField: update, submit } = useForm({
+    schema: profileFormSchema,
+    initial: () => ({ displayName: profile.displayName, bio: profile.bio }),
+    command: (patch) => saveProfile(handle, patch),
+    onSuccess: onSaved,
+    failure: (error) => profileMessages.updateFailed(error instanceof Error && error.message ? error.message : 'Unknown error'),
+  });
   const emailHintId = useId();
-
-  function update(field: keyof ProfileFormInput, value: string) {
-    setForm((current) => ({ ...current, [field]: value }));
-    setErrors((current) => ({ ...current, [field]: undefined }));
-  }
-
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (saving) return;
-    const result = validateProfileForm(form);
-    if (!result.ok) {
-      setErrors(result.errors);
-      return;
-    }
-    setSaving(true);
-    setFailure(null);
-    try {
-      await updateProfile(handle.db, result.value);
-      handle.requestSync();
-      onSaved();
-    } catch (error) {
-      setFailure(profileMessages.updateFailed(error instanceof Error && error.message ? error.message : 'Unknown error'));
-      setSaving(false);
-    }
-  }
 
   return (
     <Card className={styles.profileCard} aria-label="Edit profile">
-      <form className={styles.form} onSubmit={(event) => void onSubmit(event)} noValidate>
+      <form className={styles.form} onSubmit={(event) => void submit(event)} noValidate>
         <TextField
           label="Display name"
           required

@@ -28,15 +28,3 @@ export const profileFormSchema = z.object({
 
 export type ProfileFormInput = z.input<typeof profileFormSchema>;
 export type ProfileFormValue = z.output<typeof profileFormSchema>;
-export type ProfileFormErrors = Partial<Record<keyof ProfileFormInput, string>>;
-
-export function validateProfileForm(input: ProfileFormInput): { ok: true; value: ProfileFormValue } | { ok: false; errors: ProfileFormErrors } {
-  const result = profileFormSchema.safeParse(input);
-  if (result.success) return { ok: true, value: result.data };
-  const errors: ProfileFormErrors = {};
-  for (const issue of result.error.issues) {
-    const field = issue.path[0] as keyof ProfileFormInput;
-    errors[field] ??= issue.message;
-  }
-  return { ok: false, errors };
-}

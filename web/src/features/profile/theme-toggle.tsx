@@ -2,9 +2,9 @@ import { Moon, Sun } from 'lucide-react';
 import { useId, useState } from 'react';
 import { FormAlert } from '@/components/form-alert';
 import { applyTheme } from '@/lib/theme';
+import { saveTheme } from '@/lib/sync/doc-commands';
 import { useSettings } from '@/lib/sync/use-profile';
 import { useSyncHandle } from '@/lib/sync/use-sync';
-import { putSettings } from '@/sync/commands';
 import type { Theme } from '@/sync/types';
 import styles from './profile-page.module.css';
 
@@ -26,8 +26,7 @@ export function ThemeToggle() {
     // At once, not after the IndexedDB write: the tap should feel instant.
     applyTheme(theme);
     try {
-      await putSettings(handle.db, { theme });
-      handle.requestSync();
+      await saveTheme(handle, theme);
     } catch {
       if (settings) applyTheme(settings.theme);
       setError('Failed to save the theme');

@@ -10,8 +10,8 @@ import { penceToPounds } from '@/lib/money';
 import { payFor, type PayTier } from '@/lib/pay';
 import { useSession } from '@/lib/session/use-session';
 import { profileView, useProfileDoc } from '@/lib/sync/use-profile';
+import { saveProfile } from '@/lib/sync/doc-commands';
 import { useSyncHandle } from '@/lib/sync/use-sync';
-import { updateProfile } from '@/sync/commands';
 import type { RecordSyncState } from '@/sync/types';
 import {
   addTier,
@@ -71,8 +71,7 @@ function TierEditor({ stored, syncState }: { stored: readonly PayTier[]; syncSta
     setSaving(true);
     setFailed(false);
     try {
-      await updateProfile(handle.db, { paymentConfig: { tiers: toStored(tiers) } });
-      handle.requestSync();
+      await saveProfile(handle, { paymentConfig: { tiers: toStored(tiers) } });
       setDraft(null);
       showSaved(settingsMessages.saved);
     } catch {

@@ -1,6 +1,7 @@
 // The invoice check form, as typed, to what is stored. Bounds match the server
 // (crates/domain/src/invoice.rs) so a typo is caught here, not parked after a push.
 import { z } from 'zod';
+import { parseForm, type FieldErrors, type FormResult } from '@/lib/form';
 import { parsePounds, penceToPounds } from '@/lib/money';
 import { addDays } from '@/lib/week';
 import type { InvoiceContent } from '@/sync/types';
@@ -31,11 +32,11 @@ export interface InvoiceFormInput {
   reference: string;
 }
 
-export type InvoiceFormErrors = Partial<Record<keyof InvoiceFormInput, string>>;
+export type InvoiceFormErrors = FieldErrors<InvoiceFormInput>;
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
-const invoiceFormSchema = z
+export const invoiceFormSchema = z
   .object({
     periodStart: z.string().regex(DAY, invoiceMessages.periodStart),
     periodEnd: z.string().regex(DAY, invoiceMessages.periodEnd),
@@ -63,15 +64,8 @@ const invoiceFormSchema = z
     }
   });
 
-export function validateInvoiceForm(input: InvoiceFormInput): { ok: true; value: InvoiceContent } | { ok: false; errors: InvoiceFormErrors } {
-  const result = invoiceFormSchema.safeParse(input);
-  if (result.success) return { ok: true, value: result.data };
-  const errors: InvoiceFormErrors = {};
-  for (const issue of result.error.issues) {
-    const field = issue.path[0] as keyof InvoiceFormInput;
-    errors[field] ??= issue.message;
-  }
-  return { ok: false, errors };
+export function validateInvoiceForm(input: InvoiceFormInput): FormResult<InvoiceFormInput, InvoiceContent> {
+  return parseForm(invoiceFormSchema, input);
 }
 
 /** The form for a new check: last week (Sunday to Saturday), the most common statement. */

@@ -5,7 +5,7 @@ import { SyncStateLabel } from '@/components/sync-state-label';
 import { formatPence, formatShortDate } from '@/lib/format';
 import type { LocalEntry, LocalInvoice } from '@/sync/types';
 import { checkInvoice, invoiceSentence } from './invoice-check';
-import styles from './history-page.module.css';
+import styles from './invoices.module.css';
 
 const count = new Intl.NumberFormat('en-GB');
 

@@ -4,7 +4,7 @@ import type { LocalEntry, LocalInvoice } from '@/sync/types';
 import { InvoiceCard } from './invoice-card';
 import { InvoiceForm } from './invoice-form';
 import panel from '@/components/panel.module.css';
-import styles from './history-page.module.css';
+import styles from './invoices.module.css';
 
 interface InvoicesViewProps {
   invoices: LocalInvoice[];

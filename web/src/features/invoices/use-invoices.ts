@@ -1,7 +1,7 @@
 import { useLiveQuery } from 'dexie-react-hooks';
+import { useSyncHandle } from '@/lib/sync/use-sync';
 import type { LocalDb } from '@/sync/db';
 import type { LocalInvoice } from '@/sync/types';
-import { useSyncHandle } from './use-sync';
 
 /** Latest period first; two checks for one period, the later-created first. */
 export function byLatestPeriod(a: LocalInvoice, b: LocalInvoice): number {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { entryMessages, validateEntryForm, type EntryFormInput } from './entry-form';
+import { entryMessages, validateEntryForm, type EntryFormInput } from './entry-form-schema';
 
 const form = (over: Partial<EntryFormInput> = {}): EntryFormInput => ({ date: '2025-03-21', stops: '120', extra: '', notes: '', ...over });
 

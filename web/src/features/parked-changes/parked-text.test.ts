@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ParkedChange } from '@/lib/sync/use-entries';
+import type { ParkedChange } from './use-parked-changes';
 import type { MutationName } from '@/sync/types';
 import { describeChange, discardWarning } from './parked-text';
 

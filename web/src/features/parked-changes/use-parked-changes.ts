@@ -1,27 +1,7 @@
-import Dexie from 'dexie';
 import { useLiveQuery } from 'dexie-react-hooks';
+import { useSyncHandle } from '@/lib/sync/use-sync';
 import type { LocalDb } from '@/sync/db';
 import type { LocalEntry, OutboxItem } from '@/sync/types';
-import { useSyncHandle } from './use-sync';
-
-/** Newest day first; two entries on one day, the later-created first. */
-export function byNewest(a: LocalEntry, b: LocalEntry): number {
-  if (a.date !== b.date) return a.date < b.date ? 1 : -1;
-  if (a.createdAt !== b.createdAt) return a.createdAt < b.createdAt ? 1 : -1;
-  return a.id < b.id ? 1 : -1;
-}
-
-/** Every live (not deleted) entry on the device, newest first. */
-export async function readEntries(db: LocalDb): Promise<LocalEntry[]> {
-  const live = await db.entries.where('[deleted+date]').between([0, Dexie.minKey], [0, Dexie.maxKey]).toArray();
-  return live.sort(byNewest);
-}
-
-/** The user's entries from the device, updated as they change; undefined on the first read. */
-export function useEntries(): LocalEntry[] | undefined {
-  const { db } = useSyncHandle();
-  return useLiveQuery(() => readEntries(db), [db]);
-}
 
 export interface ParkedChange {
   item: OutboxItem & { seq: number };
@@ -41,7 +21,7 @@ export function useParkedChanges(): ParkedChange[] | undefined {
   return useLiveQuery(() => readParkedChanges(db), [db]);
 }
 
-/** Why each entry's change was refused, by entry id (for the "Not synced" label on entries). */
+/** Why each record's change was refused, by record id (for the "Not synced" label on entries and checks). */
 export function parkedReasonsByRecord(parked: readonly ParkedChange[] | undefined): Map<string, string> {
   return new Map((parked ?? []).map(({ item }) => [item.recordId, item.lastError ?? 'Not accepted by the server']));
 }

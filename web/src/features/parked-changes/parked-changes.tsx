@@ -2,11 +2,11 @@ import { CircleAlert, RotateCcw, Trash2 } from 'lucide-react';
 import { useId, useState } from 'react';
 import { Button } from '@/components/button';
 import { ConfirmDialog } from '@/components/confirm-dialog';
-import type { ParkedChange } from '@/lib/sync/use-entries';
 import { useSyncHandle } from '@/lib/sync/use-sync';
-import { discardParked, retryParked } from '@/sync/commands';
+import { discardChange, retryChange } from './commands';
 import { describeChange, discardWarning } from './parked-text';
-import styles from './dashboard.module.css';
+import type { ParkedChange } from './use-parked-changes';
+import styles from './parked-changes.module.css';
 import panel from '@/components/panel.module.css';
 
 /** Changes the server would not take: visible, with the reason, until retried or discarded. */
@@ -24,7 +24,6 @@ export function ParkedChanges({ changes }: { changes: ParkedChange[] }) {
     setError(null);
     try {
       await action();
-      handle.requestSync();
     } catch {
       setError(failure);
     } finally {
@@ -59,7 +58,7 @@ export function ParkedChanges({ changes }: { changes: ParkedChange[] }) {
                   variant="secondary"
                   disabled={busy !== null}
                   aria-label={`Retry: ${label}`}
-                  onClick={() => void run(seq, () => retryParked(handle.db, seq), 'Could not retry the change')}
+                  onClick={() => void run(seq, () => retryChange(handle, seq), 'Could not retry the change')}
                 >
                   <RotateCcw aria-hidden="true" />
                   Retry
@@ -82,7 +81,7 @@ export function ParkedChanges({ changes }: { changes: ParkedChange[] }) {
           onConfirm={() => {
             const { seq } = confirming.item;
             setConfirming(null);
-            void run(seq, () => discardParked(handle.db, seq), 'Could not discard the change');
+            void run(seq, () => discardChange(handle, seq), 'Could not discard the change');
           }}
         />
       ) : null}

@@ -1,20 +1,14 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId } from 'react';
 import { Button } from '@/components/button';
 import { FormAlert } from '@/components/form-alert';
 import { TextField } from '@/components/text-field';
 import { useSyncHandle } from '@/lib/sync/use-sync';
-import { saveInvoice } from '@/sync/commands';
+import { useForm } from '@/lib/use-form';
 import type { LocalInvoice } from '@/sync/types';
-import {
-  blankInvoiceForm,
-  invoiceFormOf,
-  MAX_REFERENCE_CHARS,
-  validateInvoiceForm,
-  type InvoiceFormErrors,
-  type InvoiceFormInput,
-} from './invoice-form-schema';
+import { saveCheck } from './commands';
+import { blankInvoiceForm, invoiceFormOf, invoiceFormSchema, MAX_REFERENCE_CHARS } from './invoice-form-schema';
 import panel from '@/components/panel.module.css';
-import styles from './history-page.module.css';
+import styles from './invoices.module.css';
 
 interface InvoiceFormProps {
   /** The check being edited, or undefined for a new one. */
@@ -28,48 +22,28 @@ interface InvoiceFormProps {
 /** What the courier's statement says for a period; saved on the device and synced. */
 export function InvoiceForm({ editing, lastWeekStart, onSaved, onCancel }: InvoiceFormProps) {
   const handle = useSyncHandle();
-  const [form, setForm] = useState<InvoiceFormInput>(() => (editing ? invoiceFormOf(editing) : blankInvoiceForm(lastWeekStart)));
-  const [errors, setErrors] = useState<InvoiceFormErrors>({});
-  const [failure, setFailure] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
+  const form = useForm({
+    schema: invoiceFormSchema,
+    initial: () => (editing ? invoiceFormOf(editing) : blankInvoiceForm(lastWeekStart)),
+    command: (check) => saveCheck(handle, check, editing?.id),
+    onSuccess: (saved, { reset }) => {
+      if (!editing) reset(blankInvoiceForm(lastWeekStart));
+      onSaved(saved);
+    },
+    failure: () => 'Failed to save the invoice check',
+  });
+  const { values, errors, setField: update } = form;
   const headingId = useId();
 
-  function update(field: keyof InvoiceFormInput, value: string) {
-    setForm((current) => ({ ...current, [field]: value }));
-    setErrors((current) => ({ ...current, [field]: undefined }));
-  }
-
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (saving) return;
-    const result = validateInvoiceForm(form);
-    if (!result.ok) {
-      setErrors(result.errors);
-      return;
-    }
-    setSaving(true);
-    setFailure(null);
-    try {
-      const saved = await saveInvoice(handle.db, result.value, editing?.id);
-      handle.requestSync();
-      if (!editing) setForm(blankInvoiceForm(lastWeekStart));
-      onSaved(saved);
-    } catch {
-      setFailure('Failed to save the invoice check');
-    } finally {
-      setSaving(false);
-    }
-  }
-
   return (
-    <form className={panel.panel} aria-labelledby={headingId} onSubmit={(event) => void onSubmit(event)} noValidate>
+    <form className={panel.panel} aria-labelledby={headingId} onSubmit={(event) => void form.submit(event)} noValidate>
       <h2 id={headingId} className={panel.panelTitle}>
         {editing ? 'Edit invoice check' : 'Check an invoice'}
       </h2>
       {editing ? null : <p className={styles.hint}>Enter what your statement says. Your log works out what you should have been paid.</p>}
       <div className={styles.formGrid}>
-        <TextField label="First day" type="date" required value={form.periodStart} error={errors.periodStart} onChange={(e) => update('periodStart', e.target.value)} />
-        <TextField label="Last day" type="date" required value={form.periodEnd} error={errors.periodEnd} onChange={(e) => update('periodEnd', e.target.value)} />
+        <TextField label="First day" type="date" required value={values.periodStart} error={errors.periodStart} onChange={(e) => update('periodStart', e.target.value)} />
+        <TextField label="Last day" type="date" required value={values.periodEnd} error={errors.periodEnd} onChange={(e) => update('periodEnd', e.target.value)} />
         <TextField
           label="Amount paid (£)"
           type="number"
@@ -78,7 +52,7 @@ export function InvoiceForm({ editing, lastWeekStart, onSaved, onCancel }: Invoi
           step={0.01}
           required
           placeholder="0.00"
-          value={form.paid}
+          value={values.paid}
           error={errors.paid}
           onChange={(e) => update('paid', e.target.value)}
         />
@@ -89,7 +63,7 @@ export function InvoiceForm({ editing, lastWeekStart, onSaved, onCancel }: Invoi
           inputMode="numeric"
           min={0}
           step={1}
-          value={form.stops}
+          value={values.stops}
           error={errors.stops}
           onChange={(e) => update('stops', e.target.value)}
         />
@@ -99,19 +73,19 @@ export function InvoiceForm({ editing, lastWeekStart, onSaved, onCancel }: Invoi
         optional
         maxLength={MAX_REFERENCE_CHARS}
         placeholder="e.g. statement number"
-        value={form.reference}
+        value={values.reference}
         error={errors.reference}
         onChange={(e) => update('reference', e.target.value)}
       />
-      {failure ? <FormAlert message={failure} /> : null}
+      {form.failure ? <FormAlert message={form.failure} /> : null}
       <div className={styles.editorActions}>
         {onCancel ? (
           <Button variant="ghost" onClick={onCancel}>
             Cancel
           </Button>
         ) : null}
-        <Button type="submit" disabled={saving}>
-          {saving ? 'Saving...' : editing ? 'Save changes' : 'Check invoice'}
+        <Button type="submit" disabled={form.submitting}>
+          {form.submitting ? 'Saving...' : editing ? 'Save changes' : 'Check invoice'}
         </Button>
       </div>
     </form>

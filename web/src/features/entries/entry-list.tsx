@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react';
+import { SyncStateLabel } from '@/components/sync-state-label';
 import { formatPence, formatShortDate } from '@/lib/format';
 import type { LocalEntry } from '@/sync/types';
 import styles from './entry-list.module.css';
-import { SyncStateLabel } from './sync-state-label';
 
 const count = new Intl.NumberFormat('en-GB');
 

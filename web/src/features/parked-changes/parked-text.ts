@@ -1,5 +1,5 @@
 import { formatPence, formatShortDate } from '@/lib/format';
-import type { ParkedChange } from '@/lib/sync/use-entries';
+import type { ParkedChange } from './use-parked-changes';
 
 interface PutArgs {
   date?: string;

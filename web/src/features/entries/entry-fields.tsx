@@ -1,8 +1,8 @@
 import { TextAreaField, TextField } from '@/components/text-field';
-import { MAX_NOTES_CHARS, MAX_STOPS, type EntryFormErrors, type EntryFormInput } from '@/lib/entry-form';
 import { formatPence } from '@/lib/format';
 import { parsePounds } from '@/lib/money';
 import { payFor, type PayTier } from '@/lib/pay';
+import { MAX_NOTES_CHARS, MAX_STOPS, type EntryFormErrors, type EntryFormInput } from './entry-form-schema';
 import styles from './entry-fields.module.css';
 
 interface EntryFieldsProps {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseForm, type FieldErrors, type FormResult } from '@/lib/form';
 import { parsePounds } from '@/lib/money';
 
 // Server bounds (crates/domain/src/entry.rs), checked here too so a typo never reaches the
@@ -43,17 +44,10 @@ export const entryFormSchema = z.object({
 
 export type EntryFormInput = z.input<typeof entryFormSchema>;
 export type EntryFormValue = z.output<typeof entryFormSchema>;
-export type EntryFormErrors = Partial<Record<keyof EntryFormInput, string>>;
+export type EntryFormErrors = FieldErrors<EntryFormInput>;
 
-export function validateEntryForm(input: EntryFormInput): { ok: true; value: EntryFormValue } | { ok: false; errors: EntryFormErrors } {
-  const result = entryFormSchema.safeParse(input);
-  if (result.success) return { ok: true, value: result.data };
-  const errors: EntryFormErrors = {};
-  for (const issue of result.error.issues) {
-    const field = issue.path[0] as keyof EntryFormInput;
-    errors[field] ??= issue.message;
-  }
-  return { ok: false, errors };
+export function validateEntryForm(input: EntryFormInput): FormResult<EntryFormInput, EntryFormValue> {
+  return parseForm(entryFormSchema, input);
 }
 
 /** Why a local save failed, in words a driver can act on. */

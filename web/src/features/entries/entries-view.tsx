@@ -2,12 +2,12 @@ import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import { Pencil, Trash2 } from 'lucide-react';
 import { useLayoutEffect, useRef, useState } from 'react';
 import { Button } from '@/components/button';
-import { EntryCard } from '@/components/entry-list';
 import { formatShortDate } from '@/lib/format';
 import type { PayTier } from '@/lib/pay';
 import type { LocalEntry } from '@/sync/types';
 import { EntryEditor } from './entry-editor';
-import styles from './history-page.module.css';
+import { EntryCard } from './entry-list';
+import styles from './entries.module.css';
 
 interface EntriesViewProps {
   entries: LocalEntry[];

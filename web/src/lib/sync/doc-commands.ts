@@ -1,0 +1,15 @@
+// Changes to the profile and settings documents, shared by the profile and settings screens.
+// Each stores the change with its outbox item (sync/commands.ts) and nudges the engine.
+import type { SyncHandle } from '@/sync/coordinator';
+import { putSettings, updateProfile } from '@/sync/commands';
+import type { ProfilePatch, Theme } from '@/sync/types';
+
+export async function saveProfile(handle: SyncHandle, patch: ProfilePatch): Promise<void> {
+  await updateProfile(handle.db, patch);
+  handle.requestSync();
+}
+
+export async function saveTheme(handle: SyncHandle, theme: Theme): Promise<void> {
+  await putSettings(handle.db, { theme });
+  handle.requestSync();
+}

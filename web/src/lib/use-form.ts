@@ -1,0 +1,73 @@
+import { useRef, useState, type FormEvent } from 'react';
+import type { z } from 'zod';
+import { parseForm, type FieldErrors } from './form';
+
+export interface FormOptions<I, O, R> {
+  /** From what was typed to what is stored; its messages are the field errors. */
+  schema: z.ZodType<O, I>;
+  initial: I | (() => I);
+  /** Stores the value: a feature's command (write, outbox item, nudge). */
+  command: (value: O) => Promise<R>;
+  /** After the command succeeded; `reset` puts new values in the fields. */
+  onSuccess?: (result: R, form: { reset: (values: I) => void }) => void;
+  /** The words shown when the command fails. */
+  failure: (error: unknown) => string;
+  /** While false, submitting does nothing (e.g. the tiers that price an entry are still loading). */
+  ready?: boolean;
+}
+
+export interface Form<I> {
+  values: I;
+  errors: FieldErrors<I>;
+  /** Why the last submit failed, or null. */
+  failure: string | null;
+  submitting: boolean;
+  /** Sets one field and clears its error: the driver is fixing it. */
+  setField: <F extends keyof I>(field: F, value: I[F]) => void;
+  reset: (values: I) => void;
+  submit: (event?: FormEvent) => Promise<void>;
+}
+
+/** A form's state: what was typed, what to fix, whether it is saving, and why saving failed. */
+export function useForm<I, O, R>({ schema, initial, command, onSuccess, failure, ready = true }: FormOptions<I, O, R>): Form<I> {
+  const [values, setValues] = useState<I>(initial);
+  const [errors, setErrors] = useState<FieldErrors<I>>({});
+  const [failed, setFailed] = useState<string | null>(null);
+  const [submitting, setSubmitting] = useState(false);
+  // A ref, not state: a double tap must not store the same thing twice before React re-renders.
+  const inFlight = useRef(false);
+
+  function setField<F extends keyof I>(field: F, value: I[F]) {
+    setValues((current) => ({ ...current, [field]: value }));
+    setErrors((current) => ({ ...current, [field]: undefined }));
+  }
+
+  function reset(next: I) {
+    setValues(next);
+    setErrors({});
+  }
+
+  async function submit(event?: FormEvent) {
+    event?.preventDefault();
+    if (inFlight.current || !ready) return;
+    setFailed(null);
+    const result = parseForm(schema, values);
+    if (!result.ok) {
+      setErrors(result.errors);
+      return;
+    }
+    inFlight.current = true;
+    setSubmitting(true);
+    try {
+      const stored = await command(result.value);
+      onSuccess?.(stored, { reset });
+    } catch (error) {
+      setFailed(failure(error));
+    } finally {
+      inFlight.current = false;
+      setSubmitting(false);
+    }
+  }
+
+  return { values, errors, failure: failed, submitting, setField, reset, submit };
+}

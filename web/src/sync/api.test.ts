@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { ApiError } from '../lib/api';
+import { pullPageSchema, syncFailureOf } from './api';
+
+const entry = { date: '2025-03-21', stops: 120, extra: 550, notes: '', total: 23_760, createdAt: 'c', updatedAt: 'u' };
+
+describe('pullPageSchema', () => {
+  it('keeps the kinds this version knows and leaves out the ones it does not', () => {
+    const page = pullPageSchema.parse({
+      changes: [
+        { kind: 'entry', id: 'e1', version: 1, deleted: false, data: entry },
+        { kind: 'mileage', id: 'm1', version: 2, deleted: false, data: { miles: 12 } },
+        { kind: 'invoice', id: 'i1', version: 3, deleted: true },
+      ],
+      cursor: 3,
+      hasMore: false,
+    });
+    expect(page.changes.map((change) => change.id)).toEqual(['e1', 'i1']);
+    expect(page.cursor).toBe(3);
+  });
+
+  it('refuses a page whose known change does not have the shape the server promises', () => {
+    const bad = { kind: 'entry', id: 'e1', version: 1, deleted: false, data: { ...entry, stops: '120' } };
+    expect(pullPageSchema.safeParse({ changes: [bad], cursor: 1, hasMore: false }).success).toBe(false);
+    expect(pullPageSchema.safeParse({ changes: [], cursor: '1', hasMore: false }).success).toBe(false);
+  });
+});
+
+describe('syncFailureOf', () => {
+  it('tells the engine what each failed request means', () => {
+    expect(syncFailureOf(new ApiError({ status: 0, code: 'network' }))).toEqual({ kind: 'offline' });
+    expect(syncFailureOf(new ApiError({ status: 401, code: 'unauthenticated' }))).toEqual({ kind: 'unauthenticated' });
+    expect(syncFailureOf(new ApiError({ status: 429, code: 'rate-limited', retryAfter: 45 }))).toEqual({ kind: 'server', status: 429, retryAfterMs: 45_000 });
+    expect(syncFailureOf(new ApiError({ status: 503, code: 'unknown' }))).toEqual({ kind: 'server', status: 503 });
+    expect(syncFailureOf(new ApiError({ status: 200, code: 'invalid-response' }))).toEqual({ kind: 'server', status: 200 });
+    expect(syncFailureOf(new ApiError({ status: 413, code: 'too-large', message: 'Too large' }))).toEqual({ kind: 'refused', status: 413, message: 'Too large' });
+    expect(syncFailureOf(new ApiError({ status: 403, code: 'unknown' }))).toEqual({ kind: 'refused', status: 403, message: 'Request refused (403)' });
+    expect(syncFailureOf(new TypeError('boom'))).toBeNull();
+  });
+});
