@@ -1,14 +1,28 @@
 import { describe, expect, it } from 'vitest';
-import type { ParkedChange } from './use-parked-changes';
-import type { MutationName } from '@/sync/types';
+import type { ParkedChange, ParkedRecord } from './use-parked-changes';
+import type { LocalInvoice, MutationName } from '@/sync/types';
 import { describeChange, discardWarning } from './parked-text';
 
-function parked(name: MutationName, args: Record<string, unknown>, recordId: string): ParkedChange {
+function parked(name: MutationName, args: Record<string, unknown>, recordId: string, target: ParkedRecord | null = null): ParkedChange {
   return {
     item: { seq: 1, mutationId: 'm', name, args, recordId, createdAt: 0, attempts: 5, lastError: 'x', parked: 1 },
-    entry: undefined,
+    target,
   };
 }
+
+const check: LocalInvoice = {
+  id: 'i1',
+  periodStart: '2025-03-17',
+  periodEnd: '2025-03-23',
+  paid: 98_000,
+  stops: null,
+  reference: 'ST-1',
+  createdAt: '2025-03-24T09:00:00Z',
+  updatedAt: '2025-03-24T09:00:00Z',
+  deleted: 0,
+  syncState: 'parked',
+  server: null,
+};
 
 describe('parked changes to the profile and settings', () => {
   it('say what they were in the driver’s words, not as an entry', () => {
@@ -16,5 +30,30 @@ describe('parked changes to the profile and settings', () => {
     expect(describeChange(parked('profile.update', { paymentConfig: { tiers: [] } }, 'profile'))).toBe('Changes to your payment settings');
     expect(describeChange(parked('settings.put', { theme: 'light' }, 'settings'))).toBe('Changing the theme');
     expect(discardWarning(parked('profile.update', { bio: '' }, 'profile'))).toMatch(/goes back to what the server has/);
+  });
+});
+
+describe('parked invoice checks', () => {
+  it('are described as invoice checks, never as entries', () => {
+    const args = { id: 'i1', periodStart: '2025-03-17', periodEnd: '2025-03-23', paid: 98_000, stops: null, reference: 'ST-1' };
+    const fresh = parked('invoice.put', args, 'i1', { kind: 'invoice', record: check });
+    expect(describeChange(fresh)).toBe('New invoice check for 17/03/2025 to 23/03/2025 (£980.00 paid)');
+    expect(discardWarning(fresh)).toBe('What you typed will be lost: this invoice check is only on this device and will be removed.');
+
+    const synced = { ...check, server: { ...check, version: 3 } };
+    const edited = parked('invoice.put', args, 'i1', { kind: 'invoice', record: synced });
+    expect(describeChange(edited)).toMatch(/^Changes to the invoice check for 17\/03\/2025/);
+    expect(discardWarning(edited)).toBe('What you typed will be lost: the invoice check goes back to what the server has.');
+
+    const removal = parked('invoice.delete', { id: 'i1' }, 'i1', { kind: 'invoice', record: { ...synced, deleted: 1 } });
+    expect(describeChange(removal)).toBe('Deleting the invoice check for 17/03/2025 to 23/03/2025');
+    expect(discardWarning(removal)).toBe('The invoice check will come back as the server has it, and will not be deleted.');
+    expect(describeChange(parked('invoice.delete', { id: 'i2' }, 'i2', { kind: 'invoice', record: undefined }))).toBe('Deleting an invoice check');
+  });
+
+  it('leave entries described as before', () => {
+    const put = parked('entry.put', { id: 'e1', date: '2025-03-21', stops: 120, extra: 0, notes: '', total: 23_760 }, 'e1', { kind: 'entry', record: undefined });
+    expect(describeChange(put)).toBe('New entry for 21/03/2025 (120 stops, £237.60)');
+    expect(describeChange(parked('entry.delete', { id: 'e2' }, 'e2', { kind: 'entry', record: undefined }))).toBe('Deleting an entry');
   });
 });

@@ -1,36 +1,59 @@
 import { formatPence, formatShortDate } from '@/lib/format';
+import type { RecordContents, RecordKind } from '@/sync/records';
 import type { ParkedChange } from './use-parked-changes';
 
-interface PutArgs {
-  date?: string;
-  stops?: number;
-  total?: number;
+/** How a record kind is named in the parked-changes panel. A new kind adds its words here. */
+interface KindWords<C> {
+  /** "entry", "invoice check": the record in the driver's words. */
+  noun: string;
+  /** The noun with its article: "an entry", "an invoice check". */
+  one: string;
+  /** What the record is for, e.g. "for 21/03/2025", from its pushed args or the stored copy. */
+  about: (content: Partial<C>) => string;
+  /** The figures a new or changed record carried, e.g. " (120 stops, £237.60)". */
+  figures: (content: Partial<C>) => string;
 }
 
+const WORDS: { [K in RecordKind]: KindWords<RecordContents[K]> } = {
+  entry: {
+    noun: 'entry',
+    one: 'an entry',
+    about: ({ date }) => (date ? ` for ${formatShortDate(date)}` : ''),
+    figures: ({ stops, total }) => (typeof stops === 'number' && typeof total === 'number' ? ` (${stops} stops, ${formatPence(total)})` : ''),
+  },
+  invoice: {
+    noun: 'invoice check',
+    one: 'an invoice check',
+    about: ({ periodStart, periodEnd }) =>
+      periodStart && periodEnd ? ` for ${formatShortDate(periodStart)} to ${formatShortDate(periodEnd)}` : '',
+    figures: ({ paid }) => (typeof paid === 'number' ? ` (${formatPence(paid)} paid)` : ''),
+  },
+};
+
 /** What the change was, in the driver's words. */
-export function describeChange({ item, entry }: ParkedChange): string {
+export function describeChange({ item, target }: ParkedChange): string {
   if (item.name === 'profile.update') {
     return 'paymentConfig' in item.args ? 'Changes to your payment settings' : 'Changes to your profile';
   }
-  if (item.name === 'settings.put') return 'Changing the theme';
-  if (item.name === 'entry.delete') {
-    return entry?.date ? `Deleting the entry for ${formatShortDate(entry.date)}` : 'Deleting an entry';
+  if (item.name === 'settings.put' || target === null) return 'Changing the theme';
+  const words = WORDS[target.kind] as KindWords<Record<string, unknown>>;
+  const stored = (target.record ?? {}) as Record<string, unknown>;
+  if (item.name.endsWith('.delete')) {
+    const about = words.about(stored);
+    return about ? `Deleting the ${words.noun}${about}` : `Deleting ${words.one}`;
   }
-  const args = item.args as PutArgs;
-  const date = args.date ?? entry?.date;
-  const what = entry?.server ? 'Changes to the entry' : 'New entry';
-  const figures = typeof args.stops === 'number' && typeof args.total === 'number' ? ` (${args.stops} stops, ${formatPence(args.total)})` : '';
-  return date ? `${what} for ${formatShortDate(date)}${figures}` : `${what}${figures}`;
+  const args = { ...stored, ...item.args };
+  const what = target.record?.server ? `Changes to the ${words.noun}` : `New ${words.noun}`;
+  return `${what}${words.about(args)}${words.figures(item.args)}`;
 }
 
-export function discardWarning(change: ParkedChange): string {
-  if (change.item.name === 'profile.update' || change.item.name === 'settings.put') {
-    return 'What you changed will be lost: it goes back to what the server has.';
+export function discardWarning({ item, target }: ParkedChange): string {
+  if (target === null) return 'What you changed will be lost: it goes back to what the server has.';
+  const { noun } = WORDS[target.kind];
+  if (item.name.endsWith('.delete')) {
+    return `The ${noun} will come back as the server has it, and will not be deleted.`;
   }
-  if (change.item.name === 'entry.delete') {
-    return 'The entry will come back as the server has it, and will not be deleted.';
-  }
-  return change.entry?.server
-    ? 'What you typed will be lost: the entry goes back to what the server has.'
-    : 'What you typed will be lost: this entry is only on this device and will be removed.';
+  return target.record?.server
+    ? `What you typed will be lost: the ${noun} goes back to what the server has.`
+    : `What you typed will be lost: this ${noun} is only on this device and will be removed.`;
 }

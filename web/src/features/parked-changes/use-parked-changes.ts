@@ -1,18 +1,28 @@
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useSyncHandle } from '@/lib/sync/use-sync';
 import type { LocalDb } from '@/sync/db';
-import type { LocalEntry, OutboxItem } from '@/sync/types';
+import { recordKindOf, tableOf, type RecordContents, type RecordKind } from '@/sync/records';
+import type { LocalRecord, OutboxItem } from '@/sync/types';
+
+/** The record a parked change is about, with its kind, so it is described in its own words. */
+export type ParkedRecord = { [K in RecordKind]: { kind: K; record: LocalRecord<RecordContents[K]> | undefined } }[RecordKind];
 
 export interface ParkedChange {
   item: OutboxItem & { seq: number };
-  /** The record the change is about (a tombstone for a delete), if still on the device. */
-  entry: LocalEntry | undefined;
+  /** The record the change is about (a tombstone for a delete), if still on the device; null for the profile and settings. */
+  target: ParkedRecord | null;
 }
 
 export async function readParkedChanges(db: LocalDb): Promise<ParkedChange[]> {
   const items = (await db.outbox.where('parked').equals(1).sortBy('seq')) as (OutboxItem & { seq: number })[];
-  const entries = await db.entries.bulkGet(items.map((item) => item.recordId));
-  return items.map((item, i) => ({ item, entry: entries[i] }));
+  return Promise.all(
+    items.map(async (item): Promise<ParkedChange> => {
+      const kind = recordKindOf(item.name);
+      if (kind === null) return { item, target: null };
+      const record = await tableOf(db, kind).get(item.recordId);
+      return { item, target: { kind, record } as ParkedRecord };
+    }),
+  );
 }
 
 /** Changes the server would not take, waiting for the user to Retry or Discard them. */
