@@ -14,19 +14,21 @@ use axum::{
 };
 use tracing::{Instrument, Span, field};
 
-/// Requests that matched no API route: the web app's files and client-side routes.
-const WEB_APP: &str = "web-app";
+/// The route of requests no route matched: the fallback answers them with the web app's files,
+/// its `index.html` for client-side routes, or the API's JSON 404.
+const FALLBACK: &str = "fallback";
 
 /// Wraps the request in its span and writes the access line: INFO, or DEBUG for the health
-/// check (probed every few seconds by load balancers) and the web app's files (dozens per page
-/// load, fingerprinted, not an operator's concern) unless those fail with a 5xx.
+/// check (probed every few seconds by load balancers) and the fallback (mostly the web app's
+/// files: dozens per page load, fingerprinted, not an operator's concern) unless those fail
+/// with a 5xx.
 pub async fn access_log(request: Request, next: Next) -> Response {
     let route = request
         .extensions()
         .get::<MatchedPath>()
-        .map_or(WEB_APP, |path| path.as_str())
+        .map_or(FALLBACK, |path| path.as_str())
         .to_owned();
-    let quiet = route == "/healthz" || route == WEB_APP;
+    let quiet = route == "/healthz" || route == FALLBACK;
     let span = tracing::info_span!(
         "request",
         method = %request.method(),
