@@ -2,11 +2,12 @@
 # `make test` runs every check and test suite.
 
 CARGO ?= cargo
+# `make run`, `make bench` and `make abuse` use the optimised binary with the web app embedded.
 BIN := target/release/delivery-tracker
 # cargo-nextest when present (parallel, per-test processes), plain cargo test otherwise.
 CARGO_TEST := $(shell $(CARGO) nextest --version >/dev/null 2>&1 && echo "nextest run --no-fail-fast" || echo "test --no-fail-fast")
 
-.PHONY: run test web release lint test-rust test-web test-e2e bench abuse
+.PHONY: run test web release lint test-rust test-web test-e2e test-binary bench abuse
 
 run: release
 	./$(BIN) serve
@@ -34,7 +35,15 @@ test-rust: web/node_modules/.package-lock.json
 test-web: web/node_modules/.package-lock.json
 	cd web && npm test
 
-test-e2e: release
+# The end-to-end specs drive the debug binary the Rust tests already built (the integration
+# tests start it too), so `make test` compiles the server twice (clippy, tests) and not a third
+# time with LTO. A debug build reads web/dist from disk at run time: the web app is still built
+# first, and a web change needs no Rust rebuild. The same `cargo test` build, so after
+# test-rust this is a no-op.
+test-binary:
+	$(CARGO) test --no-run --locked
+
+test-e2e: web test-binary
 	cd web && npm run e2e
 
 # End-to-end last so the output closes with a test runner's own summary.

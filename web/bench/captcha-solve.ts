@@ -5,13 +5,13 @@
  *
  *   npx tsx bench/captcha-solve.ts     (after `make release`)
  */
-import { launchBrowser, newPage, startServer } from '../e2e/harness';
+import { launchBrowser, newPage, releaseBinary, startServer } from '../e2e/harness';
 import { ms, report } from './report';
 
 const RUNS = 5;
 
 async function main() {
-  const server = await startServer({ SMS_SENDER: 'log' });
+  const server = await startServer({ SMS_SENDER: 'log' }, releaseBinary);
   const browser = await launchBrowser();
   try {
     const { context, page } = await newPage(browser, server);

@@ -6,14 +6,14 @@
  *
  *   npx tsx bench/history-3650.ts     (after `make release`)
  */
-import { launchBrowser, newPage, signUp, startServer, uniqueEmail } from '../e2e/harness';
+import { launchBrowser, newPage, releaseBinary, signUp, startServer, uniqueEmail } from '../e2e/harness';
 import { ms, report } from './report';
 
 const DAYS = 3_650;
 const BATCH = 500;
 
 async function main() {
-  const server = await startServer();
+  const server = await startServer({}, releaseBinary);
   const browser = await launchBrowser();
   try {
     const { context, page } = await newPage(browser, server);

@@ -1,4 +1,4 @@
-// Seeded randomized convergence test: the real release server binary and the real web sync
+// Seeded randomized convergence test: the real server binary and the real web sync
 // engine (LocalDb + saveEntry/deleteEntry + SyncEngine) on simulated devices with a faulty
 // network. The simulation itself lives in ./convergence.ts and runs in worker threads.
 //

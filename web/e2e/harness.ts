@@ -1,4 +1,4 @@
-// End-to-end harness: the real release binary on a fresh data directory, driven through
+// End-to-end harness: the real server binary on a fresh data directory, driven through
 // Debian's Chromium by playwright-core. Nothing here is mocked.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -8,7 +8,13 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 
 
 const repoRoot = resolve(import.meta.dirname, '..', '..');
-export const binaryPath = process.env.DT_BINARY ?? join(repoRoot, 'target', 'release', 'delivery-tracker');
+const built = (profile: 'debug' | 'release') =>
+  process.env.DT_BINARY ?? join(repoRoot, 'target', profile, 'delivery-tracker');
+/** The end-to-end specs drive the debug binary the Rust tests build (`make test-e2e` builds
+ * it); a debug build reads web/dist from disk, so a web change needs no Rust rebuild. */
+export const testBinary = built('debug');
+/** The benchmarks want the optimised binary with the web app embedded (`make bench` builds it). */
+export const releaseBinary = built('release');
 
 export interface RunningServer {
   url: string;
@@ -18,7 +24,7 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+export async function startServer(env: Record<string, string> = {}, binaryPath = testBinary): Promise<RunningServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'dt-e2e-'));
   // Every spec signs in guests from 127.0.0.1 and some push a lot: the storage limits have
   // their own Rust tests, so they are lifted here.

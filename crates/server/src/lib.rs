@@ -29,7 +29,6 @@ use tokio::net::TcpListener;
 use tower::ServiceBuilder;
 use tower_http::{
     catch_panic::CatchPanicLayer, compression::CompressionLayer, timeout::TimeoutLayer,
-    trace::TraceLayer,
 };
 use utoipa::{OpenApi, ToSchema};
 use utoipa_axum::{router::OpenApiRouter, routes};
@@ -198,7 +197,7 @@ pub fn app(state: AppState) -> Router {
         ))
         .layer(DefaultBodyLimit::max(JSON_BODY_LIMIT))
         .with_state(state);
-    // Outermost first: trace, security headers, JSON bodies for bare 408/413, then the panic
+    // Outermost first: the request span and access line, security headers, JSON bodies for bare 408/413, then the panic
     // catcher, request timeout and compression, so every answer (a timeout included) carries
     // the headers and the error shape.
     let mut router = router.layer(
@@ -221,7 +220,8 @@ pub fn app(state: AppState) -> Router {
     for layer in http::security::header_layers(hsts) {
         router = router.layer(layer);
     }
-    router.layer(TraceLayer::new_for_http())
+    // A route layer, so the matched route is known when the span is made.
+    router.layer(axum::middleware::from_fn(http::access::access_log))
 }
 
 /// Serves until `shutdown` resolves, then finishes in-flight requests.

@@ -1,6 +1,6 @@
 //! `delivery-tracker`: serve the app (default) or run an operator command.
 
-use std::process::ExitCode;
+use std::{io::IsTerminal, process::ExitCode};
 
 use clap::{Parser, Subcommand};
 use domain::Role;
@@ -112,8 +112,10 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
 
 fn init_tracing(format: &str) {
     let filter = EnvFilter::try_from_env("LOG").unwrap_or_else(|_| EnvFilter::new("info"));
+    // Colours only on a terminal: a log file or journald would keep the escape codes.
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
+        .with_ansi(std::io::stderr().is_terminal())
         .with_writer(std::io::stderr);
     if format == "json" {
         builder.json().init();

@@ -1,11 +1,19 @@
 //! What strangers type never reaches the operator's terminal raw: `users list` and `messages
-//! list` print display names and contact messages with terminal controls escaped.
+//! list` print display names and contact messages with terminal controls escaped. The server's
+//! default log has one access line per API request, naming the route and the user, and never
+//! a session token or a query string.
 
 mod common;
 
-use common::{Backend, spawn_app};
+use std::io::Read;
+
+use common::{
+    Backend,
+    binary::{free_port, start_binary_logging},
+    spawn_app,
+};
 use reqwest::StatusCode;
-use serde_json::json;
+use serde_json::{Value, json};
 
 /// ESC sequences (clear screen, OSC 52 clipboard write), a carriage return that overwrites the
 /// line, a C1 CSI, DEL and a right-to-left override: each steers a terminal when printed raw.
@@ -84,3 +92,108 @@ on_both_backends!(
     users_list_escapes_display_names,
     messages_list_escapes_contact_messages,
 );
+
+#[tokio::test]
+async fn access_log_names_route_and_user_but_no_secrets() {
+    let dir = tempfile::tempdir().unwrap();
+    let port = free_port();
+    let mut server = start_binary_logging(dir.path(), port);
+    let base = format!("http://127.0.0.1:{port}");
+    let http = reqwest::Client::new();
+
+    let guest = http
+        .post(format!("{base}/api/v1/auth/guest"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(guest.status(), StatusCode::CREATED);
+    let cookie = guest.headers()["set-cookie"]
+        .to_str()
+        .unwrap()
+        .split(';')
+        .next()
+        .unwrap()
+        .to_owned();
+    let token = cookie.split_once('=').unwrap().1.to_owned();
+    let session: Value = http
+        .get(format!("{base}/api/v1/auth/session"))
+        .header("cookie", &cookie)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let user_id = session["user"]["id"].as_str().unwrap().to_owned();
+    // A path with ids in it and a query string: only the route template may be logged.
+    let picture = http
+        .get(format!(
+            "{base}/api/v1/files/users/{user_id}/profile_1?code=query-secret"
+        ))
+        .header("cookie", &cookie)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(picture.status(), StatusCode::NOT_FOUND);
+    let health = http.get(format!("{base}/healthz")).send().await.unwrap();
+    assert_eq!(health.status(), StatusCode::OK);
+    // No route matches: the fallback answers (as it does for the web app's files).
+    let unknown = http
+        .get(format!("{base}/api/v1/nope"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(unknown.status(), StatusCode::NOT_FOUND);
+
+    // Each access line is written before its answer is sent, so the log is complete here.
+    server.kill().unwrap();
+    server.wait().unwrap();
+    let mut log = String::new();
+    server
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut log)
+        .unwrap();
+    // `request{method=GET route=/api/v1/auth/session user_id=…}: server::http::access: …`
+    let line_with = |route: &str| {
+        log.lines()
+            .filter(|line| line.contains("server::http::access"))
+            .find(|line| {
+                line.contains(&format!("route={route} "))
+                    || line.contains(&format!("route={route}}}"))
+            })
+            .unwrap_or_else(|| panic!("no access line for {route} in:\n{log}"))
+    };
+    let guest_line = line_with("/api/v1/auth/guest");
+    assert!(
+        guest_line.contains("INFO")
+            && guest_line.contains("method=POST")
+            && guest_line.contains("status=201")
+            && guest_line.contains("latency_ms="),
+        "{guest_line}"
+    );
+    let session_line = line_with("/api/v1/auth/session");
+    assert!(
+        session_line.contains("INFO")
+            && session_line.contains("method=GET")
+            && session_line.contains(&format!("user_id={user_id}"))
+            && session_line.contains("status=200"),
+        "{session_line}"
+    );
+    let picture_line = line_with("/api/v1/files/users/{uid}/{name}");
+    assert!(
+        picture_line.contains(&format!("user_id={user_id}")) && picture_line.contains("status=404"),
+        "{picture_line}"
+    );
+    assert!(!log.contains(&token), "session token in the log:\n{log}");
+    assert!(
+        !log.contains("query-secret"),
+        "query string in the log:\n{log}"
+    );
+    assert!(!log.contains("profile_1"), "raw path in the log:\n{log}");
+    assert!(
+        !log.contains("/healthz") && !log.contains("route=fallback"),
+        "health checks and the fallback are not logged at INFO:\n{log}"
+    );
+}

@@ -221,7 +221,9 @@ where
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
         let state = AppState::from_ref(state);
         let jar = CookieJar::from_headers(&parts.headers);
-        state.sessions.resolve(&jar).await
+        let current = state.sessions.resolve(&jar).await?;
+        crate::http::access::record_user(current.user.id);
+        Ok(current)
     }
 }
 

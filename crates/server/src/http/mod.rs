@@ -1,5 +1,7 @@
-//! HTTP plumbing shared by every feature: client IP, security headers, CSRF, the web app.
+//! HTTP plumbing shared by every feature: the access log, client IP, security headers, CSRF,
+//! the web app.
 
+pub mod access;
 pub mod client_ip;
 pub mod connections;
 pub mod security;

@@ -25,6 +25,23 @@ pub fn start_binary(
     env: &[(&str, &str)],
     nofile: Option<u64>,
 ) -> Child {
+    launch(data_dir, port, env, nofile, Some("error"))
+}
+
+/// As `start_binary`, at the log level an operator gets by default, with its log (stderr)
+/// piped for the test to read.
+pub fn start_binary_logging(data_dir: &Path, port: u16) -> Child {
+    launch(data_dir, port, &[], None, None)
+}
+
+/// `log`: the `LOG` filter, with stderr discarded; None: the binary's default, stderr piped.
+fn launch(
+    data_dir: &Path,
+    port: u16,
+    env: &[(&str, &str)],
+    nofile: Option<u64>,
+    log: Option<&str>,
+) -> Child {
     let binary = env!("CARGO_BIN_EXE_delivery-tracker");
     let mut command = match nofile {
         Some(limit) => {
@@ -37,14 +54,19 @@ pub fn start_binary(
         }
         None => Command::new(binary),
     };
+    match log {
+        Some(filter) => command.env("LOG", filter).stderr(Stdio::null()),
+        None => command
+            .env_remove("LOG")
+            .env_remove("LOG_FORMAT")
+            .stderr(Stdio::piped()),
+    };
     let mut child = command
         .arg("serve")
         .env("DATA_DIR", data_dir)
         .env("LISTEN", format!("127.0.0.1:{port}"))
-        .env("LOG", "error")
         .envs(env.iter().copied())
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
         .spawn()
         .expect("the server binary starts");
     let mut line = String::new();
