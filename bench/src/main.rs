@@ -43,14 +43,18 @@ fn raw_sqlite_ceiling(path: &Path, user: Uuid, batch: usize) -> f64 {
     )
     .unwrap();
     let user = user.to_string();
+    let content =
+        r#"{"date":"2025-03-21","stops":120,"extra":250,"notes":"Bench day","total":24010}"#;
     let started = Instant::now();
     let mut mutations = 0u64;
     while started.elapsed() < RUN_FOR {
         conn.execute_batch("BEGIN IMMEDIATE").unwrap();
-        let mut seq: i64 = conn
-            .query_row("SELECT change_seq FROM users WHERE id = ?1", [&user], |r| {
-                r.get(0)
-            })
+        let (mut seq, mut held): (i64, i64) = conn
+            .query_row(
+                "SELECT change_seq, record_count FROM users WHERE id = ?1",
+                [&user],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
             .unwrap();
         for _ in 0..batch {
             let mutation_id = Uuid::new_v4().to_string();
@@ -64,21 +68,23 @@ fn raw_sqlite_ceiling(path: &Path, user: Uuid, batch: usize) -> f64 {
                 .optional()
                 .unwrap();
             assert!(recorded.is_none());
-            let existing: Option<(String, bool)> = conn
+            let existing: Option<(bool, bool)> = conn
                 .query_row(
-                    "SELECT user_id, deleted FROM entries WHERE id = ?1",
-                    [&entry_id],
+                    "SELECT user_id = ?3, deleted FROM records WHERE kind = ?1 AND id = ?2",
+                    params!["entry", entry_id, user],
                     |r| Ok((r.get(0)?, r.get(1)?)),
                 )
                 .optional()
                 .unwrap();
             assert!(existing.is_none());
             seq += 1;
+            held += 1;
             conn.execute(
-                "INSERT INTO entries (id, user_id, date, stops, extra, notes, total,
-                                      created_at, updated_at, deleted, version)
-                 VALUES (?1, ?2, '2025-03-21', 120, 250, 'Bench day', 24010, 1, 1, 0, ?3)",
-                params![entry_id, user, seq],
+                "INSERT INTO records (kind, id, user_id, version, deleted, content,
+                                      created_at, updated_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5 IS NULL, ?5, 1, 1)
+                 ON CONFLICT (kind, id) DO NOTHING",
+                params!["entry", entry_id, user, seq, content],
             )
             .unwrap();
             conn.execute(
@@ -93,8 +99,8 @@ fn raw_sqlite_ceiling(path: &Path, user: Uuid, batch: usize) -> f64 {
             .unwrap();
         }
         conn.execute(
-            "UPDATE users SET change_seq = ?2 WHERE id = ?1",
-            params![user, seq],
+            "UPDATE users SET change_seq = ?2, record_count = ?3 WHERE id = ?1",
+            params![user, seq, held],
         )
         .unwrap();
         conn.execute_batch("COMMIT").unwrap();
