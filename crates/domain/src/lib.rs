@@ -12,6 +12,7 @@ pub mod merge;
 pub mod money;
 pub mod phone;
 pub mod profile;
+pub mod push;
 pub mod role;
 pub mod sync;
 pub mod tiers;

@@ -6,12 +6,15 @@ pub mod auth;
 pub mod billing;
 pub mod config;
 pub mod contact;
+pub mod entries;
 pub mod error;
 pub mod files;
 pub mod housekeeping;
 pub mod http;
+pub mod invoices;
 pub mod notify;
 pub mod quotas;
+pub mod records;
 pub mod store;
 pub mod sync;
 

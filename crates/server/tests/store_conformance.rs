@@ -11,8 +11,10 @@ use domain::{
     invoice::Invoice,
     sync::{ChangeData, InvoiceData},
 };
-use server::store::{
-    DynStore, MutationAction, NewUser, PreparedMutation, SessionRecord, StoreError,
+use server::{
+    entries::Entries,
+    invoices::Invoices,
+    store::{DynStore, MutationAction, NewUser, PreparedMutation, SessionRecord, StoreError},
 };
 use uuid::Uuid;
 
@@ -278,10 +280,10 @@ async fn invoices_round_trip_beside_entries(backend: Backend) {
         .push(
             user.id,
             vec![
-                prepared(MutationAction::PutInvoice(counted.clone())),
-                prepared(MutationAction::PutEntry(entry.clone())),
-                prepared(MutationAction::PutInvoice(uncounted.clone())),
-                prepared(MutationAction::DeleteInvoice(uncounted.id)),
+                prepared(MutationAction::put::<Invoices>(&counted)),
+                prepared(MutationAction::put::<Entries>(&entry)),
+                prepared(MutationAction::put::<Invoices>(&uncounted)),
+                prepared(MutationAction::delete::<Invoices>(uncounted.id)),
             ],
             86_400_000,
             50_000,
@@ -380,9 +382,9 @@ async fn records_quota_counts_every_new_row(backend: Backend) {
         .push(
             user.id,
             vec![
-                mutation("m1", MutationAction::PutEntry(day_entry(a, 10))),
-                mutation("m2", MutationAction::PutInvoice(invoice)),
-                mutation("m3", MutationAction::DeleteEntry(c)),
+                mutation("m1", MutationAction::put::<Entries>(&day_entry(a, 10))),
+                mutation("m2", MutationAction::put::<Invoices>(&invoice)),
+                mutation("m3", MutationAction::delete::<Entries>(c)),
             ],
             1_000,
             3,
@@ -394,10 +396,10 @@ async fn records_quota_counts_every_new_row(backend: Backend) {
         .push(
             user.id,
             vec![
-                mutation("m4", MutationAction::PutEntry(day_entry(d, 1))),
-                mutation("m5", MutationAction::PutEntry(day_entry(a, 11))),
-                mutation("m6", MutationAction::DeleteInvoice(Uuid::now_v7())),
-                mutation("m7", MutationAction::DeleteEntry(a)),
+                mutation("m4", MutationAction::put::<Entries>(&day_entry(d, 1))),
+                mutation("m5", MutationAction::put::<Entries>(&day_entry(a, 11))),
+                mutation("m6", MutationAction::delete::<Invoices>(Uuid::now_v7())),
+                mutation("m7", MutationAction::delete::<Entries>(a)),
             ],
             2_000,
             3,
@@ -418,7 +420,10 @@ async fn records_quota_counts_every_new_row(backend: Backend) {
     let again = store
         .push(
             user.id,
-            vec![mutation("m4", MutationAction::PutEntry(day_entry(d, 1)))],
+            vec![mutation(
+                "m4",
+                MutationAction::put::<Entries>(&day_entry(d, 1)),
+            )],
             3_000,
             4,
         )
@@ -428,7 +433,10 @@ async fn records_quota_counts_every_new_row(backend: Backend) {
     let replay = store
         .push(
             user.id,
-            vec![mutation("m4", MutationAction::PutEntry(day_entry(d, 1)))],
+            vec![mutation(
+                "m4",
+                MutationAction::put::<Entries>(&day_entry(d, 1)),
+            )],
             3_000,
             4,
         )
@@ -481,7 +489,7 @@ async fn inactive_guests_are_deleted_with_their_data(backend: Backend) {
             abandoned.id,
             vec![mutation(
                 "g1",
-                MutationAction::PutEntry(day_entry(entry, 5)),
+                MutationAction::put::<Entries>(&day_entry(entry, 5)),
             )],
             2_000,
             100,
@@ -514,7 +522,7 @@ async fn inactive_guests_are_deleted_with_their_data(backend: Backend) {
             in_use.id,
             vec![mutation(
                 "g1",
-                MutationAction::PutEntry(day_entry(entry, 6)),
+                MutationAction::put::<Entries>(&day_entry(entry, 6)),
             )],
             60_000,
             100,
@@ -536,10 +544,13 @@ async fn pruned_replays_cannot_duplicate_or_resurrect(backend: Backend) {
         .await
         .unwrap();
     let (kept, deleted) = (Uuid::now_v7(), Uuid::now_v7());
-    let create_kept = mutation("create-kept", MutationAction::PutEntry(day_entry(kept, 10)));
+    let create_kept = mutation(
+        "create-kept",
+        MutationAction::put::<Entries>(&day_entry(kept, 10)),
+    );
     let create_deleted = mutation(
         "create-deleted",
-        MutationAction::PutEntry(day_entry(deleted, 20)),
+        MutationAction::put::<Entries>(&day_entry(deleted, 20)),
     );
     store
         .push(
@@ -553,7 +564,10 @@ async fn pruned_replays_cannot_duplicate_or_resurrect(backend: Backend) {
     store
         .push(
             user.id,
-            vec![mutation("delete", MutationAction::DeleteEntry(deleted))],
+            vec![mutation(
+                "delete",
+                MutationAction::delete::<Entries>(deleted),
+            )],
             90_000,
             100,
         )
@@ -584,7 +598,10 @@ async fn pruned_replays_cannot_duplicate_or_resurrect(backend: Backend) {
     let replay = store
         .push(
             user.id,
-            vec![mutation("delete", MutationAction::DeleteEntry(deleted))],
+            vec![mutation(
+                "delete",
+                MutationAction::delete::<Entries>(deleted),
+            )],
             200_000,
             100,
         )

@@ -28,6 +28,7 @@ pub const SQLITE: &[Migration] = &[
     migration!("sqlite", 8, "0008_phone"),
     migration!("sqlite", 9, "0009_oidc"),
     migration!("sqlite", 10, "0010_quotas"),
+    migration!("sqlite", 11, "0011_records"),
 ];
 
 pub const POSTGRES: &[Migration] = &[
@@ -41,6 +42,7 @@ pub const POSTGRES: &[Migration] = &[
     migration!("postgres", 8, "0008_phone"),
     migration!("postgres", 9, "0009_oidc"),
     migration!("postgres", 10, "0010_quotas"),
+    migration!("postgres", 11, "0011_records"),
 ];
 
 #[cfg(test)]

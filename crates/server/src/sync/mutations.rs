@@ -3,15 +3,16 @@
 //! store so a replay gets the same answer.
 
 use domain::{
-    entry::{EntryInput, FieldProblems},
-    invoice::InvoiceInput,
     profile::{ProfileUpdateInput, SettingsInput},
     sync::Mutation,
 };
 use serde::Deserialize;
 use uuid::Uuid;
 
-use crate::store::{MutationAction, PreparedMutation};
+use crate::{
+    records::{self, Kind},
+    store::{MutationAction, PreparedMutation},
+};
 
 pub const MAX_MUTATION_ID_CHARS: usize = 64;
 
@@ -21,18 +22,23 @@ struct DeleteArgs {
     id: String,
 }
 
+/// `<kind>.put` and `<kind>.delete` for every record kind, and the two singletons (profile
+/// and settings are columns of the user, not records).
 pub fn prepare(mutation: Mutation) -> PreparedMutation {
     let action = match mutation.name.as_str() {
-        "entry.put" => put_entry(mutation.args),
-        "entry.delete" => delete_entry(mutation.args),
-        "invoice.put" => put_invoice(mutation.args),
-        "invoice.delete" => delete_invoice(mutation.args),
         "profile.update" => update_profile(mutation.args),
         "settings.put" => put_settings(mutation.args),
-        other => reject(
-            "unknown-mutation",
-            format!("Unknown mutation '{}'", truncate(other)),
-        ),
+        name => match name
+            .split_once('.')
+            .and_then(|(kind, op)| Some((records::find(kind)?, op)))
+        {
+            Some((kind, "put")) => put(kind, mutation.args),
+            Some((kind, "delete")) => delete(kind, mutation.args),
+            _ => reject(
+                "unknown-mutation",
+                format!("Unknown mutation '{}'", truncate(name)),
+            ),
+        },
     };
     PreparedMutation {
         id: mutation.id,
@@ -40,49 +46,30 @@ pub fn prepare(mutation: Mutation) -> PreparedMutation {
     }
 }
 
-fn put_entry(args: serde_json::Value) -> MutationAction {
-    let input: EntryInput = match serde_json::from_value(args) {
-        Ok(input) => input,
-        Err(err) => return reject("validation", format!("Invalid entry: {err}")),
-    };
-    match input.validate() {
-        Ok(entry) => MutationAction::PutEntry(entry),
-        Err(problems) => reject_problems(&problems),
+fn put(kind: &Kind, args: serde_json::Value) -> MutationAction {
+    match kind.parse_put(args) {
+        Ok(record) => MutationAction::Put {
+            kind: kind.name,
+            record,
+        },
+        Err(message) => reject("validation", message),
     }
 }
 
-fn delete_entry(args: serde_json::Value) -> MutationAction {
-    match delete_id(args) {
-        Some(id) => MutationAction::DeleteEntry(id),
-        None => reject("validation", "entry.delete needs {\"id\": <entry UUID>}"),
-    }
-}
-
-fn put_invoice(args: serde_json::Value) -> MutationAction {
-    let input: InvoiceInput = match serde_json::from_value(args) {
-        Ok(input) => input,
-        Err(err) => return reject("validation", format!("Invalid invoice: {err}")),
-    };
-    match input.validate() {
-        Ok(invoice) => MutationAction::PutInvoice(invoice),
-        Err(problems) => reject_problems(&problems),
-    }
-}
-
-fn delete_invoice(args: serde_json::Value) -> MutationAction {
-    match delete_id(args) {
-        Some(id) => MutationAction::DeleteInvoice(id),
+fn delete(kind: &Kind, args: serde_json::Value) -> MutationAction {
+    let id = serde_json::from_value::<DeleteArgs>(args)
+        .ok()
+        .and_then(|a| Uuid::parse_str(&a.id).ok());
+    match id {
+        Some(id) => MutationAction::Delete {
+            kind: kind.name,
+            id,
+        },
         None => reject(
             "validation",
-            "invoice.delete needs {\"id\": <invoice UUID>}",
+            format!("{0}.delete needs {{\"id\": <{0} UUID>}}", kind.name),
         ),
     }
-}
-
-fn delete_id(args: serde_json::Value) -> Option<Uuid> {
-    serde_json::from_value::<DeleteArgs>(args)
-        .ok()
-        .and_then(|a| Uuid::parse_str(&a.id).ok())
 }
 
 fn update_profile(args: serde_json::Value) -> MutationAction {
@@ -107,18 +94,6 @@ fn reject(code: &'static str, message: impl Into<String>) -> MutationAction {
         code,
         message: message.into(),
     }
-}
-
-/// Every problem in one message, so the device can show the driver all of them at once.
-fn reject_problems(problems: &FieldProblems) -> MutationAction {
-    reject(
-        "validation",
-        problems
-            .iter()
-            .map(|(_, message)| message.as_str())
-            .collect::<Vec<_>>()
-            .join("; "),
-    )
 }
 
 fn truncate(name: &str) -> String {
@@ -147,13 +122,24 @@ mod tests {
         }
     }
 
+    /// The stored content of a put of `kind`.
+    fn put_content(action: MutationAction, kind: &str) -> serde_json::Value {
+        match action {
+            MutationAction::Put { kind: got, record } if got == kind => {
+                serde_json::from_str(&record.content).unwrap()
+            }
+            other => panic!("expected a {kind} put, got {other:?}"),
+        }
+    }
+
     #[test]
     fn a_valid_put_becomes_an_entry() {
         let prepared = prepare(mutation(
             "entry.put",
             json!({"id": "0190a6e2-7c1d-7000-8000-000000000001", "date": "2025-03-21", "stops": 10, "extra": 0, "notes": "", "total": 1980}),
         ));
-        assert!(matches!(prepared.action, MutationAction::PutEntry(ref e) if e.stops == 10));
+        let content = put_content(prepared.action, "entry");
+        assert_eq!(content["stops"], 10);
     }
 
     #[test]
@@ -163,11 +149,12 @@ mod tests {
             "invoice.put",
             json!({"id": id, "periodStart": "2025-03-17", "periodEnd": "2025-03-23", "paid": 100, "reference": " INV-1 "}),
         ));
-        assert!(
-            matches!(put.action, MutationAction::PutInvoice(ref i) if i.reference == "INV-1" && i.stops.is_none())
-        );
+        let content = put_content(put.action, "invoice");
+        assert!(content["reference"] == "INV-1" && content["stops"].is_null());
         let delete = prepare(mutation("invoice.delete", json!({"id": id})));
-        assert!(matches!(delete.action, MutationAction::DeleteInvoice(d) if d.to_string() == id));
+        assert!(
+            matches!(delete.action, MutationAction::Delete { kind: "invoice", id: d } if d.to_string() == id)
+        );
     }
 
     #[test]

@@ -3,7 +3,6 @@
 mod accounts;
 mod contact;
 mod identities;
-mod invoices;
 mod ops;
 mod phone;
 mod plans;
@@ -12,17 +11,12 @@ mod sessions;
 mod sync;
 
 use anyhow::Context;
-use async_trait::async_trait;
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
 use tokio_postgres::{NoTls, error::SqlState};
-use uuid::Uuid;
 
 // sync.rs reads the profile row with it.
 use self::accounts::user_from_row;
-use super::{
-    PreparedMutation, PullPage, PushOutcome, StoreError, StoreResult, SyncStore,
-    migrations::POSTGRES,
-};
+use super::{StoreError, StoreResult, migrations::POSTGRES};
 
 const POOL_SIZE: usize = 16;
 /// Serialises migrations when several processes start at once.
@@ -113,67 +107,10 @@ pub(super) fn db_err(err: tokio_postgres::Error) -> StoreError {
     StoreError::Backend(err.into())
 }
 
-/// Tries at a push before a deadlock or serialisation failure is reported.
-const PUSH_ATTEMPTS: u32 = 3;
-
-/// A transaction PostgreSQL failed only because of what ran beside it: running it again works.
-fn is_retryable(err: &anyhow::Error) -> bool {
-    err.downcast_ref::<tokio_postgres::Error>()
-        .and_then(tokio_postgres::Error::code)
-        .is_some_and(|code| {
-            *code == SqlState::T_R_DEADLOCK_DETECTED || *code == SqlState::T_R_SERIALIZATION_FAILURE
-        })
-}
-
 fn unique_or(err: tokio_postgres::Error, what: &'static str) -> StoreError {
     if err.code() == Some(&SqlState::UNIQUE_VIOLATION) {
         StoreError::Conflict(what)
     } else {
         db_err(err)
-    }
-}
-
-#[async_trait]
-impl SyncStore for PgStore {
-    async fn push(
-        &self,
-        user_id: Uuid,
-        mutations: Vec<PreparedMutation>,
-        now_ms: i64,
-        max_records: i64,
-    ) -> StoreResult<PushOutcome> {
-        let mut client = self.client().await?;
-        let mut attempt = 1;
-        loop {
-            let tx = client.transaction().await.map_err(db_err)?;
-            let outcome =
-                match sync::push(&tx, user_id, mutations.clone(), now_ms, max_records).await {
-                    Ok(outcome) => tx.commit().await.map(|()| outcome).map_err(db_err),
-                    Err(err) => Err(err),
-                };
-            // Two accounts pushing the same new ids in opposite orders wait on each other's
-            // uncommitted rows; PostgreSQL breaks the cycle by failing one transaction, which
-            // is then simply run again (it now sees the other's rows: `not-owner`).
-            match outcome {
-                Err(StoreError::Backend(err)) if attempt < PUSH_ATTEMPTS && is_retryable(&err) => {
-                    attempt += 1;
-                }
-                outcome => return outcome,
-            }
-        }
-    }
-
-    async fn pull(&self, user_id: Uuid, cursor: i64, limit: u32) -> StoreResult<PullPage> {
-        let mut client = self.client().await?;
-        sync::pull(&mut client, user_id, cursor, limit).await
-    }
-
-    async fn change_cursor(&self, user_id: Uuid) -> StoreResult<Option<i64>> {
-        let client = self.client().await?;
-        let row = client
-            .query_opt("SELECT change_seq FROM users WHERE id = $1", &[&user_id])
-            .await
-            .map_err(db_err)?;
-        Ok(row.map(|r| r.get(0)))
     }
 }

@@ -3,7 +3,6 @@
 mod accounts;
 mod contact;
 mod identities;
-mod invoices;
 mod ops;
 mod phone;
 mod plans;
@@ -15,16 +14,12 @@ mod writer;
 use std::path::Path;
 
 use anyhow::Context;
-use async_trait::async_trait;
-use rusqlite::{Connection, ErrorCode, OpenFlags, OptionalExtension, params};
-use uuid::Uuid;
+use rusqlite::{Connection, ErrorCode, OpenFlags, params};
 
 // sync.rs reads the profile row with it.
 use self::accounts::user_from_row;
 use self::{readers::Readers, writer::Writer};
-use super::{
-    PreparedMutation, PullPage, PushOutcome, StoreError, StoreResult, SyncStore, migrations::SQLITE,
-};
+use super::{StoreError, migrations::SQLITE};
 
 const READER_CONNECTIONS: usize = 4;
 const BUSY_TIMEOUT_MS: u32 = 5_000;
@@ -136,39 +131,4 @@ fn is_unique_violation(err: &rusqlite::Error) -> bool {
         if e.code == ErrorCode::ConstraintViolation
             && matches!(e.extended_code,
                 rusqlite::ffi::SQLITE_CONSTRAINT_UNIQUE | rusqlite::ffi::SQLITE_CONSTRAINT_PRIMARYKEY))
-}
-
-#[async_trait]
-impl SyncStore for SqliteStore {
-    async fn push(
-        &self,
-        user_id: Uuid,
-        mutations: Vec<PreparedMutation>,
-        now_ms: i64,
-        max_records: i64,
-    ) -> StoreResult<PushOutcome> {
-        self.writer
-            .write(move |conn| sync::push(conn, user_id, mutations, now_ms, max_records))
-            .await
-    }
-
-    async fn pull(&self, user_id: Uuid, cursor: i64, limit: u32) -> StoreResult<PullPage> {
-        self.readers
-            .read(move |conn| sync::pull(conn, user_id, cursor, limit))
-            .await
-    }
-
-    async fn change_cursor(&self, user_id: Uuid) -> StoreResult<Option<i64>> {
-        self.readers
-            .read(move |conn| {
-                conn.query_row(
-                    "SELECT change_seq FROM users WHERE id = ?1",
-                    [user_id.to_string()],
-                    |r| r.get(0),
-                )
-                .optional()
-                .map_err(db_err)
-            })
-            .await
-    }
 }

@@ -1,0 +1,323 @@
+//! The push protocol for one mutation, as a pure plan. The store reads what the plan needs
+//! (the answer recorded for the mutation id, who holds the record, the user's counters), the
+//! plan decides, and the store carries the plan out. Both backends run this one rule.
+
+use crate::{
+    merge::{Decision, Existing, Op, decide},
+    sync::MutationResult,
+};
+
+/// The error code of a mutation refused because its user holds the most records allowed.
+pub const QUOTA_EXCEEDED: &str = "quota-exceeded";
+
+/// The answer for a mutation that targets another user's record.
+pub fn not_owner(mutation_id: &str) -> MutationResult {
+    MutationResult::rejected(
+        mutation_id,
+        "not-owner",
+        "This record belongs to another account",
+    )
+}
+
+/// Whether a mutation's answer is worth keeping for replays. A quota refusal is not: it
+/// changed nothing, and the same mutation sent again (the driver's Retry after making room or
+/// after the operator raised the quota) must be looked at afresh.
+pub fn is_recorded(result: &MutationResult) -> bool {
+    result.code.as_deref() != Some(QUOTA_EXCEEDED)
+}
+
+/// The records quota during one push: the record rows (tombstones included) the user holds,
+/// and the most they may hold. Only a mutation that adds a row takes from it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RecordBudget {
+    pub held: i64,
+    pub max: i64,
+}
+
+impl RecordBudget {
+    /// Counts one new row, or answers the mutation with `quota-exceeded` when none is left.
+    pub fn take(&mut self, mutation_id: &str) -> Result<(), MutationResult> {
+        if self.held >= self.max {
+            return Err(MutationResult::rejected(
+                mutation_id,
+                QUOTA_EXCEEDED,
+                format!(
+                    "This account holds the most records allowed ({}). Nothing was saved.",
+                    self.max
+                ),
+            ));
+        }
+        self.held += 1;
+        Ok(())
+    }
+}
+
+/// The user's counters as a push goes: the change sequence (every write takes the next
+/// number, which becomes the written record's version) and the records budget.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Counters {
+    pub seq: i64,
+    pub budget: RecordBudget,
+}
+
+/// What a parsed mutation asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Intent<'a> {
+    /// A put or delete of one record of a synced kind.
+    Record(Op),
+    /// A write to one of the user's singleton records (profile, settings): always applies.
+    Singleton,
+    /// Refused before reaching the data (unknown or invalid).
+    Refused { code: &'a str, message: &'a str },
+}
+
+/// The one write a mutation makes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Write {
+    None,
+    /// A new record row with content.
+    Insert,
+    /// New content for the user's live record.
+    Update,
+    /// A contentless row claiming an id deleted before this server saw it, so a late put
+    /// cannot bring it back.
+    InsertTombstone,
+    /// The user's live record becomes a contentless tombstone.
+    Tombstone,
+    /// The singleton record the mutation names.
+    Singleton,
+}
+
+/// What to do with one mutation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Plan {
+    pub answer: MutationResult,
+    pub write: Write,
+    /// Whether `answer` is stored under the mutation id, so a replay gets it back.
+    pub record_answer: bool,
+    /// The counters after this mutation; `counters.seq` is the version of what it writes.
+    pub counters: Counters,
+}
+
+/// Plans one mutation. `recorded` is the answer already stored for its id (a replay changes
+/// nothing and gets that answer again). `existing` is who holds the targeted record; it is
+/// looked at only for a record put or delete that is not a replay, so the store reads it
+/// only then.
+pub fn plan(
+    mutation_id: &str,
+    recorded: Option<MutationResult>,
+    intent: Intent<'_>,
+    existing: Existing,
+    counters: Counters,
+) -> Plan {
+    let unchanged = |answer: MutationResult, record_answer| Plan {
+        answer,
+        write: Write::None,
+        record_answer,
+        counters,
+    };
+    if let Some(answer) = recorded {
+        return unchanged(answer, false);
+    }
+    let op = match intent {
+        Intent::Refused { code, message } => {
+            return unchanged(MutationResult::rejected(mutation_id, code, message), true);
+        }
+        Intent::Singleton => return applied(mutation_id, Write::Singleton, counters),
+        Intent::Record(op) => op,
+    };
+    match decide(op, existing) {
+        Decision::RejectNotOwner => unchanged(not_owner(mutation_id), true),
+        Decision::NoOp => unchanged(MutationResult::applied(mutation_id), true),
+        Decision::Update => applied(mutation_id, Write::Update, counters),
+        Decision::Tombstone if existing == Existing::Live => {
+            applied(mutation_id, Write::Tombstone, counters)
+        }
+        Decision::Insert | Decision::Tombstone => {
+            let write = if op == Op::Put {
+                Write::Insert
+            } else {
+                Write::InsertTombstone
+            };
+            let mut after = counters;
+            match after.budget.take(mutation_id) {
+                Ok(()) => applied(mutation_id, write, after),
+                Err(refused) => {
+                    let record_answer = is_recorded(&refused);
+                    unchanged(refused, record_answer)
+                }
+            }
+        }
+    }
+}
+
+/// The plan when a planned insert found the id claimed meanwhile by another account (it
+/// looked absent to both, and the other committed first): the other's row wins and this
+/// mutation is answered like any other account's id, with `counters` as they were before it.
+pub fn claimed_meanwhile(mutation_id: &str, counters: Counters) -> Plan {
+    Plan {
+        answer: not_owner(mutation_id),
+        write: Write::None,
+        record_answer: true,
+        counters,
+    }
+}
+
+fn applied(mutation_id: &str, write: Write, mut counters: Counters) -> Plan {
+    counters.seq += 1;
+    Plan {
+        answer: MutationResult::applied(mutation_id),
+        write,
+        record_answer: true,
+        counters,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Existing::*, Op::*, *};
+
+    const START: Counters = Counters {
+        seq: 7,
+        budget: RecordBudget { held: 2, max: 3 },
+    };
+    const FULL: Counters = Counters {
+        seq: 7,
+        budget: RecordBudget { held: 3, max: 3 },
+    };
+
+    fn code(plan: &Plan) -> Option<&str> {
+        plan.answer.code.as_deref()
+    }
+
+    /// Every record intent on every state, with room and without: the answer's code, the
+    /// write, whether the answer is kept, the sequence and the rows held afterwards.
+    #[test]
+    fn decision_table() {
+        type Row = (
+            Op,
+            Existing,
+            Counters,
+            Option<&'static str>,
+            Write,
+            bool,
+            i64,
+            i64,
+        );
+        let quota = Some(QUOTA_EXCEEDED);
+        let not_owner = Some("not-owner");
+        let table: [Row; 16] = [
+            (Put, Absent, START, None, Write::Insert, true, 8, 3),
+            (Put, Live, START, None, Write::Update, true, 8, 2),
+            (Put, Deleted, START, None, Write::None, true, 7, 2),
+            (Put, OtherOwner, START, not_owner, Write::None, true, 7, 2),
+            (
+                Delete,
+                Absent,
+                START,
+                None,
+                Write::InsertTombstone,
+                true,
+                8,
+                3,
+            ),
+            (Delete, Live, START, None, Write::Tombstone, true, 8, 2),
+            (Delete, Deleted, START, None, Write::None, true, 7, 2),
+            (
+                Delete,
+                OtherOwner,
+                START,
+                not_owner,
+                Write::None,
+                true,
+                7,
+                2,
+            ),
+            // No room: only what adds a row is refused, and that refusal is not kept.
+            (Put, Absent, FULL, quota, Write::None, false, 7, 3),
+            (Put, Live, FULL, None, Write::Update, true, 8, 3),
+            (Put, Deleted, FULL, None, Write::None, true, 7, 3),
+            (Put, OtherOwner, FULL, not_owner, Write::None, true, 7, 3),
+            (Delete, Absent, FULL, quota, Write::None, false, 7, 3),
+            (Delete, Live, FULL, None, Write::Tombstone, true, 8, 3),
+            (Delete, Deleted, FULL, None, Write::None, true, 7, 3),
+            (Delete, OtherOwner, FULL, not_owner, Write::None, true, 7, 3),
+        ];
+        for (op, existing, counters, answer, write, kept, seq, held) in table {
+            let got = plan("m1", None, Intent::Record(op), existing, counters);
+            let case = format!("{op:?} on {existing:?} holding {}", counters.budget.held);
+            assert_eq!(code(&got), answer, "{case}");
+            assert_eq!(got.answer.id, "m1", "{case}");
+            assert_eq!(got.write, write, "{case}");
+            assert_eq!(got.record_answer, kept, "{case}");
+            assert_eq!(
+                (got.counters.seq, got.counters.budget.held),
+                (seq, held),
+                "{case}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_replay_gets_its_recorded_answer_and_changes_nothing() {
+        let recorded = not_owner("m1");
+        for intent in [
+            Intent::Record(Put),
+            Intent::Record(Delete),
+            Intent::Singleton,
+        ] {
+            let got = plan("m1", Some(recorded.clone()), intent, Absent, START);
+            assert_eq!(
+                got,
+                Plan {
+                    answer: recorded.clone(),
+                    write: Write::None,
+                    record_answer: false,
+                    counters: START,
+                }
+            );
+        }
+    }
+
+    #[test]
+    fn singletons_always_apply_and_refusals_are_kept() {
+        let singleton = plan("m1", None, Intent::Singleton, OtherOwner, FULL);
+        assert_eq!(
+            (
+                singleton.write,
+                singleton.record_answer,
+                singleton.counters.seq
+            ),
+            (Write::Singleton, true, 8)
+        );
+        assert_eq!(singleton.counters.budget, FULL.budget);
+        let refused = Intent::Refused {
+            code: "validation",
+            message: "Stops must be a whole number",
+        };
+        let got = plan("m1", None, refused, Absent, START);
+        assert_eq!(
+            (code(&got), got.answer.message.as_deref()),
+            (Some("validation"), Some("Stops must be a whole number"))
+        );
+        assert_eq!(
+            (got.write, got.record_answer, got.counters),
+            (Write::None, true, START)
+        );
+    }
+
+    #[test]
+    fn an_id_claimed_meanwhile_is_another_accounts_and_takes_nothing() {
+        let got = claimed_meanwhile("m1", START);
+        assert_eq!(
+            (code(&got), got.write, got.record_answer, got.counters),
+            (Some("not-owner"), Write::None, true, START)
+        );
+    }
+
+    #[test]
+    fn the_quota_message_names_the_limit() {
+        let got = plan("m1", None, Intent::Record(Put), Absent, FULL);
+        assert!(got.answer.message.unwrap().contains('3'));
+    }
+}

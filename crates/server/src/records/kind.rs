@@ -1,0 +1,99 @@
+//! What a synced record kind declares: its name, the arguments of `<name>.put` and their
+//! validation, what is stored, and the `data` a pull sends. Storage, ownership, tombstones,
+//! replays and the quota are the same for every kind (`store::sync`), so a kind is only this.
+
+use domain::{entry::FieldProblems, sync::ChangeData};
+use serde::{Serialize, de::DeserializeOwned};
+use uuid::Uuid;
+
+pub trait RecordKind: 'static {
+    /// `kind` on the wire and in storage; the mutations are `<NAME>.put` and `<NAME>.delete`.
+    const NAME: &'static str;
+    /// The arguments of `<NAME>.put`.
+    type Input: DeserializeOwned;
+    /// A validated record.
+    type Record;
+    /// What is stored: the pulled `data` without `createdAt` and `updatedAt`.
+    type Content: Serialize + DeserializeOwned;
+
+    fn validate(input: &Self::Input) -> Result<Self::Record, FieldProblems>;
+    fn id(record: &Self::Record) -> Uuid;
+    fn content(record: &Self::Record) -> Self::Content;
+    /// The pulled `data` of a live record (timestamps already RFC 3339).
+    fn data(content: Self::Content, created_at: String, updated_at: String) -> ChangeData;
+}
+
+/// A record kind with its types erased, so kinds can sit in one registry.
+#[derive(Clone, Copy)]
+pub struct Kind {
+    pub name: &'static str,
+    put: fn(serde_json::Value) -> Result<StoredPut, String>,
+    data: fn(&str, String, String) -> serde_json::Result<ChangeData>,
+}
+
+/// A validated put, ready to store.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoredPut {
+    pub id: Uuid,
+    /// The record's content as JSON.
+    pub content: String,
+}
+
+impl Kind {
+    pub const fn of<K: RecordKind>() -> Kind {
+        Kind {
+            name: K::NAME,
+            put: parse_put::<K>,
+            data: parse_data::<K>,
+        }
+    }
+
+    /// Parses and validates the arguments of `<name>.put`; the error is the message of the
+    /// `validation` rejection (every problem at once, so the device can show them all).
+    pub fn parse_put(&self, args: serde_json::Value) -> Result<StoredPut, String> {
+        (self.put)(args)
+    }
+
+    /// The pulled `data` of a live record from its stored content.
+    pub fn data(
+        &self,
+        content: &str,
+        created_at: String,
+        updated_at: String,
+    ) -> serde_json::Result<ChangeData> {
+        (self.data)(content, created_at, updated_at)
+    }
+}
+
+/// The stored form of a validated record (the store conformance suite writes records this way).
+pub fn stored<K: RecordKind>(record: &K::Record) -> serde_json::Result<StoredPut> {
+    Ok(StoredPut {
+        id: K::id(record),
+        content: serde_json::to_string(&K::content(record))?,
+    })
+}
+
+fn parse_put<K: RecordKind>(args: serde_json::Value) -> Result<StoredPut, String> {
+    let input: K::Input =
+        serde_json::from_value(args).map_err(|err| format!("Invalid {}: {err}", K::NAME))?;
+    let record = K::validate(&input).map_err(|problems| {
+        problems
+            .iter()
+            .map(|(_, message)| message.as_str())
+            .collect::<Vec<_>>()
+            .join("; ")
+    })?;
+    stored::<K>(&record).map_err(|err| format!("Invalid {}: {err}", K::NAME))
+}
+
+fn parse_data<K: RecordKind>(
+    content: &str,
+    created_at: String,
+    updated_at: String,
+) -> serde_json::Result<ChangeData> {
+    Ok(K::data(
+        serde_json::from_str(content)?,
+        created_at,
+        updated_at,
+    ))
+}

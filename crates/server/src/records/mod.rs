@@ -1,0 +1,31 @@
+//! The synced record kinds. Each is declared once in its own module (`entries`, `invoices`);
+//! this registry is how push (`sync::mutations`) and pull (`store::sync`) find them by name.
+
+pub mod kind;
+
+pub use kind::{Kind, RecordKind, StoredPut};
+
+/// Every synced record kind. Adding a kind adds one line here.
+pub static KINDS: &[Kind] = &[
+    Kind::of::<crate::entries::Entries>(),
+    Kind::of::<crate::invoices::Invoices>(),
+];
+
+/// The kind named `name` (`entry`, `invoice`, ...).
+pub fn find(name: &str) -> Option<&'static Kind> {
+    KINDS.iter().find(|kind| kind.name == name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kind_names_are_unique_and_not_singletons() {
+        for (index, kind) in KINDS.iter().enumerate() {
+            assert!(!["profile", "settings"].contains(&kind.name));
+            assert!(KINDS[index + 1..].iter().all(|k| k.name != kind.name));
+            assert!(std::ptr::eq(find(kind.name).unwrap(), kind));
+        }
+    }
+}

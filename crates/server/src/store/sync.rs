@@ -1,0 +1,428 @@
+//! The sync area of the store: push and pull of every record kind, written once. Each backend
+//! (`sqlite/sync.rs`, `postgres/sync.rs`) supplies the SQL primitives of [`SyncSql`] and a
+//! consistent snapshot for pull; the protocol (replays, ownership, the merge rule, tombstones,
+//! the change sequence and the records quota) is `domain::push::plan`, run by [`push`].
+
+use anyhow::anyhow;
+use async_trait::async_trait;
+use domain::{
+    merge::{Existing, Op},
+    profile::{ProfileUpdate, Theme},
+    push::{Counters, Intent, Plan, RecordBudget, Write, claimed_meanwhile, plan},
+    sync::{Change, ChangeData, MutationResult, PaymentConfig, ProfileData, SettingsData},
+    tiers::PayTiers,
+    time_fmt::rfc3339_from_ms,
+};
+use uuid::Uuid;
+
+use super::{StoreError, StoreResult, UserRecord};
+use crate::records::{self, RecordKind, StoredPut};
+
+/// Push, pull and the change cursor.
+#[async_trait]
+pub trait SyncStore: Send + Sync {
+    /// Applies a push in order, in one transaction: each mutation id takes effect at most
+    /// once, a replay returns the recorded result. Concurrent pushes by one user serialise.
+    /// A mutation that would add a record beyond `max_records` (record rows, tombstones
+    /// included) is rejected with `quota-exceeded`, and that answer is not recorded.
+    /// A new record id another account claimed first, even at the same moment, is rejected
+    /// with `not-owner`; it never fails the push.
+    async fn push(
+        &self,
+        user_id: Uuid,
+        mutations: Vec<PreparedMutation>,
+        now_ms: i64,
+        max_records: i64,
+    ) -> StoreResult<PushOutcome>;
+    /// The user's records changed after `cursor`, oldest change first, at most `limit`.
+    async fn pull(&self, user_id: Uuid, cursor: i64, limit: u32) -> StoreResult<PullPage>;
+    /// The user's change sequence: it moves whenever any of their records changes, from any
+    /// process (open event streams compare it to poke devices about admin changes).
+    async fn change_cursor(&self, user_id: Uuid) -> StoreResult<Option<i64>>;
+}
+
+/// A pushed mutation after parsing and validation (which need no database).
+#[derive(Debug, Clone)]
+pub struct PreparedMutation {
+    pub id: String,
+    pub action: MutationAction,
+}
+
+#[derive(Debug, Clone)]
+pub enum MutationAction {
+    /// `<kind>.put`: the record's validated content.
+    Put {
+        kind: &'static str,
+        record: StoredPut,
+    },
+    /// `<kind>.delete`.
+    Delete {
+        kind: &'static str,
+        id: Uuid,
+    },
+    UpdateProfile(ProfileUpdate),
+    PutSettings(Theme),
+    /// Refused before reaching the data; recorded so a replay gets the same answer.
+    Reject {
+        code: &'static str,
+        message: String,
+    },
+}
+
+impl MutationAction {
+    /// A put of a validated record of kind `K`.
+    pub fn put<K: RecordKind>(record: &K::Record) -> MutationAction {
+        match records::kind::stored::<K>(record) {
+            Ok(record) => MutationAction::Put {
+                kind: K::NAME,
+                record,
+            },
+            Err(err) => MutationAction::Reject {
+                code: "validation",
+                message: format!("Invalid {}: {err}", K::NAME),
+            },
+        }
+    }
+
+    /// A delete of the record `id` of kind `K`.
+    pub fn delete<K: RecordKind>(id: Uuid) -> MutationAction {
+        MutationAction::Delete { kind: K::NAME, id }
+    }
+
+    fn intent(&self) -> Intent<'_> {
+        match self {
+            MutationAction::Put { .. } => Intent::Record(Op::Put),
+            MutationAction::Delete { .. } => Intent::Record(Op::Delete),
+            MutationAction::UpdateProfile(_) | MutationAction::PutSettings(_) => Intent::Singleton,
+            MutationAction::Reject { code, message } => Intent::Refused { code, message },
+        }
+    }
+
+    /// The record this mutation targets, if any.
+    fn target(&self) -> Option<(&'static str, Uuid)> {
+        match self {
+            MutationAction::Put { kind, record } => Some((kind, record.id)),
+            MutationAction::Delete { kind, id } => Some((kind, *id)),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct PushOutcome {
+    pub results: Vec<MutationResult>,
+    /// The user's change sequence after the push.
+    pub cursor: i64,
+    /// Whether any record changed (other devices need a poke).
+    pub changed: bool,
+}
+
+#[derive(Debug, Clone)]
+pub struct PullPage {
+    pub changes: Vec<Change>,
+    pub has_more: bool,
+}
+
+/// One record row to write. `content` is `None` for a tombstone: a deleted record is gone,
+/// not hidden.
+#[derive(Debug, Clone, Copy)]
+pub struct RecordWrite<'a> {
+    pub kind: &'a str,
+    pub id: Uuid,
+    pub content: Option<&'a str>,
+    pub version: i64,
+    pub now_ms: i64,
+}
+
+/// The SQL a backend runs for a push, inside the push's transaction, for one user. The
+/// SQLite backend's futures are always ready (it runs on its writer thread).
+pub(crate) trait SyncSql {
+    /// The user's change sequence and record count, or `None` for an unknown user. A backend
+    /// with concurrent writers locks the user here, so one user's pushes apply one by one.
+    async fn counters(&mut self) -> StoreResult<Option<(i64, i64)>>;
+    /// The answer recorded for `mutation_id` (JSON), if it was applied before.
+    async fn recorded_answer(&mut self, mutation_id: &str) -> StoreResult<Option<String>>;
+    /// Whether the record exists, as (held by this user, deleted).
+    async fn record_state(&mut self, kind: &str, id: Uuid) -> StoreResult<Option<(bool, bool)>>;
+    /// Inserts a record row owned by the user; false (and no change) when the id was claimed
+    /// meanwhile by another account.
+    async fn insert_record(&mut self, record: RecordWrite<'_>) -> StoreResult<bool>;
+    /// Rewrites the user's live record (tombstoned when `content` is `None`).
+    async fn update_record(&mut self, record: RecordWrite<'_>) -> StoreResult<()>;
+    async fn record_answer(
+        &mut self,
+        mutation_id: &str,
+        answer: &str,
+        now_ms: i64,
+    ) -> StoreResult<()>;
+    async fn save_counters(&mut self, seq: i64, held: i64) -> StoreResult<()>;
+    /// Applies a profile update; `payment_tiers` is already JSON.
+    async fn update_profile(
+        &mut self,
+        update: &ProfileUpdate,
+        payment_tiers: Option<&str>,
+        version: i64,
+        now_ms: i64,
+    ) -> StoreResult<()>;
+    async fn put_settings(&mut self, theme: Theme, version: i64, now_ms: i64) -> StoreResult<()>;
+}
+
+/// Runs a push over a backend's primitives (see [`SyncStore::push`]).
+pub(crate) async fn push(
+    db: &mut impl SyncSql,
+    user_id: Uuid,
+    mutations: Vec<PreparedMutation>,
+    now_ms: i64,
+    max_records: i64,
+) -> StoreResult<PushOutcome> {
+    let (start, held) = db
+        .counters()
+        .await?
+        .ok_or_else(|| StoreError::Backend(anyhow!("push for unknown user {user_id}")))?;
+    let mut counters = Counters {
+        seq: start,
+        budget: RecordBudget {
+            held,
+            max: max_records,
+        },
+    };
+    let mut results = Vec::with_capacity(mutations.len());
+    for mutation in mutations {
+        let recorded = db
+            .recorded_answer(&mutation.id)
+            .await?
+            .map(|json| serde_json::from_str::<MutationResult>(&json))
+            .transpose()
+            .map_err(json_err)?;
+        let existing = match (&recorded, mutation.action.target()) {
+            (None, Some((kind, id))) => existing(db.record_state(kind, id).await?),
+            // Not looked at: a replay, or a mutation of no record.
+            _ => Existing::Absent,
+        };
+        let planned = plan(
+            &mutation.id,
+            recorded,
+            mutation.action.intent(),
+            existing,
+            counters,
+        );
+        let plan = if carry_out(db, &planned, &mutation.action, now_ms).await? {
+            planned
+        } else {
+            claimed_meanwhile(&mutation.id, counters)
+        };
+        if plan.record_answer {
+            let json = serde_json::to_string(&plan.answer).map_err(json_err)?;
+            db.record_answer(&mutation.id, &json, now_ms).await?;
+        }
+        counters = plan.counters;
+        results.push(plan.answer);
+    }
+    if counters.seq != start {
+        db.save_counters(counters.seq, counters.budget.held).await?;
+    }
+    Ok(PushOutcome {
+        results,
+        cursor: counters.seq,
+        changed: counters.seq != start,
+    })
+}
+
+fn existing(state: Option<(bool, bool)>) -> Existing {
+    match state {
+        None => Existing::Absent,
+        Some((false, _)) => Existing::OtherOwner,
+        Some((true, true)) => Existing::Deleted,
+        Some((true, false)) => Existing::Live,
+    }
+}
+
+/// Makes the plan's write; false when an insert found its id claimed meanwhile.
+async fn carry_out(
+    db: &mut impl SyncSql,
+    plan: &Plan,
+    action: &MutationAction,
+    now_ms: i64,
+) -> StoreResult<bool> {
+    let row = |kind, id, content| RecordWrite {
+        kind,
+        id,
+        content,
+        version: plan.counters.seq,
+        now_ms,
+    };
+    match (plan.write, action) {
+        (Write::None, _) => Ok(true),
+        (Write::Insert, MutationAction::Put { kind, record }) => {
+            db.insert_record(row(kind, record.id, Some(&record.content)))
+                .await
+        }
+        (Write::InsertTombstone, MutationAction::Delete { kind, id }) => {
+            db.insert_record(row(kind, *id, None)).await
+        }
+        (Write::Update, MutationAction::Put { kind, record }) => {
+            let write = row(kind, record.id, Some(&record.content));
+            db.update_record(write).await.map(|()| true)
+        }
+        (Write::Tombstone, MutationAction::Delete { kind, id }) => {
+            db.update_record(row(kind, *id, None)).await.map(|()| true)
+        }
+        (Write::Singleton, MutationAction::UpdateProfile(update)) => {
+            let tiers = update
+                .payment_tiers
+                .as_ref()
+                .map(serde_json::to_string)
+                .transpose()
+                .map_err(json_err)?;
+            db.update_profile(update, tiers.as_deref(), plan.counters.seq, now_ms)
+                .await
+                .map(|()| true)
+        }
+        (Write::Singleton, MutationAction::PutSettings(theme)) => db
+            .put_settings(*theme, plan.counters.seq, now_ms)
+            .await
+            .map(|()| true),
+        (write, action) => Err(StoreError::Backend(anyhow!(
+            "a {write:?} write does not fit {action:?}"
+        ))),
+    }
+}
+
+fn json_err(err: serde_json::Error) -> StoreError {
+    StoreError::Backend(err.into())
+}
+
+/// A record row as pull reads it (`RECORD_COLUMNS`, in that order).
+#[derive(Debug, Clone)]
+pub struct RecordRow {
+    pub kind: String,
+    pub id: String,
+    pub version: i64,
+    pub deleted: bool,
+    pub content: Option<String>,
+    pub created_at_ms: i64,
+    pub updated_at_ms: i64,
+}
+
+pub const RECORD_COLUMNS: &str = "kind, id, version, deleted, content, created_at, updated_at";
+
+impl RecordRow {
+    fn change(self) -> StoreResult<Change> {
+        let data = match (self.deleted, self.content) {
+            (true, _) => None,
+            (false, Some(content)) => {
+                let kind = records::find(&self.kind).ok_or_else(|| {
+                    StoreError::Backend(anyhow!("stored record of unknown kind {}", self.kind))
+                })?;
+                let data = kind.data(
+                    &content,
+                    rfc3339_from_ms(self.created_at_ms),
+                    rfc3339_from_ms(self.updated_at_ms),
+                );
+                Some(data.map_err(json_err)?)
+            }
+            (false, None) => {
+                return Err(StoreError::Backend(anyhow!(
+                    "live {} {} has no content",
+                    self.kind,
+                    self.id
+                )));
+            }
+        };
+        Ok(Change {
+            kind: self.kind,
+            id: self.id,
+            version: self.version,
+            deleted: self.deleted,
+            data,
+        })
+    }
+}
+
+/// The profile and settings columns of a user, as both backends read them for pull.
+#[derive(Debug, Clone)]
+pub struct ProfileRow {
+    pub user: UserRecord,
+    pub payment_tiers: Option<String>,
+    pub profile_version: i64,
+    pub theme: String,
+    pub settings_version: i64,
+    pub settings_updated_at_ms: i64,
+}
+
+pub const PROFILE_COLUMNS: &str = "id, email, display_name, photo_url, bio, role, is_anonymous, \
+    created_at, last_login, updated_at, payment_tiers, profile_version, theme, settings_version, \
+    settings_updated_at";
+
+impl ProfileRow {
+    /// The profile and settings records changed after `cursor`.
+    pub fn changes_after(&self, cursor: i64) -> Vec<Change> {
+        let id = self.user.id.to_string();
+        let mut changes = Vec::new();
+        if self.profile_version > cursor {
+            let tiers = self
+                .payment_tiers
+                .as_deref()
+                .and_then(|json| serde_json::from_str::<PayTiers>(json).ok())
+                .unwrap_or_default();
+            changes.push(Change {
+                kind: "profile".into(),
+                id: id.clone(),
+                version: self.profile_version,
+                deleted: false,
+                data: Some(ChangeData::Profile(ProfileData {
+                    display_name: self
+                        .user
+                        .display_name
+                        .clone()
+                        .unwrap_or_else(|| domain::DisplayName::FALLBACK.to_owned()),
+                    email: self.user.email.clone(),
+                    bio: self.user.bio.clone(),
+                    photo_url: self.user.photo_url.clone(),
+                    role: self.user.role,
+                    is_anonymous: self.user.is_anonymous,
+                    payment_config: PaymentConfig {
+                        tiers: tiers.tiers().to_vec(),
+                    },
+                    created_at: rfc3339_from_ms(self.user.created_at_ms),
+                    updated_at: rfc3339_from_ms(self.user.updated_at_ms),
+                })),
+            });
+        }
+        if self.settings_version > cursor {
+            changes.push(Change {
+                kind: "settings".into(),
+                id,
+                version: self.settings_version,
+                deleted: false,
+                data: Some(ChangeData::Settings(SettingsData {
+                    theme: Theme::from_stored(&self.theme),
+                    updated_at: rfc3339_from_ms(self.settings_updated_at_ms),
+                })),
+            });
+        }
+        changes
+    }
+}
+
+/// One pull page from the record rows changed after the cursor (oldest first, at most
+/// `limit + 1`) and the profile and settings records, read in one snapshot. The records read
+/// are the first of all records, so the first `limit` of the merge are the first overall.
+pub fn page(
+    rows: Vec<RecordRow>,
+    profile: Option<&ProfileRow>,
+    cursor: i64,
+    limit: u32,
+) -> StoreResult<PullPage> {
+    let mut changes = rows
+        .into_iter()
+        .map(RecordRow::change)
+        .collect::<StoreResult<Vec<_>>>()?;
+    if let Some(profile) = profile {
+        changes.extend(profile.changes_after(cursor));
+    }
+    changes.sort_by_key(|change| change.version);
+    let has_more = changes.len() > limit as usize;
+    changes.truncate(limit as usize);
+    Ok(PullPage { changes, has_more })
+}
