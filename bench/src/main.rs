@@ -180,7 +180,7 @@ async fn pull_history(base: &str) -> (Duration, usize, usize) {
     for chunk in 0..HISTORY_ENTRIES.div_ceil(500) {
         let count = (HISTORY_ENTRIES - chunk * 500).min(500);
         let mutations = (0..count)
-            .map(|i| json!({"id": Uuid::new_v4().to_string(), "name": "entry.put", "args": entry_args((i % 200) as i64)}))
+            .map(|i| json!({"id": Uuid::new_v4().to_string(), "name": "entry.put", "args": entry_args(i64::try_from(i % 200).unwrap())}))
             .collect();
         push(&http, base, &cookie, mutations).await;
     }

@@ -193,7 +193,7 @@ fn listening_pid(port: u16) -> Option<u32> {
     let inode = table.lines().skip(1).find_map(|line| {
         let cols: Vec<&str> = line.split_whitespace().collect();
         if cols.get(1) == Some(&local.as_str()) && cols.get(3) == Some(&"0A") {
-            cols.get(9).map(|s| s.to_string())
+            cols.get(9).map(std::string::ToString::to_string)
         } else {
             None
         }

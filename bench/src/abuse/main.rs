@@ -115,9 +115,7 @@ impl Server {
 
     /// File descriptors the server holds open.
     pub fn open_fds(&self) -> usize {
-        std::fs::read_dir(format!("/proc/{}/fd", self.pid()))
-            .map(|dir| dir.count())
-            .unwrap_or(0)
+        std::fs::read_dir(format!("/proc/{}/fd", self.pid())).map_or(0, std::iter::Iterator::count)
     }
 
     /// Whether the process is still running.
@@ -203,7 +201,7 @@ fn parse_args() -> Args {
         };
         match flag.as_str() {
             "--before" => {
-                before = Some(PathBuf::from(value())).filter(|p| !p.as_os_str().is_empty())
+                before = Some(PathBuf::from(value())).filter(|p| !p.as_os_str().is_empty());
             }
             "--after" => after = Some(PathBuf::from(value())),
             "--only" => only = Some(value()),

@@ -161,7 +161,12 @@ async fn after_the_sweep(binary: &Path, http: &reqwest::Client) -> (i64, i64) {
     ];
     let server = Server::start(binary, &env, None).await;
     for i in 0..SWEPT_GUESTS {
-        let ip = Ipv4Addr::new(10, 1, (i / 250) as u8, (i % 250) as u8 + 1);
+        let ip = Ipv4Addr::new(
+            10,
+            1,
+            u8::try_from(i / 250).expect("fewer than 64,000 guests"),
+            u8::try_from(i % 250).expect("under 250") + 1,
+        );
         let reply = http
             .post(format!("{}/api/v1/auth/guest", server.base))
             .header("x-forwarded-for", ip.to_string())
@@ -201,7 +206,7 @@ async fn after_the_sweep(binary: &Path, http: &reqwest::Client) -> (i64, i64) {
     let age = |conn: &rusqlite::Connection| -> rusqlite::Result<()> {
         let now = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_millis() as i64);
+            .map_or(0, domain::time_fmt::duration_ms);
         let (guests_back, replays_back) = (now - 31 * DAY_MS, now - 91 * DAY_MS);
         conn.execute(
             "UPDATE users SET created_at = ?1, last_login = ?1, updated_at = ?1 WHERE is_anonymous = 1",

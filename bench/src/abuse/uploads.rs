@@ -270,7 +270,7 @@ fn noisy_png(side: u32) -> Vec<u8> {
 
 /// The largest square noisy PNG within `limit` bytes (just under 2 MiB for the limit).
 fn noisy_png_of_at_most(limit: usize) -> Vec<u8> {
-    let mut side = ((limit / 3) as f64).sqrt() as u32 + 2;
+    let mut side = u32::try_from((limit / 3).isqrt()).expect("a picture side fits u32") + 2;
     loop {
         let png = noisy_png(side);
         if png.len() <= limit {

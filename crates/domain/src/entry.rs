@@ -63,7 +63,10 @@ impl EntryInput {
         if date.is_none() {
             problems.push(("date", "Date must be a real day written YYYY-MM-DD".into()));
         }
-        if !(0..=i64::from(MAX_STOPS)).contains(&self.stops) {
+        let stops = u32::try_from(self.stops)
+            .ok()
+            .filter(|stops| *stops <= MAX_STOPS);
+        if stops.is_none() {
             problems.push((
                 "stops",
                 format!("Stops must be a whole number from 0 to {MAX_STOPS}"),
@@ -81,11 +84,11 @@ impl EntryInput {
         if !(0..=MAX_TOTAL_PENCE).contains(&self.total) || self.total < self.extra {
             problems.push(("total", "Total is out of range".into()));
         }
-        match (id, date, problems.is_empty()) {
-            (Some(id), Some(date), true) => Ok(Entry {
+        match (id, date, stops, problems.is_empty()) {
+            (Some(id), Some(date), Some(stops), true) => Ok(Entry {
                 id,
                 date,
-                stops: self.stops as u32,
+                stops,
                 extra: Money(self.extra),
                 notes: self.notes.clone(),
                 total: Money(self.total),
@@ -132,7 +135,7 @@ mod tests {
             (
                 |e| {
                     e.extra = MAX_EXTRA_PENCE + 1;
-                    e.total = MAX_TOTAL_PENCE
+                    e.total = MAX_TOTAL_PENCE;
                 },
                 "extra",
             ),

@@ -70,9 +70,12 @@ impl InvoiceInput {
         if !(0..=MAX_PAID_PENCE).contains(&self.paid) {
             problems.push(("paid", "Paid must be between £0.00 and £100,000.00".into()));
         }
-        if let Some(stops) = self.stops
-            && !(0..=i64::from(MAX_STOPS)).contains(&stops)
-        {
+        let stops = self.stops.map(|stops| {
+            u32::try_from(stops)
+                .ok()
+                .filter(|stops| *stops <= MAX_STOPS)
+        });
+        if stops == Some(None) {
             problems.push((
                 "stops",
                 format!("Stops must be a whole number from 0 to {MAX_STOPS}, or left empty"),
@@ -96,7 +99,7 @@ impl InvoiceInput {
                 period_start,
                 period_end,
                 paid: Money(self.paid),
-                stops: self.stops.map(|s| s as u32),
+                stops: stops.flatten(),
                 reference: reference.to_owned(),
             }),
             _ => Err(problems),

@@ -86,7 +86,7 @@ pub struct SendRefusal {
 
 impl SendRefusal {
     pub fn retry_after_secs(&self) -> u64 {
-        (self.retry_after_ms.max(1) as u64).div_ceil(1000)
+        self.retry_after_ms.max(1).unsigned_abs().div_ceil(1000)
     }
 }
 

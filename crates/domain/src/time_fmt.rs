@@ -2,8 +2,15 @@
 
 use time::{OffsetDateTime, format_description::well_known::Rfc3339};
 
+/// A duration in whole milliseconds, as the store keeps times (saturating: a setting of
+/// centuries means "never").
+pub fn duration_ms(duration: std::time::Duration) -> i64 {
+    i64::try_from(duration.as_millis()).unwrap_or(i64::MAX)
+}
+
 pub fn now_ms() -> i64 {
-    (OffsetDateTime::now_utc().unix_timestamp_nanos() / 1_000_000) as i64
+    // Milliseconds since 1970 fit an i64 for another 292 million years.
+    i64::try_from(OffsetDateTime::now_utc().unix_timestamp_nanos() / 1_000_000).unwrap_or(i64::MAX)
 }
 
 pub fn rfc3339_from_ms(ms: i64) -> String {

@@ -62,7 +62,7 @@ fn email_state(delivery: &EmailDelivery) -> String {
             format!("{n} tries")
         }
     };
-    let at = |ms: Option<i64>| ms.map(rfc3339_from_ms).unwrap_or_else(|| "-".into());
+    let at = |ms: Option<i64>| ms.map_or_else(|| "-".into(), rfc3339_from_ms);
     let error = terminal_safe(delivery.last_error.as_deref().unwrap_or("-"));
     match delivery.status {
         EmailStatus::NotConfigured => "not sent (SMTP was not configured)".into(),

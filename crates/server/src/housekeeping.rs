@@ -3,7 +3,7 @@
 //! older than APPLIED_MUTATIONS_RETENTION_DAYS are pruned. Work goes in bounded batches so
 //! the database (SQLite's one writer) is never held for long.
 
-use std::time::Duration;
+use domain::time_fmt::duration_ms;
 
 use crate::{
     auth::session::SessionManager, config::quotas::QuotaConfig, files::FileStore, store::DynStore,
@@ -22,10 +22,6 @@ pub struct SweepReport {
     pub replay_records: u64,
 }
 
-fn ms(duration: Duration) -> i64 {
-    i64::try_from(duration.as_millis()).unwrap_or(i64::MAX)
-}
-
 /// One sweep as of `now_ms`. A file that cannot be removed is logged and left (its owner is
 /// gone, so nothing can reach it); a store failure ends the sweep until the next run.
 pub async fn sweep(
@@ -35,7 +31,7 @@ pub async fn sweep(
     now_ms: i64,
 ) -> anyhow::Result<SweepReport> {
     let mut report = SweepReport::default();
-    let inactive_before = now_ms.saturating_sub(ms(config.guest_inactivity()));
+    let inactive_before = now_ms.saturating_sub(duration_ms(config.guest_inactivity()));
     loop {
         let gone = store
             .delete_inactive_guests(inactive_before, GUEST_BATCH)
@@ -54,7 +50,7 @@ pub async fn sweep(
         }
         tokio::task::yield_now().await;
     }
-    let applied_before = now_ms.saturating_sub(ms(config.applied_mutations_retention()));
+    let applied_before = now_ms.saturating_sub(duration_ms(config.applied_mutations_retention()));
     loop {
         let pruned = store
             .prune_applied_mutations(applied_before, PRUNE_BATCH)

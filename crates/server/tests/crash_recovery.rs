@@ -160,7 +160,7 @@ async fn acknowledged_writes_survive_sigkill_exactly_once() {
     let mut kills_done = 0;
     for delay in kill_delays {
         tokio::time::sleep(Duration::from_millis(delay)).await;
-        if clients.iter().all(|c| c.is_finished()) {
+        if clients.iter().all(tokio::task::JoinHandle::is_finished) {
             break;
         }
         let data_dir = dir.path().to_owned();
@@ -209,7 +209,8 @@ async fn acknowledged_writes_survive_sigkill_exactly_once() {
     // Exactly once: one state change per mutation, no more (a re-applied replay) and no
     // fewer (a lost acknowledged write).
     assert_eq!(
-        cursor as usize, total_mutations,
+        usize::try_from(cursor).unwrap(),
+        total_mutations,
         "seed {seed}: change count differs from mutations"
     );
 

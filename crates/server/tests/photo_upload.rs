@@ -135,7 +135,11 @@ fn contains(haystack: &[u8], needle: &[u8]) -> bool {
 
 fn gradient(width: u32, height: u32) -> RgbImage {
     RgbImage::from_fn(width, height, |x, y| {
-        Rgb([(x * 255 / width) as u8, (y * 255 / height) as u8, 140])
+        Rgb([
+            u8::try_from(x * 255 / width).unwrap(),
+            u8::try_from(y * 255 / height).unwrap(),
+            140,
+        ])
     })
 }
 
@@ -193,7 +197,7 @@ fn webp(picture: &RgbImage) -> Vec<u8> {
 fn crc32(bytes: &[u8]) -> u32 {
     let mut table = [0u32; 256];
     for (n, entry) in table.iter_mut().enumerate() {
-        let mut c = n as u32;
+        let mut c = u32::try_from(n).unwrap();
         for _ in 0..8 {
             c = if c & 1 == 1 {
                 0xEDB8_8320 ^ (c >> 1)
@@ -209,7 +213,7 @@ fn crc32(bytes: &[u8]) -> u32 {
 }
 
 fn png_chunk(kind: &[u8; 4], data: &[u8]) -> Vec<u8> {
-    let mut chunk = (data.len() as u32).to_be_bytes().to_vec();
+    let mut chunk = u32::try_from(data.len()).unwrap().to_be_bytes().to_vec();
     chunk.extend_from_slice(kind);
     chunk.extend_from_slice(data);
     let mut crc_input = kind.to_vec();
@@ -274,7 +278,7 @@ fn jpeg_with_exif(secret: &[u8]) -> Vec<u8> {
     exif.extend_from_slice(b"II*\0\x08\0\0\0\0\0");
     exif.extend_from_slice(secret);
     let mut segment = vec![0xFF, 0xE1];
-    segment.extend_from_slice(&((exif.len() + 2) as u16).to_be_bytes());
+    segment.extend_from_slice(&u16::try_from(exif.len() + 2).unwrap().to_be_bytes());
     segment.extend(exif);
     let mut out = plain[..2].to_vec();
     out.extend(segment);

@@ -145,7 +145,10 @@ async fn guest_creation_is_limited_per_ip(backend: Backend) {
 }
 
 fn png() -> Vec<u8> {
-    let picture = RgbImage::from_fn(32, 32, |x, y| image::Rgb([x as u8 * 8, y as u8 * 8, 99]));
+    let picture = RgbImage::from_fn(32, 32, |x, y| {
+        let (x, y) = (u8::try_from(x).unwrap(), u8::try_from(y).unwrap());
+        image::Rgb([x * 8, y * 8, 99])
+    });
     let mut out = Vec::new();
     PngEncoder::new(&mut out)
         .write_image(&picture, 32, 32, ExtendedColorType::Rgb8)
@@ -178,8 +181,7 @@ async fn upload_photo(app: &TestApp, cookie: &str) {
 
 fn files_of(app: &TestApp, user_id: &str) -> usize {
     std::fs::read_dir(app.data_dir().join("files/users").join(user_id))
-        .map(|dir| dir.count())
-        .unwrap_or(0)
+        .map_or(0, std::iter::Iterator::count)
 }
 
 /// A guest nobody used for GUEST_INACTIVE_DAYS goes with its records, sessions and picture;

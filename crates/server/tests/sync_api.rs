@@ -181,7 +181,14 @@ async fn pull_pages_and_returns_tombstones(backend: Backend) {
     let puts = ids
         .iter()
         .enumerate()
-        .map(|(i, id)| put(&new_id(), id, &format!("2025-01-{:02}", i + 1), i as i64))
+        .map(|(i, id)| {
+            put(
+                &new_id(),
+                id,
+                &format!("2025-01-{:02}", i + 1),
+                i64::try_from(i).unwrap(),
+            )
+        })
         .collect();
     app.push(&cookie, puts).await;
 
@@ -967,7 +974,7 @@ async fn entries_and_invoices_interleave_in_one_pull_with_paging(backend: Backen
         expected.push((
             kind.to_owned(),
             id.to_owned(),
-            expected.len() as i64 + 1,
+            i64::try_from(expected.len()).unwrap() + 1,
             deleted,
         ));
     };
@@ -975,7 +982,7 @@ async fn entries_and_invoices_interleave_in_one_pull_with_paging(backend: Backen
         add(
             put_invoice(
                 &new_id(),
-                invoice_args(id, "2025-01-01", "2025-01-31", i as i64),
+                invoice_args(id, "2025-01-01", "2025-01-31", i64::try_from(i).unwrap()),
             ),
             "invoice",
             id,
@@ -1029,7 +1036,7 @@ async fn entries_and_invoices_interleave_in_one_pull_with_paging(backend: Backen
         &invoices[1],
         false,
     );
-    let total = expected.len() as i64;
+    let total = i64::try_from(expected.len()).unwrap();
     let reply = app.push(&cookie, mutations).await;
     assert!(
         statuses(&reply).iter().all(|s| s == "applied"),

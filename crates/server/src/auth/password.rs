@@ -19,7 +19,7 @@ pub struct PasswordHasher {
 
 impl PasswordHasher {
     pub fn new() -> anyhow::Result<PasswordHasher> {
-        let parallel = std::thread::available_parallelism().map_or(2, |n| n.get());
+        let parallel = std::thread::available_parallelism().map_or(2, std::num::NonZero::get);
         let decoy = hash_blocking("decoy password that nobody can use")?;
         Ok(PasswordHasher {
             permits: Arc::new(Semaphore::new(parallel * 2)),

@@ -88,7 +88,8 @@ impl<K: Hash + Eq + Clone> Limiter<K> {
             Ok(Ok(())) => Ok(()),
             Ok(Err(not_until)) => {
                 let wait = not_until.wait_time_from(DefaultClock::default().now());
-                Err((wait.as_secs_f64().ceil() as u64).max(1))
+                // Whole seconds, rounded up: Retry-After never says 0.
+                Err((wait.as_secs() + u64::from(wait.subsec_nanos() > 0)).max(1))
             }
             Err(_) => Err(self.period_secs),
         }

@@ -9,7 +9,7 @@ use axum::{
 };
 use axum_extra::extract::CookieJar;
 use base64::{Engine, engine::general_purpose::URL_SAFE_NO_PAD};
-use domain::time_fmt::now_ms;
+use domain::time_fmt::{duration_ms, now_ms};
 use rand::RngCore;
 use sha2::{Digest, Sha256};
 use uuid::Uuid;
@@ -90,8 +90,8 @@ impl SessionManager {
     }
 
     fn is_expired(&self, session: &SessionRecord, now: i64) -> bool {
-        now - session.last_seen_ms > self.idle.as_millis() as i64
-            || now - session.created_at_ms > self.max.as_millis() as i64
+        now - session.last_seen_ms > duration_ms(self.idle)
+            || now - session.created_at_ms > duration_ms(self.max)
     }
 
     pub fn clear_cookie(&self) -> HeaderValue {
@@ -133,10 +133,7 @@ impl SessionManager {
         let now = now_ms();
         Ok(self
             .store
-            .delete_expired_sessions(
-                now - self.idle.as_millis() as i64,
-                now - self.max.as_millis() as i64,
-            )
+            .delete_expired_sessions(now - duration_ms(self.idle), now - duration_ms(self.max))
             .await?)
     }
 

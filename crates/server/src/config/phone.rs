@@ -177,7 +177,8 @@ impl Default for PhoneConfig {
 impl PhoneConfig {
     pub fn send_limits(&self) -> SendLimits {
         SendLimits {
-            min_interval_ms: self.phone_send_interval_secs.saturating_mul(1000) as i64,
+            min_interval_ms: i64::try_from(self.phone_send_interval_secs.saturating_mul(1000))
+                .unwrap_or(i64::MAX),
             per_number_per_hour: self.phone_sends_per_number_per_hour,
             per_ip_per_minute: self.phone_sends_per_ip_per_minute,
             global_per_minute: self.phone_sends_per_minute,

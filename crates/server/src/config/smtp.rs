@@ -200,7 +200,7 @@ fn parse_smtp_url(raw: &str) -> Result<SmtpTarget, ConfigError> {
     let decode = |part: &str| {
         percent_encoding::percent_decode_str(part)
             .decode_utf8()
-            .map(|s| s.into_owned())
+            .map(std::borrow::Cow::into_owned)
     };
     let credentials = match (url.username(), url.password()) {
         ("", None) => None,

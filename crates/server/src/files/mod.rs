@@ -107,10 +107,13 @@ impl Files {
                 .await
                 .unwrap_or(Err(PictureError::NotAnImage))?
         };
-        let megapixels = header
-            .pixels()
-            .div_ceil(1_000_000)
-            .clamp(1, u64::from(self.budget_megapixels)) as u32;
+        let megapixels = u32::try_from(
+            header
+                .pixels()
+                .div_ceil(1_000_000)
+                .clamp(1, u64::from(self.budget_megapixels)),
+        )
+        .unwrap_or(self.budget_megapixels);
         let permits = self
             .decode_budget
             .clone()

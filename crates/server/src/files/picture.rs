@@ -177,7 +177,8 @@ fn flatten(picture: DynamicImage) -> RgbImage {
         let [r, g, b, a] = rgba.get_pixel(x, y).0;
         let over_white = |c: u8| {
             let (c, a) = (u32::from(c), u32::from(a));
-            ((c * a + 255 * (255 - a) + 127) / 255) as u8
+            // A weighted mean of two bytes is a byte.
+            u8::try_from((c * a + 255 * (255 - a) + 127) / 255).unwrap_or(u8::MAX)
         };
         image::Rgb([over_white(r), over_white(g), over_white(b)])
     })
@@ -222,7 +223,10 @@ mod tests {
         let mut whole = Vec::new();
         JpegEncoder::new_with_quality(&mut whole, 90)
             .write_image(
-                &RgbImage::from_fn(64, 64, |x, y| image::Rgb([x as u8 * 4, y as u8 * 4, 99])),
+                &RgbImage::from_fn(64, 64, |x, y| {
+                    let (x, y) = (u8::try_from(x).unwrap(), u8::try_from(y).unwrap());
+                    image::Rgb([x * 4, y * 4, 99])
+                }),
                 64,
                 64,
                 ExtendedColorType::Rgb8,

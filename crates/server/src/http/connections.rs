@@ -76,7 +76,10 @@ struct AddressSlot {
 impl PerAddress {
     fn try_take(&self, ip: IpAddr, cap: usize) -> Option<AddressSlot> {
         let key = IpKey::of(ip);
-        let mut open = self.open.lock().unwrap_or_else(|e| e.into_inner());
+        let mut open = self
+            .open
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         let count = open.entry(key).or_insert(0);
         if *count >= cap {
             return None;
@@ -91,7 +94,10 @@ impl PerAddress {
 
 impl Drop for AddressSlot {
     fn drop(&mut self) {
-        let mut open = self.open.lock().unwrap_or_else(|e| e.into_inner());
+        let mut open = self
+            .open
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         if let Some(count) = open.get_mut(&self.key) {
             *count = count.saturating_sub(1);
             if *count == 0 {

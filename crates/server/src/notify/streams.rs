@@ -50,7 +50,10 @@ impl Streams {
     /// beyond `caps`.
     pub fn open(&self, user_id: Uuid, token_hash: &str, caps: StreamCaps) -> StreamTicket {
         let (close, displaced) = oneshot::channel();
-        let mut registry = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        let mut registry = self
+            .inner
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         let id = registry.next_id;
         registry.next_id += 1;
         let open = registry.by_user.entry(user_id).or_default();
@@ -79,14 +82,21 @@ impl Streams {
 
     /// Open streams of one user (for tests and logs).
     pub fn count(&self, user_id: Uuid) -> usize {
-        let registry = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        let registry = self
+            .inner
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         registry.by_user.get(&user_id).map_or(0, Vec::len)
     }
 }
 
 impl Drop for StreamTicket {
     fn drop(&mut self) {
-        let mut registry = self.streams.inner.lock().unwrap_or_else(|e| e.into_inner());
+        let mut registry = self
+            .streams
+            .inner
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         if let Some(open) = registry.by_user.get_mut(&self.user_id) {
             open.retain(|e| e.id != self.id);
             if open.is_empty() {

@@ -57,7 +57,7 @@ mod tests {
         for (index, migration) in SQLITE.iter().enumerate() {
             assert_eq!(
                 migration.version,
-                index as i64 + 1,
+                i64::try_from(index).unwrap() + 1,
                 "versions are consecutive"
             );
         }

@@ -245,8 +245,9 @@ pub async fn land(url: &str, cookies: &[&str]) -> Landing {
         .split("var result = ")
         .nth(1)
         .and_then(|rest| rest.split(";\n").next())
-        .map(|json| serde_json::from_str(json).expect("result JSON"))
-        .unwrap_or(Value::Null);
+        .map_or(Value::Null, |json| {
+            serde_json::from_str(json).expect("result JSON")
+        });
     Landing {
         status,
         headers,

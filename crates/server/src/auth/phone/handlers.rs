@@ -154,7 +154,7 @@ pub async fn send_code(
             retry_after_secs: refusal.retry_after_secs(),
         });
     }
-    let lifetime_mins = (phone.code_ttl_ms / 60_000).max(1) as u64;
+    let lifetime_mins = (phone.code_ttl_ms / 60_000).max(1).unsigned_abs();
     if let Err(err) = phone
         .sender
         .send(number.as_str(), &code, lifetime_mins)

@@ -55,7 +55,8 @@ impl PhoneAuth {
             clock: Clock::System,
             limits: phone.send_limits(),
             captcha: phone.captcha_difficulty(),
-            code_ttl_ms: phone.phone_code_ttl_secs.saturating_mul(1000) as i64,
+            code_ttl_ms: i64::try_from(phone.phone_code_ttl_secs.saturating_mul(1000))
+                .unwrap_or(i64::MAX),
             captcha_key: Arc::default(),
         }))
     }

@@ -36,7 +36,7 @@ impl Readers {
             // A panic while holding the lock cannot leave a read half-done: reads change nothing.
             let conn = readers.connections[index]
                 .lock()
-                .unwrap_or_else(|p| p.into_inner());
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
             work(&conn)
         })
         .await
