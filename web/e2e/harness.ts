@@ -49,6 +49,11 @@ export async function startServer(env: Record<string, string> = {}, binaryPath =
       reject(new Error(`server exited with ${code}\n${stderr}`));
     });
   });
+  // Without the web app every spec would time out on a page that never renders: say why once.
+  if ((await fetch(url)).status === 503) {
+    child.kill('SIGTERM');
+    throw new Error(`${binaryPath} serves no web app: build it with \`make web\` (npm run build)`);
+  }
   return {
     url,
     dataDir,

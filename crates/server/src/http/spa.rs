@@ -10,7 +10,7 @@ use rust_embed::RustEmbed;
 use crate::error::AppError;
 
 #[derive(RustEmbed)]
-#[folder = "$CARGO_MANIFEST_DIR/../../web/dist"]
+#[folder = "$WEB_DIST"]
 #[allow_missing = true]
 struct WebApp;
 
