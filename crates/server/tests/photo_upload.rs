@@ -874,45 +874,36 @@ async fn uploads_past_the_in_flight_bound_get_503(backend: Backend) {
     let (slow_cookie, _) = app.sign_up("slow@example.com", "van-route-42").await;
     let (cookie, _) = app.sign_up("quick@example.com", "van-route-42").await;
 
-    // The first upload sends half its body, then waits.
-    let body = multipart_body(&[file(&png(&gradient(64, 64)))]);
-    let (first_half, second_half) = body.split_at(body.len() / 2);
-    let (first_half, second_half) = (first_half.to_vec(), second_half.to_vec());
-    let (send_rest, rest) = tokio::sync::oneshot::channel::<()>();
-    let stream = futures_util::stream::once(async move { Ok::<_, std::io::Error>(first_half) })
-        .chain(futures_util::stream::once(async move {
-            let _ = rest.await;
-            Ok(second_half)
-        }));
-    // A fresh connection: a streamed body cannot be replayed if a pooled one turns out closed.
-    let slow = reqwest::Client::new()
-        .post(format!("{}{UPLOAD}", app.base))
-        .header("cookie", &slow_cookie)
-        .header(
-            "content-type",
-            format!("multipart/form-data; boundary={BOUNDARY}"),
-        )
-        .header("content-length", body.len())
-        .body(reqwest::Body::wrap_stream(stream));
-    let slow = tokio::spawn(common::read(slow));
-
-    // Once the slow upload holds the only slot, others are refused at once.
-    let deadline = Instant::now() + Duration::from_secs(60);
-    let refused = loop {
-        let reply = upload(&app, &cookie, b"not a picture").await;
-        if reply.status == StatusCode::SERVICE_UNAVAILABLE {
-            break reply;
+    // The slow upload sends half its body, then waits, holding the only slot. Once it holds it,
+    // others are refused at once. A probe can itself hold the slot at the moment the slow upload
+    // arrives: then the slow one is the one refused (it ends with 503, or 408 once the server
+    // stops waiting for the rest of its body), and it starts again.
+    let deadline = Instant::now() + Duration::from_secs(180);
+    let (slow, send_rest, refused) = 'attempt: loop {
+        let (slow, send_rest) = start_half_upload(&app, &slow_cookie);
+        loop {
+            let reply = upload(&app, &cookie, b"not a picture").await;
+            if reply.status == StatusCode::SERVICE_UNAVAILABLE {
+                break 'attempt (slow, send_rest, reply);
+            }
+            assert_refused(
+                &reply,
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "invalid-image",
+                "before",
+            );
+            assert!(
+                Instant::now() < deadline,
+                "the slow upload never took the slot"
+            );
+            if slow.is_finished() {
+                let lost = slow.await.unwrap();
+                assert_ne!(lost.status, StatusCode::OK, "{}", lost.text);
+                drop(send_rest);
+                continue 'attempt;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
         }
-        assert_refused(
-            &reply,
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "invalid-image",
-            "before",
-        );
-        if slow.is_finished() || Instant::now() > deadline {
-            panic!("the slow upload never took the slot: {:?}", slow.await);
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
     };
     assert_refused(
         &refused,
@@ -926,6 +917,37 @@ async fn uploads_past_the_in_flight_bound_get_503(backend: Backend) {
     let slow = slow.await.unwrap();
     assert_eq!(slow.status, StatusCode::OK, "{}", slow.text);
     upload_ok(&app, &cookie, &png(&gradient(16, 16))).await;
+}
+
+/// Starts an upload that sends half its body and the rest only when told (or when the sender
+/// is dropped). A fresh connection: a streamed body cannot be replayed if a pooled one turns out
+/// closed.
+fn start_half_upload(
+    app: &TestApp,
+    cookie: &str,
+) -> (
+    tokio::task::JoinHandle<Reply>,
+    tokio::sync::oneshot::Sender<()>,
+) {
+    let body = multipart_body(&[file(&png(&gradient(64, 64)))]);
+    let (first_half, second_half) = body.split_at(body.len() / 2);
+    let (first_half, second_half) = (first_half.to_vec(), second_half.to_vec());
+    let (send_rest, rest) = tokio::sync::oneshot::channel::<()>();
+    let stream = futures_util::stream::once(async move { Ok::<_, std::io::Error>(first_half) })
+        .chain(futures_util::stream::once(async move {
+            let _ = rest.await;
+            Ok(second_half)
+        }));
+    let request = reqwest::Client::new()
+        .post(format!("{}{UPLOAD}", app.base))
+        .header("cookie", cookie)
+        .header(
+            "content-type",
+            format!("multipart/form-data; boundary={BOUNDARY}"),
+        )
+        .header("content-length", body.len())
+        .body(reqwest::Body::wrap_stream(stream));
+    (tokio::spawn(common::read(request)), send_rest)
 }
 
 on_both_backends!(
