@@ -72,6 +72,8 @@ describe('accounts', () => {
     assert.equal(await devices.getByRole('listitem').count(), 2);
     await devices.getByRole('button', { name: /^Sign out / }).click();
     await devices.getByText(/signed out$/).waitFor();
+    // The message can show a moment before the list is read again: wait for the row to go.
+    await devices.getByRole('listitem').nth(1).waitFor({ state: 'detached' });
     assert.equal(await devices.getByRole('listitem').count(), 1);
 
     // The phone was not touched: its stream closes, it syncs, hears 401 and goes to the login.
