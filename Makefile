@@ -7,7 +7,7 @@ BIN := target/release/delivery-tracker
 # cargo-nextest when present (parallel, per-test processes), plain cargo test otherwise.
 CARGO_TEST := $(shell $(CARGO) nextest --version >/dev/null 2>&1 && echo "nextest run --no-fail-fast" || echo "test --no-fail-fast")
 
-.PHONY: run test web release lint test-rust test-web test-e2e test-binary bench abuse
+.PHONY: run test web release lint lint-rust lint-web checks-rust checks-web test-rust test-web test-e2e test-binary bench abuse
 
 run: release
 	./$(BIN) serve
@@ -23,9 +23,13 @@ web: web/node_modules/.package-lock.json
 release: web
 	$(CARGO) build --release --locked -p server
 
-lint: web/node_modules/.package-lock.json
+lint: lint-rust lint-web
+
+lint-rust:
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --all-targets --locked -- -D warnings
+
+lint-web: web/node_modules/.package-lock.json
 	cd web && npm run typecheck && npm run lint
 
 # The OpenID tests run the npm oidc-provider from web/node_modules.
@@ -46,8 +50,22 @@ test-binary:
 test-e2e: web test-binary
 	cd web && npm run e2e
 
-# End-to-end last so the output closes with a test runner's own summary.
-test: lint test-rust test-web test-e2e
+# The Rust half (lint, then tests) and the web half (lint, unit tests) run side by side:
+# alone, each leaves a core idle much of the time (linking, waits on the database and the
+# browser), so together they take about as long as the longer half. Each step's output is
+# printed in one piece when it ends. End-to-end last, so the output closes with a test
+# runner's own summary.
+test: web/node_modules/.package-lock.json
+	$(MAKE) --no-print-directory -j2 --output-sync=target checks-rust checks-web
+	$(MAKE) --no-print-directory test-e2e
+
+checks-rust:
+	$(MAKE) lint-rust
+	$(MAKE) test-rust
+
+checks-web: web/node_modules/.package-lock.json
+	$(MAKE) lint-web
+	$(MAKE) test-web
 
 # Figures for the issue notes (not a test: nothing here is timed in CI).
 bench: release
