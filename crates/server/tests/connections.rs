@@ -7,7 +7,11 @@ mod common;
 
 use std::{net::SocketAddr, process::Child, time::Duration};
 
-use common::{Backend, TestApp, spawn_app_with};
+use common::{
+    Backend, TestApp,
+    binary::{cookie_of, guest_cookie},
+    spawn_app_with,
+};
 use futures_util::StreamExt;
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
@@ -64,27 +68,6 @@ fn start_binary_with_nofile(data_dir: &std::path::Path, nofile: u64) -> Server {
         child: common::binary::start_binary(data_dir, port, &[], Some(nofile)),
         base: format!("http://127.0.0.1:{port}"),
     }
-}
-
-async fn guest_cookie(http: &reqwest::Client, base: &str) -> String {
-    let response = http
-        .post(format!("{base}/api/v1/auth/guest"))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), StatusCode::CREATED);
-    cookie_of(&response)
-}
-
-fn cookie_of(response: &reqwest::Response) -> String {
-    response
-        .headers()
-        .get_all("set-cookie")
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .find(|c| c.starts_with("__Host-session=") || c.starts_with("session="))
-        .map(|c| c.split(';').next().unwrap().to_owned())
-        .expect("session cookie")
 }
 
 fn entry_put() -> Value {

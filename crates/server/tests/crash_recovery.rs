@@ -105,19 +105,7 @@ async fn acknowledged_writes_survive_sigkill_exactly_once() {
         .build()
         .unwrap();
 
-    let guest = http
-        .post(format!("{base}/api/v1/auth/guest"))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(guest.status(), StatusCode::CREATED);
-    let cookie = guest.headers()["set-cookie"]
-        .to_str()
-        .unwrap()
-        .split(';')
-        .next()
-        .unwrap()
-        .to_owned();
+    let cookie = common::binary::guest_cookie(&http, &base).await;
 
     let plans: Vec<(Vec<Vec<Value>>, usize)> = (0..CLIENTS).map(|_| plan(&mut rng)).collect();
     let total_mutations: usize = plans.iter().map(|p| p.1).sum();

@@ -101,19 +101,7 @@ async fn access_log_names_route_and_user_but_no_secrets() {
     let base = format!("http://127.0.0.1:{port}");
     let http = reqwest::Client::new();
 
-    let guest = http
-        .post(format!("{base}/api/v1/auth/guest"))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(guest.status(), StatusCode::CREATED);
-    let cookie = guest.headers()["set-cookie"]
-        .to_str()
-        .unwrap()
-        .split(';')
-        .next()
-        .unwrap()
-        .to_owned();
+    let cookie = common::binary::guest_cookie(&http, &base).await;
     let token = cookie.split_once('=').unwrap().1.to_owned();
     let session: Value = http
         .get(format!("{base}/api/v1/auth/session"))

@@ -79,3 +79,26 @@ fn launch(
     );
     child
 }
+
+/// Signs in as a new guest over HTTP; returns the session cookie (`name=value`).
+pub async fn guest_cookie(http: &reqwest::Client, base: &str) -> String {
+    let response = http
+        .post(format!("{base}/api/v1/auth/guest"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), reqwest::StatusCode::CREATED);
+    cookie_of(&response)
+}
+
+/// The session cookie (`name=value`) a response set.
+pub fn cookie_of(response: &reqwest::Response) -> String {
+    response
+        .headers()
+        .get_all("set-cookie")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .find(|c| c.starts_with("__Host-session=") || c.starts_with("session="))
+        .map(|c| c.split(';').next().unwrap().to_owned())
+        .expect("session cookie")
+}

@@ -5,7 +5,7 @@ use domain::Role;
 use rusqlite::{Connection, OptionalExtension, Row, params};
 use uuid::Uuid;
 
-use super::{SqliteStore, db_err, is_unique_violation};
+use super::{SqliteStore, conflict_as, db_err};
 use crate::store::{AccountStore, NewUser, PhotoSwap, StoreError, StoreResult, UserRecord};
 
 pub(super) const USER_COLUMNS: &str = "id, email, display_name, photo_url, bio, role, is_anonymous, \
@@ -58,13 +58,7 @@ impl AccountStore for SqliteStore {
                         user.now_ms
                     ],
                 )
-                .map_err(|err| {
-                    if is_unique_violation(&err) {
-                        StoreError::Conflict("email")
-                    } else {
-                        db_err(err)
-                    }
-                })?;
+                .map_err(conflict_as("email"))?;
                 select_user(conn, user.id)?
                     .ok_or_else(|| StoreError::Backend(anyhow::anyhow!("inserted user vanished")))
             })
@@ -174,13 +168,7 @@ impl AccountStore for SqliteStore {
                     |r| r.get(0),
                 )
                 .optional()
-                .map_err(|err| {
-                    if is_unique_violation(&err) {
-                        StoreError::Conflict("email")
-                    } else {
-                        db_err(err)
-                    }
-                })
+                .map_err(conflict_as("email"))
             })
             .await
     }

@@ -5,7 +5,7 @@ use async_trait::async_trait;
 use rusqlite::{Connection, OptionalExtension, params};
 use uuid::Uuid;
 
-use super::{SqliteStore, accounts::select_user, db_err, is_unique_violation};
+use super::{SqliteStore, accounts::select_user, conflict_as, db_err};
 use crate::store::{
     ExternalIdentity, IdentityStore, NewUser, OidcRequest, StoreError, StoreResult, UserRecord,
 };
@@ -26,13 +26,7 @@ fn insert_identity(
             now_ms
         ],
     )
-    .map_err(|err| {
-        if is_unique_violation(&err) {
-            StoreError::Conflict("identity")
-        } else {
-            db_err(err)
-        }
-    })?;
+    .map_err(conflict_as("identity"))?;
     Ok(())
 }
 
@@ -77,13 +71,7 @@ impl IdentityStore for SqliteStore {
                         user.now_ms
                     ],
                 )
-                .map_err(|err| {
-                    if is_unique_violation(&err) {
-                        StoreError::Conflict("email")
-                    } else {
-                        db_err(err)
-                    }
-                })?;
+                .map_err(conflict_as("email"))?;
                 insert_identity(conn, user.id, &identity, user.now_ms)?;
                 select_user(conn, user.id)?.ok_or_else(vanished)
             })

@@ -126,6 +126,17 @@ pub(super) fn db_err(err: rusqlite::Error) -> StoreError {
     StoreError::Backend(err.into())
 }
 
+/// Maps a unique-constraint failure to `Conflict(what)` and anything else to a backend error.
+fn conflict_as(what: &'static str) -> impl Fn(rusqlite::Error) -> StoreError {
+    move |err| {
+        if is_unique_violation(&err) {
+            StoreError::Conflict(what)
+        } else {
+            db_err(err)
+        }
+    }
+}
+
 fn is_unique_violation(err: &rusqlite::Error) -> bool {
     matches!(err, rusqlite::Error::SqliteFailure(e, _)
         if e.code == ErrorCode::ConstraintViolation

@@ -6,8 +6,8 @@ use domain::Role;
 use rusqlite::{OptionalExtension, params};
 use uuid::Uuid;
 
-use super::{SqliteStore, db_err, is_unique_violation};
-use crate::store::{PlanStore, StoreError, StoreResult};
+use super::{SqliteStore, conflict_as, db_err};
+use crate::store::{PlanStore, StoreResult};
 
 #[async_trait]
 impl PlanStore for SqliteStore {
@@ -53,13 +53,7 @@ impl PlanStore for SqliteStore {
                     "UPDATE users SET billing_customer_id = ?2 WHERE id = ?1",
                     params![user_id.to_string(), customer_id],
                 )
-                .map_err(|err| {
-                    if is_unique_violation(&err) {
-                        StoreError::Conflict("billing customer")
-                    } else {
-                        db_err(err)
-                    }
-                })?;
+                .map_err(conflict_as("billing customer"))?;
                 Ok(())
             })
             .await

@@ -4,8 +4,8 @@ use async_trait::async_trait;
 use rusqlite::{OptionalExtension, Row, params};
 use uuid::Uuid;
 
-use super::{SqliteStore, db_err, is_unique_violation};
-use crate::store::{SessionRecord, SessionStore, StoreError, StoreResult};
+use super::{SqliteStore, conflict_as, db_err};
+use crate::store::{SessionRecord, SessionStore, StoreResult};
 
 fn session_from_row(row: &Row<'_>) -> rusqlite::Result<SessionRecord> {
     let user_id: String = row.get(1)?;
@@ -36,13 +36,7 @@ impl SessionStore for SqliteStore {
                         session.user_agent
                     ],
                 )
-                .map_err(|err| {
-                    if is_unique_violation(&err) {
-                        StoreError::Conflict("session")
-                    } else {
-                        db_err(err)
-                    }
-                })?;
+                .map_err(conflict_as("session"))?;
                 Ok(())
             })
             .await
