@@ -21,6 +21,7 @@ import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { httpSyncApi, type SyncApi } from '../src/sync/api';
 import { deleteEntry, saveEntry } from '../src/sync/commands';
 import { LocalDb } from '../src/sync/db';
+import { entryFieldsBeforeCouriers } from '../src/sync/default-courier';
 import { SyncEngine } from '../src/sync/engine';
 import type { SyncStatus } from '../src/sync/status';
 import type { EntryChange, EntryContent, LocalEntry, PullPage } from '../src/sync/types';
@@ -108,7 +109,7 @@ function markerOf(notes: string): string | null {
   return /^#(s\d+d\d+w\d+)#/.exec(notes)?.[1] ?? null;
 }
 
-function randomContent(rng: Rng, marker: string): EntryContent {
+function randomContent(rng: Rng, marker: string, userId: string): EntryContent {
   const date = new Date(FIRST_DAY + int(rng, 0, DAYS) * DAY_MS).toISOString().slice(0, 10);
   const stops = chance(rng, 0.05) ? pick(rng, [0, 1000]) : int(rng, 0, 1000);
   const extra = chance(rng, 0.4) ? 0 : chance(rng, 0.05) ? 1_000_000 : int(rng, 0, 1_000_000);
@@ -118,7 +119,7 @@ function randomContent(rng: Rng, marker: string): EntryContent {
   const length = chance(rng, 0.08) ? 1000 : chance(rng, 0.3) ? 0 : int(rng, 0, 40);
   const chars = [...head];
   while (chars.length < length) chars.push(pick(rng, NOTE_CHARS));
-  return { date, stops, extra, notes: chars.join(''), total };
+  return { date, stops, extra, notes: chars.join(''), total, ...entryFieldsBeforeCouriers(userId) };
 }
 
 // ---------------------------------------------------------------------------------------
@@ -242,6 +243,8 @@ class Schedule {
   readonly rejected: string[] = [];
   clean = false;
   cookie = '';
+  /** The guest's id: its default courier and first rate card have it too. */
+  userId = '';
   private writeCounter = 0;
 
   constructor(
@@ -361,7 +364,7 @@ class Schedule {
 
   async addDevice(index: number): Promise<Device> {
     const name = `convergence-${this.job.seed}-${this.index}-d${index}-${Math.random().toString(36).slice(2)}`;
-    const db = new LocalDb(name);
+    const db = new LocalDb(name, this.userId);
     const deviceRng = mulberry32(mix(this.seed, 1000 + index));
     let timerIds = 0;
     const device = {
@@ -470,7 +473,7 @@ class Schedule {
     const roll = this.rng();
     if (live.length === 0 || roll < 0.35) {
       const marker = this.nextMarker(device);
-      const content = randomContent(this.rng, marker);
+      const content = randomContent(this.rng, marker, device.db.userId);
       const entry = await saveEntry(device.db, content);
       this.labels.set(entry.id, marker);
       this.createdIds.add(entry.id);
@@ -480,7 +483,7 @@ class Schedule {
     } else if (roll < 0.8) {
       const target = pick(this.rng, live);
       const marker = this.nextMarker(device);
-      const content = randomContent(this.rng, marker);
+      const content = randomContent(this.rng, marker, device.db.userId);
       const confirmed = target.server ? markerOf(target.server.notes) : null;
       const earlier = this.puts.filter((p) => p.device === device.index && p.recordId === target.id).map((p) => p.marker);
       await saveEntry(device.db, content, target.id);
@@ -722,7 +725,7 @@ function httpRequest(url: string, req: WireRequest): Promise<{ status: number; c
   });
 }
 
-async function newGuestCookie(url: string): Promise<string> {
+async function newGuest(url: string): Promise<{ cookie: string; userId: string }> {
   const res = await fetch(`${url}/api/v1/auth/guest`, { method: 'POST' });
   assert.equal(res.status, 201, `guest sign-in failed: ${res.status} ${await res.text()}`);
   const cookie = res.headers
@@ -730,13 +733,14 @@ async function newGuestCookie(url: string): Promise<string> {
     .map((c) => c.split(';')[0]!)
     .find((c) => c.startsWith('__Host-session='));
   assert.ok(cookie, 'guest sign-in set no __Host-session cookie');
-  return cookie;
+  const { user } = (await res.json()) as { user: { id: string } };
+  return { cookie, userId: user.id };
 }
 
 async function runSchedule(job: ConvergenceJob, index: number): Promise<Outcome> {
   const schedule = new Schedule(index, mix(job.seed, index), job);
   try {
-    schedule.cookie = await newGuestCookie(job.url);
+    ({ cookie: schedule.cookie, userId: schedule.userId } = await newGuest(job.url));
     const rng = schedule.rng;
     const deviceCount = int(rng, 3, 5);
     const steps = deviceCount * int(rng, 15, 30);

@@ -1,12 +1,10 @@
-// Tiered pay, in integer pence. Mirrors crates/domain/src/tiers.rs `pay_for` exactly, so the
-// total a device fixes at save time is the one the server would compute.
+// Pay, in integer pence: tiered pay per stop (mirrors crates/domain/src/tiers.rs `pay_for`),
+// which rate card prices a day, and the price of a day with a card. A day's total is fixed
+// when it is saved (PRODUCT.md); these functions are how it is computed, never how a stored
+// total is re-read.
+import type { PayTier, RateCardContent } from '@/sync/types';
 
-export interface PayTier {
-  /** Stops up to (inclusive); absent on the final tier, which pays every stop above. */
-  stopCount?: number;
-  /** Pence per stop. */
-  rate: number;
-}
+export type { PayTier };
 
 /** Spec §3: 110 stops at £1.98, then £1.48. */
 export const DEFAULT_TIERS: readonly PayTier[] = Object.freeze([{ stopCount: 110, rate: 198 }, { rate: 148 }]);
@@ -27,4 +25,90 @@ export function payFor(tiers: readonly PayTier[], stops: number): number {
     }
   }
   return paid;
+}
+
+/** What a card prices: the pay inputs of a day (an EntryContent fits). */
+export interface PayInputs {
+  date: string;
+  stops: number;
+  extra: number;
+  parcels: number | null;
+  collections: number | null;
+  failed: number | null;
+  startTime: string | null;
+  finishTime: string | null;
+}
+
+/** A card with its id, as the device keeps it (a LocalRateCard fits). */
+export type IdentifiedCard = RateCardContent & { id: string; deleted?: 0 | 1 };
+
+/** `a * numerator / denominator` to the nearest penny, halves up (all values are ≥ 0). */
+function roundedShare(a: number, numerator: number, denominator: number): number {
+  return Math.floor((2 * a * numerator + denominator) / (2 * denominator));
+}
+
+function minutesOf(time: string): number | null {
+  const match = /^([01]\d|2[0-3]):([0-5]\d)$/.exec(time);
+  return match ? Number(match[1]) * 60 + Number(match[2]) : null;
+}
+
+/** Minutes worked from start to finish ("HH:MM"); a finish before the start is after midnight. */
+export function workedMinutes(startTime: string | null, finishTime: string | null): number | null {
+  if (startTime === null || finishTime === null) return null;
+  const start = minutesOf(startTime);
+  const finish = minutesOf(finishTime);
+  if (start === null || finish === null) return null;
+  return finish >= start ? finish - start : finish + 24 * 60 - start;
+}
+
+/**
+ * The day's total with `card`: every way the card pays, then its peak (the first peak whose
+ * dates hold the day: extra per stop, then the multiplier), then the driver's own extra.
+ */
+export function priceWithCard(card: RateCardContent, day: PayInputs): number {
+  const parcels = day.parcels ?? 0;
+  const paidParcels = card.parcelCapPerStop === null ? parcels : Math.min(parcels, card.parcelCapPerStop * day.stops);
+  const minutes = workedMinutes(day.startTime, day.finishTime) ?? 0;
+  let base =
+    (card.perStop ? payFor(card.perStop, day.stops) : 0) +
+    (card.perParcel ?? 0) * paidParcels +
+    (card.perCollection ?? 0) * (day.collections ?? 0) +
+    (card.perFailed ?? 0) * (day.failed ?? 0) +
+    (card.dayRate ?? 0) +
+    (card.hourly === null ? 0 : roundedShare(card.hourly, minutes, 60));
+  const peak = card.peaks.find((p) => p.from <= day.date && day.date <= p.to);
+  if (peak) {
+    base += (peak.extraPerStop ?? 0) * day.stops;
+    if (peak.multiplierPercent !== null) base = roundedShare(base, peak.multiplierPercent, 100);
+  }
+  return base + day.extra;
+}
+
+/**
+ * The card in force for `courierId` on `date`: its live card with the latest validFrom on or
+ * before the date. Null before its first card: a card never reaches back before its own date,
+ * so adding one can change no day before it. (A courier's first card is made "from the start",
+ * FIRST_CARD_FROM, so every day has one unless the driver chose otherwise.)
+ */
+export function cardInForce<C extends IdentifiedCard>(cards: readonly C[], courierId: string, date: string): C | null {
+  let inForce: C | null = null;
+  for (const card of cards) {
+    if (card.courierId !== courierId || card.deleted || card.validFrom > date) continue;
+    if (!inForce || byStart(card, inForce) > 0) inForce = card;
+  }
+  return inForce;
+}
+
+/** "From the start": the validFrom of a courier's first card, before any day can be logged. */
+export const FIRST_CARD_FROM = '2000-01-01';
+
+/** Orders cards by validFrom, then id, so two cards from one date always resolve the same way. */
+function byStart(a: IdentifiedCard, b: IdentifiedCard): number {
+  return a.validFrom === b.validFrom ? a.id.localeCompare(b.id) : a.validFrom < b.validFrom ? -1 : 1;
+}
+
+/** A day priced: its total and the card that priced it (null: no card, the total is the extra). */
+export function priceDay<C extends IdentifiedCard>(cards: readonly C[], courierId: string, day: PayInputs): { total: number; rateCardId: string | null } {
+  const card = cardInForce(cards, courierId, day.date);
+  return card ? { total: priceWithCard(card, day), rateCardId: card.id } : { total: day.extra, rateCardId: null };
 }

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../lib/api';
 import { pullPageSchema, syncFailureOf } from './api';
+import { entryFieldsBeforeCouriers } from './default-courier';
 
-const entry = { date: '2025-03-21', stops: 120, extra: 550, notes: '', total: 23_760, createdAt: 'c', updatedAt: 'u' };
+const entry = { date: '2025-03-21', stops: 120, extra: 550, notes: '', total: 23_760, ...entryFieldsBeforeCouriers('u1'), createdAt: 'c', updatedAt: 'u' };
 
 describe('pullPageSchema', () => {
   it('keeps the kinds this version knows and leaves out the ones it does not', () => {

@@ -1,7 +1,8 @@
 // The device's own database. One per user, so signing in as someone else on a shared phone
 // never mixes two people's days, and a signed-out user's unsent changes wait for them.
-import Dexie, { type EntityTable } from 'dexie';
-import type { DocKind, LocalDoc, LocalEntry, LocalInvoice, OutboxItem } from './types';
+import Dexie, { type EntityTable, type Transaction } from 'dexie';
+import { entryFieldsBeforeCouriers, invoiceFieldsBeforeCouriers } from './default-courier';
+import type { DocKind, LocalCourier, LocalDeduction, LocalDoc, LocalEntry, LocalInvoice, LocalRateCard, OutboxItem } from './types';
 
 export interface MetaRow {
   key: string;
@@ -14,8 +15,15 @@ export class LocalDb extends Dexie {
   meta!: EntityTable<MetaRow, 'key'>;
   docs!: EntityTable<LocalDoc, 'kind'>;
   invoices!: EntityTable<LocalInvoice, 'id'>;
+  couriers!: EntityTable<LocalCourier, 'id'>;
+  rateCards!: EntityTable<LocalRateCard, 'id'>;
+  deductions!: EntityTable<LocalDeduction, 'id'>;
 
-  constructor(name: string) {
+  /** `userId` owns the database: its default courier and first rate card have that id. */
+  constructor(
+    name: string,
+    readonly userId: string,
+  ) {
     super(name);
     this.version(1).stores({
       entries: 'id, date, [deleted+date]',
@@ -26,6 +34,11 @@ export class LocalDb extends Dexie {
     this.version(2).stores({ docs: 'kind' });
     // Invoice checks: synced records like entries.
     this.version(3).stores({ invoices: 'id, periodStart, deleted' });
+    // Couriers, their rate cards and deductions (issue 12). Days and statement checks made
+    // before then belong to the default courier, as the server's migration 0012 says.
+    this.version(4)
+      .stores({ couriers: 'id, deleted', rateCards: 'id, courierId, deleted', deductions: 'id, courierId, deleted' })
+      .upgrade((tx) => fillCourierFields(tx, userId));
   }
 
   async getDoc<K extends DocKind>(kind: K): Promise<Extract<LocalDoc, { kind: K }> | undefined> {
@@ -34,7 +47,7 @@ export class LocalDb extends Dexie {
 
   /** Every table a sync transaction may touch. */
   get syncTables() {
-    return [this.entries, this.invoices, this.outbox, this.docs, this.meta];
+    return [this.entries, this.invoices, this.couriers, this.rateCards, this.deductions, this.outbox, this.docs, this.meta];
   }
 
   async getMeta<T>(key: string, fallback: T): Promise<T> {
@@ -45,6 +58,21 @@ export class LocalDb extends Dexie {
   async setMeta(key: string, value: unknown): Promise<void> {
     await this.meta.put({ key, value });
   }
+}
+
+/**
+ * Version 4's upgrade: what the server's migration 0012 does to the same records, so a device's
+ * copy (and the server copy it keeps for discards) reads exactly as a fresh pull would.
+ */
+async function fillCourierFields(tx: Transaction, userId: string): Promise<void> {
+  const fill = (fields: object) => (record: Record<string, unknown>) => {
+    for (const target of [record, record.server as Record<string, unknown> | null]) {
+      if (!target) continue;
+      for (const [field, value] of Object.entries(fields)) if (!(field in target)) target[field] = value;
+    }
+  };
+  await tx.table('entries').toCollection().modify(fill(entryFieldsBeforeCouriers(userId)));
+  await tx.table('invoices').toCollection().modify(fill(invoiceFieldsBeforeCouriers(userId)));
 }
 
 export function databaseName(userId: string): string {
@@ -58,7 +86,7 @@ export function localDbFor(userId: string): LocalDb {
   const name = databaseName(userId);
   let db = open.get(name);
   if (!db) {
-    db = new LocalDb(name);
+    db = new LocalDb(name, userId);
     open.set(name, db);
   }
   return db;

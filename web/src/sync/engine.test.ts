@@ -1,3 +1,6 @@
+import { DEFAULT_COURIER, entryFieldsBeforeCouriers } from './default-courier';
+import { recordKindOf } from './records';
+import { makeInvoiceContent, TEST_USER_ID } from '@/testing/sync-handle';
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { syncFailure } from '@/testing/sync-failure';
@@ -41,18 +44,17 @@ class FakeServer implements SyncApi {
         this.docs.set('profile', { kind: 'profile', id: 'u1', version: ++this.seq, deleted: false, data: this.profile });
       } else if (item.name === 'settings.put') {
         this.docs.set('settings', { kind: 'settings', id: 'u1', version: ++this.seq, deleted: false, data: { theme: item.args.theme as 'light', updatedAt: 'u' } });
-      } else if (item.name === 'entry.put' || item.name === 'invoice.put') {
+      } else if (item.name.endsWith('.put')) {
         // Like the server: a put after a delete of the same id changes nothing.
         if (!this.records.get(item.recordId)?.deleted) {
           const { id: _id, ...args } = item.args;
           this.records.set(item.recordId, {
-            kind: item.name === 'entry.put' ? 'entry' : 'invoice', id: item.recordId, version: ++this.seq, deleted: false,
+            kind: recordKindOf(item.name), id: item.recordId, version: ++this.seq, deleted: false,
             data: { ...args, createdAt: '2025-01-01T00:00:00Z', updatedAt: '2025-01-01T00:00:00Z' },
           } as Change);
         }
       } else {
-        const kind = item.name === 'entry.delete' ? 'entry' : 'invoice';
-        this.records.set(item.recordId, { kind, id: item.recordId, version: ++this.seq, deleted: true });
+        this.records.set(item.recordId, { kind: recordKindOf(item.name), id: item.recordId, version: ++this.seq, deleted: true } as Change);
       }
       this.seen.set(item.mutationId, result);
       return result;
@@ -66,7 +68,7 @@ class FakeServer implements SyncApi {
   }
 }
 
-const day = (stops: number, date = '2025-03-21'): EntryContent => ({ date, stops, extra: 0, notes: '', total: stops * 198 });
+const day = (stops: number, date = '2025-03-21'): EntryContent => ({ date, stops, extra: 0, notes: '', total: stops * 198, ...entryFieldsBeforeCouriers(TEST_USER_ID) });
 
 let db: LocalDb;
 let server: FakeServer;
@@ -100,7 +102,7 @@ function fireRetry(): void {
 }
 
 beforeEach(() => {
-  db = new LocalDb(`test-${Math.random()}`);
+  db = new LocalDb(`test-${Math.random()}`, crypto.randomUUID());
   server = new FakeServer();
   online = true;
   timers = [];
@@ -113,7 +115,7 @@ afterEach(async () => {
   await db.delete();
 });
 
-const statement = (paid: number): InvoiceContent => ({ periodStart: '2025-03-16', periodEnd: '2025-03-22', paid, stops: null, reference: 'INV-7' });
+const statement = (paid: number): InvoiceContent => makeInvoiceContent({ periodStart: '2025-03-16', periodEnd: '2025-03-22', paid, reference: 'INV-7' });
 
 describe('SyncEngine', () => {
   it('pushes a local write, pulls it back and reports synced', async () => {
@@ -382,7 +384,7 @@ describe('SyncEngine', () => {
     expect(await sync.sync()).toBe(true);
     expect((await db.invoices.get(check.id))?.server).toMatchObject({ paid: 120_00, version: 1 });
 
-    const other = new LocalDb(`test-other-${Math.random()}`);
+    const other = new LocalDb(`test-other-${Math.random()}`, crypto.randomUUID());
     const otherSync = new SyncEngine({ db: other, api: server, isOnline: () => true, setTimer: () => 0 as unknown as ReturnType<typeof setTimeout>, clearTimer: () => undefined });
     expect(await otherSync.sync()).toBe(true);
     expect(await other.invoices.get(check.id)).toMatchObject({ paid: 120_00, reference: 'INV-7', syncState: 'synced', deleted: 0 });
@@ -446,5 +448,27 @@ describe('SyncEngine', () => {
 
     await discardParked(db, parked!.seq!);
     expect(await db.invoices.get(check.id)).toMatchObject({ paid: 100_00, syncState: 'synced', deleted: 0 });
+  });
+});
+
+describe('SyncEngine and record kinds it did not know before', () => {
+  it('pulls again from the start once, when this app knows a kind the device never pulled', async () => {
+    // The server holds a courier; an older app pulled past it (it left out the kind) to cursor 2.
+    server.records.set(TEST_USER_ID, { kind: 'courier', id: TEST_USER_ID, version: 1, deleted: false, data: { ...DEFAULT_COURIER, createdAt: 'c', updatedAt: 'u' } });
+    server.records.set('e1', { kind: 'entry', id: 'e1', version: 2, deleted: false, data: { ...day(120), createdAt: 'c', updatedAt: 'u' } });
+    server.seq = 2;
+    await db.setMeta('cursor', 2);
+    const sync = engine();
+    expect(await sync.sync()).toBe(true);
+    expect((await db.couriers.get(TEST_USER_ID))?.name).toBe(DEFAULT_COURIER.name);
+    expect(await db.entries.count()).toBe(1);
+    expect(await db.getMeta('cursor', 0)).toBe(2);
+
+    // From now on the cursor holds: a later pull asks only for what is new.
+    const asked: number[] = [];
+    const pull = server.pull.bind(server);
+    server.pull = (cursor, limit) => (asked.push(cursor), pull(cursor, limit));
+    expect(await sync.sync()).toBe(true);
+    expect(asked).toEqual([2]);
   });
 });

@@ -16,6 +16,10 @@ export { MAX_ATTEMPTS } from './outbox';
 export const PUSH_BATCH = 100;
 export const PULL_PAGE = 500;
 export const PERIODIC_PULL_MS = 30_000;
+/** Meta key: the record kinds the device's cursor has covered. */
+const PULLED_KINDS = 'pulledKinds';
+/** What every app before the key existed pulled. */
+const KINDS_BEFORE_TRACKING: readonly string[] = ['entry', 'invoice'];
 
 type Timer = ReturnType<typeof setTimeout>;
 
@@ -231,7 +235,7 @@ export class SyncEngine {
   }
 
   private async pullAll(): Promise<void> {
-    let cursor = await this.db.getMeta<number>('cursor', 0);
+    let cursor = await this.startingCursor();
     for (;;) {
       const page = await this.api.pull(cursor, PULL_PAGE);
       await this.db.transaction('rw', this.db.syncTables, async () => {
@@ -250,10 +254,22 @@ export class SyncEngine {
         }
         // Kinds this version does not know yet never get here (api.ts leaves them out).
         await this.db.setMeta('cursor', page.cursor);
+        await this.db.setMeta(PULLED_KINDS, recordKinds);
       });
       cursor = page.cursor;
       if (!page.hasMore) return;
     }
+  }
+
+  /**
+   * Where the next pull starts. An older app left out the kinds it did not know (api.ts) while
+   * its cursor moved past them, so the first pull by an app that knows a new kind starts again
+   * from 0; the merge makes everything else it brings back a no-op.
+   */
+  private async startingCursor(): Promise<number> {
+    const cursor = await this.db.getMeta<number>('cursor', 0);
+    const pulled = await this.db.getMeta<readonly string[]>(PULLED_KINDS, KINDS_BEFORE_TRACKING);
+    return recordKinds.every((kind) => pulled.includes(kind)) ? cursor : 0;
   }
 
   /**

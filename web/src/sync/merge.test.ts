@@ -1,15 +1,17 @@
+import { entryFieldsBeforeCouriers } from './default-courier';
 import { describe, expect, it } from 'vitest';
 import { mergeRemote } from './merge';
 import type { EntryChange, LocalEntry } from './types';
 
+const fields = entryFieldsBeforeCouriers('u1');
 const local = (over: Partial<LocalEntry> = {}): LocalEntry => ({
-  id: 'e1', date: '2025-03-21', stops: 10, extra: 0, notes: '', total: 1980,
+  id: 'e1', date: '2025-03-21', stops: 10, extra: 0, notes: '', total: 1980, ...fields,
   createdAt: 'c', updatedAt: 'u', deleted: 0, syncState: 'synced',
-  server: { date: '2025-03-21', stops: 10, extra: 0, notes: '', total: 1980, version: 3 }, ...over,
+  server: { date: '2025-03-21', stops: 10, extra: 0, notes: '', total: 1980, ...fields, version: 3 }, ...over,
 });
 const change = (over: Partial<EntryChange> = {}): EntryChange => ({
   kind: 'entry', id: 'e1', version: 4, deleted: false,
-  data: { date: '2025-03-21', stops: 12, extra: 0, notes: '', total: 2376, createdAt: 'c', updatedAt: 'u2' }, ...over,
+  data: { date: '2025-03-21', stops: 12, extra: 0, notes: '', total: 2376, ...fields, createdAt: 'c', updatedAt: 'u2' }, ...over,
 });
 
 describe('mergeRemote', () => {

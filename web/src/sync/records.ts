@@ -1,15 +1,19 @@
-// The record kinds synced one record at a time with tombstones (entries and invoice checks):
+// The record kinds synced one record at a time with tombstones (entries, statement checks,
+// couriers, rate cards, deductions):
 // their content on the wire, where each lives on the device and which mutations carry it.
 // Everything generic (save, delete, merge, pull, acknowledge, discard) goes through this table,
 // so a new kind is one row here rather than a second copy of the sync code.
 import type { Table } from 'dexie';
 import { z } from 'zod';
 import type { LocalDb } from './db';
-import type { EntryContent, InvoiceContent, LocalRecord, MutationName } from './types';
+import type { CourierContent, DeductionContent, EntryContent, InvoiceContent, LocalRecord, MutationName, RateCardContent } from './types';
 
 export interface RecordContents {
   entry: EntryContent;
   invoice: InvoiceContent;
+  courier: CourierContent;
+  rateCard: RateCardContent;
+  deduction: DeductionContent;
 }
 
 export type RecordKind = keyof RecordContents;
@@ -19,6 +23,9 @@ export type RecordTable<K extends RecordKind> = Table<LocalRecord<RecordContents
 
 const day = z.string();
 const pence = z.number().int();
+const count = z.number().int();
+const tier = z.object({ stopCount: z.number().int().optional(), rate: pence });
+const peak = z.object({ from: day, to: day, extraPerStop: pence.nullable(), multiplierPercent: z.number().int().nullable() });
 
 interface KindInfo<K extends RecordKind> {
   /** The content as the server sends it in a pull (crates/domain/src/sync.rs). */
@@ -30,16 +37,84 @@ interface KindInfo<K extends RecordKind> {
 
 export const RECORD_KINDS: { [K in RecordKind]: KindInfo<K> } = {
   entry: {
-    content: z.object({ date: day, stops: z.number().int(), extra: pence, notes: z.string(), total: pence }),
+    content: z.object({
+      date: day,
+      stops: count,
+      extra: pence,
+      notes: z.string(),
+      total: pence,
+      courierId: z.string(),
+      rateCardId: z.string().nullable(),
+      parcels: count.nullable(),
+      collections: count.nullable(),
+      failed: count.nullable(),
+      startTime: z.string().nullable(),
+      finishTime: z.string().nullable(),
+    }),
     put: 'entry.put',
     remove: 'entry.delete',
     table: (db) => db.entries as unknown as RecordTable<'entry'>,
   },
   invoice: {
-    content: z.object({ periodStart: day, periodEnd: day, paid: pence, stops: z.number().int().nullable(), reference: z.string() }),
+    content: z.object({
+      periodStart: day,
+      periodEnd: day,
+      paid: pence,
+      stops: count.nullable(),
+      reference: z.string(),
+      courierId: z.string(),
+      parcels: count.nullable(),
+      collections: count.nullable(),
+      deductions: pence.nullable(),
+      status: z.enum(['unchecked', 'matches', 'disputed', 'resolved']),
+      note: z.string(),
+    }),
     put: 'invoice.put',
     remove: 'invoice.delete',
     table: (db) => db.invoices as unknown as RecordTable<'invoice'>,
+  },
+  courier: {
+    content: z.object({
+      name: z.string(),
+      colour: z.string(),
+      periodKind: z.enum(['weekly', 'fourFourFive', 'monthly']),
+      periodAnchor: day,
+      arrearsWeeks: count,
+    }),
+    put: 'courier.put',
+    remove: 'courier.delete',
+    table: (db) => db.couriers as unknown as RecordTable<'courier'>,
+  },
+  rateCard: {
+    content: z.object({
+      courierId: z.string(),
+      validFrom: day,
+      label: z.string(),
+      perStop: z.array(tier).nullable(),
+      perParcel: pence.nullable(),
+      parcelCapPerStop: count.nullable(),
+      perCollection: pence.nullable(),
+      perFailed: pence.nullable(),
+      dayRate: pence.nullable(),
+      hourly: pence.nullable(),
+      peaks: z.array(peak),
+    }),
+    put: 'rateCard.put',
+    remove: 'rateCard.delete',
+    table: (db) => db.rateCards as unknown as RecordTable<'rateCard'>,
+  },
+  deduction: {
+    content: z.object({
+      courierId: z.string(),
+      label: z.string(),
+      amount: pence,
+      repeat: z.enum(['once', 'weekly', 'monthly']),
+      from: day,
+      to: day.nullable(),
+    }),
+    put: 'deduction.put',
+    remove: 'deduction.delete',
+    table: (db) => db.deductions as unknown as RecordTable<'deduction'>,
   },
 };
 

@@ -6,6 +6,68 @@ export interface EntryContent {
   extra: number; // pence
   notes: string;
   total: number; // pence, fixed when the entry is saved
+  /** The courier the day was worked for (the default courier's id is the user's id). */
+  courierId: string;
+  /** The rate card that priced the day, or null when it was priced with no card (extra only). */
+  rateCardId: string | null;
+  parcels: number | null;
+  collections: number | null;
+  /** Failed or returned items. */
+  failed: number | null;
+  startTime: string | null; // HH:MM
+  finishTime: string | null; // HH:MM, before startTime when the shift crosses midnight
+}
+
+/** Which days a courier's statements cover (see lib/pay-period.ts). */
+export type PeriodKind = 'weekly' | 'fourFourFive' | 'monthly';
+
+/** A courier the driver works for. */
+export interface CourierContent {
+  name: string;
+  colour: string; // #rrggbb
+  periodKind: PeriodKind;
+  /** Weekly: periods start on this date's weekday; 4-4-5: a cycle starts here; monthly: on this day of month (1–28). */
+  periodAnchor: string;
+  /** A period's pay arrives this many weeks after it ends. */
+  arrearsWeeks: number;
+}
+
+/** A peak period on a rate card: extra pence per stop and/or a multiplier, from/to inclusive. */
+export interface Peak {
+  from: string;
+  to: string;
+  extraPerStop: number | null;
+  multiplierPercent: number | null;
+}
+
+/**
+ * How a courier pays from `validFrom` until its next card. Null means "not paid this way".
+ * Pricing is lib/pay.ts `priceWithCard`.
+ */
+export interface RateCardContent {
+  courierId: string;
+  validFrom: string;
+  label: string;
+  perStop: PayTier[] | null;
+  perParcel: number | null;
+  parcelCapPerStop: number | null;
+  perCollection: number | null;
+  perFailed: number | null;
+  dayRate: number | null;
+  hourly: number | null; // pence per hour
+  peaks: Peak[];
+}
+
+export type DeductionRepeat = 'once' | 'weekly' | 'monthly';
+
+/** Money a courier takes off the statement: van hire, admin fees, device rent, damage… */
+export interface DeductionContent {
+  courierId: string;
+  label: string;
+  amount: number; // pence per occurrence
+  repeat: DeductionRepeat;
+  from: string;
+  to: string | null; // null: once, or recurring with no end
 }
 
 /** What the server last confirmed for a record: restored when a change is discarded. */
@@ -37,17 +99,34 @@ export interface InvoiceContent {
   paid: number; // pence, what the statement says was paid
   stops: number | null; // stops on the statement, when it gives them
   reference: string; // statement number or a short note, may be empty
+  courierId: string;
+  parcels: number | null;
+  collections: number | null;
+  deductions: number | null; // pence, the statement's total deductions
+  status: StatementStatus;
+  note: string;
 }
+
+export type StatementStatus = 'unchecked' | 'matches' | 'disputed' | 'resolved';
 
 export type MutationName =
   | 'entry.put'
   | 'entry.delete'
   | 'invoice.put'
   | 'invoice.delete'
+  | 'courier.put'
+  | 'courier.delete'
+  | 'rateCard.put'
+  | 'rateCard.delete'
+  | 'deduction.put'
+  | 'deduction.delete'
   | 'profile.update'
   | 'settings.put';
 
 export type LocalInvoice = LocalRecord<InvoiceContent>;
+export type LocalCourier = LocalRecord<CourierContent>;
+export type LocalRateCard = LocalRecord<RateCardContent>;
+export type LocalDeduction = LocalRecord<DeductionContent>;
 
 export interface OutboxItem {
   seq?: number; // auto-increment: push order
@@ -112,6 +191,9 @@ export type DocKind = LocalDoc['kind'];
 export type Change =
   | { kind: 'entry'; id: string; version: number; deleted: boolean; data?: EntryContent & { createdAt: string; updatedAt: string } }
   | { kind: 'invoice'; id: string; version: number; deleted: boolean; data?: InvoiceContent & { createdAt: string; updatedAt: string } }
+  | { kind: 'courier'; id: string; version: number; deleted: boolean; data?: CourierContent & { createdAt: string; updatedAt: string } }
+  | { kind: 'rateCard'; id: string; version: number; deleted: boolean; data?: RateCardContent & { createdAt: string; updatedAt: string } }
+  | { kind: 'deduction'; id: string; version: number; deleted: boolean; data?: DeductionContent & { createdAt: string; updatedAt: string } }
   | { kind: 'profile'; id: string; version: number; deleted: boolean; data?: ProfileData }
   | { kind: 'settings'; id: string; version: number; deleted: boolean; data?: SettingsData };
 

@@ -12,7 +12,7 @@ import { SyncEngine } from '@/sync/engine';
 export function engineStarter(): StartSync & { handles: SyncHandle[] } {
   const handles: SyncHandle[] = [];
   const start: StartSync = ({ userId, onUnauthenticated }) => {
-    const db = new LocalDb(`app-test-${userId}-${crypto.randomUUID()}`);
+    const db = new LocalDb(`app-test-${userId}-${crypto.randomUUID()}`, userId);
     const engine = new SyncEngine({ db, onUnauthenticated });
     void engine.start();
     const handle: SyncHandle = {

@@ -1,9 +1,10 @@
+import { entryFieldsBeforeCouriers, invoiceFieldsBeforeCouriers } from '@/sync/default-courier';
 import 'fake-indexeddb/auto';
 import { vi } from 'vitest';
 import type { SyncHandle } from '@/sync/coordinator';
 import { LocalDb } from '@/sync/db';
 import type { SyncStatus } from '@/sync/status';
-import type { EntryContent, LocalEntry } from '@/sync/types';
+import type { EntryContent, InvoiceContent, LocalEntry } from '@/sync/types';
 
 /** A sync handle over a fresh on-device database, with the network side under the test's control. */
 export interface TestSyncHandle extends SyncHandle {
@@ -16,7 +17,7 @@ export interface TestSyncHandle extends SyncHandle {
 }
 
 export function createTestSyncHandle(initial: SyncStatus = { state: 'synced', lastSyncAt: null }): TestSyncHandle {
-  const db = new LocalDb(`test-${crypto.randomUUID()}`);
+  const db = new LocalDb(`test-${crypto.randomUUID()}`, crypto.randomUUID());
   const listeners = new Set<(status: SyncStatus) => void>();
   let status = initial;
   return {
@@ -42,6 +43,22 @@ export function createTestSyncHandle(initial: SyncStatus = { state: 'synced', la
 
 let counter = 0;
 
+/** The user the fixtures' records belong to: the default courier and first card have this id. */
+export const TEST_USER_ID = '0190a6e2-7c1d-7000-8000-00000000beef';
+
+/** Invoice-check content with the statement fields of a check made before couriers existed. */
+export function makeInvoiceContent(content: Partial<InvoiceContent> = {}): InvoiceContent {
+  return {
+    periodStart: '2025-03-17',
+    periodEnd: '2025-03-23',
+    paid: 0,
+    stops: null,
+    reference: '',
+    ...invoiceFieldsBeforeCouriers(TEST_USER_ID),
+    ...content,
+  };
+}
+
 /** An entry as the device stores it; `createdAt` increases with each call unless given. */
 export function makeEntry(content: Partial<EntryContent> & Partial<LocalEntry> = {}): LocalEntry {
   counter += 1;
@@ -53,6 +70,7 @@ export function makeEntry(content: Partial<EntryContent> & Partial<LocalEntry> =
     extra: 0,
     notes: '',
     total: 19_800,
+    ...entryFieldsBeforeCouriers(TEST_USER_ID),
     createdAt,
     updatedAt: createdAt,
     deleted: 0,

@@ -1,9 +1,11 @@
+import { entryFieldsBeforeCouriers, invoiceFieldsBeforeCouriers } from '@/sync/default-courier';
+import { TEST_USER_ID } from '@/testing/sync-handle';
 import { describe, expect, it } from 'vitest';
 import type { LocalEntry } from '@/sync/types';
 import { buildJsonExport, jsonFileName, type ExportableInvoice, type JsonExportInput } from './json-export';
 
 function localEntry(overrides: Partial<LocalEntry> = {}): LocalEntry {
-  const content = { date: '2025-03-21', stops: 120, extra: 0, notes: '', total: 21_780 };
+  const content = { date: '2025-03-21', stops: 120, extra: 0, notes: '', total: 21_780, ...entryFieldsBeforeCouriers(TEST_USER_ID) };
   return {
     id: 'e1',
     ...content,
@@ -25,6 +27,7 @@ function localInvoice(overrides: Partial<ExportableInvoice> = {}): ExportableInv
     paid: 100_000,
     stops: 600,
     reference: 'INV-1',
+    ...invoiceFieldsBeforeCouriers(TEST_USER_ID),
     createdAt: '2025-03-10T09:00:00Z',
     updatedAt: '2025-03-10T09:00:00Z',
     deleted: 0,
@@ -87,6 +90,7 @@ describe('JSON export', () => {
       extra: 250,
       notes: '',
       total: 22_030,
+      ...entryFieldsBeforeCouriers(TEST_USER_ID),
       createdAt: '2025-03-01T08:00:00Z',
       updatedAt: '2025-03-21T18:00:00Z',
     });
@@ -114,6 +118,7 @@ describe('JSON export', () => {
       paid: 100_000,
       stops: 600,
       reference: 'INV-1',
+    ...invoiceFieldsBeforeCouriers(TEST_USER_ID),
       createdAt: '2025-03-10T09:00:00Z',
       updatedAt: '2025-03-10T09:00:00Z',
     });
@@ -121,8 +126,12 @@ describe('JSON export', () => {
 
   it('lets nothing the device keeps for syncing leak into the file', () => {
     const result = buildJsonExport(input({ entries: [localEntry()], invoices: [localInvoice()] }));
-    expect(Object.keys(result.entries[0] ?? {}).sort()).toEqual(['createdAt', 'date', 'extra', 'id', 'notes', 'stops', 'total', 'updatedAt']);
-    expect(Object.keys(result.invoices[0] ?? {}).sort()).toEqual(['createdAt', 'id', 'paid', 'periodEnd', 'periodStart', 'reference', 'stops', 'updatedAt']);
+    expect(Object.keys(result.entries[0] ?? {}).sort()).toEqual(
+      ['collections', 'courierId', 'createdAt', 'date', 'extra', 'failed', 'finishTime', 'id', 'notes', 'parcels', 'rateCardId', 'startTime', 'stops', 'total', 'updatedAt'],
+    );
+    expect(Object.keys(result.invoices[0] ?? {}).sort()).toEqual(
+      ['collections', 'courierId', 'createdAt', 'deductions', 'id', 'note', 'paid', 'parcels', 'periodEnd', 'periodStart', 'reference', 'status', 'stops', 'updatedAt'],
+    );
     expect(Object.keys(result.profile).sort()).toEqual(['bio', 'displayName', 'email', 'paymentConfig']);
     const text = JSON.stringify(result, null, 2);
     for (const internal of ['syncState', 'server', 'deleted', 'pending', 'outbox', 'mutationId', 'patch', 'photoURL', 'isAnonymous']) {

@@ -64,7 +64,23 @@ export interface JsonExport {
 }
 
 function exportedEntry(e: ExportableEntry): ExportedEntry {
-  return { id: e.id, date: e.date, stops: e.stops, extra: e.extra, notes: e.notes, total: e.total, createdAt: e.createdAt, updatedAt: e.updatedAt };
+  return {
+    id: e.id,
+    date: e.date,
+    courierId: e.courierId,
+    rateCardId: e.rateCardId,
+    stops: e.stops,
+    parcels: e.parcels,
+    collections: e.collections,
+    failed: e.failed,
+    startTime: e.startTime,
+    finishTime: e.finishTime,
+    extra: e.extra,
+    notes: e.notes,
+    total: e.total,
+    createdAt: e.createdAt,
+    updatedAt: e.updatedAt,
+  };
 }
 
 function exportedInvoice(i: ExportableInvoice): ExportedInvoice {
@@ -75,6 +91,12 @@ function exportedInvoice(i: ExportableInvoice): ExportedInvoice {
     paid: i.paid,
     stops: i.stops,
     reference: i.reference,
+    courierId: i.courierId,
+    parcels: i.parcels,
+    collections: i.collections,
+    deductions: i.deductions,
+    status: i.status,
+    note: i.note,
     createdAt: i.createdAt,
     updatedAt: i.updatedAt,
   };

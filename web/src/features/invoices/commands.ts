@@ -2,11 +2,14 @@
 // in one transaction (sync/commands.ts) and nudges the engine.
 import { deleteInvoice, saveInvoice, undoDelete } from '@/sync/commands';
 import type { SyncHandle } from '@/sync/coordinator';
+import { invoiceFieldsBeforeCouriers } from '@/sync/default-courier';
 import type { InvoiceContent, LocalInvoice } from '@/sync/types';
 
+export type InvoiceFigures = Pick<InvoiceContent, 'periodStart' | 'periodEnd' | 'paid' | 'stops' | 'reference'>;
+
 /** Saves a new check (no id) or an edit of one. */
-export async function saveCheck(handle: SyncHandle, check: InvoiceContent, id?: string): Promise<LocalInvoice> {
-  const saved = await saveInvoice(handle.db, check, id);
+export async function saveCheck(handle: SyncHandle, check: InvoiceFigures, id?: string): Promise<LocalInvoice> {
+  const saved = await saveInvoice(handle.db, { ...invoiceFieldsBeforeCouriers(handle.db.userId), ...check }, id);
   handle.requestSync();
   return saved;
 }

@@ -1,3 +1,4 @@
+import { makeInvoiceContent } from '@/testing/sync-handle';
 import { describe, expect, it } from 'vitest';
 import { blankInvoiceForm, invoiceFormOf, invoiceMessages, validateInvoiceForm, type InvoiceFormInput } from './invoice-form-schema';
 
@@ -37,6 +38,6 @@ describe('invoice form', () => {
   it('starts a new check on last week and round-trips a saved one', () => {
     expect(blankInvoiceForm('2024-12-29')).toMatchObject({ periodStart: '2024-12-29', periodEnd: '2025-01-04' });
     const saved = { periodStart: '2025-03-16', periodEnd: '2025-03-22', paid: 51240, stops: 640, reference: 'INV-7' };
-    expect(validateInvoiceForm(invoiceFormOf(saved))).toEqual({ ok: true, value: saved });
+    expect(validateInvoiceForm(invoiceFormOf(makeInvoiceContent(saved)))).toEqual({ ok: true, value: saved });
   });
 });

@@ -64,7 +64,7 @@ export const invoiceFormSchema = z
     }
   });
 
-export function validateInvoiceForm(input: InvoiceFormInput): FormResult<InvoiceFormInput, InvoiceContent> {
+export function validateInvoiceForm(input: InvoiceFormInput): FormResult<InvoiceFormInput, Pick<InvoiceContent, 'periodStart' | 'periodEnd' | 'paid' | 'stops' | 'reference'>> {
   return parseForm(invoiceFormSchema, input);
 }
 

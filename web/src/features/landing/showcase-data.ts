@@ -1,6 +1,7 @@
 // Sample figures for the landing page's showcase: one made-up week of a courier paid on the
 // default tiers. Totals come from the real pay rules, so the previews never disagree with the app.
 import { DEFAULT_TIERS, payFor } from '@/lib/pay';
+import { entryFieldsBeforeCouriers } from '@/sync/default-courier';
 import type { LocalEntry } from '@/sync/types';
 
 export const SAMPLE_TODAY = '2025-03-21';
@@ -21,6 +22,7 @@ export const sampleEntries: LocalEntry[] = week
     ...day,
     id: `sample-${index}`,
     total: payFor(DEFAULT_TIERS, day.stops) + day.extra,
+    ...entryFieldsBeforeCouriers('sample'),
     createdAt: `${day.date}T18:00:00Z`,
     updatedAt: `${day.date}T18:00:00Z`,
     deleted: 0,

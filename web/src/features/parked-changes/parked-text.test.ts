@@ -1,3 +1,5 @@
+import { invoiceFieldsBeforeCouriers } from '@/sync/default-courier';
+import { TEST_USER_ID } from '@/testing/sync-handle';
 import { describe, expect, it } from 'vitest';
 import type { ParkedChange, ParkedRecord } from './use-parked-changes';
 import type { LocalInvoice, MutationName } from '@/sync/types';
@@ -17,6 +19,7 @@ const check: LocalInvoice = {
   paid: 98_000,
   stops: null,
   reference: 'ST-1',
+  ...invoiceFieldsBeforeCouriers(TEST_USER_ID),
   createdAt: '2025-03-24T09:00:00Z',
   updatedAt: '2025-03-24T09:00:00Z',
   deleted: 0,

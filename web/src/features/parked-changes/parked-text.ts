@@ -28,6 +28,24 @@ const WORDS: { [K in RecordKind]: KindWords<RecordContents[K]> } = {
       periodStart && periodEnd ? ` for ${formatShortDate(periodStart)} to ${formatShortDate(periodEnd)}` : '',
     figures: ({ paid }) => (typeof paid === 'number' ? ` (${formatPence(paid)} paid)` : ''),
   },
+  courier: {
+    noun: 'courier',
+    one: 'a courier',
+    about: ({ name }) => (name ? ` "${name}"` : ''),
+    figures: () => '',
+  },
+  rateCard: {
+    noun: 'rate card',
+    one: 'a rate card',
+    about: ({ validFrom }) => (validFrom ? ` from ${formatShortDate(validFrom)}` : ''),
+    figures: () => '',
+  },
+  deduction: {
+    noun: 'deduction',
+    one: 'a deduction',
+    about: ({ label, from }) => (label ? ` "${label}"` : '') + (from ? ` from ${formatShortDate(from)}` : ''),
+    figures: ({ amount }) => (typeof amount === 'number' ? ` (${formatPence(amount)})` : ''),
+  },
 };
 
 /** What the change was, in the driver's words. */

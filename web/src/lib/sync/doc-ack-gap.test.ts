@@ -24,7 +24,7 @@ function engineWhosePullFails(db: LocalDb): SyncEngine {
 
 describe('a profile change the server has acknowledged, before the pull', () => {
   it('still prices entries with the tiers the driver saved', async () => {
-    const db = new LocalDb(`ack-gap-${crypto.randomUUID()}`);
+    const db = new LocalDb(`ack-gap-${crypto.randomUUID()}`, crypto.randomUUID());
     await updateProfile(db, { paymentConfig: { tiers } });
     expect(profileView(await db.getDoc('profile'), makeUser()).tiers).toEqual(tiers);
 

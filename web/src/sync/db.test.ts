@@ -1,0 +1,53 @@
+import 'fake-indexeddb/auto';
+import Dexie from 'dexie';
+import { afterEach, describe, expect, it } from 'vitest';
+import { LocalDb } from './db';
+
+const userId = '0190a6e2-7c1d-7000-8000-0000000000u1';
+let name = '';
+
+afterEach(async () => {
+  await Dexie.delete(name);
+});
+
+/** The database exactly as the app before couriers (version 3) left it on a device. */
+async function deviceBeforeCouriers(): Promise<void> {
+  const old = new Dexie(name);
+  old.version(1).stores({ entries: 'id, date, [deleted+date]', outbox: '++seq, &mutationId, recordId, parked', meta: 'key' });
+  old.version(2).stores({ docs: 'kind' });
+  old.version(3).stores({ invoices: 'id, periodStart, deleted' });
+  await old.open();
+  const stamps = { createdAt: '2025-03-21T18:00:00Z', updatedAt: '2025-03-21T18:00:00Z' };
+  await old.table('entries').bulkPut([
+    { id: 'e1', date: '2025-03-21', stops: 120, extra: 500, notes: 'Rain', total: 22_760, ...stamps, deleted: 0, syncState: 'synced', server: { date: '2025-03-21', stops: 120, extra: 500, notes: 'Rain', total: 22_760, version: 4 } },
+    { id: 'e2', date: '2025-03-22', stops: 90, extra: 0, notes: '', total: 17_820, ...stamps, deleted: 0, syncState: 'pending', server: null },
+    { id: 'e3', date: '2025-03-20', stops: 10, extra: 0, notes: '', total: 1_980, ...stamps, deleted: 1, syncState: 'synced', server: null },
+  ]);
+  await old.table('invoices').put({ id: 'i1', periodStart: '2025-03-16', periodEnd: '2025-03-22', paid: 40_000, stops: 210, reference: 'INV-1', ...stamps, deleted: 0, syncState: 'synced', server: { periodStart: '2025-03-16', periodEnd: '2025-03-22', paid: 40_000, stops: 210, reference: 'INV-1', version: 5 } });
+  await old.table('meta').put({ key: 'cursor', value: 5 });
+  old.close();
+}
+
+describe('LocalDb upgrade to couriers (version 4)', () => {
+  it('gives every day and check made before couriers the default courier, keeping totals to the penny', async () => {
+    name = `upgrade-${crypto.randomUUID()}`;
+    await deviceBeforeCouriers();
+    const db = new LocalDb(name, userId);
+    const entries = await db.entries.orderBy('id').toArray();
+    expect(entries.map((e) => [e.id, e.total, e.courierId, e.rateCardId])).toEqual([
+      ['e1', 22_760, userId, userId],
+      ['e2', 17_820, userId, userId],
+      ['e3', 1_980, userId, userId],
+    ]);
+    expect(entries[0]).toMatchObject({ parcels: null, collections: null, failed: null, startTime: null, finishTime: null, notes: 'Rain', syncState: 'synced' });
+    // The copy kept for discards reads as the server's own pull now does.
+    expect(entries[0]?.server).toMatchObject({ total: 22_760, courierId: userId, rateCardId: userId, parcels: null, version: 4 });
+    expect(entries[1]?.server).toBeNull();
+    const invoice = await db.invoices.get('i1');
+    expect(invoice).toMatchObject({ paid: 40_000, courierId: userId, parcels: null, collections: null, deductions: null, status: 'unchecked', note: '' });
+    expect(invoice?.server).toMatchObject({ paid: 40_000, courierId: userId, status: 'unchecked', version: 5 });
+    expect(await db.couriers.count()).toBe(0); // they come from the server's pull
+    expect(await db.getMeta('cursor', 0)).toBe(5);
+    db.close();
+  });
+});

@@ -1,0 +1,26 @@
+// The default courier: every account has one, with the account's own id as its id and as the
+// id of its first rate card (crates/server/migrations/*/0012_couriers.sql and account creation
+// make the same records). Being derived from the user, the server, an upgraded device and a
+// device offline all name it alike, so it is never made twice.
+import type { CourierContent, EntryContent, InvoiceContent } from './types';
+
+export const DEFAULT_COURIER: Readonly<CourierContent> = Object.freeze({
+  name: 'My courier',
+  colour: '#2f6fde',
+  periodKind: 'weekly',
+  periodAnchor: '2000-01-02', // a Sunday: the spec's weeks start on Sunday
+  arrearsWeeks: 0,
+});
+
+type EntryPayFields = Omit<EntryContent, 'date' | 'stops' | 'extra' | 'notes' | 'total'>;
+type InvoiceStatementFields = Omit<InvoiceContent, 'periodStart' | 'periodEnd' | 'paid' | 'stops' | 'reference'>;
+
+/** What a day logged before couriers existed means now: the default courier, priced by its first card. */
+export function entryFieldsBeforeCouriers(userId: string): EntryPayFields {
+  return { courierId: userId, rateCardId: userId, parcels: null, collections: null, failed: null, startTime: null, finishTime: null };
+}
+
+/** What an invoice check made before couriers existed means now: a statement of the default courier. */
+export function invoiceFieldsBeforeCouriers(userId: string): InvoiceStatementFields {
+  return { courierId: userId, parcels: null, collections: null, deductions: null, status: 'unchecked', note: '' };
+}
