@@ -8,8 +8,10 @@ const count = new Intl.NumberFormat('en-GB');
 export interface StatFigures {
   weekStops: number;
   dailyAverage: number;
-  /** Pence. */
+  /** Pence: this week's totals. */
   weekEarnings: number;
+  /** Pence charged by deductions this week: Earnings shows what is left (net). */
+  weekDeductions?: number;
   allTimeStops: number;
 }
 
@@ -26,7 +28,12 @@ export function StatCards({ stats }: { stats: StatFigures | null }) {
   const cards: Stat[] = [
     { label: 'This week', value: show((s) => count.format(s.weekStops)), hint: 'stops since Sunday', Icon: TrendingUp },
     { label: 'Daily average', value: show((s) => count.format(s.dailyAverage)), hint: 'stops per entry', Icon: Clock },
-    { label: 'Earnings', value: show((s) => formatPence(s.weekEarnings)), hint: 'this week', Icon: PoundSterling },
+    {
+      label: 'Earnings',
+      value: show((s) => formatPence(s.weekEarnings - (s.weekDeductions ?? 0))),
+      hint: stats?.weekDeductions ? 'net this week' : 'this week',
+      Icon: PoundSterling,
+    },
     { label: 'All-time stops', value: show((s) => count.format(s.allTimeStops)), hint: 'stops logged', Icon: Trophy },
   ];
   return (

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { formatMonthYear, formatPence, formatShortDate, formatTime } from './format';
+import { formatMinutes, formatMonthYear, formatPence, formatShortDate, formatTime } from './format';
 
 afterEach(() => vi.unstubAllEnvs());
 
@@ -37,5 +37,13 @@ describe('format', () => {
     expect(formatMonthYear('2024-10')).toBe('October 2024');
     expect(formatMonthYear('2024-12')).toBe('December 2024');
     expect(formatMonthYear('2025-01-31')).toBe('January 2025');
+  });
+
+  it('shows minutes worked as hours and minutes', () => {
+    expect(formatMinutes(0)).toBe('0m');
+    expect(formatMinutes(45)).toBe('45m');
+    expect(formatMinutes(480)).toBe('8h');
+    expect(formatMinutes(450)).toBe('7h 30m');
+    expect(formatMinutes(1439)).toBe('23h 59m');
   });
 });

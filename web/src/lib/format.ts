@@ -32,3 +32,11 @@ const clockTime = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2
 export function formatTime(ms: number): string {
   return clockTime.format(new Date(ms));
 }
+
+/** A duration in minutes as "7h 30m" ("45m" under an hour, "8h" on the hour). */
+export function formatMinutes(minutes: number): string {
+  const hours = Math.floor(minutes / 60);
+  const rest = minutes % 60;
+  if (hours === 0) return `${rest}m`;
+  return rest === 0 ? `${hours}h` : `${hours}h ${rest}m`;
+}

@@ -43,7 +43,7 @@ export interface PayInputs {
 export type IdentifiedCard = RateCardContent & { id: string; deleted?: 0 | 1 };
 
 /** `a * numerator / denominator` to the nearest penny, halves up (all values are ≥ 0). */
-function roundedShare(a: number, numerator: number, denominator: number): number {
+export function roundedShare(a: number, numerator: number, denominator: number): number {
   return Math.floor((2 * a * numerator + denominator) / (2 * denominator));
 }
 

@@ -1,5 +1,6 @@
 import { useMemo } from 'react';
 import { Page } from '@/components/page';
+import { PaySummaryPanel } from '@/components/pay-summary';
 import { StatCards } from '@/components/stat-cards';
 import { WeeklyStats } from '@/components/weekly-stats';
 import { useSession } from '@/lib/session/use-session';
@@ -7,12 +8,13 @@ import { EntryForm } from '@/features/entries/entry-form';
 import { useEntries } from '@/features/entries/use-entries';
 import { ParkedChanges } from '@/features/parked-changes/parked-changes';
 import { parkedReasonsByRecord, useParkedChanges } from '@/features/parked-changes/use-parked-changes';
+import { usePaySetup } from '@/lib/sync/use-pay-setup';
 import { useProfile } from '@/lib/sync/use-profile';
 import { useNow } from '@/lib/use-now';
-import { localDay } from '@/lib/week';
+import { addDays, localDay, weekStart } from '@/lib/week';
 import { GreetingCard } from './greeting-card';
 import { RecentEntries } from './recent-entries';
-import { dashboardStats } from './stats';
+import { dashboardStats, weekPay } from './stats';
 import styles from './dashboard.module.css';
 
 /** Everything here reads the device's own store: it works the same with no signal. */
@@ -23,18 +25,23 @@ export function DashboardPage() {
   const today = localDay(now);
   const entries = useEntries();
   const parked = useParkedChanges();
-  const stats = useMemo(() => (entries ? dashboardStats(entries, today) : null), [entries, today]);
+  const pay = usePaySetup();
+  const week = useMemo(
+    () => (entries && pay ? weekPay(entries, pay.deductions, today, pay.couriers.map((c) => c.id)) : null),
+    [entries, pay, today],
+  );
+  const stats = useMemo(() => (entries ? { ...dashboardStats(entries, today), weekDeductions: week?.deductions ?? 0 } : null), [entries, today, week]);
   const parkedReasons = useMemo(() => parkedReasonsByRecord(parked), [parked]);
 
   return (
     <Page title="Dashboard">
       <GreetingCard displayName={profile?.displayName ?? session.user?.displayName} now={now} isNew={entries ? entries.length === 0 : null} />
       <StatCards stats={stats} />
+      <PaySummaryPanel title="This week's pay" summary={week} from={weekStart(today)} to={addDays(weekStart(today), 6)} couriers={pay?.couriers ?? []} />
       {parked && parked.length > 0 ? <ParkedChanges changes={parked} /> : null}
       <div className={styles.logArea}>
-        {/* The driver's own tiers (payment settings), or the default ones. */}
-        <EntryForm tiers={profile?.tiers} />
-        <RecentEntries entries={entries} parkedReasons={parkedReasons} />
+        <EntryForm pay={pay} entries={entries} />
+        <RecentEntries entries={entries} parkedReasons={parkedReasons} couriers={pay?.couriers} />
       </div>
       <WeeklyStats stats={stats} today={today} />
     </Page>

@@ -1,5 +1,6 @@
 // The dashboard's figures, from the entries on the device (PRODUCT.md "The four stat cards").
-import { weekDays } from '@/lib/week';
+import { paySummary, type PayDay, type PayDeduction, type PaySummary } from '@/lib/pay-summary';
+import { addDays, weekDays, weekStart } from '@/lib/week';
 import type { LocalEntry } from '@/sync/types';
 
 export interface DayStops {
@@ -41,4 +42,13 @@ export function dashboardStats(entries: readonly LocalEntry[], today: string): D
   }
   const dailyAverage = weekEntries === 0 ? 0 : Math.round(weekStops / weekEntries);
   return { weekStops, weekEntries, dailyAverage, weekEarnings, allTimeStops, days };
+}
+
+/**
+ * This week's pay (Sunday to Saturday, as the cards count): gross, the deductions charged in
+ * the week, net and the rates, combined and per courier. `courierOrder` orders the couriers.
+ */
+export function weekPay(entries: readonly PayDay[], deductions: readonly PayDeduction[], today: string, courierOrder: readonly string[]): PaySummary {
+  const from = weekStart(today);
+  return paySummary(entries, deductions, from, addDays(from, 6), courierOrder);
 }

@@ -1,21 +1,24 @@
 // What a driver does with their days. Each call is the whole write: it prices the day, stores
 // the entry with its outbox item in one transaction (sync/commands.ts), and nudges the engine.
-import { payFor, type PayTier } from '@/lib/pay';
-import { entryFieldsBeforeCouriers } from '@/sync/default-courier';
+import type { IdentifiedCard } from '@/lib/pay';
 import { deleteEntry, saveEntry, undoDelete } from '@/sync/commands';
 import type { SyncHandle } from '@/sync/coordinator';
 import type { EntryContent, LocalEntry } from '@/sync/types';
-import type { EntryFormValue } from './entry-form-schema';
+import { priceEditedDay, priceNewDay, type DayDraft } from './day-pricing';
 
-/** The day as stored: its total is the stops at the driver's tiers plus extra, fixed when saved. */
-export function priceDay(day: EntryFormValue, tiers: readonly PayTier[], userId: string): EntryContent {
-  const { date, stops, extra, notes } = day;
-  return { date, stops, extra, notes, total: payFor(tiers, stops) + extra, ...entryFieldsBeforeCouriers(userId) };
+/** Logs a new day, priced with the card in force for its courier on its date (fixed from now on). */
+export async function logDay(handle: SyncHandle, day: DayDraft, cards: readonly IdentifiedCard[]): Promise<LocalEntry> {
+  const entry = await saveEntry(handle.db, priceNewDay(day, cards));
+  handle.requestSync();
+  return entry;
 }
 
-/** Logs a new day (no id) or edits one, priced with `tiers` (PRODUCT.md: recomputed when edited). */
-export async function saveDay(handle: SyncHandle, day: EntryFormValue, tiers: readonly PayTier[], id?: string): Promise<LocalEntry> {
-  const entry = await saveEntry(handle.db, priceDay(day, tiers, handle.db.userId), id);
+/**
+ * Edits a logged day: re-priced only when something that decides pay changed, then with the
+ * card in force on its date; a notes-only edit keeps the total and card exactly.
+ */
+export async function editDay(handle: SyncHandle, id: string, saved: EntryContent, edited: DayDraft, cards: readonly IdentifiedCard[]): Promise<LocalEntry> {
+  const entry = await saveEntry(handle.db, priceEditedDay(saved, edited, cards), id);
   handle.requestSync();
   return entry;
 }

@@ -3,16 +3,16 @@ import { Pencil, Trash2 } from 'lucide-react';
 import { useLayoutEffect, useRef, useState } from 'react';
 import { Button } from '@/components/button';
 import { formatShortDate } from '@/lib/format';
-import type { PayTier } from '@/lib/pay';
+import type { PaySetup } from '@/lib/sync/use-pay-setup';
 import type { LocalEntry } from '@/sync/types';
 import { EntryEditor } from './entry-editor';
-import { EntryCard } from './entry-list';
+import { courierShown, EntryCard } from './entry-list';
 import styles from './entries.module.css';
 
 interface EntriesViewProps {
   entries: LocalEntry[];
   parkedReasons: ReadonlyMap<string, string>;
-  tiers: readonly PayTier[] | undefined;
+  pay: PaySetup | undefined;
   onDelete: (entry: LocalEntry) => void;
   onEdited: (entry: LocalEntry) => void;
 }
@@ -25,7 +25,7 @@ const ESTIMATED_ROW_PX = 150;
  * years of daily entries is 3,650 cards), scrolled with the window so the page scrolls as
  * any other.
  */
-export function EntriesView({ entries, parkedReasons, tiers, onDelete, onEdited }: EntriesViewProps) {
+export function EntriesView({ entries, parkedReasons, pay, onDelete, onEdited }: EntriesViewProps) {
   const [editing, setEditing] = useState<string | null>(null);
   const listRef = useRef<HTMLOListElement>(null);
   const [offset, setOffset] = useState(0);
@@ -58,7 +58,7 @@ export function EntriesView({ entries, parkedReasons, tiers, onDelete, onEdited 
             {editing === entry.id ? (
               <EntryEditor
                 entry={entry}
-                tiers={tiers}
+                pay={pay}
                 onDone={(saved) => {
                   setEditing(null);
                   if (saved) onEdited(entry);
@@ -67,6 +67,7 @@ export function EntriesView({ entries, parkedReasons, tiers, onDelete, onEdited 
             ) : (
               <EntryCard
                 entry={entry}
+                courier={courierShown(pay?.couriers, entry.courierId)}
                 parkedReason={parkedReasons.get(entry.id)}
                 actions={
                   <>

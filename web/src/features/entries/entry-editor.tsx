@@ -2,11 +2,11 @@ import { useId } from 'react';
 import { Button } from '@/components/button';
 import { FormAlert } from '@/components/form-alert';
 import { penceToPounds } from '@/lib/money';
-import type { PayTier } from '@/lib/pay';
+import type { PaySetup } from '@/lib/sync/use-pay-setup';
 import { useSyncHandle } from '@/lib/sync/use-sync';
 import { useForm } from '@/lib/use-form';
 import type { LocalEntry } from '@/sync/types';
-import { saveDay } from './commands';
+import { editDay } from './commands';
 import { EntryFields } from './entry-fields';
 import { entryFormSchema, saveFailureMessage, type EntryFormInput } from './entry-form-schema';
 import styles from './entries.module.css';
@@ -17,26 +17,33 @@ function formOf(entry: LocalEntry): EntryFormInput {
     stops: String(entry.stops),
     extra: entry.extra === 0 ? '' : penceToPounds(entry.extra),
     notes: entry.notes,
+    courierId: entry.courierId,
+    parcels: entry.parcels === null ? '' : String(entry.parcels),
+    collections: entry.collections === null ? '' : String(entry.collections),
+    failed: entry.failed === null ? '' : String(entry.failed),
+    startTime: entry.startTime ?? '',
+    finishTime: entry.finishTime ?? '',
   };
 }
 
 interface EntryEditorProps {
   entry: LocalEntry;
-  tiers: readonly PayTier[] | undefined;
+  pay: PaySetup | undefined;
   onDone: (saved: boolean) => void;
 }
 
 /**
- * Edits a logged day in place. The total is worked out again from the driver's current tiers
- * (PRODUCT.md: fixed when saved, recomputed when edited), and the change syncs like any other.
+ * Edits a logged day in place. Its total is worked out again only when something that decides
+ * pay changes, and then with the card in force on its date (day-pricing.ts); the change syncs
+ * like any other.
  */
-export function EntryEditor({ entry, tiers, onDone }: EntryEditorProps) {
+export function EntryEditor({ entry, pay, onDone }: EntryEditorProps) {
   const handle = useSyncHandle();
   const form = useForm({
     schema: entryFormSchema,
     initial: () => formOf(entry),
-    ready: tiers !== undefined,
-    command: (day) => saveDay(handle, day, tiers!, entry.id),
+    ready: pay !== undefined,
+    command: (day) => editDay(handle, entry.id, entry, day, pay!.cards),
     onSuccess: () => onDone(true),
     failure: saveFailureMessage,
   });
@@ -47,13 +54,13 @@ export function EntryEditor({ entry, tiers, onDone }: EntryEditorProps) {
       <h3 id={headingId} className={styles.editorTitle}>
         Edit entry
       </h3>
-      <EntryFields form={form.values} errors={form.errors} tiers={tiers} onChange={form.setField} />
+      <EntryFields form={form.values} errors={form.errors} pay={pay} defaultCourierId={entry.courierId} saved={entry} onChange={form.setField} />
       {form.failure ? <FormAlert message={form.failure} /> : null}
       <div className={styles.editorActions}>
         <Button variant="ghost" onClick={() => onDone(false)}>
           Cancel
         </Button>
-        <Button type="submit" disabled={form.submitting || !tiers}>
+        <Button type="submit" disabled={form.submitting || !pay}>
           {form.submitting ? 'Saving...' : 'Save changes'}
         </Button>
       </div>

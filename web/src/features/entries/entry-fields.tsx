@@ -1,24 +1,69 @@
-import { TextAreaField, TextField } from '@/components/text-field';
+import { ChevronRight } from 'lucide-react';
+import { useState, type ReactNode } from 'react';
+import { SelectField, TextAreaField, TextField } from '@/components/text-field';
 import { formatPence } from '@/lib/format';
-import { parsePounds } from '@/lib/money';
-import { payFor, type PayTier } from '@/lib/pay';
-import { MAX_NOTES_CHARS, MAX_STOPS, type EntryFormErrors, type EntryFormInput } from './entry-form-schema';
+import { cardInForce } from '@/lib/pay';
+import type { PaySetup } from '@/lib/sync/use-pay-setup';
+import type { EntryContent } from '@/sync/types';
+import { paidFields, payInputsChanged, priceEditedDay, priceNewDay, pricingNote } from './day-pricing';
+import { MAX_ITEMS, MAX_NOTES_CHARS, MAX_STOPS, validateEntryForm, type EntryFormErrors, type EntryFormInput } from './entry-form-schema';
 import styles from './entry-fields.module.css';
 
 interface EntryFieldsProps {
   form: EntryFormInput;
   errors: EntryFormErrors;
   onChange: (field: keyof EntryFormInput, value: string) => void;
-  /** The driver's tiers, to preview the day's total as typed; undefined while loading. */
-  tiers: readonly PayTier[] | undefined;
+  /** Couriers and cards, to price the day as typed; undefined while loading. */
+  pay: PaySetup | undefined;
+  /** The courier an unchosen courier field ('') stands for: the last used. */
+  defaultCourierId: string;
+  /** When editing: the day as saved, whose total stays unless a pay input changes. */
+  saved?: EntryContent | undefined;
 }
 
-/** A day's fields (date, stops, extra, notes) with the total they come to: new and edited entries alike. */
-export function EntryFields({ form, errors, onChange, tiers }: EntryFieldsProps) {
-  const preview = previewTotal(form, tiers);
+type Optional = 'parcels' | 'collections' | 'failed' | 'times';
+
+/**
+ * A day's fields with the total they come to, for new and edited days alike. The fields the
+ * card in force pays for sit beside stops; the rest wait behind "More details", so a per-stop
+ * driver sees the short form the spec describes and an Evri driver sees parcels at once.
+ */
+export function EntryFields({ form, errors, onChange, pay, defaultCourierId, saved }: EntryFieldsProps) {
+  const courierId = form.courierId || defaultCourierId;
+  const card = pay && /^\d{4}-\d{2}-\d{2}$/.test(form.date) ? cardInForce(pay.cards, courierId, form.date) : null;
+  const paid = paidFields(card);
+  const checked = validateEntryForm({ ...form, courierId });
+  const draft = checked.ok ? checked.value : null;
+  const unchanged = saved !== undefined && draft !== null && !payInputsChanged(saved, draft);
+  const preview = !pay || !draft ? null : saved ? priceEditedDay(saved, draft, pay.cards).total : priceNewDay(draft, pay.cards).total;
+  const courier = pay?.couriers.find((c) => c.id === courierId);
+  const note = !pay ? '' : unchanged ? 'Nothing that decides pay was changed: the total stays as saved' : pricingNote(card, courier?.name ?? 'your courier');
+
+  const optional: Record<Optional, ReactNode> = {
+    parcels: <ItemField key="parcels" label="Parcels" field="parcels" form={form} errors={errors} onChange={onChange} />,
+    collections: <ItemField key="collections" label="Collections" field="collections" form={form} errors={errors} onChange={onChange} />,
+    failed: <ItemField key="failed" label="Failed/returned" field="failed" form={form} errors={errors} onChange={onChange} />,
+    times: <TimeFields key="times" form={form} errors={errors} onChange={onChange} />,
+  };
+  const order: Optional[] = ['parcels', 'collections', 'failed', 'times'];
+  const shown = order.filter((field) => paid[field]);
+  const hidden = order.filter((field) => !paid[field]);
+
   return (
     <>
       <div className={styles.grid}>
+        {pay && (pay.couriers.length > 1 || (courier === undefined && pay.couriers.length > 0)) ? (
+          <div className={styles.wide}>
+            <SelectField label="Courier" value={courierId} onChange={(event) => onChange('courierId', event.target.value)}>
+              {pay.couriers.map((c) => (
+                <option key={c.id} value={c.id}>
+                  {c.name}
+                </option>
+              ))}
+              {courier === undefined ? <option value={courierId}>Deleted courier</option> : null}
+            </SelectField>
+          </div>
+        ) : null}
         <TextField
           label="Date"
           type="date"
@@ -40,6 +85,7 @@ export function EntryFields({ form, errors, onChange, tiers }: EntryFieldsProps)
           error={errors.stops}
           onChange={(event) => onChange('stops', event.target.value)}
         />
+        {shown.map((field) => optional[field])}
         <TextField
           label="Extra (£)"
           type="number"
@@ -56,6 +102,10 @@ export function EntryFields({ form, errors, onChange, tiers }: EntryFieldsProps)
           <span className={styles.previewValue}>{preview === null ? '—' : formatPence(preview)}</span>
         </div>
       </div>
+      <p className={styles.pricing} data-card={card ? 'yes' : 'no'}>
+        {note}
+      </p>
+      {hidden.length > 0 ? <MoreDetails fields={hidden} form={form} errors={errors} render={(field) => optional[field]} /> : null}
       <TextAreaField
         label="Notes"
         optional
@@ -69,12 +119,72 @@ export function EntryFields({ form, errors, onChange, tiers }: EntryFieldsProps)
   );
 }
 
-/** What the entry will total as typed, or null while stops is not a valid number yet. */
-function previewTotal(form: EntryFormInput, tiers: readonly PayTier[] | undefined): number | null {
-  if (!tiers) return null;
-  const stops = form.stops.trim();
-  if (!/^\d+$/.test(stops) || Number(stops) > MAX_STOPS) return null;
-  const extra = form.extra.trim() === '' ? 0 : parsePounds(form.extra);
-  if (extra === null) return null;
-  return payFor(tiers, Number(stops)) + extra;
+const hasValue: Record<Optional, (form: EntryFormInput) => boolean> = {
+  parcels: (form) => form.parcels.trim() !== '',
+  collections: (form) => form.collections.trim() !== '',
+  failed: (form) => form.failed.trim() !== '',
+  times: (form) => form.startTime !== '' || form.finishTime !== '',
+};
+
+const errorIn: Record<Optional, (errors: EntryFormErrors) => boolean> = {
+  parcels: (errors) => Boolean(errors.parcels),
+  collections: (errors) => Boolean(errors.collections),
+  failed: (errors) => Boolean(errors.failed),
+  times: (errors) => Boolean(errors.startTime || errors.finishTime),
+};
+
+/** The optional fields the card does not pay for. Open from the start when one already holds a value. */
+function MoreDetails({ fields, form, errors, render }: { fields: Optional[]; form: EntryFormInput; errors: EntryFormErrors; render: (field: Optional) => ReactNode }) {
+  const [open, setOpen] = useState(() => fields.some((field) => hasValue[field](form)));
+  // A field with a problem is never left hidden.
+  const mustShow = fields.some((field) => errorIn[field](errors));
+  return (
+    <details className={styles.more} open={open || mustShow} onToggle={(event) => setOpen(event.currentTarget.open)}>
+      <summary className={styles.moreSummary}>
+        <ChevronRight aria-hidden="true" />
+        More details
+        <span className={styles.moreHint}>{fields.map((field) => OPTIONAL_WORDS[field]).join(', ')}</span>
+      </summary>
+      <div className={styles.grid}>{fields.map(render)}</div>
+    </details>
+  );
+}
+
+const OPTIONAL_WORDS: Record<Optional, string> = {
+  parcels: 'parcels',
+  collections: 'collections',
+  failed: 'failed/returned',
+  times: 'start and finish',
+};
+
+interface PartProps {
+  form: EntryFormInput;
+  errors: EntryFormErrors;
+  onChange: (field: keyof EntryFormInput, value: string) => void;
+}
+
+function ItemField({ label, field, form, errors, onChange }: PartProps & { label: string; field: 'parcels' | 'collections' | 'failed' }) {
+  return (
+    <TextField
+      label={label}
+      type="number"
+      inputMode="numeric"
+      min={0}
+      max={MAX_ITEMS}
+      step={1}
+      placeholder="0"
+      value={form[field]}
+      error={errors[field]}
+      onChange={(event) => onChange(field, event.target.value)}
+    />
+  );
+}
+
+function TimeFields({ form, errors, onChange }: PartProps) {
+  return (
+    <>
+      <TextField label="Start time" type="time" value={form.startTime} error={errors.startTime} onChange={(event) => onChange('startTime', event.target.value)} />
+      <TextField label="Finish time" type="time" value={form.finishTime} error={errors.finishTime} onChange={(event) => onChange('finishTime', event.target.value)} />
+    </>
+  );
 }

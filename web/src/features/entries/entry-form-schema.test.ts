@@ -1,13 +1,24 @@
 import { describe, expect, it } from 'vitest';
-import { entryMessages, validateEntryForm, type EntryFormInput } from './entry-form-schema';
+import { emptyEntryForm, entryMessages, validateEntryForm, type EntryFormInput } from './entry-form-schema';
 
-const form = (over: Partial<EntryFormInput> = {}): EntryFormInput => ({ date: '2025-03-21', stops: '120', extra: '', notes: '', ...over });
+const form = (over: Partial<EntryFormInput> = {}): EntryFormInput => ({ ...emptyEntryForm('2025-03-21', 'courier-1'), stops: '120', ...over });
 
 describe('validateEntryForm', () => {
   it('turns the typed values into what is stored', () => {
     expect(validateEntryForm(form({ extra: '5.5', notes: '  Rain all day  ' }))).toEqual({
       ok: true,
-      value: { date: '2025-03-21', stops: 120, extra: 550, notes: 'Rain all day' },
+      value: {
+        date: '2025-03-21',
+        stops: 120,
+        extra: 550,
+        notes: 'Rain all day',
+        courierId: 'courier-1',
+        parcels: null,
+        collections: null,
+        failed: null,
+        startTime: null,
+        finishTime: null,
+      },
     });
   });
 
@@ -51,5 +62,28 @@ describe('validateEntryForm', () => {
       ok: false,
       errors: { date: entryMessages.date, stops: entryMessages.stopsRequired, extra: entryMessages.extraFormat },
     });
+  });
+
+  it('reads parcels, collections and failed items as whole numbers 0–2000, empty as not counted', () => {
+    expect(validateEntryForm(form({ parcels: ' 140 ', collections: '0', failed: '2000' }))).toMatchObject({
+      ok: true,
+      value: { parcels: 140, collections: 0, failed: 2000 },
+    });
+    expect(validateEntryForm(form())).toMatchObject({ ok: true, value: { parcels: null, collections: null, failed: null } });
+    for (const bad of ['2001', '-1', '1.5', 'x']) {
+      expect(validateEntryForm(form({ parcels: bad, collections: bad, failed: bad }))).toEqual({
+        ok: false,
+        errors: { parcels: entryMessages.parcels, collections: entryMessages.collections, failed: entryMessages.failedItems },
+      });
+    }
+  });
+
+  it('takes start and finish times as HH:MM, both or neither', () => {
+    expect(validateEntryForm(form({ startTime: '07:30', finishTime: '16:05' }))).toMatchObject({ ok: true, value: { startTime: '07:30', finishTime: '16:05' } });
+    // A finish before the start is after midnight, not a mistake.
+    expect(validateEntryForm(form({ startTime: '22:00', finishTime: '02:00' }))).toMatchObject({ ok: true });
+    expect(validateEntryForm(form({ startTime: '07:30' }))).toEqual({ ok: false, errors: { finishTime: entryMessages.startWithoutFinish } });
+    expect(validateEntryForm(form({ finishTime: '16:00' }))).toEqual({ ok: false, errors: { startTime: entryMessages.finishWithoutStart } });
+    expect(validateEntryForm(form({ startTime: '24:00', finishTime: '7:5' }))).toEqual({ ok: false, errors: { startTime: entryMessages.time, finishTime: entryMessages.time } });
   });
 });

@@ -7,6 +7,8 @@ import { parsePounds } from '@/lib/money';
 export const MAX_STOPS = 1_000;
 export const MAX_EXTRA_PENCE = 1_000_000;
 export const MAX_NOTES_CHARS = 1_000;
+/** Parcels, collections and failed items: 0–2000 (the entry contract). */
+export const MAX_ITEMS = 2_000;
 
 export const entryMessages = {
   date: 'Please enter a date',
@@ -15,9 +17,30 @@ export const entryMessages = {
   extraFormat: 'Enter extra pay in pounds and pence, e.g. 12.50',
   extraRange: 'Extra must be between £0.00 and £10,000.00',
   notes: `Notes must be at most ${MAX_NOTES_CHARS} characters`,
+  parcels: `Parcels must be a whole number from 0 to ${MAX_ITEMS}`,
+  collections: `Collections must be a whole number from 0 to ${MAX_ITEMS}`,
+  failedItems: `Failed or returned must be a whole number from 0 to ${MAX_ITEMS}`,
+  time: 'Enter a time as HH:MM, e.g. 07:30',
+  startWithoutFinish: 'Enter the finish time too, or clear the start time',
+  finishWithoutStart: 'Enter the start time too, or clear the finish time',
   saved: 'Entry saved successfully!',
   failed: 'Failed to save entry',
 } as const;
+
+/** An optional count of items: empty is "not counted" (null), never 0. */
+function itemCount(message: string) {
+  return z
+    .string()
+    .trim()
+    .refine((text) => text === '' || (/^\d+$/.test(text) && Number(text) <= MAX_ITEMS), message)
+    .transform((text) => (text === '' ? null : Number(text)));
+}
+
+const clockTime = z
+  .string()
+  .trim()
+  .refine((text) => text === '' || /^([01]\d|2[0-3]):[0-5]\d$/.test(text), entryMessages.time)
+  .transform((text) => (text === '' ? null : text));
 
 /**
  * The entry form's fields as typed, to what is stored. Extra is pounds with at most two
@@ -40,11 +63,27 @@ export const entryFormSchema = z.object({
     .transform((text) => (text === '' ? 0 : (parsePounds(text) ?? 0)))
     .refine((pence) => pence <= MAX_EXTRA_PENCE, entryMessages.extraRange),
   notes: z.string().trim().max(MAX_NOTES_CHARS, entryMessages.notes),
+  /** '' on a new day: the last used courier, resolved when it is saved. */
+  courierId: z.string(),
+  parcels: itemCount(entryMessages.parcels),
+  collections: itemCount(entryMessages.collections),
+  failed: itemCount(entryMessages.failedItems),
+  startTime: clockTime,
+  finishTime: clockTime,
+}).superRefine((day, ctx) => {
+  // Hours come from both times: one alone would silently pay nothing by the hour.
+  if (day.startTime !== null && day.finishTime === null) ctx.addIssue({ code: 'custom', path: ['finishTime'], message: entryMessages.startWithoutFinish });
+  if (day.startTime === null && day.finishTime !== null) ctx.addIssue({ code: 'custom', path: ['startTime'], message: entryMessages.finishWithoutStart });
 });
 
 export type EntryFormInput = z.input<typeof entryFormSchema>;
 export type EntryFormValue = z.output<typeof entryFormSchema>;
 export type EntryFormErrors = FieldErrors<EntryFormInput>;
+
+/** An empty form: today, the last used courier, nothing counted. */
+export function emptyEntryForm(date: string, courierId = ''): EntryFormInput {
+  return { date, courierId, stops: '', parcels: '', collections: '', failed: '', startTime: '', finishTime: '', extra: '', notes: '' };
+}
 
 export function validateEntryForm(input: EntryFormInput): FormResult<EntryFormInput, EntryFormValue> {
   return parseForm(entryFormSchema, input);

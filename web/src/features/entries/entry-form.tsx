@@ -4,34 +4,47 @@ import { Button } from '@/components/button';
 import { FormAlert } from '@/components/form-alert';
 import { Spinner } from '@/components/spinner';
 import { SUCCESS_MESSAGE_MS, useFlash } from '@/lib/flash';
-import type { PayTier } from '@/lib/pay';
+import type { PaySetup } from '@/lib/sync/use-pay-setup';
 import { useSyncHandle, useSyncStatus } from '@/lib/sync/use-sync';
 import { useForm } from '@/lib/use-form';
 import { localDay } from '@/lib/week';
 import { shortStatusText, type SyncStatus } from '@/sync/status';
-import { saveDay } from './commands';
+import type { LocalEntry } from '@/sync/types';
+import { logDay } from './commands';
+import { lastUsedCourierId } from './day-pricing';
 import { EntryFields } from './entry-fields';
-import { entryFormSchema, entryMessages, saveFailureMessage, type EntryFormInput } from './entry-form-schema';
+import { emptyEntryForm, entryFormSchema, entryMessages, saveFailureMessage } from './entry-form-schema';
 import styles from './entry-form.module.css';
 
 export { SUCCESS_MESSAGE_MS };
 
-const emptyForm = (): EntryFormInput => ({ date: localDay(new Date()), stops: '', extra: '', notes: '' });
+// The courier is left unchosen (''): it means the last used one, read when the day is saved.
+const emptyForm = () => emptyEntryForm(localDay(new Date()));
+
+interface EntryFormProps {
+  /** Couriers and their cards: the card in force prices the day. Undefined while being read. */
+  pay: PaySetup | undefined;
+  /** The driver's days, for the last used courier. Undefined while being read. */
+  entries: readonly LocalEntry[] | undefined;
+}
 
 /**
  * Log New Entry. "Saved" means stored on this device (with its outbox item); reaching the
  * server is the sync engine's job, shown by the indicator here and on the entry itself.
- * `tiers` price the day: the entry's total is fixed when it is saved. Undefined while the
- * profile is still being read: saving waits, so no day is priced with the wrong tiers.
+ * The card in force for the day's courier on its date prices it, and the total is fixed when
+ * saved. Saving waits until the couriers and cards are read, so no day is priced by a card
+ * that was simply not loaded yet.
  */
-export function EntryForm({ tiers }: { tiers: readonly PayTier[] | undefined }) {
+export function EntryForm({ pay, entries }: EntryFormProps) {
   const handle = useSyncHandle();
   const [saved, showSaved, clearSaved] = useFlash();
+  const ready = pay !== undefined && entries !== undefined;
+  const defaultCourierId = ready ? lastUsedCourierId(entries, pay.couriers, handle.db.userId) : handle.db.userId;
   const form = useForm({
     schema: entryFormSchema,
     initial: emptyForm,
-    ready: tiers !== undefined,
-    command: (day) => saveDay(handle, day, tiers!),
+    ready,
+    command: (day) => logDay(handle, { ...day, courierId: day.courierId || defaultCourierId }, pay!.cards),
     onSuccess: (_entry, { reset }) => {
       reset(emptyForm());
       showSaved(entryMessages.saved);
@@ -49,15 +62,15 @@ export function EntryForm({ tiers }: { tiers: readonly PayTier[] | undefined }) 
         className={styles.form}
         onSubmit={(event) => {
           // A new attempt replaces the last one's confirmation.
-          if (!form.submitting && tiers) clearSaved();
+          if (!form.submitting && ready) clearSaved();
           void form.submit(event);
         }}
         noValidate
       >
-        <EntryFields form={form.values} errors={form.errors} onChange={form.setField} tiers={tiers} />
+        <EntryFields form={form.values} errors={form.errors} onChange={form.setField} pay={pay} defaultCourierId={defaultCourierId} />
         {form.failure ? <FormAlert message={form.failure} /> : null}
         <div className={styles.actions}>
-          <Button type="submit" disabled={form.submitting || !tiers} aria-busy={form.submitting}>
+          <Button type="submit" disabled={form.submitting || !ready} aria-busy={form.submitting}>
             {form.submitting ? <Spinner size="sm" decorative /> : null}
             {form.submitting ? 'Saving...' : 'Save Entry'}
           </Button>

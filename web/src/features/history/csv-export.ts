@@ -7,12 +7,33 @@ import { exportFileName } from './export-file-name';
 import { penceToPounds } from '@/lib/money';
 
 /** What a row needs; a LocalEntry fits. `createdAt` orders entries on the same day. */
-export type CsvEntry = Pick<EntryContent, 'date' | 'stops' | 'extra' | 'notes' | 'total'> & {
+export type CsvEntry = EntryContent & {
   createdAt?: string;
   deleted?: 0 | 1;
 };
 
-export const CSV_HEADER = ['Date', 'Stops', 'Extra (£)', 'Total (£)', 'Notes'] as const;
+/** A courier as the file names it (a LocalCourier fits). */
+export interface CsvCourier {
+  id: string;
+  name: string;
+}
+
+// Readable columns first; the ids last, for matching rows back to the JSON export.
+export const CSV_HEADER = [
+  'Date',
+  'Courier',
+  'Stops',
+  'Parcels',
+  'Collections',
+  'Failed/returned',
+  'Start',
+  'Finish',
+  'Extra (£)',
+  'Total (£)',
+  'Notes',
+  'Courier ID',
+  'Rate card ID',
+] as const;
 
 // Excel guesses the encoding of a CSV without one and turns "£" into "Â£".
 const UTF8_BOM = '\uFEFF';
@@ -38,13 +59,24 @@ function byDateThenCreated(a: CsvEntry, b: CsvEntry): number {
   return x < y ? -1 : x > y ? 1 : 0;
 }
 
-function csvRow(entry: CsvEntry): string[] {
+/** A count or time the driver may leave out: an empty cell, never a made-up 0. */
+const optional = (value: number | string | null) => (value === null ? '' : String(value));
+
+function csvRow(entry: CsvEntry, names: ReadonlyMap<string, string>): string[] {
   return [
     formatShortDate(entry.date),
+    csvText(names.get(entry.courierId) ?? ''),
     String(entry.stops),
+    optional(entry.parcels),
+    optional(entry.collections),
+    optional(entry.failed),
+    optional(entry.startTime),
+    optional(entry.finishTime),
     penceToPounds(entry.extra),
     penceToPounds(entry.total),
     csvText(entry.notes),
+    entry.courierId,
+    entry.rateCardId ?? '',
   ];
 }
 
@@ -52,8 +84,12 @@ function csvRow(entry: CsvEntry): string[] {
  * The whole file: BOM, header, one row per entry oldest first, each line ending in CRLF.
  * Choosing the entries (date range) is the caller's; a deleted one is left out regardless.
  */
-export function entriesToCsv(entries: readonly CsvEntry[]): string {
-  const rows = entries.filter((entry) => entry.deleted !== 1).sort(byDateThenCreated).map(csvRow);
+export function entriesToCsv(entries: readonly CsvEntry[], couriers: readonly CsvCourier[] = []): string {
+  const names = new Map(couriers.map((courier) => [courier.id, courier.name]));
+  const rows = entries
+    .filter((entry) => entry.deleted !== 1)
+    .sort(byDateThenCreated)
+    .map((entry) => csvRow(entry, names));
   const lines = [[...CSV_HEADER], ...rows].map((fields) => fields.map(csvField).join(','));
   return UTF8_BOM + lines.map((line) => line + CRLF).join('');
 }

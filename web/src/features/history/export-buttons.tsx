@@ -1,6 +1,7 @@
 import { Download } from 'lucide-react';
 import { Button } from '@/components/button';
 import { downloadText } from '@/lib/download';
+import type { PaySetup } from '@/lib/sync/use-pay-setup';
 import type { ProfileView } from '@/lib/sync/use-profile';
 import type { LocalEntry, LocalInvoice, Theme } from '@/sync/types';
 import { csvFileName, entriesToCsv } from './csv-export';
@@ -16,11 +17,13 @@ interface ExportButtonsProps {
   /** Every live invoice check; the export keeps those overlapping the range. */
   invoices: readonly LocalInvoice[];
   profile: ProfileView | undefined;
+  /** Couriers name the CSV's rows; the JSON carries couriers, cards and deductions whole. */
+  pay: PaySetup | undefined;
   theme: Theme;
 }
 
 /** CSV of the days in the range, or JSON of everything the user owns in it; made on the device. */
-export function ExportButtons({ range, today, entries, invoices, profile, theme }: ExportButtonsProps) {
+export function ExportButtons({ range, today, entries, invoices, profile, pay, theme }: ExportButtonsProps) {
   const closed = closedRange(range, entries.map((entry) => entry.date), today);
   const overlapping = invoices.filter((check) => check.periodEnd >= closed.from && check.periodStart <= closed.to);
   const disabled = entries.length === 0 && overlapping.length === 0;
@@ -29,17 +32,20 @@ export function ExportButtons({ range, today, entries, invoices, profile, theme 
       <Button
         variant="secondary"
         disabled={entries.length === 0}
-        onClick={() => downloadText(csvFileName(closed.from, closed.to), entriesToCsv(entries.filter((e) => inRange(e.date, closed))), 'text/csv;charset=utf-8')}
+        onClick={() => downloadText(csvFileName(closed.from, closed.to), entriesToCsv(
+              entries.filter((e) => inRange(e.date, closed)),
+              pay?.couriers,
+            ), 'text/csv;charset=utf-8')}
       >
         <Download aria-hidden="true" />
         Export CSV
       </Button>
       <Button
         variant="secondary"
-        disabled={disabled || !profile}
+        disabled={disabled || !profile || !pay}
         onClick={() => {
-          if (!profile) return;
-          const data = buildJsonExport({ profile, settings: { theme }, entries, invoices, from: closed.from, to: closed.to, exportedAt: new Date().toISOString() });
+          if (!profile || !pay) return;
+          const data = buildJsonExport({ profile, settings: { theme }, entries, invoices, pay, from: closed.from, to: closed.to, exportedAt: new Date().toISOString() });
           downloadText(jsonFileName(closed.from, closed.to), `${JSON.stringify(data, null, 2)}\n`, 'application/json');
         }}
       >

@@ -14,13 +14,14 @@ import { deleteCheck, restoreCheck } from '@/features/invoices/commands';
 import { InvoicesView } from '@/features/invoices/invoices-view';
 import { useInvoices } from '@/features/invoices/use-invoices';
 import { parkedReasonsByRecord, useParkedChanges } from '@/features/parked-changes/use-parked-changes';
-import { usePayTiers, useProfile, useSettings } from '@/lib/sync/use-profile';
+import { usePaySetup } from '@/lib/sync/use-pay-setup';
+import { useProfile, useSettings } from '@/lib/sync/use-profile';
 import { useSyncHandle } from '@/lib/sync/use-sync';
 import { useNow } from '@/lib/use-now';
 import { addDays, localDay, weekStart } from '@/lib/week';
 import type { LocalEntry, LocalInvoice } from '@/sync/types';
 import { ExportButtons } from './export-buttons';
-import { inRange, rangeFromParams, rangeProblem, type DayRange } from './history-range';
+import { closedRange, inRange, rangeFromParams, rangeProblem, type DayRange } from './history-range';
 import { RangeFilter } from './range-filter';
 import { SummariesView } from './summaries-view';
 import panel from '@/components/panel.module.css';
@@ -54,7 +55,7 @@ export function HistoryPage() {
   const entries = useEntries();
   const invoices = useInvoices();
   const parked = useParkedChanges();
-  const tiers = usePayTiers();
+  const pay = usePaySetup();
   const profile = useProfile();
   const settings = useSettings();
   const parkedReasons = useMemo(() => parkedReasonsByRecord(parked), [parked]);
@@ -64,6 +65,12 @@ export function HistoryPage() {
     // range.from/range.to are the range; the object is rebuilt on every render.
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [entries, validRange, range.from, range.to],
+  );
+
+  const closed = useMemo(
+    () => closedRange(range, inRangeEntries.map((entry) => entry.date), today),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [inRangeEntries, range.from, range.to, today],
   );
 
   const [deleted, setDeleted] = useState<Deleted | null>(null);
@@ -122,7 +129,7 @@ export function HistoryPage() {
           </Link>
         ))}
       </nav>
-      {entries === undefined || invoices === undefined ? (
+      {entries === undefined || invoices === undefined || pay === undefined ? (
         <Spinner />
       ) : view === 'invoices' ? (
         <InvoicesView
@@ -148,17 +155,24 @@ export function HistoryPage() {
                 entries={inRangeEntries}
                 invoices={invoices}
                 profile={profile}
+                pay={pay}
                 theme={settings?.theme ?? 'dark'}
               />
             </div>
           </section>
           {view === 'summaries' ? (
-            <SummariesView entries={inRangeEntries} range={range} />
+            <SummariesView
+              entries={inRangeEntries}
+              range={range}
+              closed={closed}
+              deductions={pay?.deductions ?? []}
+              couriers={pay?.couriers ?? []}
+            />
           ) : (
             <EntriesView
               entries={inRangeEntries}
               parkedReasons={parkedReasons}
-              tiers={tiers}
+              pay={pay}
               onDelete={(entry) => void remove({ kind: 'entry', record: entry })}
               onEdited={() => setNotice('Entry updated')}
             />

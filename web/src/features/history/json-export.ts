@@ -2,7 +2,7 @@
 // with me" export. Every field is copied by name, so nothing the device keeps for syncing
 // (sync state, the server's copy, the outbox) can slip into the file as new fields appear.
 import type { PayTier } from '@/lib/pay';
-import type { EntryContent, InvoiceContent, Theme } from '@/sync/types';
+import type { CourierContent, DeductionContent, EntryContent, InvoiceContent, RateCardContent, Theme } from '@/sync/types';
 import { exportFileName } from './export-file-name';
 
 export const JSON_EXPORT_FORMAT = 'delivery-tracker-export';
@@ -12,6 +12,15 @@ export const JSON_EXPORT_VERSION = 1;
 export type ExportableEntry = EntryContent & { id: string; createdAt: string; updatedAt: string; deleted?: 0 | 1 };
 /** A LocalInvoice fits. */
 export type ExportableInvoice = InvoiceContent & { id: string; createdAt: string; updatedAt: string; deleted?: 0 | 1 };
+/** The LocalCourier, LocalRateCard and LocalDeduction records fit. */
+export type Exportable<C> = C & { id: string; createdAt: string; updatedAt: string; deleted?: 0 | 1 };
+
+/** How the driver is paid (a PaySetup fits): exported whole, since a card from before the range still prices days in it. */
+export interface ExportablePay {
+  couriers: readonly Exportable<CourierContent>[];
+  cards: readonly Exportable<RateCardContent>[];
+  deductions: readonly Exportable<DeductionContent>[];
+}
 
 /** What the export keeps of the profile; a ProfileView (lib/sync/use-profile) fits. */
 export interface ExportableProfile {
@@ -30,6 +39,7 @@ export interface JsonExportInput {
   settings: ExportableSettings;
   entries: readonly ExportableEntry[];
   invoices: readonly ExportableInvoice[];
+  pay: ExportablePay;
   /** YYYY-MM-DD, inclusive. */
   from: string;
   /** YYYY-MM-DD, inclusive. */
@@ -50,6 +60,8 @@ export interface ExportedInvoice extends InvoiceContent {
   updatedAt: string;
 }
 
+type Exported<C> = C & { id: string; createdAt: string; updatedAt: string };
+
 export interface JsonExport {
   format: typeof JSON_EXPORT_FORMAT;
   version: typeof JSON_EXPORT_VERSION;
@@ -59,6 +71,9 @@ export interface JsonExport {
   moneyUnit: 'pence';
   profile: { displayName: string; email: string | null; bio: string; paymentConfig: { tiers: PayTier[] } };
   settings: { theme: Theme };
+  couriers: Exported<CourierContent>[];
+  rateCards: Exported<RateCardContent>[];
+  deductions: Exported<DeductionContent>[];
   entries: ExportedEntry[];
   invoices: ExportedInvoice[];
 }
@@ -102,6 +117,52 @@ function exportedInvoice(i: ExportableInvoice): ExportedInvoice {
   };
 }
 
+function exportedCourier(c: Exportable<CourierContent>): Exported<CourierContent> {
+  return {
+    id: c.id,
+    name: c.name,
+    colour: c.colour,
+    periodKind: c.periodKind,
+    periodAnchor: c.periodAnchor,
+    arrearsWeeks: c.arrearsWeeks,
+    createdAt: c.createdAt,
+    updatedAt: c.updatedAt,
+  };
+}
+
+function exportedCard(c: Exportable<RateCardContent>): Exported<RateCardContent> {
+  return {
+    id: c.id,
+    courierId: c.courierId,
+    validFrom: c.validFrom,
+    label: c.label,
+    perStop: c.perStop ? c.perStop.map(exportedTier) : null,
+    perParcel: c.perParcel,
+    parcelCapPerStop: c.parcelCapPerStop,
+    perCollection: c.perCollection,
+    perFailed: c.perFailed,
+    dayRate: c.dayRate,
+    hourly: c.hourly,
+    peaks: c.peaks.map(({ from, to, extraPerStop, multiplierPercent }) => ({ from, to, extraPerStop, multiplierPercent })),
+    createdAt: c.createdAt,
+    updatedAt: c.updatedAt,
+  };
+}
+
+function exportedDeduction(d: Exportable<DeductionContent>): Exported<DeductionContent> {
+  return {
+    id: d.id,
+    courierId: d.courierId,
+    label: d.label,
+    amount: d.amount,
+    repeat: d.repeat,
+    from: d.from,
+    to: d.to,
+    createdAt: d.createdAt,
+    updatedAt: d.updatedAt,
+  };
+}
+
 // The last tier has no stopCount; leave the key out rather than write undefined.
 function exportedTier({ stopCount, rate }: PayTier): PayTier {
   return stopCount === undefined ? { rate } : { stopCount, rate };
@@ -118,7 +179,7 @@ function compareBy<T>(...keys: ((item: T) => string)[]) {
   };
 }
 
-export function buildJsonExport({ profile, settings, entries, invoices, from, to, exportedAt }: JsonExportInput): JsonExport {
+export function buildJsonExport({ profile, settings, entries, invoices, pay, from, to, exportedAt }: JsonExportInput): JsonExport {
   const live = <T extends { deleted?: 0 | 1 }>(record: T) => record.deleted !== 1;
   return {
     format: JSON_EXPORT_FORMAT,
@@ -133,6 +194,18 @@ export function buildJsonExport({ profile, settings, entries, invoices, from, to
       paymentConfig: { tiers: profile.tiers.map(exportedTier) },
     },
     settings: { theme: settings.theme },
+    couriers: pay.couriers
+      .filter(live)
+      .sort(compareBy((c) => c.createdAt, (c) => c.id))
+      .map(exportedCourier),
+    rateCards: pay.cards
+      .filter(live)
+      .sort(compareBy((c) => c.courierId, (c) => c.validFrom, (c) => c.id))
+      .map(exportedCard),
+    deductions: pay.deductions
+      .filter(live)
+      .sort(compareBy((d) => d.courierId, (d) => d.from, (d) => d.id))
+      .map(exportedDeduction),
     entries: entries
       .filter((e) => live(e) && e.date >= from && e.date <= to)
       .sort(compareBy((e) => e.date, (e) => e.createdAt, (e) => e.id))

@@ -1,10 +1,12 @@
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { Button } from '@/components/button';
+import { PaySummaryPanel } from '@/components/pay-summary';
 import { Spinner } from '@/components/spinner';
 import { formatPence } from '@/lib/format';
-import type { LocalEntry } from '@/sync/types';
+import { paySummary } from '@/lib/pay-summary';
+import type { LocalCourier, LocalDeduction, LocalEntry } from '@/sync/types';
 import type { DayRange } from './history-range';
-import { monthlySummaries, weeklySeries, weeklySummaries, type PeriodTotals } from './summaries';
+import { monthlySummaries, weeklySeries, weeklySummaries, type ClosedRange, type PeriodTotals } from './summaries';
 import panel from '@/components/panel.module.css';
 import styles from './history-page.module.css';
 
@@ -15,10 +17,26 @@ const RECENT_WEEKS = 13;
 
 const count = new Intl.NumberFormat('en-GB');
 
-/** Weekly and monthly totals of the entries in the range, with a chart of stops and earnings per week. */
-export function SummariesView({ entries, range }: { entries: readonly LocalEntry[]; range: DayRange }) {
-  const weeks = useMemo(() => weeklySummaries(entries), [entries]);
-  const months = useMemo(() => monthlySummaries(entries), [entries]);
+interface SummariesViewProps {
+  /** Live entries in the range. */
+  entries: readonly LocalEntry[];
+  /** The range as chosen (ends may be open), for the chart's weeks. */
+  range: DayRange;
+  /** The range with open ends closed at the first and last day with entries: deductions count inside it. */
+  closed: ClosedRange;
+  deductions: readonly LocalDeduction[];
+  couriers: readonly LocalCourier[];
+}
+
+/**
+ * The pay of the range (gross, deductions, net, £/hour, £/stop; per courier when there are
+ * several), weekly and monthly totals, and a chart of stops and earnings per week.
+ */
+export function SummariesView({ entries, range, closed, deductions, couriers }: SummariesViewProps) {
+  const order = useMemo(() => couriers.map((c) => c.id), [couriers]);
+  const pay = useMemo(() => paySummary(entries, deductions, closed.from, closed.to, order), [entries, deductions, closed.from, closed.to, order]);
+  const weeks = useMemo(() => weeklySummaries(entries, deductions, closed), [entries, deductions, closed]);
+  const months = useMemo(() => monthlySummaries(entries, deductions, closed), [entries, deductions, closed]);
   const series = useMemo(() => weeklySeries(entries, range.from || undefined, range.to || undefined), [entries, range.from, range.to]);
   const [allWeeks, setAllWeeks] = useState(false);
 
@@ -26,6 +44,7 @@ export function SummariesView({ entries, range }: { entries: readonly LocalEntry
   const shownWeeks = allWeeks ? weeks : weeks.slice(0, RECENT_WEEKS);
   return (
     <>
+      <PaySummaryPanel title="Pay in this period" summary={pay} from={closed.from} to={closed.to} couriers={couriers} />
       <section className={panel.panel} aria-labelledby="chart-title">
         <h2 id="chart-title" className={panel.panelTitle}>
           Stops and earnings per week
@@ -66,7 +85,11 @@ function SummaryTable({ caption, rows }: { caption: string; rows: { key: string;
             <th scope="col">{caption}</th>
             <th scope="col">Days</th>
             <th scope="col">Stops</th>
-            <th scope="col">Earnings</th>
+            <th scope="col">Gross</th>
+            <th scope="col">Deductions</th>
+            <th scope="col">Net</th>
+            <th scope="col">£/hour</th>
+            <th scope="col">£/stop</th>
           </tr>
         </thead>
         <tbody>
@@ -75,7 +98,11 @@ function SummaryTable({ caption, rows }: { caption: string; rows: { key: string;
               <th scope="row">{label}</th>
               <td>{totals.daysWorked}</td>
               <td>{count.format(totals.stops)}</td>
-              <td>{formatPence(totals.earnings)}</td>
+              <td>{formatPence(totals.gross)}</td>
+              <td>{totals.deductions === 0 ? '–' : `−${formatPence(totals.deductions)}`}</td>
+              <td className={styles.net}>{formatPence(totals.net)}</td>
+              <td>{totals.perHour === null ? '–' : formatPence(totals.perHour)}</td>
+              <td>{totals.perStop === null ? '–' : formatPence(totals.perStop)}</td>
             </tr>
           ))}
         </tbody>

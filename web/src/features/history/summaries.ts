@@ -3,19 +3,15 @@
 // UTC values), so clock changes and year ends never move an entry into another week or month.
 // Callers pass live entries only: tombstones are filtered where entries are read.
 import { formatMonthYear, formatShortDate } from '@/lib/format';
+import { occurrences } from '@/lib/deductions';
+import { payFigures, type PayDay, type PayDeduction, type PayFigures } from '@/lib/pay-summary';
 import { addDays, weekStart } from '@/lib/week';
-import type { EntryContent } from '@/sync/types';
 
-/** Only what the totals need from an entry. */
-export type SummaryEntry = Pick<EntryContent, 'date' | 'stops' | 'total'>;
+/** Only what the totals need from an entry (a LocalEntry fits). */
+export type SummaryEntry = PayDay;
 
-export interface PeriodTotals {
-  stops: number;
-  /** Pence: the sum of the entries' totals. */
-  earnings: number;
-  /** Distinct days with at least one entry (two entries on one day are one day worked). */
-  daysWorked: number;
-}
+/** A period's money (gross, deductions, net, £/hour, £/stop), stops and days worked. */
+export type PeriodTotals = PayFigures;
 
 export interface WeekSummary extends PeriodTotals {
   /** The week's Sunday, YYYY-MM-DD. */
@@ -38,6 +34,12 @@ export interface WeekPoint {
   weekStart: string;
   stops: number;
   earnings: number;
+}
+
+/** The days the summaries cover; deductions count only inside it. */
+export interface ClosedRange {
+  from: string;
+  to: string;
 }
 
 interface Bucket {
@@ -63,29 +65,55 @@ function bucketBy(entries: readonly SummaryEntry[], keyOf: (date: string) => str
   return buckets;
 }
 
-function totalsOf(bucket: Bucket): PeriodTotals {
-  return { stops: bucket.stops, earnings: bucket.earnings, daysWorked: bucket.days.size };
+/**
+ * The periods (by key) that have a day or, within `range`, a deduction, each with its days.
+ * A period charged but not worked (van hire in a week off) is listed too: its net is what it cost.
+ */
+function periodsOf(entries: readonly SummaryEntry[], deductions: readonly PayDeduction[], keyOf: (date: string) => string, range: ClosedRange | undefined) {
+  const periods = new Map<string, SummaryEntry[]>();
+  const add = (key: string) => {
+    let days = periods.get(key);
+    if (!days) periods.set(key, (days = []));
+    return days;
+  };
+  for (const entry of entries) add(keyOf(entry.date)).push(entry);
+  if (range) for (const deduction of deductions) for (const date of occurrences(deduction, range.from, range.to)) add(keyOf(date));
+  // Keys are YYYY-MM-DD or YYYY-MM, which sort as dates when sorted as strings: newest first.
+  return [...periods.keys()].sort().reverse().map((key) => ({ key, days: periods.get(key)! }));
 }
 
-/** Keys are YYYY-MM-DD or YYYY-MM, which sort as dates when sorted as strings. */
-function newestFirst<T>(buckets: Map<string, Bucket>, toSummary: (key: string, bucket: Bucket) => T): T[] {
-  return [...buckets.keys()].sort().reverse().map((key) => toSummary(key, buckets.get(key) as Bucket));
+/** A period's figures, its ends clipped to the range so a charge outside it never counts. */
+function totalsOf(days: readonly SummaryEntry[], deductions: readonly PayDeduction[], start: string, end: string, range: ClosedRange | undefined): PeriodTotals {
+  const from = range && range.from > start ? range.from : start;
+  const to = range && range.to < end ? range.to : end;
+  return payFigures(days, deductions, from, to);
 }
 
-export function weeklySummaries(entries: readonly SummaryEntry[]): WeekSummary[] {
-  return newestFirst(bucketBy(entries, weekStart), (key, bucket) => ({
+/** Sunday-to-Saturday weeks, newest first. `range` (the days shown) bounds the deductions. */
+export function weeklySummaries(entries: readonly SummaryEntry[], deductions: readonly PayDeduction[] = [], range?: ClosedRange): WeekSummary[] {
+  return periodsOf(entries, deductions, weekStart, range).map(({ key, days }) => ({
     key,
     start: key,
     end: addDays(key, 6),
     label: `Week of ${formatShortDate(key)}`,
-    ...totalsOf(bucket),
+    ...totalsOf(days, deductions, key, addDays(key, 6), range),
   }));
 }
 
 const monthOf = (date: string) => date.slice(0, 7);
 
-export function monthlySummaries(entries: readonly SummaryEntry[]): MonthSummary[] {
-  return newestFirst(bucketBy(entries, monthOf), (key, bucket) => ({ key, label: formatMonthYear(key), ...totalsOf(bucket) }));
+function lastDayOfMonth(month: string): string {
+  const [y, m] = month.split('-').map(Number) as [number, number];
+  return `${month}-${String(new Date(Date.UTC(y, m, 0)).getUTCDate()).padStart(2, '0')}`;
+}
+
+/** Calendar months, newest first. `range` (the days shown) bounds the deductions. */
+export function monthlySummaries(entries: readonly SummaryEntry[], deductions: readonly PayDeduction[] = [], range?: ClosedRange): MonthSummary[] {
+  return periodsOf(entries, deductions, monthOf, range).map(({ key, days }) => ({
+    key,
+    label: formatMonthYear(key),
+    ...totalsOf(days, deductions, `${key}-01`, lastDayOfMonth(key), range),
+  }));
 }
 
 /**

@@ -1,0 +1,104 @@
+import { useId } from 'react';
+import { formatMinutes, formatPence, formatShortDate } from '@/lib/format';
+import type { CourierPay, PaySummary } from '@/lib/pay-summary';
+import styles from './pay-summary.module.css';
+import panel from './panel.module.css';
+
+const count = new Intl.NumberFormat('en-GB');
+
+/** A courier as the breakdown names it (a LocalCourier fits). */
+export interface NamedCourier {
+  id: string;
+  name: string;
+  colour: string;
+}
+
+interface PaySummaryPanelProps {
+  title: string;
+  /** Null while the days and deductions are read. */
+  summary: PaySummary | null;
+  from: string;
+  to: string;
+  couriers: readonly NamedCourier[];
+}
+
+/**
+ * Gross, deductions and net for a period, with £ per hour and £ per stop, and each courier's
+ * share when more than one courier was worked for or charged in it.
+ */
+export function PaySummaryPanel({ title, summary, from, to, couriers }: PaySummaryPanelProps) {
+  const headingId = useId();
+  return (
+    <section className={panel.panel} aria-labelledby={headingId}>
+      <div className={panel.panelHead}>
+        <h2 id={headingId} className={panel.panelTitle}>
+          {title}
+        </h2>
+        <span className={panel.muted}>
+          {formatShortDate(from)} – {formatShortDate(to)}
+        </span>
+      </div>
+      {summary ? (
+        <>
+          <Figures label={title} figures={summary} />
+          {summary.byCourier.length > 1 ? <ByCourier rows={summary.byCourier} couriers={couriers} /> : null}
+        </>
+      ) : null}
+    </section>
+  );
+}
+
+function Figures({ label, figures }: { label: string; figures: PaySummary }) {
+  const tiles: { label: string; value: string; hint: string; tone?: 'net' | 'minus' }[] = [
+    { label: 'Gross', value: formatPence(figures.gross), hint: `${figures.daysWorked} ${figures.daysWorked === 1 ? 'day' : 'days'} worked` },
+    { label: 'Deductions', value: figures.deductions === 0 ? formatPence(0) : `−${formatPence(figures.deductions)}`, hint: 'charged in the period', tone: 'minus' },
+    { label: 'Net', value: formatPence(figures.net), hint: 'gross − deductions', tone: 'net' },
+  ];
+  if (figures.perHour !== null) tiles.push({ label: '£ per hour', value: formatPence(figures.perHour), hint: `gross over ${formatMinutes(figures.minutesWorked)} timed` });
+  if (figures.perStop !== null) tiles.push({ label: '£ per stop', value: formatPence(figures.perStop), hint: `gross over ${count.format(figures.stops)} stops` });
+  return (
+    <ul className={styles.tiles} aria-label={label}>
+      {tiles.map((tile) => (
+        <li key={tile.label} className={styles.tile} data-tone={tile.tone}>
+          <span className={styles.tileLabel}>{tile.label}</span>
+          <span className={styles.tileValue}>{tile.value}</span>
+          <span className={styles.tileHint}>{tile.hint}</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function ByCourier({ rows, couriers }: { rows: CourierPay[]; couriers: readonly NamedCourier[] }) {
+  const headingId = useId();
+  return (
+    <div className={styles.byCourier}>
+      <h3 id={headingId} className={styles.byCourierTitle}>
+        By courier
+      </h3>
+      <ul className={styles.couriers} aria-labelledby={headingId}>
+        {rows.map((row) => {
+          const courier = couriers.find((c) => c.id === row.courierId);
+          const name = courier?.name ?? 'Deleted courier';
+          const rates = [
+            row.perHour === null ? null : `${formatPence(row.perHour)}/hour`,
+            row.perStop === null ? null : `${formatPence(row.perStop)}/stop`,
+          ].filter(Boolean);
+          return (
+            <li key={row.courierId} className={styles.courier} aria-label={name}>
+              <span className={styles.courierName}>
+                <span className={styles.dot} style={{ background: courier?.colour ?? 'transparent' }} aria-hidden="true" />
+                {name}
+              </span>
+              <span className={styles.courierNet}>{formatPence(row.net)} net</span>
+              <span className={styles.courierDetail}>
+                {formatPence(row.gross)} gross − {formatPence(row.deductions)} deductions
+                {rates.length > 0 ? ` · ${rates.join(' · ')}` : ''}
+              </span>
+            </li>
+          );
+        })}
+      </ul>
+    </div>
+  );
+}

@@ -1,0 +1,78 @@
+// How a day gets its money. A new day is priced by the card in force for its courier on its
+// date; an edited day keeps the total it was saved with unless something that decides pay
+// changed (issue 12: editing the notes of a day logged before a rate change must never
+// re-price it with today's rates). Pure, so the rule has its own tests.
+import { formatShortDate } from '@/lib/format';
+import { FIRST_CARD_FROM, priceDay, type IdentifiedCard } from '@/lib/pay';
+import type { EntryContent, LocalCourier } from '@/sync/types';
+
+/** A day as typed: everything stored except what pricing decides. */
+export type DayDraft = Omit<EntryContent, 'total' | 'rateCardId'>;
+
+/** The fields that decide a day's pay (notes do not). */
+export const PAY_INPUTS = ['date', 'courierId', 'stops', 'parcels', 'collections', 'failed', 'startTime', 'finishTime', 'extra'] as const;
+
+export function payInputsChanged(saved: DayDraft, edited: DayDraft): boolean {
+  return PAY_INPUTS.some((field) => saved[field] !== edited[field]);
+}
+
+/** A new day: priced with the card in force for its courier on its date (no card: the extra only). */
+export function priceNewDay(day: DayDraft, cards: readonly IdentifiedCard[]): EntryContent {
+  return { ...day, ...priceDay(cards, day.courierId, day) };
+}
+
+/**
+ * An edited day. With its pay inputs as saved, its total and card stay exactly as they were,
+ * whatever the cards say now; otherwise it is priced afresh with the card in force on its
+ * (possibly new) date for its (possibly new) courier.
+ */
+export function priceEditedDay(saved: EntryContent, edited: DayDraft, cards: readonly IdentifiedCard[]): EntryContent {
+  if (!payInputsChanged(saved, edited)) return { ...edited, total: saved.total, rateCardId: saved.rateCardId };
+  return priceNewDay(edited, cards);
+}
+
+/**
+ * The courier a new day defaults to: the one of the most recently saved day ("the last used"),
+ * while it is still a live courier; else the default courier (id = the user's id); else the
+ * first courier; and with no courier on the device yet, the user's id, which the server's
+ * default courier will have.
+ */
+export function lastUsedCourierId(
+  entries: readonly { courierId: string; updatedAt: string }[],
+  couriers: readonly Pick<LocalCourier, 'id'>[],
+  userId: string,
+): string {
+  const live = new Set(couriers.map((courier) => courier.id));
+  let latest: { courierId: string; updatedAt: string } | null = null;
+  for (const entry of entries) {
+    if (live.has(entry.courierId) && (!latest || entry.updatedAt > latest.updatedAt)) latest = entry;
+  }
+  if (latest) return latest.courierId;
+  if (live.has(userId) || couriers.length === 0) return userId;
+  return couriers[0]!.id;
+}
+
+/** The ways of being paid a card uses beyond stops, so the form can put those fields first. */
+export interface PaidFields {
+  parcels: boolean;
+  collections: boolean;
+  failed: boolean;
+  times: boolean;
+}
+
+export function paidFields(card: IdentifiedCard | null): PaidFields {
+  return {
+    parcels: (card?.perParcel ?? null) !== null,
+    collections: (card?.perCollection ?? null) !== null,
+    // 0 is "failed items are unpaid" (Parcelforce): nothing to count for pay.
+    failed: (card?.perFailed ?? 0) > 0,
+    times: (card?.hourly ?? null) !== null,
+  };
+}
+
+/** The words under the form saying what will price the day (the card in force, or none). */
+export function pricingNote(card: IdentifiedCard | null, courierName: string): string {
+  if (!card) return 'No rate card for this date — only extra pay counts';
+  const from = card.validFrom <= FIRST_CARD_FROM ? 'from the start' : `from ${formatShortDate(card.validFrom)}`;
+  return `Priced with ${courierName} rates ${from}`;
+}
