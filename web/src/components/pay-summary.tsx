@@ -51,7 +51,7 @@ export function PaySummaryPanel({ title, summary, from, to, couriers }: PaySumma
 function Figures({ label, figures }: { label: string; figures: PaySummary }) {
   const tiles: { label: string; value: string; hint: string; tone?: 'net' | 'minus' }[] = [
     { label: 'Gross', value: formatPence(figures.gross), hint: `${figures.daysWorked} ${figures.daysWorked === 1 ? 'day' : 'days'} worked` },
-    { label: 'Deductions', value: figures.deductions === 0 ? formatPence(0) : `−${formatPence(figures.deductions)}`, hint: 'charged in the period', tone: 'minus' },
+    { label: 'Deductions', value: formatPence(-figures.deductions), hint: 'charged in the period', tone: 'minus' },
     { label: 'Net', value: formatPence(figures.net), hint: 'gross − deductions', tone: 'net' },
   ];
   if (figures.perHour !== null) tiles.push({ label: '£ per hour', value: formatPence(figures.perHour), hint: `gross over ${formatMinutes(figures.minutesWorked)} timed` });

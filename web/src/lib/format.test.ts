@@ -8,6 +8,8 @@ describe('format', () => {
     expect(formatPence(0)).toBe('£0.00');
     expect(formatPence(19800)).toBe('£198.00');
     expect(formatPence(499)).toBe('£4.99');
+    expect(formatPence(-200)).toBe('−£2.00');
+    expect(formatPence(-0)).toBe('£0.00');
     expect(formatPence(123456)).toBe('£1,234.56');
     expect(formatPence(5)).toBe('£0.05');
   });

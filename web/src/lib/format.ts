@@ -1,8 +1,10 @@
 // Money is integer pence everywhere; it becomes pounds only here, at the edge.
 const pounds = new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'GBP' });
 
+/** Integer pence as £; a negative amount (net pay after deductions) with a true minus sign: −£2.00. */
 export function formatPence(pence: number): string {
-  return pounds.format(pence / 100);
+  // `+ 0` turns -0 (nothing deducted, negated) into 0, which Intl would show as "-£0.00".
+  return pence < 0 ? `−${pounds.format(-pence / 100)}` : pounds.format(pence / 100 + 0);
 }
 
 const shortDate = new Intl.DateTimeFormat('en-GB', { day: '2-digit', month: '2-digit', year: 'numeric' });

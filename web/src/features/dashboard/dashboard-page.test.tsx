@@ -1,6 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { makeProfileData, makeUser, syncedProfileDoc } from '@/testing/fixtures';
+import { makeUser } from '@/testing/fixtures';
+import { makeCourier, makeDeduction, makeRateCard, seedDefaultCourier } from '@/testing/pay-fixtures';
 import { renderWithSync } from '@/testing/render-with-sync';
 import { createTestSyncHandle, makeEntry, type TestSyncHandle } from '@/testing/sync-handle';
 import type { LocalEntry, OutboxItem } from '@/sync/types';
@@ -205,8 +206,13 @@ describe('DashboardPage', () => {
     expect(await handle.db.entries.get(entry.id)).toBeUndefined();
   });
 
+  /** The entry form saves once the couriers and cards are read. */
+  const saveReady = () => waitFor(() => expect(screen.getByRole('button', { name: 'Save Entry' })).toBeEnabled());
+
   it('saves a new entry and shows it at once, before any sync', async () => {
+    await seedDefaultCourier(handle.db);
     const app = renderWithSync(<DashboardPage />, { handle });
+    await saveReady();
     await app.user.type(screen.getByLabelText('Stops'), '120');
     await app.user.click(screen.getByRole('button', { name: 'Save Entry' }));
 
@@ -219,9 +225,10 @@ describe('DashboardPage', () => {
     expect(within(stats).getByText('This week').closest('li')).toHaveTextContent('120');
   });
 
-  it('prices a new entry with the driver’s own tiers from the payment settings', async () => {
-    await handle.db.docs.put(syncedProfileDoc(makeProfileData({ paymentConfig: { tiers: [{ stopCount: 10, rate: 100 }, { rate: 50 }] } })));
+  it('prices a new entry with the driver’s own rates: the card in force', async () => {
+    await seedDefaultCourier(handle.db, [{ stopCount: 10, rate: 100 }, { rate: 50 }]);
     const app = renderWithSync(<DashboardPage />, { handle });
+    await saveReady();
     await app.user.type(screen.getByLabelText('Stops'), '12');
     expect(await screen.findByText('£11.00')).toBeInTheDocument(); // 10 × £1 + 2 × £0.50
     await app.user.click(screen.getByRole('button', { name: 'Save Entry' }));
@@ -229,10 +236,12 @@ describe('DashboardPage', () => {
     expect((await handle.db.entries.toArray())[0]?.total).toBe(1_100);
   });
 
-  it('prices with tiers saved on this device before the server has sent the profile', async () => {
+  it('prices with a card saved on this device before the server has it', async () => {
     const tiers = [{ stopCount: 5, rate: 300 }, { rate: 100 }];
-    await handle.db.docs.put({ kind: 'profile', data: null, server: null, patch: { paymentConfig: { tiers } }, version: 0, syncState: 'pending' });
+    await handle.db.couriers.put(makeCourier(handle.db.userId));
+    await handle.db.rateCards.put({ ...makeRateCard(handle.db.userId, handle.db.userId, { perStop: tiers }), syncState: 'pending' });
     const app = renderWithSync(<DashboardPage />, { handle });
+    await saveReady();
     await app.user.type(screen.getByLabelText('Stops'), '7');
     expect(await screen.findByText('£17.00')).toBeInTheDocument();
   });
@@ -242,5 +251,80 @@ describe('DashboardPage', () => {
     renderWithSync(<DashboardPage />, { handle, user: makeUser({ displayName: 'Sam Driver' }) });
     const greeting = screen.getByRole('region', { name: 'Greeting' });
     await waitFor(() => expect(within(greeting).getByRole('heading')).toHaveTextContent('Good morning, Samira!'));
+  });
+
+  it('shows this week’s pay: gross, deductions, net, £ per hour and £ per stop, and Earnings net', async () => {
+    const me = handle.db.userId;
+    await seedDefaultCourier(handle.db);
+    // £200 van hire every Monday: Monday 17 March is in this week (Sun 16 – Sat 22).
+    await handle.db.deductions.put(makeDeduction('van', me, { amount: 20_000, repeat: 'weekly', from: '2025-03-03' }));
+    await seed([
+      makeEntry({ date: '2025-03-14', stops: 1000, total: 99_999, courierId: me }), // last week
+      makeEntry({ date: '2025-03-17', stops: 100, total: 19_800, courierId: me, startTime: '07:00', finishTime: '15:00' }),
+      makeEntry({ date: '2025-03-18', stops: 120, total: 23_260, courierId: me }),
+    ]);
+    renderWithSync(<DashboardPage />, { handle });
+    const pay = await screen.findByRole('region', { name: "This week's pay" });
+    expect(within(pay).getByText('16/03/2025 – 22/03/2025')).toBeInTheDocument();
+    const tile = (label: string) => within(pay).getByText(label, { selector: 'span' }).closest('li')!;
+    await waitFor(() => expect(tile('Deductions')).toHaveTextContent('−£200.00'));
+    expect(tile('Gross')).toHaveTextContent('£430.60');
+    expect(tile('Gross')).toHaveTextContent('2 days worked');
+    expect(tile('Net')).toHaveTextContent('£230.60');
+    expect(tile('£ per hour')).toHaveTextContent('£24.75'); // £198.00 over 8 h
+    expect(tile('£ per hour')).toHaveTextContent('gross over 8h timed');
+    expect(tile('£ per stop')).toHaveTextContent('£1.96'); // £430.60 / 220 = 1.957…
+    // One courier: no breakdown.
+    expect(within(pay).queryByText('By courier')).not.toBeInTheDocument();
+
+    const stats = screen.getByRole('list', { name: 'Your stats' });
+    const earnings = within(stats).getByText('Earnings').closest('li')!;
+    expect(earnings).toHaveTextContent('£230.60');
+    expect(earnings).toHaveTextContent('net this week');
+  });
+
+  it('leaves out £ per hour when no day has times, and £ per stop when there are no stops', async () => {
+    await seedDefaultCourier(handle.db);
+    await seed([makeEntry({ date: '2025-03-17', stops: 0, total: 12_000 })]);
+    renderWithSync(<DashboardPage />, { handle });
+    const pay = await screen.findByRole('region', { name: "This week's pay" });
+    await waitFor(() => expect(within(pay).getByText('Gross', { selector: 'span' }).closest('li')).toHaveTextContent('£120.00'));
+    expect(within(pay).queryByText('£ per hour')).not.toBeInTheDocument();
+    expect(within(pay).queryByText('£ per stop')).not.toBeInTheDocument();
+  });
+
+  it('with two couriers this week, breaks the pay down per courier and names each day’s courier', async () => {
+    const me = handle.db.userId;
+    await seedDefaultCourier(handle.db);
+    await handle.db.couriers.put(makeCourier('evri', { name: 'Evri', colour: '#7a3cff' }));
+    await handle.db.deductions.put(makeDeduction('device', 'evri', { label: 'Device rent', amount: 500, repeat: 'once', from: '2025-03-19' }));
+    await seed([
+      makeEntry({ date: '2025-03-17', stops: 100, total: 19_800, courierId: me }),
+      makeEntry({ date: '2025-03-19', stops: 80, total: 6_300, courierId: 'evri', rateCardId: null, parcels: 140, startTime: '09:00', finishTime: '13:30' }),
+    ]);
+    renderWithSync(<DashboardPage />, { handle });
+    const pay = await screen.findByRole('region', { name: "This week's pay" });
+    const byCourier = await within(pay).findByRole('list', { name: 'By courier' });
+    const rows = within(byCourier).getAllByRole('listitem');
+    expect(rows.map((row) => row.getAttribute('aria-label'))).toEqual(['My courier', 'Evri']);
+    expect(rows[0]).toHaveTextContent('£198.00 net');
+    expect(rows[0]).toHaveTextContent('£198.00 gross − £0.00 deductions · £1.98/stop');
+    expect(rows[1]).toHaveTextContent('£58.00 net');
+    expect(rows[1]).toHaveTextContent('£63.00 gross − £5.00 deductions · £14.00/hour · £0.79/stop');
+    expect(within(pay).getByText('Net', { selector: 'span' }).closest('li')).toHaveTextContent('£256.00');
+
+    const evriDay = await within(recent()).findByRole('article', { name: 'Entry for 19/03/2025' });
+    expect(evriDay).toHaveTextContent('Evri');
+    expect(evriDay).toHaveTextContent('09:00–13:30 (4h 30m) · 140 parcels');
+    expect(within(recent()).getByRole('article', { name: 'Entry for 17/03/2025' })).toHaveTextContent('My courier');
+  });
+
+  it('names no courier on the days while the driver has only one', async () => {
+    await seedDefaultCourier(handle.db);
+    await seed([makeEntry({ date: '2025-03-17', notes: 'only one' })]);
+    renderWithSync(<DashboardPage />, { handle });
+    const day = await within(recent()).findByRole('article', { name: 'Entry for 17/03/2025' });
+    await screen.findByText('Priced with My courier rates from the start');
+    expect(day).not.toHaveTextContent('My courier');
   });
 });

@@ -6,7 +6,8 @@ import { formatShortDate } from '@/lib/format';
 import type { PaySetup } from '@/lib/sync/use-pay-setup';
 import type { LocalEntry } from '@/sync/types';
 import { EntryEditor } from './entry-editor';
-import { courierShown, EntryCard } from './entry-list';
+import { courierShown } from './courier-tag';
+import { EntryCard } from './entry-list';
 import styles from './entries.module.css';
 
 interface EntriesViewProps {

@@ -1,12 +1,17 @@
-import { act, screen, waitFor } from '@testing-library/react';
+// First: the on-device database must exist before Dexie loads.
+import { createTestSyncHandle, makeEntry, type TestSyncHandle } from '@/testing/sync-handle';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { DEFAULT_TIERS, payFor } from '@/lib/pay';
+import { DEFAULT_TIERS, payFor, type PayTier } from '@/lib/pay';
+import { readPaySetup, usePaySetup } from '@/lib/sync/use-pay-setup';
 import { localDay } from '@/lib/week';
 import type * as Commands from '@/sync/commands';
 import { saveEntry } from '@/sync/commands';
+import type { LocalDb } from '@/sync/db';
+import { makeCourier, makeRateCard, seedDefaultCourier } from '@/testing/pay-fixtures';
 import { renderWithSync } from '@/testing/render-with-sync';
-import { createTestSyncHandle } from '@/testing/sync-handle';
 import { EntryForm, SUCCESS_MESSAGE_MS } from './entry-form';
+import { useEntries } from './use-entries';
 
 // The real command, wrapped so a test can hold a save in flight or make it fail.
 vi.mock('@/sync/commands', async (importOriginal) => {
@@ -14,22 +19,35 @@ vi.mock('@/sync/commands', async (importOriginal) => {
   return { ...real, saveEntry: vi.fn(real.saveEntry) };
 });
 
-function setup(tiers = DEFAULT_TIERS) {
-  const app = renderWithSync(<EntryForm tiers={tiers} />);
+/** The form as the dashboard composes it: couriers, cards and days read live from the device. */
+function LiveEntryForm() {
+  return <EntryForm pay={usePaySetup()} entries={useEntries()} />;
+}
+
+/**
+ * The form over a device holding the default courier and its first card (paying `tiers`), or
+ * whatever `seed` puts there; ready once the couriers, cards and days are read.
+ */
+async function setup(tiers: readonly PayTier[] = DEFAULT_TIERS, seed?: (db: LocalDb) => Promise<unknown>) {
+  const handle: TestSyncHandle = createTestSyncHandle();
+  await (seed ? seed(handle.db) : seedDefaultCourier(handle.db, tiers));
+  const app = renderWithSync(<LiveEntryForm />, { handle });
   const field = (name: string) => screen.getByLabelText(name, { exact: false }) as HTMLInputElement;
+  const submit = () => screen.getByRole('button', { name: /Save Entry|Saving/ });
+  await waitFor(() => expect(submit()).toBeEnabled());
   return {
     ...app,
     date: () => field('Date'),
     stops: () => field('Stops'),
     extra: () => field('Extra'),
     notes: () => field('Notes'),
-    submit: () => screen.getByRole('button', { name: /Save Entry|Saving/ }),
+    submit,
   };
 }
 
 describe('EntryForm', () => {
-  it('starts on today (local) with empty fields', () => {
-    const form = setup();
+  it('starts on today (local) with empty fields', async () => {
+    const form = await setup();
     expect(form.date().value).toBe(localDay(new Date()));
     expect(form.stops().value).toBe('');
     expect(form.extra().value).toBe('');
@@ -39,7 +57,7 @@ describe('EntryForm', () => {
   });
 
   it('asks for the stops and stores nothing without them', async () => {
-    const form = setup();
+    const form = await setup();
     await form.user.click(form.submit());
 
     expect(await screen.findByText('Please enter number of stops')).toBeInTheDocument();
@@ -50,7 +68,7 @@ describe('EntryForm', () => {
   });
 
   it('saves on the device with the tiered total, nudges sync, confirms and resets', async () => {
-    const form = setup();
+    const form = await setup();
     await form.user.clear(form.date());
     await form.user.type(form.date(), '2025-03-20');
     await form.user.type(form.stops(), '120');
@@ -82,7 +100,11 @@ describe('EntryForm', () => {
     // The database schedules its own work with setTimeout, so the clock cannot be faked
     // here; instead, catch the message's timer and run it.
     const timers = vi.spyOn(globalThis, 'setTimeout');
-    const form = setup();
+    // Couriers and cards as props, not live queries: the live-query cache sets 3 s timers of its own.
+    const handle = createTestSyncHandle();
+    await seedDefaultCourier(handle.db);
+    const app = renderWithSync(<EntryForm pay={await readPaySetup(handle.db)} entries={[]} />, { handle });
+    const form = { ...app, stops: () => screen.getByLabelText('Stops'), submit: () => screen.getByRole('button', { name: /Save Entry|Saving/ }) };
     await form.user.type(form.stops(), '10');
     await form.user.click(form.submit());
     await screen.findByText('Entry saved successfully!');
@@ -103,7 +125,7 @@ describe('EntryForm', () => {
     ['4.35', 435],
     ['19.99', 1999],
   ])('stores extra £%s as exactly %i pence', async (typed, pence) => {
-    const form = setup();
+    const form = await setup();
     await form.user.type(form.stops(), '0');
     await form.user.type(form.extra(), typed);
     await form.user.click(form.submit());
@@ -113,7 +135,7 @@ describe('EntryForm', () => {
   });
 
   it('refuses extra with more than two decimals instead of rounding it', async () => {
-    const form = setup();
+    const form = await setup();
     await form.user.type(form.stops(), '10');
     await form.user.type(form.extra(), '12.345');
     await form.user.click(form.submit());
@@ -123,18 +145,21 @@ describe('EntryForm', () => {
     expect(await form.handle.db.entries.count()).toBe(0);
   });
 
-  it('prices the day with the tiers it is given', async () => {
-    const form = setup([{ stopCount: 10, rate: 100 }, { rate: 50 }]);
+  it('prices the day with the card in force and records that card', async () => {
+    const form = await setup([{ stopCount: 10, rate: 100 }, { rate: 50 }]);
     await form.user.type(form.stops(), '12');
     expect(screen.getByText('£11.00')).toBeInTheDocument(); // the live day total
     await form.user.click(form.submit());
     await screen.findByText('Entry saved successfully!');
     expect((await form.handle.db.entries.toArray())[0]?.total).toBe(10 * 100 + 2 * 50);
     expect(payFor(DEFAULT_TIERS, 12)).not.toBe(1100); // so this test really tells the tiers apart
+    const userId = form.handle.db.userId;
+    expect((await form.handle.db.entries.toArray())[0]).toMatchObject({ courierId: userId, rateCardId: userId });
+    expect(screen.getByText('Priced with My courier rates from the start')).toBeInTheDocument();
   });
 
-  it('waits for the tiers before it can save', async () => {
-    renderWithSync(<EntryForm tiers={undefined} />);
+  it('waits for the couriers and cards before it can save', async () => {
+    renderWithSync(<EntryForm pay={undefined} entries={[]} />);
     expect(screen.getByRole('button', { name: 'Save Entry' })).toBeDisabled();
   });
 
@@ -143,7 +168,7 @@ describe('EntryForm', () => {
     vi.mocked(saveEntry).mockImplementationOnce(
       (db, content) => new Promise((resolve) => (finish = () => resolve(vi.mocked(saveEntry).getMockImplementation()!(db, content)))),
     );
-    const form = setup();
+    const form = await setup();
     await form.user.type(form.stops(), '10');
     await form.user.click(form.submit());
 
@@ -157,7 +182,7 @@ describe('EntryForm', () => {
 
   it('reports a failed save and keeps what was typed', async () => {
     vi.mocked(saveEntry).mockRejectedValueOnce(new Error('DatabaseClosedError'));
-    const form = setup();
+    const form = await setup();
     await form.user.type(form.stops(), '10');
     await form.user.click(form.submit());
 
@@ -169,7 +194,7 @@ describe('EntryForm', () => {
 
   it('shows its short sync indicator', () => {
     const handle = createTestSyncHandle();
-    renderWithSync(<EntryForm tiers={DEFAULT_TIERS} />, { handle });
+    renderWithSync(<EntryForm pay={{ couriers: [], cards: [], deductions: [] }} entries={[]} />, { handle });
     expect(screen.getByText('All changes saved')).toBeInTheDocument();
     act(() => handle.emit({ state: 'syncing' }));
     expect(screen.getByText('Syncing...')).toBeInTheDocument();
@@ -184,10 +209,132 @@ describe('EntryForm', () => {
   });
 
   it('clears a field error once the field is edited', async () => {
-    const form = setup();
+    const form = await setup();
     await form.user.click(form.submit());
     await screen.findByText('Please enter number of stops');
     await form.user.type(form.stops(), '1');
     await waitFor(() => expect(screen.queryByText('Please enter number of stops')).not.toBeInTheDocument());
+  });
+
+  it('before any courier has reached the device, says so and counts the extra only', async () => {
+    const form = await setup(DEFAULT_TIERS, async () => undefined);
+    expect(screen.getByText('No rate card for this date — only extra pay counts')).toBeInTheDocument();
+    expect(screen.queryByLabelText('Courier')).not.toBeInTheDocument();
+    await form.user.type(form.stops(), '120');
+    await form.user.type(form.extra(), '12.50');
+    expect(screen.getByText('£12.50')).toBeInTheDocument();
+    await form.user.click(form.submit());
+    await screen.findByText('Entry saved successfully!');
+    // The day belongs to the default courier the server made, whose id is the user's.
+    expect((await form.handle.db.entries.toArray())[0]).toMatchObject({ stops: 120, total: 1_250, courierId: form.handle.db.userId, rateCardId: null });
+  });
+
+  it('says which card prices a day before a rate change and which after', async () => {
+    const form = await setup(DEFAULT_TIERS, async (db) => {
+      await seedDefaultCourier(db);
+      await db.rateCards.put(makeRateCard('card-cut', db.userId, { validFrom: '2025-09-01', perStop: [{ stopCount: 110, rate: 178 }, { rate: 128 }] }));
+    });
+    await form.user.clear(form.date());
+    await form.user.type(form.date(), '2025-08-31');
+    await form.user.type(form.stops(), '100');
+    expect(screen.getByText('Priced with My courier rates from the start')).toBeInTheDocument();
+    expect(screen.getByText('£198.00')).toBeInTheDocument();
+    await form.user.clear(form.date());
+    await form.user.type(form.date(), '2025-09-01');
+    expect(screen.getByText('Priced with My courier rates from 01/09/2025')).toBeInTheDocument();
+    expect(screen.getByText('£178.00')).toBeInTheDocument();
+    await form.user.click(form.submit());
+    await screen.findByText('Entry saved successfully!');
+    expect((await form.handle.db.entries.toArray())[0]).toMatchObject({ total: 17_800, rateCardId: 'card-cut' });
+  });
+
+  it('puts the fields the card pays for beside stops and the rest behind More details', async () => {
+    const form = await setup(DEFAULT_TIERS, async (db) => {
+      await db.couriers.put(makeCourier(db.userId, { name: 'Evri' }));
+      await db.rateCards.put(makeRateCard(db.userId, db.userId, { perStop: null, perParcel: 45, perCollection: 30 }));
+    });
+    const more = screen.getByText('More details').closest('details')!;
+    expect(more).not.toHaveAttribute('open');
+    // Paid for: in the main grid, outside the disclosure.
+    expect(more).not.toContainElement(screen.getByLabelText('Parcels'));
+    expect(more).not.toContainElement(screen.getByLabelText('Collections'));
+    // Not paid for: behind the disclosure.
+    expect(more).toContainElement(screen.getByLabelText('Failed/returned'));
+    expect(more).toContainElement(screen.getByLabelText('Start time'));
+    expect(within(more).getByText('failed/returned, start and finish')).toBeInTheDocument();
+
+    await form.user.type(form.stops(), '90');
+    await form.user.type(screen.getByLabelText('Parcels'), '140');
+    await form.user.type(screen.getByLabelText('Collections'), '3');
+    expect(screen.getByText('£63.90')).toBeInTheDocument(); // 140 × 45p + 3 × 30p
+    await form.user.click(screen.getByText('More details'));
+    expect(more).toHaveAttribute('open');
+    await form.user.type(screen.getByLabelText('Failed/returned'), '2');
+    await form.user.type(screen.getByLabelText('Start time'), '07:30');
+    await form.user.type(screen.getByLabelText('Finish time'), '15:45');
+    await form.user.click(form.submit());
+    await screen.findByText('Entry saved successfully!');
+    expect((await form.handle.db.entries.toArray())[0]).toMatchObject({
+      stops: 90,
+      parcels: 140,
+      collections: 3,
+      failed: 2,
+      startTime: '07:30',
+      finishTime: '15:45',
+      total: 6_390,
+    });
+    expect(screen.getByLabelText('Parcels')).toHaveValue(null);
+  });
+
+  it('pays hours from the start and finish times when the card is hourly, and wants both', async () => {
+    const form = await setup(DEFAULT_TIERS, async (db) => {
+      await db.couriers.put(makeCourier(db.userId, { name: 'Flex' }));
+      await db.rateCards.put(makeRateCard(db.userId, db.userId, { perStop: null, hourly: 1_500 }));
+    });
+    expect(screen.getByText('More details').closest('details')).not.toContainElement(screen.getByLabelText('Start time'));
+    await form.user.type(form.stops(), '0');
+    await form.user.type(screen.getByLabelText('Start time'), '22:00');
+    await form.user.click(form.submit());
+    expect(await screen.findByText('Enter the finish time too, or clear the start time')).toBeInTheDocument();
+    expect(await form.handle.db.entries.count()).toBe(0);
+    await form.user.type(screen.getByLabelText('Finish time'), '01:30'); // after midnight: 3½ hours
+    expect(screen.getByText('£52.50')).toBeInTheDocument();
+    await form.user.click(form.submit());
+    await screen.findByText('Entry saved successfully!');
+    expect((await form.handle.db.entries.toArray())[0]).toMatchObject({ startTime: '22:00', finishTime: '01:30', total: 5_250 });
+  });
+
+  it('with two couriers, offers a picker set to the last used one and prices with the chosen courier’s card', async () => {
+    const form = await setup(DEFAULT_TIERS, async (db) => {
+      await seedDefaultCourier(db);
+      await db.couriers.put(makeCourier('evri', { name: 'Evri', colour: '#7a3cff' }));
+      await db.rateCards.put(makeRateCard('evri-card', 'evri', { perStop: null, perParcel: 45 }));
+      await db.entries.bulkPut([
+        makeEntry({ courierId: db.userId, updatedAt: '2025-03-19T18:00:00Z' }),
+        makeEntry({ courierId: 'evri', rateCardId: 'evri-card', updatedAt: '2025-03-20T18:00:00Z' }),
+      ]);
+    });
+    const courier = screen.getByLabelText('Courier') as HTMLSelectElement;
+    expect(within(courier).getAllByRole('option').map((o) => o.textContent)).toEqual(['My courier', 'Evri']);
+    expect(courier.value).toBe('evri');
+    expect(screen.getByText('Priced with Evri rates from the start')).toBeInTheDocument();
+    expect(screen.getByText('More details').closest('details')).not.toContainElement(screen.getByLabelText('Parcels'));
+
+    await form.user.type(form.stops(), '100');
+    await form.user.type(screen.getByLabelText('Parcels'), '120');
+    expect(screen.getByText('£54.00')).toBeInTheDocument();
+    await form.user.click(form.submit());
+    await screen.findByText('Entry saved successfully!');
+    const saved = await form.handle.db.entries.orderBy('id').filter((e) => e.parcels === 120).first();
+    expect(saved).toMatchObject({ courierId: 'evri', rateCardId: 'evri-card', total: 5_400 });
+
+    // Switching to the other courier re-prices the preview with its card, and saves against it.
+    await form.user.selectOptions(screen.getByLabelText('Courier'), 'My courier');
+    expect(screen.getByText('Priced with My courier rates from the start')).toBeInTheDocument();
+    await form.user.type(form.stops(), '100');
+    await form.user.click(form.submit());
+    await waitFor(async () => expect(await form.handle.db.entries.count()).toBe(4));
+    const mine = (await form.handle.db.entries.toArray()).find((e) => e.syncState === 'pending' && e.courierId === form.handle.db.userId);
+    expect(mine).toMatchObject({ stops: 100, total: 19_800, rateCardId: form.handle.db.userId });
   });
 });

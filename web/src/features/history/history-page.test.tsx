@@ -1,7 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
+import { createTestSyncHandle, makeEntry, type TestSyncHandle } from '@/testing/sync-handle';
+import { makeCourier, makeDeduction, makeRateCard, seedDefaultCourier } from '@/testing/pay-fixtures';
 import { renderWithSync } from '@/testing/render-with-sync';
-import { createTestSyncHandle, makeEntry } from '@/testing/sync-handle';
 import { HistoryPage } from './history-page';
 
 const path = '/app/history';
@@ -68,9 +69,14 @@ describe('HistoryPage', () => {
     expect(screen.getByText('No entries in this period.')).toBeInTheDocument();
   });
 
-  it('edits an entry in place, repricing it with the tiers, and queues it for sync', async () => {
+  /** A day of the default courier, priced by its first card. */
+  const myDay = (handle: TestSyncHandle, content: Parameters<typeof makeEntry>[0]) =>
+    makeEntry({ courierId: handle.db.userId, rateCardId: handle.db.userId, ...content });
+
+  it('edits an entry in place, repricing it with the card in force, and queues it for sync', async () => {
     const handle = createTestSyncHandle();
-    const entry = makeEntry({ date: '2025-03-20', stops: 100, total: 19_800 });
+    await seedDefaultCourier(handle.db);
+    const entry = myDay(handle, { date: '2025-03-20', stops: 100, total: 19_800 });
     await handle.db.entries.put(entry);
     const { user } = renderWithSync(<HistoryPage />, { handle, path });
 
@@ -82,11 +88,75 @@ describe('HistoryPage', () => {
     await user.click(screen.getByRole('button', { name: 'Save changes' }));
 
     // Default tiers: 110 at £1.98, then £1.48 → 217.80 + 14.80 + 5.50 extra.
-    await waitFor(async () => expect(await handle.db.entries.get(entry.id)).toMatchObject({ stops: 120, extra: 550, total: 23_810, syncState: 'pending' }));
+    await waitFor(async () =>
+      expect(await handle.db.entries.get(entry.id)).toMatchObject({ stops: 120, extra: 550, total: 23_810, rateCardId: handle.db.userId, syncState: 'pending' }),
+    );
     const [item] = await handle.db.outbox.toArray();
     expect(item).toMatchObject({ name: 'entry.put', recordId: entry.id });
     expect(handle.requestSync).toHaveBeenCalled();
     expect(await screen.findByText('Entry updated')).toBeInTheDocument();
+  });
+
+  it('editing only the notes of a day keeps its total and card to the penny (issue 12)', async () => {
+    const handle = createTestSyncHandle();
+    await seedDefaultCourier(handle.db);
+    // Logged at £2.05 a stop, under rates the card no longer has: the day's pay was fixed then.
+    const entry = myDay(handle, { date: '2024-11-04', stops: 100, total: 20_500, notes: 'Monday run' });
+    await handle.db.entries.put(entry);
+    const { user } = renderWithSync(<HistoryPage />, { handle, path });
+
+    await user.click(await screen.findByRole('button', { name: 'Edit entry for 04/11/2024' }));
+    expect(await screen.findByText('Nothing that decides pay was changed: the total stays as saved')).toBeInTheDocument();
+    expect(screen.getByText('£205.00')).toBeInTheDocument(); // the preview shows the kept total
+    const notes = screen.getByLabelText('Notes', { exact: false });
+    await user.clear(notes);
+    await user.type(notes, 'Monday run, depot closed early');
+    await user.click(screen.getByRole('button', { name: 'Save changes' }));
+
+    await waitFor(async () => expect(await handle.db.entries.get(entry.id)).toMatchObject({ notes: 'Monday run, depot closed early', syncState: 'pending' }));
+    expect(await handle.db.entries.get(entry.id)).toMatchObject({ stops: 100, total: 20_500, rateCardId: handle.db.userId });
+    const [item] = await handle.db.outbox.toArray();
+    expect(item?.args).toMatchObject({ total: 20_500, rateCardId: handle.db.userId, notes: 'Monday run, depot closed early' });
+  });
+
+  it('re-prices a day moved across a rate change with the card in force on its new date', async () => {
+    const handle = createTestSyncHandle();
+    await seedDefaultCourier(handle.db);
+    await handle.db.rateCards.put(makeRateCard('cut', handle.db.userId, { validFrom: '2025-09-01', perStop: [{ stopCount: 110, rate: 178 }, { rate: 128 }] }));
+    const entry = myDay(handle, { date: '2025-08-29', stops: 100, total: 19_800 });
+    await handle.db.entries.put(entry);
+    const { user } = renderWithSync(<HistoryPage />, { handle, path });
+
+    await user.click(await screen.findByRole('button', { name: 'Edit entry for 29/08/2025' }));
+    const date = screen.getByLabelText('Date');
+    await user.clear(date);
+    await user.type(date, '2025-09-01');
+    expect(screen.getByText('Priced with My courier rates from 01/09/2025')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Save changes' }));
+    await waitFor(async () => expect(await handle.db.entries.get(entry.id)).toMatchObject({ date: '2025-09-01', total: 17_800, rateCardId: 'cut' }));
+  });
+
+  it('names each day’s courier when there are two, with the hours worked, and edits the courier', async () => {
+    const handle = createTestSyncHandle();
+    await seedDefaultCourier(handle.db);
+    await handle.db.couriers.put(makeCourier('evri', { name: 'Evri', colour: '#7a3cff' }));
+    await handle.db.rateCards.put(makeRateCard('evri-card', 'evri', { perStop: null, perParcel: 45 }));
+    const entry = myDay(handle, { date: '2025-03-20', stops: 100, total: 19_800, parcels: 150, startTime: '08:00', finishTime: '17:15' });
+    await handle.db.entries.put(entry);
+    const { user } = renderWithSync(<HistoryPage />, { handle, path });
+
+    const card = await screen.findByRole('article', { name: 'Entry for 20/03/2025' });
+    await waitFor(() => expect(card).toHaveTextContent('My courier'));
+    expect(card).toHaveTextContent('08:00–17:15 (9h 15m) · 150 parcels');
+
+    await user.click(screen.getByRole('button', { name: 'Edit entry for 20/03/2025' }));
+    // The saved start and finish are not hidden behind More details.
+    expect(screen.getByText('More details').closest('details')).toHaveAttribute('open');
+    await user.selectOptions(screen.getByLabelText('Courier'), 'Evri');
+    expect(screen.getByText('£67.50')).toBeInTheDocument(); // 150 parcels × 45p
+    await user.click(screen.getByRole('button', { name: 'Save changes' }));
+    await waitFor(async () => expect(await handle.db.entries.get(entry.id)).toMatchObject({ courierId: 'evri', rateCardId: 'evri-card', total: 6_750 }));
+    await waitFor(() => expect(screen.getByRole('article', { name: 'Entry for 20/03/2025' })).toHaveTextContent('Evri'));
   });
 
   it('keeps a bad edit on screen with the reason', async () => {
@@ -130,11 +200,46 @@ describe('HistoryPage', () => {
     const weekly = await screen.findByRole('region', { name: 'Weekly summary' });
     // Sun 29/12/2024 – Sat 04/01/2025 is one week across the year end; two entries on 02/01 are one day.
     const week = within(weekly).getByRole('row', { name: /Week of 29\/12\/2024/ });
-    expect(within(week).getAllByRole('cell').map((cell) => cell.textContent)).toEqual(['2', '160', '£316.80']);
+    // Days, stops, gross, deductions, net, £/hour (no times), £/stop.
+    expect(within(week).getAllByRole('cell').map((cell) => cell.textContent)).toEqual(['2', '160', '£316.80', '–', '£316.80', '–', '£1.98']);
     const monthly = screen.getByRole('region', { name: 'Monthly summary' });
     expect(within(monthly).getByRole('row', { name: /January 2025/ })).toHaveTextContent('£118.80');
     expect(within(monthly).getByRole('row', { name: /December 2024/ })).toHaveTextContent('£198.00');
     expect(screen.getByRole('region', { name: 'Stops and earnings per week' })).toBeInTheDocument();
+  });
+
+  it('sums the period’s pay with its deductions, per courier, and nets each week', async () => {
+    const handle = createTestSyncHandle();
+    const me = handle.db.userId;
+    await seedDefaultCourier(handle.db);
+    await handle.db.couriers.put(makeCourier('evri', { name: 'Evri', colour: '#7a3cff' }));
+    await handle.db.deductions.bulkPut([
+      makeDeduction('van', me, { amount: 20_000, repeat: 'weekly', from: '2025-03-03' }),
+      makeDeduction('damage', 'evri', { label: 'Damaged parcel', amount: 1_500, repeat: 'once', from: '2025-03-19' }),
+    ]);
+    await handle.db.entries.bulkPut([
+      myDay(handle, { date: '2025-03-17', stops: 100, total: 19_800, startTime: '07:00', finishTime: '15:00' }),
+      makeEntry({ date: '2025-03-19', stops: 60, total: 6_300, courierId: 'evri', rateCardId: null }),
+    ]);
+    // The chart (uPlot) listens for pixel-ratio changes, which jsdom cannot report.
+    vi.stubGlobal('matchMedia', (media: string) => ({ matches: false, media, addEventListener: () => undefined, removeEventListener: () => undefined }));
+    onTestFinished(() => void vi.unstubAllGlobals());
+    renderWithSync(<HistoryPage />, { handle, path, at: `${path}?view=summaries&from=2025-03-16&to=2025-03-22` });
+
+    const pay = await screen.findByRole('region', { name: 'Pay in this period' });
+    const tile = (label: string) => within(pay).getByText(label, { selector: 'span' }).closest('li')!;
+    await waitFor(() => expect(tile('Deductions')).toHaveTextContent('−£215.00'));
+    expect(tile('Gross')).toHaveTextContent('£261.00');
+    expect(tile('Net')).toHaveTextContent('£46.00');
+    expect(tile('£ per hour')).toHaveTextContent('£24.75');
+    expect(tile('£ per stop')).toHaveTextContent('£1.63'); // 26100 / 160 = 163.1
+    const rows = within(within(pay).getByRole('list', { name: 'By courier' })).getAllByRole('listitem');
+    expect(rows.map((row) => row.getAttribute('aria-label'))).toEqual(['My courier', 'Evri']);
+    expect(rows[0]).toHaveTextContent('−£2.00 net');
+    expect(rows[1]).toHaveTextContent('£48.00 net');
+
+    const week = within(screen.getByRole('region', { name: 'Weekly summary' })).getByRole('row', { name: /Week of 16\/03\/2025/ });
+    expect(within(week).getAllByRole('cell').map((cell) => cell.textContent)).toEqual(['2', '160', '£261.00', '−£215.00', '£46.00', '£24.75', '£1.63']);
   });
 
   it('checks an invoice against the log and names the missing day', async () => {

@@ -1,4 +1,5 @@
 import { entryFieldsBeforeCouriers, invoiceFieldsBeforeCouriers } from '@/sync/default-courier';
+import { makeCourier, makeDeduction, makeRateCard } from '@/testing/pay-fixtures';
 import { TEST_USER_ID } from '@/testing/sync-handle';
 import { describe, expect, it } from 'vitest';
 import type { LocalEntry } from '@/sync/types';
@@ -47,6 +48,7 @@ function input(overrides: Partial<JsonExportInput> = {}): JsonExportInput {
     settings: { theme: 'dark' },
     entries: [],
     invoices: [],
+    pay: { couriers: [], cards: [], deductions: [] },
     from: '2025-03-01',
     to: '2025-03-31',
     exportedAt: '2025-04-01T10:00:00.000Z',
@@ -64,6 +66,9 @@ describe('JSON export', () => {
       moneyUnit: 'pence',
       profile: { displayName: 'Sam Driver', email: 'sam@example.com', bio: 'Van 2', paymentConfig: { tiers: [{ stopCount: 110, rate: 198 }, { rate: 148 }] } },
       settings: { theme: 'dark' },
+      couriers: [],
+      rateCards: [],
+      deductions: [],
       entries: [],
       invoices: [],
     });
@@ -140,6 +145,73 @@ describe('JSON export', () => {
     // The tiers are copies: the caller's objects are not in the result.
     const profile = input().profile;
     expect(buildJsonExport(input({ profile })).profile.paymentConfig.tiers[0]).not.toBe(profile.tiers[0]);
+  });
+
+  it('carries every live courier, rate card and deduction whole, with content and timestamps only', () => {
+    const evriCard = makeRateCard('evri-2025', 'evri', {
+      validFrom: '2025-09-01',
+      label: 'Autumn',
+      perStop: null,
+      perParcel: 45,
+      parcelCapPerStop: 3,
+      perCollection: 30,
+      perFailed: 0,
+      peaks: [{ from: '2025-12-01', to: '2025-12-24', extraPerStop: 20, multiplierPercent: null }],
+    });
+    const result = buildJsonExport(
+      input({
+        pay: {
+          couriers: [makeCourier('evri', { name: 'Evri', colour: '#7a3cff' }), makeCourier(TEST_USER_ID), { ...makeCourier('gone'), deleted: 1 }],
+          cards: [evriCard, makeRateCard('evri-first', 'evri'), { ...makeRateCard('old', 'evri'), deleted: 1 }],
+          // A van hire from before the range still nets pay inside it: the setup is exported whole.
+          deductions: [makeDeduction('van', TEST_USER_ID, { from: '2024-06-03' })],
+        },
+      }),
+    );
+    expect(result.couriers.map((c) => c.id).sort()).toEqual([TEST_USER_ID, 'evri'].sort());
+    expect(result.couriers.find((c) => c.id === 'evri')).toEqual({
+      id: 'evri',
+      name: 'Evri',
+      colour: '#7a3cff',
+      periodKind: 'weekly',
+      periodAnchor: '2000-01-02',
+      arrearsWeeks: 0,
+      createdAt: '2025-01-01T00:00:00.000Z',
+      updatedAt: '2025-01-01T00:00:00.000Z',
+    });
+    expect(result.rateCards.map((c) => c.id)).toEqual(['evri-first', 'evri-2025']);
+    expect(result.rateCards[1]).toEqual({
+      id: 'evri-2025',
+      courierId: 'evri',
+      validFrom: '2025-09-01',
+      label: 'Autumn',
+      perStop: null,
+      perParcel: 45,
+      parcelCapPerStop: 3,
+      perCollection: 30,
+      perFailed: 0,
+      dayRate: null,
+      hourly: null,
+      peaks: [{ from: '2025-12-01', to: '2025-12-24', extraPerStop: 20, multiplierPercent: null }],
+      createdAt: '2025-01-01T00:00:00.000Z',
+      updatedAt: '2025-01-01T00:00:00.000Z',
+    });
+    expect(result.rateCards[0]?.perStop).toEqual([{ stopCount: 110, rate: 198 }, { rate: 148 }]);
+    expect(result.deductions).toEqual([
+      {
+        id: 'van',
+        courierId: TEST_USER_ID,
+        label: 'Van hire',
+        amount: 20_000,
+        repeat: 'weekly',
+        from: '2024-06-03',
+        to: null,
+        createdAt: '2025-01-01T00:00:00.000Z',
+        updatedAt: '2025-01-01T00:00:00.000Z',
+      },
+    ]);
+    const text = JSON.stringify(result);
+    for (const internal of ['syncState', 'server', 'deleted']) expect(text).not.toContain(internal);
   });
 
   it('survives a JSON round trip unchanged', () => {

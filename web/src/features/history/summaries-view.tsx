@@ -99,7 +99,7 @@ function SummaryTable({ caption, rows }: { caption: string; rows: { key: string;
               <td>{totals.daysWorked}</td>
               <td>{count.format(totals.stops)}</td>
               <td>{formatPence(totals.gross)}</td>
-              <td>{totals.deductions === 0 ? '–' : `−${formatPence(totals.deductions)}`}</td>
+              <td>{totals.deductions === 0 ? '–' : formatPence(-totals.deductions)}</td>
               <td className={styles.net}>{formatPence(totals.net)}</td>
               <td>{totals.perHour === null ? '–' : formatPence(totals.perHour)}</td>
               <td>{totals.perStop === null ? '–' : formatPence(totals.perStop)}</td>

@@ -1,8 +1,21 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { addDays } from '@/lib/week';
+import type { PayDeduction } from '@/lib/pay-summary';
 import { monthlySummaries, weeklySeries, weeklySummaries, type SummaryEntry } from './summaries';
 
-const entry = (date: string, stops = 100, total = 15_000): SummaryEntry => ({ date, stops, total });
+const entry = (date: string, stops = 100, total = 15_000): SummaryEntry => ({ date, stops, total, courierId: 'courier-1', startTime: null, finishTime: null });
+
+/** A period's money with no deductions and no times: net is gross. */
+const noCharges = (gross: number, stops: number, daysWorked: number, perStop: number) => ({
+  stops,
+  gross,
+  deductions: 0,
+  net: gross,
+  daysWorked,
+  minutesWorked: 0,
+  perHour: null,
+  perStop,
+});
 
 afterEach(() => vi.unstubAllEnvs());
 
@@ -19,15 +32,15 @@ describe('weekly summaries', () => {
       entry('2024-11-03', 120, 18_000), // Sunday: the next week
     ]);
     expect(weeks).toEqual([
-      { key: '2024-11-03', start: '2024-11-03', end: '2024-11-09', label: 'Week of 03/11/2024', stops: 120, earnings: 18_000, daysWorked: 1 },
-      { key: '2024-10-27', start: '2024-10-27', end: '2024-11-02', label: 'Week of 27/10/2024', stops: 210, earnings: 31_500, daysWorked: 2 },
-      { key: '2024-10-20', start: '2024-10-20', end: '2024-10-26', label: 'Week of 20/10/2024', stops: 90, earnings: 13_000, daysWorked: 1 },
+      { key: '2024-11-03', start: '2024-11-03', end: '2024-11-09', label: 'Week of 03/11/2024', ...noCharges(18_000, 120, 1, 150) },
+      { key: '2024-10-27', start: '2024-10-27', end: '2024-11-02', label: 'Week of 27/10/2024', ...noCharges(31_500, 210, 2, 150) },
+      { key: '2024-10-20', start: '2024-10-20', end: '2024-10-26', label: 'Week of 20/10/2024', ...noCharges(13_000, 90, 1, 144) }, // 144.44…
     ]);
   });
 
   it('counts several entries on one day as one day worked, but adds up their stops and money', () => {
     const [week] = weeklySummaries([entry('2025-03-17', 60, 9_000), entry('2025-03-17', 40, 6_000), entry('2025-03-18', 10, 1_500)]);
-    expect(week).toMatchObject({ stops: 110, earnings: 16_500, daysWorked: 2 });
+    expect(week).toMatchObject({ stops: 110, gross: 16_500, daysWorked: 2 });
   });
 
   it('keeps a week across the year end together (Sun 29/12/2024 – Sat 04/01/2025)', () => {
@@ -57,9 +70,9 @@ describe('monthly summaries', () => {
       entry('2025-01-01', 120, 18_000),
     ]);
     expect(months).toEqual([
-      { key: '2025-01', label: 'January 2025', stops: 120, earnings: 18_000, daysWorked: 1 },
-      { key: '2024-12', label: 'December 2024', stops: 200, earnings: 30_000, daysWorked: 2 },
-      { key: '2024-11', label: 'November 2024', stops: 100, earnings: 15_000, daysWorked: 1 },
+      { key: '2025-01', label: 'January 2025', ...noCharges(18_000, 120, 1, 150) },
+      { key: '2024-12', label: 'December 2024', ...noCharges(30_000, 200, 2, 150) },
+      { key: '2024-11', label: 'November 2024', ...noCharges(15_000, 100, 1, 150) },
     ]);
   });
 
@@ -68,6 +81,44 @@ describe('monthly summaries', () => {
     const entries = ['2024-10-27', '2024-10-31', '2024-11-01', '2024-11-02'].map((d) => entry(d));
     expect(weeklySummaries(entries)).toHaveLength(1);
     expect(monthlySummaries(entries).map((m) => [m.key, m.daysWorked])).toEqual([['2024-11', 2], ['2024-10', 2]]);
+  });
+});
+
+describe('deductions in the summaries', () => {
+  // £200 van hire every Monday from 3 March 2025; a £35 one-off damage charge on 20 March.
+  const vanHire: PayDeduction = { courierId: 'courier-1', amount: 20_000, repeat: 'weekly', from: '2025-03-03', to: null };
+  const damage: PayDeduction = { courierId: 'courier-1', amount: 3_500, repeat: 'once', from: '2025-03-20', to: null };
+  const days = [entry('2025-03-04', 100, 19_800), entry('2025-03-18', 120, 23_260), entry('2025-03-20', 90, 17_820)];
+
+  it('takes each week’s charges off its gross, and lists a week charged but not worked', () => {
+    const weeks = weeklySummaries(days, [vanHire, damage], { from: '2025-03-01', to: '2025-03-22' });
+    expect(weeks.map((w) => [w.key, w.gross, w.deductions, w.net, w.daysWorked])).toEqual([
+      ['2025-03-16', 41_080, 23_500, 17_580, 2],
+      ['2025-03-09', 0, 20_000, -20_000, 0], // a week off still pays the van
+      ['2025-03-02', 19_800, 20_000, -200, 1],
+    ]);
+  });
+
+  it('counts only the charges inside the range, even in a week or month it cuts', () => {
+    // From Tuesday 4 March: Monday 3 March's van hire is outside; to Wednesday 19 March: the damage is too.
+    const range = { from: '2025-03-04', to: '2025-03-19' };
+    const inRange = days.filter((d) => d.date >= range.from && d.date <= range.to);
+    expect(weeklySummaries(inRange, [vanHire, damage], range).map((w) => [w.key, w.deductions])).toEqual([
+      ['2025-03-16', 20_000],
+      ['2025-03-09', 20_000],
+      ['2025-03-02', 0],
+    ]);
+    expect(monthlySummaries(inRange, [vanHire, damage], range).map((m) => [m.key, m.gross, m.deductions, m.net])).toEqual([['2025-03', 43_060, 40_000, 3_060]]);
+  });
+
+  it('without a range, charges a period over its whole length, and lists only periods with days', () => {
+    expect(monthlySummaries(days, [vanHire, damage]).map((m) => [m.key, m.deductions])).toEqual([['2025-03', 5 * 20_000 + 3_500]]);
+  });
+
+  it('gives each period its £ per hour over the days with times', () => {
+    const timed = [{ ...entry('2025-03-18', 120, 23_260), startTime: '07:00', finishTime: '16:00' }, entry('2025-03-20', 90, 17_820)];
+    const [week] = weeklySummaries(timed);
+    expect(week).toMatchObject({ minutesWorked: 540, perHour: 2_584, perStop: 196 }); // 23260 / 9 h = 2584.4; 41080 / 210 = 195.6
   });
 });
 
