@@ -3,10 +3,12 @@ import { useCallback, useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { ButtonLink } from '@/components/button';
 import { Page } from '@/components/page';
+import { PaySummaryPanel } from '@/components/pay-summary';
 import { Spinner } from '@/components/spinner';
 import { UndoToast } from '@/components/undo-toast';
 import { formatShortDate } from '@/lib/format';
 import { historyView, routes, type HistoryView } from '@/lib/paths';
+import { paySummary } from '@/lib/pay-summary';
 import { deleteDay, restoreDay } from '@/features/entries/commands';
 import { EntriesView } from '@/features/entries/entries-view';
 import { useEntries } from '@/features/entries/use-entries';
@@ -71,6 +73,11 @@ export function HistoryPage() {
     () => closedRange(range, inRangeEntries.map((entry) => entry.date), today),
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [inRangeEntries, range.from, range.to, today],
+  );
+
+  const rangePay = useMemo(
+    () => (pay ? paySummary(inRangeEntries, pay.deductions, closed.from, closed.to, pay.couriers.map((c) => c.id)) : null),
+    [pay, inRangeEntries, closed],
   );
 
   const [deleted, setDeleted] = useState<Deleted | null>(null);
@@ -160,13 +167,13 @@ export function HistoryPage() {
               />
             </div>
           </section>
+          {validRange ? <PaySummaryPanel title="Pay in this period" summary={rangePay} from={closed.from} to={closed.to} couriers={pay?.couriers ?? []} /> : null}
           {view === 'summaries' ? (
             <SummariesView
               entries={inRangeEntries}
               range={range}
               closed={closed}
               deductions={pay?.deductions ?? []}
-              couriers={pay?.couriers ?? []}
             />
           ) : (
             <EntriesView

@@ -1,10 +1,8 @@
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { Button } from '@/components/button';
-import { PaySummaryPanel } from '@/components/pay-summary';
 import { Spinner } from '@/components/spinner';
 import { formatPence } from '@/lib/format';
-import { paySummary } from '@/lib/pay-summary';
-import type { LocalCourier, LocalDeduction, LocalEntry } from '@/sync/types';
+import type { LocalDeduction, LocalEntry } from '@/sync/types';
 import type { DayRange } from './history-range';
 import { monthlySummaries, weeklySeries, weeklySummaries, type ClosedRange, type PeriodTotals } from './summaries';
 import panel from '@/components/panel.module.css';
@@ -25,16 +23,10 @@ interface SummariesViewProps {
   /** The range with open ends closed at the first and last day with entries: deductions count inside it. */
   closed: ClosedRange;
   deductions: readonly LocalDeduction[];
-  couriers: readonly LocalCourier[];
 }
 
-/**
- * The pay of the range (gross, deductions, net, £/hour, £/stop; per courier when there are
- * several), weekly and monthly totals, and a chart of stops and earnings per week.
- */
-export function SummariesView({ entries, range, closed, deductions, couriers }: SummariesViewProps) {
-  const order = useMemo(() => couriers.map((c) => c.id), [couriers]);
-  const pay = useMemo(() => paySummary(entries, deductions, closed.from, closed.to, order), [entries, deductions, closed.from, closed.to, order]);
+/** Weekly and monthly pay (gross, deductions, net, £/hour, £/stop) and a chart of stops and earnings per week. */
+export function SummariesView({ entries, range, closed, deductions }: SummariesViewProps) {
   const weeks = useMemo(() => weeklySummaries(entries, deductions, closed), [entries, deductions, closed]);
   const months = useMemo(() => monthlySummaries(entries, deductions, closed), [entries, deductions, closed]);
   const series = useMemo(() => weeklySeries(entries, range.from || undefined, range.to || undefined), [entries, range.from, range.to]);
@@ -44,7 +36,6 @@ export function SummariesView({ entries, range, closed, deductions, couriers }: 
   const shownWeeks = allWeeks ? weeks : weeks.slice(0, RECENT_WEEKS);
   return (
     <>
-      <PaySummaryPanel title="Pay in this period" summary={pay} from={closed.from} to={closed.to} couriers={couriers} />
       <section className={panel.panel} aria-labelledby="chart-title">
         <h2 id="chart-title" className={panel.panelTitle}>
           Stops and earnings per week
