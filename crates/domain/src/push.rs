@@ -101,7 +101,9 @@ pub enum Intent<'a> {
     /// A put or delete of one record of a synced kind.
     Record(Op),
     /// A write to one of the user's singleton records (profile, settings): always applies.
-    Singleton,
+    /// It takes `versions` numbers of the change sequence, one per record it rewrites (a
+    /// profile update with pay tiers also rewrites the user's first rate card).
+    Singleton { versions: i64 },
     /// Refused before reaching the data (unknown or invalid).
     Refused { code: &'a str, message: &'a str },
 }
@@ -119,7 +121,8 @@ pub enum Write {
     InsertTombstone,
     /// The user's live record becomes a contentless tombstone.
     Tombstone,
-    /// The singleton record the mutation names.
+    /// The singleton record the mutation names (and the records it carries into, see
+    /// `Intent::Singleton`), at the versions up to `counters.seq`.
     Singleton,
 }
 
@@ -160,7 +163,11 @@ pub fn plan(
         Intent::Refused { code, message } => {
             return unchanged(MutationResult::rejected(mutation_id, code, message), true);
         }
-        Intent::Singleton => return applied(mutation_id, Write::Singleton, counters),
+        Intent::Singleton { versions } => {
+            let mut after = counters;
+            after.seq += versions - 1;
+            return applied(mutation_id, Write::Singleton, after);
+        }
         Intent::Record(op) => op,
     };
     let decision = decide(op, existing);
@@ -314,7 +321,7 @@ mod tests {
         for intent in [
             Intent::Record(Put),
             Intent::Record(Delete),
-            Intent::Singleton,
+            Intent::Singleton { versions: 1 },
         ] {
             let got = plan(
                 "m1",
@@ -338,7 +345,14 @@ mod tests {
 
     #[test]
     fn singletons_always_apply_and_refusals_are_kept() {
-        let singleton = plan("m1", None, Intent::Singleton, OtherOwner, &[], FULL);
+        let singleton = plan(
+            "m1",
+            None,
+            Intent::Singleton { versions: 1 },
+            OtherOwner,
+            &[],
+            FULL,
+        );
         assert_eq!(
             (
                 singleton.write,
@@ -361,6 +375,20 @@ mod tests {
             (got.write, got.record_answer, got.counters),
             (Write::None, true, START)
         );
+    }
+
+    #[test]
+    fn a_singleton_write_takes_one_version_per_record_it_rewrites() {
+        let got = plan(
+            "m1",
+            None,
+            Intent::Singleton { versions: 2 },
+            Absent,
+            &[],
+            START,
+        );
+        assert_eq!((got.write, got.counters.seq), (Write::Singleton, 9));
+        assert_eq!(got.counters.budget, START.budget);
     }
 
     #[test]
