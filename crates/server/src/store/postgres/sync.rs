@@ -152,7 +152,7 @@ impl SyncSql for Push<'_, '_> {
         self.tx
             .execute(
                 "UPDATE records
-                 SET content = jsonb_set(content::jsonb, '{perStop}', $3::jsonb)::text,
+                 SET content = jsonb_set(content::jsonb, '{perStop}', $3::text::jsonb)::text,
                      version = $4, updated_at = $5
                  WHERE kind = $1 AND id = $2 AND user_id = $2 AND NOT deleted",
                 &[&RateCards::NAME, &self.user_id, &tiers, &version, &now_ms],
