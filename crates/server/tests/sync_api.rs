@@ -640,7 +640,7 @@ async fn invoices_put_edit_delete_and_pull_with_versions(backend: Backend) {
     let change = &edited["changes"][0];
     assert_eq!(
         (change["id"].as_str(), change["version"].as_i64()),
-        (Some(invoice.as_str()), Some(2))
+        (Some(invoice.as_str()), Some(S + 2))
     );
     assert_eq!(change["data"]["periodEnd"], "2025-03-30");
     assert_eq!(change["data"]["paid"], 200_000);
