@@ -12,6 +12,7 @@ use domain::{
     defaults::STARTER_RECORDS,
     entry::Entry,
     invoice::{CheckStatus, Invoice},
+    phone::SendLimits,
     profile::ProfileUpdate,
     rate_card::{Peak, RateCard},
     sync::{ChangeData, CourierData, DeductionData, EntryData, InvoiceData, RateCardData},
@@ -22,7 +23,11 @@ use server::{
     entries::Entries,
     invoices::Invoices,
     rate_cards::RateCards,
-    store::{DynStore, MutationAction, NewUser, PreparedMutation, SessionRecord, StoreError},
+    store::{
+        DynStore, ExternalIdentity, MutationAction, NewUser, PreparedMutation, SessionRecord,
+        StoreError,
+        phone::{PhoneCodeStart, PhoneSignIn, PhoneSignInRequest},
+    },
 };
 use uuid::Uuid;
 
@@ -925,6 +930,84 @@ async fn couriers_cards_and_deductions_round_trip(backend: Backend) {
     assert_eq!(card_rows, [(true, 9)]);
 }
 
+/// Each way an account is made (password or guest, OpenID, phone) writes the default courier
+/// and its first card with the user row, at versions 1 and 2.
+async fn every_new_account_starts_with_its_courier_and_card(backend: Backend) {
+    let Some((store, _keep)) = store(backend).await else {
+        return;
+    };
+    let by_password = store
+        .create_user(account("password@example.com"))
+        .await
+        .unwrap();
+    let identity = ExternalIdentity {
+        issuer: "https://id.example.com".into(),
+        subject: "driver-1".into(),
+    };
+    let by_identity = store
+        .create_user_with_identity(account("oidc@example.com"), identity)
+        .await
+        .unwrap();
+    let verification_id = Uuid::now_v7();
+    let limits = SendLimits {
+        min_interval_ms: 0,
+        per_number_per_hour: 10,
+        per_ip_per_minute: 10,
+        global_per_minute: 10,
+    };
+    let start = PhoneCodeStart {
+        verification_id,
+        phone: "+447700900123".into(),
+        ip: "203.0.113.9".into(),
+        code_salt: "salt".into(),
+        code_hash: "hash".into(),
+        attempts: 0,
+        expires_at_ms: 600_000,
+        now_ms: 1_000,
+    };
+    assert_eq!(store.start_phone_code(start, limits).await.unwrap(), Ok(()));
+    let signed_in = store
+        .complete_phone_sign_in(PhoneSignInRequest {
+            verification_id,
+            link_to: None,
+            new_user: NewUser {
+                email: None,
+                password_hash: None,
+                ..account("")
+            },
+            now_ms: 2_000,
+        })
+        .await
+        .unwrap();
+    let PhoneSignIn::SignedIn {
+        user: by_phone,
+        is_new_user: true,
+        ..
+    } = signed_in
+    else {
+        panic!("{signed_in:?}");
+    };
+    let by_guest = store.create_user(guest()).await.unwrap();
+    for user in [by_password, by_identity, by_phone, by_guest] {
+        let page = store.pull(user.id, 0, 10).await.unwrap();
+        let records: Vec<(&str, String, i64)> = page
+            .changes
+            .iter()
+            .filter(|c| c.kind != "profile" && c.kind != "settings")
+            .map(|c| (c.kind.as_str(), c.id.clone(), c.version))
+            .collect();
+        let me = user.id.to_string();
+        assert_eq!(records, [("courier", me.clone(), 1), ("rateCard", me, 2)]);
+        assert!(
+            matches!(page.changes[1].data, Some(ChangeData::RateCard(ref card)) if card.per_stop.as_deref() == Some(PayTiers::default().tiers()))
+        );
+        assert_eq!(
+            store.change_cursor(user.id).await.unwrap(),
+            Some(STARTER_RECORDS)
+        );
+    }
+}
+
 async fn ping_answers(backend: Backend) {
     let Some((store, _keep)) = store(backend).await else {
         return;
@@ -945,4 +1028,5 @@ on_both_backends!(
     inactive_guests_are_deleted_with_their_data,
     pruned_replays_cannot_duplicate_or_resurrect,
     couriers_cards_and_deductions_round_trip,
+    every_new_account_starts_with_its_courier_and_card,
 );
