@@ -60,7 +60,7 @@ impl RecordKind for Invoices {
             courier_id: invoice.courier_id,
             parcels: invoice.parcels,
             collections: invoice.collections,
-            deductions: invoice.deductions.map(|money| money.pence()),
+            deductions: invoice.deductions.map(domain::Money::pence),
             status: invoice.status,
             note: invoice.note.clone(),
         }
