@@ -106,6 +106,9 @@ describe('history', () => {
     const { context, page } = await newPage(browser, server);
     await signUp(page, uniqueEmail('export'), 'van-route-42', 'Sam Driver');
     await page.waitForURL('**/app/dashboard');
+    // The account's courier and first card arrive with the first pull; until then a day would
+    // be priced with no card (its extra only).
+    await page.getByText('Priced with My courier rates from the start').waitFor({ timeout: 20_000 });
     // Default tiers: 110 stops at £1.98, then £1.48.
     await addEntry(page, '2025-03-17', 100, 'Depot B, "late" start'); // £198.00
     await addEntry(page, '2025-03-18', 120, '=SUM(A1:A9)'); // £232.60
@@ -117,12 +120,22 @@ describe('history', () => {
     assert.equal(download.suggestedFilename(), 'delivery-tracker-2025-03-17-to-2025-03-19.csv');
     const text = await readFile((await download.path())!, 'utf8');
     assert.ok(text.startsWith('\uFEFF'), 'starts with a byte order mark');
-    assert.deepEqual(parseCsv(text.slice(1)), [
-      ['Date', 'Stops', 'Extra (£)', 'Total (£)', 'Notes'],
-      ['17/03/2025', '100', '0.00', '198.00', 'Depot B, "late" start'],
-      ['18/03/2025', '120', '0.00', '232.60', "'=SUM(A1:A9)"],
-      ['19/03/2025', '90', '0.00', '178.20', ''],
-    ]);
+    const rows = parseCsv(text.slice(1));
+    // The courier and card ids close each row: every day here is the default courier's, priced
+    // by its first card, and both have the account's id.
+    const ids = rows.slice(1).map((row) => row.slice(-2));
+    assert.match(ids[0]![0]!, /^[0-9a-f-]{36}$/);
+    for (const pair of ids) assert.deepEqual(pair, [ids[0]![0], ids[0]![0]]);
+    assert.deepEqual(
+      rows.map((row) => row.slice(0, -2)),
+      [
+        ['Date', 'Courier', 'Stops', 'Parcels', 'Collections', 'Failed/returned', 'Start', 'Finish', 'Extra (£)', 'Total (£)', 'Notes'],
+        ['17/03/2025', 'My courier', '100', '', '', '', '', '', '0.00', '198.00', 'Depot B, "late" start'],
+        ['18/03/2025', 'My courier', '120', '', '', '', '', '', '0.00', '232.60', "'=SUM(A1:A9)"],
+        ['19/03/2025', 'My courier', '90', '', '', '', '', '', '0.00', '178.20', ''],
+      ],
+    );
+    assert.deepEqual(rows[0]!.slice(-2), ['Courier ID', 'Rate card ID']);
 
     await page.getByRole('link', { name: 'Invoice checks' }).click();
     const form = page.getByRole('form', { name: 'Check an invoice' });
