@@ -180,11 +180,12 @@ function ItemField({ label, field, form, errors, onChange }: PartProps & { label
   );
 }
 
+/** Start and finish side by side on a row of their own: they are read as one span of time. */
 function TimeFields({ form, errors, onChange }: PartProps) {
   return (
-    <>
+    <div className={styles.pair}>
       <TextField label="Start time" type="time" value={form.startTime} error={errors.startTime} onChange={(event) => onChange('startTime', event.target.value)} />
       <TextField label="Finish time" type="time" value={form.finishTime} error={errors.finishTime} onChange={(event) => onChange('finishTime', event.target.value)} />
-    </>
+    </div>
   );
 }

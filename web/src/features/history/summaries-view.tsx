@@ -1,7 +1,7 @@
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { Button } from '@/components/button';
 import { Spinner } from '@/components/spinner';
-import { formatPence } from '@/lib/format';
+import { formatPence, formatShortDate } from '@/lib/format';
 import type { LocalDeduction, LocalEntry } from '@/sync/types';
 import type { DayRange } from './history-range';
 import { monthlySummaries, weeklySeries, weeklySummaries, type ClosedRange, type PeriodTotals } from './summaries';
@@ -50,7 +50,7 @@ export function SummariesView({ entries, range, closed, deductions }: SummariesV
         <h2 id="weekly-title" className={panel.panelTitle}>
           Weekly summary
         </h2>
-        <SummaryTable caption="Week" rows={shownWeeks.map((week) => ({ key: week.key, label: week.label, totals: week }))} />
+        <SummaryTable caption="Week" rows={shownWeeks.map((week) => ({ key: week.key, prefix: 'Week of', label: formatShortDate(week.start), totals: week }))} />
         {weeks.length > RECENT_WEEKS ? (
           <Button variant="ghost" onClick={() => setAllWeeks((shown) => !shown)}>
             {allWeeks ? 'Show recent weeks' : `Show all weeks (${count.format(weeks.length)})`}
@@ -67,7 +67,16 @@ export function SummariesView({ entries, range, closed, deductions }: SummariesV
   );
 }
 
-function SummaryTable({ caption, rows }: { caption: string; rows: { key: string; label: string; totals: PeriodTotals }[] }) {
+interface SummaryRow {
+  key: string;
+  /** Words before the label that a phone leaves unshown (screen readers still read them). */
+  prefix?: string;
+  label: string;
+  totals: PeriodTotals;
+}
+
+/** One row per period; on a phone it scrolls sideways inside its card, the period kept in view. */
+function SummaryTable({ caption, rows }: { caption: string; rows: SummaryRow[] }) {
   return (
     <div className={styles.tableWrap}>
       <table className={styles.table}>
@@ -84,9 +93,11 @@ function SummaryTable({ caption, rows }: { caption: string; rows: { key: string;
           </tr>
         </thead>
         <tbody>
-          {rows.map(({ key, label, totals }) => (
+          {rows.map(({ key, prefix, label, totals }) => (
             <tr key={key}>
-              <th scope="row">{label}</th>
+              <th scope="row">
+                {prefix ? <span className={styles.prefix}>{prefix}</span> : null} {label}
+              </th>
               <td>{totals.daysWorked}</td>
               <td>{count.format(totals.stops)}</td>
               <td>{formatPence(totals.gross)}</td>
