@@ -64,7 +64,6 @@ describe('the period holding a day', () => {
 // Properties, for anchors before and after the days, across year ends and leap days (fast-check
 // prints the seed and the shrunk case of any failure, and `seed` reproduces it).
 const SPAN_START = '2024-12-20';
-const SPAN_END = '2026-01-10';
 const day = (from: string, days: number) => fc.integer({ min: 0, max: days }).map((n) => addDays(from, n));
 const anchor = day('2018-01-01', 365 * 12); // 2018 to 2029: before and after the span
 const rules = fc.oneof(
@@ -83,6 +82,7 @@ function expectedLengths(rule: PeriodRule, period: { start: string }): number[] 
 describe('pay period properties', () => {
   it('tile the calendar: no gap, no overlap, every day in exactly one period', () => {
     fc.assert(
+      // From late 2024 to early 2026 (the span 2024-12-20..2026-01-10): two year ends.
       fc.property(rules, day(SPAN_START, 30), day('2025-12-01', 40), (rule, from, to) => {
         const periods = periodsBetween(rule, from, to);
         expect(periods[0]!.start <= from && from <= periods[0]!.end).toBe(true);

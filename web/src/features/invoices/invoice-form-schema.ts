@@ -22,6 +22,10 @@ export const STATUSES: readonly { value: StatementStatus; label: string }[] = [
   { value: 'resolved', label: 'Resolved' },
 ];
 
+export function statusLabel(status: StatementStatus): string {
+  return STATUSES.find((s) => s.value === status)?.label ?? status;
+}
+
 export const invoiceMessages = {
   periodStart: 'Please enter the first day of the statement',
   periodEnd: 'Please enter the last day of the statement',
