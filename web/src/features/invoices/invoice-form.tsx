@@ -27,6 +27,16 @@ interface InvoiceFormProps {
 
 type Imported = { kind: 'read'; text: string } | { kind: 'error'; text: string };
 
+/** A picked file's text as UTF-8 (FileReader rather than Blob.text(): the test DOM has only the former). */
+function readText(file: File): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result));
+    reader.onerror = () => reject(reader.error ?? new Error('unreadable'));
+    reader.readAsText(file);
+  });
+}
+
 /** What the courier's statement says for one pay period; saved on the device and synced. */
 export function InvoiceForm({ courierId, period, editing, compare, onSaved, onCancel }: InvoiceFormProps) {
   const handle = useSyncHandle();
@@ -55,7 +65,14 @@ export function InvoiceForm({ courierId, period, editing, compare, onSaved, onCa
       setImported({ kind: 'error', text: csvMessages.tooBig });
       return;
     }
-    const result = readStatementCsv(await file.text());
+    let text: string;
+    try {
+      text = await readText(file);
+    } catch {
+      setImported({ kind: 'error', text: csvMessages.unreadable });
+      return;
+    }
+    const result = readStatementCsv(text);
     if (!result.ok) {
       setImported({ kind: 'error', text: result.error });
       return;
