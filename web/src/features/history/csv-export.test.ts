@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { penceToPounds } from '@/lib/money';
 import { entryFieldsBeforeCouriers } from '@/sync/default-courier';
 import { csvFileName, entriesToCsv, type CsvEntry } from './csv-export';
-import { parseCsv } from './csv-parse';
+import { parseCsv } from '@/lib/csv-parse';
 
 const USER = 'user-1';
 const HEADER = [
