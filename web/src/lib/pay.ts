@@ -5,6 +5,7 @@
 import type { PayTier, RateCardContent } from '@/sync/types';
 
 export type { PayTier };
+export { FIRST_CARD_FROM } from '@/sync/default-courier';
 
 /** Spec §3: 110 stops at £1.98, then £1.48. */
 export const DEFAULT_TIERS: readonly PayTier[] = Object.freeze([{ stopCount: 110, rate: 198 }, { rate: 148 }]);
@@ -99,8 +100,6 @@ export function cardInForce<C extends IdentifiedCard>(cards: readonly C[], couri
   return inForce;
 }
 
-/** "From the start": the validFrom of a courier's first card, before any day can be logged. */
-export const FIRST_CARD_FROM = '2000-01-01';
 
 /** Orders cards by validFrom, then id, so two cards from one date always resolve the same way. */
 function byStart(a: IdentifiedCard, b: IdentifiedCard): number {

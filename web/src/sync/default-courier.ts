@@ -2,7 +2,7 @@
 // id of its first rate card (crates/server/migrations/*/0012_couriers.sql and account creation
 // make the same records). Being derived from the user, the server, an upgraded device and a
 // device offline all name it alike, so it is never made twice.
-import type { CourierContent, EntryContent, InvoiceContent } from './types';
+import type { CourierContent, EntryContent, InvoiceContent, LocalCourier, LocalRateCard, PayTier } from './types';
 
 export const DEFAULT_COURIER: Readonly<CourierContent> = Object.freeze({
   name: 'My courier',
@@ -23,4 +23,32 @@ export function entryFieldsBeforeCouriers(userId: string): EntryPayFields {
 /** What an invoice check made before couriers existed means now: a statement of the default courier. */
 export function invoiceFieldsBeforeCouriers(userId: string): InvoiceStatementFields {
   return { courierId: userId, parcels: null, collections: null, deductions: null, status: 'unchecked', note: '' };
+}
+
+/** "From the start": the validFrom of a courier's first card, before any day can be logged. */
+export const FIRST_CARD_FROM = '2000-01-01';
+
+/**
+ * The default courier and its first card as the server made them, for a device that has not
+ * pulled them yet (the first seconds after sign-up, or a first pull that failed offline). They
+ * carry the ids the server's records have, so a day priced with them points at the real records
+ * and has the total the real card gives; the pull replaces them. `tiers` are the profile's:
+ * the server's first card holds the same.
+ */
+export function defaultsBeforeFirstPull(userId: string, tiers: readonly PayTier[]): { courier: LocalCourier; card: LocalRateCard } {
+  const stamps = { createdAt: '', updatedAt: '', deleted: 0, syncState: 'synced', server: null } as const;
+  const card = {
+    courierId: userId,
+    validFrom: FIRST_CARD_FROM,
+    label: '',
+    perStop: tiers.map((tier) => ({ ...tier })),
+    perParcel: null,
+    parcelCapPerStop: null,
+    perCollection: null,
+    perFailed: null,
+    dayRate: null,
+    hourly: null,
+    peaks: [],
+  };
+  return { courier: { ...DEFAULT_COURIER, id: userId, ...stamps }, card: { ...card, id: userId, ...stamps } };
 }

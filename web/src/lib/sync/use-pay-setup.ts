@@ -2,7 +2,9 @@
 // and deductions, live from the device's database. Shared here because entries, statement
 // checks, summaries and the courier settings all price or net against the same records.
 import { useLiveQuery } from 'dexie-react-hooks';
+import { DEFAULT_TIERS } from '@/lib/pay';
 import type { LocalDb } from '@/sync/db';
+import { defaultsBeforeFirstPull } from '@/sync/default-courier';
 import type { LocalCourier, LocalDeduction, LocalRateCard } from '@/sync/types';
 import { useSyncHandle } from './use-sync';
 
@@ -17,11 +19,20 @@ export interface PaySetup {
 
 /** Reads the pay setup once (commands and tests use this; screens use usePaySetup). */
 export async function readPaySetup(db: LocalDb): Promise<PaySetup> {
-  const [couriers, cards, deductions] = await Promise.all([
+  const [couriers, cards, deductions, pulledDefault, profile] = await Promise.all([
     db.couriers.where('deleted').equals(0).toArray(),
     db.rateCards.where('deleted').equals(0).toArray(),
     db.deductions.where('deleted').equals(0).toArray(),
+    db.couriers.get(db.userId),
+    db.getDoc('profile'),
   ]);
+  // Until the first pull brings the default courier (even as a tombstone), price with what the
+  // server made at sign-up, so a day logged in the first seconds is paid like any other.
+  if (!pulledDefault) {
+    const defaults = defaultsBeforeFirstPull(db.userId, profile?.data?.paymentConfig.tiers ?? DEFAULT_TIERS);
+    couriers.push(defaults.courier);
+    if (!cards.some((card) => card.id === db.userId)) cards.push(defaults.card);
+  }
   couriers.sort((a, b) => (a.id === db.userId ? -1 : b.id === db.userId ? 1 : a.name.localeCompare(b.name)));
   cards.sort((a, b) => (a.validFrom === b.validFrom ? a.id.localeCompare(b.id) : a.validFrom < b.validFrom ? -1 : 1));
   deductions.sort((a, b) => (a.from === b.from ? a.createdAt.localeCompare(b.createdAt) : a.from < b.from ? -1 : 1));
