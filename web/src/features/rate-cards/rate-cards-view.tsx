@@ -1,0 +1,168 @@
+import { CircleCheck, Pencil, Plus } from 'lucide-react';
+import { useId, useState } from 'react';
+import { Button } from '@/components/button';
+import { UndoToast } from '@/components/undo-toast';
+import { useFlash } from '@/lib/flash';
+import { formatShortDate } from '@/lib/format';
+import { cardInForce, FIRST_CARD_FROM } from '@/lib/pay';
+import { useSyncHandle } from '@/lib/sync/use-sync';
+import type { LocalRateCard } from '@/sync/types';
+import { nextCardForm } from './card-form-schema';
+import { cardRules, cardStart, signedPence } from './card-words';
+import { planReprice, repriceDays, undoReprice } from './commands';
+import { rateCardMessages } from './rate-card-messages';
+import { RateCardEditor } from './rate-card-editor';
+import type { RepriceDay, RepricePlan } from './reprice-plan';
+import styles from './rate-cards.module.css';
+
+interface RateCardsViewProps {
+  courierId: string;
+  courierName: string;
+  /** The courier's live cards, any order. */
+  cards: readonly LocalRateCard[];
+  today: string;
+}
+
+/**
+ * A courier's rate cards, newest first, each editable, and "Change rates from a date". After a
+ * save the days the change would re-price are offered, never re-priced unasked; a re-price can
+ * be undone.
+ */
+export function RateCardsView({ courierId, courierName, cards, today }: RateCardsViewProps) {
+  const handle = useSyncHandle();
+  const headingId = useId();
+  const [editing, setEditing] = useState<string | 'new' | null>(null);
+  const [offer, setOffer] = useState<RepricePlan | null>(null);
+  const [repriced, setRepriced] = useState<RepriceDay[] | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [saved, showSaved] = useFlash();
+  const newestFirst = [...cards].sort((a, b) => (a.validFrom === b.validFrom ? b.id.localeCompare(a.id) : a.validFrom < b.validFrom ? 1 : -1));
+  const firstId = newestFirst.at(-1)?.id;
+
+  async function afterSave(card: LocalRateCard) {
+    // A new card's editor closes (the card joins the list); an edited card stays open, saved.
+    if (!cards.some((c) => c.id === card.id)) setEditing(null);
+    showSaved(rateCardMessages.saved);
+    setRepriced(null);
+    const plan = await planReprice(handle, card);
+    setOffer(plan.days.length > 0 ? plan : null);
+  }
+
+  async function confirm(plan: RepricePlan) {
+    setBusy(true);
+    try {
+      setRepriced(await repriceDays(handle, plan));
+      setOffer(null);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const inForceToday = cardInForce(cards, courierId, today);
+  return (
+    <section className={styles.cards} aria-labelledby={headingId}>
+      <div className={styles.sectionHead}>
+        <h3 id={headingId} className={styles.sectionTitle}>
+          Rate cards
+        </h3>
+        {editing === 'new' ? null : (
+          <Button variant="secondary" onClick={() => setEditing('new')}>
+            <Plus aria-hidden="true" />
+            Change rates from a date
+          </Button>
+        )}
+      </div>
+      {editing === 'new' ? (
+        <RateCardEditor
+          courierId={courierId}
+          initial={nextCardForm(inForceToday, today)}
+          first={false}
+          takenDates={cards.map((c) => c.validFrom)}
+          today={today}
+          onSaved={(card) => void afterSave(card)}
+          onCancel={() => setEditing(null)}
+        />
+      ) : null}
+      {newestFirst.length === 0 ? <p className={styles.hint}>No rates yet: days for {courierName} are paid only their extra.</p> : null}
+      <ul className={styles.cardList}>
+        {newestFirst.map((card) =>
+          editing === card.id ? (
+            <li key={card.id}>
+              <RateCardEditor
+                courierId={courierId}
+                card={card}
+                first={card.id === firstId && card.validFrom <= FIRST_CARD_FROM}
+                takenDates={cards.filter((c) => c.id !== card.id).map((c) => c.validFrom)}
+                today={today}
+                onSaved={(saved) => void afterSave(saved)}
+                onCancel={() => setEditing(null)}
+              />
+            </li>
+          ) : (
+            <li key={card.id} className={styles.cardItem}>
+              <div className={styles.cardTop}>
+                <p className={styles.cardStart}>
+                  {cardStart(card)}
+                  {card.id === inForceToday?.id ? <span className={styles.badge}>In force today</span> : null}
+                </p>
+                <Button variant="ghost" aria-label={`Edit rates ${cardStart(card).toLowerCase()}`} onClick={() => setEditing(card.id)}>
+                  <Pencil aria-hidden="true" />
+                  Edit
+                </Button>
+              </div>
+              {card.label ? <p className={styles.cardLabel}>{card.label}</p> : null}
+              <ul className={styles.rules}>
+                {cardRules(card).map((line) => (
+                  <li key={line}>{line}</li>
+                ))}
+              </ul>
+            </li>
+          ),
+        )}
+      </ul>
+      <p role="status" className={styles.saved}>
+        {saved ? (
+          <>
+            <CircleCheck aria-hidden="true" />
+            {saved}
+          </>
+        ) : null}
+      </p>
+      {offer ? <RepriceOffer plan={offer} busy={busy} onConfirm={() => void confirm(offer)} onDecline={() => setOffer(null)} /> : null}
+      {repriced ? (
+        <UndoToast
+          message={`Re-priced ${dayCount(repriced.length)}`}
+          onUndo={() => {
+            const days = repriced;
+            setRepriced(null);
+            void undoReprice(handle, days);
+          }}
+          onDismiss={() => setRepriced(null)}
+        />
+      ) : null}
+    </section>
+  );
+}
+
+const dayCount = (n: number) => `${n} ${n === 1 ? 'day' : 'days'}`;
+
+/** "Re-price 3 days from 02/09/2025? Their pay changes by −£1.95": the driver decides. */
+function RepriceOffer({ plan, busy, onConfirm, onDecline }: { plan: RepricePlan; busy: boolean; onConfirm: () => void; onDecline: () => void }) {
+  const textId = useId();
+  return (
+    <div className={styles.offer} role="group" aria-labelledby={textId}>
+      <p id={textId} className={styles.offerText}>
+        Re-price {dayCount(plan.days.length)} from {formatShortDate(plan.from!)}? Their pay changes by <strong>{signedPence(plan.difference)}</strong>
+      </p>
+      <p className={styles.hint}>Days already logged keep their pay unless you re-price them.</p>
+      <div className={styles.actions}>
+        <Button onClick={onConfirm} disabled={busy} aria-busy={busy}>
+          Re-price
+        </Button>
+        <Button variant="ghost" onClick={onDecline} disabled={busy}>
+          Not now
+        </Button>
+      </div>
+    </div>
+  );
+}
