@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import Dexie from 'dexie';
 import { afterEach, describe, expect, it } from 'vitest';
-import { deleteRecords, saveRecords } from './commands';
+import { deleteRecord, deleteRecords, saveRecords, undoDelete } from './commands';
 import { LocalDb } from './db';
 import { DEFAULT_COURIER, entryFieldsBeforeCouriers } from './default-courier';
 import type { EntryContent, RateCardContent } from './types';
@@ -97,5 +97,19 @@ describe('deleteRecords', () => {
     expect(names).toEqual(['courier.put', 'rateCard.put', 'rateCard.delete', 'courier.delete']);
     await deleteRecords(db, [{ kind: 'courier', id: courier!.id }]);
     expect(await db.outbox.count()).toBe(4);
+  });
+});
+
+describe('undoDelete', () => {
+  it('withdraws a pending delete of any kind, not only of entries', async () => {
+    const db = open();
+    const [deduction] = await saveRecords(db, [
+      { kind: 'deduction', content: { courierId: 'c', label: 'Van hire', amount: 18_500, repeat: 'weekly', from: '2025-03-03', to: null } },
+    ]);
+    await deleteRecord(db, 'deduction', deduction!.id);
+    const before = (await db.deductions.get(deduction!.id))!;
+    expect(await undoDelete(db, 'deduction', { ...before, deleted: 0 })).toBe(deduction!.id);
+    expect(await db.deductions.get(deduction!.id)).toMatchObject({ deleted: 0, label: 'Van hire', syncState: 'pending' });
+    expect((await db.outbox.toArray()).map((i) => i.name)).toEqual(['deduction.put']);
   });
 });

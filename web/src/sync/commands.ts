@@ -88,7 +88,8 @@ export async function undoDelete<K extends RecordKind>(
   before: LocalRecord<RecordContents[K]>,
 ): Promise<string> {
   const table = tableOf(db, kind);
-  const withdrawn = await db.transaction('rw', table, db.outbox, async () => {
+  // Every synced table: refreshRecordState looks the record up across the kinds.
+  const withdrawn = await db.transaction('rw', db.syncTables, async () => {
     const items = await db.outbox.where('recordId').equals(before.id).sortBy('seq');
     const last = items.at(-1);
     if (!last || last.name !== RECORD_KINDS[kind].remove) return false;
