@@ -1,11 +1,14 @@
-//! An invoice check: what a courier's statement said was paid for a period, kept so the
-//! driver can compare it with their own entries (the comparison is computed on the device).
+//! An invoice check, now a statement check: what a courier's statement said was paid for a
+//! period, kept so the driver can compare it with their own entries (the comparison is
+//! computed on the device). The kind keeps its name `invoice`.
 
 use serde::{Deserialize, Serialize};
 use time::Date;
+use uuid::Uuid;
 
 use crate::{
     entry::{FieldProblems, parse_date},
+    fields,
     money::Money,
 };
 
@@ -15,6 +18,32 @@ pub const MAX_PERIOD_DAYS: i64 = 366;
 pub const MAX_PAID_PENCE: i64 = 10_000_000;
 pub const MAX_STOPS: u32 = 100_000;
 pub const MAX_REFERENCE_CHARS: usize = 100;
+/// Parcels or collections on one statement.
+pub const MAX_ITEMS: i64 = 100_000;
+pub const MAX_NOTE_CHARS: usize = 1_000;
+
+/// Where the driver is with a check.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub enum CheckStatus {
+    #[default]
+    Unchecked,
+    Matches,
+    Disputed,
+    Resolved,
+}
+
+impl CheckStatus {
+    fn parse(raw: &str) -> Option<CheckStatus> {
+        match raw {
+            "unchecked" => Some(CheckStatus::Unchecked),
+            "matches" => Some(CheckStatus::Matches),
+            "disputed" => Some(CheckStatus::Disputed),
+            "resolved" => Some(CheckStatus::Resolved),
+            _ => None,
+        }
+    }
+}
 
 /// The fields a device sends for `invoice.put`. Dates are inclusive; money in pence.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
@@ -30,6 +59,21 @@ pub struct InvoiceInput {
     /// Statement number or a short note.
     #[serde(default)]
     pub reference: String,
+    /// The statement's courier; absent (an app from before couriers) = the default courier.
+    #[serde(default)]
+    pub courier_id: Option<String>,
+    #[serde(default)]
+    pub parcels: Option<i64>,
+    #[serde(default)]
+    pub collections: Option<i64>,
+    /// The statement's total deductions, pence.
+    #[serde(default)]
+    pub deductions: Option<i64>,
+    /// `unchecked` (when absent), `matches`, `disputed` or `resolved`.
+    #[serde(default)]
+    pub status: Option<String>,
+    #[serde(default)]
+    pub note: String,
 }
 
 /// A validated invoice check.
@@ -42,10 +86,17 @@ pub struct Invoice {
     pub stops: Option<u32>,
     /// Trimmed, so " INV-1 " and "INV-1" are the same reference on every device.
     pub reference: String,
+    pub courier_id: Uuid,
+    pub parcels: Option<u32>,
+    pub collections: Option<u32>,
+    pub deductions: Option<Money>,
+    pub status: CheckStatus,
+    pub note: String,
 }
 
 impl InvoiceInput {
-    pub fn validate(&self) -> Result<Invoice, FieldProblems> {
+    /// `user_id` is the pushing user's, the id of their default courier.
+    pub fn validate(&self, user_id: Uuid) -> Result<Invoice, FieldProblems> {
         let mut problems = FieldProblems::new();
         let id = uuid::Uuid::parse_str(&self.id)
             .map_err(|_| problems.push(("id", "Invoice id must be a UUID".into())))
@@ -93,14 +144,61 @@ impl InvoiceInput {
                 "Reference must not contain line breaks or control characters".into(),
             ));
         }
-        match (id, start, end, problems.is_empty()) {
-            (Some(id), Some(period_start), Some(period_end), true) => Ok(Invoice {
+        let courier_id = match &self.courier_id {
+            None => Some(user_id),
+            Some(raw) => fields::uuid(raw, "courierId", "Courier id", &mut problems),
+        };
+        let mut count = |value, field, what: &str| {
+            let message =
+                || format!("{what} must be a whole number from 0 to {MAX_ITEMS}, or left empty");
+            fields::optional_in::<u32>(value, field, message, (0, MAX_ITEMS), &mut problems)
+        };
+        let parcels = count(self.parcels, "parcels", "Parcels");
+        let collections = count(self.collections, "collections", "Collections");
+        let deductions = fields::optional_in::<i64>(
+            self.deductions,
+            "deductions",
+            || "Deductions must be between £0.00 and £100,000.00, or left empty".into(),
+            (0, MAX_PAID_PENCE),
+            &mut problems,
+        );
+        let status = match self.status.as_deref() {
+            None => Some(CheckStatus::default()),
+            Some(raw) => CheckStatus::parse(raw),
+        };
+        if status.is_none() {
+            problems.push((
+                "status",
+                "Status must be unchecked, matches, disputed or resolved".into(),
+            ));
+        }
+        if self.note.chars().count() > MAX_NOTE_CHARS {
+            problems.push((
+                "note",
+                format!("Note must be at most {MAX_NOTE_CHARS} characters"),
+            ));
+        }
+        match (id, start, end, courier_id, status, problems.is_empty()) {
+            (
+                Some(id),
+                Some(period_start),
+                Some(period_end),
+                Some(courier_id),
+                Some(status),
+                true,
+            ) => Ok(Invoice {
                 id,
                 period_start,
                 period_end,
                 paid: Money(self.paid),
                 stops: stops.flatten(),
                 reference: reference.to_owned(),
+                courier_id,
+                parcels: parcels.flatten(),
+                collections: collections.flatten(),
+                deductions: deductions.flatten().map(Money),
+                status,
+                note: self.note.clone(),
             }),
             _ => Err(problems),
         }
@@ -130,6 +228,9 @@ mod tests {
     use super::*;
     use crate::entry::format_date;
 
+    const USER: Uuid = Uuid::from_u128(0x0190a6e2_7c1d_7000_8000_00000000f001);
+
+    /// A check as an app from before couriers sends it.
     fn input() -> InvoiceInput {
         InvoiceInput {
             id: "0190a6e2-7c1d-7000-8000-0000000000a1".into(),
@@ -138,11 +239,30 @@ mod tests {
             paid: 123_456,
             stops: Some(640),
             reference: "INV-2025-12".into(),
+            courier_id: None,
+            parcels: None,
+            collections: None,
+            deductions: None,
+            status: None,
+            note: String::new(),
+        }
+    }
+
+    /// A statement check with every new field.
+    fn full() -> InvoiceInput {
+        InvoiceInput {
+            courier_id: Some("0190a6e2-7c1d-7000-8000-0000000000c1".into()),
+            parcels: Some(900),
+            collections: Some(12),
+            deductions: Some(19_500),
+            status: Some("disputed".into()),
+            note: "Missing Tuesday\nasked depot".into(),
+            ..input()
         }
     }
 
     fn fields(bad: &InvoiceInput) -> Vec<&'static str> {
-        match bad.validate() {
+        match bad.validate(USER) {
             Ok(_) => Vec::new(),
             Err(problems) => problems.iter().map(|p| p.0).collect(),
         }
@@ -150,7 +270,7 @@ mod tests {
 
     #[test]
     fn a_normal_week_is_valid() {
-        let invoice = input().validate().unwrap();
+        let invoice = input().validate(USER).unwrap();
         assert_eq!(format_date(invoice.period_start), "2025-03-17");
         assert_eq!(format_date(invoice.period_end), "2025-03-23");
         assert_eq!((invoice.paid, invoice.stops), (Money(123_456), Some(640)));
@@ -163,14 +283,22 @@ mod tests {
                       "periodEnd":"2025-03-31","paid":0}"#;
         let invoice = serde_json::from_str::<InvoiceInput>(json)
             .unwrap()
-            .validate()
+            .validate(USER)
             .unwrap();
         assert_eq!((invoice.stops, invoice.reference.as_str()), (None, ""));
+        assert_eq!(
+            (invoice.courier_id, invoice.status, invoice.note.as_str()),
+            (USER, CheckStatus::Unchecked, "")
+        );
+        assert_eq!(
+            (invoice.parcels, invoice.collections, invoice.deductions),
+            (None, None, None)
+        );
         let explicit_null = InvoiceInput {
             stops: None,
             ..input()
         };
-        assert_eq!(explicit_null.validate().unwrap().stops, None);
+        assert_eq!(explicit_null.validate(USER).unwrap().stops, None);
     }
 
     #[test]
@@ -206,15 +334,15 @@ mod tests {
             ..input()
         };
         // One day: start and end on the same date.
-        assert!(period("2025-03-17", "2025-03-17").validate().is_ok());
+        assert!(period("2025-03-17", "2025-03-17").validate(USER).is_ok());
         // 2024 is a leap year: 1 Jan to 31 Dec is 366 days, one more is 367.
-        assert!(period("2024-01-01", "2024-12-31").validate().is_ok());
+        assert!(period("2024-01-01", "2024-12-31").validate(USER).is_ok());
         assert_eq!(
             fields(&period("2024-01-01", "2025-01-01")),
             vec!["periodEnd"]
         );
         // Across a non-leap year: 366 days ends a day into the next year.
-        assert!(period("2025-01-01", "2026-01-01").validate().is_ok());
+        assert!(period("2025-01-01", "2026-01-01").validate(USER).is_ok());
         assert_eq!(
             fields(&period("2025-01-01", "2026-01-02")),
             vec!["periodEnd"]
@@ -233,7 +361,7 @@ mod tests {
                 stops,
                 ..input()
             };
-            assert!(ok.validate().is_ok(), "{ok:?}");
+            assert!(ok.validate(USER).is_ok(), "{ok:?}");
         }
     }
 
@@ -243,14 +371,16 @@ mod tests {
             reference,
             ..input()
         };
-        assert!(with("r".repeat(100)).validate().is_ok());
+        assert!(with("r".repeat(100)).validate(USER).is_ok());
         // 100 two-byte characters are 200 bytes but still 100 characters.
-        assert!(with("é".repeat(100)).validate().is_ok());
+        assert!(with("é".repeat(100)).validate(USER).is_ok());
         assert_eq!(fields(&with("é".repeat(101))), vec!["reference"]);
         // Surrounding spaces do not count and are not kept.
-        let padded = with(format!("  {}  ", "r".repeat(100))).validate().unwrap();
+        let padded = with(format!("  {}  ", "r".repeat(100)))
+            .validate(USER)
+            .unwrap();
         assert_eq!(padded.reference, "r".repeat(100));
-        let trailing_newline = with("INV-7\n".into()).validate().unwrap();
+        let trailing_newline = with("INV-7\n".into()).validate(USER).unwrap();
         assert_eq!(trailing_newline.reference, "INV-7");
     }
 
@@ -268,6 +398,58 @@ mod tests {
             fields(&bad),
             vec!["id", "periodStart", "paid", "stops", "reference"]
         );
+    }
+
+    #[test]
+    fn every_statement_field_is_kept() {
+        let check = full().validate(USER).unwrap();
+        assert_eq!(
+            check.courier_id.to_string(),
+            "0190a6e2-7c1d-7000-8000-0000000000c1"
+        );
+        assert_eq!(
+            (check.parcels, check.collections, check.deductions),
+            (Some(900), Some(12), Some(Money(19_500)))
+        );
+        assert_eq!(
+            (check.status, check.note.as_str()),
+            (CheckStatus::Disputed, "Missing Tuesday\nasked depot")
+        );
+        for status in ["unchecked", "matches", "disputed", "resolved"] {
+            let ok = InvoiceInput {
+                status: Some(status.into()),
+                ..full()
+            };
+            assert!(ok.validate(USER).is_ok(), "{status}");
+        }
+        let most = InvoiceInput {
+            parcels: Some(100_000),
+            collections: Some(0),
+            deductions: Some(MAX_PAID_PENCE),
+            note: "é".repeat(1_000),
+            ..full()
+        };
+        assert!(most.validate(USER).is_ok());
+    }
+
+    #[test]
+    fn each_bad_statement_field_is_named() {
+        type Breaker = fn(&mut InvoiceInput);
+        let cases: Vec<(Breaker, &str)> = vec![
+            (|i| i.courier_id = Some("dpd".into()), "courierId"),
+            (|i| i.parcels = Some(-1), "parcels"),
+            (|i| i.parcels = Some(100_001), "parcels"),
+            (|i| i.collections = Some(100_001), "collections"),
+            (|i| i.deductions = Some(-1), "deductions"),
+            (|i| i.deductions = Some(MAX_PAID_PENCE + 1), "deductions"),
+            (|i| i.status = Some("paid".into()), "status"),
+            (|i| i.note = "n".repeat(1_001), "note"),
+        ];
+        for (break_it, field) in cases {
+            let mut bad = full();
+            break_it(&mut bad);
+            assert_eq!(fields(&bad), vec![field], "{bad:?}");
+        }
     }
 
     #[test]

@@ -5,14 +5,19 @@
 
 pub mod account;
 pub mod contact;
+pub mod courier;
+pub mod deduction;
+pub mod defaults;
 pub mod device;
 pub mod entry;
+pub mod fields;
 pub mod invoice;
 pub mod merge;
 pub mod money;
 pub mod phone;
 pub mod profile;
 pub mod push;
+pub mod rate_card;
 pub mod role;
 pub mod sync;
 pub mod tiers;

@@ -9,6 +9,8 @@ use crate::{
 
 /// The error code of a mutation refused because its user holds the most records allowed.
 pub const QUOTA_EXCEEDED: &str = "quota-exceeded";
+/// The error code of a put whose record points at a record that does not exist (yet).
+pub const MISSING_REFERENCE: &str = "missing-reference";
 
 /// The answer for a mutation that targets another user's record.
 pub fn not_owner(mutation_id: &str) -> MutationResult {
@@ -19,11 +21,44 @@ pub fn not_owner(mutation_id: &str) -> MutationResult {
     )
 }
 
-/// Whether a mutation's answer is worth keeping for replays. A quota refusal is not: it
-/// changed nothing, and the same mutation sent again (the driver's Retry after making room or
-/// after the operator raised the quota) must be looked at afresh.
+/// Whether a mutation's answer is worth keeping for replays. A quota or missing-reference
+/// refusal is not: it changed nothing, and the same mutation sent again (the driver's Retry
+/// after making room, or once the referenced courier has arrived) must be looked at afresh.
 pub fn is_recorded(result: &MutationResult) -> bool {
-    result.code.as_deref() != Some(QUOTA_EXCEEDED)
+    !matches!(
+        result.code.as_deref(),
+        Some(QUOTA_EXCEEDED | MISSING_REFERENCE)
+    )
+}
+
+/// One record a put's content points at (`kind`, as the store found it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Reference<'a> {
+    pub kind: &'a str,
+    pub state: Existing,
+}
+
+/// Whether a put may point where it does: never at another account's record (`not-owner`),
+/// never at nothing (`missing-reference`); the user's own deleted record is fine, so a day
+/// logged offline for a courier deleted on another device is never lost.
+pub fn check_references(
+    mutation_id: &str,
+    references: &[Reference<'_>],
+) -> Result<(), MutationResult> {
+    if references.iter().any(|r| r.state == Existing::OtherOwner) {
+        return Err(not_owner(mutation_id));
+    }
+    match references.iter().find(|r| r.state == Existing::Absent) {
+        Some(missing) => Err(MutationResult::rejected(
+            mutation_id,
+            MISSING_REFERENCE,
+            format!(
+                "This record points at a {} that does not exist (yet). Nothing was saved.",
+                missing.kind
+            ),
+        )),
+        None => Ok(()),
+    }
 }
 
 /// The records quota during one push: the record rows (tombstones included) the user holds,
@@ -66,7 +101,9 @@ pub enum Intent<'a> {
     /// A put or delete of one record of a synced kind.
     Record(Op),
     /// A write to one of the user's singleton records (profile, settings): always applies.
-    Singleton,
+    /// It takes `versions` numbers of the change sequence, one per record it rewrites (a
+    /// profile update with pay tiers also rewrites the user's first rate card).
+    Singleton { versions: i64 },
     /// Refused before reaching the data (unknown or invalid).
     Refused { code: &'a str, message: &'a str },
 }
@@ -84,7 +121,8 @@ pub enum Write {
     InsertTombstone,
     /// The user's live record becomes a contentless tombstone.
     Tombstone,
-    /// The singleton record the mutation names.
+    /// The singleton record the mutation names (and the records it carries into, see
+    /// `Intent::Singleton`), at the versions up to `counters.seq`.
     Singleton,
 }
 
@@ -100,14 +138,16 @@ pub struct Plan {
 }
 
 /// Plans one mutation. `recorded` is the answer already stored for its id (a replay changes
-/// nothing and gets that answer again). `existing` is who holds the targeted record; it is
-/// looked at only for a record put or delete that is not a replay, so the store reads it
-/// only then.
+/// nothing and gets that answer again). `existing` is who holds the targeted record and
+/// `references` what a put's content points at; they are looked at only for a record put or
+/// delete that is not a replay, so the store reads them only then. References matter only
+/// to a put that writes (a put on a tombstone changes nothing, wherever it points).
 pub fn plan(
     mutation_id: &str,
     recorded: Option<MutationResult>,
     intent: Intent<'_>,
     existing: Existing,
+    references: &[Reference<'_>],
     counters: Counters,
 ) -> Plan {
     let unchanged = |answer: MutationResult, record_answer| Plan {
@@ -123,10 +163,22 @@ pub fn plan(
         Intent::Refused { code, message } => {
             return unchanged(MutationResult::rejected(mutation_id, code, message), true);
         }
-        Intent::Singleton => return applied(mutation_id, Write::Singleton, counters),
+        Intent::Singleton { versions } => {
+            let mut after = counters;
+            after.seq += versions - 1;
+            return applied(mutation_id, Write::Singleton, after);
+        }
         Intent::Record(op) => op,
     };
-    match decide(op, existing) {
+    let decision = decide(op, existing);
+    if op == Op::Put
+        && matches!(decision, Decision::Update | Decision::Insert)
+        && let Err(refused) = check_references(mutation_id, references)
+    {
+        let record_answer = is_recorded(&refused);
+        return unchanged(refused, record_answer);
+    }
+    match decision {
         Decision::RejectNotOwner => unchanged(not_owner(mutation_id), true),
         Decision::NoOp => unchanged(MutationResult::applied(mutation_id), true),
         Decision::Update => applied(mutation_id, Write::Update, counters),
@@ -184,6 +236,11 @@ mod tests {
     const FULL: Counters = Counters {
         seq: 7,
         budget: RecordBudget { held: 3, max: 3 },
+    };
+
+    const OTHERS: Reference<'static> = Reference {
+        kind: "courier",
+        state: OtherOwner,
     };
 
     fn code(plan: &Plan) -> Option<&str> {
@@ -244,7 +301,7 @@ mod tests {
             (Delete, OtherOwner, FULL, not_owner, Write::None, true, 7, 3),
         ];
         for (op, existing, counters, answer, write, kept, seq, held) in table {
-            let got = plan("m1", None, Intent::Record(op), existing, counters);
+            let got = plan("m1", None, Intent::Record(op), existing, &[], counters);
             let case = format!("{op:?} on {existing:?} holding {}", counters.budget.held);
             assert_eq!(code(&got), answer, "{case}");
             assert_eq!(got.answer.id, "m1", "{case}");
@@ -264,9 +321,16 @@ mod tests {
         for intent in [
             Intent::Record(Put),
             Intent::Record(Delete),
-            Intent::Singleton,
+            Intent::Singleton { versions: 1 },
         ] {
-            let got = plan("m1", Some(recorded.clone()), intent, Absent, START);
+            let got = plan(
+                "m1",
+                Some(recorded.clone()),
+                intent,
+                Absent,
+                &[OTHERS],
+                START,
+            );
             assert_eq!(
                 got,
                 Plan {
@@ -281,7 +345,14 @@ mod tests {
 
     #[test]
     fn singletons_always_apply_and_refusals_are_kept() {
-        let singleton = plan("m1", None, Intent::Singleton, OtherOwner, FULL);
+        let singleton = plan(
+            "m1",
+            None,
+            Intent::Singleton { versions: 1 },
+            OtherOwner,
+            &[],
+            FULL,
+        );
         assert_eq!(
             (
                 singleton.write,
@@ -295,7 +366,7 @@ mod tests {
             code: "validation",
             message: "Stops must be a whole number",
         };
-        let got = plan("m1", None, refused, Absent, START);
+        let got = plan("m1", None, refused, Absent, &[], START);
         assert_eq!(
             (code(&got), got.answer.message.as_deref()),
             (Some("validation"), Some("Stops must be a whole number"))
@@ -304,6 +375,20 @@ mod tests {
             (got.write, got.record_answer, got.counters),
             (Write::None, true, START)
         );
+    }
+
+    #[test]
+    fn a_singleton_write_takes_one_version_per_record_it_rewrites() {
+        let got = plan(
+            "m1",
+            None,
+            Intent::Singleton { versions: 2 },
+            Absent,
+            &[],
+            START,
+        );
+        assert_eq!((got.write, got.counters.seq), (Write::Singleton, 9));
+        assert_eq!(got.counters.budget, START.budget);
     }
 
     #[test]
@@ -317,7 +402,111 @@ mod tests {
 
     #[test]
     fn the_quota_message_names_the_limit() {
-        let got = plan("m1", None, Intent::Record(Put), Absent, FULL);
+        let got = plan("m1", None, Intent::Record(Put), Absent, &[], FULL);
         assert!(got.answer.message.unwrap().contains('3'));
+    }
+
+    fn courier(state: Existing) -> Reference<'static> {
+        Reference {
+            kind: "courier",
+            state,
+        }
+    }
+
+    /// A put that writes is checked against what it points at; a put that writes nothing
+    /// (onto a tombstone, or another account's id) and a delete are not.
+    #[test]
+    fn references_decide_only_puts_that_write() {
+        type Row = (
+            Op,
+            Existing,
+            Existing,
+            Option<&'static str>,
+            Write,
+            bool,
+            i64,
+        );
+        let missing = Some(MISSING_REFERENCE);
+        let not_owner = Some("not-owner");
+        let table: [Row; 14] = [
+            (Put, Absent, Live, None, Write::Insert, true, 8),
+            (Put, Absent, Deleted, None, Write::Insert, true, 8),
+            (Put, Absent, OtherOwner, not_owner, Write::None, true, 7),
+            (Put, Absent, Absent, missing, Write::None, false, 7),
+            (Put, Live, Live, None, Write::Update, true, 8),
+            (Put, Live, Deleted, None, Write::Update, true, 8),
+            (Put, Live, OtherOwner, not_owner, Write::None, true, 7),
+            (Put, Live, Absent, missing, Write::None, false, 7),
+            (Put, Deleted, Absent, None, Write::None, true, 7),
+            (Put, Deleted, OtherOwner, None, Write::None, true, 7),
+            (Put, OtherOwner, Absent, not_owner, Write::None, true, 7),
+            (Delete, Live, Absent, None, Write::Tombstone, true, 8),
+            (
+                Delete,
+                Absent,
+                OtherOwner,
+                None,
+                Write::InsertTombstone,
+                true,
+                8,
+            ),
+            (Delete, Deleted, Absent, None, Write::None, true, 7),
+        ];
+        for (op, existing, pointed, answer, write, kept, seq) in table {
+            let got = plan(
+                "m1",
+                None,
+                Intent::Record(op),
+                existing,
+                &[courier(pointed)],
+                START,
+            );
+            let case = format!("{op:?} on {existing:?} pointing at {pointed:?}");
+            assert_eq!(code(&got), answer, "{case}");
+            assert_eq!(
+                (got.write, got.record_answer, got.counters.seq),
+                (write, kept, seq),
+                "{case}"
+            );
+            if write == Write::None {
+                assert_eq!(got.counters.budget, START.budget, "{case}");
+            }
+        }
+    }
+
+    #[test]
+    fn another_accounts_reference_outranks_a_missing_one_and_the_message_names_the_kind() {
+        let card = Reference {
+            kind: "rateCard",
+            state: Absent,
+        };
+        let both = check_references("m1", &[card, courier(OtherOwner)]).unwrap_err();
+        assert_eq!(both.code.as_deref(), Some("not-owner"));
+        let missing = check_references("m1", &[courier(Live), card]).unwrap_err();
+        assert_eq!(missing.code.as_deref(), Some(MISSING_REFERENCE));
+        assert!(missing.message.unwrap().contains("rateCard"));
+        assert!(!is_recorded(&MutationResult::rejected(
+            "m1",
+            MISSING_REFERENCE,
+            ""
+        )));
+        assert_eq!(
+            check_references("m1", &[courier(Live), courier(Deleted)]),
+            Ok(())
+        );
+        assert_eq!(check_references("m1", &[]), Ok(()));
+    }
+
+    #[test]
+    fn a_missing_reference_is_refused_before_the_quota_is_looked_at() {
+        let got = plan(
+            "m1",
+            None,
+            Intent::Record(Put),
+            Absent,
+            &[courier(Absent)],
+            FULL,
+        );
+        assert_eq!(code(&got), Some(MISSING_REFERENCE));
     }
 }

@@ -21,8 +21,8 @@ pub struct PushRequest {
 pub struct Mutation {
     /// Client-generated UUID; each id takes effect at most once.
     pub id: String,
-    /// `entry.put`, `entry.delete`, `invoice.put`, `invoice.delete`, `profile.update` or
-    /// `settings.put`.
+    /// `<kind>.put` or `<kind>.delete` for the kinds `entry`, `invoice`, `courier`,
+    /// `rateCard` and `deduction`; `profile.update` or `settings.put`.
     pub name: String,
     #[schema(value_type = Object)]
     pub args: serde_json::Value,
@@ -78,6 +78,15 @@ pub struct EntryData {
     pub extra: i64,
     pub notes: String,
     pub total: i64,
+    pub courier_id: String,
+    /// The card that priced the day; null = priced with no card.
+    pub rate_card_id: Option<String>,
+    pub parcels: Option<u32>,
+    pub collections: Option<u32>,
+    pub failed: Option<u32>,
+    /// `HH:MM`, both or neither.
+    pub start_time: Option<String>,
+    pub finish_time: Option<String>,
     pub created_at: String,
     pub updated_at: String,
 }
@@ -92,6 +101,60 @@ pub struct InvoiceData {
     pub paid: i64,
     pub stops: Option<u32>,
     pub reference: String,
+    pub courier_id: String,
+    pub parcels: Option<u32>,
+    pub collections: Option<u32>,
+    /// Pence: the statement's total deductions.
+    pub deductions: Option<i64>,
+    pub status: crate::invoice::CheckStatus,
+    pub note: String,
+    pub created_at: String,
+    pub updated_at: String,
+}
+
+/// A courier (`kind: "courier"`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CourierData {
+    pub name: String,
+    pub colour: String,
+    pub period_kind: crate::courier::PeriodKind,
+    pub period_anchor: String,
+    pub arrears_weeks: u8,
+    pub created_at: String,
+    pub updated_at: String,
+}
+
+/// A rate card (`kind: "rateCard"`). Money in pence; null = the rule is not used.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct RateCardData {
+    pub courier_id: String,
+    pub valid_from: String,
+    pub label: String,
+    pub per_stop: Option<Vec<crate::tiers::PayTier>>,
+    pub per_parcel: Option<i64>,
+    pub parcel_cap_per_stop: Option<i64>,
+    pub per_collection: Option<i64>,
+    pub per_failed: Option<i64>,
+    pub day_rate: Option<i64>,
+    pub hourly: Option<i64>,
+    pub peaks: Vec<crate::rate_card::Peak>,
+    pub created_at: String,
+    pub updated_at: String,
+}
+
+/// A deduction (`kind: "deduction"`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct DeductionData {
+    pub courier_id: String,
+    pub label: String,
+    /// Pence.
+    pub amount: i64,
+    pub repeat: crate::deduction::Repeat,
+    pub from: String,
+    pub to: Option<String>,
     pub created_at: String,
     pub updated_at: String,
 }
@@ -127,7 +190,8 @@ pub struct SettingsData {
 
 /// Untagged on the wire (`kind` says which). Reading takes the first variant whose required
 /// fields are all present, so a later variant's data must never carry all of an earlier
-/// variant's required fields (an invoice has no `date`, an entry no `periodStart`).
+/// variant's required fields (an invoice has no `date`, an entry no `periodStart`, a
+/// deduction no `validFrom`). `Option` fields are not required.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(untagged)]
 pub enum ChangeData {
@@ -135,13 +199,17 @@ pub enum ChangeData {
     Invoice(InvoiceData),
     Profile(ProfileData),
     Settings(SettingsData),
+    Courier(CourierData),
+    RateCard(RateCardData),
+    Deduction(DeductionData),
 }
 
 /// One changed record. `data` is absent on tombstones.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Change {
-    /// Record kind: `entry`, `invoice`, `profile` or `settings`.
+    /// Record kind: `entry`, `invoice`, `courier`, `rateCard`, `deduction`, `profile` or
+    /// `settings`.
     pub kind: String,
     pub id: String,
     /// The user's change sequence number at this write; pull cursors are these.
@@ -175,6 +243,13 @@ mod tests {
             extra: 500,
             notes: "".into(),
             total: 24_000,
+            courier_id: "0190a6e2-7c1d-7000-8000-0000000000c1".into(),
+            rate_card_id: None,
+            parcels: Some(150),
+            collections: None,
+            failed: Some(0),
+            start_time: Some("07:30".into()),
+            finish_time: Some("16:00".into()),
             created_at: "2025-03-21T18:00:00Z".into(),
             updated_at: "2025-03-21T18:00:00Z".into(),
         });
@@ -184,14 +259,94 @@ mod tests {
             paid: 123_456,
             stops: None,
             reference: "".into(),
+            courier_id: "0190a6e2-7c1d-7000-8000-0000000000c1".into(),
+            parcels: None,
+            collections: Some(3),
+            deductions: Some(19_500),
+            status: crate::invoice::CheckStatus::Disputed,
+            note: "".into(),
             created_at: "2025-03-24T09:00:00Z".into(),
             updated_at: "2025-03-24T09:00:00Z".into(),
         });
+        let profile = ChangeData::Profile(ProfileData {
+            display_name: "Sam".into(),
+            email: None,
+            bio: "".into(),
+            photo_url: None,
+            role: crate::Role::Free,
+            is_anonymous: true,
+            payment_config: PaymentConfig {
+                tiers: crate::PayTiers::default().tiers().to_vec(),
+            },
+            created_at: "2025-03-24T09:00:00Z".into(),
+            updated_at: "2025-03-24T09:00:00Z".into(),
+        });
+        let courier = ChangeData::Courier(CourierData {
+            name: "DPD".into(),
+            colour: "#dc0032".into(),
+            period_kind: crate::courier::PeriodKind::FourFourFive,
+            period_anchor: "2025-01-05".into(),
+            arrears_weeks: 2,
+            created_at: "2025-03-24T09:00:00Z".into(),
+            updated_at: "2025-03-24T09:00:00Z".into(),
+        });
+        let bare_card = RateCardData {
+            courier_id: "0190a6e2-7c1d-7000-8000-0000000000c1".into(),
+            valid_from: "2025-09-01".into(),
+            label: "".into(),
+            per_stop: None,
+            per_parcel: None,
+            parcel_cap_per_stop: None,
+            per_collection: None,
+            per_failed: None,
+            day_rate: Some(12_000),
+            hourly: None,
+            peaks: Vec::new(),
+            created_at: "2025-03-24T09:00:00Z".into(),
+            updated_at: "2025-03-24T09:00:00Z".into(),
+        };
+        let full_card = RateCardData {
+            per_stop: Some(crate::PayTiers::default().tiers().to_vec()),
+            per_parcel: Some(40),
+            parcel_cap_per_stop: Some(3),
+            per_collection: Some(50),
+            per_failed: Some(0),
+            hourly: Some(1_250),
+            peaks: vec![crate::rate_card::Peak {
+                from: "2025-12-01".into(),
+                to: "2025-12-24".into(),
+                extra_per_stop: Some(20),
+                multiplier_percent: None,
+            }],
+            ..bare_card.clone()
+        };
+        let deduction = |to: Option<&str>| {
+            ChangeData::Deduction(DeductionData {
+                courier_id: "0190a6e2-7c1d-7000-8000-0000000000c1".into(),
+                label: "Van hire".into(),
+                amount: 19_500,
+                repeat: crate::deduction::Repeat::Weekly,
+                from: "2025-03-03".into(),
+                to: to.map(Into::into),
+                created_at: "2025-03-24T09:00:00Z".into(),
+                updated_at: "2025-03-24T09:00:00Z".into(),
+            })
+        };
         let settings = ChangeData::Settings(SettingsData {
             theme: crate::profile::Theme::Light,
             updated_at: "2025-03-24T09:00:00Z".into(),
         });
-        for data in [entry, invoice, settings] {
+        for data in [
+            entry,
+            invoice,
+            profile,
+            settings,
+            courier,
+            ChangeData::RateCard(bare_card),
+            ChangeData::RateCard(full_card),
+            deduction(None),
+            deduction(Some("2025-12-31")),
+        ] {
             assert_eq!(round_trip(data.clone()), data);
         }
     }

@@ -191,7 +191,16 @@ async fn checkout_then_signed_webhook_makes_the_user_pro(backend: Backend) {
         (StatusCode::OK, json!({"received": true}))
     );
     assert_eq!(role_of(&app, &cookie).await, "pro");
-    let pulled = app.get("/api/v1/sync/pull", Some(&cookie)).await;
+    // After the account's starter courier and card.
+    let pulled = app
+        .get(
+            &format!(
+                "/api/v1/sync/pull?cursor={}",
+                domain::defaults::STARTER_RECORDS
+            ),
+            Some(&cookie),
+        )
+        .await;
     assert_eq!(
         pulled.body["changes"][0]["data"]["role"], "pro",
         "the plan syncs to every device"

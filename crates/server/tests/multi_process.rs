@@ -93,7 +93,8 @@ async fn a_push_to_one_process_pokes_streams_on_another() {
         pushed.text
     );
     assert!(
-        poke_with_cursor(&mut laptop_events, 1).await,
+        // The first change after the account's starter records.
+        poke_with_cursor(&mut laptop_events, domain::defaults::STARTER_RECORDS + 1).await,
         "the laptop's stream on the other process was poked"
     );
 }

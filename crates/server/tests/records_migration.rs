@@ -4,21 +4,16 @@
 
 mod common;
 
-use std::sync::Arc;
-
 use common::{Backend, TestStore};
 use domain::{
     Money,
     entry::{Entry, parse_date},
+    invoice::CheckStatus,
     sync::{Change, ChangeData, EntryData, InvoiceData},
 };
 use server::{
     entries::Entries,
-    store::{
-        DynStore, MutationAction, NewUser, PreparedMutation,
-        postgres::PgStore,
-        sqlite::{SqliteStore, Synchronous},
-    },
+    store::{DynStore, MutationAction, NewUser, PreparedMutation},
 };
 use uuid::Uuid;
 
@@ -50,72 +45,9 @@ fn old_rows() -> String {
     )
 }
 
-/// The migrations before 0011 of one backend, in order, as (version, name, SQL).
-fn migrations_before_records(backend: &str) -> Vec<(i64, String, String)> {
-    let dir = format!("{}/migrations/{backend}", env!("CARGO_MANIFEST_DIR"));
-    let mut files: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|f| f.unwrap().path())
-        .collect();
-    files.sort();
-    files
-        .iter()
-        .map(|path| {
-            let name = path.file_stem().unwrap().to_str().unwrap().to_owned();
-            let version: i64 = name[..4].parse().unwrap();
-            (version, name, std::fs::read_to_string(path).unwrap())
-        })
-        .filter(|(version, _, _)| *version < 11)
-        .collect()
-}
-
-fn old_schema_script(backend: &str) -> String {
-    let mut script = String::from(
-        "CREATE TABLE schema_migrations (
-             version BIGINT PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL);",
-    );
-    for (version, name, sql) in migrations_before_records(backend) {
-        script.push_str(&sql);
-        script.push_str(&format!(
-            ";\nINSERT INTO schema_migrations (version, name, applied_at) \
-             VALUES ({version}, '{name}', 0);\n"
-        ));
-    }
-    script + &old_rows()
-}
-
-/// A store opened on a database written before 0011 (opening it migrates).
+/// A store opened on a database written before 0011 (opening migrates, 0012 included).
 async fn migrated_store(backend: Backend) -> Option<TestStore> {
-    match backend {
-        Backend::Sqlite => {
-            let dir = tempfile::tempdir().unwrap();
-            let path = dir.path().join("old.db");
-            let conn = rusqlite::Connection::open(&path).unwrap();
-            conn.execute_batch(&old_schema_script("sqlite")).unwrap();
-            drop(conn);
-            let store = SqliteStore::open(&path, Synchronous::Normal).await.unwrap();
-            Some(TestStore {
-                store: Arc::new(store),
-                dir,
-            })
-        }
-        Backend::Postgres => {
-            let config = common::fresh_postgres_schema().await?;
-            let (client, connection) = config.connect(tokio_postgres::NoTls).await.unwrap();
-            let running = tokio::spawn(connection);
-            client
-                .batch_execute(&old_schema_script("postgres"))
-                .await
-                .unwrap();
-            drop(client);
-            let _ = running.await;
-            let store = PgStore::from_config(config).await.unwrap();
-            Some(TestStore {
-                store: Arc::new(store),
-                dir: tempfile::tempdir().unwrap(),
-            })
-        }
-    }
+    common::migrations::store_before(backend, 11, &old_rows()).await
 }
 
 fn change(kind: &str, id: &str, version: i64, data: Option<ChangeData>) -> Change {
@@ -128,7 +60,8 @@ fn change(kind: &str, id: &str, version: i64, data: Option<ChangeData>) -> Chang
     }
 }
 
-fn put(id: &str, entry_id: &str) -> PreparedMutation {
+/// A day of `user`'s default courier and first card.
+fn put(id: &str, entry_id: &str, user: Uuid) -> PreparedMutation {
     PreparedMutation {
         id: id.into(),
         action: MutationAction::put::<Entries>(&Entry {
@@ -138,6 +71,12 @@ fn put(id: &str, entry_id: &str) -> PreparedMutation {
             extra: Money(0),
             notes: String::new(),
             total: Money(198),
+            courier_id: user,
+            rate_card_id: Some(user),
+            parcels: None,
+            collections: None,
+            failed: None,
+            hours: None,
         }),
     }
 }
@@ -173,6 +112,14 @@ async fn rows_move_into_records(backend: Backend) {
                     extra: 250,
                     notes: "Rain, \"heavy\" — £5".into(),
                     total: 24_010,
+                    // Migration 0012: the default courier and card, the rest empty.
+                    courier_id: OWNER.into(),
+                    rate_card_id: Some(OWNER.into()),
+                    parcels: None,
+                    collections: None,
+                    failed: None,
+                    start_time: None,
+                    finish_time: None,
                     created_at: day.clone(),
                     updated_at: later,
                 })),
@@ -187,6 +134,12 @@ async fn rows_move_into_records(backend: Backend) {
                     paid: 123_456,
                     stops: None,
                     reference: String::new(),
+                    courier_id: OWNER.into(),
+                    parcels: None,
+                    collections: None,
+                    deductions: None,
+                    status: CheckStatus::Unchecked,
+                    note: String::new(),
                     created_at: day.clone(),
                     updated_at: day.clone(),
                 })),
@@ -201,6 +154,12 @@ async fn rows_move_into_records(backend: Backend) {
                     paid: 10_000_000,
                     stops: Some(640),
                     reference: "INV-2025-12".into(),
+                    courier_id: OWNER.into(),
+                    parcels: None,
+                    collections: None,
+                    deductions: None,
+                    status: CheckStatus::Unchecked,
+                    note: String::new(),
                     created_at: day.clone(),
                     updated_at: day,
                 })),
@@ -209,9 +168,11 @@ async fn rows_move_into_records(backend: Backend) {
             change("invoice", DELETED_INVOICE, 5, None),
         ]
     );
-    assert_eq!(store.change_cursor(owner).await.unwrap(), Some(5));
+    // Five rows, then 0012's default courier and card (couriers_migration.rs).
+    assert_eq!(store.change_cursor(owner).await.unwrap(), Some(5 + 2));
 
-    // Ids keep their owner, tombstones still win, and the quota still counts the five rows.
+    // Ids keep their owner, tombstones still win, and the quota still counts the five rows
+    // (and 0012's two).
     let other = store
         .create_user(NewUser {
             id: Uuid::now_v7(),
@@ -224,7 +185,12 @@ async fn rows_move_into_records(backend: Backend) {
         .await
         .unwrap();
     let theirs = store
-        .push(other.id, vec![put("m1", LIVE_ENTRY)], 100_000_000, 100)
+        .push(
+            other.id,
+            vec![put("m1", LIVE_ENTRY, other.id)],
+            100_000_000,
+            100,
+        )
         .await
         .unwrap();
     assert_eq!(codes(&theirs), [Some("not-owner")]);
@@ -232,17 +198,17 @@ async fn rows_move_into_records(backend: Backend) {
         .push(
             owner,
             vec![
-                put("m2", DELETED_ENTRY),
-                put("m3", &Uuid::now_v7().to_string()),
-                put("m4", &Uuid::now_v7().to_string()),
+                put("m2", DELETED_ENTRY, owner),
+                put("m3", &Uuid::now_v7().to_string(), owner),
+                put("m4", &Uuid::now_v7().to_string(), owner),
             ],
             100_000_000,
-            6,
+            6 + 2,
         )
         .await
         .unwrap();
     assert_eq!(codes(&mine), [None, None, Some("quota-exceeded")]);
-    assert_eq!(mine.cursor, 6, "only the new entry moved the sequence");
+    assert_eq!(mine.cursor, 6 + 2, "only the new entry moved the sequence");
 }
 
 on_both_backends!(rows_move_into_records);

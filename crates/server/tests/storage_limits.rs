@@ -51,7 +51,13 @@ fn statuses(reply: &Reply) -> Vec<(String, Option<String>)> {
 /// Past the records quota, each new record is rejected on its own with `quota-exceeded` and
 /// a message for the driver; the rest of the push (an edit) still applies.
 async fn records_quota_is_a_per_mutation_rejection(backend: Backend) {
-    let Some(app) = spawn_app_with(backend, |c| c.quotas.max_records_per_user = 3).await else {
+    // Room for three records beside the account's starter courier and card.
+    let Some(app) = spawn_app_with(backend, |c| {
+        c.quotas.max_records_per_user =
+            3 + u32::try_from(domain::defaults::STARTER_RECORDS).unwrap();
+    })
+    .await
+    else {
         return;
     };
     let (cookie, _) = app.sign_up("full@example.com", "correct horse").await;
@@ -111,8 +117,12 @@ async fn push_volume_is_limited_per_user(backend: Backend) {
         .parse()
         .unwrap();
     assert!((1..=60).contains(&retry_after), "{retry_after}");
+    let after_first = 500 + domain::defaults::STARTER_RECORDS;
     let pulled = app
-        .get("/api/v1/sync/pull?cursor=500&limit=10", Some(&cookie))
+        .get(
+            &format!("/api/v1/sync/pull?cursor={after_first}&limit=10"),
+            Some(&cookie),
+        )
         .await;
     assert_eq!(
         pulled.body["changes"],

@@ -6,15 +6,28 @@ use std::collections::HashSet;
 
 use common::{Backend, store_for};
 use domain::{
-    Money, Role,
+    Money, PayTier, PayTiers, Role,
+    courier::{Courier, PeriodKind},
+    deduction::{Deduction, Repeat},
+    defaults::STARTER_RECORDS,
     entry::Entry,
-    invoice::Invoice,
-    sync::{ChangeData, InvoiceData},
+    invoice::{CheckStatus, Invoice},
+    phone::SendLimits,
+    profile::ProfileUpdate,
+    rate_card::{Peak, RateCard},
+    sync::{ChangeData, CourierData, DeductionData, EntryData, InvoiceData, RateCardData},
 };
 use server::{
+    couriers::Couriers,
+    deductions::Deductions,
     entries::Entries,
     invoices::Invoices,
-    store::{DynStore, MutationAction, NewUser, PreparedMutation, SessionRecord, StoreError},
+    rate_cards::RateCards,
+    store::{
+        DynStore, ExternalIdentity, MutationAction, NewUser, PreparedMutation, SessionRecord,
+        StoreError,
+        phone::{PhoneCodeStart, PhoneSignIn, PhoneSignInRequest},
+    },
 };
 use uuid::Uuid;
 
@@ -209,23 +222,25 @@ async fn photo_changes_move_the_change_cursor(backend: Backend) {
         .create_user(account("photo@example.com"))
         .await
         .unwrap();
-    assert_eq!(store.change_cursor(user.id).await.unwrap(), Some(0));
+    // A new account starts with its starter records (the default courier and card).
+    const S: i64 = STARTER_RECORDS;
+    assert_eq!(store.change_cursor(user.id).await.unwrap(), Some(S));
     let swap = store
         .set_photo(user.id, Some("/api/v1/files/x".into()), 7_000)
         .await
         .unwrap();
-    assert_eq!((swap.cursor, swap.replaced), (1, None));
-    assert_eq!(store.change_cursor(user.id).await.unwrap(), Some(1));
+    assert_eq!((swap.cursor, swap.replaced), (S + 1, None));
+    assert_eq!(store.change_cursor(user.id).await.unwrap(), Some(S + 1));
     let updated = store.get_user(user.id).await.unwrap().unwrap();
     assert_eq!(
         (updated.photo_url.as_deref(), updated.updated_at_ms),
         (Some("/api/v1/files/x"), 7_000)
     );
-    let page = store.pull(user.id, 0, 10).await.unwrap();
+    let page = store.pull(user.id, S, 10).await.unwrap();
     assert_eq!(page.changes.len(), 1);
     assert_eq!(
         (page.changes[0].kind.as_str(), page.changes[0].version),
-        ("profile", 1)
+        ("profile", S + 1)
     );
     assert!(store.change_cursor(Uuid::now_v7()).await.unwrap().is_none());
     // Each swap reports exactly the URL it replaced.
@@ -235,7 +250,7 @@ async fn photo_changes_move_the_change_cursor(backend: Backend) {
         .unwrap();
     assert_eq!(
         (swap.cursor, swap.replaced.as_deref()),
-        (2, Some("/api/v1/files/x"))
+        (S + 2, Some("/api/v1/files/x"))
     );
     let swap = store.set_photo(user.id, None, 9_000).await.unwrap();
     assert_eq!(swap.replaced.as_deref(), Some("/api/v1/files/y"));
@@ -259,19 +274,13 @@ async fn invoices_round_trip_beside_entries(backend: Backend) {
         paid: Money(10_000_000),
         stops,
         reference: reference.into(),
+        ..statement_check(user.id)
     };
     let (counted, uncounted) = (
         invoice(Some(0), "é".repeat(100).as_str()),
         invoice(None, ""),
     );
-    let entry = Entry {
-        id: Uuid::now_v7(),
-        date: day("2024-06-01"),
-        stops: 10,
-        extra: Money(0),
-        notes: String::new(),
-        total: Money(1_980),
-    };
+    let entry = day_entry(user.id, Uuid::now_v7(), 10);
     let prepared = |action| PreparedMutation {
         id: Uuid::now_v7().to_string(),
         action,
@@ -290,9 +299,11 @@ async fn invoices_round_trip_beside_entries(backend: Backend) {
         )
         .await
         .unwrap();
-    assert_eq!((outcome.cursor, outcome.changed), (4, true));
+    // After the account's starter records.
+    const S: i64 = STARTER_RECORDS;
+    assert_eq!((outcome.cursor, outcome.changed), (S + 4, true));
 
-    let page = store.pull(user.id, 0, 10).await.unwrap();
+    let page = store.pull(user.id, S, 10).await.unwrap();
     let ids: Vec<(&str, String, i64, bool)> = page
         .changes
         .iter()
@@ -301,9 +312,9 @@ async fn invoices_round_trip_beside_entries(backend: Backend) {
     assert_eq!(
         ids,
         [
-            ("invoice", counted.id.to_string(), 1, false),
-            ("entry", entry.id.to_string(), 2, false),
-            ("invoice", uncounted.id.to_string(), 4, true),
+            ("invoice", counted.id.to_string(), S + 1, false),
+            ("entry", entry.id.to_string(), S + 2, false),
+            ("invoice", uncounted.id.to_string(), S + 4, true),
         ]
     );
     assert_eq!(
@@ -314,6 +325,12 @@ async fn invoices_round_trip_beside_entries(backend: Backend) {
             paid: 10_000_000,
             stops: Some(0),
             reference: "é".repeat(100),
+            courier_id: user.id.to_string(),
+            parcels: None,
+            collections: None,
+            deductions: None,
+            status: CheckStatus::Unchecked,
+            note: String::new(),
             created_at: "1970-01-02T00:00:00Z".into(),
             updated_at: "1970-01-02T00:00:00Z".into(),
         }))
@@ -321,17 +338,18 @@ async fn invoices_round_trip_beside_entries(backend: Backend) {
     assert!(matches!(page.changes[1].data, Some(ChangeData::Entry(_))));
     assert_eq!(page.changes[2].data, None);
     // Paging across kinds: one per page, in version order.
-    let first = store.pull(user.id, 0, 1).await.unwrap();
+    let first = store.pull(user.id, S, 1).await.unwrap();
     assert!(first.has_more);
     assert_eq!(first.changes[0].kind, "invoice");
-    let second = store.pull(user.id, 1, 1).await.unwrap();
+    let second = store.pull(user.id, S + 1, 1).await.unwrap();
     assert_eq!(
         (second.changes[0].kind.as_str(), second.has_more),
         ("entry", true)
     );
 }
 
-fn day_entry(id: Uuid, stops: u32) -> Entry {
+/// A day of `user`'s, priced with their default courier's first card (as an old app's).
+fn day_entry(user: Uuid, id: Uuid, stops: u32) -> Entry {
     Entry {
         id,
         date: domain::entry::parse_date("2024-06-01").unwrap(),
@@ -339,6 +357,30 @@ fn day_entry(id: Uuid, stops: u32) -> Entry {
         extra: Money(0),
         notes: String::new(),
         total: Money(i64::from(stops) * 198),
+        courier_id: user,
+        rate_card_id: Some(user),
+        parcels: None,
+        collections: None,
+        failed: None,
+        hours: None,
+    }
+}
+
+/// A statement check of `user`'s default courier with nothing but a paid amount.
+fn statement_check(user: Uuid) -> Invoice {
+    Invoice {
+        id: Uuid::now_v7(),
+        period_start: domain::entry::parse_date("2024-01-01").unwrap(),
+        period_end: domain::entry::parse_date("2024-01-31").unwrap(),
+        paid: Money(1_000),
+        stops: None,
+        reference: String::new(),
+        courier_id: user,
+        parcels: None,
+        collections: None,
+        deductions: None,
+        status: CheckStatus::Unchecked,
+        note: String::new(),
     }
 }
 
@@ -372,22 +414,23 @@ async fn records_quota_counts_every_new_row(backend: Backend) {
     );
     let invoice = Invoice {
         id: b,
-        period_start: domain::entry::parse_date("2024-01-01").unwrap(),
-        period_end: domain::entry::parse_date("2024-01-31").unwrap(),
-        paid: Money(1_000),
-        stops: None,
-        reference: String::new(),
+        ..statement_check(user.id)
     };
+    // The account holds its starter records before any of these.
+    const S: i64 = STARTER_RECORDS;
     let first = store
         .push(
             user.id,
             vec![
-                mutation("m1", MutationAction::put::<Entries>(&day_entry(a, 10))),
+                mutation(
+                    "m1",
+                    MutationAction::put::<Entries>(&day_entry(user.id, a, 10)),
+                ),
                 mutation("m2", MutationAction::put::<Invoices>(&invoice)),
                 mutation("m3", MutationAction::delete::<Entries>(c)),
             ],
             1_000,
-            3,
+            S + 3,
         )
         .await
         .unwrap();
@@ -396,13 +439,19 @@ async fn records_quota_counts_every_new_row(backend: Backend) {
         .push(
             user.id,
             vec![
-                mutation("m4", MutationAction::put::<Entries>(&day_entry(d, 1))),
-                mutation("m5", MutationAction::put::<Entries>(&day_entry(a, 11))),
+                mutation(
+                    "m4",
+                    MutationAction::put::<Entries>(&day_entry(user.id, d, 1)),
+                ),
+                mutation(
+                    "m5",
+                    MutationAction::put::<Entries>(&day_entry(user.id, a, 11)),
+                ),
                 mutation("m6", MutationAction::delete::<Invoices>(Uuid::now_v7())),
                 mutation("m7", MutationAction::delete::<Entries>(a)),
             ],
             2_000,
-            3,
+            S + 3,
         )
         .await
         .unwrap();
@@ -411,10 +460,16 @@ async fn records_quota_counts_every_new_row(backend: Backend) {
         [Some("quota-exceeded"), None, Some("quota-exceeded"), None],
         "{full:?}"
     );
-    assert!(full.results[0].message.as_deref().unwrap().contains('3'));
+    assert!(
+        full.results[0]
+            .message
+            .as_deref()
+            .unwrap()
+            .contains(&(S + 3).to_string())
+    );
     // Only the edit and the delete took effect.
     assert_eq!(full.cursor, first.cursor + 2);
-    let page = store.pull(user.id, 0, 100).await.unwrap();
+    let page = store.pull(user.id, S, 100).await.unwrap();
     assert_eq!(page.changes.len(), 3, "{page:?}");
     // With room (the operator raised the quota), the refused mutation applies when resent.
     let again = store
@@ -422,10 +477,10 @@ async fn records_quota_counts_every_new_row(backend: Backend) {
             user.id,
             vec![mutation(
                 "m4",
-                MutationAction::put::<Entries>(&day_entry(d, 1)),
+                MutationAction::put::<Entries>(&day_entry(user.id, d, 1)),
             )],
             3_000,
-            4,
+            S + 4,
         )
         .await
         .unwrap();
@@ -435,10 +490,10 @@ async fn records_quota_counts_every_new_row(backend: Backend) {
             user.id,
             vec![mutation(
                 "m4",
-                MutationAction::put::<Entries>(&day_entry(d, 1)),
+                MutationAction::put::<Entries>(&day_entry(user.id, d, 1)),
             )],
             3_000,
-            4,
+            S + 4,
         )
         .await
         .unwrap();
@@ -489,7 +544,7 @@ async fn inactive_guests_are_deleted_with_their_data(backend: Backend) {
             abandoned.id,
             vec![mutation(
                 "g1",
-                MutationAction::put::<Entries>(&day_entry(entry, 5)),
+                MutationAction::put::<Entries>(&day_entry(abandoned.id, entry, 5)),
             )],
             2_000,
             100,
@@ -522,7 +577,7 @@ async fn inactive_guests_are_deleted_with_their_data(backend: Backend) {
             in_use.id,
             vec![mutation(
                 "g1",
-                MutationAction::put::<Entries>(&day_entry(entry, 6)),
+                MutationAction::put::<Entries>(&day_entry(in_use.id, entry, 6)),
             )],
             60_000,
             100,
@@ -546,11 +601,11 @@ async fn pruned_replays_cannot_duplicate_or_resurrect(backend: Backend) {
     let (kept, deleted) = (Uuid::now_v7(), Uuid::now_v7());
     let create_kept = mutation(
         "create-kept",
-        MutationAction::put::<Entries>(&day_entry(kept, 10)),
+        MutationAction::put::<Entries>(&day_entry(user.id, kept, 10)),
     );
     let create_deleted = mutation(
         "create-deleted",
-        MutationAction::put::<Entries>(&day_entry(deleted, 20)),
+        MutationAction::put::<Entries>(&day_entry(user.id, deleted, 20)),
     );
     store
         .push(
@@ -582,7 +637,8 @@ async fn pruned_replays_cannot_duplicate_or_resurrect(backend: Backend) {
         .await
         .unwrap();
     assert_eq!(codes(&late), [None, None]);
-    let page = store.pull(user.id, 0, 100).await.unwrap();
+    // After the account's starter records.
+    let page = store.pull(user.id, STARTER_RECORDS, 100).await.unwrap();
     let rows: Vec<(String, bool)> = page
         .changes
         .iter()
@@ -610,6 +666,348 @@ async fn pruned_replays_cannot_duplicate_or_resurrect(backend: Backend) {
     assert!(!replay.changed);
 }
 
+/// A new account pulls its default courier and first card; couriers, cards, deductions and
+/// days with every field round-trip exactly; an old app's pay tiers rewrite the first card
+/// (a new version) but never bring a deleted one back.
+async fn couriers_cards_and_deductions_round_trip(backend: Backend) {
+    let Some((store, _keep)) = store(backend).await else {
+        return;
+    };
+    let user = store
+        .create_user(account("couriers@example.com"))
+        .await
+        .unwrap();
+    let first = store.pull(user.id, 0, 10).await.unwrap();
+    let starters: Vec<(&str, String, i64)> = first
+        .changes
+        .iter()
+        .map(|c| (c.kind.as_str(), c.id.clone(), c.version))
+        .collect();
+    let me = user.id.to_string();
+    assert_eq!(
+        starters,
+        [
+            ("courier", me.clone(), 1),
+            ("rateCard", me.clone(), 2),
+            ("profile", me.clone(), 0),
+            ("settings", me.clone(), 0)
+        ]
+        .into_iter()
+        .filter(|(_, _, version)| *version > 0)
+        .collect::<Vec<_>>()
+    );
+    let at = "1970-01-01T00:00:01Z".to_owned();
+    assert_eq!(
+        first.changes[0].data,
+        Some(ChangeData::Courier(CourierData {
+            name: "My courier".into(),
+            colour: "#2f6fde".into(),
+            period_kind: PeriodKind::Weekly,
+            period_anchor: "2000-01-02".into(),
+            arrears_weeks: 0,
+            created_at: at.clone(),
+            updated_at: at.clone(),
+        }))
+    );
+    let default_card = RateCardData {
+        courier_id: me.clone(),
+        valid_from: "2000-01-01".into(),
+        label: String::new(),
+        per_stop: Some(PayTiers::default().tiers().to_vec()),
+        per_parcel: None,
+        parcel_cap_per_stop: None,
+        per_collection: None,
+        per_failed: None,
+        day_rate: None,
+        hourly: None,
+        peaks: Vec::new(),
+        created_at: at.clone(),
+        updated_at: at,
+    };
+    assert_eq!(
+        first.changes[1].data,
+        Some(ChangeData::RateCard(default_card.clone()))
+    );
+
+    let day = |raw: &str| domain::entry::parse_date(raw).unwrap();
+    let evri = Courier {
+        id: Uuid::now_v7(),
+        name: "Evri".into(),
+        colour: "#00a0e0".into(),
+        period_kind: PeriodKind::FourFourFive,
+        period_anchor: day("2025-01-05"),
+        arrears_weeks: 4,
+    };
+    let card = RateCard {
+        id: Uuid::now_v7(),
+        courier_id: evri.id,
+        valid_from: day("2025-09-01"),
+        label: "Autumn".into(),
+        per_stop: None,
+        per_parcel: Some(45),
+        parcel_cap_per_stop: Some(3),
+        per_collection: Some(30),
+        per_failed: Some(0),
+        day_rate: Some(0),
+        hourly: Some(1_250),
+        peaks: vec![Peak {
+            from: "2025-12-01".into(),
+            to: "2025-12-24".into(),
+            extra_per_stop: None,
+            multiplier_percent: Some(125),
+        }],
+    };
+    let van = Deduction {
+        id: Uuid::now_v7(),
+        courier_id: evri.id,
+        label: "Van hire".into(),
+        amount: 19_500,
+        repeat: Repeat::Weekly,
+        from: day("2025-09-01"),
+        to: Some(day("2025-12-31")),
+    };
+    let time = |raw| domain::fields::parse_clock(raw).unwrap();
+    let entry = Entry {
+        courier_id: evri.id,
+        rate_card_id: Some(card.id),
+        parcels: Some(180),
+        collections: Some(4),
+        failed: Some(2),
+        hours: Some((time("21:30"), time("05:15"))),
+        ..day_entry(user.id, Uuid::now_v7(), 0)
+    };
+    let outcome = store
+        .push(
+            user.id,
+            vec![
+                mutation("c1", MutationAction::put::<Couriers>(&evri)),
+                mutation("c2", MutationAction::put::<RateCards>(&card)),
+                mutation("c3", MutationAction::put::<Deductions>(&van)),
+                mutation("c4", MutationAction::put::<Entries>(&entry)),
+            ],
+            5_000,
+            100,
+        )
+        .await
+        .unwrap();
+    assert_eq!(codes(&outcome), [None, None, None, None]);
+    let page = store.pull(user.id, 2, 10).await.unwrap();
+    let at = "1970-01-01T00:00:05Z".to_owned();
+    let data: Vec<Option<ChangeData>> = page.changes.into_iter().map(|c| c.data).collect();
+    assert_eq!(
+        data,
+        [
+            Some(ChangeData::Courier(CourierData {
+                name: "Evri".into(),
+                colour: "#00a0e0".into(),
+                period_kind: PeriodKind::FourFourFive,
+                period_anchor: "2025-01-05".into(),
+                arrears_weeks: 4,
+                created_at: at.clone(),
+                updated_at: at.clone(),
+            })),
+            Some(ChangeData::RateCard(RateCardData {
+                courier_id: evri.id.to_string(),
+                valid_from: "2025-09-01".into(),
+                label: "Autumn".into(),
+                per_stop: None,
+                per_parcel: Some(45),
+                parcel_cap_per_stop: Some(3),
+                per_collection: Some(30),
+                per_failed: Some(0),
+                day_rate: Some(0),
+                hourly: Some(1_250),
+                peaks: card.peaks.clone(),
+                created_at: at.clone(),
+                updated_at: at.clone(),
+            })),
+            Some(ChangeData::Deduction(DeductionData {
+                courier_id: evri.id.to_string(),
+                label: "Van hire".into(),
+                amount: 19_500,
+                repeat: Repeat::Weekly,
+                from: "2025-09-01".into(),
+                to: Some("2025-12-31".into()),
+                created_at: at.clone(),
+                updated_at: at.clone(),
+            })),
+            Some(ChangeData::Entry(EntryData {
+                date: "2024-06-01".into(),
+                stops: 0,
+                extra: 0,
+                notes: String::new(),
+                total: 0,
+                courier_id: evri.id.to_string(),
+                rate_card_id: Some(card.id.to_string()),
+                parcels: Some(180),
+                collections: Some(4),
+                failed: Some(2),
+                start_time: Some("21:30".into()),
+                finish_time: Some("05:15".into()),
+                created_at: at.clone(),
+                updated_at: at,
+            })),
+        ]
+    );
+
+    // An old app's tiers: the profile keeps them and the first card gets them, each at its
+    // own version (so no pull page can split one version).
+    let tiers = PayTiers::new(vec![
+        PayTier {
+            stop_count: Some(100),
+            rate: Money(180),
+        },
+        PayTier {
+            stop_count: None,
+            rate: Money(150),
+        },
+    ])
+    .unwrap();
+    let update = ProfileUpdate {
+        payment_tiers: Some(tiers.clone()),
+        ..ProfileUpdate::default()
+    };
+    let updated = store
+        .push(
+            user.id,
+            vec![mutation(
+                "p1",
+                MutationAction::UpdateProfile(update.clone()),
+            )],
+            9_000,
+            100,
+        )
+        .await
+        .unwrap();
+    assert_eq!((codes(&updated), updated.cursor), (vec![None], 8));
+    let page = store.pull(user.id, 6, 10).await.unwrap();
+    let versions: Vec<(&str, i64)> = page
+        .changes
+        .iter()
+        .map(|c| (c.kind.as_str(), c.version))
+        .collect();
+    assert_eq!(versions, [("profile", 7), ("rateCard", 8)]);
+    assert_eq!(
+        page.changes[1].data,
+        Some(ChangeData::RateCard(RateCardData {
+            per_stop: Some(tiers.tiers().to_vec()),
+            updated_at: "1970-01-01T00:00:09Z".into(),
+            ..default_card
+        }))
+    );
+    let Some(ChangeData::Profile(profile)) = &page.changes[0].data else {
+        panic!("{page:?}");
+    };
+    assert_eq!(profile.payment_config.tiers, tiers.tiers());
+
+    // Deleted on another device: tiers from an old app do not bring it back, and a day for
+    // the deleted courier (logged offline) is still kept.
+    let gone = store
+        .push(
+            user.id,
+            vec![
+                mutation("d1", MutationAction::delete::<RateCards>(user.id)),
+                mutation("d2", MutationAction::delete::<Couriers>(user.id)),
+                mutation("p2", MutationAction::UpdateProfile(update)),
+                mutation(
+                    "e2",
+                    MutationAction::put::<Entries>(&day_entry(user.id, Uuid::now_v7(), 3)),
+                ),
+            ],
+            10_000,
+            100,
+        )
+        .await
+        .unwrap();
+    assert_eq!(codes(&gone), [None, None, None, None]);
+    let page = store.pull(user.id, 8, 10).await.unwrap();
+    let card_rows: Vec<(bool, i64)> = page
+        .changes
+        .iter()
+        .filter(|c| c.kind == "rateCard")
+        .map(|c| (c.deleted, c.version))
+        .collect();
+    assert_eq!(card_rows, [(true, 9)]);
+}
+
+/// Each way an account is made (password or guest, OpenID, phone) writes the default courier
+/// and its first card with the user row, at versions 1 and 2.
+async fn every_new_account_starts_with_its_courier_and_card(backend: Backend) {
+    let Some((store, _keep)) = store(backend).await else {
+        return;
+    };
+    let by_password = store
+        .create_user(account("password@example.com"))
+        .await
+        .unwrap();
+    let identity = ExternalIdentity {
+        issuer: "https://id.example.com".into(),
+        subject: "driver-1".into(),
+    };
+    let by_identity = store
+        .create_user_with_identity(account("oidc@example.com"), identity)
+        .await
+        .unwrap();
+    let verification_id = Uuid::now_v7();
+    let limits = SendLimits {
+        min_interval_ms: 0,
+        per_number_per_hour: 10,
+        per_ip_per_minute: 10,
+        global_per_minute: 10,
+    };
+    let start = PhoneCodeStart {
+        verification_id,
+        phone: "+447700900123".into(),
+        ip: "203.0.113.9".into(),
+        code_salt: "salt".into(),
+        code_hash: "hash".into(),
+        attempts: 0,
+        expires_at_ms: 600_000,
+        now_ms: 1_000,
+    };
+    assert_eq!(store.start_phone_code(start, limits).await.unwrap(), Ok(()));
+    let signed_in = store
+        .complete_phone_sign_in(PhoneSignInRequest {
+            verification_id,
+            link_to: None,
+            new_user: NewUser {
+                email: None,
+                password_hash: None,
+                ..account("")
+            },
+            now_ms: 2_000,
+        })
+        .await
+        .unwrap();
+    let PhoneSignIn::SignedIn {
+        user: by_phone,
+        is_new_user: true,
+        ..
+    } = signed_in
+    else {
+        panic!("{signed_in:?}");
+    };
+    let by_guest = store.create_user(guest()).await.unwrap();
+    for user in [by_password, by_identity, by_phone, by_guest] {
+        let page = store.pull(user.id, 0, 10).await.unwrap();
+        let records: Vec<(&str, String, i64)> = page
+            .changes
+            .iter()
+            .filter(|c| c.kind != "profile" && c.kind != "settings")
+            .map(|c| (c.kind.as_str(), c.id.clone(), c.version))
+            .collect();
+        let me = user.id.to_string();
+        assert_eq!(records, [("courier", me.clone(), 1), ("rateCard", me, 2)]);
+        assert!(
+            matches!(page.changes[1].data, Some(ChangeData::RateCard(ref card)) if card.per_stop.as_deref() == Some(PayTiers::default().tiers()))
+        );
+        assert_eq!(
+            store.change_cursor(user.id).await.unwrap(),
+            Some(STARTER_RECORDS)
+        );
+    }
+}
+
 async fn ping_answers(backend: Backend) {
     let Some((store, _keep)) = store(backend).await else {
         return;
@@ -629,4 +1027,6 @@ on_both_backends!(
     records_quota_counts_every_new_row,
     inactive_guests_are_deleted_with_their_data,
     pruned_replays_cannot_duplicate_or_resurrect,
+    couriers_cards_and_deductions_round_trip,
+    every_new_account_starts_with_its_courier_and_card,
 );

@@ -12,6 +12,9 @@ use serde_json::{Value, json};
 use uuid::Uuid;
 
 const PUSH: &str = "/api/v1/sync/push";
+/// Every account starts with its default courier and first card, at versions 1 and 2
+/// (`starter_records_come_first_in_every_new_account` checks them).
+const S: i64 = domain::defaults::STARTER_RECORDS;
 
 fn put(mutation_id: &str, entry_id: &str, date: &str, stops: i64) -> Value {
     json!({"id": mutation_id, "name": "entry.put",
@@ -37,9 +40,9 @@ async fn pull(app: &TestApp, cookie: &str, cursor: i64, limit: u32) -> Value {
     reply.body
 }
 
-/// Every change the user can see, following pages to the end.
+/// Every change the user made after the starter records, following pages to the end.
 async fn pull_all(app: &TestApp, cookie: &str) -> Vec<Value> {
-    let (mut cursor, mut all) = (0, Vec::new());
+    let (mut cursor, mut all) = (S, Vec::new());
     loop {
         let page = pull(app, cookie, cursor, 1000).await;
         all.extend(page["changes"].as_array().unwrap().iter().cloned());
@@ -118,7 +121,11 @@ async fn concurrent_identical_pushes_apply_once(backend: Backend) {
         .iter()
         .map(|c| c["version"].as_i64().unwrap())
         .collect();
-    assert_eq!(versions, [1, 2], "two entries, each written exactly once");
+    assert_eq!(
+        versions,
+        [S + 1, S + 2],
+        "two entries, each written exactly once"
+    );
 }
 
 async fn other_users_records_are_untouchable_and_invisible(backend: Backend) {
@@ -192,7 +199,7 @@ async fn pull_pages_and_returns_tombstones(backend: Backend) {
         .collect();
     app.push(&cookie, puts).await;
 
-    let (mut cursor, mut seen, mut pages) = (0, Vec::new(), 0);
+    let (mut cursor, mut seen, mut pages) = (S, Vec::new(), 0);
     loop {
         let page = pull(&app, &cookie, cursor, 10).await;
         pages += 1;
@@ -209,11 +216,15 @@ async fn pull_pages_and_returns_tombstones(backend: Backend) {
         (3, ids.clone()),
         "all 25, in write order, in 3 pages"
     );
-    assert_eq!(cursor, 25);
+    assert_eq!(cursor, S + 25);
 
     let empty = pull(&app, &cookie, cursor, 10).await;
     assert_eq!(empty["changes"], json!([]));
-    assert_eq!(empty["cursor"], 25, "cursor stays put when nothing changed");
+    assert_eq!(
+        empty["cursor"],
+        S + 25,
+        "cursor stays put when nothing changed"
+    );
 
     app.push(&cookie, vec![delete(&new_id(), &ids[3])]).await;
     let after = pull(&app, &cookie, cursor, 10).await;
@@ -226,7 +237,7 @@ async fn pull_pages_and_returns_tombstones(backend: Backend) {
         tombstone.get("data").is_none(),
         "tombstones carry no content"
     );
-    assert_eq!(after["cursor"], 26);
+    assert_eq!(after["cursor"], S + 26);
 }
 
 async fn a_delete_wins_over_a_later_edit(backend: Backend) {
@@ -428,7 +439,8 @@ async fn other_devices_are_poked_and_streams_end_with_their_session(backend: Bac
     let poke = next_event(&mut laptop_events, &mut laptop_buf, "poke")
         .await
         .unwrap();
-    assert!(poke.contains("\"cursor\":1"), "{poke}");
+    let first_write = format!("\"cursor\":{}", S + 1);
+    assert!(poke.contains(&first_write), "{poke}");
 
     // The stranger's stream got nothing for someone else's write: the next thing it sees is
     // its own poke.
@@ -437,7 +449,7 @@ async fn other_devices_are_poked_and_streams_end_with_their_session(backend: Bac
     let own = next_event(&mut stranger_events, &mut stranger_buf, "poke")
         .await
         .unwrap();
-    assert!(own.contains("\"cursor\":1"), "{own}");
+    assert!(own.contains(&first_write), "{own}");
 
     app.request(Method::POST, "/api/v1/auth/logout", None, Some(&laptop))
         .await;
@@ -540,7 +552,7 @@ async fn admin_changes_reach_open_streams_and_pull(backend: Backend) {
     let poke = next_event(&mut events, &mut buffer, "poke")
         .await
         .expect("poked about the plan change");
-    assert!(poke.contains("\"cursor\":1"), "{poke}");
+    assert!(poke.contains(&format!("\"cursor\":{}", S + 1)), "{poke}");
     let changes = pull_all(&app, &cookie).await;
     assert_eq!(changes.len(), 1);
     assert_eq!(
@@ -591,8 +603,8 @@ async fn invoices_put_edit_delete_and_pull_with_versions(backend: Backend) {
         )
         .await;
     assert_eq!(statuses(&reply), ["applied"], "{}", reply.text);
-    let first = pull(&app, &cookie, 0, 10).await;
-    assert_eq!(first["cursor"], 1);
+    let first = pull(&app, &cookie, S, 10).await;
+    assert_eq!(first["cursor"], S + 1);
     let change = &first["changes"][0];
     assert_eq!(
         (change["kind"].as_str(), change["id"].as_str()),
@@ -600,7 +612,7 @@ async fn invoices_put_edit_delete_and_pull_with_versions(backend: Backend) {
     );
     assert_eq!(
         (change["version"].as_i64(), change["deleted"].as_bool()),
-        (Some(1), Some(false))
+        (Some(S + 1), Some(false))
     );
     let data = &change["data"];
     assert_eq!(data["periodStart"], "2025-03-17");
@@ -609,9 +621,10 @@ async fn invoices_put_edit_delete_and_pull_with_versions(backend: Backend) {
     assert_eq!(data["stops"], 640);
     assert_eq!(data["reference"], "INV-2025-12", "stored trimmed");
     assert!(data["createdAt"].as_str().unwrap().ends_with('Z'));
+    // The seven of before plus the statement check's six (issue 12).
     assert_eq!(
         data.as_object().unwrap().len(),
-        7,
+        13,
         "exactly the documented fields: {data}"
     );
 
@@ -623,11 +636,11 @@ async fn invoices_put_edit_delete_and_pull_with_versions(backend: Backend) {
         )],
     )
     .await;
-    let edited = pull(&app, &cookie, 1, 10).await;
+    let edited = pull(&app, &cookie, S + 1, 10).await;
     let change = &edited["changes"][0];
     assert_eq!(
         (change["id"].as_str(), change["version"].as_i64()),
-        (Some(invoice.as_str()), Some(2))
+        (Some(invoice.as_str()), Some(S + 2))
     );
     assert_eq!(change["data"]["periodEnd"], "2025-03-30");
     assert_eq!(change["data"]["paid"], 200_000);
@@ -659,7 +672,7 @@ async fn invoices_put_edit_delete_and_pull_with_versions(backend: Backend) {
         )
         .await;
     assert_eq!(statuses(&reply), ["applied"; 4]);
-    let after = pull(&app, &cookie, 2, 10).await;
+    let after = pull(&app, &cookie, S + 2, 10).await;
     let changes = after["changes"].as_array().unwrap();
     let seen: Vec<(&str, i64, bool)> = changes
         .iter()
@@ -674,8 +687,8 @@ async fn invoices_put_edit_delete_and_pull_with_versions(backend: Backend) {
     assert_eq!(
         seen,
         [
-            (invoice.as_str(), 3, true),
-            (never_synced.as_str(), 4, true)
+            (invoice.as_str(), S + 3, true),
+            (never_synced.as_str(), S + 4, true)
         ]
     );
     assert!(
@@ -683,7 +696,7 @@ async fn invoices_put_edit_delete_and_pull_with_versions(backend: Backend) {
             .iter()
             .all(|c| c.get("data").is_none() && c["kind"] == "invoice")
     );
-    assert_eq!(after["cursor"], 4);
+    assert_eq!(after["cursor"], S + 4);
 }
 
 async fn replayed_invoice_mutations_answer_the_same_and_write_once(backend: Backend) {
@@ -732,12 +745,20 @@ async fn replayed_invoice_mutations_answer_the_same_and_write_once(backend: Back
         .iter()
         .map(|c| (c["id"].as_str().unwrap(), c["version"].as_i64().unwrap()))
         .collect();
-    assert_eq!(versions, [(kept.as_str(), 2), (deleted.as_str(), 4)]);
+    assert_eq!(
+        versions,
+        [(kept.as_str(), S + 2), (deleted.as_str(), S + 4)]
+    );
     assert_eq!(
         state[0]["data"]["paid"], 101,
         "in order: the second put won"
     );
-    let beyond = app.get("/api/v1/sync/pull?cursor=4", Some(&cookie)).await;
+    let beyond = app
+        .get(
+            &format!("/api/v1/sync/pull?cursor={}", S + 4),
+            Some(&cookie),
+        )
+        .await;
     assert_eq!(beyond.body["changes"], json!([]), "four writes, no more");
 }
 
@@ -855,7 +876,7 @@ async fn invoice_validation_rejects_each_rule(backend: Backend) {
     assert_eq!(statuses(&reply), ["applied"; 5], "{}", reply.text);
     let stored = pull_all(&app, &cookie).await;
     assert_eq!(stored.len(), 1, "five edits of one invoice");
-    assert_eq!(stored[0]["version"], 5);
+    assert_eq!(stored[0]["version"], S + 5);
     assert_eq!(stored[0]["data"]["reference"], "é".repeat(100));
     assert_eq!(stored[0]["data"]["stops"], Value::Null);
 }
@@ -950,6 +971,9 @@ fn summarise(changes: &[Value]) -> Vec<(String, String, i64, bool)> {
                 (Some(domain::sync::ChangeData::Invoice(_)), "invoice") => true,
                 (Some(domain::sync::ChangeData::Profile(_)), "profile") => true,
                 (Some(domain::sync::ChangeData::Settings(_)), "settings") => true,
+                (Some(domain::sync::ChangeData::Courier(_)), "courier") => true,
+                (Some(domain::sync::ChangeData::RateCard(_)), "rateCard") => true,
+                (Some(domain::sync::ChangeData::Deduction(_)), "deduction") => true,
                 _ => false,
             };
             assert!(variant_matches, "{c}");
@@ -963,12 +987,20 @@ async fn entries_and_invoices_interleave_in_one_pull_with_paging(backend: Backen
         return;
     };
     let (cookie, _) = app.sign_up("interleave@example.com", "van-route-42").await;
+    let user_id = app.get("/api/v1/auth/session", Some(&cookie)).await.body["user"]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
     let entries: Vec<String> = (0..8).map(|_| new_id()).collect();
     let invoices: Vec<String> = (0..8).map(|_| new_id()).collect();
-    // Runs longer than a page of one kind, then strict alternation, a settings write and
-    // deletes of both kinds: every way the per-kind reads can meet at a page boundary.
+    // The starter records first, then runs longer than a page of one kind, then strict
+    // alternation, a settings write and deletes of both kinds: every way the per-kind reads
+    // can meet at a page boundary.
     let mut mutations = Vec::new();
-    let mut expected = Vec::new();
+    let mut expected = vec![
+        ("courier".to_owned(), user_id.clone(), 1, false),
+        ("rateCard".to_owned(), user_id.clone(), 2, false),
+    ];
     let mut add = |mutation: Value, kind: &str, id: &str, deleted: bool| {
         mutations.push(mutation);
         expected.push((
@@ -1058,10 +1090,6 @@ async fn entries_and_invoices_interleave_in_one_pull_with_paging(backend: Backen
         .filter(|(kind, id, version, _)| latest(kind, id) == *version)
         .cloned()
         .collect();
-    let user_id = app.get("/api/v1/auth/session", Some(&cookie)).await.body["user"]["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
     for change in &mut want {
         if change.0 == "settings" {
             change.1 = user_id.clone();
@@ -1107,6 +1135,502 @@ async fn entries_and_invoices_interleave_in_one_pull_with_paging(backend: Backen
             .cloned()
             .collect::<Vec<_>>()
     );
+}
+
+fn courier_args(id: &str, name: &str) -> Value {
+    json!({"id": id, "name": name, "colour": "#DC0032", "periodKind": "fourFourFive",
+           "periodAnchor": "2025-01-05", "arrearsWeeks": 2})
+}
+
+fn card_args(id: &str, courier: &str) -> Value {
+    json!({"id": id, "courierId": courier, "validFrom": "2025-09-01", "label": " Autumn ",
+           "perStop": [{"stopCount": 100, "rate": 133}, {"rate": 83}], "perParcel": 40,
+           "parcelCapPerStop": 3, "perFailed": 0,
+           "peaks": [{"from": "2025-12-01", "to": "2025-12-24", "extraPerStop": 20}]})
+}
+
+fn deduction_args(id: &str, courier: &str) -> Value {
+    json!({"id": id, "courierId": courier, "label": "Van hire", "amount": 19_500,
+           "repeat": "weekly", "from": "2025-09-01", "to": null})
+}
+
+/// A day of the new app's: its courier and card, and every new field.
+fn day_args(id: &str, courier: &str, card: Option<&str>) -> Value {
+    json!({"id": id, "date": "2025-09-02", "stops": 10, "extra": 0, "notes": "", "total": 1_330,
+           "courierId": courier, "rateCardId": card, "parcels": 14, "collections": 1,
+           "failed": 0, "startTime": "08:00", "finishTime": "13:30"})
+}
+
+fn mutation(name: &str, args: Value) -> Value {
+    json!({"id": new_id(), "name": name, "args": args})
+}
+
+async fn user_id(app: &TestApp, cookie: &str) -> String {
+    app.get("/api/v1/auth/session", Some(cookie)).await.body["user"]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
+/// Every way an account is made over HTTP here (password, guest) starts with the default
+/// courier and its first card holding the spec's tiers (OpenID and phone accounts: the store
+/// conformance suite).
+async fn starter_records_come_first_in_every_new_account(backend: Backend) {
+    let Some(app) = spawn_app(backend).await else {
+        return;
+    };
+    let (password, _) = app.sign_up("starter@example.com", "van-route-42").await;
+    let guest = common::binary::guest_cookie(&app.http, &app.base).await;
+    for cookie in [password, guest] {
+        let me = user_id(&app, &cookie).await;
+        let first = pull(&app, &cookie, 0, 10).await;
+        let records: Vec<&Value> = first["changes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|c| c["kind"] != "profile" && c["kind"] != "settings")
+            .collect();
+        assert_eq!(records.len(), 2, "{first}");
+        let (courier, card) = (records[0], records[1]);
+        assert_eq!(
+            (&courier["kind"], &courier["id"], &courier["version"]),
+            (&json!("courier"), &json!(me), &json!(1))
+        );
+        assert_eq!(
+            (&card["kind"], &card["id"], &card["version"]),
+            (&json!("rateCard"), &json!(me), &json!(2))
+        );
+        let data = |change: &Value| {
+            let mut data = change["data"].clone();
+            let object = data.as_object_mut().unwrap();
+            assert!(object.remove("createdAt").is_some() && object.remove("updatedAt").is_some());
+            data
+        };
+        assert_eq!(
+            data(courier),
+            json!({"name": "My courier", "colour": "#2f6fde", "periodKind": "weekly",
+                   "periodAnchor": "2000-01-02", "arrearsWeeks": 0})
+        );
+        assert_eq!(
+            data(card),
+            json!({"courierId": me, "validFrom": "2000-01-01", "label": "",
+                   "perStop": [{"stopCount": 110, "rate": 198}, {"rate": 148}],
+                   "perParcel": null, "parcelCapPerStop": null, "perCollection": null,
+                   "perFailed": null, "dayRate": null, "hourly": null, "peaks": []})
+        );
+    }
+}
+
+/// Couriers, rate cards and deductions: put, edit, delete, each pulled with its version.
+async fn couriers_cards_and_deductions_put_edit_delete(backend: Backend) {
+    let Some(app) = spawn_app(backend).await else {
+        return;
+    };
+    let (cookie, _) = app.sign_up("kinds@example.com", "van-route-42").await;
+    let (courier, card, deduction) = (new_id(), new_id(), new_id());
+    let reply = app
+        .push(
+            &cookie,
+            vec![
+                mutation("courier.put", courier_args(&courier, " Evri ")),
+                mutation("rateCard.put", card_args(&card, &courier)),
+                mutation("deduction.put", deduction_args(&deduction, &courier)),
+            ],
+        )
+        .await;
+    assert_eq!(statuses(&reply), ["applied"; 3], "{}", reply.text);
+    let stored = pull_all(&app, &cookie).await;
+    let versions: Vec<(&str, i64)> = stored
+        .iter()
+        .map(|c| (c["kind"].as_str().unwrap(), c["version"].as_i64().unwrap()))
+        .collect();
+    assert_eq!(
+        versions,
+        [
+            ("courier", S + 1),
+            ("rateCard", S + 2),
+            ("deduction", S + 3)
+        ]
+    );
+    summarise(&stored);
+    assert_eq!(
+        (&stored[0]["data"]["name"], &stored[0]["data"]["colour"]),
+        (&json!("Evri"), &json!("#dc0032"))
+    );
+    assert_eq!(stored[1]["data"]["label"], "Autumn");
+    assert_eq!(
+        stored[1]["data"]["peaks"][0],
+        json!({"from": "2025-12-01", "to": "2025-12-24", "extraPerStop": 20, "multiplierPercent": null})
+    );
+    assert_eq!(
+        (
+            &stored[1]["data"]["dayRate"],
+            &stored[1]["data"]["perParcel"]
+        ),
+        (&Value::Null, &json!(40))
+    );
+    assert_eq!(
+        (&stored[2]["data"]["amount"], &stored[2]["data"]["to"]),
+        (&json!(19_500), &Value::Null)
+    );
+
+    let mut edited_card = card_args(&card, &courier);
+    edited_card["perStop"] = Value::Null;
+    edited_card["dayRate"] = json!(12_000);
+    let mut edited_deduction = deduction_args(&deduction, &courier);
+    edited_deduction["to"] = json!("2025-12-31");
+    let reply = app
+        .push(
+            &cookie,
+            vec![
+                mutation("courier.put", courier_args(&courier, "Evri Sunday")),
+                mutation("rateCard.put", edited_card),
+                mutation("deduction.put", edited_deduction),
+            ],
+        )
+        .await;
+    assert_eq!(statuses(&reply), ["applied"; 3], "{}", reply.text);
+    let edited = pull(&app, &cookie, S + 3, 10).await;
+    let edited = edited["changes"].as_array().unwrap();
+    assert_eq!(edited.len(), 3);
+    assert_eq!(
+        (&edited[0]["data"]["name"], &edited[0]["version"]),
+        (&json!("Evri Sunday"), &json!(S + 4))
+    );
+    assert_eq!(
+        (&edited[1]["data"]["perStop"], &edited[1]["data"]["dayRate"]),
+        (&Value::Null, &json!(12_000))
+    );
+    assert_eq!(edited[2]["data"]["to"], "2025-12-31");
+
+    let reply = app
+        .push(
+            &cookie,
+            ["deduction", "rateCard", "courier"]
+                .iter()
+                .zip([&deduction, &card, &courier])
+                .map(|(kind, id)| mutation(&format!("{kind}.delete"), json!({"id": id})))
+                .collect(),
+        )
+        .await;
+    assert_eq!(statuses(&reply), ["applied"; 3], "{}", reply.text);
+    let gone = pull(&app, &cookie, S + 6, 10).await;
+    let gone: Vec<(&str, bool, bool)> = gone["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["kind"].as_str().unwrap(),
+                c["deleted"].as_bool().unwrap(),
+                c.get("data").is_none(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        gone,
+        [
+            ("deduction", true, true),
+            ("rateCard", true, true),
+            ("courier", true, true)
+        ]
+    );
+}
+
+/// Bad input of each new kind is refused as `validation` naming every problem at once, and
+/// nothing is written.
+async fn new_kinds_refuse_bad_input_naming_every_problem(backend: Backend) {
+    let Some(app) = spawn_app(backend).await else {
+        return;
+    };
+    let (cookie, _) = app.sign_up("bad-kinds@example.com", "van-route-42").await;
+    let courier = new_id();
+    let cases = [
+        (
+            "courier.put",
+            json!({"id": "x", "name": " ", "colour": "red", "periodKind": "daily", "periodAnchor": "2025-02-30", "arrearsWeeks": 13}),
+            6,
+        ),
+        (
+            "rateCard.put",
+            json!({"id": new_id(), "courierId": courier, "validFrom": "soon", "label": "a\u{7}",
+                   "perStop": [{"rate": 150}], "parcelCapPerStop": 3, "hourly": -1,
+                   "peaks": [{"from": "2025-12-24", "to": "2025-12-01"}]}),
+            7, // the peak has two faults
+        ),
+        (
+            "rateCard.put",
+            json!({"id": new_id(), "courierId": courier, "validFrom": "2025-01-01", "perFailed": 0}),
+            1,
+        ),
+        (
+            "deduction.put",
+            json!({"id": new_id(), "courierId": "c", "label": "", "amount": 0, "repeat": "once", "from": "2025-03-03", "to": "2025-03-04"}),
+            4,
+        ),
+        (
+            "entry.put",
+            json!({"id": new_id(), "date": "2025-03-03", "stops": 1, "total": 198, "courierId": "c", "parcels": -1, "startTime": "7am"}),
+            3,
+        ),
+        (
+            "invoice.put",
+            json!({"id": new_id(), "periodStart": "2025-03-01", "periodEnd": "2025-03-31", "paid": 1, "status": "paid", "deductions": -1, "note": "n".repeat(1_001)}),
+            3,
+        ),
+    ];
+    for (name, args, problems) in cases {
+        let reply = app.push(&cookie, vec![mutation(name, args)]).await;
+        let result = &reply.body["results"][0];
+        assert_eq!(
+            (&result["status"], &result["code"]),
+            (&json!("rejected"), &json!("validation")),
+            "{name}: {}",
+            reply.text
+        );
+        let message = result["message"].as_str().unwrap();
+        assert_eq!(message.split("; ").count(), problems, "{name}: {message}");
+    }
+    for unknown in [
+        mutation(
+            "courier.put",
+            json!({"id": new_id(), "name": "A", "colour": "#000000", "periodKind": "weekly", "periodAnchor": "2025-01-05", "arrearsWeeks": 0, "userId": "x"}),
+        ),
+        mutation(
+            "deduction.put",
+            json!({"id": new_id(), "courierId": courier, "label": "A", "amount": 1, "repeat": "once", "from": "2025-01-05", "vat": 1}),
+        ),
+    ] {
+        let reply = app.push(&cookie, vec![unknown]).await;
+        assert_eq!(
+            reply.body["results"][0]["code"], "validation",
+            "{}",
+            reply.text
+        );
+    }
+    assert!(
+        pull_all(&app, &cookie).await.is_empty(),
+        "nothing refused was written"
+    );
+}
+
+/// Another account's courier, card or deduction id is `not-owner`; so is pointing at
+/// another account's courier or card.
+async fn other_accounts_couriers_and_cards_are_not_owned(backend: Backend) {
+    let Some(app) = spawn_app(backend).await else {
+        return;
+    };
+    let (alice, _) = app
+        .sign_up("alice-couriers@example.com", "van-route-42")
+        .await;
+    let (mallory, _) = app
+        .sign_up("mallory-couriers@example.com", "van-route-42")
+        .await;
+    let alice_id = user_id(&app, &alice).await;
+    let mallory_id = user_id(&app, &mallory).await;
+    let (courier, card, deduction) = (new_id(), new_id(), new_id());
+    app.push(
+        &alice,
+        vec![
+            mutation("courier.put", courier_args(&courier, "DPD")),
+            mutation("rateCard.put", card_args(&card, &courier)),
+            mutation("deduction.put", deduction_args(&deduction, &courier)),
+        ],
+    )
+    .await;
+    let before = pull_all(&app, &alice).await;
+    let attempts = vec![
+        mutation("courier.put", courier_args(&courier, "Mine now")),
+        mutation("rateCard.put", card_args(&card, &mallory_id)),
+        mutation("deduction.put", deduction_args(&deduction, &mallory_id)),
+        mutation("courier.delete", json!({"id": alice_id})),
+        // Her own ids, pointing at alice's records.
+        mutation("rateCard.put", card_args(&new_id(), &courier)),
+        mutation("deduction.put", deduction_args(&new_id(), &alice_id)),
+        mutation("entry.put", day_args(&new_id(), &courier, None)),
+        mutation("entry.put", day_args(&new_id(), &mallory_id, Some(&card))),
+        mutation(
+            "entry.put",
+            day_args(&new_id(), &mallory_id, Some(&alice_id)),
+        ),
+        mutation(
+            "invoice.put",
+            json!({"id": new_id(), "periodStart": "2025-03-01", "periodEnd": "2025-03-31", "paid": 1, "courierId": alice_id}),
+        ),
+    ];
+    let count = attempts.len();
+    let reply = app.push(&mallory, attempts.clone()).await;
+    let codes: Vec<&str> = reply.body["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["code"].as_str().unwrap_or("applied"))
+        .collect();
+    assert_eq!(codes, vec!["not-owner"; count], "{}", reply.text);
+    // Recorded: the same mutations again get the same answers.
+    let again = app.push(&mallory, attempts).await;
+    assert_eq!(again.body, reply.body);
+    assert_eq!(
+        pull_all(&app, &alice).await,
+        before,
+        "alice's records did not move"
+    );
+    assert!(pull_all(&app, &mallory).await.is_empty());
+}
+
+/// What a record points at is checked on every put, in push order: a missing courier is
+/// `missing-reference` and not recorded (the same mutation applies once the courier
+/// arrives), the user's own deleted courier is fine, and a courier put earlier in the same
+/// push counts.
+async fn references_are_checked_in_push_order(backend: Backend) {
+    let Some(app) = spawn_app(backend).await else {
+        return;
+    };
+    let (cookie, _) = app.sign_up("references@example.com", "van-route-42").await;
+    let (courier, card) = (new_id(), new_id());
+    let early_day = mutation("entry.put", day_args(&new_id(), &courier, Some(&card)));
+    let early_deduction = mutation("deduction.put", deduction_args(&new_id(), &courier));
+    let reply = app
+        .push(&cookie, vec![early_day.clone(), early_deduction.clone()])
+        .await;
+    let results = reply.body["results"].as_array().unwrap();
+    for result in results {
+        assert_eq!(
+            (&result["status"], &result["code"]),
+            (&json!("rejected"), &json!("missing-reference")),
+            "{}",
+            reply.text
+        );
+    }
+    assert!(results[0]["message"].as_str().unwrap().contains("courier"));
+    assert!(pull_all(&app, &cookie).await.is_empty());
+
+    // The courier and card arrive (one push, the card after its courier): the very same
+    // mutations are looked at afresh and applied.
+    let reply = app
+        .push(
+            &cookie,
+            vec![
+                mutation("courier.put", courier_args(&courier, "Yodel")),
+                mutation("rateCard.put", card_args(&card, &courier)),
+                early_day.clone(),
+                early_deduction,
+            ],
+        )
+        .await;
+    assert_eq!(statuses(&reply), ["applied"; 4], "{}", reply.text);
+    let replay = app.push(&cookie, vec![early_day]).await;
+    assert_eq!(statuses(&replay), ["applied"]);
+    assert!(
+        pull_all(&app, &cookie).await.len() == 4,
+        "the replay wrote nothing more"
+    );
+
+    // Deleted on another device: a day logged offline for it is still kept.
+    let reply = app
+        .push(
+            &cookie,
+            vec![
+                mutation("rateCard.delete", json!({"id": card})),
+                mutation("courier.delete", json!({"id": courier})),
+                mutation("entry.put", day_args(&new_id(), &courier, Some(&card))),
+                mutation("invoice.put", json!({"id": new_id(), "periodStart": "2025-03-01", "periodEnd": "2025-03-31", "paid": 1, "courierId": courier})),
+            ],
+        )
+        .await;
+    assert_eq!(statuses(&reply), ["applied"; 4], "{}", reply.text);
+
+    // A missing card alone is enough to refuse a day, and a refusal is not recorded.
+    let orphan = mutation("entry.put", day_args(&new_id(), &courier, Some(&new_id())));
+    for _ in 0..2 {
+        let reply = app.push(&cookie, vec![orphan.clone()]).await;
+        assert_eq!(reply.body["results"][0]["code"], "missing-reference");
+        assert!(
+            reply.body["results"][0]["message"]
+                .as_str()
+                .unwrap()
+                .contains("rateCard")
+        );
+    }
+}
+
+/// An app from before couriers keeps working: its days and checks belong to the default
+/// courier (and days to its first card), and its pay tiers go into that card.
+async fn an_old_apps_pushes_keep_their_meaning(backend: Backend) {
+    let Some(app) = spawn_app(backend).await else {
+        return;
+    };
+    let (cookie, _) = app.sign_up("old-app@example.com", "van-route-42").await;
+    let me = user_id(&app, &cookie).await;
+    let (day, check) = (new_id(), new_id());
+    let tiers =
+        json!([{"stopCount": 100, "rate": 180}, {"stopCount": 140, "rate": 160}, {"rate": 150}]);
+    let reply = app
+        .push(
+            &cookie,
+            vec![
+                put(&new_id(), &day, "2025-03-21", 120),
+                put_invoice(&new_id(), invoice_args(&check, "2025-03-17", "2025-03-23", 123_456)),
+                json!({"id": new_id(), "name": "profile.update", "args": {"paymentConfig": {"tiers": tiers}}}),
+            ],
+        )
+        .await;
+    assert_eq!(statuses(&reply), ["applied"; 3], "{}", reply.text);
+    let changes = pull_all(&app, &cookie).await;
+    summarise(&changes);
+    let kinds: Vec<(&str, i64)> = changes
+        .iter()
+        .map(|c| (c["kind"].as_str().unwrap(), c["version"].as_i64().unwrap()))
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            ("entry", S + 1),
+            ("invoice", S + 2),
+            ("profile", S + 3),
+            ("rateCard", S + 4)
+        ]
+    );
+    let entry = &changes[0]["data"];
+    assert_eq!(
+        (&entry["courierId"], &entry["rateCardId"], &entry["total"]),
+        (&json!(me), &json!(me), &json!(120 * 198 + 250))
+    );
+    for field in [
+        "parcels",
+        "collections",
+        "failed",
+        "startTime",
+        "finishTime",
+    ] {
+        assert_eq!(entry[field], Value::Null, "{field}");
+    }
+    let invoice = &changes[1]["data"];
+    assert_eq!(
+        (
+            &invoice["courierId"],
+            &invoice["status"],
+            &invoice["note"],
+            &invoice["deductions"],
+            &invoice["parcels"]
+        ),
+        (
+            &json!(me),
+            &json!("unchecked"),
+            &json!(""),
+            &Value::Null,
+            &Value::Null
+        )
+    );
+    assert_eq!(
+        changes[2]["data"]["paymentConfig"]["tiers"], tiers,
+        "the old app reads its tiers back"
+    );
+    assert_eq!(
+        (&changes[3]["id"], &changes[3]["data"]["perStop"]),
+        (&json!(me), &tiers)
+    );
+    assert_eq!(changes[3]["data"]["validFrom"], "2000-01-01");
 }
 
 /// A pull must never hand out a cursor past a change it did not return, even while a push of
@@ -1162,10 +1686,16 @@ async fn pulls_racing_pushes_never_skip_a_change(backend: Backend) {
         missed.is_empty(),
         "records skipped by an incremental pull: {missed:?}"
     );
-    assert_eq!(cursor, 180);
+    assert_eq!(cursor, S + 180);
 }
 
 on_both_backends!(
+    starter_records_come_first_in_every_new_account,
+    couriers_cards_and_deductions_put_edit_delete,
+    new_kinds_refuse_bad_input_naming_every_problem,
+    other_accounts_couriers_and_cards_are_not_owned,
+    references_are_checked_in_push_order,
+    an_old_apps_pushes_keep_their_meaning,
     invoices_put_edit_delete_and_pull_with_versions,
     replayed_invoice_mutations_answer_the_same_and_write_once,
     invoice_validation_rejects_each_rule,

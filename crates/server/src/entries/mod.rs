@@ -1,25 +1,36 @@
 //! A logged working day (`kind: "entry"`), declared once: its rules are
-//! `domain::entry::EntryInput::validate`; storage and sync are the generic record machinery.
+//! `domain::entry::EntryInput::validate`; it points at its courier and the card that priced
+//! it. Storage and sync are the generic record machinery.
 
 use domain::{
     entry::{Entry, EntryInput, FieldProblems, format_date},
+    fields::format_clock,
     sync::{ChangeData, EntryData},
 };
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
-use crate::records::RecordKind;
+use crate::{couriers::Couriers, rate_cards::RateCards, records::RecordKind};
 
 pub struct Entries;
 
-/// A stored entry: its pulled `data` without the timestamps.
+/// A stored entry: its pulled `data` without the timestamps, all twelve fields always written
+/// (null when not given).
 #[derive(Debug, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct EntryContent {
     date: String,
     stops: u32,
     extra: i64,
     notes: String,
     total: i64,
+    courier_id: Uuid,
+    rate_card_id: Option<Uuid>,
+    parcels: Option<u32>,
+    collections: Option<u32>,
+    failed: Option<u32>,
+    start_time: Option<String>,
+    finish_time: Option<String>,
 }
 
 impl RecordKind for Entries {
@@ -28,12 +39,20 @@ impl RecordKind for Entries {
     type Record = Entry;
     type Content = EntryContent;
 
-    fn validate(input: &EntryInput) -> Result<Entry, FieldProblems> {
-        input.validate()
+    fn validate(input: &EntryInput, user_id: Uuid) -> Result<Entry, FieldProblems> {
+        input.validate(user_id)
     }
 
     fn id(entry: &Entry) -> Uuid {
         entry.id
+    }
+
+    fn references(entry: &Entry) -> Vec<(&'static str, Uuid)> {
+        let card = entry.rate_card_id.map(|id| (RateCards::NAME, id));
+        [(Couriers::NAME, entry.courier_id)]
+            .into_iter()
+            .chain(card)
+            .collect()
     }
 
     fn content(entry: &Entry) -> EntryContent {
@@ -43,6 +62,13 @@ impl RecordKind for Entries {
             extra: entry.extra.pence(),
             notes: entry.notes.clone(),
             total: entry.total.pence(),
+            courier_id: entry.courier_id,
+            rate_card_id: entry.rate_card_id,
+            parcels: entry.parcels,
+            collections: entry.collections,
+            failed: entry.failed,
+            start_time: entry.hours.map(|(start, _)| format_clock(start)),
+            finish_time: entry.hours.map(|(_, finish)| format_clock(finish)),
         }
     }
 
@@ -53,6 +79,13 @@ impl RecordKind for Entries {
             extra: c.extra,
             notes: c.notes,
             total: c.total,
+            courier_id: c.courier_id.to_string(),
+            rate_card_id: c.rate_card_id.map(|id| id.to_string()),
+            parcels: c.parcels,
+            collections: c.collections,
+            failed: c.failed,
+            start_time: c.start_time,
+            finish_time: c.finish_time,
             created_at,
             updated_at,
         })

@@ -1,20 +1,21 @@
-//! An invoice check (`kind: "invoice"`): what a courier's statement said was paid for a
-//! period. Declared once: its rules are `domain::invoice::InvoiceInput::validate`; storage
-//! and sync are the generic record machinery.
+//! An invoice check, now a statement check (`kind: "invoice"`): what a courier's statement
+//! said was paid for a period. Declared once: its rules are
+//! `domain::invoice::InvoiceInput::validate`; it points at its courier. Storage and sync are
+//! the generic record machinery.
 
 use domain::{
     entry::{FieldProblems, format_date},
-    invoice::{Invoice, InvoiceInput},
+    invoice::{CheckStatus, Invoice, InvoiceInput},
     sync::{ChangeData, InvoiceData},
 };
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
-use crate::records::RecordKind;
+use crate::{couriers::Couriers, records::RecordKind};
 
 pub struct Invoices;
 
-/// A stored invoice check: its pulled `data` without the timestamps.
+/// A stored statement check: its pulled `data` without the timestamps.
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct InvoiceContent {
@@ -23,6 +24,12 @@ pub struct InvoiceContent {
     paid: i64,
     stops: Option<u32>,
     reference: String,
+    courier_id: Uuid,
+    parcels: Option<u32>,
+    collections: Option<u32>,
+    deductions: Option<i64>,
+    status: CheckStatus,
+    note: String,
 }
 
 impl RecordKind for Invoices {
@@ -31,12 +38,16 @@ impl RecordKind for Invoices {
     type Record = Invoice;
     type Content = InvoiceContent;
 
-    fn validate(input: &InvoiceInput) -> Result<Invoice, FieldProblems> {
-        input.validate()
+    fn validate(input: &InvoiceInput, user_id: Uuid) -> Result<Invoice, FieldProblems> {
+        input.validate(user_id)
     }
 
     fn id(invoice: &Invoice) -> Uuid {
         invoice.id
+    }
+
+    fn references(invoice: &Invoice) -> Vec<(&'static str, Uuid)> {
+        vec![(Couriers::NAME, invoice.courier_id)]
     }
 
     fn content(invoice: &Invoice) -> InvoiceContent {
@@ -46,6 +57,12 @@ impl RecordKind for Invoices {
             paid: invoice.paid.pence(),
             stops: invoice.stops,
             reference: invoice.reference.clone(),
+            courier_id: invoice.courier_id,
+            parcels: invoice.parcels,
+            collections: invoice.collections,
+            deductions: invoice.deductions.map(domain::Money::pence),
+            status: invoice.status,
+            note: invoice.note.clone(),
         }
     }
 
@@ -56,6 +73,12 @@ impl RecordKind for Invoices {
             paid: c.paid,
             stops: c.stops,
             reference: c.reference,
+            courier_id: c.courier_id.to_string(),
+            parcels: c.parcels,
+            collections: c.collections,
+            deductions: c.deductions,
+            status: c.status,
+            note: c.note,
             created_at,
             updated_at,
         })

@@ -16,8 +16,14 @@ pub trait RecordKind: 'static {
     /// What is stored: the pulled `data` without `createdAt` and `updatedAt`.
     type Content: Serialize + DeserializeOwned;
 
-    fn validate(input: &Self::Input) -> Result<Self::Record, FieldProblems>;
+    /// `user_id` is the pushing user's (their default courier and first card carry it).
+    fn validate(input: &Self::Input, user_id: Uuid) -> Result<Self::Record, FieldProblems>;
     fn id(record: &Self::Record) -> Uuid;
+    /// The records this one points at, as (kind, id): a put is refused when one is another
+    /// account's (`not-owner`) or does not exist (`missing-reference`). None by default.
+    fn references(_record: &Self::Record) -> Vec<(&'static str, Uuid)> {
+        Vec::new()
+    }
     fn content(record: &Self::Record) -> Self::Content;
     /// The pulled `data` of a live record (timestamps already RFC 3339).
     fn data(content: Self::Content, created_at: String, updated_at: String) -> ChangeData;
@@ -27,7 +33,7 @@ pub trait RecordKind: 'static {
 #[derive(Clone, Copy)]
 pub struct Kind {
     pub name: &'static str,
-    put: fn(serde_json::Value) -> Result<StoredPut, String>,
+    put: fn(serde_json::Value, Uuid) -> Result<StoredPut, String>,
     data: fn(&str, String, String) -> serde_json::Result<ChangeData>,
 }
 
@@ -37,6 +43,8 @@ pub struct StoredPut {
     pub id: Uuid,
     /// The record's content as JSON.
     pub content: String,
+    /// What the content points at (`RecordKind::references`).
+    pub references: Vec<(&'static str, Uuid)>,
 }
 
 impl Kind {
@@ -48,10 +56,11 @@ impl Kind {
         }
     }
 
-    /// Parses and validates the arguments of `<name>.put`; the error is the message of the
-    /// `validation` rejection (every problem at once, so the device can show them all).
-    pub fn parse_put(&self, args: serde_json::Value) -> Result<StoredPut, String> {
-        (self.put)(args)
+    /// Parses and validates the arguments of `<name>.put` pushed by `user_id`; the error is
+    /// the message of the `validation` rejection (every problem at once, so the device can
+    /// show them all).
+    pub fn parse_put(&self, args: serde_json::Value, user_id: Uuid) -> Result<StoredPut, String> {
+        (self.put)(args, user_id)
     }
 
     /// The pulled `data` of a live record from its stored content.
@@ -70,13 +79,14 @@ pub fn stored<K: RecordKind>(record: &K::Record) -> serde_json::Result<StoredPut
     Ok(StoredPut {
         id: K::id(record),
         content: serde_json::to_string(&K::content(record))?,
+        references: K::references(record),
     })
 }
 
-fn parse_put<K: RecordKind>(args: serde_json::Value) -> Result<StoredPut, String> {
+fn parse_put<K: RecordKind>(args: serde_json::Value, user_id: Uuid) -> Result<StoredPut, String> {
     let input: K::Input =
         serde_json::from_value(args).map_err(|err| format!("Invalid {}: {err}", K::NAME))?;
-    let record = K::validate(&input).map_err(|problems| {
+    let record = K::validate(&input, user_id).map_err(|problems| {
         problems
             .iter()
             .map(|(_, message)| message.as_str())

@@ -1,4 +1,5 @@
-//! The synced record kinds. Each is declared once in its own module (`entries`, `invoices`);
+//! The synced record kinds. Each is declared once in its own module (`entries`, `invoices`,
+//! `couriers`, `rate_cards`, `deductions`);
 //! this registry is how push (`sync::mutations`) and pull (`store::sync`) find them by name.
 
 pub mod kind;
@@ -9,9 +10,12 @@ pub use kind::{Kind, RecordKind, StoredPut};
 pub static KINDS: &[Kind] = &[
     Kind::of::<crate::entries::Entries>(),
     Kind::of::<crate::invoices::Invoices>(),
+    Kind::of::<crate::couriers::Couriers>(),
+    Kind::of::<crate::rate_cards::RateCards>(),
+    Kind::of::<crate::deductions::Deductions>(),
 ];
 
-/// The kind named `name` (`entry`, `invoice`, ...).
+/// The kind named `name` (`entry`, `invoice`, `courier`, ...).
 pub fn find(name: &str) -> Option<&'static Kind> {
     KINDS.iter().find(|kind| kind.name == name)
 }

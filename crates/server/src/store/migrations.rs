@@ -29,6 +29,7 @@ pub const SQLITE: &[Migration] = &[
     migration!("sqlite", 9, "0009_oidc"),
     migration!("sqlite", 10, "0010_quotas"),
     migration!("sqlite", 11, "0011_records"),
+    migration!("sqlite", 12, "0012_couriers"),
 ];
 
 pub const POSTGRES: &[Migration] = &[
@@ -43,6 +44,7 @@ pub const POSTGRES: &[Migration] = &[
     migration!("postgres", 9, "0009_oidc"),
     migration!("postgres", 10, "0010_quotas"),
     migration!("postgres", 11, "0011_records"),
+    migration!("postgres", 12, "0012_couriers"),
 ];
 
 #[cfg(test)]

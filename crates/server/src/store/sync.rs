@@ -6,9 +6,10 @@
 use anyhow::anyhow;
 use async_trait::async_trait;
 use domain::{
+    defaults::{default_courier, first_rate_card},
     merge::{Existing, Op},
     profile::{ProfileUpdate, Theme},
-    push::{Counters, Intent, Plan, RecordBudget, Write, claimed_meanwhile, plan},
+    push::{Counters, Intent, Plan, RecordBudget, Reference, Write, claimed_meanwhile, plan},
     sync::{Change, ChangeData, MutationResult, PaymentConfig, ProfileData, SettingsData},
     tiers::PayTiers,
     time_fmt::rfc3339_from_ms,
@@ -16,7 +17,11 @@ use domain::{
 use uuid::Uuid;
 
 use super::{StoreError, StoreResult, UserRecord};
-use crate::records::{self, RecordKind, StoredPut};
+use crate::{
+    couriers::Couriers,
+    rate_cards::RateCards,
+    records::{self, RecordKind, StoredPut},
+};
 
 /// Push, pull and the change cursor.
 #[async_trait]
@@ -93,7 +98,13 @@ impl MutationAction {
         match self {
             MutationAction::Put { .. } => Intent::Record(Op::Put),
             MutationAction::Delete { .. } => Intent::Record(Op::Delete),
-            MutationAction::UpdateProfile(_) | MutationAction::PutSettings(_) => Intent::Singleton,
+            // New pay tiers from an app before couriers also go into the first rate card.
+            MutationAction::UpdateProfile(update) if update.payment_tiers.is_some() => {
+                Intent::Singleton { versions: 2 }
+            }
+            MutationAction::UpdateProfile(_) | MutationAction::PutSettings(_) => {
+                Intent::Singleton { versions: 1 }
+            }
             MutationAction::Reject { code, message } => Intent::Refused { code, message },
         }
     }
@@ -144,6 +155,14 @@ pub(crate) trait SyncSql {
     async fn recorded_answer(&mut self, mutation_id: &str) -> StoreResult<Option<String>>;
     /// Whether the record exists, as (held by this user, deleted).
     async fn record_state(&mut self, kind: &str, id: Uuid) -> StoreResult<Option<(bool, bool)>>;
+    /// Sets `perStop` (`tiers`, JSON) in the user's first rate card (id = the user's id) at
+    /// `version`, if it is live: an old app's pay tiers keep their meaning.
+    async fn replace_first_card_tiers(
+        &mut self,
+        tiers: &str,
+        version: i64,
+        now_ms: i64,
+    ) -> StoreResult<()>;
     /// Inserts a record row owned by the user; false (and no change) when the id was claimed
     /// meanwhile by another account.
     async fn insert_record(&mut self, record: RecordWrite<'_>) -> StoreResult<bool>;
@@ -195,15 +214,24 @@ pub(crate) async fn push(
             .transpose()
             .map_err(json_err)?;
         let existing = match (&recorded, mutation.action.target()) {
-            (None, Some((kind, id))) => existing(db.record_state(kind, id).await?),
+            (None, Some((kind, id))) => state_of(db.record_state(kind, id).await?),
             // Not looked at: a replay, or a mutation of no record.
             _ => Existing::Absent,
         };
+        // Read afresh for each put, so a courier put earlier in this push counts.
+        let mut references = Vec::new();
+        if let (None, MutationAction::Put { record, .. }) = (&recorded, &mutation.action) {
+            for &(kind, id) in &record.references {
+                let state = state_of(db.record_state(kind, id).await?);
+                references.push(Reference { kind, state });
+            }
+        }
         let planned = plan(
             &mutation.id,
             recorded,
             mutation.action.intent(),
             existing,
+            &references,
             counters,
         );
         let plan = if carry_out(db, &planned, &mutation.action, now_ms).await? {
@@ -228,7 +256,47 @@ pub(crate) async fn push(
     })
 }
 
-fn existing(state: Option<(bool, bool)>) -> Existing {
+/// Writes the records every account starts with (`domain::defaults`: the default courier and
+/// its first card, spec default tiers) for a user just inserted (change sequence 0, no
+/// records), in the transaction that inserted it. Each backend's account creation calls this
+/// one function over its primitives.
+pub(crate) async fn insert_starter_records(
+    db: &mut impl SyncSql,
+    user_id: Uuid,
+    now_ms: i64,
+) -> StoreResult<()> {
+    let starters = [
+        (
+            Couriers::NAME,
+            records::kind::stored::<Couriers>(&default_courier(user_id)),
+        ),
+        (
+            RateCards::NAME,
+            records::kind::stored::<RateCards>(&first_rate_card(user_id, PayTiers::default())),
+        ),
+    ];
+    let mut version = 0;
+    for (kind, stored) in starters {
+        let stored = stored.map_err(json_err)?;
+        version += 1;
+        let write = RecordWrite {
+            kind,
+            id: stored.id,
+            content: Some(&stored.content),
+            version,
+            now_ms,
+        };
+        if !db.insert_record(write).await? {
+            return Err(StoreError::Backend(anyhow!(
+                "the starter {kind} of new user {user_id} was already taken"
+            )));
+        }
+    }
+    debug_assert_eq!(version, domain::defaults::STARTER_RECORDS);
+    db.save_counters(version, version).await
+}
+
+fn state_of(state: Option<(bool, bool)>) -> Existing {
     match state {
         None => Existing::Absent,
         Some((false, _)) => Existing::OtherOwner,
@@ -274,9 +342,15 @@ async fn carry_out(
                 .map(serde_json::to_string)
                 .transpose()
                 .map_err(json_err)?;
-            db.update_profile(update, tiers.as_deref(), plan.counters.seq, now_ms)
-                .await
-                .map(|()| true)
+            // With tiers the plan took two versions: the profile the first, the card the last.
+            let profile_version = plan.counters.seq - i64::from(tiers.is_some());
+            db.update_profile(update, tiers.as_deref(), profile_version, now_ms)
+                .await?;
+            if let Some(tiers) = &tiers {
+                db.replace_first_card_tiers(tiers, plan.counters.seq, now_ms)
+                    .await?;
+            }
+            Ok(true)
         }
         (Write::Singleton, MutationAction::PutSettings(theme)) => db
             .put_settings(*theme, plan.counters.seq, now_ms)

@@ -76,7 +76,12 @@ pub async fn push_changes(
     state
         .quotas
         .check_push(current.user.id, push.mutations.len())?;
-    let prepared = push.mutations.into_iter().map(prepare).collect();
+    let user_id = current.user.id;
+    let prepared = push
+        .mutations
+        .into_iter()
+        .map(|mutation| prepare(mutation, user_id))
+        .collect();
     let outcome = state
         .store
         .push(

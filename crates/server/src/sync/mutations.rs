@@ -23,8 +23,9 @@ struct DeleteArgs {
 }
 
 /// `<kind>.put` and `<kind>.delete` for every record kind, and the two singletons (profile
-/// and settings are columns of the user, not records).
-pub fn prepare(mutation: Mutation) -> PreparedMutation {
+/// and settings are columns of the user, not records). `user_id` is the pushing user's: an
+/// old app's day or statement check belongs to their default courier, which has their id.
+pub fn prepare(mutation: Mutation, user_id: Uuid) -> PreparedMutation {
     let action = match mutation.name.as_str() {
         "profile.update" => update_profile(mutation.args),
         "settings.put" => put_settings(mutation.args),
@@ -32,7 +33,7 @@ pub fn prepare(mutation: Mutation) -> PreparedMutation {
             .split_once('.')
             .and_then(|(kind, op)| Some((records::find(kind)?, op)))
         {
-            Some((kind, "put")) => put(kind, mutation.args),
+            Some((kind, "put")) => put(kind, mutation.args, user_id),
             Some((kind, "delete")) => delete(kind, mutation.args),
             _ => reject(
                 "unknown-mutation",
@@ -46,8 +47,8 @@ pub fn prepare(mutation: Mutation) -> PreparedMutation {
     }
 }
 
-fn put(kind: &Kind, args: serde_json::Value) -> MutationAction {
-    match kind.parse_put(args) {
+fn put(kind: &Kind, args: serde_json::Value, user_id: Uuid) -> MutationAction {
+    match kind.parse_put(args, user_id) {
         Ok(record) => MutationAction::Put {
             kind: kind.name,
             record,
@@ -114,6 +115,12 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    const USER: Uuid = Uuid::from_u128(0x0190a6e2_7c1d_7000_8000_00000000f001);
+
+    fn prepare(mutation: Mutation) -> PreparedMutation {
+        super::prepare(mutation, USER)
+    }
+
     fn mutation(name: &str, args: serde_json::Value) -> Mutation {
         Mutation {
             id: "m1".into(),
@@ -140,6 +147,63 @@ mod tests {
         ));
         let content = put_content(prepared.action, "entry");
         assert_eq!(content["stops"], 10);
+        // An old app's day: the user's default courier and card, every new field null.
+        assert_eq!(content["courierId"], USER.to_string());
+        assert_eq!(content["rateCardId"], USER.to_string());
+        for field in [
+            "parcels",
+            "collections",
+            "failed",
+            "startTime",
+            "finishTime",
+        ] {
+            assert!(content[field].is_null(), "{field}");
+        }
+    }
+
+    #[test]
+    fn a_put_carries_what_its_record_points_at() {
+        let courier = "0190a6e2-7c1d-7000-8000-0000000000c1";
+        let card = "0190a6e2-7c1d-7000-8000-0000000000d1";
+        let references = |name: &str, args| match prepare(mutation(name, args)).action {
+            MutationAction::Put { record, .. } => record
+                .references
+                .iter()
+                .map(|(kind, id)| (*kind, id.to_string()))
+                .collect::<Vec<_>>(),
+            other => panic!("{name}: expected a put, got {other:?}"),
+        };
+        let day = json!({"id": "0190a6e2-7c1d-7000-8000-000000000001", "date": "2025-03-21", "stops": 1, "total": 198, "courierId": courier, "rateCardId": card});
+        assert_eq!(
+            references("entry.put", day),
+            [
+                ("courier", courier.to_owned()),
+                ("rateCard", card.to_owned())
+            ]
+        );
+        let no_card = json!({"id": "0190a6e2-7c1d-7000-8000-000000000001", "date": "2025-03-21", "stops": 0, "total": 0, "courierId": courier, "rateCardId": null});
+        assert_eq!(
+            references("entry.put", no_card),
+            [("courier", courier.to_owned())]
+        );
+        let card_put =
+            json!({"id": card, "courierId": courier, "validFrom": "2025-09-01", "dayRate": 12000});
+        assert_eq!(
+            references("rateCard.put", card_put),
+            [("courier", courier.to_owned())]
+        );
+        let deduction = json!({"id": card, "courierId": courier, "label": "Van", "amount": 100, "repeat": "once", "from": "2025-09-01"});
+        assert_eq!(
+            references("deduction.put", deduction),
+            [("courier", courier.to_owned())]
+        );
+        let check = json!({"id": card, "periodStart": "2025-03-17", "periodEnd": "2025-03-23", "paid": 100});
+        assert_eq!(
+            references("invoice.put", check),
+            [("courier", USER.to_string())]
+        );
+        let courier_put = json!({"id": courier, "name": "DPD", "colour": "#000000", "periodKind": "weekly", "periodAnchor": "2025-01-05", "arrearsWeeks": 0});
+        assert!(references("courier.put", courier_put).is_empty());
     }
 
     #[test]
@@ -174,6 +238,11 @@ mod tests {
                 "validation",
             ),
             ("invoice.delete", json!({"id": "not-a-uuid"}), "validation"),
+            ("courier.put", json!({"id": "x"}), "validation"),
+            ("rateCard.put", json!({"id": "x"}), "validation"),
+            ("deduction.put", json!({"id": "x"}), "validation"),
+            ("deduction.delete", json!({"id": "x"}), "validation"),
+            ("rate_card.put", json!({}), "unknown-mutation"),
             (
                 "invoice.delete",
                 json!({"id": "0190a6e2-7c1d-7000-8000-0000000000a1", "extra": 1}),

@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod binary;
+pub mod migrations;
 pub mod oidc;
 pub mod phone;
 pub mod smtp;

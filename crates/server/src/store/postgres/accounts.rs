@@ -30,8 +30,9 @@ pub(super) fn user_from_row(row: &Row) -> UserRecord {
 #[async_trait]
 impl AccountStore for PgStore {
     async fn create_user(&self, user: NewUser) -> StoreResult<UserRecord> {
-        let client = self.client().await?;
-        let row = client
+        let mut client = self.client().await?;
+        let tx = client.transaction().await.map_err(db_err)?;
+        let row = tx
             .query_one(
                 &format!(
                     "INSERT INTO users (id, email, password_hash, display_name, is_anonymous,
@@ -50,6 +51,8 @@ impl AccountStore for PgStore {
             )
             .await
             .map_err(|e| unique_or(e, "email"))?;
+        super::sync::insert_starter_records(&tx, user.id, user.now_ms).await?;
+        tx.commit().await.map_err(db_err)?;
         Ok(user_from_row(&row))
     }
 

@@ -68,6 +68,7 @@ impl IdentityStore for PgStore {
             )
             .await
             .map_err(|e| unique_or(e, "email"))?;
+        super::sync::insert_starter_records(&tx, user.id, user.now_ms).await?;
         insert_identity(&tx, user.id, &identity, user.now_ms).await?;
         tx.commit().await.map_err(db_err)?;
         Ok(user_from_row(&row))

@@ -119,6 +119,7 @@ async fn complete(tx: &Transaction<'_>, request: PhoneSignInRequest) -> StoreRes
             )
             .await
             .map_err(db_err)?;
+            super::sync::insert_starter_records(tx, new.id, new.now_ms).await?;
             tx.execute(
                 "INSERT INTO phone_identities (phone, user_id, created_at) VALUES ($1, $2, $3)",
                 &[&phone, &new.id, &now],

@@ -8,9 +8,15 @@ use tokio_postgres::{GenericClient, IsolationLevel, Transaction, error::SqlState
 use uuid::Uuid;
 
 use super::{PgStore, db_err};
-use crate::store::{
-    PreparedMutation, PullPage, PushOutcome, StoreError, StoreResult, SyncStore,
-    sync::{self, PROFILE_COLUMNS, ProfileRow, RECORD_COLUMNS, RecordRow, RecordWrite, SyncSql},
+use crate::{
+    rate_cards::RateCards,
+    records::RecordKind,
+    store::{
+        PreparedMutation, PullPage, PushOutcome, StoreError, StoreResult, SyncStore,
+        sync::{
+            self, PROFILE_COLUMNS, ProfileRow, RECORD_COLUMNS, RecordRow, RecordWrite, SyncSql,
+        },
+    },
 };
 
 /// Tries at a push before a deadlock or serialisation failure is reported.
@@ -85,6 +91,16 @@ fn is_retryable(err: &anyhow::Error) -> bool {
         })
 }
 
+/// Writes the records every account starts with for the user just inserted in `tx`
+/// (`sync::insert_starter_records`).
+pub(super) async fn insert_starter_records(
+    tx: &Transaction<'_>,
+    user_id: Uuid,
+    now_ms: i64,
+) -> StoreResult<()> {
+    sync::insert_starter_records(&mut Push { tx, user_id }, user_id, now_ms).await
+}
+
 struct Push<'t, 'c> {
     tx: &'t Transaction<'c>,
     user_id: Uuid,
@@ -125,6 +141,25 @@ impl SyncSql for Push<'_, '_> {
             .await
             .map_err(db_err)?;
         Ok(row.map(|r| (r.get(0), r.get(1))))
+    }
+
+    async fn replace_first_card_tiers(
+        &mut self,
+        tiers: &str,
+        version: i64,
+        now_ms: i64,
+    ) -> StoreResult<()> {
+        self.tx
+            .execute(
+                "UPDATE records
+                 SET content = jsonb_set(content::jsonb, '{perStop}', $3::text::jsonb)::text,
+                     version = $4, updated_at = $5
+                 WHERE kind = $1 AND id = $2 AND user_id = $2 AND NOT deleted",
+                &[&RateCards::NAME, &self.user_id, &tiers, &version, &now_ms],
+            )
+            .await
+            .map_err(db_err)?;
+        Ok(())
     }
 
     async fn insert_record(&mut self, record: RecordWrite<'_>) -> StoreResult<bool> {

@@ -59,6 +59,7 @@ impl AccountStore for SqliteStore {
                     ],
                 )
                 .map_err(conflict_as("email"))?;
+                super::sync::insert_starter_records(conn, user.id, user.now_ms)?;
                 select_user(conn, user.id)?
                     .ok_or_else(|| StoreError::Backend(anyhow::anyhow!("inserted user vanished")))
             })

@@ -72,6 +72,7 @@ impl IdentityStore for SqliteStore {
                     ],
                 )
                 .map_err(conflict_as("email"))?;
+                super::sync::insert_starter_records(conn, user.id, user.now_ms)?;
                 insert_identity(conn, user.id, &identity, user.now_ms)?;
                 select_user(conn, user.id)?.ok_or_else(vanished)
             })

@@ -119,6 +119,7 @@ fn complete(conn: &Connection, request: PhoneSignInRequest) -> StoreResult<Phone
                 params![new.id.to_string(), new.display_name, new.now_ms],
             )
             .map_err(db_err)?;
+            super::sync::insert_starter_records(conn, new.id, new.now_ms)?;
             conn.execute(
                 "INSERT INTO phone_identities (phone, user_id, created_at) VALUES (?1, ?2, ?3)",
                 params![phone, new.id.to_string(), now],

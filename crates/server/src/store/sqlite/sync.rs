@@ -14,9 +14,15 @@ use rusqlite::{Connection, OptionalExtension, params};
 use uuid::Uuid;
 
 use super::{SqliteStore, db_err};
-use crate::store::{
-    PreparedMutation, PullPage, PushOutcome, StoreError, StoreResult, SyncStore,
-    sync::{self, PROFILE_COLUMNS, ProfileRow, RECORD_COLUMNS, RecordRow, RecordWrite, SyncSql},
+use crate::{
+    rate_cards::RateCards,
+    records::RecordKind,
+    store::{
+        PreparedMutation, PullPage, PushOutcome, StoreError, StoreResult, SyncStore,
+        sync::{
+            self, PROFILE_COLUMNS, ProfileRow, RECORD_COLUMNS, RecordRow, RecordWrite, SyncSql,
+        },
+    },
 };
 
 #[async_trait]
@@ -81,6 +87,20 @@ fn ready<T>(future: impl Future<Output = StoreResult<T>>) -> StoreResult<T> {
     }
 }
 
+/// Writes the records every account starts with for the user just inserted on `conn`, in
+/// the same transaction (`sync::insert_starter_records`).
+pub(super) fn insert_starter_records(
+    conn: &Connection,
+    user_id: Uuid,
+    now_ms: i64,
+) -> StoreResult<()> {
+    let mut db = Push {
+        conn,
+        user: user_id.to_string(),
+    };
+    ready(sync::insert_starter_records(&mut db, user_id, now_ms))
+}
+
 struct Push<'c> {
     conn: &'c Connection,
     user: String,
@@ -119,6 +139,25 @@ impl SyncSql for Push<'_> {
                 .optional()
             })
             .map_err(db_err)
+    }
+
+    async fn replace_first_card_tiers(
+        &mut self,
+        tiers: &str,
+        version: i64,
+        now_ms: i64,
+    ) -> StoreResult<()> {
+        self.conn
+            .prepare_cached(
+                "UPDATE records SET content = json_set(content, '$.perStop', json(?3)),
+                                    version = ?4, updated_at = ?5
+                 WHERE kind = ?1 AND id = ?2 AND user_id = ?2 AND NOT deleted",
+            )
+            .and_then(|mut stmt| {
+                stmt.execute(params![RateCards::NAME, self.user, tiers, version, now_ms])
+            })
+            .map_err(db_err)?;
+        Ok(())
     }
 
     async fn insert_record(&mut self, record: RecordWrite<'_>) -> StoreResult<bool> {
