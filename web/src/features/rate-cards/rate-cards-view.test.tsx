@@ -229,7 +229,7 @@ describe('rate cards from a date and re-pricing', () => {
     const offer = await screen.findByRole('group', { name: /Re-price/ });
     // 100 stops: −£8.00; 120 stops: 110 × −£0.08 = −£8.80.
     expect(offer).toHaveTextContent('Re-price 2 days from 01/09/2025? Their pay changes by −£16.80');
-    expect(screen.getAllByText(/^From /).map((p) => p.textContent)).toEqual(['From 01/09/2025In force today', 'From the start']);
+    expect(screen.getAllByText(/^From /).map((p) => p.textContent)).toEqual(['From 01/09/2025', 'From the start']);
     // Nothing re-priced yet: only the card went out.
     expect((await app.handle.db.outbox.toArray()).map((i) => i.name)).toEqual(['rateCard.put']);
     expect((await app.handle.db.entries.get('sep1'))?.total).toBe(19_800);

@@ -1,7 +1,6 @@
 import { CircleCheck, Pencil, Plus } from 'lucide-react';
 import { useId, useState } from 'react';
 import { Button } from '@/components/button';
-import { UndoToast } from '@/components/undo-toast';
 import { useFlash } from '@/lib/flash';
 import { formatShortDate } from '@/lib/format';
 import { cardInForce, FIRST_CARD_FROM } from '@/lib/pay';
@@ -102,7 +101,7 @@ export function RateCardsView({ courierId, courierName, cards, today }: RateCard
             <li key={card.id} className={styles.cardItem}>
               <div className={styles.cardTop}>
                 <p className={styles.cardStart}>
-                  {cardStart(card)}
+                  <span>{cardStart(card)}</span>
                   {card.id === inForceToday?.id ? <span className={styles.badge}>In force today</span> : null}
                 </p>
                 <Button variant="ghost" aria-label={`Edit rates ${cardStart(card).toLowerCase()}`} onClick={() => setEditing(card.id)}>
@@ -130,8 +129,8 @@ export function RateCardsView({ courierId, courierName, cards, today }: RateCard
       </p>
       {offer ? <RepriceOffer plan={offer} busy={busy} onConfirm={() => void confirm(offer)} onDecline={() => setOffer(null)} /> : null}
       {repriced ? (
-        <UndoToast
-          message={`Re-priced ${dayCount(repriced.length)}`}
+        <RepriceDone
+          count={repriced.length}
           onUndo={() => {
             const days = repriced;
             setRepriced(null);
@@ -145,6 +144,29 @@ export function RateCardsView({ courierId, courierName, cards, today }: RateCard
 }
 
 const dayCount = (n: number) => `${n} ${n === 1 ? 'day' : 'days'}`;
+
+/**
+ * "Re-priced 3 days" with Undo. It stays until the driver dismisses it (no timer, unlike a
+ * deleted day's toast): a re-price moves money on many days, so its Undo must not slip away
+ * while the driver checks the new totals.
+ */
+function RepriceDone({ count, onUndo, onDismiss }: { count: number; onUndo: () => void; onDismiss: () => void }) {
+  return (
+    <div className={styles.offer}>
+      <p role="status" className={styles.offerText}>
+        Re-priced {dayCount(count)}
+      </p>
+      <div className={styles.actions}>
+        <Button variant="secondary" onClick={onUndo}>
+          Undo
+        </Button>
+        <Button variant="ghost" onClick={onDismiss}>
+          Dismiss
+        </Button>
+      </div>
+    </div>
+  );
+}
 
 /** "Re-price 3 days from 02/09/2025? Their pay changes by −£1.95": the driver decides. */
 function RepriceOffer({ plan, busy, onConfirm, onDecline }: { plan: RepricePlan; busy: boolean; onConfirm: () => void; onDecline: () => void }) {
