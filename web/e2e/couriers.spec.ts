@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { addEntry, launchBrowser, newPage, type RunningServer, signUp, startServer, syncBadge, uniqueEmail } from './harness';
+import { addEntry, launchBrowser, newPage, type RunningServer, signUp, startServer, uniqueEmail } from './harness';
 
 let server: RunningServer;
 let browser: Browser;
@@ -48,6 +48,26 @@ async function totalOf(history: Page, day: string): Promise<string> {
 /** Waits until the day's card in the history shows `total` (the history follows the database live). */
 async function expectTotal(history: Page, day: string, total: string): Promise<void> {
   await history.getByRole('article', { name: `Entry for ${day}` }).getByText(total).waitFor({ timeout: 20_000 });
+}
+
+type Pulled = { kind: string; id: string; deleted: boolean; data?: Record<string, unknown> };
+
+/** The account's live records on the server, by pulling from the start as a new device would. */
+async function serverRecords(page: Page): Promise<Pulled[]> {
+  const pulled = await page.evaluate(async () => (await fetch('/api/v1/sync/pull?cursor=0&limit=500')).json());
+  return (pulled.changes as Pulled[]).filter((c) => !c.deleted);
+}
+
+/** Each day's [total, rateCardId] on the server, once the device has pushed them (a wait, not a timed assertion). */
+async function serverDaysBecome(page: Page, expected: Record<string, [number, string | null]>): Promise<void> {
+  const days = async () =>
+    Object.fromEntries((await serverRecords(page)).filter((c) => c.kind === 'entry').map((c) => [c.data!.date, [c.data!.total, c.data!.rateCardId]]));
+  let seen = await days();
+  for (let tries = 0; tries < 40 && JSON.stringify(seen) !== JSON.stringify(expected); tries += 1) {
+    await page.waitForTimeout(500);
+    seen = await days();
+  }
+  assert.deepEqual(seen, expected);
 }
 
 describe('couriers and rate cards', () => {
@@ -109,23 +129,28 @@ describe('couriers and rate cards', () => {
     await expectTotal(history, '03/09/2025', '£223.80');
     assert.match(await totalOf(history, '30/08/2025'), /£198\.00/);
 
+    // The re-priced days reached the server with the new card.
+    const records = await serverRecords(page);
+    // The default courier's id is the account's id, and so is its first card's.
+    const mineId = records.find((c) => c.kind === 'courier' && c.data?.name === 'My courier')!.id;
+    const cutId = records.find((c) => c.kind === 'rateCard' && c.data?.validFrom === '2025-09-01')?.id;
+    assert.ok(cutId, 'the new card reached the server');
+    const before: Record<string, [number, string | null]> = { '2025-08-30': [19_800, mineId], '2025-09-02': [19_800, mineId], '2025-09-03': [23_260, mineId] };
+    await serverDaysBecome(page, { '2025-08-30': [19_800, mineId], '2025-09-02': [19_000, cutId], '2025-09-03': [22_380, cutId] });
+
     await mine.getByRole('button', { name: 'Undo' }).click();
     await expectTotal(history, '02/09/2025', '£198.00');
     await expectTotal(history, '03/09/2025', '£232.60');
     assert.match(await totalOf(history, '30/08/2025'), /£198\.00/);
 
-    // Everything reached the server as the device has it: two couriers, three cards, the days' old totals.
-    await syncBadge(page).getByText(/All data synced/).waitFor({ timeout: 20_000 });
-    const pulled = await page.evaluate(async () => (await fetch('/api/v1/sync/pull?cursor=0&limit=500')).json());
-    type Pulled = { kind: string; deleted: boolean; data?: Record<string, unknown> };
-    const live = (pulled.changes as Pulled[]).filter((c) => !c.deleted);
+    // Everything reached the server as the device has it: two couriers, three cards, each day
+    // back on its old total and card.
+    await serverDaysBecome(page, before);
+    const live = await serverRecords(page);
     assert.deepEqual(live.filter((c) => c.kind === 'courier').map((c) => c.data?.name).sort(), ['Evri', 'My courier']);
     const cards = live.filter((c) => c.kind === 'rateCard').map((c) => c.data!);
     assert.equal(cards.length, 3);
     assert.ok(cards.some((c) => c.perParcel === 45 && c.parcelCapPerStop === 3 && c.perStop === null && c.validFrom === '2000-01-01'));
-    assert.ok(cards.some((c) => c.validFrom === '2025-09-01'));
-    const totals = Object.fromEntries(live.filter((c) => c.kind === 'entry').map((c) => [c.data!.date, c.data!.total]));
-    assert.deepEqual(totals, { '2025-08-30': 19_800, '2025-09-02': 19_800, '2025-09-03': 23_260 });
     await context.close();
   });
 });
