@@ -1,5 +1,5 @@
 import { CircleCheck, Pencil, Plus } from 'lucide-react';
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { Button } from '@/components/button';
 import { useFlash } from '@/lib/flash';
 import { formatShortDate } from '@/lib/format';
@@ -31,8 +31,10 @@ export function RateCardsView({ courierId, courierName, cards, today }: RateCard
   const handle = useSyncHandle();
   const headingId = useId();
   const [editing, setEditing] = useState<string | 'new' | null>(null);
-  const [offer, setOffer] = useState<RepricePlan | null>(null);
-  const [repriced, setRepriced] = useState<RepriceDay[] | null>(null);
+  // What follows a save, shown under the card it is about: the offer, then what was re-priced.
+  const [offer, setOffer] = useState<{ cardId: string; plan: RepricePlan } | null>(null);
+  const [repriced, setRepriced] = useState<{ cardId: string; days: RepriceDay[] } | null>(null);
+  const [savedCard, setSavedCard] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [saved, showSaved] = useFlash();
   const newestFirst = [...cards].sort((a, b) => (a.validFrom === b.validFrom ? b.id.localeCompare(a.id) : a.validFrom < b.validFrom ? 1 : -1));
@@ -41,16 +43,17 @@ export function RateCardsView({ courierId, courierName, cards, today }: RateCard
   async function afterSave(card: LocalRateCard) {
     // A new card's editor closes (the card joins the list); an edited card stays open, saved.
     if (!cards.some((c) => c.id === card.id)) setEditing(null);
+    setSavedCard(card.id);
     showSaved(rateCardMessages.saved);
     setRepriced(null);
     const plan = await planReprice(handle, card);
-    setOffer(plan.days.length > 0 ? plan : null);
+    setOffer(plan.days.length > 0 ? { cardId: card.id, plan } : null);
   }
 
-  async function confirm(plan: RepricePlan) {
+  async function confirm({ cardId, plan }: { cardId: string; plan: RepricePlan }) {
     setBusy(true);
     try {
-      setRepriced(await repriceDays(handle, plan));
+      setRepriced({ cardId, days: await repriceDays(handle, plan) });
       setOffer(null);
     } finally {
       setBusy(false);
@@ -58,6 +61,31 @@ export function RateCardsView({ courierId, courierName, cards, today }: RateCard
   }
 
   const inForceToday = cardInForce(cards, courierId, today);
+  const afterSaving = (cardId: string) => (
+    <>
+      {/* Always in the page, so screen readers announce the message when it appears. */}
+      <p role="status" className={styles.saved}>
+        {saved && savedCard === cardId ? (
+          <>
+            <CircleCheck aria-hidden="true" />
+            {saved}
+          </>
+        ) : null}
+      </p>
+      {offer?.cardId === cardId ? <RepriceOffer plan={offer.plan} busy={busy} onConfirm={() => void confirm(offer)} onDecline={() => setOffer(null)} /> : null}
+      {repriced?.cardId === cardId ? (
+        <RepriceDone
+          count={repriced.days.length}
+          onUndo={() => {
+            const { days } = repriced;
+            setRepriced(null);
+            void undoReprice(handle, days);
+          }}
+          onDismiss={() => setRepriced(null)}
+        />
+      ) : null}
+    </>
+  );
   return (
     <section className={styles.cards} aria-labelledby={headingId}>
       <div className={styles.sectionHead}>
@@ -86,7 +114,7 @@ export function RateCardsView({ courierId, courierName, cards, today }: RateCard
       <ul className={styles.cardList}>
         {newestFirst.map((card) =>
           editing === card.id ? (
-            <li key={card.id}>
+            <li key={card.id} className={styles.editing}>
               <RateCardEditor
                 courierId={courierId}
                 card={card}
@@ -96,6 +124,7 @@ export function RateCardsView({ courierId, courierName, cards, today }: RateCard
                 onSaved={(saved) => void afterSave(saved)}
                 onCancel={() => setEditing(null)}
               />
+              {afterSaving(card.id)}
             </li>
           ) : (
             <li key={card.id} className={styles.cardItem}>
@@ -115,30 +144,11 @@ export function RateCardsView({ courierId, courierName, cards, today }: RateCard
                   <li key={line}>{line}</li>
                 ))}
               </ul>
+              {afterSaving(card.id)}
             </li>
           ),
         )}
       </ul>
-      <p role="status" className={styles.saved}>
-        {saved ? (
-          <>
-            <CircleCheck aria-hidden="true" />
-            {saved}
-          </>
-        ) : null}
-      </p>
-      {offer ? <RepriceOffer plan={offer} busy={busy} onConfirm={() => void confirm(offer)} onDecline={() => setOffer(null)} /> : null}
-      {repriced ? (
-        <RepriceDone
-          count={repriced.length}
-          onUndo={() => {
-            const days = repriced;
-            setRepriced(null);
-            void undoReprice(handle, days);
-          }}
-          onDismiss={() => setRepriced(null)}
-        />
-      ) : null}
     </section>
   );
 }
@@ -151,8 +161,9 @@ const dayCount = (n: number) => `${n} ${n === 1 ? 'day' : 'days'}`;
  * while the driver checks the new totals.
  */
 function RepriceDone({ count, onUndo, onDismiss }: { count: number; onUndo: () => void; onDismiss: () => void }) {
+  const ref = useInView();
   return (
-    <div className={styles.offer}>
+    <div ref={ref} className={styles.offer}>
       <p role="status" className={styles.offerText}>
         Re-priced {dayCount(count)}
       </p>
@@ -171,8 +182,9 @@ function RepriceDone({ count, onUndo, onDismiss }: { count: number; onUndo: () =
 /** "Re-price 3 days from 02/09/2025? Their pay changes by −£1.95": the driver decides. */
 function RepriceOffer({ plan, busy, onConfirm, onDecline }: { plan: RepricePlan; busy: boolean; onConfirm: () => void; onDecline: () => void }) {
   const textId = useId();
+  const ref = useInView();
   return (
-    <div className={styles.offer} role="group" aria-labelledby={textId}>
+    <div ref={ref} className={styles.offer} role="group" aria-labelledby={textId}>
       <p id={textId} className={styles.offerText}>
         Re-price {dayCount(plan.days.length)} from {formatShortDate(plan.from!)}? Their pay changes by <strong>{signedPence(plan.difference)}</strong>
       </p>
@@ -187,4 +199,16 @@ function RepriceOffer({ plan, busy, onConfirm, onDecline }: { plan: RepricePlan;
       </div>
     </div>
   );
+}
+
+/**
+ * Brings a panel into view when it appears: the offer follows a save, and on a phone it would
+ * otherwise open below the fold or under the bottom bar (its scroll margins keep it clear).
+ */
+function useInView() {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    ref.current?.scrollIntoView?.({ block: 'nearest' });
+  }, []);
+  return ref;
 }

@@ -123,7 +123,7 @@ function CourierItem({ courier, setup, today, expanded, onToggle }: CourierItemP
             <div className={styles.courierActions}>
               <Button variant="ghost" onClick={() => setEditing(true)} aria-label={`Edit ${courier.name}`}>
                 <Pencil aria-hidden="true" />
-                Edit courier
+                Edit
               </Button>
               <Button variant="ghost" onClick={() => setConfirming(true)} aria-label={`Delete ${courier.name}`}>
                 <Trash2 aria-hidden="true" />
