@@ -101,6 +101,8 @@ function weighted<T extends string>(rng: Rng, table: readonly (readonly [T, numb
 // ---------------------------------------------------------------------------------------
 
 const DAY_MS = 86_400_000;
+/** The courier and first rate card every new account holds (crates/domain/src/defaults.rs). */
+const STARTER_RECORDS = 2;
 const FIRST_DAY = Date.UTC(2000, 0, 1);
 const DAYS = (Date.UTC(2100, 11, 31) - FIRST_DAY) / DAY_MS;
 const NOTE_CHARS = ['a', 'b', 'k', 'z', ' ', ' ', '.', ',', 'é', 'ß', '£', '€', '🚚', '📦', '\n', '"', '\\', '<'];
@@ -572,7 +574,7 @@ class Schedule {
       });
       assert.equal(res.status, 200, `server pull failed: ${res.status} ${res.text}`);
       const page = JSON.parse(res.text) as PullPage;
-      // The simulated devices only write entries, so every change is an entry.
+      // The simulated devices only write entries; the rest are the account's starter records.
       changes.push(...page.changes.filter((c): c is EntryChange => c.kind === 'entry'));
       cursor = page.cursor;
       if (!page.hasMore) return { changes, cursor };
@@ -619,7 +621,8 @@ class Schedule {
     // (3) 0 duplicates: exactly the records devices created, one change per distinct write at most.
     for (const id of server.keys()) if (!this.createdIds.has(id)) fail(`server holds ${id}, which no device created`);
     for (const id of this.createdIds) if (!server.has(id)) fail(`server lost ${label(id)} (created on a device)`);
-    const writes = this.puts.length + this.deletes.length;
+    // Every account starts with two records of its own: its courier and that courier's first card.
+    const writes = STARTER_RECORDS + this.puts.length + this.deletes.length;
     if (state.cursor > writes) fail(`server made ${state.cursor} changes for ${writes} distinct writes: something applied twice`);
     for (const message of this.rejected) fail(`server rejected valid data: ${message}`);
 
@@ -727,13 +730,14 @@ function httpRequest(url: string, req: WireRequest): Promise<{ status: number; c
 
 async function newGuest(url: string): Promise<{ cookie: string; userId: string }> {
   const res = await fetch(`${url}/api/v1/auth/guest`, { method: 'POST' });
-  assert.equal(res.status, 201, `guest sign-in failed: ${res.status} ${await res.text()}`);
+  const body = await res.text();
+  assert.equal(res.status, 201, `guest sign-in failed: ${res.status} ${body}`);
   const cookie = res.headers
     .getSetCookie()
     .map((c) => c.split(';')[0]!)
     .find((c) => c.startsWith('__Host-session='));
   assert.ok(cookie, 'guest sign-in set no __Host-session cookie');
-  const { user } = (await res.json()) as { user: { id: string } };
+  const { user } = JSON.parse(body) as { user: { id: string } };
   return { cookie, userId: user.id };
 }
 

@@ -1,6 +1,6 @@
 // [4/5] History in Chromium against the real binary: an entry edited and another deleted with
 // no network reach the driver's other device once back online; the CSV export's rows are the
-// entries; an invoice check with a shortfall names the day missing from the statement.
+// entries; a statement check with a shortfall names the day missing from the statement.
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
@@ -102,7 +102,7 @@ describe('history', () => {
     await laptop.context.close();
   });
 
-  it('exports a CSV of the entries, and an invoice check names the missing day', async () => {
+  it('exports a CSV of the entries, and a statement check names the missing day', async () => {
     const { context, page } = await newPage(browser, server);
     await signUp(page, uniqueEmail('export'), 'van-route-42', 'Sam Driver');
     await page.waitForURL('**/app/dashboard');
@@ -125,14 +125,17 @@ describe('history', () => {
     ]);
 
     await page.getByRole('link', { name: 'Invoice checks' }).click();
-    const form = page.getByRole('form', { name: 'Check an invoice' });
-    await form.getByLabel('First day').fill('2025-03-16');
-    await form.getByLabel('Last day').fill('2025-03-22');
-    await form.getByLabel('Amount paid (£)').fill('376.20');
-    await form.getByRole('button', { name: 'Check invoice' }).click();
-    const check = page.getByRole('article', { name: 'Invoice check 16/03/2025 – 22/03/2025' });
-    await check.getByText('That matches Tue 18/03/2025 (120 stops, £232.60), which may be missing from the statement.', { exact: false }).waitFor();
-    await check.getByText('−£232.60').waitFor();
+    // The default courier is paid weekly from Sunday; the week checked is older than the first page of periods.
+    await page.getByRole('list', { name: 'Pay periods' }).waitFor();
+    const period = page.getByRole('listitem', { name: 'Pay period 16/03/2025 – 22/03/2025' });
+    while ((await period.count()) === 0) await page.getByRole('button', { name: /^Show older periods/ }).click();
+    await period.getByRole('button', { name: 'Check statement' }).click();
+    const form = period.getByRole('form', { name: 'Check statement 16/03/2025 – 22/03/2025' });
+    await form.getByLabel('Total paid (£)').fill('376.20');
+    await form.getByRole('button', { name: 'Save check' }).click();
+    const check = page.getByRole('article', { name: 'Statement check 16/03/2025 – 22/03/2025' });
+    await check.getByText('Tue 18/03/2025 (120 stops, £232.60) is missing from the statement.', { exact: false }).waitFor();
+    await check.getByRole('row', { name: /^Net pay/ }).getByText('−£232.60').waitFor();
     await context.close();
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { penceToPounds } from '@/lib/money';
 import { csvFileName, entriesToCsv, type CsvEntry } from './csv-export';
-import { parseCsv } from './csv-parse';
+import { parseCsv } from '@/lib/csv-parse';
 
 const HEADER = ['Date', 'Stops', 'Extra (£)', 'Total (£)', 'Notes'];
 

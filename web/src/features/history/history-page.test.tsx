@@ -1,5 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { renderWithSync } from '@/testing/render-with-sync';
 import { createTestSyncHandle, makeEntry } from '@/testing/sync-handle';
 import { HistoryPage } from './history-page';
@@ -137,28 +137,34 @@ describe('HistoryPage', () => {
     expect(screen.getByRole('region', { name: 'Stops and earnings per week' })).toBeInTheDocument();
   });
 
-  it('checks an invoice against the log and names the missing day', async () => {
-    const handle = createTestSyncHandle();
-    await handle.db.entries.bulkPut([
-      makeEntry({ date: '2025-03-17', stops: 100, total: 19_800 }),
-      makeEntry({ date: '2025-03-18', stops: 120, total: 23_260 }),
-      makeEntry({ date: '2025-03-19', stops: 90, total: 17_820 }),
-    ]);
-    const { user } = renderWithSync(<HistoryPage />, { handle, path, at: `${path}?view=invoices` });
-    const form = await screen.findByRole('form', { name: 'Check an invoice' });
-    for (const [label, value] of [['First day', '2025-03-16'], ['Last day', '2025-03-22'], ['Amount paid (£)', '376.20']] as const) {
-      const field = within(form).getByLabelText(label);
-      await user.clear(field);
-      await user.type(field, value);
-    }
-    await user.click(within(form).getByRole('button', { name: 'Check invoice' }));
+  it('checks a statement against the log and names the missing day', async () => {
+    // The current period is the week after the one checked, so the list starts there.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date(2025, 2, 25, 9, 0));
+    try {
+      const handle = createTestSyncHandle();
+      await handle.db.entries.bulkPut([
+        makeEntry({ date: '2025-03-17', stops: 100, total: 19_800, courierId: handle.db.userId }),
+        makeEntry({ date: '2025-03-18', stops: 120, total: 23_260, courierId: handle.db.userId }),
+        makeEntry({ date: '2025-03-19', stops: 90, total: 17_820, courierId: handle.db.userId }),
+      ]);
+      const { user } = renderWithSync(<HistoryPage />, { handle, path, at: `${path}?view=invoices` });
+      const period = await screen.findByRole('listitem', { name: 'Pay period 16/03/2025 – 22/03/2025' });
+      expect(period).toHaveTextContent('3 days, 310 stops · £608.80 gross');
+      await user.click(within(period).getByRole('button', { name: 'Check statement' }));
+      const form = within(period).getByRole('form', { name: 'Check statement 16/03/2025 – 22/03/2025' });
+      await user.type(within(form).getByLabelText('Total paid (£)'), '376.20');
+      await user.click(within(form).getByRole('button', { name: 'Save check' }));
 
-    const card = await screen.findByRole('article', { name: 'Invoice check 16/03/2025 – 22/03/2025' });
-    expect(card).toHaveTextContent('−£232.60');
-    expect(card).toHaveTextContent('That matches Tue 18/03/2025 (120 stops, £232.60), which may be missing from the statement.');
-    expect(card).toHaveTextContent('Waiting to sync');
-    const [item] = await handle.db.outbox.toArray();
-    expect(item).toMatchObject({ name: 'invoice.put', args: { paid: 37_620, stops: null, periodStart: '2025-03-16' } });
-    expect(screen.getByText('1 of 10 towards Invoice Master')).toBeInTheDocument();
+      const card = await screen.findByRole('article', { name: 'Statement check 16/03/2025 – 22/03/2025' });
+      expect(card).toHaveTextContent('−£232.60');
+      expect(card).toHaveTextContent('Tue 18/03/2025 (120 stops, £232.60) is missing from the statement.');
+      expect(card).toHaveTextContent('Waiting to sync');
+      const [item] = await handle.db.outbox.toArray();
+      expect(item).toMatchObject({ name: 'invoice.put', args: { paid: 37_620, stops: null, periodStart: '2025-03-16', courierId: handle.db.userId } });
+      expect(screen.getByText('1 of 10 towards Invoice Master')).toBeInTheDocument();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -17,7 +17,7 @@ import { parkedReasonsByRecord, useParkedChanges } from '@/features/parked-chang
 import { usePayTiers, useProfile, useSettings } from '@/lib/sync/use-profile';
 import { useSyncHandle } from '@/lib/sync/use-sync';
 import { useNow } from '@/lib/use-now';
-import { addDays, localDay, weekStart } from '@/lib/week';
+import { localDay } from '@/lib/week';
 import type { LocalEntry, LocalInvoice } from '@/sync/types';
 import { ExportButtons } from './export-buttons';
 import { inRange, rangeFromParams, rangeProblem, type DayRange } from './history-range';
@@ -129,7 +129,7 @@ export function HistoryPage() {
           invoices={invoices}
           entries={entries}
           parkedReasons={parkedReasons}
-          lastWeekStart={addDays(weekStart(today), -7)}
+          today={today}
           onDelete={(check) => void remove({ kind: 'invoice', record: check })}
         />
       ) : total === 0 ? (

@@ -1,15 +1,13 @@
-// What a driver does with their invoice checks. Each call stores the check with its outbox item
-// in one transaction (sync/commands.ts) and nudges the engine.
+// What a driver does with their statement checks ("invoice checks"). Each call stores the check
+// with its outbox item in one transaction (sync/commands.ts) and nudges the engine.
 import { deleteInvoice, saveInvoice, undoDelete } from '@/sync/commands';
 import type { SyncHandle } from '@/sync/coordinator';
-import { invoiceFieldsBeforeCouriers } from '@/sync/default-courier';
-import type { InvoiceContent, LocalInvoice } from '@/sync/types';
+import type { LocalInvoice } from '@/sync/types';
+import type { StatementFormValue } from './invoice-form-schema';
 
-export type InvoiceFigures = Pick<InvoiceContent, 'periodStart' | 'periodEnd' | 'paid' | 'stops' | 'reference'>;
-
-/** Saves a new check (no id) or an edit of one. */
-export async function saveCheck(handle: SyncHandle, check: InvoiceFigures, id?: string): Promise<LocalInvoice> {
-  const saved = await saveInvoice(handle.db, { ...invoiceFieldsBeforeCouriers(handle.db.userId), ...check }, id);
+/** Saves a new check of one courier's statement (no id) or an edit of one. */
+export async function saveCheck(handle: SyncHandle, courierId: string, check: StatementFormValue, id?: string): Promise<LocalInvoice> {
+  const saved = await saveInvoice(handle.db, { ...check, courierId }, id);
   handle.requestSync();
   return saved;
 }

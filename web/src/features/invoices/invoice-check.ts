@@ -69,7 +69,14 @@ function daysInPeriod(statement: InvoiceStatement, entries: readonly InvoiceEntr
   return [...byDate.values()].sort((a, b) => (a.date < b.date ? -1 : 1));
 }
 
-interface Target {
+/** Anything the search can add up: a logged day, or a deduction charge (with no stops). */
+export interface Summable {
+  /** Pence. */
+  total: number;
+  stops: number;
+}
+
+export interface Target {
   total: number;
   /** null when the statement gives no stops: then only money has to add up. */
   stops: number | null;
@@ -84,7 +91,7 @@ interface Found {
 
 const matchKey = (target: Target, total: number, stops: number) => (target.stops === null ? `${total}` : `${total}/${stops}`);
 
-function findSingle(days: readonly DaySummary[], target: Target): Found | null {
+function findSingle(days: readonly Summable[], target: Target): Found | null {
   const want = matchKey(target, target.total, target.stops ?? 0);
   const indexes = days.flatMap((day, i) => (matchKey(target, day.total, day.stops) === want ? [i] : []));
   return indexes.length > 0 ? { indexes: [indexes[0] as number], count: indexes.length } : null;
@@ -95,7 +102,7 @@ function findSingle(days: readonly DaySummary[], target: Target): Found | null {
  * Days are in date order, so the earliest pair is the one whose first day is earliest, and for
  * that first day the second found is the earliest too.
  */
-function findPair(days: readonly DaySummary[], target: Target): Found | null {
+function findPair(days: readonly Summable[], target: Target): Found | null {
   const earlier = new Map<string, { first: number; count: number }>();
   let best: [number, number] | null = null;
   let count = 0;
@@ -114,17 +121,17 @@ function findPair(days: readonly DaySummary[], target: Target): Found | null {
 }
 
 /** Every set of three in date order, so the first found is the earliest. Small periods only. */
-function findTriple(days: readonly DaySummary[], target: Target): Found | null {
+function findTriple(days: readonly Summable[], target: Target): Found | null {
   if (days.length > TRIPLE_SEARCH_MAX_DAYS) return null;
   const sameStops = (stops: number) => target.stops === null || stops === target.stops;
   let first: number[] | null = null;
   let count = 0;
   for (let i = 0; i < days.length; i++) {
-    const a = days[i] as DaySummary;
+    const a = days[i] as Summable;
     for (let j = i + 1; j < days.length; j++) {
-      const b = days[j] as DaySummary;
+      const b = days[j] as Summable;
       for (let k = j + 1; k < days.length; k++) {
-        const c = days[k] as DaySummary;
+        const c = days[k] as Summable;
         if (a.total + b.total + c.total !== target.total || !sameStops(a.stops + b.stops + c.stops)) continue;
         first ??= [i, j, k];
         count += 1;
@@ -135,19 +142,22 @@ function findTriple(days: readonly DaySummary[], target: Target): Found | null {
   return first ? { indexes: first, count } : null;
 }
 
-/** The smallest set of logged days whose totals (and stops) make up the shortfall exactly. */
-function findMissingDays(days: readonly DaySummary[], target: Target): InvoiceExplanation | null {
+/**
+ * The smallest set of items (days in date order, or charges) whose totals (and stops) make up
+ * the target exactly: the earliest such set, and how many other sets of that size fit too.
+ */
+export function smallestSet<T extends Summable>(items: readonly T[], target: Target): { items: T[]; alternatives: number } | null {
   for (const find of [findSingle, findPair, findTriple]) {
-    const found = find(days, target);
-    if (found) {
-      return {
-        kind: 'missing-days',
-        days: found.indexes.map((i) => ({ ...(days[i] as DaySummary) })),
-        alternatives: Math.min(found.count - 1, MAX_ALTERNATIVES),
-      };
-    }
+    const found = find(items, target);
+    if (found) return { items: found.indexes.map((i) => ({ ...(items[i] as T) })), alternatives: Math.min(found.count - 1, MAX_ALTERNATIVES) };
   }
   return null;
+}
+
+/** The smallest set of logged days whose totals (and stops) make up the shortfall exactly. */
+function findMissingDays(days: readonly DaySummary[], target: Target): InvoiceExplanation | null {
+  const found = smallestSet(days, target);
+  return found ? { kind: 'missing-days', days: found.items, alternatives: found.alternatives } : null;
 }
 
 /**
@@ -196,20 +206,24 @@ const count = new Intl.NumberFormat('en-GB');
 const stopsText = (stops: number) => `${count.format(stops)} ${Math.abs(stops) === 1 ? 'stop' : 'stops'}`;
 
 /** "Tue 12/11/2024 (120 stops, £217.80)". */
-function dayText(day: DaySummary): string {
+export function dayText(day: DaySummary): string {
   return `${SHORT_WEEKDAYS[weekdayOf(day.date)]} ${formatShortDate(day.date)} (${stopsText(day.stops)}, ${formatPence(day.total)})`;
 }
 
 /** "a", "a and b", "a, b and c". */
-function listText(items: readonly string[]): string {
+export function listText(items: readonly string[]): string {
   return items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
 }
 
-const SET_NAMES = { 1: ['day', 'days'], 2: ['pair of days', 'pairs of days'], 3: ['set of three days', 'sets of three days'] } as const;
+const SET_NAMES = {
+  day: { 1: ['day', 'days'], 2: ['pair of days', 'pairs of days'], 3: ['set of three days', 'sets of three days'] },
+  charge: { 1: ['charge', 'charges'], 2: ['pair of charges', 'pairs of charges'], 3: ['set of three charges', 'sets of three charges'] },
+} as const;
 
-function alternativesText(alternatives: number, setSize: number): string {
+/** " 1 other day matches too, so check which.", or nothing when the answer is the only one. */
+export function alternativesText(alternatives: number, setSize: number, noun: keyof typeof SET_NAMES = 'day'): string {
   if (alternatives === 0) return '';
-  const [one, many] = SET_NAMES[setSize as 1 | 2 | 3];
+  const [one, many] = SET_NAMES[noun][setSize as 1 | 2 | 3];
   const howMany = alternatives >= MAX_ALTERNATIVES ? `At least ${MAX_ALTERNATIVES}` : String(alternatives);
   return alternatives === 1 ? ` 1 other ${one} matches too, so check which.` : ` ${howMany} other ${many} match too, so check which.`;
 }

@@ -1,15 +1,30 @@
-// The invoice check form, as typed, to what is stored. Bounds match the server
-// (crates/domain/src/invoice.rs) so a typo is caught here, not parked after a push.
+// The statement check form (an "invoice check"), as typed, to what is stored. Bounds match the
+// server (crates/domain/src/invoice.rs) so a typo is caught here, not parked after a push.
 import { z } from 'zod';
 import { parseForm, type FieldErrors, type FormResult } from '@/lib/form';
 import { parsePounds, penceToPounds } from '@/lib/money';
+import type { PayPeriod } from '@/lib/pay-period';
 import { addDays } from '@/lib/week';
-import type { InvoiceContent } from '@/sync/types';
+import type { InvoiceContent, StatementStatus } from '@/sync/types';
 
 export const MAX_PERIOD_DAYS = 366;
 export const MAX_PAID_PENCE = 10_000_000;
 export const MAX_STATEMENT_STOPS = 100_000;
 export const MAX_REFERENCE_CHARS = 100;
+export const MAX_STATEMENT_COUNT = 100_000;
+export const MAX_DEDUCTIONS_PENCE = 10_000_000;
+export const MAX_NOTE_CHARS = 1_000;
+
+export const STATUSES: readonly { value: StatementStatus; label: string }[] = [
+  { value: 'unchecked', label: 'Unchecked' },
+  { value: 'matches', label: 'Matches' },
+  { value: 'disputed', label: 'Disputed' },
+  { value: 'resolved', label: 'Resolved' },
+];
+
+export function statusLabel(status: StatementStatus): string {
+  return STATUSES.find((s) => s.value === status)?.label ?? status;
+}
 
 export const invoiceMessages = {
   periodStart: 'Please enter the first day of the statement',
@@ -21,7 +36,13 @@ export const invoiceMessages = {
   paidRange: 'The amount paid must be at most £100,000.00',
   stops: `Stops must be a whole number from 0 to ${MAX_STATEMENT_STOPS.toLocaleString('en-GB')}`,
   reference: `The reference must be at most ${MAX_REFERENCE_CHARS} characters`,
-  saved: 'Invoice check saved',
+  parcels: `Parcels must be a whole number from 0 to ${MAX_STATEMENT_COUNT.toLocaleString('en-GB')}`,
+  collections: `Collections must be a whole number from 0 to ${MAX_STATEMENT_COUNT.toLocaleString('en-GB')}`,
+  deductionsFormat: 'Enter the deductions in pounds and pence, e.g. 195.00',
+  deductionsRange: 'Deductions must be at most £100,000.00',
+  status: 'Please choose a status',
+  note: `The note must be at most ${MAX_NOTE_CHARS.toLocaleString('en-GB')} characters`,
+  saved: 'Statement check saved',
 } as const;
 
 export interface InvoiceFormInput {
@@ -30,11 +51,25 @@ export interface InvoiceFormInput {
   paid: string;
   stops: string;
   reference: string;
+  parcels: string;
+  collections: string;
+  deductions: string;
+  status: StatementStatus;
+  note: string;
 }
 
 export type InvoiceFormErrors = FieldErrors<InvoiceFormInput>;
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** A count the statement may leave out: blank is null. */
+function optionalCount(message: string) {
+  return z
+    .string()
+    .trim()
+    .refine((text) => text === '' || (/^\d+$/.test(text) && Number(text) <= MAX_STATEMENT_COUNT), message)
+    .transform((text) => (text === '' ? null : Number(text)));
+}
 
 export const invoiceFormSchema = z
   .object({
@@ -53,6 +88,16 @@ export const invoiceFormSchema = z
       .refine((text) => text === '' || (/^\d+$/.test(text) && Number(text) <= MAX_STATEMENT_STOPS), invoiceMessages.stops)
       .transform((text) => (text === '' ? null : Number(text))),
     reference: z.string().trim().refine((text) => [...text].length <= MAX_REFERENCE_CHARS, invoiceMessages.reference),
+    parcels: optionalCount(invoiceMessages.parcels),
+    collections: optionalCount(invoiceMessages.collections),
+    deductions: z
+      .string()
+      .trim()
+      .refine((text) => text === '' || parsePounds(text) !== null, invoiceMessages.deductionsFormat)
+      .transform((text) => (text === '' ? null : (parsePounds(text) ?? 0)))
+      .refine((pence) => pence === null || pence <= MAX_DEDUCTIONS_PENCE, invoiceMessages.deductionsRange),
+    status: z.enum(['unchecked', 'matches', 'disputed', 'resolved'], invoiceMessages.status),
+    note: z.string().trim().refine((text) => [...text].length <= MAX_NOTE_CHARS, invoiceMessages.note),
   })
   .superRefine((value, context) => {
     // Zod runs this even when a day failed its own check; compare only two real days.
@@ -64,21 +109,42 @@ export const invoiceFormSchema = z
     }
   });
 
-export function validateInvoiceForm(input: InvoiceFormInput): FormResult<InvoiceFormInput, Pick<InvoiceContent, 'periodStart' | 'periodEnd' | 'paid' | 'stops' | 'reference'>> {
+/** What the form stores: everything but the courier, which the period being checked gives. */
+export type StatementFormValue = Omit<InvoiceContent, 'courierId'>;
+
+export function validateInvoiceForm(input: InvoiceFormInput): FormResult<InvoiceFormInput, StatementFormValue> {
   return parseForm(invoiceFormSchema, input);
 }
 
-/** The form for a new check: last week (Sunday to Saturday), the most common statement. */
-export function blankInvoiceForm(lastWeekStart: string): InvoiceFormInput {
-  return { periodStart: lastWeekStart, periodEnd: addDays(lastWeekStart, 6), paid: '', stops: '', reference: '' };
+/** The form for a new check of one pay period: only its days are filled in. */
+export function blankInvoiceForm(period: PayPeriod): InvoiceFormInput {
+  return {
+    periodStart: period.start,
+    periodEnd: period.end,
+    paid: '',
+    stops: '',
+    reference: '',
+    parcels: '',
+    collections: '',
+    deductions: '',
+    status: 'unchecked',
+    note: '',
+  };
 }
+
+const countText = (count: number | null) => (count === null ? '' : String(count));
 
 export function invoiceFormOf(check: InvoiceContent): InvoiceFormInput {
   return {
     periodStart: check.periodStart,
     periodEnd: check.periodEnd,
     paid: penceToPounds(check.paid),
-    stops: check.stops === null ? '' : String(check.stops),
+    stops: countText(check.stops),
     reference: check.reference,
+    parcels: countText(check.parcels),
+    collections: countText(check.collections),
+    deductions: check.deductions === null ? '' : penceToPounds(check.deductions),
+    status: check.status,
+    note: check.note,
   };
 }

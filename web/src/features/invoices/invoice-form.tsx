@@ -1,55 +1,112 @@
-import { useId } from 'react';
+import { FileUp } from 'lucide-react';
+import { useId, useMemo, useRef, useState, type ChangeEvent } from 'react';
 import { Button } from '@/components/button';
 import { FormAlert } from '@/components/form-alert';
-import { TextField } from '@/components/text-field';
+import { SelectField, TextAreaField, TextField } from '@/components/text-field';
+import { periodWords, type PayPeriod } from '@/lib/pay-period';
 import { useSyncHandle } from '@/lib/sync/use-sync';
 import { useForm } from '@/lib/use-form';
 import type { LocalInvoice } from '@/sync/types';
 import { saveCheck } from './commands';
-import { blankInvoiceForm, invoiceFormOf, invoiceFormSchema, MAX_REFERENCE_CHARS } from './invoice-form-schema';
+import { blankInvoiceForm, invoiceFormOf, invoiceFormSchema, MAX_NOTE_CHARS, MAX_REFERENCE_CHARS, STATUSES, type StatementFormValue } from './invoice-form-schema';
+import { csvMessages, MAX_STATEMENT_CSV_BYTES, readStatementCsv } from './statement-csv';
+import type { StatementCheck } from './statement-check';
 import panel from '@/components/panel.module.css';
 import styles from './invoices.module.css';
 
 interface InvoiceFormProps {
+  courierId: string;
+  period: PayPeriod;
   /** The check being edited, or undefined for a new one. */
   editing?: LocalInvoice | undefined;
-  /** The Sunday a new check's period starts on (last week). */
-  lastWeekStart: string;
+  /** Compares what is typed with the log, to suggest "Matches" when every line agrees. */
+  compare: (figures: StatementFormValue) => StatementCheck;
   onSaved: (check: LocalInvoice) => void;
-  onCancel?: () => void;
+  onCancel: () => void;
 }
 
-/** What the courier's statement says for a period; saved on the device and synced. */
-export function InvoiceForm({ editing, lastWeekStart, onSaved, onCancel }: InvoiceFormProps) {
+type Imported = { kind: 'read'; text: string } | { kind: 'error'; text: string };
+
+/** A picked file's text as UTF-8 (FileReader rather than Blob.text(): the test DOM has only the former). */
+function readText(file: File): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result));
+    reader.onerror = () => reject(reader.error ?? new Error('unreadable'));
+    reader.readAsText(file);
+  });
+}
+
+/** What the courier's statement says for one pay period; saved on the device and synced. */
+export function InvoiceForm({ courierId, period, editing, compare, onSaved, onCancel }: InvoiceFormProps) {
   const handle = useSyncHandle();
   const form = useForm({
     schema: invoiceFormSchema,
-    initial: () => (editing ? invoiceFormOf(editing) : blankInvoiceForm(lastWeekStart)),
-    command: (check) => saveCheck(handle, check, editing?.id),
-    onSuccess: (saved, { reset }) => {
-      if (!editing) reset(blankInvoiceForm(lastWeekStart));
-      onSaved(saved);
-    },
-    failure: () => 'Failed to save the invoice check',
+    initial: () => (editing ? invoiceFormOf(editing) : blankInvoiceForm(period)),
+    command: (check) => saveCheck(handle, editing?.courierId ?? courierId, check, editing?.id),
+    onSuccess: (saved) => onSaved(saved),
+    failure: () => 'Failed to save the statement check',
   });
   const { values, errors, setField: update } = form;
   const headingId = useId();
+  const fileInput = useRef<HTMLInputElement>(null);
+  const [imported, setImported] = useState<Imported | null>(null);
 
+  const agrees = useMemo(() => {
+    const parsed = invoiceFormSchema.safeParse(values);
+    return parsed.success && compare(parsed.data).agrees;
+  }, [values, compare]);
+
+  async function importFile(event: ChangeEvent<HTMLInputElement>) {
+    const file = event.target.files?.[0];
+    event.target.value = ''; // the same file can be picked again after fixing it
+    if (!file) return;
+    if (file.size > MAX_STATEMENT_CSV_BYTES) {
+      setImported({ kind: 'error', text: csvMessages.tooBig });
+      return;
+    }
+    let text: string;
+    try {
+      text = await readText(file);
+    } catch {
+      setImported({ kind: 'error', text: csvMessages.unreadable });
+      return;
+    }
+    const result = readStatementCsv(text);
+    if (!result.ok) {
+      setImported({ kind: 'error', text: result.error });
+      return;
+    }
+    for (const field of ['paid', 'stops', 'parcels', 'collections', 'deductions'] as const) update(field, result.values[field] ?? '');
+    const rows = result.rows === 1 ? '1 row' : `${result.rows} rows added together`;
+    setImported({ kind: 'read', text: `Read ${rows} from ${file.name}. Check the figures, then save.` });
+  }
+
+  const words = periodWords(period);
   return (
-    <form className={panel.panel} aria-labelledby={headingId} onSubmit={(event) => void form.submit(event)} noValidate>
-      <h2 id={headingId} className={panel.panelTitle}>
-        {editing ? 'Edit invoice check' : 'Check an invoice'}
-      </h2>
-      {editing ? null : <p className={styles.hint}>Enter what your statement says. Your log works out what you should have been paid.</p>}
+    <form className={`${panel.panel} ${styles.statementForm}`} aria-labelledby={headingId} onSubmit={(event) => void form.submit(event)} noValidate>
+      <div className={panel.panelHead}>
+        <h4 id={headingId} className={styles.formTitle}>
+          {editing ? 'Edit statement check' : 'Check statement'} {words}
+        </h4>
+        <Button variant="ghost" onClick={() => fileInput.current?.click()}>
+          <FileUp aria-hidden="true" />
+          Import CSV
+        </Button>
+        <input ref={fileInput} type="file" accept=".csv,text/csv" className="visually-hidden" aria-label="Statement CSV file" tabIndex={-1} onChange={(e) => void importFile(e)} />
+      </div>
+      {imported ? (
+        <p className={imported.kind === 'error' ? styles.importError : styles.hint} role={imported.kind === 'error' ? 'alert' : 'status'}>
+          {imported.text}
+        </p>
+      ) : (
+        <p className={styles.hint}>Enter what the statement says, or import it from a CSV file. Only the total is needed.</p>
+      )}
       <div className={styles.formGrid}>
-        <TextField label="First day" type="date" required value={values.periodStart} error={errors.periodStart} onChange={(e) => update('periodStart', e.target.value)} />
-        <TextField label="Last day" type="date" required value={values.periodEnd} error={errors.periodEnd} onChange={(e) => update('periodEnd', e.target.value)} />
         <TextField
-          label="Amount paid (£)"
-          type="number"
+          label="Total paid (£)"
+          type="text"
           inputMode="decimal"
-          min={0}
-          step={0.01}
           required
           placeholder="0.00"
           value={values.paid}
@@ -57,17 +114,43 @@ export function InvoiceForm({ editing, lastWeekStart, onSaved, onCancel }: Invoi
           onChange={(e) => update('paid', e.target.value)}
         />
         <TextField
-          label="Stops on statement"
+          label="Deductions (£)"
           optional
-          type="number"
-          inputMode="numeric"
-          min={0}
-          step={1}
-          value={values.stops}
-          error={errors.stops}
-          onChange={(e) => update('stops', e.target.value)}
+          type="text"
+          inputMode="decimal"
+          placeholder="0.00"
+          value={values.deductions}
+          error={errors.deductions}
+          onChange={(e) => update('deductions', e.target.value)}
         />
+        <TextField label="Stops" optional type="text" inputMode="numeric" value={values.stops} error={errors.stops} onChange={(e) => update('stops', e.target.value)} />
+        <TextField label="Parcels" optional type="text" inputMode="numeric" value={values.parcels} error={errors.parcels} onChange={(e) => update('parcels', e.target.value)} />
+        <TextField
+          label="Collections"
+          optional
+          type="text"
+          inputMode="numeric"
+          value={values.collections}
+          error={errors.collections}
+          onChange={(e) => update('collections', e.target.value)}
+        />
+        <SelectField label="Status" value={values.status} error={errors.status} onChange={(e) => update('status', e.target.value as StatementFormValue['status'])}>
+          {STATUSES.map((status) => (
+            <option key={status.value} value={status.value}>
+              {status.label}
+            </option>
+          ))}
+        </SelectField>
       </div>
+      {agrees && values.status !== 'matches' ? (
+        <p className={styles.suggestion} role="status">
+          Every line agrees with your log.
+          <Button variant="ghost" onClick={() => update('status', 'matches')}>
+            Mark as matches
+          </Button>
+        </p>
+      ) : null}
+      <TextAreaField label="Note" optional rows={2} maxLength={MAX_NOTE_CHARS} value={values.note} error={errors.note} onChange={(e) => update('note', e.target.value)} />
       <TextField
         label="Reference"
         optional
@@ -77,15 +160,14 @@ export function InvoiceForm({ editing, lastWeekStart, onSaved, onCancel }: Invoi
         error={errors.reference}
         onChange={(e) => update('reference', e.target.value)}
       />
+      {errors.periodStart || errors.periodEnd ? <FormAlert message={errors.periodStart ?? errors.periodEnd ?? ''} /> : null}
       {form.failure ? <FormAlert message={form.failure} /> : null}
       <div className={styles.editorActions}>
-        {onCancel ? (
-          <Button variant="ghost" onClick={onCancel}>
-            Cancel
-          </Button>
-        ) : null}
+        <Button variant="ghost" onClick={onCancel}>
+          Cancel
+        </Button>
         <Button type="submit" disabled={form.submitting}>
-          {form.submitting ? 'Saving...' : editing ? 'Save changes' : 'Check invoice'}
+          {form.submitting ? 'Saving...' : editing ? 'Save changes' : 'Save check'}
         </Button>
       </div>
     </form>

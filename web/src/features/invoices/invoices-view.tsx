@@ -1,58 +1,186 @@
-import { useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
+import { SelectField } from '@/components/text-field';
 import { INVOICE_MASTER_CHECKS } from '@/lib/achievements';
-import type { LocalEntry, LocalInvoice } from '@/sync/types';
+import { formatPence, formatShortDate } from '@/lib/format';
+import { periodHolding, periodRuleWords, periodWords, type PayPeriod } from '@/lib/pay-period';
+import { usePaySetup } from '@/lib/sync/use-pay-setup';
+import { useSyncHandle } from '@/lib/sync/use-sync';
+import { addDays } from '@/lib/week';
+import { DEFAULT_COURIER } from '@/sync/default-courier';
+import type { CourierContent, LocalDeduction, LocalEntry, LocalInvoice } from '@/sync/types';
 import { InvoiceCard } from './invoice-card';
 import { InvoiceForm } from './invoice-form';
+import type { StatementFormValue } from './invoice-form-schema';
+import { checkStatement } from './statement-check';
+import { courierPeriods, type PeriodRow } from './statement-periods';
 import panel from '@/components/panel.module.css';
 import styles from './invoices.module.css';
+
+/** Periods shown at first; older ones a tap away (years of weekly statements make a long list). */
+export const PERIODS_PER_PAGE = 12;
 
 interface InvoicesViewProps {
   invoices: LocalInvoice[];
   /** Every live entry: a statement's period need not be inside the list's date range. */
   entries: readonly LocalEntry[];
   parkedReasons: ReadonlyMap<string, string>;
-  lastWeekStart: string;
+  today: string;
   onDelete: (check: LocalInvoice) => void;
 }
 
-/** Invoice checks: a form for a new one, then every saved check, latest period first. */
-export function InvoicesView({ invoices, entries, parkedReasons, lastWeekStart, onDelete }: InvoicesViewProps) {
-  const [editing, setEditing] = useState<string | null>(null);
+/** What is open for editing: a new check of a period, or a saved check. */
+type Editing = { kind: 'new'; start: string } | { kind: 'edit'; id: string } | null;
+
+const count = new Intl.NumberFormat('en-GB');
+
+/**
+ * Statement checks ("invoice checks") of one courier: its pay periods newest first, each with
+ * what the log says and its check, or "Unchecked" and a way to check it.
+ */
+export function InvoicesView({ invoices, entries, parkedReasons, today, onDelete }: InvoicesViewProps) {
+  const { db } = useSyncHandle();
+  const setup = usePaySetup();
+  const [chosen, setChosen] = useState<string | null>(null);
+  // Before the first pull brings the default courier (or from an old server), the default
+  // courier is what every day and check without one means (sync/default-courier.ts).
+  const couriers: Courier[] = setup && setup.couriers.length > 0 ? setup.couriers : [{ ...DEFAULT_COURIER, id: db.userId }];
+  const courier = couriers.find((c) => c.id === chosen) ?? couriers[0];
   const checked = Math.min(invoices.length, INVOICE_MASTER_CHECKS);
   return (
+    <section className={panel.panel} aria-labelledby="checks-title">
+      <div className={panel.panelHead}>
+        <h2 id="checks-title" className={panel.panelTitle}>
+          Statement checks
+        </h2>
+        <span className={styles.hint}>
+          {checked} of {INVOICE_MASTER_CHECKS} towards Invoice Master
+        </span>
+      </div>
+      {couriers.length > 1 ? (
+        <SelectField label="Courier" value={courier?.id ?? ''} onChange={(e) => setChosen(e.target.value)}>
+          {couriers.map((c) => (
+            <option key={c.id} value={c.id}>
+              {c.name}
+            </option>
+          ))}
+        </SelectField>
+      ) : null}
+      {setup && courier ? (
+        <CourierStatements
+          key={courier.id}
+          courier={courier}
+          // Checks of a courier that was deleted stay visible with the first courier's.
+          invoices={courier.id === couriers[0]?.id ? invoices.filter((i) => i.courierId === courier.id || !couriers.some((c) => c.id === i.courierId)) : invoices}
+          entries={entries}
+          deductions={setup.deductions}
+          parkedReasons={parkedReasons}
+          today={today}
+          onDelete={onDelete}
+        />
+      ) : null}
+    </section>
+  );
+}
+
+type Courier = CourierContent & { id: string };
+
+interface CourierStatementsProps extends Omit<InvoicesViewProps, 'invoices'> {
+  courier: Courier;
+  invoices: readonly LocalInvoice[];
+  deductions: readonly LocalDeduction[];
+}
+
+function CourierStatements({ courier, invoices, entries, deductions, parkedReasons, today, onDelete }: CourierStatementsProps) {
+  const [editing, setEditing] = useState<Editing>(null);
+  const [shown, setShown] = useState(PERIODS_PER_PAGE);
+  // A check of a deleted courier is compared as if it were this courier's.
+  const own = useMemo(() => invoices.map((i) => (i.courierId === courier.id ? i : { ...i, courierId: courier.id })), [invoices, courier.id]);
+  const { rows, others } = useMemo(() => courierPeriods(courier, entries, own, deductions, today), [courier, entries, own, deductions, today]);
+
+  const compare = useCallback(
+    (figures: StatementFormValue) => {
+      const period = { start: figures.periodStart, end: figures.periodEnd };
+      // The periods either side, where a charge taken early or late is looked for.
+      const around = { from: periodHolding(courier, addDays(period.start, -1)).start, to: periodHolding(courier, addDays(period.end, 1)).end };
+      return checkStatement({ ...figures, courierId: courier.id }, entries, deductions, around);
+    },
+    [courier, entries, deductions],
+  );
+
+  const original = (check: LocalInvoice) => invoices.find((i) => i.id === check.id) ?? check;
+  const card = (check: LocalInvoice, period: PayPeriod) =>
+    editing?.kind === 'edit' && editing.id === check.id ? (
+      <InvoiceForm key={check.id} courierId={courier.id} period={period} editing={original(check)} compare={compare} onSaved={() => setEditing(null)} onCancel={() => setEditing(null)} />
+    ) : (
+      <InvoiceCard
+        key={check.id}
+        check={check}
+        result={compare(check)}
+        parkedReason={parkedReasons.get(check.id)}
+        onEdit={() => setEditing({ kind: 'edit', id: check.id })}
+        onDelete={() => onDelete(original(check))}
+      />
+    );
+
+  return (
     <>
-      <InvoiceForm lastWeekStart={lastWeekStart} onSaved={() => undefined} />
-      <section className={panel.panel} aria-labelledby="checks-title">
-        <div className={panel.panelHead}>
-          <h2 id="checks-title" className={panel.panelTitle}>
-            Your checks
-          </h2>
-          <span className={styles.hint}>
-            {checked} of {INVOICE_MASTER_CHECKS} towards Invoice Master
-          </span>
-        </div>
-        {invoices.length === 0 ? (
-          <p className={styles.empty}>No invoice checks yet.</p>
-        ) : (
+      <p className={styles.hint}>
+        {courier.name}: {periodRuleWords(courier)}.
+      </p>
+      <ol className={styles.periods} aria-label="Pay periods">
+        {rows.slice(0, shown).map((row) => (
+          <li key={row.period.start} className={styles.period} aria-label={`Pay period ${periodWords(row.period)}`}>
+            <PeriodSummary row={row} />
+            {row.checks.map((check) => card(check, row.period))}
+            {editing?.kind === 'new' && editing.start === row.period.start ? (
+              <InvoiceForm courierId={courier.id} period={row.period} compare={compare} onSaved={() => setEditing(null)} onCancel={() => setEditing(null)} />
+            ) : row.checks.length === 0 ? (
+              <div className={styles.unchecked}>
+                <span className={styles.status} data-status="unchecked">
+                  Unchecked
+                </span>
+                <button type="button" className={styles.checkButton} onClick={() => setEditing({ kind: 'new', start: row.period.start })}>
+                  Check statement
+                </button>
+              </div>
+            ) : null}
+          </li>
+        ))}
+      </ol>
+      {rows.length > shown ? (
+        <button type="button" className={styles.more} onClick={() => setShown((n) => n + PERIODS_PER_PAGE)}>
+          Show older periods ({rows.length - shown})
+        </button>
+      ) : null}
+      {others.length > 0 ? (
+        <section className={styles.others} aria-labelledby="other-checks">
+          <h3 id="other-checks" className={styles.othersTitle}>
+            Other checks
+          </h3>
+          <p className={styles.hint}>Made for dates that are not one of {courier.name}’s pay periods now.</p>
           <ul className={styles.invoiceList}>
-            {invoices.map((check) => (
-              <li key={check.id}>
-                {editing === check.id ? (
-                  <InvoiceForm editing={check} lastWeekStart={lastWeekStart} onSaved={() => setEditing(null)} onCancel={() => setEditing(null)} />
-                ) : (
-                  <InvoiceCard
-                    check={check}
-                    entries={entries}
-                    parkedReason={parkedReasons.get(check.id)}
-                    onEdit={() => setEditing(check.id)}
-                    onDelete={() => onDelete(check)}
-                  />
-                )}
-              </li>
+            {others.map((check) => (
+              <li key={check.id}>{card(check, { start: check.periodStart, end: check.periodEnd })}</li>
             ))}
           </ul>
-        )}
-      </section>
+        </section>
+      ) : null}
     </>
+  );
+}
+
+function PeriodSummary({ row }: { row: PeriodRow<LocalInvoice> }) {
+  const { log } = row;
+  return (
+    <div className={styles.periodHead}>
+      <h3 className={styles.periodTitle}>
+        {periodWords(row.period)}
+        {row.current ? <span className={styles.current}>Current</span> : null}
+      </h3>
+      <p className={styles.hint}>
+        {log.days} {log.days === 1 ? 'day' : 'days'}, {count.format(log.stops)} stops · {formatPence(log.gross)} gross
+        {log.deductions > 0 ? ` − ${formatPence(log.deductions)} = ${formatPence(log.net)} net` : ''} · pay due {formatShortDate(row.payDate)}
+      </p>
+    </div>
   );
 }

@@ -1,10 +1,11 @@
-// A strict RFC 4180 reader, for the tests only: reading the export back proves it round-trips.
-// Strict on purpose: a bare CR or LF between records, a quote inside an unquoted field or an
+// An RFC 4180 reader. Strict by default, for the export's tests: reading the export back proves
+// it round-trips, and a bare CR or LF between records, a quote inside an unquoted field or an
 // unterminated quoted field throws, so a sloppy writer fails its tests instead of passing them.
-// A final CRLF ends the last record rather than starting an empty one. No BOM handling: the
-// caller strips it, which lets the tests see that it is there.
+// `anyLineEnd` is for files a driver imports (a courier's statement saved by any spreadsheet):
+// LF and CR end a record too. A final line end ends the last record rather than starting an
+// empty one. No BOM handling: the caller strips it, which lets the tests see that it is there.
 
-export function parseCsv(text: string): string[][] {
+export function parseCsv(text: string, { anyLineEnd = false }: { anyLineEnd?: boolean } = {}): string[][] {
   const records: string[][] = [];
   let record: string[] = [];
   let i = 0;
@@ -46,8 +47,9 @@ export function parseCsv(text: string): string[][] {
       if (i >= text.length) record.push('');
       continue;
     }
-    if (text[i] === '\r' && text[i + 1] === '\n') {
-      i += 2;
+    const lineEnd = text[i] === '\r' && text[i + 1] === '\n' ? 2 : anyLineEnd && (text[i] === '\n' || text[i] === '\r') ? 1 : 0;
+    if (lineEnd > 0) {
+      i += lineEnd;
       records.push(record);
       record = [];
       continue;
