@@ -7,7 +7,7 @@ import { useForm } from '@/lib/use-form';
 import type { CourierContent, LocalCourier, RateCardContent } from '@/sync/types';
 import { addCourier, saveCourier } from './commands';
 import { blankCourierForm, courierFormOf, courierFormSchema, MAX_ARREARS_WEEKS, MAX_MONTH_DAY, MAX_NAME_CHARS, PALETTE } from './courier-form-schema';
-import { WEEKDAYS } from './period-words';
+import { WEEKDAYS } from '@/lib/pay-period';
 import styles from './couriers.module.css';
 
 interface CourierFormProps {

@@ -1,5 +1,5 @@
 import type { CourierContent } from '@/sync/types';
-import { periodWords } from './period-words';
+import { periodRuleWords } from '@/lib/pay-period';
 import styles from './couriers.module.css';
 
 /** A courier at a glance: its colour, its name and its pay period in words. */
@@ -9,7 +9,7 @@ export function CourierSummary({ courier }: { courier: CourierContent }) {
       <span className={styles.dot} style={{ background: courier.colour }} aria-hidden="true" />
       <span className={styles.summaryText}>
         <span className={styles.name}>{courier.name}</span>
-        <span className={styles.period}>{periodWords(courier)}</span>
+        <span className={styles.period}>{periodRuleWords(courier)}</span>
       </span>
     </span>
   );
