@@ -1,7 +1,8 @@
 // [3/5] Profile, payment tiers, plans, theme and picture, end to end in Chromium against the
 // real binary: a profile edited offline survives a reload and reaches the driver's other
-// device; the tiers saved in settings price the next entry; the operator's plan change shows
-// without a reload; the theme follows the driver; an uploaded picture shows in the header.
+// device; the tiers saved on the courier's rate card in settings price the next entry; the
+// operator's plan change shows without a reload; the theme follows the driver; an uploaded
+// picture shows in the header.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { crc32, deflateSync } from 'node:zlib';
@@ -105,12 +106,14 @@ describe('profile, settings, plans and theme', () => {
     await laptop.context.close();
   });
 
-  it('prices a new entry with a tier added in the payment settings', async () => {
+  it('prices a new entry with a tier added to the courier\'s rates in the payment settings', async () => {
     const { context, page } = await newPage(browser, server);
     await signUp(page, uniqueEmail('tiers'));
     await page.waitForURL('**/app/dashboard');
     await nav(page, 'Settings');
     await page.getByRole('heading', { name: 'Payment Settings' }).waitFor();
+    // The tiers live on the default courier's first rate card (issue 12), which the server made.
+    await page.getByRole('button', { name: 'Edit rates from the start' }).click({ timeout: 20_000 });
     await page.getByText('A 130-stop day pays £247.40').waitFor();
 
     await page.getByRole('button', { name: 'Add Tier' }).click();
@@ -132,10 +135,10 @@ describe('profile, settings, plans and theme', () => {
     await entry.getByText('£282.60').waitFor();
     await page.getByText('All changes saved').waitFor({ timeout: 20_000 });
 
-    // The server has both: the tiers on the profile and the total on the entry.
+    // The server has both: the tiers on the first rate card and the total on the entry.
     const pulled = await page.evaluate(async () => (await fetch('/api/v1/sync/pull?cursor=0')).json());
-    const changes = pulled.changes as { kind: string; data?: { paymentConfig?: { tiers: unknown[] }; total?: number } }[];
-    assert.deepEqual(changes.find((c) => c.kind === 'profile')?.data?.paymentConfig?.tiers, [
+    const changes = pulled.changes as { kind: string; data?: { perStop?: unknown[]; total?: number } }[];
+    assert.deepEqual(changes.find((c) => c.kind === 'rateCard')?.data?.perStop, [
       { stopCount: 110, rate: 198 },
       { stopCount: 130, rate: 250 },
       { rate: 148 },

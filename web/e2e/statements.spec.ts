@@ -59,7 +59,7 @@ describe('statement checks', () => {
 
     const user = await page.evaluate(async () => ((await (await fetch('/api/v1/auth/session')).json()) as { user: { id: string } }).user.id);
     await pushFromAnotherDevice(page, [
-      // The default courier (id = the user's) moves to a 4-4-5 pay period, paid 2 weeks after.
+      // The default courier (id = the user's) moves to a 4-4-5 pay period, paid 2 weeks in arrears.
       { name: 'courier.put', args: { id: user, name: 'My courier', colour: '#2f6fde', periodKind: 'fourFourFive', periodAnchor: anchor, arrearsWeeks: 2 } },
       // £15 device rent every week from the first working day: 4 charges in the period.
       {
@@ -69,7 +69,7 @@ describe('statement checks', () => {
     ]);
 
     await page.goto('/app/history?view=invoices');
-    await page.getByText(`My courier: 4-4-5 from ${short(anchor)}, paid 2 weeks after.`).waitFor({ timeout: 20_000 });
+    await page.getByText(`My courier: 4-4-5 from ${short(anchor)}, paid 2 weeks in arrears.`).waitFor({ timeout: 20_000 });
     const period = page.getByRole('listitem', { name: `Pay period ${short(anchor)} – ${short(periodEnd)}` });
     await period.getByText('3 days, 310 stops · £608.80 gross − £60.00 = £548.80 net', { exact: false }).waitFor();
     await period.getByText('Unchecked').waitFor();

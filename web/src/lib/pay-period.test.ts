@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { expectedPayDate, periodHolding, periodLength, periodRuleWords, periodsBetween, periodWords, type PeriodRule } from './pay-period';
+import { expectedPayDate, ordinal, periodHolding, periodLength, periodRuleWords, periodsBetween, periodWords, type PeriodRule } from './pay-period';
 import { addDays, weekdayOf } from './week';
 
 const weekly = (periodAnchor: string, arrearsWeeks = 0): PeriodRule => ({ periodKind: 'weekly', periodAnchor, arrearsWeeks });
@@ -53,8 +53,8 @@ describe('the period holding a day', () => {
   it('words periods and rules', () => {
     expect(periodWords({ start: '2025-03-16', end: '2025-03-22' })).toBe('16/03/2025 – 22/03/2025');
     expect(periodRuleWords(weekly('2000-01-02'))).toBe('Weekly from Sunday');
-    expect(periodRuleWords(weekly('2025-03-19', 1))).toBe('Weekly from Wednesday, paid 1 week after');
-    expect(periodRuleWords(fourFourFive('2025-01-05', 4))).toBe('4-4-5 from 05/01/2025, paid 4 weeks after');
+    expect(periodRuleWords(weekly('2025-03-19', 1))).toBe('Weekly from Wednesday, paid 1 week in arrears');
+    expect(periodRuleWords(fourFourFive('2025-01-05', 4))).toBe('4-4-5 from 05/01/2025, paid 4 weeks in arrears');
     expect(periodRuleWords(monthly('2025-01-01'))).toBe('Monthly from the 1st');
     expect(periodRuleWords(monthly('2025-01-22'))).toBe('Monthly from the 22nd');
     expect(periodRuleWords(monthly('2025-01-13'))).toBe('Monthly from the 13th');
@@ -133,5 +133,20 @@ describe('pay period properties', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('periodRuleWords for the courier list', () => {
+  it('says the period and how far in arrears it is paid', () => {
+    expect(periodRuleWords({ periodKind: 'weekly', periodAnchor: '2000-01-02', arrearsWeeks: 1 })).toBe('Weekly from Sunday, paid 1 week in arrears');
+    expect(periodRuleWords({ periodKind: 'weekly', periodAnchor: '2025-03-05', arrearsWeeks: 0 })).toBe('Weekly from Wednesday');
+    expect(periodRuleWords({ periodKind: 'fourFourFive', periodAnchor: '2025-01-05', arrearsWeeks: 0 })).toBe('4-4-5 from 05/01/2025');
+    expect(periodRuleWords({ periodKind: 'monthly', periodAnchor: '2000-01-01', arrearsWeeks: 4 })).toBe('Monthly from the 1st, paid 4 weeks in arrears');
+  });
+});
+
+describe('ordinal', () => {
+  it('writes the days of a month as ordinals', () => {
+    expect([1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 28].map(ordinal)).toEqual(['1st', '2nd', '3rd', '4th', '11th', '12th', '13th', '21st', '22nd', '23rd', '28th']);
   });
 });

@@ -92,15 +92,15 @@ export function periodWords(period: PayPeriod): string {
   return `${formatShortDate(period.start)} – ${formatShortDate(period.end)}`;
 }
 
-const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'] as const;
+export const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'] as const;
 
-function ordinal(n: number): string {
+export function ordinal(n: number): string {
   const teen = n % 100 >= 11 && n % 100 <= 13;
   const suffix = teen ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
   return `${n}${suffix}`;
 }
 
-/** "Weekly from Sunday, paid 2 weeks after", "4-4-5 from 05/01/2025", "Monthly from the 15th". */
+/** "Weekly from Sunday, paid 2 weeks in arrears", "4-4-5 from 05/01/2025", "Monthly from the 15th". */
 export function periodRuleWords(rule: PeriodRule): string {
   const cut =
     rule.periodKind === 'weekly'
@@ -109,5 +109,5 @@ export function periodRuleWords(rule: PeriodRule): string {
         ? `4-4-5 from ${formatShortDate(rule.periodAnchor)}`
         : `Monthly from the ${ordinal(monthlyDay(rule))}`;
   if (rule.arrearsWeeks === 0) return cut;
-  return `${cut}, paid ${rule.arrearsWeeks} ${rule.arrearsWeeks === 1 ? 'week' : 'weeks'} after`;
+  return `${cut}, paid ${rule.arrearsWeeks} ${rule.arrearsWeeks === 1 ? 'week' : 'weeks'} in arrears`;
 }

@@ -16,34 +16,62 @@ export async function saveRecord<K extends RecordKind>(
   content: RecordContents[K],
   id?: string,
 ): Promise<LocalRecord<RecordContents[K]>> {
+  return db.transaction('rw', tableOf(db, kind), db.outbox, () => putRecord(db, kind, content, id));
+}
+
+/** One record in a batch: its kind, its content and its id (none for a new record). */
+export type RecordWrite = { [K in RecordKind]: { kind: K; content: RecordContents[K]; id?: string | undefined } }[RecordKind];
+
+/**
+ * Stores several records, of any kinds, each with its outbox item, in ONE transaction: all of
+ * them or none (a new courier with its first card, the days a rate change re-prices). Items
+ * go out in the given order, so a record is pushed after one it points at.
+ */
+export async function saveRecords(db: LocalDb, writes: readonly RecordWrite[]): Promise<LocalRecord<RecordContents[RecordKind]>[]> {
+  const tables = [...new Set(writes.map((write) => tableOf(db, write.kind)))];
+  return db.transaction('rw', [...tables, db.outbox], async () => {
+    const stored: LocalRecord<RecordContents[RecordKind]>[] = [];
+    for (const write of writes) stored.push(await putRecord(db, write.kind, write.content, write.id));
+    return stored;
+  });
+}
+
+/** The write itself, inside a caller's transaction over the kind's table and the outbox. */
+async function putRecord<K extends RecordKind>(db: LocalDb, kind: K, content: RecordContents[K], id?: string): Promise<LocalRecord<RecordContents[K]>> {
   const table = tableOf(db, kind);
   const now = new Date().toISOString();
   const fields = contentOf(kind, content);
-  return db.transaction('rw', table, db.outbox, async () => {
-    const existing = id ? await table.get(id) : undefined;
-    const record = {
-      ...fields,
-      id: existing?.id ?? id ?? newId(),
-      createdAt: existing?.createdAt ?? now,
-      updatedAt: now,
-      deleted: 0,
-      syncState: 'pending',
-      server: existing?.server ?? null,
-    } as LocalRecord<RecordContents[K]>;
-    await table.put(record);
-    await db.outbox.add(outboxItem(RECORD_KINDS[kind].put, record.id, { id: record.id, ...fields }));
-    return record;
-  });
+  const existing = id ? await table.get(id) : undefined;
+  const record = {
+    ...fields,
+    id: existing?.id ?? id ?? newId(),
+    createdAt: existing?.createdAt ?? now,
+    updatedAt: now,
+    deleted: 0,
+    syncState: 'pending',
+    server: existing?.server ?? null,
+  } as LocalRecord<RecordContents[K]>;
+  await table.put(record);
+  await db.outbox.add(outboxItem(RECORD_KINDS[kind].put, record.id, { id: record.id, ...fields }));
+  return record;
 }
 
 /** Deletes a record: a tombstone on the device at once, pushed like any other change. */
 export async function deleteRecord(db: LocalDb, kind: RecordKind, id: string): Promise<void> {
-  const table = tableOf(db, kind);
-  await db.transaction('rw', table, db.outbox, async () => {
-    const existing = await table.get(id);
-    if (!existing || existing.deleted) return;
-    await table.put({ ...existing, deleted: 1, syncState: 'pending', updatedAt: new Date().toISOString() });
-    await db.outbox.add(outboxItem(RECORD_KINDS[kind].remove, id, { id }));
+  await deleteRecords(db, [{ kind, id }]);
+}
+
+/** Deletes several records in ONE transaction (a courier with its cards and deductions). */
+export async function deleteRecords(db: LocalDb, targets: readonly { kind: RecordKind; id: string }[]): Promise<void> {
+  const tables = [...new Set(targets.map((target) => tableOf(db, target.kind)))];
+  await db.transaction('rw', [...tables, db.outbox], async () => {
+    for (const { kind, id } of targets) {
+      const table = tableOf(db, kind);
+      const existing = await table.get(id);
+      if (!existing || existing.deleted) continue;
+      await table.put({ ...existing, deleted: 1, syncState: 'pending', updatedAt: new Date().toISOString() });
+      await db.outbox.add(outboxItem(RECORD_KINDS[kind].remove, id, { id }));
+    }
   });
 }
 
@@ -60,7 +88,8 @@ export async function undoDelete<K extends RecordKind>(
   before: LocalRecord<RecordContents[K]>,
 ): Promise<string> {
   const table = tableOf(db, kind);
-  const withdrawn = await db.transaction('rw', table, db.outbox, async () => {
+  // Every synced table: refreshRecordState looks the record up across the kinds.
+  const withdrawn = await db.transaction('rw', db.syncTables, async () => {
     const items = await db.outbox.where('recordId').equals(before.id).sortBy('seq');
     const last = items.at(-1);
     if (!last || last.name !== RECORD_KINDS[kind].remove) return false;

@@ -45,7 +45,7 @@ describe('statement checks of a 4-4-5 courier', () => {
     const all = await handle.db.entries.toArray();
     const { user } = renderView(handle, all);
 
-    expect(await screen.findByText('DPD: 4-4-5 from 05/01/2025, paid 2 weeks after.')).toBeInTheDocument();
+    expect(await screen.findByText('DPD: 4-4-5 from 05/01/2025, paid 2 weeks in arrears.')).toBeInTheDocument();
     const periods = within(screen.getByRole('list', { name: 'Pay periods' })).getAllByRole('listitem');
     expect(periods.map((p) => p.getAttribute('aria-label'))).toEqual(['Pay period 06/04/2025 – 03/05/2025', 'Pay period 02/03/2025 – 05/04/2025']);
     const period = periods[1]!;

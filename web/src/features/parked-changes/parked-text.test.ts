@@ -60,3 +60,15 @@ describe('parked invoice checks', () => {
     expect(describeChange(parked('entry.delete', { id: 'e2' }, 'e2', { kind: 'entry', record: undefined }))).toBe('Deleting an entry');
   });
 });
+
+describe('parked couriers, rate cards and deductions', () => {
+  it('are described in the settings’ own words', () => {
+    expect(describeChange(parked('courier.put', { id: 'c1', name: 'Evri' }, 'c1', { kind: 'courier', record: undefined }))).toBe('New courier "Evri"');
+    expect(describeChange(parked('rateCard.put', { id: 'r1', validFrom: '2000-01-01' }, 'r1', { kind: 'rateCard', record: undefined }))).toBe('New rate card from the start');
+    expect(describeChange(parked('rateCard.put', { id: 'r2', validFrom: '2025-09-01' }, 'r2', { kind: 'rateCard', record: undefined }))).toBe('New rate card from 01/09/2025');
+    expect(describeChange(parked('deduction.put', { id: 'd1', label: 'Van hire', from: '2025-03-03', amount: 18_500 }, 'd1', { kind: 'deduction', record: undefined }))).toBe(
+      'New deduction "Van hire" from 03/03/2025 (£185.00)',
+    );
+    expect(describeChange(parked('courier.delete', { id: 'c2' }, 'c2', { kind: 'courier', record: undefined }))).toBe('Deleting a courier');
+  });
+});

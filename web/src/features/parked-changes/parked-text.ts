@@ -1,4 +1,5 @@
 import { formatPence, formatShortDate } from '@/lib/format';
+import { FIRST_CARD_FROM } from '@/lib/pay';
 import type { RecordContents, RecordKind } from '@/sync/records';
 import type { ParkedChange } from './use-parked-changes';
 
@@ -37,7 +38,8 @@ const WORDS: { [K in RecordKind]: KindWords<RecordContents[K]> } = {
   rateCard: {
     noun: 'rate card',
     one: 'a rate card',
-    about: ({ validFrom }) => (validFrom ? ` from ${formatShortDate(validFrom)}` : ''),
+    // A courier's first card is in force "from the start", as the settings call it.
+    about: ({ validFrom }) => (!validFrom ? '' : validFrom <= FIRST_CARD_FROM ? ' from the start' : ` from ${formatShortDate(validFrom)}`),
     figures: () => '',
   },
   deduction: {

@@ -1,225 +1,150 @@
-import { CircleCheck, Plus, Trash2 } from 'lucide-react';
+import { ChevronDown, Pencil, Plus, Trash2 } from 'lucide-react';
 import { useId, useState } from 'react';
 import { Button } from '@/components/button';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 import { FormAlert } from '@/components/form-alert';
 import { Page } from '@/components/page';
 import { Spinner } from '@/components/spinner';
-import { useFlash } from '@/lib/flash';
-import { formatPence } from '@/lib/format';
-import { penceToPounds } from '@/lib/money';
-import { payFor, type PayTier } from '@/lib/pay';
-import { useSession } from '@/lib/session/use-session';
-import { profileView, useProfileDoc } from '@/lib/sync/use-profile';
-import { saveProfile } from '@/lib/sync/doc-commands';
+import { deleteCourier } from '@/features/couriers/commands';
+import { CourierForm } from '@/features/couriers/courier-form';
+import { CourierSummary } from '@/features/couriers/courier-summary';
+import { DeductionsView } from '@/features/deductions/deductions-view';
+import { starterRules } from '@/features/rate-cards/card-form-schema';
+import { rateCardMessages } from '@/features/rate-cards/rate-card-messages';
+import { RateCardsView } from '@/features/rate-cards/rate-cards-view';
+import type { PaySetup } from '@/lib/sync/use-pay-setup';
 import { useSyncHandle } from '@/lib/sync/use-sync';
-import type { RecordSyncState } from '@/sync/types';
-import {
-  addTier,
-  canAddTier,
-  canRemoveTier,
-  exampleStops,
-  idleTiers,
-  MAX_TIERS,
-  payLines,
-  removeTier,
-  sameTiers,
-  toStored,
-  withRate,
-  withStopCount,
-} from './tier-rules';
-import { settingsMessages } from './settings-messages';
+import { useNow } from '@/lib/use-now';
+import { localDay } from '@/lib/week';
+import type { LocalCourier } from '@/sync/types';
+import { usePaySetupRead } from './use-pay-setup-read';
 import styles from './settings-page.module.css';
 
-const intro = 'How you are paid per stop. New entries are priced with these tiers; entries already logged keep their totals.';
+const intro = 'Who you work for and how each pays you. New days are priced with the rates in force on their date; days already logged keep their pay unless you re-price them.';
 
-/** Spec §4 "Payment settings": loading, then editing, then saving, then saved or error. */
+/** Spec §4 "Payment settings", grown into couriers: loading, then each courier's rates and deductions. */
 export function SettingsPage() {
-  const read = useProfileDoc();
-  const session = useSession();
+  const read = usePaySetupRead();
   return (
     <Page title="Payment Settings" intro={intro}>
-      {read.status === 'loading' || session.status !== 'signed-in' ? (
+      {read.status === 'loading' ? (
         <Spinner label="Loading payment settings" />
       ) : read.status === 'failed' ? (
-        <FormAlert message={settingsMessages.loadFailed} />
+        <FormAlert message={rateCardMessages.loadFailed} />
       ) : (
-        <TierEditor stored={profileView(read.doc, session.user).tiers} syncState={read.doc?.syncState ?? 'synced'} />
+        <CouriersAndPay setup={read.setup} />
       )}
     </Page>
   );
 }
 
-function TierEditor({ stored, syncState }: { stored: readonly PayTier[]; syncState: RecordSyncState }) {
-  const handle = useSyncHandle();
-  // null: nothing typed yet, so the list follows the stored one (including changes synced in).
-  const [draft, setDraft] = useState<readonly PayTier[] | null>(null);
-  const [saving, setSaving] = useState(false);
-  const [failed, setFailed] = useState(false);
-  const [saved, showSaved, clearSaved] = useFlash();
+function CouriersAndPay({ setup }: { setup: PaySetup }) {
   const headingId = useId();
-  const tiers = draft ?? stored;
-  const changed = !sameTiers(tiers, stored);
+  const today = localDay(useNow());
+  const [adding, setAdding] = useState(false);
+  // null: nothing toggled yet, so the first courier is open.
+  const [open, setOpen] = useState<ReadonlySet<string> | null>(null);
+  const expanded = open ?? new Set(setup.couriers.slice(0, 1).map((c) => c.id));
+  const toggle = (id: string, to = !expanded.has(id)) => {
+    const next = new Set(expanded);
+    if (to) next.add(id);
+    else next.delete(id);
+    setOpen(next);
+  };
 
-  function edit(next: readonly PayTier[]) {
-    if (next === tiers) return;
-    setDraft(next);
-    setFailed(false);
-    clearSaved();
-  }
-
-  async function save() {
-    setSaving(true);
-    setFailed(false);
-    try {
-      await saveProfile(handle, { paymentConfig: { tiers: toStored(tiers) } });
-      setDraft(null);
-      showSaved(settingsMessages.saved);
-    } catch {
-      setFailed(true);
-    } finally {
-      setSaving(false);
-    }
-  }
-
-  const last = tiers.length - 1;
-  const idle = new Set(idleTiers(tiers));
   return (
-    <section className={styles.card} aria-labelledby={headingId}>
-      <h2 id={headingId} className={styles.title}>
-        Pay tiers
-      </h2>
-      <ol className={styles.tiers}>
-        {tiers.map((tier, index) => (
-          <li key={index} className={styles.tier}>
-            <div className={styles.tierHead}>
-              <p className={styles.tierName}>{index === last ? 'Final tier' : `Tier ${index + 1}`}</p>
-              {canRemoveTier(tiers, index) ? (
-                <button type="button" className={styles.remove} aria-label={`Remove tier ${index + 1}`} onClick={() => edit(removeTier(tiers, index))}>
-                  <Trash2 aria-hidden="true" />
-                </button>
-              ) : null}
-            </div>
-            <div className={styles.fields}>
-              {index === last ? null : (
-                <span className={styles.field}>
-                  <span className={styles.lead} aria-hidden="true">
-                    Up to
-                  </span>
-                  <NumberInput
-                    label={`Tier ${index + 1}: up to how many stops`}
-                    value={String(tier.stopCount ?? '')}
-                    min={1}
-                    step={1}
-                    inputMode="numeric"
-                    onInput={(text) => edit(withStopCount(tiers, index, text))}
-                  />
-                  <span aria-hidden="true">stops</span>
-                </span>
-              )}
-              <span className={styles.field}>
-                <span className={styles.lead} aria-hidden="true">
-                  <span>{index === last ? 'After that' : 'Rate'}</span>
-                  <span>£</span>
-                </span>
-                <NumberInput
-                  label={index === last ? 'After that: rate (£ per stop)' : `Tier ${index + 1}: rate (£ per stop)`}
-                  value={penceToPounds(tier.rate)}
-                  min={0.01}
-                  step={0.01}
-                  inputMode="decimal"
-                  onInput={(text) => edit(withRate(tiers, index, text))}
-                />
-                <span aria-hidden="true">a stop</span>
-              </span>
-            </div>
-            {idle.has(index) ? <p className={styles.warning}>This tier covers no stops: its stop count must be above the tier before.</p> : null}
-          </li>
-        ))}
-      </ol>
-      <div>
-        <Button variant="secondary" onClick={() => edit(addTier(tiers))} disabled={!canAddTier(tiers)}>
-          <Plus aria-hidden="true" />
-          Add Tier
-        </Button>
-        {canAddTier(tiers) ? null : <p className={styles.hint}>{MAX_TIERS} tiers is the most a pay list can have.</p>}
-      </div>
-      <Example tiers={tiers} />
-      {failed ? <FormAlert message={settingsMessages.saveFailed} /> : null}
-      <div className={styles.actions}>
-        <Button onClick={() => void save()} disabled={saving || !changed} aria-busy={saving}>
-          {saving ? <Spinner size="sm" decorative /> : null}
-          {saving ? 'Saving...' : 'Save'}
-        </Button>
-        {changed ? (
-          <Button variant="ghost" onClick={() => edit(stored)} disabled={saving}>
-            Undo changes
+    <section className={styles.section} aria-labelledby={headingId}>
+      <div className={styles.head}>
+        <h2 id={headingId} className={styles.title}>
+          Couriers &amp; pay
+        </h2>
+        {adding ? null : (
+          <Button variant="secondary" onClick={() => setAdding(true)}>
+            <Plus aria-hidden="true" />
+            Add courier
           </Button>
-        ) : null}
-        <SyncNote syncState={syncState} changed={changed} />
+        )}
       </div>
-      <p role="status" className={styles.saved}>
-        {saved ? (
-          <>
-            <CircleCheck aria-hidden="true" />
-            {saved}
-          </>
-        ) : null}
-      </p>
+      {adding ? (
+        <CourierForm
+          firstCard={starterRules()}
+          today={today}
+          usedColours={setup.couriers.map((c) => c.colour)}
+          onSaved={(courier) => {
+            setAdding(false);
+            toggle(courier.id, true);
+          }}
+          onCancel={() => setAdding(false)}
+        />
+      ) : null}
+      {setup.couriers.length === 0 ? <p className={styles.hint}>Your courier arrives with the first sync; you can add others now.</p> : null}
+      <ul className={styles.couriers}>
+        {setup.couriers.map((courier) => (
+          <CourierItem key={courier.id} courier={courier} setup={setup} today={today} expanded={expanded.has(courier.id)} onToggle={() => toggle(courier.id)} />
+        ))}
+      </ul>
     </section>
   );
 }
 
-/** A small worked example, so a driver sees what the numbers mean. */
-function Example({ tiers }: { tiers: readonly PayTier[] }) {
-  const stops = exampleStops(tiers);
-  const lines = payLines(tiers, stops);
+interface CourierItemProps {
+  courier: LocalCourier;
+  setup: PaySetup;
+  today: string;
+  expanded: boolean;
+  onToggle: () => void;
+}
+
+/** One courier: its summary, and when opened its details, rate cards and deductions. */
+function CourierItem({ courier, setup, today, expanded, onToggle }: CourierItemProps) {
+  const handle = useSyncHandle();
+  const panelId = useId();
+  const [editing, setEditing] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const [refusal, setRefusal] = useState<string | null>(null);
+
+  async function remove() {
+    setConfirming(false);
+    const outcome = await deleteCourier(handle, courier);
+    setRefusal(outcome.deleted ? null : outcome.reason);
+  }
+
   return (
-    <div className={styles.example} aria-live="polite">
-      <p>
-        A {stops}-stop day pays <strong>{formatPence(payFor(tiers, stops))}</strong>
-      </p>
-      <p className={styles.exampleLines}>{lines.map((line) => `${line.stops} × ${formatPence(line.rate)}`).join(' + ')}</p>
-    </div>
-  );
-}
-
-function SyncNote({ syncState, changed }: { syncState: RecordSyncState; changed: boolean }) {
-  if (changed) return <span className={styles.note}>Unsaved changes</span>;
-  if (syncState === 'pending') return <span className={styles.note}>Saved on this device, waiting to sync</span>;
-  if (syncState === 'parked') return <span className={styles.noteError}>Not synced: see Changes not synced on the dashboard</span>;
-  return null;
-}
-
-interface NumberInputProps {
-  label: string;
-  value: string;
-  min: number;
-  step: number;
-  inputMode: 'numeric' | 'decimal';
-  onInput: (text: string) => void;
-}
-
-/**
- * A number box that lets the driver type freely (clear it, type a new number) while only
- * valid values reach the tiers; on leaving it shows the kept value again (spec §5: invalid
- * input is ignored and the old value kept).
- */
-function NumberInput({ label, value, min, step, inputMode, onInput }: NumberInputProps) {
-  const [typing, setTyping] = useState<string | null>(null);
-  return (
-    <input
-      className={styles.input}
-      type="number"
-      aria-label={label}
-      min={min}
-      step={step}
-      inputMode={inputMode}
-      value={typing ?? value}
-      onChange={(event) => {
-        setTyping(event.target.value);
-        onInput(event.target.value);
-      }}
-      onBlur={() => setTyping(null)}
-    />
+    <li className={styles.courier} style={{ borderLeftColor: courier.colour }}>
+      <button type="button" className={styles.toggle} aria-expanded={expanded} aria-controls={panelId} onClick={onToggle}>
+        <CourierSummary courier={courier} />
+        <ChevronDown aria-hidden="true" className={styles.chevron} />
+      </button>
+      {expanded ? (
+        <div id={panelId} className={styles.details}>
+          {editing ? (
+            <CourierForm editing={courier} firstCard={starterRules()} today={today} usedColours={[]} onSaved={() => setEditing(false)} onCancel={() => setEditing(false)} />
+          ) : (
+            <div className={styles.courierActions}>
+              <Button variant="ghost" onClick={() => setEditing(true)} aria-label={`Edit ${courier.name}`}>
+                <Pencil aria-hidden="true" />
+                Edit
+              </Button>
+              <Button variant="ghost" onClick={() => setConfirming(true)} aria-label={`Delete ${courier.name}`}>
+                <Trash2 aria-hidden="true" />
+                Delete
+              </Button>
+            </div>
+          )}
+          {refusal ? <FormAlert message={refusal} /> : null}
+          <RateCardsView courierId={courier.id} courierName={courier.name} cards={setup.cards.filter((c) => c.courierId === courier.id)} today={today} />
+          <DeductionsView courierId={courier.id} deductions={setup.deductions.filter((d) => d.courierId === courier.id)} today={today} />
+        </div>
+      ) : null}
+      {confirming ? (
+        <ConfirmDialog
+          title={`Delete ${courier.name}?`}
+          message="Its rate cards and deductions are deleted with it."
+          confirmLabel="Delete courier"
+          onConfirm={() => void remove()}
+          onCancel={() => setConfirming(false)}
+        />
+      ) : null}
+    </li>
   );
 }

@@ -1,0 +1,232 @@
+// A rate card as typed to what is stored. Every bound mirrors the server's card rules (the
+// issue-12 contract, crates/domain rate cards), so a typo is caught here, not parked after a push.
+// Money is typed in pounds and stored in pence; an empty box means "not paid this way" (null).
+import { z } from 'zod';
+import { parseForm, type FieldErrors, type FormResult } from '@/lib/form';
+import { parsePounds, penceToPounds } from '@/lib/money';
+import { DEFAULT_TIERS, FIRST_CARD_FROM, type PayTier } from '@/lib/pay';
+import type { Peak, RateCardContent } from '@/sync/types';
+import { MAX_RATE_PENCE, MAX_STOP_COUNT, MAX_TIERS, MIN_RATE_PENCE, MIN_STOP_COUNT, MIN_TIERS, toStored } from './tier-rules';
+
+export const MAX_LABEL_CHARS = 60;
+/** £100: the most a parcel, collection, failed item, hour or peak extra can pay. */
+export const MAX_ITEM_PENCE = 10_000;
+/** £1,000: the most a day rate can be. */
+export const MAX_DAY_RATE_PENCE = 100_000;
+export const MIN_PARCEL_CAP = 1;
+export const MAX_PARCEL_CAP = 50;
+export const MAX_PEAKS = 20;
+export const MIN_MULTIPLIER = 100;
+export const MAX_MULTIPLIER = 300;
+
+export const cardMessages = {
+  validFrom: 'Please enter the day the new rates start',
+  validFromEarly: 'The new rates must start after 01/01/2000',
+  validFromTaken: 'This courier already has rates starting on that day: edit those instead',
+  label: `The label must be at most ${MAX_LABEL_CHARS} characters`,
+  labelControl: 'The label cannot contain control characters',
+  noRule: 'Choose at least one way this courier pays: per stop, per parcel, per collection, a day rate or an hourly rate',
+  tiers: `Per-stop pay needs ${MIN_TIERS} to ${MAX_TIERS} tiers, rates from £0.01 to £100.00 and stop counts from 1 to 1,000`,
+  money: 'Enter an amount in pounds and pence, e.g. 0.45',
+  itemRange: 'The amount must be at most £100.00',
+  dayRange: 'The day rate must be at most £1,000.00',
+  capRange: `The cap must be a whole number of parcels from ${MIN_PARCEL_CAP} to ${MAX_PARCEL_CAP}`,
+  capNeedsParcel: 'A parcel cap needs a per-parcel rate',
+  peaksCount: `A card can have at most ${MAX_PEAKS} peak periods`,
+  peakDates: (n: number) => `Peak ${n}: please enter its first and last day`,
+  peakOrder: (n: number) => `Peak ${n}: the last day must be on or after the first day`,
+  peakNothing: (n: number) => `Peak ${n}: enter an extra per stop, a multiplier, or both`,
+  peakExtra: (n: number) => `Peak ${n}: the extra per stop must be £0.00 to £100.00`,
+  peakMultiplier: (n: number) => `Peak ${n}: the multiplier must be a whole % from ${MIN_MULTIPLIER} to ${MAX_MULTIPLIER}`,
+} as const;
+
+export interface PeakInput {
+  from: string;
+  to: string;
+  extraPerStop: string;
+  multiplierPercent: string;
+}
+
+export interface CardFormInput {
+  validFrom: string;
+  label: string;
+  /** Whether the card pays per stop; the tiers are kept while it is off, so a slip loses nothing. */
+  perStopOn: boolean;
+  tiers: readonly PayTier[];
+  perParcel: string;
+  parcelCapPerStop: string;
+  perCollection: string;
+  perFailed: string;
+  dayRate: string;
+  hourly: string;
+  peaks: PeakInput[];
+}
+
+export type CardFormErrors = FieldErrors<CardFormInput>;
+export type CardRules = Omit<RateCardContent, 'courierId'>;
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+// eslint-disable-next-line no-control-regex -- the rule is precisely "no control characters"
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
+/** Pounds typed → pence, '' → null (not used). Undefined when the text is not an amount. */
+function optionalPence(text: string): number | null | undefined {
+  const trimmed = text.trim();
+  if (trimmed === '') return null;
+  return parsePounds(trimmed) ?? undefined;
+}
+
+const money = (max: number, rangeMessage: string) =>
+  z
+    .string()
+    .refine((text) => optionalPence(text) !== undefined, cardMessages.money)
+    .transform((text) => optionalPence(text) ?? null)
+    .refine((pence) => pence === null || pence <= max, rangeMessage);
+
+const validTiers = (tiers: readonly PayTier[]) =>
+  tiers.length >= MIN_TIERS &&
+  tiers.length <= MAX_TIERS &&
+  tiers.every((tier, i) => {
+    const rateOk = Number.isInteger(tier.rate) && tier.rate >= MIN_RATE_PENCE && tier.rate <= MAX_RATE_PENCE;
+    if (i === tiers.length - 1) return rateOk;
+    const count = tier.stopCount;
+    return rateOk && count !== undefined && Number.isInteger(count) && count >= MIN_STOP_COUNT && count <= MAX_STOP_COUNT;
+  });
+
+function peakOf(input: PeakInput): Peak {
+  const extra = optionalPence(input.extraPerStop);
+  const multiplier = input.multiplierPercent.trim();
+  return { from: input.from, to: input.to, extraPerStop: extra ?? null, multiplierPercent: multiplier === '' ? null : Number(multiplier) };
+}
+
+/** The first thing wrong with peak number `n`, or null. */
+function peakProblem(input: PeakInput, n: number): string | null {
+  if (!DAY.test(input.from) || !DAY.test(input.to)) return cardMessages.peakDates(n);
+  if (input.to < input.from) return cardMessages.peakOrder(n);
+  const extra = optionalPence(input.extraPerStop);
+  if (extra === undefined || (extra !== null && extra > MAX_ITEM_PENCE)) return cardMessages.peakExtra(n);
+  const multiplier = input.multiplierPercent.trim();
+  if (multiplier !== '' && !(/^\d+$/.test(multiplier) && Number(multiplier) >= MIN_MULTIPLIER && Number(multiplier) <= MAX_MULTIPLIER)) {
+    return cardMessages.peakMultiplier(n);
+  }
+  if (extra === null && multiplier === '') return cardMessages.peakNothing(n);
+  return null;
+}
+
+export interface CardFormContext {
+  /** The courier's first card starts "from the start"; its date is not the driver's to pick. */
+  first: boolean;
+  /** validFrom days of the courier's other cards: two cards from one day would be a puzzle. */
+  takenDates: readonly string[];
+}
+
+export function cardFormSchema({ first, takenDates }: CardFormContext) {
+  return z
+    .object({
+      validFrom: z.string(),
+      label: z
+        .string()
+        .trim()
+        .refine((text) => [...text].length <= MAX_LABEL_CHARS, cardMessages.label)
+        .refine((text) => !CONTROL.test(text), cardMessages.labelControl),
+      perStopOn: z.boolean(),
+      tiers: z.custom<readonly PayTier[]>((value) => Array.isArray(value)),
+      perParcel: money(MAX_ITEM_PENCE, cardMessages.itemRange),
+      parcelCapPerStop: z
+        .string()
+        .trim()
+        .refine((text) => text === '' || (/^\d+$/.test(text) && Number(text) >= MIN_PARCEL_CAP && Number(text) <= MAX_PARCEL_CAP), cardMessages.capRange)
+        .transform((text) => (text === '' ? null : Number(text))),
+      perCollection: money(MAX_ITEM_PENCE, cardMessages.itemRange),
+      perFailed: money(MAX_ITEM_PENCE, cardMessages.itemRange),
+      dayRate: money(MAX_DAY_RATE_PENCE, cardMessages.dayRange),
+      hourly: money(MAX_ITEM_PENCE, cardMessages.itemRange),
+      peaks: z.array(z.custom<PeakInput>()),
+    })
+    .superRefine((value, context) => {
+      const issue = (path: keyof CardFormInput, message: string) => context.addIssue({ code: 'custom', path: [path], message });
+      if (!first) {
+        if (!DAY.test(value.validFrom)) issue('validFrom', cardMessages.validFrom);
+        else if (value.validFrom <= FIRST_CARD_FROM) issue('validFrom', cardMessages.validFromEarly);
+        else if (takenDates.includes(value.validFrom)) issue('validFrom', cardMessages.validFromTaken);
+      }
+      if (value.perStopOn && !validTiers(value.tiers)) issue('tiers', cardMessages.tiers);
+      if (value.parcelCapPerStop !== null && value.perParcel === null) issue('parcelCapPerStop', cardMessages.capNeedsParcel);
+      if (!value.perStopOn && value.perParcel === null && value.perCollection === null && value.dayRate === null && value.hourly === null) {
+        issue('perStopOn', cardMessages.noRule);
+      }
+      if (value.peaks.length > MAX_PEAKS) issue('peaks', cardMessages.peaksCount);
+      else {
+        const problem = value.peaks.map((peak, i) => peakProblem(peak, i + 1)).find((p) => p !== null);
+        if (problem) issue('peaks', problem);
+      }
+    })
+    .transform(
+      (value): CardRules => ({
+        validFrom: first ? FIRST_CARD_FROM : value.validFrom,
+        label: value.label,
+        perStop: value.perStopOn ? toStored(value.tiers) : null,
+        perParcel: value.perParcel,
+        parcelCapPerStop: value.parcelCapPerStop,
+        perCollection: value.perCollection,
+        perFailed: value.perFailed,
+        dayRate: value.dayRate,
+        hourly: value.hourly,
+        peaks: value.peaks.map(peakOf),
+      }),
+    );
+}
+
+export function validateCardForm(input: CardFormInput, context: CardFormContext): FormResult<CardFormInput, CardRules> {
+  return parseForm(cardFormSchema(context), input);
+}
+
+const pounds = (pence: number | null) => (pence === null ? '' : penceToPounds(pence));
+
+/** A card's rules as the form shows them. */
+export function cardFormOf(card: CardRules): CardFormInput {
+  return {
+    validFrom: card.validFrom,
+    label: card.label,
+    perStopOn: card.perStop !== null,
+    tiers: card.perStop ?? DEFAULT_TIERS,
+    perParcel: pounds(card.perParcel),
+    parcelCapPerStop: card.parcelCapPerStop === null ? '' : String(card.parcelCapPerStop),
+    perCollection: pounds(card.perCollection),
+    perFailed: pounds(card.perFailed),
+    dayRate: pounds(card.dayRate),
+    hourly: pounds(card.hourly),
+    peaks: card.peaks.map((peak) => ({
+      from: peak.from,
+      to: peak.to,
+      extraPerStop: pounds(peak.extraPerStop),
+      multiplierPercent: peak.multiplierPercent === null ? '' : String(peak.multiplierPercent),
+    })),
+  };
+}
+
+/** "Change rates from a date": the card in force until then, copied, from `day`. */
+export function nextCardForm(current: CardRules | null, day: string): CardFormInput {
+  const base = current ? cardFormOf(current) : cardFormOf(starterRules());
+  return { ...base, validFrom: day, label: '' };
+}
+
+/** What a new courier pays until the driver says otherwise: the spec's default tiers, from the start. */
+export function starterRules(): CardRules {
+  return {
+    validFrom: FIRST_CARD_FROM,
+    label: '',
+    perStop: [...DEFAULT_TIERS],
+    perParcel: null,
+    parcelCapPerStop: null,
+    perCollection: null,
+    perFailed: null,
+    dayRate: null,
+    hourly: null,
+    peaks: [],
+  };
+}
+
+export function blankPeak(day: string): PeakInput {
+  return { from: day, to: day, extraPerStop: '', multiplierPercent: '' };
+}
