@@ -2,13 +2,9 @@
 // the dashboard form, the courier on a 4-4-5 pay period with a weekly deduction, a statement
 // imported from CSV that is short by one day and takes the deduction once more than the log;
 // the check names both, is marked disputed with a note, and is still there on a second load.
-//
-// The courier's pay period and the deduction are set by another device through the sync API
-// (the same mutations the courier and deduction editors send), so this spec does not depend on
-// those screens.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { addEntry, launchBrowser, newPage, type RunningServer, signUp, startServer, uniqueEmail } from './harness';
 
 let server: RunningServer;
@@ -28,19 +24,6 @@ const day = (base: Date, offset: number) => new Date(base.getTime() + offset * 8
 const short = (iso: string) => `${iso.slice(8, 10)}/${iso.slice(5, 7)}/${iso.slice(0, 4)}`;
 const weekday = (iso: string) => ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'][new Date(`${iso}T00:00:00Z`).getUTCDay()];
 
-/** What another signed-in device sends: mutations through POST /api/v1/sync/push. */
-async function pushFromAnotherDevice(page: Page, mutations: { name: string; args: Record<string, unknown> }[]): Promise<void> {
-  const results = await page.evaluate(async (list) => {
-    const response = await fetch('/api/v1/sync/push', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ clientId: crypto.randomUUID(), mutations: list.map((m) => ({ id: crypto.randomUUID(), ...m })) }),
-    });
-    return ((await response.json()) as { results: { status: string }[] }).results.map((r) => r.status);
-  }, mutations);
-  assert.deepEqual(results, mutations.map(() => 'applied'));
-}
-
 describe('statement checks', () => {
   it('names the missing day and the deduction taken twice in a 4-4-5 period, and keeps the dispute', async () => {
     const { context, page } = await newPage(browser, server);
@@ -57,16 +40,27 @@ describe('statement checks', () => {
     await addEntry(page, second, 120, 'Depot A'); // £232.60
     await addEntry(page, third, 90, 'Depot A'); // £178.20
 
-    const user = await page.evaluate(async () => ((await (await fetch('/api/v1/auth/session')).json()) as { user: { id: string } }).user.id);
-    await pushFromAnotherDevice(page, [
-      // The default courier (id = the user's) moves to a 4-4-5 pay period, paid 2 weeks in arrears.
-      { name: 'courier.put', args: { id: user, name: 'My courier', colour: '#2f6fde', periodKind: 'fourFourFive', periodAnchor: anchor, arrearsWeeks: 2 } },
-      // £15 device rent every week from the first working day: 4 charges in the period.
-      {
-        name: 'deduction.put',
-        args: { id: crypto.randomUUID(), courierId: user, label: 'Device rent', amount: 1_500, repeat: 'weekly', from: first, to: null },
-      },
-    ]);
+    // In the settings: the courier moves to a 4-4-5 pay period, paid 2 weeks in arrears, and
+    // £15 device rent comes off every week from the first working day (4 charges in the period).
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
+    const couriers = page.getByRole('region', { name: 'Couriers & pay' });
+    const mine = couriers.getByRole('listitem').filter({ has: page.locator('button[aria-expanded]', { hasText: 'My courier' }) });
+    const toggle = mine.locator('button[aria-expanded]').first();
+    await toggle.waitFor({ timeout: 20_000 });
+    if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
+    await mine.getByRole('button', { name: 'Edit My courier' }).click();
+    await mine.getByLabel('Pay period').selectOption('fourFourFive');
+    await mine.getByLabel('A cycle starts on').fill(anchor);
+    await mine.getByLabel('Weeks in arrears').fill('2');
+    await mine.getByRole('button', { name: 'Save courier' }).click();
+    await mine.getByText(`4-4-5 from ${short(anchor)}, paid 2 weeks in arrears`).waitFor();
+    await mine.getByRole('button', { name: 'Add deduction' }).click();
+    await mine.getByLabel('What for').fill('Device rent');
+    await mine.getByLabel('Amount (£)').fill('15');
+    await mine.getByLabel('Repeats').selectOption('weekly');
+    await mine.getByLabel('First charge').fill(first);
+    await mine.getByRole('button', { name: 'Add deduction' }).last().click();
+    await mine.getByText('Device rent').waitFor();
 
     await page.goto('/app/history?view=invoices');
     await page.getByText(`My courier: 4-4-5 from ${short(anchor)}, paid 2 weeks in arrears.`).waitFor({ timeout: 20_000 });

@@ -1,0 +1,166 @@
+// [12] The pay journey end to end in Chromium against the real binary, with a period offline in
+// the middle: a driver sets a weekly van-hire deduction and adds a second courier paid per
+// parcel, goes offline, logs a day, cuts the default courier's rates from the next day, logs a
+// day after the cut (the new rate) and a day for the second courier (the courier picker), edits
+// the old day's notes (its pay does not move), comes back online, and a second device shows the
+// same days, the same totals and the week's net pay with the van hire taken off.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { addEntry, goOffline, goOnline, launchBrowser, logIn, newPage, type RunningServer, signUp, startServer, syncBadge, uniqueEmail } from './harness';
+
+let server: RunningServer;
+let browser: Browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+const DAY_MS = 86_400_000;
+/** The Sunday starting this week (the spec's weeks start on Sunday), plus `offset` days, as YYYY-MM-DD. */
+function thisWeek(offset: number): string {
+  const today = new Date();
+  const sunday = Date.UTC(today.getFullYear(), today.getMonth(), today.getDate()) - today.getDay() * DAY_MS;
+  return new Date(sunday + offset * DAY_MS).toISOString().slice(0, 10);
+}
+const short = (iso: string) => `${iso.slice(8, 10)}/${iso.slice(5, 7)}/${iso.slice(0, 4)}`;
+
+function couriersSection(page: Page): Locator {
+  return page.getByRole('region', { name: 'Couriers & pay' });
+}
+
+/** A courier's item in the settings, opened. */
+async function openCourier(page: Page, name: string): Promise<Locator> {
+  const item = couriersSection(page)
+    .getByRole('listitem')
+    .filter({ has: page.locator('button[aria-expanded]', { hasText: name }) });
+  const toggle = item.locator('button[aria-expanded]').first();
+  await toggle.waitFor({ timeout: 20_000 });
+  if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
+  return item;
+}
+
+async function goTo(page: Page, link: 'Home' | 'Settings'): Promise<void> {
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: link }).click();
+  await page.getByRole('heading', { name: link === 'Home' ? 'Log New Entry' : 'Payment Settings' }).waitFor();
+}
+
+/** The week's pay panel on the dashboard, one tile by its label. */
+function weekTile(page: Page, label: string): Locator {
+  return page.getByRole('region', { name: "This week's pay" }).getByText(label, { exact: true }).locator('xpath=ancestor::li[1]');
+}
+
+describe('the pay journey', () => {
+  it('keeps two couriers, a rate cut and a deduction straight through an offline spell, on a second device too', async () => {
+    const email = uniqueEmail('journey');
+    const phone = await newPage(browser, server);
+    await signUp(phone.page, email, 'van-route-42', 'Sam Driver');
+    await phone.page.waitForURL('**/app/dashboard');
+    await phone.page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+    });
+    const [monday, tuesday, wednesday, thursday] = [thisWeek(1), thisWeek(2), thisWeek(3), thisWeek(4)];
+
+    // Online: a weekly van hire on the driver's own courier, and a second courier paid per parcel.
+    await goTo(phone.page, 'Settings');
+    const mine = await openCourier(phone.page, 'My courier');
+    await mine.getByRole('button', { name: 'Add deduction' }).click();
+    await mine.getByLabel('What for').fill('Van hire');
+    await mine.getByLabel('Amount (£)').fill('195');
+    await mine.getByLabel('Repeats').selectOption('weekly');
+    await mine.getByLabel('First charge').fill(thisWeek(0));
+    await mine.getByRole('button', { name: 'Add deduction' }).last().click();
+    await mine.getByText('Van hire').waitFor();
+
+    await couriersSection(phone.page).getByRole('button', { name: 'Add courier' }).click();
+    await phone.page.getByLabel('Name').fill('Evri');
+    await couriersSection(phone.page).getByRole('button', { name: 'Add courier' }).click();
+    const evri = await openCourier(phone.page, 'Evri');
+    await evri.getByRole('button', { name: 'Edit rates from the start' }).click();
+    await evri.getByRole('checkbox', { name: 'Pay per stop, in tiers' }).uncheck();
+    await evri.getByLabel(/Per parcel/).fill('0.45');
+    await evri.getByRole('button', { name: 'Save' }).click();
+    await evri.getByText('Payment settings saved successfully!').waitFor();
+    await syncBadge(phone.page).getByText(/All data synced/).waitFor({ timeout: 20_000 });
+
+    // The laptop signs in now and stays open all along.
+    const laptop = await newPage(browser, server);
+    await logIn(laptop.page, email, 'van-route-42');
+    await laptop.page.waitForURL('**/app/dashboard');
+
+    // Offline on the phone from here.
+    await goOffline(phone.context);
+    await goTo(phone.page, 'Home');
+    await addEntry(phone.page, monday, 100, 'Before the cut'); // default tiers: £198.00
+
+    await goTo(phone.page, 'Settings');
+    const cut = await openCourier(phone.page, 'My courier');
+    await cut.getByRole('button', { name: 'Change rates from a date' }).click();
+    await cut.getByLabel('New rates start on').fill(tuesday);
+    await cut.getByRole('spinbutton', { name: 'Tier 1: rate (£ per stop)' }).fill('1.90');
+    await cut.getByRole('button', { name: 'Save' }).click();
+    await cut.getByText(`From ${short(tuesday)}`, { exact: true }).waitFor();
+    // No day after the cut yet, so nothing to re-price: the Monday keeps its pay.
+    assert.equal(await cut.getByRole('group', { name: /Re-price/ }).count(), 0);
+
+    await goTo(phone.page, 'Home');
+    await addEntry(phone.page, wednesday, 100, 'After the cut'); // 100 × £1.90 = £190.00
+    await phone.page.getByLabel('Courier').selectOption({ label: 'Evri' });
+    await phone.page.getByLabel('Date').fill(thursday);
+    await phone.page.getByLabel('Parcels').fill('100');
+    await addEntry(phone.page, thursday, 30, 'Evri round'); // 100 parcels × £0.45 = £45.00
+
+    // The old day's notes, edited offline: its pay stays as it was saved.
+    await phone.page.goto('/app/history');
+    await phone.page.getByRole('button', { name: `Edit entry for ${short(monday)}` }).click();
+    const editor = phone.page.getByRole('form', { name: 'Edit entry' });
+    await editor.getByLabel('Notes').fill('Before the cut, rain all day');
+    await editor.getByRole('button', { name: 'Save changes' }).click();
+    const old = phone.page.getByRole('article', { name: `Entry for ${short(monday)}` });
+    await old.getByText('Before the cut, rain all day').waitFor();
+    await old.getByText('£198.00').waitFor();
+    await syncBadge(phone.page).getByText(/pending sync/).waitFor();
+
+    await goOnline(phone.context);
+    await syncBadge(phone.page).getByText(/All data synced/).waitFor({ timeout: 30_000 });
+
+    // The laptop was poked: the week's pay with the van hire taken off, and every day as saved.
+    await weekTile(laptop.page, 'Gross').getByText('£433.00').waitFor({ timeout: 30_000 });
+    assert.match((await weekTile(laptop.page, 'Deductions').textContent()) ?? '', /−£195\.00/);
+    assert.match((await weekTile(laptop.page, 'Net').textContent()) ?? '', /£238\.00/);
+    await laptop.page.goto('/app/history');
+    const expected: [string, string, string][] = [
+      [monday, '£198.00', 'Before the cut, rain all day'],
+      [wednesday, '£190.00', 'After the cut'],
+      [thursday, '£45.00', 'Evri round'],
+    ];
+    for (const [date, total, notes] of expected) {
+      const card = laptop.page.getByRole('article', { name: `Entry for ${short(date)}` });
+      await card.getByText(total).waitFor({ timeout: 20_000 });
+      await card.getByText(notes).waitFor();
+    }
+    await laptop.page.getByRole('article', { name: `Entry for ${short(thursday)}` }).getByText('Evri').first().waitFor();
+
+    // And the server holds each day with the card that priced it.
+    const pulled = await laptop.page.evaluate(async () => (await fetch('/api/v1/sync/pull?cursor=0&limit=500')).json());
+    const live = (pulled.changes as { kind: string; id: string; deleted: boolean; data?: Record<string, unknown> }[]).filter((c) => !c.deleted);
+    const cardFrom = (courierName: string, validFrom: string) => {
+      const courier = live.find((c) => c.kind === 'courier' && c.data?.name === courierName)!;
+      return live.find((c) => c.kind === 'rateCard' && c.data?.courierId === courier.id && c.data?.validFrom === validFrom)!.id;
+    };
+    const days = Object.fromEntries(live.filter((c) => c.kind === 'entry').map((c) => [c.data!.date, [c.data!.total, c.data!.rateCardId]]));
+    assert.deepEqual(days, {
+      [monday]: [19_800, cardFrom('My courier', '2000-01-01')],
+      [wednesday]: [19_000, cardFrom('My courier', tuesday)],
+      [thursday]: [4_500, cardFrom('Evri', '2000-01-01')],
+    });
+    await phone.context.close();
+    await laptop.context.close();
+  });
+});
