@@ -216,17 +216,18 @@ describe('EntryForm', () => {
     await waitFor(() => expect(screen.queryByText('Please enter number of stops')).not.toBeInTheDocument());
   });
 
-  it('before any courier has reached the device, says so and counts the extra only', async () => {
+  it('before any courier has reached the device, prices with the courier and card the server made at sign-up', async () => {
     const form = await setup(DEFAULT_TIERS, async () => undefined);
-    expect(screen.getByText('No rate card for this date — only extra pay counts')).toBeInTheDocument();
+    expect(await screen.findByText('Priced with My courier rates from the start')).toBeInTheDocument();
     expect(screen.queryByLabelText('Courier')).not.toBeInTheDocument();
     await form.user.type(form.stops(), '120');
     await form.user.type(form.extra(), '12.50');
-    expect(screen.getByText('£12.50')).toBeInTheDocument();
+    expect(screen.getByText('£245.10')).toBeInTheDocument(); // 110 × £1.98 + 10 × £1.48 + £12.50
     await form.user.click(form.submit());
     await screen.findByText('Entry saved successfully!');
-    // The day belongs to the default courier the server made, whose id is the user's.
-    expect((await form.handle.db.entries.toArray())[0]).toMatchObject({ stops: 120, total: 1_250, courierId: form.handle.db.userId, rateCardId: null });
+    // The day points at the default courier and its first card, whose ids are the user's.
+    const userId = form.handle.db.userId;
+    expect((await form.handle.db.entries.toArray())[0]).toMatchObject({ stops: 120, total: 24_510, courierId: userId, rateCardId: userId });
   });
 
   it('says which card prices a day before a rate change and which after', async () => {
