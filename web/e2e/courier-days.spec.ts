@@ -81,12 +81,21 @@ describe('courier days', () => {
     await tile('£ per stop').getByText('£1.96').waitFor(); // £430.60 over 220 stops
     for (const day of ['17/03/2025', '18/03/2025']) await entryCard(phone.page, day).getByText('Synced').waitFor({ timeout: 20_000 });
 
-    // The rates change: the payment settings rewrite the courier's card on the server, and the
-    // device pulls it (the form prices 100 stops at the new rate).
+    // The rates change on the courier's first card; the days already logged keep their pay (the
+    // re-price offered is declined), and the form prices 100 stops at the new rate.
     await phone.page.goto('/app/settings');
-    await phone.page.getByRole('spinbutton', { name: 'Tier 1: rate (£ per stop)' }).fill('1.50');
-    await phone.page.getByRole('button', { name: 'Save', exact: true }).click();
-    await phone.page.getByText('Payment settings saved successfully!').waitFor();
+    const mine = phone.page
+      .getByRole('region', { name: 'Couriers & pay' })
+      .getByRole('listitem')
+      .filter({ has: phone.page.locator('button[aria-expanded]', { hasText: 'My courier' }) });
+    const toggle = mine.locator('button[aria-expanded]').first();
+    await toggle.waitFor({ timeout: 20_000 });
+    if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
+    await mine.getByRole('button', { name: 'Edit rates from the start' }).click();
+    await mine.getByRole('spinbutton', { name: 'Tier 1: rate (£ per stop)' }).fill('1.50');
+    await mine.getByRole('button', { name: 'Save', exact: true }).click();
+    await mine.getByText('Payment settings saved successfully!').waitFor();
+    await mine.getByRole('group', { name: /Re-price/ }).getByRole('button', { name: 'Not now' }).click();
     await phone.page.goto('/app/dashboard');
     await entryForm(phone.page).getByLabel('Stops').fill('100');
     await entryForm(phone.page).getByText('£150.00').waitFor({ timeout: 20_000 });

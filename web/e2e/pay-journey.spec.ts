@@ -56,6 +56,27 @@ function weekTile(page: Page, label: string): Locator {
   return page.getByRole('region', { name: "This week's pay" }).getByText(label, { exact: true }).locator('xpath=ancestor::li[1]');
 }
 
+type Pulled = { kind: string; id: string; deleted: boolean; data?: Record<string, unknown> };
+
+/** The account's live records on the server, pulled from the start as a new device would. */
+async function serverRecords(page: Page): Promise<Pulled[]> {
+  const pulled = await page.evaluate(async () => (await fetch('/api/v1/sync/pull?cursor=0&limit=500')).json());
+  return (pulled.changes as Pulled[]).filter((c) => !c.deleted);
+}
+
+/**
+ * Waits until the server holds what `ready` looks for (the device pushes on its own; the sync
+ * badge is no signal to wait on, it hides itself 3 s after a sync).
+ */
+async function serverHolds(page: Page, what: string, ready: (records: Pulled[]) => boolean): Promise<Pulled[]> {
+  for (let tries = 0; tries < 60; tries += 1) {
+    const records = await serverRecords(page);
+    if (ready(records)) return records;
+    await page.waitForTimeout(500);
+  }
+  throw new Error(`the server never held ${what}`);
+}
+
 describe('the pay journey', () => {
   it('keeps two couriers, a rate cut and a deduction straight through an offline spell, on a second device too', async () => {
     const email = uniqueEmail('journey');
@@ -87,7 +108,9 @@ describe('the pay journey', () => {
     await evri.getByLabel(/Per parcel/).fill('0.45');
     await evri.getByRole('button', { name: 'Save' }).click();
     await evri.getByText('Payment settings saved successfully!').waitFor();
-    await syncBadge(phone.page).getByText(/All data synced/).waitFor({ timeout: 20_000 });
+    await serverHolds(phone.page, 'the van hire and the Evri card', (records) =>
+      records.some((c) => c.kind === 'deduction' && c.data?.label === 'Van hire') && records.some((c) => c.kind === 'rateCard' && c.data?.perParcel === 45),
+    );
 
     // The laptop signs in now and stays open all along.
     const laptop = await newPage(browser, server);
@@ -128,7 +151,10 @@ describe('the pay journey', () => {
     await syncBadge(phone.page).getByText(/pending sync/).waitFor();
 
     await goOnline(phone.context);
-    await syncBadge(phone.page).getByText(/All data synced/).waitFor({ timeout: 30_000 });
+    const live = await serverHolds(phone.page, 'the three days and the cut', (records) => {
+      const entries = records.filter((c) => c.kind === 'entry');
+      return entries.length === 3 && entries.some((c) => c.data?.notes === 'Before the cut, rain all day') && records.some((c) => c.data?.validFrom === tuesday);
+    });
 
     // The laptop was poked: the week's pay with the van hire taken off, and every day as saved.
     await weekTile(laptop.page, 'Gross').getByText('£433.00').waitFor({ timeout: 30_000 });
@@ -148,8 +174,6 @@ describe('the pay journey', () => {
     await laptop.page.getByRole('article', { name: `Entry for ${short(thursday)}` }).getByText('Evri').first().waitFor();
 
     // And the server holds each day with the card that priced it.
-    const pulled = await laptop.page.evaluate(async () => (await fetch('/api/v1/sync/pull?cursor=0&limit=500')).json());
-    const live = (pulled.changes as { kind: string; id: string; deleted: boolean; data?: Record<string, unknown> }[]).filter((c) => !c.deleted);
     const cardFrom = (courierName: string, validFrom: string) => {
       const courier = live.find((c) => c.kind === 'courier' && c.data?.name === courierName)!;
       return live.find((c) => c.kind === 'rateCard' && c.data?.courierId === courier.id && c.data?.validFrom === validFrom)!.id;

@@ -43,12 +43,21 @@ function outboxCount(): number {
   return existsSync(outbox) ? readFileSync(outbox, 'utf8').split('\n').filter(Boolean).length : 0;
 }
 
+/**
+ * The signed-in account's id. Linking rotates the session, and the screen can learn of the link
+ * from a pull (the server pokes as it commits) a moment before the link's answer brings the new
+ * cookie; until it lands the old cookie reads as signed out, so this waits for a signed-in answer.
+ */
 async function sessionUserId(page: Page): Promise<string> {
-  return page.evaluate(async () => {
-    const response = await fetch('/api/v1/auth/session');
-    const body = (await response.json()) as { user: { id: string } };
-    return body.user.id;
-  });
+  for (let tries = 0; tries < 40; tries += 1) {
+    const id = await page.evaluate(async () => {
+      const response = await fetch('/api/v1/auth/session');
+      return response.ok ? (((await response.json()) as { user?: { id: string } | null }).user?.id ?? null) : null;
+    });
+    if (id) return id;
+    await page.waitForTimeout(250);
+  }
+  throw new Error('the session never named an account');
 }
 
 /** Step 1 and 2 of the phone form, whichever card shows it. */
