@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { goOffline, goOnline, launchBrowser, logIn, newPage, type RunningServer, signUp, startServer, syncBadge, uniqueEmail } from './harness';
+import { goOffline, goOnline, launchBrowser, logIn, newPage, openCourier, type RunningServer, signUp, startServer, syncBadge, uniqueEmail } from './harness';
 
 let server: RunningServer;
 let browser: Browser;
@@ -84,13 +84,7 @@ describe('courier days', () => {
     // The rates change on the courier's first card; the days already logged keep their pay (the
     // re-price offered is declined), and the form prices 100 stops at the new rate.
     await phone.page.goto('/app/settings');
-    const mine = phone.page
-      .getByRole('region', { name: 'Couriers & pay' })
-      .getByRole('listitem')
-      .filter({ has: phone.page.locator('button[aria-expanded]', { hasText: 'My courier' }) });
-    const toggle = mine.locator('button[aria-expanded]').first();
-    await toggle.waitFor({ timeout: 20_000 });
-    if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
+    const mine = await openCourier(phone.page, 'My courier');
     await mine.getByRole('button', { name: 'Edit rates from the start' }).click();
     await mine.getByRole('spinbutton', { name: 'Tier 1: rate (£ per stop)' }).fill('1.50');
     await mine.getByRole('button', { name: 'Save', exact: true }).click();

@@ -4,8 +4,8 @@
 // server ends up with what the device shows.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { addEntry, launchBrowser, newPage, type RunningServer, signUp, startServer, uniqueEmail } from './harness';
+import type { Browser, Page } from 'playwright-core';
+import { addEntry, courierItem, couriersSection, launchBrowser, newPage, openCourier, type RunningServer, serverRecords, signUp, startServer, uniqueEmail } from './harness';
 
 let server: RunningServer;
 let browser: Browser;
@@ -20,25 +20,6 @@ after(async () => {
   await server?.stop();
 });
 
-function section(page: Page): Locator {
-  return page.getByRole('region', { name: 'Couriers & pay' });
-}
-
-/** A courier's item in the settings: its toggle, and once open its cards and deductions. */
-function courier(page: Page, name: string): Locator {
-  return section(page)
-    .getByRole('listitem')
-    .filter({ has: page.locator('button[aria-expanded]', { hasText: name }) });
-}
-
-async function open(page: Page, name: string): Promise<Locator> {
-  const item = courier(page, name);
-  const toggle = item.locator('button[aria-expanded]').first();
-  await toggle.waitFor({ timeout: 20_000 });
-  if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
-  return item;
-}
-
 async function totalOf(history: Page, day: string): Promise<string> {
   const card = history.getByRole('article', { name: `Entry for ${day}` });
   await card.waitFor();
@@ -48,14 +29,6 @@ async function totalOf(history: Page, day: string): Promise<string> {
 /** Waits until the day's card in the history shows `total` (the history follows the database live). */
 async function expectTotal(history: Page, day: string, total: string): Promise<void> {
   await history.getByRole('article', { name: `Entry for ${day}` }).getByText(total).waitFor({ timeout: 20_000 });
-}
-
-type Pulled = { kind: string; id: string; deleted: boolean; data?: Record<string, unknown> };
-
-/** The account's live records on the server, by pulling from the start as a new device would. */
-async function serverRecords(page: Page): Promise<Pulled[]> {
-  const pulled = await page.evaluate(async () => (await fetch('/api/v1/sync/pull?cursor=0&limit=500')).json());
-  return (pulled.changes as Pulled[]).filter((c) => !c.deleted);
 }
 
 /** Each day's [total, rateCardId] on the server, once the device has pushed them (a wait, not a timed assertion). */
@@ -83,19 +56,19 @@ describe('couriers and rate cards', () => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
     await page.getByRole('heading', { name: 'Payment Settings' }).waitFor();
     // The account's own courier comes from the server.
-    const mine = await open(page, 'My courier');
+    const mine = await openCourier(page, 'My courier');
     await mine.getByText('From the start').waitFor();
     await mine.getByText('Weekly from Sunday').waitFor();
 
     // A second courier, paid per parcel with a cap.
-    await section(page).getByRole('button', { name: 'Add courier' }).click();
+    await couriersSection(page).getByRole('button', { name: 'Add courier' }).click();
     await page.getByLabel('Name').fill('Evri');
     await page.getByRole('radio', { name: 'Green' }).check();
     await page.getByLabel('Pay period').selectOption('fourFourFive');
     await page.getByLabel('A cycle starts on').fill('2025-01-05');
     await page.getByLabel('Weeks in arrears').fill('1');
-    await section(page).getByRole('button', { name: 'Add courier' }).click();
-    const evri = courier(page, 'Evri');
+    await couriersSection(page).getByRole('button', { name: 'Add courier' }).click();
+    const evri = courierItem(page, 'Evri');
     await evri.getByText('4-4-5 from 05/01/2025, paid 1 week in arrears').waitFor();
     await evri.getByRole('button', { name: 'Edit rates from the start' }).click();
     await evri.getByRole('checkbox', { name: 'Pay per stop, in tiers' }).uncheck();

@@ -4,7 +4,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 
 
 const repoRoot = resolve(import.meta.dirname, '..', '..');
@@ -143,4 +143,51 @@ export async function goOnline(context: BrowserContext): Promise<void> {
 /** The floating sync badge's text. */
 export function syncBadge(page: Page) {
   return page.getByRole('complementary', { name: 'Sync status' }).getByRole('status');
+}
+
+/** Settings → "Couriers & pay". */
+export function couriersSection(page: Page): Locator {
+  return page.getByRole('region', { name: 'Couriers & pay' });
+}
+
+/** A courier's item in the settings (its toggle, and once open its cards and deductions). */
+export function courierItem(page: Page, name: string): Locator {
+  return couriersSection(page)
+    .getByRole('listitem')
+    .filter({ has: page.locator('button[aria-expanded]', { hasText: name }) });
+}
+
+/** A courier's item in the settings, opened. */
+export async function openCourier(page: Page, name: string): Promise<Locator> {
+  const item = courierItem(page, name);
+  const toggle = item.locator('button[aria-expanded]').first();
+  await toggle.waitFor({ timeout: 20_000 });
+  if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
+  return item;
+}
+
+export interface PulledRecord {
+  kind: string;
+  id: string;
+  deleted: boolean;
+  data?: Record<string, unknown>;
+}
+
+/** The account's live records on the server, pulled from the start as a new device would. */
+export async function serverRecords(page: Page): Promise<PulledRecord[]> {
+  const pulled = await page.evaluate(async () => (await fetch('/api/v1/sync/pull?cursor=0&limit=1000')).json());
+  return (pulled.changes as PulledRecord[]).filter((c) => !c.deleted);
+}
+
+/**
+ * Waits until the server holds what `ready` looks for, and returns the records. The device
+ * pushes on its own; the sync badge is no signal to wait on (it hides 3 s after a sync).
+ */
+export async function serverHolds(page: Page, what: string, ready: (records: PulledRecord[]) => boolean): Promise<PulledRecord[]> {
+  for (let tries = 0; tries < 60; tries += 1) {
+    const records = await serverRecords(page);
+    if (ready(records)) return records;
+    await page.waitForTimeout(500);
+  }
+  throw new Error(`the server never held ${what}`);
 }

@@ -7,7 +7,22 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { addEntry, goOffline, goOnline, launchBrowser, logIn, newPage, type RunningServer, signUp, startServer, syncBadge, uniqueEmail } from './harness';
+import {
+  addEntry,
+  couriersSection,
+  goOffline,
+  goOnline,
+  launchBrowser,
+  logIn,
+  newPage,
+  openCourier,
+  type RunningServer,
+  serverHolds,
+  signUp,
+  startServer,
+  syncBadge,
+  uniqueEmail,
+} from './harness';
 
 let server: RunningServer;
 let browser: Browser;
@@ -31,21 +46,6 @@ function thisWeek(offset: number): string {
 }
 const short = (iso: string) => `${iso.slice(8, 10)}/${iso.slice(5, 7)}/${iso.slice(0, 4)}`;
 
-function couriersSection(page: Page): Locator {
-  return page.getByRole('region', { name: 'Couriers & pay' });
-}
-
-/** A courier's item in the settings, opened. */
-async function openCourier(page: Page, name: string): Promise<Locator> {
-  const item = couriersSection(page)
-    .getByRole('listitem')
-    .filter({ has: page.locator('button[aria-expanded]', { hasText: name }) });
-  const toggle = item.locator('button[aria-expanded]').first();
-  await toggle.waitFor({ timeout: 20_000 });
-  if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
-  return item;
-}
-
 async function goTo(page: Page, link: 'Home' | 'Settings'): Promise<void> {
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: link }).click();
   await page.getByRole('heading', { name: link === 'Home' ? 'Log New Entry' : 'Payment Settings' }).waitFor();
@@ -54,27 +54,6 @@ async function goTo(page: Page, link: 'Home' | 'Settings'): Promise<void> {
 /** The week's pay panel on the dashboard, one tile by its label. */
 function weekTile(page: Page, label: string): Locator {
   return page.getByRole('region', { name: "This week's pay" }).getByText(label, { exact: true }).locator('xpath=ancestor::li[1]');
-}
-
-type Pulled = { kind: string; id: string; deleted: boolean; data?: Record<string, unknown> };
-
-/** The account's live records on the server, pulled from the start as a new device would. */
-async function serverRecords(page: Page): Promise<Pulled[]> {
-  const pulled = await page.evaluate(async () => (await fetch('/api/v1/sync/pull?cursor=0&limit=500')).json());
-  return (pulled.changes as Pulled[]).filter((c) => !c.deleted);
-}
-
-/**
- * Waits until the server holds what `ready` looks for (the device pushes on its own; the sync
- * badge is no signal to wait on, it hides itself 3 s after a sync).
- */
-async function serverHolds(page: Page, what: string, ready: (records: Pulled[]) => boolean): Promise<Pulled[]> {
-  for (let tries = 0; tries < 60; tries += 1) {
-    const records = await serverRecords(page);
-    if (ready(records)) return records;
-    await page.waitForTimeout(500);
-  }
-  throw new Error(`the server never held ${what}`);
 }
 
 describe('the pay journey', () => {

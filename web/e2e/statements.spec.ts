@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { addEntry, launchBrowser, newPage, type RunningServer, signUp, startServer, uniqueEmail } from './harness';
+import { addEntry, launchBrowser, newPage, openCourier, type RunningServer, signUp, startServer, uniqueEmail } from './harness';
 
 let server: RunningServer;
 let browser: Browser;
@@ -43,11 +43,7 @@ describe('statement checks', () => {
     // In the settings: the courier moves to a 4-4-5 pay period, paid 2 weeks in arrears, and
     // £15 device rent comes off every week from the first working day (4 charges in the period).
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
-    const couriers = page.getByRole('region', { name: 'Couriers & pay' });
-    const mine = couriers.getByRole('listitem').filter({ has: page.locator('button[aria-expanded]', { hasText: 'My courier' }) });
-    const toggle = mine.locator('button[aria-expanded]').first();
-    await toggle.waitFor({ timeout: 20_000 });
-    if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
+    const mine = await openCourier(page, 'My courier');
     await mine.getByRole('button', { name: 'Edit My courier' }).click();
     await mine.getByLabel('Pay period').selectOption('fourFourFive');
     await mine.getByLabel('A cycle starts on').fill(anchor);

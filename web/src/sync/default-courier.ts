@@ -2,7 +2,7 @@
 // id of its first rate card (crates/server/migrations/*/0012_couriers.sql and account creation
 // make the same records). Being derived from the user, the server, an upgraded device and a
 // device offline all name it alike, so it is never made twice.
-import type { CourierContent, EntryContent, InvoiceContent, LocalCourier, LocalRateCard, PayTier } from './types';
+import type { CourierContent, EntryContent, InvoiceContent, LocalCourier, LocalRateCard, PayTier, RateCardContent } from './types';
 
 export const DEFAULT_COURIER: Readonly<CourierContent> = Object.freeze({
   name: 'My courier',
@@ -37,8 +37,13 @@ export const FIRST_CARD_FROM = '2000-01-01';
  */
 export function defaultsBeforeFirstPull(userId: string, tiers: readonly PayTier[]): { courier: LocalCourier; card: LocalRateCard } {
   const stamps = { createdAt: '', updatedAt: '', deleted: 0, syncState: 'synced', server: null } as const;
-  const card = {
-    courierId: userId,
+  return { courier: { ...DEFAULT_COURIER, id: userId, ...stamps }, card: { ...firstCard(userId, tiers), id: userId, ...stamps } };
+}
+
+/** A courier's first card: per-stop `tiers` from the start and no other way of paying. */
+export function firstCard(courierId: string, tiers: readonly PayTier[]): RateCardContent {
+  return {
+    courierId,
     validFrom: FIRST_CARD_FROM,
     label: '',
     perStop: tiers.map((tier) => ({ ...tier })),
@@ -50,5 +55,4 @@ export function defaultsBeforeFirstPull(userId: string, tiers: readonly PayTier[
     hourly: null,
     peaks: [],
   };
-  return { courier: { ...DEFAULT_COURIER, id: userId, ...stamps }, card: { ...card, id: userId, ...stamps } };
 }

@@ -6,6 +6,7 @@ import { parseForm, type FieldErrors, type FormResult } from '@/lib/form';
 import { parsePounds, penceToPounds } from '@/lib/money';
 import { DEFAULT_TIERS, FIRST_CARD_FROM, type PayTier } from '@/lib/pay';
 import type { Peak, RateCardContent } from '@/sync/types';
+import { firstCard } from '@/sync/default-courier';
 import { MAX_RATE_PENCE, MAX_STOP_COUNT, MAX_TIERS, MIN_RATE_PENCE, MIN_STOP_COUNT, MIN_TIERS, toStored } from './tier-rules';
 
 export const MAX_LABEL_CHARS = 60;
@@ -213,18 +214,8 @@ export function nextCardForm(current: CardRules | null, day: string): CardFormIn
 
 /** What a new courier pays until the driver says otherwise: the spec's default tiers, from the start. */
 export function starterRules(): CardRules {
-  return {
-    validFrom: FIRST_CARD_FROM,
-    label: '',
-    perStop: [...DEFAULT_TIERS],
-    perParcel: null,
-    parcelCapPerStop: null,
-    perCollection: null,
-    perFailed: null,
-    dayRate: null,
-    hourly: null,
-    peaks: [],
-  };
+  const { courierId: _none, ...rules } = firstCard('', DEFAULT_TIERS);
+  return rules;
 }
 
 export function blankPeak(day: string): PeakInput {
