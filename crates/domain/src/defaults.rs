@@ -27,8 +27,8 @@ pub fn default_courier(user_id: Uuid) -> Courier {
     }
 }
 
-/// The default courier's first card: per-stop `tiers`, in force from before any day a
-/// driver can log (the first card also covers everything before it).
+/// The default courier's first card: per-stop `tiers`, in force from 2000-01-01, before any
+/// day a driver can log (no card reaches back before its own date).
 pub fn first_rate_card(user_id: Uuid, tiers: PayTiers) -> RateCard {
     RateCard {
         id: user_id,

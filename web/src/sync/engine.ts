@@ -16,10 +16,13 @@ export { MAX_ATTEMPTS } from './outbox';
 export const PUSH_BATCH = 100;
 export const PULL_PAGE = 500;
 export const PERIODIC_PULL_MS = 30_000;
-/** Meta key: the record kinds the device's cursor has covered. */
+/** Meta key: the cursor this app last wrote and the record kinds that pull covered. */
 const PULLED_KINDS = 'pulledKinds';
-/** What every app before the key existed pulled. */
-const KINDS_BEFORE_TRACKING: readonly string[] = ['entry', 'invoice'];
+
+interface PulledKinds {
+  cursor: number;
+  kinds: readonly string[];
+}
 
 type Timer = ReturnType<typeof setTimeout>;
 
@@ -254,7 +257,7 @@ export class SyncEngine {
         }
         // Kinds this version does not know yet never get here (api.ts leaves them out).
         await this.db.setMeta('cursor', page.cursor);
-        await this.db.setMeta(PULLED_KINDS, recordKinds);
+        await this.db.setMeta(PULLED_KINDS, { cursor: page.cursor, kinds: recordKinds } satisfies PulledKinds);
       });
       cursor = page.cursor;
       if (!page.hasMore) return;
@@ -262,14 +265,17 @@ export class SyncEngine {
   }
 
   /**
-   * Where the next pull starts. An older app left out the kinds it did not know (api.ts) while
-   * its cursor moved past them, so the first pull by an app that knows a new kind starts again
-   * from 0; the merge makes everything else it brings back a no-op.
+   * Where the next pull starts. An older app leaves out the kinds it does not know (api.ts) while
+   * its cursor moves past them, so a pull starts again from 0 unless this app itself wrote the
+   * cursor, knowing every kind it knows now: after an upgrade, and after an old tab still open
+   * on the same database (Dexie lets it) pulled meanwhile. The merge makes everything else it
+   * brings back a no-op.
    */
   private async startingCursor(): Promise<number> {
     const cursor = await this.db.getMeta<number>('cursor', 0);
-    const pulled = await this.db.getMeta<readonly string[]>(PULLED_KINDS, KINDS_BEFORE_TRACKING);
-    return recordKinds.every((kind) => pulled.includes(kind)) ? cursor : 0;
+    const pulled = await this.db.getMeta<PulledKinds | null>(PULLED_KINDS, null);
+    const ours = pulled !== null && pulled.cursor === cursor && recordKinds.every((kind) => pulled.kinds.includes(kind));
+    return ours ? cursor : 0;
   }
 
   /**

@@ -5,10 +5,11 @@ import { deleteEntry, saveEntry, undoDelete } from '@/sync/commands';
 import type { SyncHandle } from '@/sync/coordinator';
 import type { EntryContent, LocalEntry } from '@/sync/types';
 import { priceEditedDay, priceNewDay, type DayDraft } from './day-pricing';
+import { withinTotalBound } from './entry-form-schema';
 
 /** Logs a new day, priced with the card in force for its courier on its date (fixed from now on). */
 export async function logDay(handle: SyncHandle, day: DayDraft, cards: readonly IdentifiedCard[]): Promise<LocalEntry> {
-  const entry = await saveEntry(handle.db, priceNewDay(day, cards));
+  const entry = await saveEntry(handle.db, withinTotalBound(priceNewDay(day, cards)));
   handle.requestSync();
   return entry;
 }
@@ -18,7 +19,7 @@ export async function logDay(handle: SyncHandle, day: DayDraft, cards: readonly 
  * card in force on its date; a notes-only edit keeps the total and card exactly.
  */
 export async function editDay(handle: SyncHandle, id: string, saved: EntryContent, edited: DayDraft, cards: readonly IdentifiedCard[]): Promise<LocalEntry> {
-  const entry = await saveEntry(handle.db, priceEditedDay(saved, edited, cards), id);
+  const entry = await saveEntry(handle.db, withinTotalBound(priceEditedDay(saved, edited, cards)), id);
   handle.requestSync();
   return entry;
 }

@@ -87,6 +87,13 @@ describe('priceEditedDay (issue 12: editing notes never changes money)', () => {
     expect(priceEditedDay(early, draft({ notes: 'later note' }), cards)).toMatchObject({ total: 0, rateCardId: null });
   });
 
+  it('moves the total by exactly the change of extra and keeps the card when only the extra changes', () => {
+    // A day whose re-price the driver declined: the cards now say otherwise, the day does not.
+    const old: EntryContent = { ...saved, extra: 500, total: 19_999 + 500 };
+    expect(priceEditedDay(old, draft({ extra: 1_250 }), cards)).toMatchObject({ total: 19_999 + 1_250, rateCardId: ME });
+    expect(priceEditedDay(old, draft({ extra: 0 }), [])).toMatchObject({ total: 19_999, rateCardId: ME });
+  });
+
   it('keeps a total the driver would not get from any card today (a day priced by old tiers)', () => {
     const old: EntryContent = { ...saved, total: 19_999 };
     expect(priceEditedDay(old, draft({ notes: 'x' }), cards).total).toBe(19_999);
@@ -94,7 +101,6 @@ describe('priceEditedDay (issue 12: editing notes never changes money)', () => {
 
   it.each([
     ['stops', { stops: 100 }, payFor(DEFAULT_TIERS, 100), ME],
-    ['extra', { extra: 500 }, 23_260 + 500, ME],
     ['parcels', { parcels: 5 }, 23_260, ME],
     ['collections', { collections: 5 }, 23_260, ME],
     ['failed', { failed: 5 }, 23_260, ME],
@@ -111,7 +117,7 @@ describe('priceEditedDay (issue 12: editing notes never changes money)', () => {
   });
 
   it('names exactly the fields that decide pay', () => {
-    expect([...PAY_INPUTS].sort()).toEqual(['collections', 'courierId', 'date', 'extra', 'failed', 'finishTime', 'parcels', 'startTime', 'stops']);
+    expect([...PAY_INPUTS].sort()).toEqual(['collections', 'courierId', 'date', 'failed', 'finishTime', 'parcels', 'startTime', 'stops']);
     expect(payInputsChanged(draft(), draft({ notes: 'anything' }))).toBe(false);
     expect(payInputsChanged(draft({ parcels: 0 }), draft({ parcels: null }))).toBe(true);
   });

@@ -9,8 +9,11 @@ import type { EntryContent, LocalCourier } from '@/sync/types';
 /** A day as typed: everything stored except what pricing decides. */
 export type DayDraft = Omit<EntryContent, 'total' | 'rateCardId'>;
 
-/** The fields that decide a day's pay (notes do not). */
-export const PAY_INPUTS = ['date', 'courierId', 'stops', 'parcels', 'collections', 'failed', 'startTime', 'finishTime', 'extra'] as const;
+/**
+ * The fields the card prices (notes do not; the driver's extra is added on top of the card's
+ * part, so changing only the extra moves the total by exactly that and re-prices nothing).
+ */
+export const PAY_INPUTS = ['date', 'courierId', 'stops', 'parcels', 'collections', 'failed', 'startTime', 'finishTime'] as const;
 
 export function payInputsChanged(saved: DayDraft, edited: DayDraft): boolean {
   return PAY_INPUTS.some((field) => saved[field] !== edited[field]);
@@ -22,12 +25,13 @@ export function priceNewDay(day: DayDraft, cards: readonly IdentifiedCard[]): En
 }
 
 /**
- * An edited day. With its pay inputs as saved, its total and card stay exactly as they were,
- * whatever the cards say now; otherwise it is priced afresh with the card in force on its
- * (possibly new) date for its (possibly new) courier.
+ * An edited day. With its pay inputs as saved, its card and the card's part of the total stay
+ * exactly as they were, whatever the cards say now (a new extra replaces the old one on top);
+ * otherwise it is priced afresh with the card in force on its (possibly new) date for its
+ * (possibly new) courier.
  */
 export function priceEditedDay(saved: EntryContent, edited: DayDraft, cards: readonly IdentifiedCard[]): EntryContent {
-  if (!payInputsChanged(saved, edited)) return { ...edited, total: saved.total, rateCardId: saved.rateCardId };
+  if (!payInputsChanged(saved, edited)) return { ...edited, total: saved.total - saved.extra + edited.extra, rateCardId: saved.rateCardId };
   return priceNewDay(edited, cards);
 }
 

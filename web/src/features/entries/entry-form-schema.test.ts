@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { emptyEntryForm, entryMessages, validateEntryForm, type EntryFormInput } from './entry-form-schema';
+import { DayTotalTooHigh, emptyEntryForm, entryMessages, MAX_TOTAL_PENCE, saveFailureMessage, validateEntryForm, withinTotalBound, type EntryFormInput } from './entry-form-schema';
 
 const form = (over: Partial<EntryFormInput> = {}): EntryFormInput => ({ ...emptyEntryForm('2025-03-21', 'courier-1'), stops: '120', ...over });
 
@@ -85,5 +85,13 @@ describe('validateEntryForm', () => {
     expect(validateEntryForm(form({ startTime: '07:30' }))).toEqual({ ok: false, errors: { finishTime: entryMessages.startWithoutFinish } });
     expect(validateEntryForm(form({ finishTime: '16:00' }))).toEqual({ ok: false, errors: { startTime: entryMessages.finishWithoutStart } });
     expect(validateEntryForm(form({ startTime: '24:00', finishTime: '7:5' }))).toEqual({ ok: false, errors: { startTime: entryMessages.time, finishTime: entryMessages.time } });
+  });
+});
+
+describe('withinTotalBound', () => {
+  it('lets a day up to the server bound through and refuses one past it in words', () => {
+    expect(withinTotalBound({ total: MAX_TOTAL_PENCE }).total).toBe(MAX_TOTAL_PENCE);
+    expect(() => withinTotalBound({ total: MAX_TOTAL_PENCE + 1 })).toThrow(DayTotalTooHigh);
+    expect(saveFailureMessage(new DayTotalTooHigh())).toBe(entryMessages.totalRange);
   });
 });

@@ -6,6 +6,8 @@ import { parsePounds } from '@/lib/money';
 // outbox only to be parked later.
 export const MAX_STOPS = 1_000;
 export const MAX_EXTRA_PENCE = 1_000_000;
+/** crates/domain/src/entry.rs MAX_TOTAL_PENCE: 1,000 stops at £100 plus the most extra. */
+export const MAX_TOTAL_PENCE = 11_000_000;
 export const MAX_NOTES_CHARS = 1_000;
 /** Parcels, collections and failed items: 0–2000 (the entry contract). */
 export const MAX_ITEMS = 2_000;
@@ -25,6 +27,7 @@ export const entryMessages = {
   finishWithoutStart: 'Enter the start time too, or clear the finish time',
   saved: 'Entry saved successfully!',
   failed: 'Failed to save entry',
+  totalRange: 'This day comes to more than £110,000.00 with these rates: check the figures',
 } as const;
 
 /** An optional count of items: empty is "not counted" (null), never 0. */
@@ -91,6 +94,7 @@ export function validateEntryForm(input: EntryFormInput): FormResult<EntryFormIn
 
 /** Why a local save failed, in words a driver can act on. */
 export function saveFailureMessage(error: unknown): string {
+  if (error instanceof DayTotalTooHigh) return entryMessages.totalRange;
   const name = error instanceof Error ? error.name : '';
   // Dexie wraps the browser's error; its inner name says what happened.
   const inner = (error as { inner?: { name?: string } } | null)?.inner?.name ?? '';
@@ -98,4 +102,18 @@ export function saveFailureMessage(error: unknown): string {
     return `${entryMessages.failed}: this device has run out of storage space`;
   }
   return entryMessages.failed;
+}
+
+/** A day the cards price above what the server stores (a typo in a count or a rate): never saved. */
+export class DayTotalTooHigh extends Error {
+  constructor() {
+    super(entryMessages.totalRange);
+    this.name = 'DayTotalTooHigh';
+  }
+}
+
+/** The priced day, or DayTotalTooHigh when its total is beyond the server's bound. */
+export function withinTotalBound<D extends { total: number }>(day: D): D {
+  if (day.total > MAX_TOTAL_PENCE) throw new DayTotalTooHigh();
+  return day;
 }
