@@ -48,6 +48,15 @@ describe('repricePlan', () => {
     expect(repricePlan(entries, [first, cut, later], cut)).toEqual({ days: [], from: null, difference: 0 });
   });
 
+  it('takes the days a card no longer reaches when its date moves later, priced by the card before it', () => {
+    // The cut was from 01/09 and priced the 2nd; moved to the 3rd, the 2nd falls back to the first card.
+    const moved: IdentifiedCard = { ...cut, validFrom: '2025-09-03' };
+    const entries = [day('x', '2025-09-02', 100, cut), day('y', '2025-09-04', 100, cut)];
+    const plan = repricePlan(entries, [first, moved], moved);
+    expect(plan.days).toEqual([{ id: 'x', date: '2025-09-02', before: { total: 15_000, rateCardId: 'cut' }, after: { total: 20_000, rateCardId: user } }]);
+    expect(plan.difference).toBe(5_000);
+  });
+
   it('takes a day whose total is right but whose card is not', () => {
     const same: IdentifiedCard = { ...rules(200, '2025-09-01'), id: 'same' };
     const plan = repricePlan([day('a', '2025-09-02', 100, first)], [first, same], same);
