@@ -1,9 +1,10 @@
 // [12] The pay journey end to end in Chromium against the real binary, with a period offline in
 // the middle: a driver sets a weekly van-hire deduction and adds a second courier paid per
-// parcel, goes offline, logs a day, cuts the default courier's rates from the next day, logs a
-// day after the cut (the new rate) and a day for the second courier (the courier picker), edits
-// the old day's notes (its pay does not move), comes back online, and a second device shows the
-// same days, the same totals and the week's net pay with the van hire taken off.
+// parcel, goes offline, logs two days, cuts the default courier's rates from between them (the
+// re-price of the later day is offered, confirmed and undone), logs a day after the cut (the
+// new rate) and a day for the second courier (the courier picker), edits the first day's notes
+// (its pay does not move), comes back online, and a second device shows the same days, the same
+// totals and the week's net pay with the van hire taken off.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Locator, Page } from 'playwright-core';
@@ -65,7 +66,7 @@ describe('the pay journey', () => {
     await phone.page.evaluate(async () => {
       await navigator.serviceWorker.ready;
     });
-    const [monday, tuesday, wednesday, thursday] = [thisWeek(1), thisWeek(2), thisWeek(3), thisWeek(4)];
+    const [monday, tuesday, wednesday, thursday, friday] = [thisWeek(1), thisWeek(2), thisWeek(3), thisWeek(4), thisWeek(5)];
 
     // Online: a weekly van hire on the driver's own courier, and a second courier paid per parcel.
     await goTo(phone.page, 'Settings');
@@ -100,6 +101,7 @@ describe('the pay journey', () => {
     await goOffline(phone.context);
     await goTo(phone.page, 'Home');
     await addEntry(phone.page, monday, 100, 'Before the cut'); // default tiers: £198.00
+    await addEntry(phone.page, wednesday, 100, 'Logged before the cut was known'); // £198.00
 
     await goTo(phone.page, 'Settings');
     const cut = await openCourier(phone.page, 'My courier');
@@ -108,11 +110,16 @@ describe('the pay journey', () => {
     await cut.getByRole('spinbutton', { name: 'Tier 1: rate (£ per stop)' }).fill('1.90');
     await cut.getByRole('button', { name: 'Save' }).click();
     await cut.getByText(`From ${short(tuesday)}`, { exact: true }).waitFor();
-    // No day after the cut yet, so nothing to re-price: the Monday keeps its pay.
-    assert.equal(await cut.getByRole('group', { name: /Re-price/ }).count(), 0);
+    // Offered for the Wednesday only (the Monday is before the cut), confirmed, then undone.
+    const offer = cut.getByRole('group', { name: /Re-price/ });
+    assert.equal((await offer.locator('p').first().textContent())?.trim(), `Re-price 1 day from ${short(wednesday)}? Their pay changes by −£8.00`);
+    await offer.getByRole('button', { name: 'Re-price' }).click();
+    await cut.getByText('Re-priced 1 day').waitFor();
+    await cut.getByRole('button', { name: 'Undo' }).click();
+    await cut.getByText('Re-priced 1 day').waitFor({ state: 'detached' });
 
     await goTo(phone.page, 'Home');
-    await addEntry(phone.page, wednesday, 100, 'After the cut'); // 100 × £1.90 = £190.00
+    await addEntry(phone.page, friday, 100, 'After the cut'); // a new day: 100 × £1.90 = £190.00
     await phone.page.getByLabel('Courier').selectOption({ label: 'Evri' });
     await phone.page.getByLabel('Date').fill(thursday);
     await phone.page.getByLabel('Parcels').fill('100');
@@ -132,17 +139,18 @@ describe('the pay journey', () => {
     await goOnline(phone.context);
     const live = await serverHolds(phone.page, 'the three days and the cut', (records) => {
       const entries = records.filter((c) => c.kind === 'entry');
-      return entries.length === 3 && entries.some((c) => c.data?.notes === 'Before the cut, rain all day') && records.some((c) => c.data?.validFrom === tuesday);
+      return entries.length === 4 && entries.some((c) => c.data?.notes === 'Before the cut, rain all day') && records.some((c) => c.data?.validFrom === tuesday);
     });
 
     // The laptop was poked: the week's pay with the van hire taken off, and every day as saved.
-    await weekTile(laptop.page, 'Gross').getByText('£433.00').waitFor({ timeout: 30_000 });
+    await weekTile(laptop.page, 'Gross').getByText('£631.00').waitFor({ timeout: 30_000 });
     assert.match((await weekTile(laptop.page, 'Deductions').textContent()) ?? '', /−£195\.00/);
-    assert.match((await weekTile(laptop.page, 'Net').textContent()) ?? '', /£238\.00/);
+    assert.match((await weekTile(laptop.page, 'Net').textContent()) ?? '', /£436\.00/);
     await laptop.page.goto('/app/history');
     const expected: [string, string, string][] = [
       [monday, '£198.00', 'Before the cut, rain all day'],
-      [wednesday, '£190.00', 'After the cut'],
+      [wednesday, '£198.00', 'Logged before the cut was known'],
+      [friday, '£190.00', 'After the cut'],
       [thursday, '£45.00', 'Evri round'],
     ];
     for (const [date, total, notes] of expected) {
@@ -160,7 +168,8 @@ describe('the pay journey', () => {
     const days = Object.fromEntries(live.filter((c) => c.kind === 'entry').map((c) => [c.data!.date, [c.data!.total, c.data!.rateCardId]]));
     assert.deepEqual(days, {
       [monday]: [19_800, cardFrom('My courier', '2000-01-01')],
-      [wednesday]: [19_000, cardFrom('My courier', tuesday)],
+      [wednesday]: [19_800, cardFrom('My courier', '2000-01-01')],
+      [friday]: [19_000, cardFrom('My courier', tuesday)],
       [thursday]: [4_500, cardFrom('Evri', '2000-01-01')],
     });
     await phone.context.close();
