@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_TIERS, FIRST_CARD_FROM, payFor, type IdentifiedCard } from '@/lib/pay';
 import type { EntryContent, RateCardContent } from '@/sync/types';
@@ -163,5 +164,23 @@ describe('paidFields and pricingNote', () => {
     expect(pricingNote(cut, 'DPD')).toBe('Priced with DPD rates from 01/09/2025');
     expect(pricingNote(first, 'My courier')).toBe('Priced with My courier rates from the start');
     expect(pricingNote(null, 'My courier')).toBe('No rate card for this date — only extra pay counts');
+  });
+});
+
+describe('re-pricing is explicit (properties)', () => {
+  it('no card added, edited or removed, and no edit that leaves the pay inputs alone, moves a saved day', () => {
+    const anyCards = fc.array(
+      fc.record({ id: fc.constantFrom('a', 'b', 'c', ME), validFrom: fc.constantFrom(FIRST_CARD_FROM, '2025-06-01', '2025-09-01'), rate: fc.integer({ min: 1, max: 500 }) }),
+      { maxLength: 4 },
+    );
+    fc.assert(
+      fc.property(anyCards, fc.integer({ min: 0, max: 1_000_000 }), fc.nat(1_000_000), fc.nat(1_000_000), fc.string(), (list, total, oldExtra, newExtra, notes) => {
+        const now = list.map(({ id, validFrom, rate }) => card(id, { validFrom, perStop: [{ stopCount: 50, rate }, { rate }] }));
+        const saved: EntryContent = { ...draft({ extra: oldExtra }), total: total + oldExtra, rateCardId: 'whichever' };
+        const edited = priceEditedDay(saved, draft({ extra: newExtra, notes }), now);
+        expect(edited.rateCardId).toBe('whichever');
+        expect(edited.total).toBe(total + newExtra);
+      }),
+    );
   });
 });

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_TIERS, payFor, type PayTier } from '@/lib/pay';
 import {
@@ -6,7 +7,10 @@ import {
   canRemoveTier,
   exampleStops,
   idleTiers,
+  MAX_STOP_COUNT,
   MAX_TIERS,
+  MIN_RATE_PENCE,
+  MIN_TIERS,
   parseRate,
   parseStopCount,
   payLines,
@@ -126,5 +130,54 @@ describe('the worked example', () => {
     for (let stops = 0; stops <= 200; stops += 1) {
       expect(payLines(tiers, stops).reduce((sum, line) => sum + line.stops * line.rate, 0)).toBe(payFor(tiers, stops));
     }
+  });
+});
+
+describe('tier rules (properties)', () => {
+  const tierLists = fc
+    .tuple(fc.array(fc.record({ stopCount: fc.integer({ min: 1, max: 1_000 }), rate: fc.integer({ min: 1, max: 10_000 }) }), { minLength: 1, maxLength: 19 }), fc.integer({ min: 1, max: 10_000 }))
+    .map(([counted, finalRate]): PayTier[] => [...counted, { rate: finalRate }]);
+
+  it('adds a tier before the final one: previous stop count + 20, the average rate, never past 20 tiers', () => {
+    fc.assert(
+      fc.property(tierLists, (tiers) => {
+        const added = addTier(tiers);
+        if (tiers.length >= MAX_TIERS) return expect(added).toEqual(tiers);
+        const previous = tiers.at(-2)!;
+        const last = tiers.at(-1)!;
+        expect(added).toHaveLength(tiers.length + 1);
+        expect(added.at(-1)).toEqual(last);
+        expect(added.slice(0, -2)).toEqual(tiers.slice(0, -1));
+        const inserted = added.at(-2)!;
+        expect(inserted.stopCount).toBe(Math.min(previous.stopCount! + 20, MAX_STOP_COUNT));
+        // The average to the nearest penny, halves up: within half a penny of the exact mean.
+        expect(Math.abs(inserted.rate - (previous.rate + last.rate) / 2)).toBeLessThanOrEqual(0.5);
+        expect(inserted.rate).toBeGreaterThanOrEqual(MIN_RATE_PENCE);
+      }),
+    );
+  });
+
+  it('removes only while more than 2 tiers remain, and never the final tier', () => {
+    fc.assert(
+      fc.property(tierLists, fc.integer({ min: -1, max: 21 }), (tiers, index) => {
+        const removed = removeTier(tiers, index);
+        const allowed = tiers.length > MIN_TIERS && index >= 0 && index < tiers.length - 1;
+        expect(canRemoveTier(tiers, index)).toBe(allowed);
+        expect(removed).toHaveLength(allowed ? tiers.length - 1 : tiers.length);
+        expect(removed.at(-1)).toEqual(tiers.at(-1));
+        expect(removed.length).toBeGreaterThanOrEqual(Math.min(tiers.length, MIN_TIERS));
+      }),
+    );
+  });
+
+  it('ignores a rate below £0.01 or a stop count below 1, and any input that is not a number', () => {
+    fc.assert(
+      fc.property(tierLists, fc.string(), fc.integer({ min: -5, max: 0 }), (tiers, junk, low) => {
+        expect(withRate(tiers, 0, String(low / 100))).toBe(tiers);
+        expect(withStopCount(tiers, 0, String(low))).toBe(tiers);
+        if (parseRate(junk) === null) expect(withRate(tiers, 0, junk)).toBe(tiers);
+        if (parseStopCount(junk) === null) expect(withStopCount(tiers, 0, junk)).toBe(tiers);
+      }),
+    );
   });
 });
