@@ -1556,6 +1556,103 @@ async fn references_are_checked_in_push_order(backend: Backend) {
 
 /// An app from before couriers keeps working: its days and checks belong to the default
 /// courier (and days to its first card), and its pay tiers go into that card.
+/// A day and a statement check recorded by a newer app (a second courier, parcels, times, a
+/// status and a note), then edited by an old cached app that pulled them without those fields:
+/// the edit changes what the old app knows about and keeps the rest as stored.
+async fn an_old_apps_edit_keeps_what_a_newer_app_recorded(backend: Backend) {
+    let Some(app) = spawn_app(backend).await else {
+        return;
+    };
+    let (cookie, _) = app.sign_up("old-edit@example.com", "van-route-42").await;
+    let (evri, card, day, check) = (new_id(), new_id(), new_id(), new_id());
+    let newer = vec![
+        json!({"id": new_id(), "name": "courier.put", "args": {"id": evri, "name": "Evri",
+               "colour": "#16a34a", "periodKind": "weekly", "periodAnchor": "2025-01-05", "arrearsWeeks": 1}}),
+        json!({"id": new_id(), "name": "rateCard.put", "args": {"id": card, "courierId": evri,
+               "validFrom": "2000-01-01", "label": "", "perStop": null, "perParcel": 45,
+               "parcelCapPerStop": null, "perCollection": null, "perFailed": null, "dayRate": null,
+               "hourly": null, "peaks": []}}),
+        json!({"id": new_id(), "name": "entry.put", "args": {"id": day, "date": "2025-03-21",
+               "stops": 30, "extra": 0, "notes": "Evri round", "total": 4_500, "courierId": evri,
+               "rateCardId": card, "parcels": 100, "collections": 4, "failed": 1,
+               "startTime": "08:00", "finishTime": "13:30"}}),
+        put_invoice(
+            &new_id(),
+            json!({"id": check, "periodStart": "2025-03-16", "periodEnd": "2025-03-22",
+               "paid": 4_000, "stops": 30, "reference": "E-1", "courierId": evri, "parcels": 90,
+               "collections": 4, "deductions": 500, "status": "disputed", "note": "10 parcels short"}),
+        ),
+    ];
+    let reply = app.push(&cookie, newer).await;
+    assert_eq!(statuses(&reply), ["applied"; 4], "{}", reply.text);
+
+    // The old app: only the fields it knows, with the notes and the reference edited.
+    let old = vec![
+        json!({"id": new_id(), "name": "entry.put", "args": {"id": day, "date": "2025-03-21",
+               "stops": 30, "extra": 0, "notes": "Evri round, rain", "total": 4_500}}),
+        put_invoice(
+            &new_id(),
+            json!({"id": check, "periodStart": "2025-03-16", "periodEnd": "2025-03-22",
+               "paid": 4_000, "stops": 30, "reference": "E-1 (emailed)"}),
+        ),
+    ];
+    let reply = app.push(&cookie, old).await;
+    assert_eq!(statuses(&reply), ["applied"; 2], "{}", reply.text);
+
+    let changes = pull_all(&app, &cookie).await;
+    let data = |kind: &str| {
+        changes
+            .iter()
+            .find(|c| c["kind"] == kind)
+            .map(|c| c["data"].clone())
+            .unwrap()
+    };
+    let entry = data("entry");
+    assert_eq!(entry["notes"], "Evri round, rain");
+    assert_eq!(
+        [
+            &entry["courierId"],
+            &entry["rateCardId"],
+            &entry["parcels"],
+            &entry["collections"],
+            &entry["failed"],
+            &entry["startTime"],
+            &entry["finishTime"],
+            &entry["total"]
+        ],
+        [
+            &json!(evri),
+            &json!(card),
+            &json!(100),
+            &json!(4),
+            &json!(1),
+            &json!("08:00"),
+            &json!("13:30"),
+            &json!(4_500)
+        ]
+    );
+    let invoice = data("invoice");
+    assert_eq!(invoice["reference"], "E-1 (emailed)");
+    assert_eq!(
+        [
+            &invoice["courierId"],
+            &invoice["parcels"],
+            &invoice["collections"],
+            &invoice["deductions"],
+            &invoice["status"],
+            &invoice["note"]
+        ],
+        [
+            &json!(evri),
+            &json!(90),
+            &json!(4),
+            &json!(500),
+            &json!("disputed"),
+            &json!("10 parcels short")
+        ]
+    );
+}
+
 async fn an_old_apps_pushes_keep_their_meaning(backend: Backend) {
     let Some(app) = spawn_app(backend).await else {
         return;
@@ -1696,6 +1793,7 @@ on_both_backends!(
     other_accounts_couriers_and_cards_are_not_owned,
     references_are_checked_in_push_order,
     an_old_apps_pushes_keep_their_meaning,
+    an_old_apps_edit_keeps_what_a_newer_app_recorded,
     invoices_put_edit_delete_and_pull_with_versions,
     replayed_invoice_mutations_answer_the_same_and_write_once,
     invoice_validation_rejects_each_rule,

@@ -47,6 +47,25 @@ impl RecordKind for Entries {
         entry.id
     }
 
+    /// An app from before couriers sends no courierId (a newer one always does), nor the fields
+    /// that came with it.
+    fn kept_when_absent(input: &EntryInput) -> &'static [&'static str] {
+        const COURIER_FIELDS: &[&str] = &[
+            "courierId",
+            "rateCardId",
+            "parcels",
+            "collections",
+            "failed",
+            "startTime",
+            "finishTime",
+        ];
+        if input.courier_id.is_none() {
+            COURIER_FIELDS
+        } else {
+            &[]
+        }
+    }
+
     fn references(entry: &Entry) -> Vec<(&'static str, Uuid)> {
         let card = entry.rate_card_id.map(|id| (RateCards::NAME, id));
         [(Couriers::NAME, entry.courier_id)]

@@ -46,6 +46,24 @@ impl RecordKind for Invoices {
         invoice.id
     }
 
+    /// An app from before couriers sends no courierId (a newer one always does), nor the
+    /// statement fields that came with it.
+    fn kept_when_absent(input: &InvoiceInput) -> &'static [&'static str] {
+        const STATEMENT_FIELDS: &[&str] = &[
+            "courierId",
+            "parcels",
+            "collections",
+            "deductions",
+            "status",
+            "note",
+        ];
+        if input.courier_id.is_none() {
+            STATEMENT_FIELDS
+        } else {
+            &[]
+        }
+    }
+
     fn references(invoice: &Invoice) -> Vec<(&'static str, Uuid)> {
         vec![(Couriers::NAME, invoice.courier_id)]
     }

@@ -24,6 +24,13 @@ pub trait RecordKind: 'static {
     fn references(_record: &Self::Record) -> Vec<(&'static str, Uuid)> {
         Vec::new()
     }
+    /// The content fields this put left out because it comes from an app older than them (it
+    /// pulled the record without them): an update keeps their stored values rather than the
+    /// defaults validation filled in, so an old cached app editing a day's notes cannot wipe
+    /// what a newer app recorded. None by default.
+    fn kept_when_absent(_input: &Self::Input) -> &'static [&'static str] {
+        &[]
+    }
     fn content(record: &Self::Record) -> Self::Content;
     /// The pulled `data` of a live record (timestamps already RFC 3339).
     fn data(content: Self::Content, created_at: String, updated_at: String) -> ChangeData;
@@ -45,6 +52,8 @@ pub struct StoredPut {
     pub content: String,
     /// What the content points at (`RecordKind::references`).
     pub references: Vec<(&'static str, Uuid)>,
+    /// Content fields an update takes from the stored record (`RecordKind::kept_when_absent`).
+    pub kept: &'static [&'static str],
 }
 
 impl Kind {
@@ -80,6 +89,7 @@ pub fn stored<K: RecordKind>(record: &K::Record) -> serde_json::Result<StoredPut
         id: K::id(record),
         content: serde_json::to_string(&K::content(record))?,
         references: K::references(record),
+        kept: &[],
     })
 }
 
@@ -93,7 +103,27 @@ fn parse_put<K: RecordKind>(args: serde_json::Value, user_id: Uuid) -> Result<St
             .collect::<Vec<_>>()
             .join("; ")
     })?;
-    stored::<K>(&record).map_err(|err| format!("Invalid {}: {err}", K::NAME))
+    let stored = stored::<K>(&record).map_err(|err| format!("Invalid {}: {err}", K::NAME))?;
+    Ok(StoredPut {
+        kept: K::kept_when_absent(&input),
+        ..stored
+    })
+}
+
+/// `content` with the `kept` fields taken from `stored` (the user's live record), as JSON.
+pub fn keep_stored_fields(
+    content: &str,
+    stored: &str,
+    kept: &[&str],
+) -> serde_json::Result<String> {
+    let mut merged: serde_json::Map<String, serde_json::Value> = serde_json::from_str(content)?;
+    let stored: serde_json::Map<String, serde_json::Value> = serde_json::from_str(stored)?;
+    for field in kept {
+        if let Some(value) = stored.get(*field) {
+            merged.insert((*field).to_owned(), value.clone());
+        }
+    }
+    serde_json::to_string(&merged)
 }
 
 fn parse_data<K: RecordKind>(

@@ -155,6 +155,8 @@ pub(crate) trait SyncSql {
     async fn recorded_answer(&mut self, mutation_id: &str) -> StoreResult<Option<String>>;
     /// Whether the record exists, as (held by this user, deleted).
     async fn record_state(&mut self, kind: &str, id: Uuid) -> StoreResult<Option<(bool, bool)>>;
+    /// The content of the user's live record, if it has one.
+    async fn record_content(&mut self, kind: &str, id: Uuid) -> StoreResult<Option<String>>;
     /// Sets `perStop` (`tiers`, JSON) in the user's first rate card (id = the user's id) at
     /// `version`, if it is live: an old app's pay tiers keep their meaning.
     async fn replace_first_card_tiers(
@@ -329,7 +331,14 @@ async fn carry_out(
             db.insert_record(row(kind, *id, None)).await
         }
         (Write::Update, MutationAction::Put { kind, record }) => {
-            let write = row(kind, record.id, Some(&record.content));
+            let content = match (record.kept, db.record_content(kind, record.id).await?) {
+                ([], _) | (_, None) => record.content.clone(),
+                (kept, Some(stored)) => {
+                    records::kind::keep_stored_fields(&record.content, &stored, kept)
+                        .map_err(json_err)?
+                }
+            };
+            let write = row(kind, record.id, Some(&content));
             db.update_record(write).await.map(|()| true)
         }
         (Write::Tombstone, MutationAction::Delete { kind, id }) => {

@@ -143,6 +143,19 @@ impl SyncSql for Push<'_, '_> {
         Ok(row.map(|r| (r.get(0), r.get(1))))
     }
 
+    async fn record_content(&mut self, kind: &str, id: Uuid) -> StoreResult<Option<String>> {
+        let row = self
+            .tx
+            .query_opt(
+                "SELECT content FROM records
+                 WHERE kind = $1 AND id = $2 AND user_id = $3 AND NOT deleted",
+                &[&kind, &id, &self.user_id],
+            )
+            .await
+            .map_err(db_err)?;
+        Ok(row.and_then(|r| r.get(0)))
+    }
+
     async fn replace_first_card_tiers(
         &mut self,
         tiers: &str,

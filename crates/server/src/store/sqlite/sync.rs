@@ -141,6 +141,19 @@ impl SyncSql for Push<'_> {
             .map_err(db_err)
     }
 
+    async fn record_content(&mut self, kind: &str, id: Uuid) -> StoreResult<Option<String>> {
+        self.conn
+            .prepare_cached(
+                "SELECT content FROM records
+                 WHERE kind = ?1 AND id = ?2 AND user_id = ?3 AND NOT deleted",
+            )
+            .and_then(|mut stmt| {
+                stmt.query_row(params![kind, id.to_string(), self.user], |r| r.get(0))
+                    .optional()
+            })
+            .map_err(db_err)
+    }
+
     async fn replace_first_card_tiers(
         &mut self,
         tiers: &str,
