@@ -95,14 +95,14 @@ export function cardInForce<C extends IdentifiedCard>(cards: readonly C[], couri
   let inForce: C | null = null;
   for (const card of cards) {
     if (card.courierId !== courierId || card.deleted || card.validFrom > date) continue;
-    if (!inForce || byStart(card, inForce) > 0) inForce = card;
+    if (!inForce || byValidFrom(card, inForce) > 0) inForce = card;
   }
   return inForce;
 }
 
 
 /** Orders cards by validFrom, then id, so two cards from one date always resolve the same way. */
-function byStart(a: IdentifiedCard, b: IdentifiedCard): number {
+export function byValidFrom(a: Pick<IdentifiedCard, 'validFrom' | 'id'>, b: Pick<IdentifiedCard, 'validFrom' | 'id'>): number {
   return a.validFrom === b.validFrom ? a.id.localeCompare(b.id) : a.validFrom < b.validFrom ? -1 : 1;
 }
 

@@ -3,9 +3,10 @@
 // what the log says and the checks made for it. Checks that fit none of the courier's periods
 // (made before couriers existed, or before its pay period was changed) are kept aside, never
 // dropped: nothing a driver typed disappears from the screen.
+import { deductedBetween } from '@/lib/deductions';
 import { expectedPayDate, periodHolding, periodsBetween, type PayPeriod, type PeriodRule } from '@/lib/pay-period';
 import type { EntryContent, InvoiceContent } from '@/sync/types';
-import { chargesBetween, type StatementDeduction } from './statement-check';
+import type { StatementDeduction } from './statement-check';
 
 export interface PeriodLog {
   days: number;
@@ -67,7 +68,7 @@ export function courierPeriods<C extends Check>(
   const rows = periods.map((period): PeriodRow<C> => {
     const days = own.filter((e) => period.start <= e.date && e.date <= period.end);
     const gross = days.reduce((sum, e) => sum + e.total, 0);
-    const deducted = chargesBetween(ownDeductions, period.start, period.end).reduce((sum, c) => sum + c.amount, 0);
+    const deducted = deductedBetween(ownDeductions, period.start, period.end);
     return {
       period,
       payDate: expectedPayDate(courier, period),

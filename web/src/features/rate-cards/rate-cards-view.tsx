@@ -3,7 +3,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { Button } from '@/components/button';
 import { useFlash } from '@/lib/flash';
 import { formatShortDate } from '@/lib/format';
-import { cardInForce, FIRST_CARD_FROM } from '@/lib/pay';
+import { byValidFrom, cardInForce, FIRST_CARD_FROM } from '@/lib/pay';
 import { useSyncHandle } from '@/lib/sync/use-sync';
 import type { LocalRateCard } from '@/sync/types';
 import { nextCardForm } from './card-form-schema';
@@ -37,7 +37,7 @@ export function RateCardsView({ courierId, courierName, cards, today }: RateCard
   const [savedCard, setSavedCard] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [saved, showSaved] = useFlash();
-  const newestFirst = [...cards].sort((a, b) => (a.validFrom === b.validFrom ? b.id.localeCompare(a.id) : a.validFrom < b.validFrom ? 1 : -1));
+  const newestFirst = [...cards].sort((a, b) => byValidFrom(b, a));
   const firstId = newestFirst.at(-1)?.id;
 
   async function afterSave(card: LocalRateCard) {

@@ -2,7 +2,7 @@
 // and deductions, live from the device's database. Shared here because entries, statement
 // checks, summaries and the courier settings all price or net against the same records.
 import { useLiveQuery } from 'dexie-react-hooks';
-import { DEFAULT_TIERS } from '@/lib/pay';
+import { byValidFrom, DEFAULT_TIERS } from '@/lib/pay';
 import type { LocalDb } from '@/sync/db';
 import { defaultsBeforeFirstPull } from '@/sync/default-courier';
 import type { LocalCourier, LocalDeduction, LocalRateCard } from '@/sync/types';
@@ -34,7 +34,7 @@ export async function readPaySetup(db: LocalDb): Promise<PaySetup> {
     if (!cards.some((card) => card.id === db.userId)) cards.push(defaults.card);
   }
   couriers.sort((a, b) => (a.id === db.userId ? -1 : b.id === db.userId ? 1 : a.name.localeCompare(b.name)));
-  cards.sort((a, b) => (a.validFrom === b.validFrom ? a.id.localeCompare(b.id) : a.validFrom < b.validFrom ? -1 : 1));
+  cards.sort(byValidFrom);
   deductions.sort((a, b) => (a.from === b.from ? a.createdAt.localeCompare(b.createdAt) : a.from < b.from ? -1 : 1));
   return { couriers, cards, deductions };
 }
