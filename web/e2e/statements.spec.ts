@@ -1,11 +1,11 @@
 // [12] Statement checks per pay period in Chromium against the real binary: days logged with
 // the dashboard form, the courier on a 4-4-5 pay period with a weekly deduction, a statement
-// imported from CSV that is short by one day and takes the deduction once more than the log;
-// the check names both, is marked disputed with a note, and is still there on a second load.
+// imported from CSV, offline, that is short by one day and takes the deduction once more than
+// the log; the check names both, is marked disputed with a note, and reaches a second device.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { addEntry, launchBrowser, newPage, openCourier, type RunningServer, signUp, startServer, uniqueEmail } from './harness';
+import { addEntry, goOffline, goOnline, launchBrowser, logIn, newPage, openCourier, type RunningServer, signUp, startServer, uniqueEmail } from './harness';
 
 let server: RunningServer;
 let browser: Browser;
@@ -27,8 +27,12 @@ const weekday = (iso: string) => ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat
 describe('statement checks', () => {
   it('names the missing day and the deduction taken twice in a 4-4-5 period, and keeps the dispute', async () => {
     const { context, page } = await newPage(browser, server);
-    await signUp(page, uniqueEmail('statements'), 'van-route-42', 'Sam Driver');
+    const email = uniqueEmail('statements');
+    await signUp(page, email, 'van-route-42', 'Sam Driver');
     await page.waitForURL('**/app/dashboard');
+    await page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+    });
 
     // A 4-4-5 cycle that started 10 days ago: its first period (28 days) holds today.
     const now = new Date(`${new Date().toISOString().slice(0, 10)}T00:00:00Z`);
@@ -58,6 +62,8 @@ describe('statement checks', () => {
     await mine.getByRole('button', { name: 'Add deduction' }).last().click();
     await mine.getByText('Device rent').waitFor();
 
+    // The statement is checked with no signal.
+    await goOffline(context);
     await page.goto('/app/history?view=invoices');
     await page.getByText(`My courier: 4-4-5 from ${short(anchor)}, paid 2 weeks in arrears.`).waitFor({ timeout: 20_000 });
     const period = page.getByRole('listitem', { name: `Pay period ${short(anchor)} – ${short(periodEnd)}` });
@@ -83,11 +89,16 @@ describe('statement checks', () => {
     await card.getByText(dayFinding).waitFor();
     await card.getByText(rentFinding).waitFor();
     await card.getByText('Disputed').waitFor();
+    await card.getByText('Waiting to sync').waitFor();
+    await goOnline(context);
     await card.getByText('Waiting to sync').waitFor({ state: 'detached', timeout: 20_000 });
 
-    // A second page load reads it back from the device (and the server has it too).
-    await page.reload();
-    const again = page.getByRole('article', { name: checkName });
+    // The driver's other device has it, worked out the same from the synced days and charges.
+    const laptop = await newPage(browser, server);
+    await logIn(laptop.page, email, 'van-route-42');
+    await laptop.page.waitForURL('**/app/dashboard');
+    await laptop.page.goto('/app/history?view=invoices');
+    const again = laptop.page.getByRole('article', { name: checkName });
     await again.getByText(dayFinding).waitFor({ timeout: 20_000 });
     await again.getByText(rentFinding).waitFor();
     await again.getByText('Disputed').waitFor();
@@ -100,6 +111,7 @@ describe('statement checks', () => {
       'Deductions£60.00£75.00+£15.00',
       'Net pay£548.80£301.20−£247.60',
     ]);
+    await laptop.context.close();
     await context.close();
   });
 });
