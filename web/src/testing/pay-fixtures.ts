@@ -1,7 +1,7 @@
 // Couriers, rate cards and deductions as the device keeps them, for tests that price or net.
 // The default courier and its first card have the user's id, as the server makes them.
-import { DEFAULT_TIERS, FIRST_CARD_FROM, type PayTier } from '@/lib/pay';
-import { DEFAULT_COURIER } from '@/sync/default-courier';
+import { DEFAULT_TIERS, type PayTier } from '@/lib/pay';
+import { DEFAULT_COURIER, firstCard } from '@/sync/default-courier';
 import type { LocalDb } from '@/sync/db';
 import type { CourierContent, DeductionContent, LocalCourier, LocalDeduction, LocalRateCard, RateCardContent } from '@/sync/types';
 
@@ -14,22 +14,7 @@ export function makeCourier(id: string, content: Partial<CourierContent> = {}): 
 
 /** A card paying per stop by `tiers` (the spec's default) from the start; override any rule. */
 export function makeRateCard(id: string, courierId: string, content: Partial<RateCardContent> = {}): LocalRateCard {
-  return {
-    id,
-    courierId,
-    validFrom: FIRST_CARD_FROM,
-    label: '',
-    perStop: DEFAULT_TIERS.map((tier) => ({ ...tier })),
-    perParcel: null,
-    parcelCapPerStop: null,
-    perCollection: null,
-    perFailed: null,
-    dayRate: null,
-    hourly: null,
-    peaks: [],
-    ...content,
-    ...synced,
-  };
+  return { id, ...firstCard(courierId, DEFAULT_TIERS), ...content, ...synced };
 }
 
 export function makeDeduction(id: string, courierId: string, content: Partial<DeductionContent> = {}): LocalDeduction {

@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { Button } from '@/components/button';
+import { FormActions } from '@/components/form-actions';
 import { FormAlert } from '@/components/form-alert';
 import { SelectField, TextField } from '@/components/text-field';
 import { useSyncHandle } from '@/lib/sync/use-sync';
@@ -107,14 +107,7 @@ export function CourierForm({ editing, firstCard, today, usedColours, onSaved, o
       </div>
       {editing ? null : <p className={styles.hint}>It starts with the standard per-stop rates; set how this courier really pays in its rate card next.</p>}
       {form.failure ? <FormAlert message={form.failure} /> : null}
-      <div className={styles.actions}>
-        <Button variant="ghost" onClick={onCancel} disabled={form.submitting}>
-          Cancel
-        </Button>
-        <Button type="submit" disabled={form.submitting}>
-          {form.submitting ? 'Saving...' : editing ? 'Save courier' : 'Add courier'}
-        </Button>
-      </div>
+      <FormActions submitLabel={editing ? 'Save courier' : 'Add courier'} submitting={form.submitting} onCancel={onCancel} />
     </form>
   );
 }

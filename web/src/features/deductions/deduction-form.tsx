@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { Button } from '@/components/button';
+import { FormActions } from '@/components/form-actions';
 import { FormAlert } from '@/components/form-alert';
 import { SelectField, TextField } from '@/components/text-field';
 import { useSyncHandle } from '@/lib/sync/use-sync';
@@ -71,14 +71,7 @@ export function DeductionForm({ courierId, editing, today, onSaved, onCancel }: 
         {once ? null : <TextField label="Last charge" optional type="date" value={values.to} error={errors.to} onChange={(e) => update('to', e.target.value)} />}
       </div>
       {form.failure ? <FormAlert message={form.failure} /> : null}
-      <div className={styles.actions}>
-        <Button variant="ghost" onClick={onCancel} disabled={form.submitting}>
-          Cancel
-        </Button>
-        <Button type="submit" disabled={form.submitting}>
-          {form.submitting ? 'Saving...' : editing ? 'Save deduction' : 'Add deduction'}
-        </Button>
-      </div>
+      <FormActions submitLabel={editing ? 'Save deduction' : 'Add deduction'} submitting={form.submitting} onCancel={onCancel} />
     </form>
   );
 }

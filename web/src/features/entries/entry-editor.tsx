@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { Button } from '@/components/button';
+import { FormActions } from '@/components/form-actions';
 import { FormAlert } from '@/components/form-alert';
 import { penceToPounds } from '@/lib/money';
 import type { PaySetup } from '@/lib/sync/use-pay-setup';
@@ -56,14 +56,7 @@ export function EntryEditor({ entry, pay, onDone }: EntryEditorProps) {
       </h3>
       <EntryFields form={form.values} errors={form.errors} pay={pay} defaultCourierId={entry.courierId} saved={entry} onChange={form.setField} />
       {form.failure ? <FormAlert message={form.failure} /> : null}
-      <div className={styles.editorActions}>
-        <Button variant="ghost" onClick={() => onDone(false)}>
-          Cancel
-        </Button>
-        <Button type="submit" disabled={form.submitting || !pay}>
-          {form.submitting ? 'Saving...' : 'Save changes'}
-        </Button>
-      </div>
+      <FormActions submitLabel="Save changes" submitting={form.submitting} disabled={!pay} onCancel={() => onDone(false)} />
     </form>
   );
 }

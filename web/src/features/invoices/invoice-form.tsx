@@ -1,6 +1,7 @@
 import { FileUp } from 'lucide-react';
 import { useId, useMemo, useRef, useState, type ChangeEvent } from 'react';
 import { Button } from '@/components/button';
+import { FormActions } from '@/components/form-actions';
 import { FormAlert } from '@/components/form-alert';
 import { SelectField, TextAreaField, TextField } from '@/components/text-field';
 import { periodWords, type PayPeriod } from '@/lib/pay-period';
@@ -162,14 +163,7 @@ export function InvoiceForm({ courierId, period, editing, compare, onSaved, onCa
       />
       {errors.periodStart || errors.periodEnd ? <FormAlert message={errors.periodStart ?? errors.periodEnd ?? ''} /> : null}
       {form.failure ? <FormAlert message={form.failure} /> : null}
-      <div className={styles.editorActions}>
-        <Button variant="ghost" onClick={onCancel}>
-          Cancel
-        </Button>
-        <Button type="submit" disabled={form.submitting}>
-          {form.submitting ? 'Saving...' : editing ? 'Save changes' : 'Save check'}
-        </Button>
-      </div>
+      <FormActions submitLabel={editing ? 'Save changes' : 'Save check'} submitting={form.submitting} onCancel={onCancel} />
     </form>
   );
 }
