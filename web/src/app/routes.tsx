@@ -48,6 +48,8 @@ export const appRoutes: RouteObject[] = [
               { path: routes.dashboard, element: <DashboardPage /> },
               { path: routes.history, lazy: () => import('@/features/history/history-page').then((m) => ({ Component: m.HistoryPage })) },
               { path: routes.profile, element: <ProfilePage /> },
+              { path: routes.spending, lazy: () => import('@/features/spending/spending-page').then((m) => ({ Component: m.SpendingPage })) },
+              { path: routes.taxYear, lazy: () => import('@/features/tax-year/tax-year-page').then((m) => ({ Component: m.TaxYearPage })) },
               { path: routes.settings, lazy: () => import('@/features/settings/settings-page').then((m) => ({ Component: m.SettingsPage })) },
               { path: routes.upgrade, lazy: () => import('@/features/upgrade/upgrade-page').then((m) => ({ Component: m.UpgradePage })) },
               { path: routes.appContact, element: <ContactPage /> },

@@ -10,13 +10,15 @@ function renderAt(path: string) {
     </MemoryRouter>,
   );
   const link = (name: string) => screen.getByRole('link', { name });
-  return { home: link('Home'), profile: link('Profile'), settings: link('Settings') };
+  return { home: link('Home'), spending: link('Spending'), tax: link('Tax'), profile: link('Profile'), settings: link('Settings') };
 }
 
 describe('BottomNav', () => {
-  it('links to the three app screens', () => {
-    const { home, profile, settings } = renderAt('/app/dashboard');
+  it('links to the five app screens', () => {
+    const { home, spending, tax, profile, settings } = renderAt('/app/dashboard');
     expect(home).toHaveAttribute('href', '/app/dashboard');
+    expect(spending).toHaveAttribute('href', '/app/spending');
+    expect(tax).toHaveAttribute('href', '/app/tax');
     expect(profile).toHaveAttribute('href', '/app/profile');
     expect(settings).toHaveAttribute('href', '/app/settings');
   });
@@ -25,6 +27,8 @@ describe('BottomNav', () => {
     ['/app/dashboard', 'home'],
     ['/app/profile', 'profile'],
     ['/app/settings', 'settings'],
+    ['/app/spending', 'spending'],
+    ['/app/tax', 'tax'],
     // "contains", as the spec says: deeper paths keep their section lit.
     ['/app/dashboard/history', 'home'],
   ] as const)('highlights only the matching button on %s', (path, active) => {
@@ -35,7 +39,7 @@ describe('BottomNav', () => {
     }
   });
 
-  it('highlights nothing on a screen outside the three sections', () => {
+  it('highlights nothing on a screen outside the five sections', () => {
     const links = renderAt('/app/upgrade');
     for (const link of Object.values(links)) expect(link).not.toHaveAttribute('aria-current');
   });

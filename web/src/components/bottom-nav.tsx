@@ -1,4 +1,4 @@
-import { House, Settings, UserRound, type LucideIcon } from 'lucide-react';
+import { House, Landmark, Receipt, Settings, UserRound, type LucideIcon } from 'lucide-react';
 import { Link, useLocation } from 'react-router';
 import { routes } from '@/lib/paths';
 import styles from './bottom-nav.module.css';
@@ -13,6 +13,8 @@ interface NavItem {
 
 const items: NavItem[] = [
   { label: 'Home', to: routes.dashboard, match: 'dashboard', Icon: House },
+  { label: 'Spending', to: routes.spending, match: 'spending', Icon: Receipt },
+  { label: 'Tax', to: routes.taxYear, match: '/app/tax', Icon: Landmark },
   { label: 'Profile', to: routes.profile, match: 'profile', Icon: UserRound },
   { label: 'Settings', to: routes.settings, match: 'settings', Icon: Settings },
 ];

@@ -11,6 +11,8 @@ export const routes = {
   history: '/app/history',
   profile: '/app/profile',
   settings: '/app/settings',
+  spending: '/app/spending',
+  taxYear: '/app/tax',
   upgrade: '/app/upgrade',
   appContact: '/app/contact',
   appPrivacy: '/app/privacy',
@@ -18,6 +20,13 @@ export const routes = {
 } as const;
 
 export type HistoryView = 'entries' | 'summaries' | 'invoices';
+
+export type SpendingView = 'expenses' | 'mileage';
+
+/** The expenses & mileage screen on one of its views; `add` opens the view's form. */
+export function spendingView(view: SpendingView, add = false): string {
+  return `${routes.spending}?view=${view}${add ? '&add=1' : ''}`;
+}
 
 /** The history screen on one of its views (entries, summaries, invoice checks). */
 export function historyView(view: HistoryView): string {
@@ -53,6 +62,11 @@ export const apiPaths = {
   syncPush: '/api/v1/sync/push',
   syncEvents: '/api/v1/sync/events',
 } as const;
+
+/** A receipt photo: PUT uploads it (idempotent by id), GET reads it, DELETE removes it. */
+export function receiptPath(id: string): string {
+  return `/api/v1/receipts/${encodeURIComponent(id)}`;
+}
 
 /** One of the user's signed-in sessions (to end it). */
 export function sessionPath(id: string): string {

@@ -10,7 +10,7 @@ describe('pullPageSchema', () => {
     const page = pullPageSchema.parse({
       changes: [
         { kind: 'entry', id: 'e1', version: 1, deleted: false, data: entry },
-        { kind: 'mileage', id: 'm1', version: 2, deleted: false, data: { miles: 12 } },
+        { kind: 'fuelCard', id: 'f1', version: 2, deleted: false, data: { litres: 12 } },
         { kind: 'invoice', id: 'i1', version: 3, deleted: true },
       ],
       cursor: 3,

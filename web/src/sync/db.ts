@@ -2,7 +2,20 @@
 // never mixes two people's days, and a signed-out user's unsent changes wait for them.
 import Dexie, { type EntityTable, type Transaction } from 'dexie';
 import { entryFieldsBeforeCouriers, invoiceFieldsBeforeCouriers } from './default-courier';
-import type { DocKind, LocalCourier, LocalDeduction, LocalDoc, LocalEntry, LocalInvoice, LocalRateCard, OutboxItem } from './types';
+import type {
+  DocKind,
+  LocalCourier,
+  LocalDeduction,
+  LocalDoc,
+  LocalEntry,
+  LocalExpense,
+  LocalInvoice,
+  LocalMileage,
+  LocalRateCard,
+  LocalVehicle,
+  OutboxItem,
+  ReceiptPhoto,
+} from './types';
 
 export interface MetaRow {
   key: string;
@@ -18,6 +31,11 @@ export class LocalDb extends Dexie {
   couriers!: EntityTable<LocalCourier, 'id'>;
   rateCards!: EntityTable<LocalRateCard, 'id'>;
   deductions!: EntityTable<LocalDeduction, 'id'>;
+  expenses!: EntityTable<LocalExpense, 'id'>;
+  vehicles!: EntityTable<LocalVehicle, 'id'>;
+  mileage!: EntityTable<LocalMileage, 'id'>;
+  /** Receipt photos: not synced records but files, uploaded from a queue (sync/receipts.ts). */
+  receiptPhotos!: EntityTable<ReceiptPhoto, 'id'>;
 
   /** `userId` owns the database: its default courier and first rate card have that id. */
   constructor(
@@ -39,6 +57,13 @@ export class LocalDb extends Dexie {
     this.version(4)
       .stores({ couriers: 'id, deleted', rateCards: 'id, courierId, deleted', deductions: 'id, courierId, deleted' })
       .upgrade((tx) => fillCourierFields(tx, userId));
+    // Expenses with their receipt photos, vehicles and the mileage log (issue 13).
+    this.version(5).stores({
+      expenses: 'id, date, deleted',
+      vehicles: 'id, deleted',
+      mileage: 'id, date, vehicleId, deleted',
+      receiptPhotos: 'id, expenseId',
+    });
   }
 
   async getDoc<K extends DocKind>(kind: K): Promise<Extract<LocalDoc, { kind: K }> | undefined> {
@@ -47,7 +72,19 @@ export class LocalDb extends Dexie {
 
   /** Every table a sync transaction may touch. */
   get syncTables() {
-    return [this.entries, this.invoices, this.couriers, this.rateCards, this.deductions, this.outbox, this.docs, this.meta];
+    return [
+      this.entries,
+      this.invoices,
+      this.couriers,
+      this.rateCards,
+      this.deductions,
+      this.expenses,
+      this.vehicles,
+      this.mileage,
+      this.outbox,
+      this.docs,
+      this.meta,
+    ];
   }
 
   async getMeta<T>(key: string, fallback: T): Promise<T> {

@@ -1,12 +1,23 @@
 // The record kinds synced one record at a time with tombstones (entries, statement checks,
-// couriers, rate cards, deductions):
+// couriers, rate cards, deductions, expenses, vehicles, mileage):
 // their content on the wire, where each lives on the device and which mutations carry it.
 // Everything generic (save, delete, merge, pull, acknowledge, discard) goes through this table,
 // so a new kind is one row here rather than a second copy of the sync code.
 import type { Table } from 'dexie';
 import { z } from 'zod';
 import type { LocalDb } from './db';
-import type { CourierContent, DeductionContent, EntryContent, InvoiceContent, LocalRecord, MutationName, RateCardContent } from './types';
+import type {
+  CourierContent,
+  DeductionContent,
+  EntryContent,
+  ExpenseContent,
+  InvoiceContent,
+  LocalRecord,
+  MileageContent,
+  MutationName,
+  RateCardContent,
+  VehicleContent,
+} from './types';
 
 export interface RecordContents {
   entry: EntryContent;
@@ -14,6 +25,9 @@ export interface RecordContents {
   courier: CourierContent;
   rateCard: RateCardContent;
   deduction: DeductionContent;
+  expense: ExpenseContent;
+  vehicle: VehicleContent;
+  mileage: MileageContent;
 }
 
 export type RecordKind = keyof RecordContents;
@@ -115,6 +129,64 @@ export const RECORD_KINDS: { [K in RecordKind]: KindInfo<K> } = {
     put: 'deduction.put',
     remove: 'deduction.delete',
     table: (db) => db.deductions as unknown as RecordTable<'deduction'>,
+  },
+  expense: {
+    content: z.object({
+      date: day,
+      amount: pence,
+      category: z.enum([
+        'fuel',
+        'vehicleRepairs',
+        'vehicleInsurance',
+        'vehicleTax',
+        'vehicleHire',
+        'parkingTolls',
+        'travel',
+        'phone',
+        'office',
+        'equipment',
+        'clothing',
+        'insurance',
+        'bankCharges',
+        'accountancy',
+        'subscriptions',
+        'other',
+      ]),
+      note: z.string(),
+      courierId: z.string().nullable(),
+      vehicleId: z.string().nullable(),
+      repeat: z.enum(['once', 'weekly', 'monthly']),
+      repeatUntil: day.nullable(),
+      receipts: z.array(z.string()),
+    }),
+    put: 'expense.put',
+    remove: 'expense.delete',
+    table: (db) => db.expenses as unknown as RecordTable<'expense'>,
+  },
+  vehicle: {
+    content: z.object({
+      name: z.string(),
+      type: z.enum(['carVan', 'motorcycle', 'bicycle']),
+      method: z.enum(['flatRate', 'actualCosts']),
+    }),
+    put: 'vehicle.put',
+    remove: 'vehicle.delete',
+    table: (db) => db.vehicles as unknown as RecordTable<'vehicle'>,
+  },
+  mileage: {
+    content: z.object({
+      date: day,
+      vehicleId: z.string(),
+      courierId: z.string().nullable(),
+      odometerStart: count.nullable(),
+      odometerEnd: count.nullable(),
+      businessMiles: count,
+      commuteMiles: count,
+      note: z.string(),
+    }),
+    put: 'mileage.put',
+    remove: 'mileage.delete',
+    table: (db) => db.mileage as unknown as RecordTable<'mileage'>,
   },
 };
 

@@ -70,6 +70,63 @@ export interface DeductionContent {
   to: string | null; // null: once, or recurring with no end
 }
 
+/** The SA103 expense categories in a driver's words (lib/tax/expense-categories.ts maps them). */
+export type ExpenseCategory =
+  | 'fuel'
+  | 'vehicleRepairs'
+  | 'vehicleInsurance'
+  | 'vehicleTax'
+  | 'vehicleHire'
+  | 'parkingTolls'
+  | 'travel'
+  | 'phone'
+  | 'office'
+  | 'equipment'
+  | 'clothing'
+  | 'insurance'
+  | 'bankCharges'
+  | 'accountancy'
+  | 'subscriptions'
+  | 'other';
+
+/** Money the driver spent on the business, once or repeating, with its receipt photos. */
+export interface ExpenseContent {
+  date: string;
+  amount: number; // pence per occurrence
+  category: ExpenseCategory;
+  note: string;
+  courierId: string | null;
+  vehicleId: string | null;
+  repeat: DeductionRepeat;
+  /** Null when once, or repeating with no end. */
+  repeatUntil: string | null;
+  /** Ids of the receipt photos (receiptPhotos on the device, /api/v1/receipts/{id} on the server). */
+  receipts: string[];
+}
+
+export type VehicleType = 'carVan' | 'motorcycle' | 'bicycle';
+/** HMRC's flat rate per business mile, or actual costs times the business-use share. Kept once used. */
+export type VehicleMethod = 'flatRate' | 'actualCosts';
+
+export interface VehicleContent {
+  name: string;
+  type: VehicleType;
+  method: VehicleMethod;
+}
+
+/** One day's driving in one vehicle, in whole miles. */
+export interface MileageContent {
+  date: string;
+  vehicleId: string;
+  courierId: string | null;
+  odometerStart: number | null;
+  odometerEnd: number | null;
+  businessMiles: number;
+  /** Home to depot: not claimable, kept for the log and the business-use share. */
+  commuteMiles: number;
+  note: string;
+}
+
 /** What the server last confirmed for a record: restored when a change is discarded. */
 export type ServerCopyOf<C> = C & { version: number };
 export type ServerCopy = ServerCopyOf<EntryContent>;
@@ -120,6 +177,12 @@ export type MutationName =
   | 'rateCard.delete'
   | 'deduction.put'
   | 'deduction.delete'
+  | 'expense.put'
+  | 'expense.delete'
+  | 'vehicle.put'
+  | 'vehicle.delete'
+  | 'mileage.put'
+  | 'mileage.delete'
   | 'profile.update'
   | 'settings.put';
 
@@ -127,6 +190,26 @@ export type LocalInvoice = LocalRecord<InvoiceContent>;
 export type LocalCourier = LocalRecord<CourierContent>;
 export type LocalRateCard = LocalRecord<RateCardContent>;
 export type LocalDeduction = LocalRecord<DeductionContent>;
+export type LocalExpense = LocalRecord<ExpenseContent>;
+export type LocalVehicle = LocalRecord<VehicleContent>;
+export type LocalMileage = LocalRecord<MileageContent>;
+
+/**
+ * A receipt photo kept on the device: shown at once, uploaded from a queue (sync/receipts.ts),
+ * and kept after upload as the offline copy. Only an acknowledgement or "Remove photo" ends it.
+ */
+export interface ReceiptPhoto {
+  id: string;
+  expenseId: string;
+  blob: Blob;
+  type: string;
+  bytes: number;
+  createdAt: number;
+  /** When the server acknowledged it; null while it waits (or was refused). */
+  uploadedAt: number | null;
+  /** The server's reason for a permanent refusal, shown with Try again and Remove photo. */
+  error: string | null;
+}
 
 export interface OutboxItem {
   seq?: number; // auto-increment: push order
@@ -194,6 +277,9 @@ export type Change =
   | { kind: 'courier'; id: string; version: number; deleted: boolean; data?: CourierContent & { createdAt: string; updatedAt: string } }
   | { kind: 'rateCard'; id: string; version: number; deleted: boolean; data?: RateCardContent & { createdAt: string; updatedAt: string } }
   | { kind: 'deduction'; id: string; version: number; deleted: boolean; data?: DeductionContent & { createdAt: string; updatedAt: string } }
+  | { kind: 'expense'; id: string; version: number; deleted: boolean; data?: ExpenseContent & { createdAt: string; updatedAt: string } }
+  | { kind: 'vehicle'; id: string; version: number; deleted: boolean; data?: VehicleContent & { createdAt: string; updatedAt: string } }
+  | { kind: 'mileage'; id: string; version: number; deleted: boolean; data?: MileageContent & { createdAt: string; updatedAt: string } }
   | { kind: 'profile'; id: string; version: number; deleted: boolean; data?: ProfileData }
   | { kind: 'settings'; id: string; version: number; deleted: boolean; data?: SettingsData };
 

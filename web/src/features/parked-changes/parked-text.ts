@@ -48,6 +48,24 @@ const WORDS: { [K in RecordKind]: KindWords<RecordContents[K]> } = {
     about: ({ label, from }) => (label ? ` "${label}"` : '') + (from ? ` from ${formatShortDate(from)}` : ''),
     figures: ({ amount }) => (typeof amount === 'number' ? ` (${formatPence(amount)})` : ''),
   },
+  expense: {
+    noun: 'expense',
+    one: 'an expense',
+    about: ({ date }) => (date ? ` on ${formatShortDate(date)}` : ''),
+    figures: ({ amount }) => (typeof amount === 'number' ? ` (${formatPence(amount)})` : ''),
+  },
+  vehicle: {
+    noun: 'vehicle',
+    one: 'a vehicle',
+    about: ({ name }) => (name ? ` "${name}"` : ''),
+    figures: () => '',
+  },
+  mileage: {
+    noun: 'mileage log',
+    one: 'a mileage log',
+    about: ({ date }) => (date ? ` for ${formatShortDate(date)}` : ''),
+    figures: ({ businessMiles }) => (typeof businessMiles === 'number' ? ` (${businessMiles} business miles)` : ''),
+  },
 };
 
 /** What the change was, in the driver's words. */

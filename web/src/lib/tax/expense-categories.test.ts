@@ -1,0 +1,16 @@
+import { describe, expect, it } from 'vitest';
+import { RECORD_KINDS } from '@/sync/records';
+import { EXPENSE_CATEGORIES, expenseCategory, SA103_BOXES } from './expense-categories';
+
+describe('expense categories', () => {
+  it('covers exactly the categories the wire accepts, once each', () => {
+    const wire = RECORD_KINDS.expense.content.shape.category.options;
+    expect(EXPENSE_CATEGORIES.map((category) => category.id).sort()).toEqual([...wire].sort());
+  });
+
+  it('lands every category in a box the SA103F has', () => {
+    for (const category of EXPENSE_CATEGORIES) expect(SA103_BOXES[category.box]).toBeTruthy();
+    expect(expenseCategory('parkingTolls')).toMatchObject({ box: 20, runningCost: false });
+    expect(expenseCategory('fuel')).toMatchObject({ box: 20, runningCost: true });
+  });
+});

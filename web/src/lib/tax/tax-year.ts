@@ -1,0 +1,132 @@
+// The UK tax year and its dates: 6 April to 5 April, the Making Tax Digital quarters and the
+// Self Assessment deadlines. The dates are rules of the calendar (HMRC's own), so they are code;
+// rates and thresholds change by year, so they are data (tax-years.json) read through
+// taxYearRates.
+import data from './tax-years.json';
+
+/** A tax year as HMRC writes it: "2026-27" runs 6 April 2026 to 5 April 2027. */
+export type TaxYearLabel = `${number}-${number}`;
+
+export type IncomeTaxRegion = 'uk' | 'scotland';
+
+export interface IncomeTaxBand {
+  name: string;
+  /** Upper limit of taxable income (after the Personal Allowance), pence; null = none. */
+  upTo: number | null;
+  percent: number;
+}
+
+export interface MileageRate {
+  firstMilesPence: number;
+  afterPence: number;
+  thresholdMiles: number;
+}
+
+export interface TaxYearRates {
+  personalAllowance: number;
+  personalAllowanceTaperFrom: number;
+  incomeTax: Record<IncomeTaxRegion, IncomeTaxBand[]>;
+  class4: { lowerProfitsLimit: number; upperProfitsLimit: number; mainPercent: number; upperPercent: number };
+  class2: { weeklyPence: number | null; voluntary: boolean; payableFromProfits: number | null };
+  tradingAllowance: number;
+  paymentsOnAccountFrom: number;
+  /** Pence per business mile by vehicle type; null: no flat rate (a bicycle: actual costs). */
+  mileage: { carVan: MileageRate; motorcycle: MileageRate; bicycle: MileageRate | null };
+}
+
+const years = data.years as Record<string, TaxYearRates>;
+
+/** The first calendar year of a tax year: 2026 for "2026-27". */
+export function startYearOf(label: TaxYearLabel): number {
+  return Number(label.slice(0, 4));
+}
+
+export function taxYearLabel(startYear: number): TaxYearLabel {
+  return `${startYear}-${String((startYear + 1) % 100).padStart(2, '0')}` as TaxYearLabel;
+}
+
+/** The tax year a day (YYYY-MM-DD) falls in: 5 April is the last day of a year, 6 April the first. */
+export function taxYearOf(day: string): TaxYearLabel {
+  const year = Number(day.slice(0, 4));
+  return taxYearLabel(day.slice(5) >= '04-06' ? year : year - 1);
+}
+
+export function taxYearBounds(label: TaxYearLabel): { from: string; to: string } {
+  const start = startYearOf(label);
+  return { from: `${start}-04-06`, to: `${start + 1}-04-05` };
+}
+
+export const currentTaxYear = taxYearOf;
+
+/** The years the app has rates for, oldest first. */
+export function knownTaxYears(): TaxYearLabel[] {
+  return (Object.keys(years) as TaxYearLabel[]).sort();
+}
+
+/**
+ * The rates of a tax year. A year missing from the data (a new year before an update, or one
+ * long past) takes the nearest known year's, marked `assumed` so the screen can say so.
+ */
+export function taxYearRates(label: TaxYearLabel): { rates: TaxYearRates; from: TaxYearLabel; assumed: boolean } {
+  const known = years[label];
+  if (known) return { rates: known, from: label, assumed: false };
+  const labels = knownTaxYears();
+  const nearest = label < labels[0] ? labels[0] : labels[labels.length - 1];
+  return { rates: years[nearest], from: nearest, assumed: true };
+}
+
+export interface MtdRules {
+  yearsAfterQualifyingYear: number;
+  /** The qualifying-income threshold (pence) of each tax year MTD applies in. */
+  thresholdFrom: Record<string, number>;
+  simplifiedUpdatesBelow: number;
+}
+
+export const mtdRules: MtdRules = data.mtd;
+
+export interface Quarter {
+  /** 1–4 */
+  number: number;
+  from: string;
+  to: string;
+  /** The quarterly update's deadline: the 7th of the second month after the quarter ends. */
+  due: string;
+}
+
+/**
+ * The four Making Tax Digital standard quarters of a tax year and their deadlines
+ * (GOV.UK "Use Making Tax Digital for Income Tax": 6 Apr–5 Jul due 7 Aug, 6 Jul–5 Oct due 7 Nov,
+ * 6 Oct–5 Jan due 7 Feb, 6 Jan–5 Apr due 7 May). Updates are cumulative from the year's start.
+ */
+export function quarters(label: TaxYearLabel): Quarter[] {
+  const y = startYearOf(label);
+  return [
+    { number: 1, from: `${y}-04-06`, to: `${y}-07-05`, due: `${y}-08-07` },
+    { number: 2, from: `${y}-07-06`, to: `${y}-10-05`, due: `${y}-11-07` },
+    { number: 3, from: `${y}-10-06`, to: `${y + 1}-01-05`, due: `${y + 1}-02-07` },
+    { number: 4, from: `${y + 1}-01-06`, to: `${y + 1}-04-05`, due: `${y + 1}-05-07` },
+  ];
+}
+
+export interface SelfAssessmentDates {
+  /** The online return and the balancing payment: 31 January after the year ends. */
+  returnAndBalance: string;
+  /** This year's payments on account (each half of last year's bill): 31 January in the year, 31 July after it. */
+  paymentsOnAccount: [string, string];
+  /** The next year's payments on account, based on this year's bill. */
+  nextPaymentsOnAccount: [string, string];
+}
+
+export function selfAssessmentDates(label: TaxYearLabel): SelfAssessmentDates {
+  const y = startYearOf(label);
+  return {
+    returnAndBalance: `${y + 2}-01-31`,
+    paymentsOnAccount: [`${y + 1}-01-31`, `${y + 1}-07-31`],
+    nextPaymentsOnAccount: [`${y + 2}-01-31`, `${y + 2}-07-31`],
+  };
+}
+
+/** Records must be kept at least 5 years after the 31 January online deadline of their tax year. */
+export function recordsKeptUntil(label: TaxYearLabel): string {
+  return `${startYearOf(label) + 7}-01-31`;
+}
