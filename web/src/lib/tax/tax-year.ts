@@ -71,8 +71,10 @@ export function taxYearRates(label: TaxYearLabel): { rates: TaxYearRates; from: 
   const known = years[label];
   if (known) return { rates: known, from: label, assumed: false };
   const labels = knownTaxYears();
-  const nearest = label < labels[0] ? labels[0] : labels[labels.length - 1];
-  return { rates: years[nearest], from: nearest, assumed: true };
+  const [oldest, newest] = [labels[0], labels[labels.length - 1]];
+  if (!oldest || !newest) throw new Error('tax-years.json has no years');
+  const nearest = label < oldest ? oldest : newest;
+  return { rates: years[nearest] as TaxYearRates, from: nearest, assumed: true };
 }
 
 export interface MtdRules {
