@@ -24,7 +24,7 @@ describe('the flat-rate mileage claim', () => {
 
   it('splits the day that crosses 10,000 miles inside the day', () => {
     const records = [trip('2026-04-06', 9_950), trip('2026-06-01', 120), trip('2026-06-02', 30)];
-    const [vehicle] = mileageClaim(records, [van], '2026-27').vehicles;
+    const vehicle = mileageClaim(records, [van], '2026-27').vehicles[0]!;
     expect(vehicle.lines.map((line) => [line.milesAtFirstRate, line.milesAtAfterRate, line.claimPence])).toEqual([
       [9_950, 0, 447_750],
       [50, 70, 50 * 45 + 70 * 25],
@@ -50,14 +50,14 @@ describe('the flat-rate mileage claim', () => {
   it('orders two logs of one day by when they were made', () => {
     const later = { ...trip('2026-05-01', 9_000), createdAt: '2026-05-01T18:00:00Z', id: 'a' };
     const earlier = { ...trip('2026-05-01', 2_000), createdAt: '2026-05-01T08:00:00Z', id: 'b' };
-    const [vehicle] = mileageClaim([later, earlier], [van], '2026-27').vehicles;
+    const vehicle = mileageClaim([later, earlier], [van], '2026-27').vehicles[0]!;
     expect(vehicle.lines.map((line) => line.recordId)).toEqual(['b', 'a']);
     expect(vehicle.lines[1]).toMatchObject({ milesAtFirstRate: 8_000, milesAtAfterRate: 1_000 });
   });
 
   it('claims nothing per mile for an actual-cost vehicle, but counts its miles for the share', () => {
     const records = [trip('2026-05-01', 60, { vehicleId: 'leased', odometerStart: 1000, odometerEnd: 1100, commuteMiles: 10 })];
-    const [vehicle] = mileageClaim(records, [leased], '2026-27').vehicles;
+    const vehicle = mileageClaim(records, [leased], '2026-27').vehicles[0]!;
     expect(vehicle).toMatchObject({ claimPence: 0, businessMiles: 60, commuteMiles: 10, totalMiles: 100 });
     expect(businessShareOf(12_345, vehicle)).toBe(7_407); // 12,345 × 60 / 100 = 7,407
     expect(businessShareOf(1, { businessMiles: 1, totalMiles: 2 })).toBe(1); // half a penny rounds up

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import data from './tax-years.json';
-import { knownTaxYears, quarters, recordsKeptUntil, selfAssessmentDates, taxYearBounds, taxYearOf, taxYearRates } from './tax-year';
+import { type TaxYearRates, knownTaxYears, quarters, recordsKeptUntil, selfAssessmentDates, taxYearBounds, taxYearOf, taxYearRates } from './tax-year';
 
 describe('the tax year', () => {
   // HMRC: "The tax year runs from 6 April to 5 April the following year."
@@ -28,8 +28,8 @@ describe('the tax year', () => {
       ['2026-10-06', '2027-01-05', '2027-02-07'],
       ['2027-01-06', '2027-04-05', '2027-05-07'],
     ]);
-    expect(q[0].from).toBe(taxYearBounds('2026-27').from);
-    expect(q[3].to).toBe(taxYearBounds('2026-27').to);
+    expect(q[0]!.from).toBe(taxYearBounds('2026-27').from);
+    expect(q[3]!.to).toBe(taxYearBounds('2026-27').to);
     for (const quarter of q) {
       expect(taxYearOf(quarter.from)).toBe('2026-27');
       expect(taxYearOf(quarter.to)).toBe('2026-27');
@@ -53,9 +53,10 @@ describe('the rates are data per tax year', () => {
     expect(knownTaxYears()).toEqual(['2023-24', '2024-25', '2025-26', '2026-27']);
     const shape = (value: unknown): unknown =>
       value && typeof value === 'object' && !Array.isArray(value) ? Object.keys(value).sort() : typeof value;
+    const years = data.years as unknown as Record<string, TaxYearRates>;
     const first = data.years['2025-26'];
     for (const label of knownTaxYears()) {
-      const year = (data.years as Record<string, typeof first>)[label];
+      const year = years[label]!;
       expect(shape(year)).toEqual(shape(first));
       // Bands rise and end open.
       for (const bands of Object.values(year.incomeTax)) {
