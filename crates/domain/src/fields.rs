@@ -1,7 +1,7 @@
 //! Checks shared by the record kinds' `validate()`: each pushes a named problem and returns
 //! the parsed value, so a kind reports every bad field at once.
 
-use serde::{Deserialize, Deserializer};
+use serde::{Deserialize, Deserializer, de::IntoDeserializer};
 use time::{Date, Time, macros::format_description};
 use uuid::Uuid;
 
@@ -21,6 +21,31 @@ pub fn uuid(
     parsed
 }
 
+/// A field that must be a UUID in its canonical form (lowercase, hyphenated), so the same id
+/// is the same text on every device and in every storage key.
+pub fn canonical_uuid(raw: &str) -> Option<Uuid> {
+    Uuid::parse_str(raw)
+        .ok()
+        .filter(|id| id.hyphenated().to_string() == raw)
+}
+
+/// A field that must be one of an enum's wire words (its serde names): the enum-like fields
+/// arrive as text so a bad word is named with the other problems rather than failing the
+/// whole parse.
+pub fn choice<'a, T: Deserialize<'a>>(
+    raw: &'a str,
+    field: &'static str,
+    message: impl FnOnce() -> String,
+    problems: &mut FieldProblems,
+) -> Option<T> {
+    let parsed =
+        T::deserialize(IntoDeserializer::<serde::de::value::Error>::into_deserializer(raw)).ok();
+    if parsed.is_none() {
+        problems.push((field, message()));
+    }
+    parsed
+}
+
 /// A field that must be a real day written YYYY-MM-DD.
 pub fn date(
     raw: &str,
@@ -36,6 +61,33 @@ pub fn date(
         ));
     }
     parsed
+}
+
+/// A field that may be null or a UUID: `Some(None)` for null, `Some(Some(id))` for a UUID,
+/// `None` (problem pushed) otherwise.
+pub fn optional_uuid(
+    raw: &Option<String>,
+    field: &'static str,
+    what: &str,
+    problems: &mut FieldProblems,
+) -> Option<Option<Uuid>> {
+    match raw {
+        None => Some(None),
+        Some(raw) => uuid(raw, field, what, problems).map(Some),
+    }
+}
+
+/// A field that may be null or a real day, as [`optional_uuid`].
+pub fn optional_date(
+    raw: &Option<String>,
+    field: &'static str,
+    what: &str,
+    problems: &mut FieldProblems,
+) -> Option<Option<Date>> {
+    match raw {
+        None => Some(None),
+        Some(raw) => date(raw, field, what, problems).map(Some),
+    }
 }
 
 /// A one-line name or label: trimmed (so " Van " and "Van" are the same on every device),
@@ -131,6 +183,69 @@ mod tests {
             ["label"; 3]
         );
         assert!(problems[0].1.contains("1 to 3") && problems[2].1.contains("at most 3"));
+    }
+
+    #[test]
+    fn canonical_uuids_are_lowercase_and_hyphenated() {
+        let id = "0190a6e2-7c1d-7000-8000-0000000000a1";
+        assert_eq!(
+            canonical_uuid(id).map(|u| u.to_string()).as_deref(),
+            Some(id)
+        );
+        for bad in [
+            "0190A6E2-7C1D-7000-8000-0000000000A1",
+            "0190a6e27c1d700080000000000000a1",
+            "{0190a6e2-7c1d-7000-8000-0000000000a1}",
+            "urn:uuid:0190a6e2-7c1d-7000-8000-0000000000a1",
+            "",
+        ] {
+            assert_eq!(canonical_uuid(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn choices_are_an_enums_wire_words() {
+        let mut problems = FieldProblems::new();
+        let once = choice::<crate::deduction::Repeat>("once", "repeat", String::new, &mut problems);
+        assert_eq!(once, Some(crate::deduction::Repeat::Once));
+        assert!(problems.is_empty());
+        for bad in ["Once", "daily", ""] {
+            let parsed = choice::<crate::deduction::Repeat>(
+                bad,
+                "repeat",
+                || "Repeat must be once, weekly or monthly".into(),
+                &mut problems,
+            );
+            assert_eq!(parsed, None);
+        }
+        assert_eq!(problems.len(), 3);
+        assert_eq!(problems[0].1, "Repeat must be once, weekly or monthly");
+    }
+
+    #[test]
+    fn nullable_fields_are_null_or_valid() {
+        let mut problems = FieldProblems::new();
+        assert_eq!(
+            optional_uuid(&None, "courierId", "Courier id", &mut problems),
+            Some(None)
+        );
+        assert_eq!(
+            optional_date(&None, "to", "Until", &mut problems),
+            Some(None)
+        );
+        assert!(problems.is_empty());
+        assert_eq!(
+            optional_uuid(&Some("x".into()), "courierId", "Courier id", &mut problems),
+            None
+        );
+        assert_eq!(
+            optional_date(&Some("2025-02-29".into()), "to", "Until", &mut problems),
+            None
+        );
+        assert_eq!(
+            problems.iter().map(|p| p.0).collect::<Vec<_>>(),
+            ["courierId", "to"]
+        );
     }
 
     #[test]

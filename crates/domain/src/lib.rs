@@ -10,9 +10,11 @@ pub mod deduction;
 pub mod defaults;
 pub mod device;
 pub mod entry;
+pub mod expense;
 pub mod fields;
 pub mod invoice;
 pub mod merge;
+pub mod mileage;
 pub mod money;
 pub mod phone;
 pub mod profile;
@@ -22,6 +24,7 @@ pub mod role;
 pub mod sync;
 pub mod tiers;
 pub mod time_fmt;
+pub mod vehicle;
 pub mod week;
 
 pub use account::{

@@ -89,10 +89,62 @@ impl Theme {
     }
 }
 
-/// `settings.put` args.
+/// Which Income Tax bands the tax year view uses (Scotland sets its own), the same on every
+/// device.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum TaxRegion {
+    #[default]
+    Uk,
+    Scotland,
+}
+
+impl TaxRegion {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TaxRegion::Uk => "uk",
+            TaxRegion::Scotland => "scotland",
+        }
+    }
+
+    /// Stored values other than `scotland` mean the default, the UK bands.
+    pub fn from_stored(value: &str) -> TaxRegion {
+        if value == "scotland" {
+            TaxRegion::Scotland
+        } else {
+            TaxRegion::Uk
+        }
+    }
+}
+
+/// `settings.put` args. Each setting is optional so an app older than a setting (a put with
+/// only `theme`, from before `taxRegion`) keeps what a newer app stored; at least one is needed.
 #[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
 pub struct SettingsInput {
-    pub theme: Theme,
+    #[serde(default)]
+    pub theme: Option<Theme>,
+    #[serde(default)]
+    pub tax_region: Option<TaxRegion>,
+}
+
+/// A validated settings change: `None` keeps the stored value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct SettingsUpdate {
+    pub theme: Option<Theme>,
+    pub tax_region: Option<TaxRegion>,
+}
+
+impl SettingsInput {
+    pub fn validate(&self) -> Result<SettingsUpdate, String> {
+        if self.theme.is_none() && self.tax_region.is_none() {
+            return Err("Nothing to update: send theme or taxRegion".into());
+        }
+        Ok(SettingsUpdate {
+            theme: self.theme,
+            tax_region: self.tax_region,
+        })
+    }
 }
 
 #[cfg(test)]
@@ -152,15 +204,48 @@ mod tests {
         );
     }
 
+    fn settings(args: serde_json::Value) -> Result<SettingsUpdate, String> {
+        serde_json::from_value::<SettingsInput>(args)
+            .map_err(|e| e.to_string())?
+            .validate()
+    }
+
     #[test]
     fn themes() {
         assert_eq!(
-            serde_json::from_value::<SettingsInput>(json!({"theme": "light"}))
-                .unwrap()
-                .theme,
-            Theme::Light
+            settings(json!({"theme": "light"})).unwrap().theme,
+            Some(Theme::Light)
         );
-        assert!(serde_json::from_value::<SettingsInput>(json!({"theme": "neon"})).is_err());
+        assert!(settings(json!({"theme": "neon"})).is_err());
         assert_eq!(Theme::from_stored("system"), Theme::Dark);
+    }
+
+    #[test]
+    fn tax_regions_are_optional_but_something_must_change() {
+        assert_eq!(
+            settings(json!({"theme": "dark", "taxRegion": "scotland"})),
+            Ok(SettingsUpdate {
+                theme: Some(Theme::Dark),
+                tax_region: Some(TaxRegion::Scotland)
+            })
+        );
+        // An app from before tax regions: the stored region is kept.
+        assert_eq!(
+            settings(json!({"theme": "light"})).unwrap().tax_region,
+            None
+        );
+        assert_eq!(
+            settings(json!({"taxRegion": "uk"})),
+            Ok(SettingsUpdate {
+                theme: None,
+                tax_region: Some(TaxRegion::Uk)
+            })
+        );
+        assert!(settings(json!({"taxRegion": "wales"})).is_err());
+        assert!(settings(json!({"taxRegion": "Scotland"})).is_err());
+        assert!(settings(json!({})).is_err());
+        assert!(settings(json!({"theme": null})).is_err());
+        assert_eq!(TaxRegion::from_stored("scotland"), TaxRegion::Scotland);
+        assert_eq!(TaxRegion::from_stored("mars"), TaxRegion::Uk);
     }
 }

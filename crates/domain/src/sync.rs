@@ -22,7 +22,8 @@ pub struct Mutation {
     /// Client-generated UUID; each id takes effect at most once.
     pub id: String,
     /// `<kind>.put` or `<kind>.delete` for the kinds `entry`, `invoice`, `courier`,
-    /// `rateCard` and `deduction`; `profile.update` or `settings.put`.
+    /// `rateCard`, `deduction`, `expense`, `vehicle` and `mileage`; `profile.update` or
+    /// `settings.put`.
     pub name: String,
     #[schema(value_type = Object)]
     pub args: serde_json::Value,
@@ -159,6 +160,53 @@ pub struct DeductionData {
     pub updated_at: String,
 }
 
+/// An expense (`kind: "expense"`). Money in pence; null = not used.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ExpenseData {
+    pub date: String,
+    /// Pence, per occurrence.
+    pub amount: i64,
+    pub category: crate::expense::ExpenseCategory,
+    pub note: String,
+    pub courier_id: Option<String>,
+    pub vehicle_id: Option<String>,
+    pub repeat: crate::deduction::Repeat,
+    pub repeat_until: Option<String>,
+    /// Receipt photo ids (`/api/v1/receipts/{id}`).
+    pub receipts: Vec<String>,
+    pub created_at: String,
+    pub updated_at: String,
+}
+
+/// A vehicle (`kind: "vehicle"`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct VehicleData {
+    pub name: String,
+    #[serde(rename = "type")]
+    pub vehicle_type: crate::vehicle::VehicleType,
+    pub method: crate::vehicle::VehicleMethod,
+    pub created_at: String,
+    pub updated_at: String,
+}
+
+/// A mileage record (`kind: "mileage"`), in whole miles.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct MileageData {
+    pub date: String,
+    pub vehicle_id: String,
+    pub courier_id: Option<String>,
+    pub odometer_start: Option<u32>,
+    pub odometer_end: Option<u32>,
+    pub business_miles: u32,
+    pub commute_miles: u32,
+    pub note: String,
+    pub created_at: String,
+    pub updated_at: String,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct PaymentConfig {
     pub tiers: Vec<crate::tiers::PayTier>,
@@ -185,13 +233,15 @@ pub struct ProfileData {
 #[serde(rename_all = "camelCase")]
 pub struct SettingsData {
     pub theme: crate::profile::Theme,
+    pub tax_region: crate::profile::TaxRegion,
     pub updated_at: String,
 }
 
 /// Untagged on the wire (`kind` says which). Reading takes the first variant whose required
 /// fields are all present, so a later variant's data must never carry all of an earlier
 /// variant's required fields (an invoice has no `date`, an entry no `periodStart`, a
-/// deduction no `validFrom`). `Option` fields are not required.
+/// deduction no `validFrom`, an expense no `stops`, a vehicle no `colour`, a mileage record no
+/// `amount` or `name`). `Option` fields are not required.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(untagged)]
 pub enum ChangeData {
@@ -202,14 +252,17 @@ pub enum ChangeData {
     Courier(CourierData),
     RateCard(RateCardData),
     Deduction(DeductionData),
+    Expense(ExpenseData),
+    Vehicle(VehicleData),
+    Mileage(MileageData),
 }
 
 /// One changed record. `data` is absent on tombstones.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Change {
-    /// Record kind: `entry`, `invoice`, `courier`, `rateCard`, `deduction`, `profile` or
-    /// `settings`.
+    /// Record kind: `entry`, `invoice`, `courier`, `rateCard`, `deduction`, `expense`,
+    /// `vehicle`, `mileage`, `profile` or `settings`.
     pub kind: String,
     pub id: String,
     /// The user's change sequence number at this write; pull cursors are these.
@@ -334,8 +387,46 @@ mod tests {
         };
         let settings = ChangeData::Settings(SettingsData {
             theme: crate::profile::Theme::Light,
+            tax_region: crate::profile::TaxRegion::Scotland,
             updated_at: "2025-03-24T09:00:00Z".into(),
         });
+        let expense = |courier: Option<&str>, vehicle: Option<&str>, receipts: &[&str]| {
+            ChangeData::Expense(ExpenseData {
+                date: "2025-04-06".into(),
+                amount: 4_599,
+                category: crate::expense::ExpenseCategory::Fuel,
+                note: "".into(),
+                courier_id: courier.map(Into::into),
+                vehicle_id: vehicle.map(Into::into),
+                repeat: crate::deduction::Repeat::Once,
+                repeat_until: None,
+                receipts: receipts.iter().map(|r| (*r).to_owned()).collect(),
+                created_at: "2025-04-06T09:00:00Z".into(),
+                updated_at: "2025-04-06T09:00:00Z".into(),
+            })
+        };
+        let vehicle = ChangeData::Vehicle(VehicleData {
+            name: "Transit".into(),
+            vehicle_type: crate::vehicle::VehicleType::CarVan,
+            method: crate::vehicle::VehicleMethod::FlatRate,
+            created_at: "2025-04-06T09:00:00Z".into(),
+            updated_at: "2025-04-06T09:00:00Z".into(),
+        });
+        let mileage = |odometer: Option<(u32, u32)>, courier: Option<&str>| {
+            ChangeData::Mileage(MileageData {
+                date: "2025-04-06".into(),
+                vehicle_id: "0190a6e2-7c1d-7000-8000-0000000000f1".into(),
+                courier_id: courier.map(Into::into),
+                odometer_start: odometer.map(|o| o.0),
+                odometer_end: odometer.map(|o| o.1),
+                business_miles: 100,
+                commute_miles: 10,
+                note: "".into(),
+                created_at: "2025-04-06T09:00:00Z".into(),
+                updated_at: "2025-04-06T09:00:00Z".into(),
+            })
+        };
+        let courier_id = "0190a6e2-7c1d-7000-8000-0000000000c1";
         for data in [
             entry,
             invoice,
@@ -346,6 +437,15 @@ mod tests {
             ChangeData::RateCard(full_card),
             deduction(None),
             deduction(Some("2025-12-31")),
+            expense(None, None, &[]),
+            expense(
+                Some(courier_id),
+                Some("0190a6e2-7c1d-7000-8000-0000000000f1"),
+                &["0190a6e2-7c1d-7000-8000-0000000000a1"],
+            ),
+            vehicle,
+            mileage(None, None),
+            mileage(Some((42_000, 42_130)), Some(courier_id)),
         ] {
             assert_eq!(round_trip(data.clone()), data);
         }

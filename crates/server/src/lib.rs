@@ -10,16 +10,19 @@ pub mod couriers;
 pub mod deductions;
 pub mod entries;
 pub mod error;
+pub mod expenses;
 pub mod files;
 pub mod housekeeping;
 pub mod http;
 pub mod invoices;
+pub mod mileage;
 pub mod notify;
 pub mod quotas;
 pub mod rate_cards;
 pub mod records;
 pub mod store;
 pub mod sync;
+pub mod vehicles;
 
 use std::{future::Future, sync::Arc, time::Duration};
 

@@ -11,23 +11,32 @@ use domain::{
     deduction::{Deduction, Repeat},
     defaults::STARTER_RECORDS,
     entry::Entry,
+    expense::{Expense, ExpenseCategory},
     invoice::{CheckStatus, Invoice},
+    mileage::Mileage,
     phone::SendLimits,
-    profile::ProfileUpdate,
+    profile::{ProfileUpdate, SettingsUpdate, TaxRegion, Theme},
     rate_card::{Peak, RateCard},
-    sync::{ChangeData, CourierData, DeductionData, EntryData, InvoiceData, RateCardData},
+    sync::{
+        ChangeData, CourierData, DeductionData, EntryData, ExpenseData, InvoiceData, MileageData,
+        RateCardData, SettingsData, VehicleData,
+    },
+    vehicle::{Vehicle, VehicleMethod, VehicleType},
 };
 use server::{
     couriers::Couriers,
     deductions::Deductions,
     entries::Entries,
+    expenses::Expenses,
     invoices::Invoices,
+    mileage::MileageLog,
     rate_cards::RateCards,
     store::{
         DynStore, ExternalIdentity, MutationAction, NewUser, PreparedMutation, SessionRecord,
         StoreError,
         phone::{PhoneCodeStart, PhoneSignIn, PhoneSignInRequest},
     },
+    vehicles::Vehicles,
 };
 use uuid::Uuid;
 
@@ -1008,6 +1017,282 @@ async fn every_new_account_starts_with_its_courier_and_card(backend: Backend) {
     }
 }
 
+/// Vehicles, expenses and mileage (issue 13) are stored and pulled exactly as validated, each
+/// pointing at what it names; a missing vehicle is `missing-reference`.
+async fn vehicles_expenses_and_mileage_round_trip(backend: Backend) {
+    let Some((store, _keep)) = store(backend).await else {
+        return;
+    };
+    let user = store
+        .create_user(account("mileage@example.com"))
+        .await
+        .unwrap();
+    let day = |raw: &str| domain::entry::parse_date(raw).unwrap();
+    let van = Vehicle {
+        id: Uuid::now_v7(),
+        name: "Transit".into(),
+        vehicle_type: VehicleType::CarVan,
+        method: VehicleMethod::FlatRate,
+    };
+    let receipt = Uuid::now_v7();
+    let fuel = Expense {
+        id: Uuid::now_v7(),
+        date: day("2025-04-06"),
+        amount: 4_599,
+        category: ExpenseCategory::Fuel,
+        note: "Shell".into(),
+        courier_id: Some(user.id),
+        vehicle_id: Some(van.id),
+        repeat: Repeat::Monthly,
+        repeat_until: Some(day("2026-04-05")),
+        receipts: vec![receipt],
+    };
+    let phone = Expense {
+        id: Uuid::now_v7(),
+        category: ExpenseCategory::Phone,
+        courier_id: None,
+        vehicle_id: None,
+        repeat: Repeat::Once,
+        repeat_until: None,
+        receipts: Vec::new(),
+        ..fuel.clone()
+    };
+    let read = Mileage {
+        id: Uuid::now_v7(),
+        date: day("2026-04-05"),
+        vehicle_id: van.id,
+        courier_id: Some(user.id),
+        odometer: Some((42_000, 42_130)),
+        business_miles: 112,
+        commute_miles: 12,
+        note: "Depot".into(),
+    };
+    let typed = Mileage {
+        id: Uuid::now_v7(),
+        courier_id: None,
+        odometer: None,
+        note: String::new(),
+        ..read.clone()
+    };
+    let stray = Mileage {
+        id: Uuid::now_v7(),
+        vehicle_id: Uuid::now_v7(),
+        ..typed.clone()
+    };
+    let outcome = store
+        .push(
+            user.id,
+            vec![
+                mutation("v1", MutationAction::put::<Vehicles>(&van)),
+                mutation("x1", MutationAction::put::<Expenses>(&fuel)),
+                mutation("x2", MutationAction::put::<Expenses>(&phone)),
+                mutation("m1", MutationAction::put::<MileageLog>(&read)),
+                mutation("m2", MutationAction::put::<MileageLog>(&typed)),
+                mutation("m3", MutationAction::put::<MileageLog>(&stray)),
+            ],
+            5_000,
+            100,
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        codes(&outcome),
+        [None, None, None, None, None, Some("missing-reference")]
+    );
+    let at = "1970-01-01T00:00:05Z".to_owned();
+    let me = Some(user.id.to_string());
+    let fuel_data = ExpenseData {
+        date: "2025-04-06".into(),
+        amount: 4_599,
+        category: ExpenseCategory::Fuel,
+        note: "Shell".into(),
+        courier_id: me.clone(),
+        vehicle_id: Some(van.id.to_string()),
+        repeat: Repeat::Monthly,
+        repeat_until: Some("2026-04-05".into()),
+        receipts: vec![receipt.to_string()],
+        created_at: at.clone(),
+        updated_at: at.clone(),
+    };
+    let read_data = MileageData {
+        date: "2026-04-05".into(),
+        vehicle_id: van.id.to_string(),
+        courier_id: me,
+        odometer_start: Some(42_000),
+        odometer_end: Some(42_130),
+        business_miles: 112,
+        commute_miles: 12,
+        note: "Depot".into(),
+        created_at: at.clone(),
+        updated_at: at.clone(),
+    };
+    let page = store.pull(user.id, STARTER_RECORDS, 10).await.unwrap();
+    let data: Vec<Option<ChangeData>> = page.changes.into_iter().map(|c| c.data).collect();
+    assert_eq!(
+        data,
+        [
+            Some(ChangeData::Vehicle(VehicleData {
+                name: "Transit".into(),
+                vehicle_type: VehicleType::CarVan,
+                method: VehicleMethod::FlatRate,
+                created_at: at.clone(),
+                updated_at: at.clone(),
+            })),
+            Some(ChangeData::Expense(fuel_data.clone())),
+            Some(ChangeData::Expense(ExpenseData {
+                category: ExpenseCategory::Phone,
+                courier_id: None,
+                vehicle_id: None,
+                repeat: Repeat::Once,
+                repeat_until: None,
+                receipts: Vec::new(),
+                ..fuel_data
+            })),
+            Some(ChangeData::Mileage(read_data.clone())),
+            Some(ChangeData::Mileage(MileageData {
+                courier_id: None,
+                odometer_start: None,
+                odometer_end: None,
+                note: String::new(),
+                ..read_data
+            })),
+        ]
+    );
+
+    // The van is deleted on one device: a mileage record logged offline for it is still kept.
+    let later = store
+        .push(
+            user.id,
+            vec![
+                mutation("v2", MutationAction::delete::<Vehicles>(van.id)),
+                mutation(
+                    "m4",
+                    MutationAction::put::<MileageLog>(&Mileage {
+                        id: Uuid::now_v7(),
+                        ..typed
+                    }),
+                ),
+                mutation("x3", MutationAction::delete::<Expenses>(phone.id)),
+            ],
+            6_000,
+            100,
+        )
+        .await
+        .unwrap();
+    assert_eq!(codes(&later), [None, None, None]);
+    let page = store.pull(user.id, STARTER_RECORDS + 5, 10).await.unwrap();
+    let kinds: Vec<(&str, bool)> = page
+        .changes
+        .iter()
+        .map(|c| (c.kind.as_str(), c.deleted))
+        .collect();
+    assert_eq!(
+        kinds,
+        [("vehicle", true), ("mileage", false), ("expense", true)]
+    );
+}
+
+/// The settings' tax region: UK until set, then kept by a put that leaves it out (an app
+/// from before it) and changed only by a put that names it.
+async fn the_tax_region_is_kept_unless_a_put_names_it(backend: Backend) {
+    let Some((store, _keep)) = store(backend).await else {
+        return;
+    };
+    let user = store
+        .create_user(account("region@example.com"))
+        .await
+        .unwrap();
+    let mut cursor = STARTER_RECORDS;
+    let mut put = async |update: SettingsUpdate, now_ms: i64| {
+        let outcome = store
+            .push(
+                user.id,
+                vec![mutation(
+                    &format!("s{now_ms}"),
+                    MutationAction::PutSettings(update),
+                )],
+                now_ms,
+                100,
+            )
+            .await
+            .unwrap();
+        assert_eq!(codes(&outcome), [None]);
+        let page = store.pull(user.id, cursor, 10).await.unwrap();
+        cursor = outcome.cursor;
+        match &page.changes[..] {
+            [change] if change.kind == "settings" => change.data.clone(),
+            other => panic!("{other:?}"),
+        }
+    };
+    let settings = |theme, tax_region, seconds: u32| {
+        Some(ChangeData::Settings(SettingsData {
+            theme,
+            tax_region,
+            updated_at: format!("1970-01-01T00:00:0{seconds}Z"),
+        }))
+    };
+    let old_app = SettingsUpdate {
+        theme: Some(Theme::Light),
+        tax_region: None,
+    };
+    assert_eq!(
+        put(old_app, 1_000).await,
+        settings(Theme::Light, TaxRegion::Uk, 1)
+    );
+    let scotland = SettingsUpdate {
+        theme: Some(Theme::Dark),
+        tax_region: Some(TaxRegion::Scotland),
+    };
+    assert_eq!(
+        put(scotland, 2_000).await,
+        settings(Theme::Dark, TaxRegion::Scotland, 2)
+    );
+    assert_eq!(
+        put(old_app, 3_000).await,
+        settings(Theme::Light, TaxRegion::Scotland, 3)
+    );
+    let region_only = SettingsUpdate {
+        theme: None,
+        tax_region: Some(TaxRegion::Uk),
+    };
+    assert_eq!(
+        put(region_only, 4_000).await,
+        settings(Theme::Light, TaxRegion::Uk, 4)
+    );
+}
+
+/// Migration 0013: a user who chose a theme before tax regions existed pulls the UK bands
+/// with their theme unchanged.
+async fn users_from_before_tax_regions_get_the_uk_bands(backend: Backend) {
+    const USER: &str = "0190a6e2-7c1d-7000-8000-00000000f013";
+    let rows = format!(
+        "INSERT INTO users (id, email, password_hash, display_name, is_anonymous, created_at,
+                            last_login, updated_at, change_seq, record_count, theme,
+                            settings_version, settings_updated_at)
+         VALUES ('{USER}', 'old@example.com', 'hash', 'Sam', FALSE, 1000, 1000, 1000, 3, 2,
+                 'light', 3, 2000);"
+    );
+    let Some(old) = common::migrations::store_before(backend, 13, &rows).await else {
+        return;
+    };
+    let page = old
+        .store
+        .pull(Uuid::parse_str(USER).unwrap(), 2, 10)
+        .await
+        .unwrap();
+    assert_eq!(
+        page.changes
+            .iter()
+            .find(|c| c.kind == "settings")
+            .and_then(|c| c.data.clone()),
+        Some(ChangeData::Settings(SettingsData {
+            theme: Theme::Light,
+            tax_region: TaxRegion::Uk,
+            updated_at: "1970-01-01T00:00:02Z".into(),
+        }))
+    );
+}
+
 async fn ping_answers(backend: Backend) {
     let Some((store, _keep)) = store(backend).await else {
         return;
@@ -1029,4 +1314,7 @@ on_both_backends!(
     pruned_replays_cannot_duplicate_or_resurrect,
     couriers_cards_and_deductions_round_trip,
     every_new_account_starts_with_its_courier_and_card,
+    vehicles_expenses_and_mileage_round_trip,
+    the_tax_region_is_kept_unless_a_put_names_it,
+    users_from_before_tax_regions_get_the_uk_bands,
 );

@@ -974,6 +974,9 @@ fn summarise(changes: &[Value]) -> Vec<(String, String, i64, bool)> {
                 (Some(domain::sync::ChangeData::Courier(_)), "courier") => true,
                 (Some(domain::sync::ChangeData::RateCard(_)), "rateCard") => true,
                 (Some(domain::sync::ChangeData::Deduction(_)), "deduction") => true,
+                (Some(domain::sync::ChangeData::Expense(_)), "expense") => true,
+                (Some(domain::sync::ChangeData::Vehicle(_)), "vehicle") => true,
+                (Some(domain::sync::ChangeData::Mileage(_)), "mileage") => true,
                 _ => false,
             };
             assert!(variant_matches, "{c}");
@@ -1554,6 +1557,453 @@ async fn references_are_checked_in_push_order(backend: Backend) {
     }
 }
 
+fn vehicle_args(id: &str, name: &str) -> Value {
+    json!({"id": id, "name": name, "type": "carVan", "method": "flatRate"})
+}
+
+fn expense_args(id: &str, courier: Option<&str>, vehicle: Option<&str>) -> Value {
+    json!({"id": id, "date": "2025-04-06", "amount": 4_599, "category": "fuel",
+           "note": " Shell ", "courierId": courier, "vehicleId": vehicle, "repeat": "once",
+           "repeatUntil": null, "receipts": ["0190a6e2-7c1d-7000-8000-0000000000a1"]})
+}
+
+fn mileage_args(id: &str, vehicle: &str, courier: Option<&str>) -> Value {
+    json!({"id": id, "date": "2026-04-05", "vehicleId": vehicle, "courierId": courier,
+           "odometerStart": 42_000, "odometerEnd": 42_130, "businessMiles": 112,
+           "commuteMiles": 12, "note": ""})
+}
+
+/// The pulled `data` without its timestamps.
+fn content(change: &Value) -> Value {
+    let mut data = change["data"].clone();
+    let object = data.as_object_mut().unwrap();
+    assert!(object.remove("createdAt").is_some() && object.remove("updatedAt").is_some());
+    data
+}
+
+/// Vehicles, expenses and mileage (issue 13): put, edit, delete, each pulled with its version
+/// and exactly the content the contract names.
+async fn vehicles_expenses_and_mileage_put_edit_delete(backend: Backend) {
+    let Some(app) = spawn_app(backend).await else {
+        return;
+    };
+    let (cookie, _) = app.sign_up("spending@example.com", "van-route-42").await;
+    let me = user_id(&app, &cookie).await;
+    let (van, fuel, day) = (new_id(), new_id(), new_id());
+    let reply = app
+        .push(
+            &cookie,
+            vec![
+                mutation("vehicle.put", vehicle_args(&van, " Transit ")),
+                mutation("expense.put", expense_args(&fuel, Some(&me), Some(&van))),
+                mutation("mileage.put", mileage_args(&day, &van, Some(&me))),
+            ],
+        )
+        .await;
+    assert_eq!(statuses(&reply), ["applied"; 3], "{}", reply.text);
+    let stored = pull_all(&app, &cookie).await;
+    assert_eq!(
+        summarise(&stored),
+        [
+            ("vehicle".to_owned(), van.clone(), S + 1, false),
+            ("expense".to_owned(), fuel.clone(), S + 2, false),
+            ("mileage".to_owned(), day.clone(), S + 3, false)
+        ]
+    );
+    assert_eq!(
+        content(&stored[0]),
+        json!({"name": "Transit", "type": "carVan", "method": "flatRate"})
+    );
+    assert_eq!(
+        content(&stored[1]),
+        json!({"date": "2025-04-06", "amount": 4_599, "category": "fuel", "note": "Shell",
+               "courierId": me, "vehicleId": van, "repeat": "once", "repeatUntil": null,
+               "receipts": ["0190a6e2-7c1d-7000-8000-0000000000a1"]})
+    );
+    assert_eq!(
+        content(&stored[2]),
+        json!({"date": "2026-04-05", "vehicleId": van, "courierId": me,
+               "odometerStart": 42_000, "odometerEnd": 42_130, "businessMiles": 112,
+               "commuteMiles": 12, "note": ""})
+    );
+
+    let mut monthly = expense_args(&fuel, None, None);
+    monthly["category"] = json!("phone");
+    monthly["repeat"] = json!("monthly");
+    monthly["repeatUntil"] = json!("2026-04-05");
+    monthly["receipts"] = json!([]);
+    let mut typed = mileage_args(&day, &van, None);
+    typed["odometerStart"] = Value::Null;
+    typed["odometerEnd"] = Value::Null;
+    typed["commuteMiles"] = json!(0);
+    let mut bicycle = vehicle_args(&van, "Bike");
+    bicycle["type"] = json!("bicycle");
+    bicycle["method"] = json!("actualCosts");
+    let reply = app
+        .push(
+            &cookie,
+            vec![
+                mutation("vehicle.put", bicycle),
+                mutation("expense.put", monthly),
+                mutation("mileage.put", typed),
+            ],
+        )
+        .await;
+    assert_eq!(statuses(&reply), ["applied"; 3], "{}", reply.text);
+    let edited = pull(&app, &cookie, S + 3, 10).await;
+    let edited = edited["changes"].as_array().unwrap();
+    assert_eq!(
+        summarise(edited),
+        [
+            ("vehicle".to_owned(), van.clone(), S + 4, false),
+            ("expense".to_owned(), fuel.clone(), S + 5, false),
+            ("mileage".to_owned(), day.clone(), S + 6, false)
+        ]
+    );
+    assert_eq!(
+        (&edited[0]["data"]["type"], &edited[0]["data"]["method"]),
+        (&json!("bicycle"), &json!("actualCosts"))
+    );
+    assert_eq!(
+        (
+            &edited[1]["data"]["repeatUntil"],
+            &edited[1]["data"]["courierId"],
+            &edited[1]["data"]["receipts"]
+        ),
+        (&json!("2026-04-05"), &Value::Null, &json!([]))
+    );
+    assert_eq!(
+        (
+            &edited[2]["data"]["odometerStart"],
+            &edited[2]["data"]["businessMiles"]
+        ),
+        (&Value::Null, &json!(112))
+    );
+
+    let reply = app
+        .push(
+            &cookie,
+            ["mileage", "expense", "vehicle"]
+                .iter()
+                .zip([&day, &fuel, &van])
+                .map(|(kind, id)| mutation(&format!("{kind}.delete"), json!({"id": id})))
+                .collect(),
+        )
+        .await;
+    assert_eq!(statuses(&reply), ["applied"; 3], "{}", reply.text);
+    let gone = pull(&app, &cookie, S + 6, 10).await;
+    assert_eq!(
+        summarise(gone["changes"].as_array().unwrap()),
+        [
+            ("mileage".to_owned(), day, S + 7, true),
+            ("expense".to_owned(), fuel, S + 8, true),
+            ("vehicle".to_owned(), van, S + 9, true)
+        ]
+    );
+}
+
+/// Bad expenses, vehicles and mileage are refused as `validation` naming every problem at
+/// once; a put leaving out a field (every field is required) or adding one is refused too,
+/// and nothing is written.
+async fn spending_kinds_refuse_bad_input_naming_every_problem(backend: Backend) {
+    let Some(app) = spawn_app(backend).await else {
+        return;
+    };
+    let (cookie, _) = app
+        .sign_up("bad-spending@example.com", "van-route-42")
+        .await;
+    let cases = [
+        (
+            "expense.put",
+            json!({"id": "x", "date": "2025-02-29", "amount": 0, "category": "lunch",
+                   "note": "a\u{7}", "courierId": "c", "vehicleId": "v", "repeat": "daily",
+                   "repeatUntil": "soon", "receipts": ["A"]}),
+            10,
+        ),
+        (
+            "expense.put",
+            json!({"id": new_id(), "date": "2025-04-06", "amount": 10_000_001,
+                   "category": "fuel", "note": "", "courierId": null, "vehicleId": null,
+                   "repeat": "once", "repeatUntil": "2025-04-07",
+                   "receipts": ["0190a6e2-7c1d-7000-8000-0000000000a1", "0190a6e2-7c1d-7000-8000-0000000000a1"]}),
+            3,
+        ),
+        (
+            "vehicle.put",
+            json!({"id": new_id(), "name": " ", "type": "bicycle", "method": "flatRate"}),
+            2,
+        ),
+        (
+            "vehicle.put",
+            json!({"id": "v", "name": "Van", "type": "lorry", "method": "guess"}),
+            3,
+        ),
+        (
+            "mileage.put",
+            json!({"id": new_id(), "date": "2026-04-05", "vehicleId": new_id(),
+                   "courierId": null, "odometerStart": 42_000, "odometerEnd": 41_000,
+                   "businessMiles": 2_001, "commuteMiles": -1, "note": "n".repeat(201)}),
+            4,
+        ),
+        (
+            "mileage.put",
+            json!({"id": new_id(), "date": "2026-04-05", "vehicleId": new_id(),
+                   "courierId": null, "odometerStart": null, "odometerEnd": null,
+                   "businessMiles": 0, "commuteMiles": 0, "note": ""}),
+            1,
+        ),
+        (
+            "mileage.put",
+            json!({"id": new_id(), "date": "2026-04-05", "vehicleId": new_id(),
+                   "courierId": null, "odometerStart": 100, "odometerEnd": 150,
+                   "businessMiles": 40, "commuteMiles": 11, "note": ""}),
+            1,
+        ),
+    ];
+    for (name, args, problems) in cases {
+        let reply = app.push(&cookie, vec![mutation(name, args)]).await;
+        let result = &reply.body["results"][0];
+        assert_eq!(
+            (&result["status"], &result["code"]),
+            (&json!("rejected"), &json!("validation")),
+            "{name}: {}",
+            reply.text
+        );
+        let message = result["message"].as_str().unwrap();
+        assert_eq!(message.split("; ").count(), problems, "{name}: {message}");
+    }
+    let bicycle = app
+        .push(
+            &cookie,
+            vec![mutation(
+                "vehicle.put",
+                json!({"id": new_id(), "name": "Bike", "type": "bicycle", "method": "flatRate"}),
+            )],
+        )
+        .await;
+    assert_eq!(
+        bicycle.body["results"][0]["message"],
+        "A bicycle's costs are claimed as actual costs"
+    );
+    let mut incomplete = Vec::new();
+    for (name, full) in [
+        ("expense.put", expense_args(&new_id(), None, None)),
+        ("vehicle.put", vehicle_args(&new_id(), "Van")),
+        ("mileage.put", mileage_args(&new_id(), &new_id(), None)),
+    ] {
+        for field in full.as_object().unwrap().keys() {
+            let mut missing = full.clone();
+            missing.as_object_mut().unwrap().remove(field);
+            incomplete.push(mutation(name, missing));
+        }
+        let mut extra = full.clone();
+        extra["userId"] = json!(new_id());
+        incomplete.push(mutation(name, extra));
+    }
+    let count = incomplete.len();
+    let reply = app.push(&cookie, incomplete).await;
+    let codes: Vec<&str> = reply.body["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["code"].as_str().unwrap_or("applied"))
+        .collect();
+    assert_eq!(codes, vec!["validation"; count], "{}", reply.text);
+    assert!(
+        pull_all(&app, &cookie).await.is_empty(),
+        "nothing refused was written"
+    );
+}
+
+/// Another account's vehicle, expense or mileage id is `not-owner`, and so is an expense or a
+/// mileage record pointing at another account's vehicle or courier.
+async fn other_accounts_vehicles_and_spending_are_not_owned(backend: Backend) {
+    let Some(app) = spawn_app(backend).await else {
+        return;
+    };
+    let (alice, _) = app
+        .sign_up("alice-spending@example.com", "van-route-42")
+        .await;
+    let (mallory, _) = app
+        .sign_up("mallory-spending@example.com", "van-route-42")
+        .await;
+    let alice_id = user_id(&app, &alice).await;
+    let mallory_id = user_id(&app, &mallory).await;
+    let (van, fuel, day) = (new_id(), new_id(), new_id());
+    let reply = app
+        .push(
+            &alice,
+            vec![
+                mutation("vehicle.put", vehicle_args(&van, "Transit")),
+                mutation(
+                    "expense.put",
+                    expense_args(&fuel, Some(&alice_id), Some(&van)),
+                ),
+                mutation("mileage.put", mileage_args(&day, &van, None)),
+            ],
+        )
+        .await;
+    assert_eq!(statuses(&reply), ["applied"; 3], "{}", reply.text);
+    let before = pull_all(&app, &alice).await;
+    let mallory_van = new_id();
+    app.push(
+        &mallory,
+        vec![mutation("vehicle.put", vehicle_args(&mallory_van, "Mine"))],
+    )
+    .await;
+    let attempts = vec![
+        mutation("vehicle.put", vehicle_args(&van, "Mine now")),
+        mutation("expense.put", expense_args(&fuel, None, None)),
+        mutation("mileage.put", mileage_args(&day, &mallory_van, None)),
+        mutation("vehicle.delete", json!({"id": van})),
+        mutation("expense.delete", json!({"id": fuel})),
+        mutation("mileage.delete", json!({"id": day})),
+        // Her own ids, pointing at alice's records.
+        mutation("expense.put", expense_args(&new_id(), None, Some(&van))),
+        mutation(
+            "expense.put",
+            expense_args(&new_id(), Some(&alice_id), None),
+        ),
+        mutation(
+            "expense.put",
+            expense_args(&new_id(), Some(&mallory_id), Some(&van)),
+        ),
+        mutation("mileage.put", mileage_args(&new_id(), &van, None)),
+        mutation(
+            "mileage.put",
+            mileage_args(&new_id(), &mallory_van, Some(&alice_id)),
+        ),
+    ];
+    let count = attempts.len();
+    let reply = app.push(&mallory, attempts).await;
+    let codes: Vec<&str> = reply.body["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["code"].as_str().unwrap_or("applied"))
+        .collect();
+    assert_eq!(codes, vec!["not-owner"; count], "{}", reply.text);
+    assert_eq!(
+        pull_all(&app, &alice).await,
+        before,
+        "alice's records did not move"
+    );
+    assert_eq!(pull_all(&app, &mallory).await.len(), 1, "only her own van");
+}
+
+/// An expense or a mileage record naming a vehicle or courier that does not exist is
+/// `missing-reference` (not recorded: it applies once the vehicle arrives, even later in the
+/// same push); an expense with neither needs nothing.
+async fn spending_needs_the_vehicle_and_courier_it_names(backend: Backend) {
+    let Some(app) = spawn_app(backend).await else {
+        return;
+    };
+    let (cookie, _) = app
+        .sign_up("spending-refs@example.com", "van-route-42")
+        .await;
+    let me = user_id(&app, &cookie).await;
+    let (van, nobody) = (new_id(), new_id());
+    let early = vec![
+        mutation("expense.put", expense_args(&new_id(), None, Some(&van))),
+        mutation("expense.put", expense_args(&new_id(), Some(&nobody), None)),
+        mutation("mileage.put", mileage_args(&new_id(), &van, None)),
+        mutation("mileage.put", mileage_args(&new_id(), &van, Some(&nobody))),
+    ];
+    let reply = app.push(&cookie, early.clone()).await;
+    let results = reply.body["results"].as_array().unwrap();
+    let codes: Vec<&str> = results
+        .iter()
+        .map(|r| r["code"].as_str().unwrap_or("applied"))
+        .collect();
+    assert_eq!(codes, ["missing-reference"; 4], "{}", reply.text);
+    assert!(results[0]["message"].as_str().unwrap().contains("vehicle"));
+    assert!(results[1]["message"].as_str().unwrap().contains("courier"));
+    assert!(pull_all(&app, &cookie).await.is_empty());
+
+    // The vehicle arrives first in the same push: the very same mutations now apply, except
+    // the two naming a courier that still does not exist.
+    let mut with_van = vec![mutation("vehicle.put", vehicle_args(&van, "Transit"))];
+    with_van.extend(early);
+    with_van.push(mutation("expense.put", expense_args(&new_id(), None, None)));
+    with_van.push(mutation(
+        "mileage.put",
+        mileage_args(&new_id(), &van, Some(&me)),
+    ));
+    let reply = app.push(&cookie, with_van).await;
+    let codes: Vec<&str> = reply.body["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["code"].as_str().unwrap_or("applied"))
+        .collect();
+    assert_eq!(
+        codes,
+        [
+            "applied",
+            "applied",
+            "missing-reference",
+            "applied",
+            "missing-reference",
+            "applied",
+            "applied"
+        ],
+        "{}",
+        reply.text
+    );
+    assert_eq!(pull_all(&app, &cookie).await.len(), 5);
+}
+
+/// The settings' tax region syncs to every device; an app from before it (a put with only
+/// `theme`) keeps the region a newer app chose.
+async fn the_tax_region_syncs_and_an_old_apps_theme_keeps_it(backend: Backend) {
+    let Some(app) = spawn_app(backend).await else {
+        return;
+    };
+    let (cookie, _) = app.sign_up("region@example.com", "van-route-42").await;
+    let settings = |args: Value| json!({"id": new_id(), "name": "settings.put", "args": args});
+    let latest = async || {
+        let changes = pull_all(&app, &cookie).await;
+        let found = changes.iter().rev().find(|c| c["kind"] == "settings");
+        let data = found.expect("settings change")["data"].clone();
+        (data["theme"].clone(), data["taxRegion"].clone())
+    };
+    let reply = app
+        .push(&cookie, vec![settings(json!({"theme": "light"}))])
+        .await;
+    assert_eq!(statuses(&reply), ["applied"]);
+    assert_eq!(latest().await, (json!("light"), json!("uk")), "the default");
+    let reply = app
+        .push(
+            &cookie,
+            vec![settings(json!({"theme": "dark", "taxRegion": "scotland"}))],
+        )
+        .await;
+    assert_eq!(statuses(&reply), ["applied"]);
+    assert_eq!(latest().await, (json!("dark"), json!("scotland")));
+    let reply = app
+        .push(&cookie, vec![settings(json!({"theme": "light"}))])
+        .await;
+    assert_eq!(statuses(&reply), ["applied"]);
+    assert_eq!(
+        latest().await,
+        (json!("light"), json!("scotland")),
+        "an old app's put keeps the region"
+    );
+    let reply = app
+        .push(
+            &cookie,
+            vec![
+                settings(json!({"taxRegion": "wales"})),
+                settings(json!({})),
+                settings(json!({"taxRegion": "uk"})),
+            ],
+        )
+        .await;
+    assert_eq!(statuses(&reply), ["rejected", "rejected", "applied"]);
+    assert_eq!(reply.body["results"][1]["code"], "validation");
+    assert_eq!(latest().await, (json!("light"), json!("uk")));
+}
+
 /// An app from before couriers keeps working: its days and checks belong to the default
 /// courier (and days to its first card), and its pay tiers go into that card.
 /// A day and a statement check recorded by a newer app (a second courier, parcels, times, a
@@ -1788,6 +2238,11 @@ async fn pulls_racing_pushes_never_skip_a_change(backend: Backend) {
 
 on_both_backends!(
     starter_records_come_first_in_every_new_account,
+    vehicles_expenses_and_mileage_put_edit_delete,
+    spending_kinds_refuse_bad_input_naming_every_problem,
+    other_accounts_vehicles_and_spending_are_not_owned,
+    spending_needs_the_vehicle_and_courier_it_names,
+    the_tax_region_syncs_and_an_old_apps_theme_keeps_it,
     couriers_cards_and_deductions_put_edit_delete,
     new_kinds_refuse_bad_input_naming_every_problem,
     other_accounts_couriers_and_cards_are_not_owned,

@@ -1,5 +1,5 @@
 //! The synced record kinds. Each is declared once in its own module (`entries`, `invoices`,
-//! `couriers`, `rate_cards`, `deductions`);
+//! `couriers`, `rate_cards`, `deductions`, `vehicles`, `expenses`, `mileage`);
 //! this registry is how push (`sync::mutations`) and pull (`store::sync`) find them by name.
 
 pub mod kind;
@@ -13,6 +13,9 @@ pub static KINDS: &[Kind] = &[
     Kind::of::<crate::couriers::Couriers>(),
     Kind::of::<crate::rate_cards::RateCards>(),
     Kind::of::<crate::deductions::Deductions>(),
+    Kind::of::<crate::vehicles::Vehicles>(),
+    Kind::of::<crate::expenses::Expenses>(),
+    Kind::of::<crate::mileage::MileageLog>(),
 ];
 
 /// The kind named `name` (`entry`, `invoice`, `courier`, ...).

@@ -30,6 +30,7 @@ pub const SQLITE: &[Migration] = &[
     migration!("sqlite", 10, "0010_quotas"),
     migration!("sqlite", 11, "0011_records"),
     migration!("sqlite", 12, "0012_couriers"),
+    migration!("sqlite", 13, "0013_tax_year"),
 ];
 
 pub const POSTGRES: &[Migration] = &[
@@ -45,6 +46,7 @@ pub const POSTGRES: &[Migration] = &[
     migration!("postgres", 10, "0010_quotas"),
     migration!("postgres", 11, "0011_records"),
     migration!("postgres", 12, "0012_couriers"),
+    migration!("postgres", 13, "0013_tax_year"),
 ];
 
 #[cfg(test)]

@@ -8,7 +8,7 @@ use async_trait::async_trait;
 use domain::{
     defaults::{default_courier, first_rate_card},
     merge::{Existing, Op},
-    profile::{ProfileUpdate, Theme},
+    profile::{ProfileUpdate, SettingsUpdate, TaxRegion, Theme},
     push::{Counters, Intent, Plan, RecordBudget, Reference, Write, claimed_meanwhile, plan},
     sync::{Change, ChangeData, MutationResult, PaymentConfig, ProfileData, SettingsData},
     tiers::PayTiers,
@@ -66,7 +66,8 @@ pub enum MutationAction {
         id: Uuid,
     },
     UpdateProfile(ProfileUpdate),
-    PutSettings(Theme),
+    /// `settings.put`: the settings it names (the others keep their stored values).
+    PutSettings(SettingsUpdate),
     /// Refused before reaching the data; recorded so a replay gets the same answer.
     Reject {
         code: &'static str,
@@ -185,7 +186,13 @@ pub(crate) trait SyncSql {
         version: i64,
         now_ms: i64,
     ) -> StoreResult<()>;
-    async fn put_settings(&mut self, theme: Theme, version: i64, now_ms: i64) -> StoreResult<()>;
+    /// Sets the settings `update` names, keeping the others.
+    async fn put_settings(
+        &mut self,
+        update: SettingsUpdate,
+        version: i64,
+        now_ms: i64,
+    ) -> StoreResult<()>;
 }
 
 /// Runs a push over a backend's primitives (see [`SyncStore::push`]).
@@ -361,8 +368,8 @@ async fn carry_out(
             }
             Ok(true)
         }
-        (Write::Singleton, MutationAction::PutSettings(theme)) => db
-            .put_settings(*theme, plan.counters.seq, now_ms)
+        (Write::Singleton, MutationAction::PutSettings(update)) => db
+            .put_settings(*update, plan.counters.seq, now_ms)
             .await
             .map(|()| true),
         (write, action) => Err(StoreError::Backend(anyhow!(
@@ -429,13 +436,14 @@ pub struct ProfileRow {
     pub payment_tiers: Option<String>,
     pub profile_version: i64,
     pub theme: String,
+    pub tax_region: String,
     pub settings_version: i64,
     pub settings_updated_at_ms: i64,
 }
 
 pub const PROFILE_COLUMNS: &str = "id, email, display_name, photo_url, bio, role, is_anonymous, \
     created_at, last_login, updated_at, payment_tiers, profile_version, theme, settings_version, \
-    settings_updated_at";
+    settings_updated_at, tax_region";
 
 impl ProfileRow {
     /// The profile and settings records changed after `cursor`.
@@ -480,6 +488,7 @@ impl ProfileRow {
                 deleted: false,
                 data: Some(ChangeData::Settings(SettingsData {
                     theme: Theme::from_stored(&self.theme),
+                    tax_region: TaxRegion::from_stored(&self.tax_region),
                     updated_at: rfc3339_from_ms(self.settings_updated_at_ms),
                 })),
             });

@@ -85,7 +85,10 @@ fn update_profile(args: serde_json::Value) -> MutationAction {
 
 fn put_settings(args: serde_json::Value) -> MutationAction {
     match serde_json::from_value::<SettingsInput>(args) {
-        Ok(settings) => MutationAction::PutSettings(settings.theme),
+        Ok(input) => match input.validate() {
+            Ok(update) => MutationAction::PutSettings(update),
+            Err(message) => reject("validation", message),
+        },
         Err(err) => reject("validation", format!("Invalid settings: {err}")),
     }
 }

@@ -3,7 +3,7 @@
 //! sees the first's recorded mutation ids.
 
 use async_trait::async_trait;
-use domain::profile::{ProfileUpdate, Theme};
+use domain::profile::{ProfileUpdate, SettingsUpdate, TaxRegion, Theme};
 use tokio_postgres::{GenericClient, IsolationLevel, Transaction, error::SqlState};
 use uuid::Uuid;
 
@@ -274,12 +274,24 @@ impl SyncSql for Push<'_, '_> {
         Ok(())
     }
 
-    async fn put_settings(&mut self, theme: Theme, version: i64, now_ms: i64) -> StoreResult<()> {
+    async fn put_settings(
+        &mut self,
+        update: SettingsUpdate,
+        version: i64,
+        now_ms: i64,
+    ) -> StoreResult<()> {
         self.tx
             .execute(
-                "UPDATE users SET theme = $2, settings_version = $3, settings_updated_at = $4
+                "UPDATE users SET theme = COALESCE($2, theme), tax_region = COALESCE($3, tax_region),
+                                  settings_version = $4, settings_updated_at = $5
                  WHERE id = $1",
-                &[&self.user_id, &theme.as_str(), &version, &now_ms],
+                &[
+                    &self.user_id,
+                    &update.theme.map(Theme::as_str),
+                    &update.tax_region.map(TaxRegion::as_str),
+                    &version,
+                    &now_ms,
+                ],
             )
             .await
             .map_err(db_err)?;
@@ -335,5 +347,6 @@ async fn profile_row(
         theme: r.get(12),
         settings_version: r.get(13),
         settings_updated_at_ms: r.get(14),
+        tax_region: r.get(15),
     }))
 }

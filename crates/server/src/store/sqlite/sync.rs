@@ -9,7 +9,7 @@ use std::{
 
 use anyhow::anyhow;
 use async_trait::async_trait;
-use domain::profile::{ProfileUpdate, Theme};
+use domain::profile::{ProfileUpdate, SettingsUpdate, TaxRegion, Theme};
 use rusqlite::{Connection, OptionalExtension, params};
 use uuid::Uuid;
 
@@ -267,12 +267,24 @@ impl SyncSql for Push<'_> {
         Ok(())
     }
 
-    async fn put_settings(&mut self, theme: Theme, version: i64, now_ms: i64) -> StoreResult<()> {
+    async fn put_settings(
+        &mut self,
+        update: SettingsUpdate,
+        version: i64,
+        now_ms: i64,
+    ) -> StoreResult<()> {
         self.conn
             .execute(
-                "UPDATE users SET theme = ?2, settings_version = ?3, settings_updated_at = ?4
+                "UPDATE users SET theme = COALESCE(?2, theme), tax_region = COALESCE(?3, tax_region),
+                                  settings_version = ?4, settings_updated_at = ?5
                  WHERE id = ?1",
-                params![self.user, theme.as_str(), version, now_ms],
+                params![
+                    self.user,
+                    update.theme.map(Theme::as_str),
+                    update.tax_region.map(TaxRegion::as_str),
+                    version,
+                    now_ms
+                ],
             )
             .map_err(db_err)?;
         Ok(())
@@ -322,6 +334,7 @@ fn profile_row(conn: &Connection, user_id: Uuid) -> StoreResult<Option<ProfileRo
                 theme: r.get(12)?,
                 settings_version: r.get(13)?,
                 settings_updated_at_ms: r.get(14)?,
+                tax_region: r.get(15)?,
             })
         },
     )

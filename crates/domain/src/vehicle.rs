@@ -1,0 +1,191 @@
+//! A vehicle (`kind: "vehicle"`): what a courier drives or rides, and how its costs are
+//! claimed. Mileage records point at one; the claim itself is computed on the device (web
+//! `lib/tax/mileage-claim.ts`).
+
+use serde::{Deserialize, Serialize};
+use uuid::Uuid;
+
+use crate::{entry::FieldProblems, fields};
+
+pub const MAX_NAME_CHARS: usize = 60;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub enum VehicleType {
+    /// A car or a goods vehicle: 45p a mile for the first 10,000 business miles, then 25p.
+    CarVan,
+    /// 24p a mile.
+    Motorcycle,
+    /// Not in the self-employed flat rate (ITTOIA 2005 s94D): actual costs only.
+    Bicycle,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub enum VehicleMethod {
+    /// HMRC's simplified flat rate per business mile.
+    FlatRate,
+    /// Actual costs times the business-use share from the mileage log.
+    ActualCosts,
+}
+
+/// `vehicle.put` args.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct VehicleInput {
+    pub id: String,
+    pub name: String,
+    /// `carVan`, `motorcycle` or `bicycle`.
+    #[serde(rename = "type")]
+    pub vehicle_type: String,
+    /// `flatRate` or `actualCosts` (always `actualCosts` for a bicycle).
+    pub method: String,
+}
+
+/// A validated vehicle.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Vehicle {
+    pub id: Uuid,
+    pub name: String,
+    pub vehicle_type: VehicleType,
+    pub method: VehicleMethod,
+}
+
+impl VehicleInput {
+    pub fn validate(&self) -> Result<Vehicle, FieldProblems> {
+        let mut p = FieldProblems::new();
+        let id = fields::uuid(&self.id, "id", "Vehicle id", &mut p);
+        let name = fields::line(&self.name, "name", "Name", (1, MAX_NAME_CHARS), &mut p);
+        let vehicle_type = fields::choice::<VehicleType>(
+            &self.vehicle_type,
+            "type",
+            || "Type must be carVan, motorcycle or bicycle".into(),
+            &mut p,
+        );
+        let method = fields::choice::<VehicleMethod>(
+            &self.method,
+            "method",
+            || "Method must be flatRate or actualCosts".into(),
+            &mut p,
+        );
+        if (vehicle_type, method) == (Some(VehicleType::Bicycle), Some(VehicleMethod::FlatRate)) {
+            p.push((
+                "method",
+                "A bicycle's costs are claimed as actual costs".into(),
+            ));
+        }
+        match (id, name, vehicle_type, method, p.is_empty()) {
+            (Some(id), Some(name), Some(vehicle_type), Some(method), true) => Ok(Vehicle {
+                id,
+                name,
+                vehicle_type,
+                method,
+            }),
+            _ => Err(p),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn input() -> VehicleInput {
+        VehicleInput {
+            id: "0190a6e2-7c1d-7000-8000-0000000000f1".into(),
+            name: " Transit ".into(),
+            vehicle_type: "carVan".into(),
+            method: "flatRate".into(),
+        }
+    }
+
+    fn fields(bad: &VehicleInput) -> Vec<&'static str> {
+        match bad.validate() {
+            Ok(_) => Vec::new(),
+            Err(problems) => problems.iter().map(|p| p.0).collect(),
+        }
+    }
+
+    #[test]
+    fn a_flat_rate_van_is_valid() {
+        let van = input().validate().unwrap();
+        assert_eq!(
+            (van.name.as_str(), van.vehicle_type, van.method),
+            ("Transit", VehicleType::CarVan, VehicleMethod::FlatRate)
+        );
+    }
+
+    #[test]
+    fn each_bad_field_is_named() {
+        type Breaker = fn(&mut VehicleInput);
+        let cases: Vec<(Breaker, &str)> = vec![
+            (|v| v.id = "van".into(), "id"),
+            (|v| v.name = "  ".into(), "name"),
+            (|v| v.name = "n".repeat(61), "name"),
+            (|v| v.name = "Van\t2".into(), "name"),
+            (|v| v.vehicle_type = "lorry".into(), "type"),
+            (|v| v.vehicle_type = "car".into(), "type"),
+            (|v| v.method = "mixed".into(), "method"),
+            (|v| v.vehicle_type = "bicycle".into(), "method"),
+        ];
+        for (break_it, field) in cases {
+            let mut bad = input();
+            break_it(&mut bad);
+            assert_eq!(fields(&bad), vec![field], "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn a_bicycle_is_claimed_as_actual_costs_only() {
+        let flat = VehicleInput {
+            vehicle_type: "bicycle".into(),
+            ..input()
+        };
+        let problems = flat.validate().unwrap_err();
+        assert_eq!(
+            problems,
+            [(
+                "method",
+                "A bicycle's costs are claimed as actual costs".to_owned()
+            )]
+        );
+        for (vehicle_type, method) in [
+            ("bicycle", "actualCosts"),
+            ("motorcycle", "flatRate"),
+            ("motorcycle", "actualCosts"),
+            ("carVan", "actualCosts"),
+        ] {
+            let ok = VehicleInput {
+                vehicle_type: vehicle_type.into(),
+                method: method.into(),
+                name: "é".repeat(60),
+                ..input()
+            };
+            assert!(ok.validate().is_ok(), "{ok:?}");
+        }
+    }
+
+    #[test]
+    fn every_problem_is_reported_at_once() {
+        let bad = VehicleInput {
+            id: "x".into(),
+            name: String::new(),
+            vehicle_type: "tram".into(),
+            method: "guess".into(),
+        };
+        assert_eq!(fields(&bad), ["id", "name", "type", "method"]);
+    }
+
+    #[test]
+    fn the_type_travels_as_type_and_unknown_fields_are_refused() {
+        let json = serde_json::to_value(input()).unwrap();
+        assert_eq!(json["type"], "carVan");
+        assert!(serde_json::from_value::<VehicleInput>(json.clone()).is_ok());
+        let mut extra = json.clone();
+        extra["vehicleType"] = serde_json::json!("carVan");
+        assert!(serde_json::from_value::<VehicleInput>(extra).is_err());
+        let mut missing = json;
+        missing.as_object_mut().unwrap().remove("method");
+        assert!(serde_json::from_value::<VehicleInput>(missing).is_err());
+    }
+}

@@ -1,0 +1,57 @@
+//! A vehicle (`kind: "vehicle"`), declared once: its rules are
+//! `domain::vehicle::VehicleInput::validate`; mileage records and expenses point at one.
+
+use domain::{
+    entry::FieldProblems,
+    sync::{ChangeData, VehicleData},
+    vehicle::{Vehicle, VehicleInput, VehicleMethod, VehicleType},
+};
+use serde::{Deserialize, Serialize};
+use uuid::Uuid;
+
+use crate::records::RecordKind;
+
+pub struct Vehicles;
+
+/// A stored vehicle: its pulled `data` without the timestamps.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct VehicleContent {
+    name: String,
+    #[serde(rename = "type")]
+    vehicle_type: VehicleType,
+    method: VehicleMethod,
+}
+
+impl RecordKind for Vehicles {
+    const NAME: &'static str = "vehicle";
+    type Input = VehicleInput;
+    type Record = Vehicle;
+    type Content = VehicleContent;
+
+    fn validate(input: &VehicleInput, _user_id: Uuid) -> Result<Vehicle, FieldProblems> {
+        input.validate()
+    }
+
+    fn id(vehicle: &Vehicle) -> Uuid {
+        vehicle.id
+    }
+
+    fn content(vehicle: &Vehicle) -> VehicleContent {
+        VehicleContent {
+            name: vehicle.name.clone(),
+            vehicle_type: vehicle.vehicle_type,
+            method: vehicle.method,
+        }
+    }
+
+    fn data(c: VehicleContent, created_at: String, updated_at: String) -> ChangeData {
+        ChangeData::Vehicle(VehicleData {
+            name: c.name,
+            vehicle_type: c.vehicle_type,
+            method: c.method,
+            created_at,
+            updated_at,
+        })
+    }
+}
