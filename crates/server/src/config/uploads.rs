@@ -7,7 +7,8 @@ use super::ConfigError;
 
 #[derive(Args, Clone, Debug)]
 pub struct UploadsConfig {
-    /// Picture uploads one user may start per minute (bursts up to this many); more are
+    /// Picture and receipt photo uploads one user may start per minute (bursts up to this
+    /// many; a resend of a stored receipt is not counted); more are
     /// answered 429 with Retry-After.
     #[arg(
         long,
