@@ -8,8 +8,8 @@ use super::ConfigError;
 #[derive(Args, Clone, Debug)]
 pub struct UploadsConfig {
     /// Picture and receipt photo uploads one user may start per minute (bursts up to this
-    /// many; a resend of a stored receipt is not counted); more are
-    /// answered 429 with Retry-After.
+    /// many; a resend of a stored receipt is not counted); more are answered 429 with
+    /// Retry-After.
     #[arg(
         long,
         env = "UPLOADS_PER_USER_PER_MINUTE",

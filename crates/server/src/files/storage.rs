@@ -6,6 +6,7 @@ use std::{sync::Arc, time::Duration};
 
 use anyhow::Context;
 use bytes::Bytes;
+use domain::fields::canonical_uuid;
 use object_store::{
     ClientOptions, ObjectStore, ObjectStoreExt, RetryConfig, aws::AmazonS3Builder,
     local::LocalFileSystem, path::Path,
@@ -46,10 +47,7 @@ impl PictureKey {
     /// Parses the two path segments of a file URL. Only the canonical form matches: a
     /// lowercase hyphenated UUID and `profile_` followed by digits; nothing else can name a key.
     pub fn from_segments(uid: &str, name: &str) -> Option<PictureKey> {
-        let user_id = Uuid::parse_str(uid).ok()?;
-        if user_id.hyphenated().to_string() != uid {
-            return None;
-        }
+        let user_id = canonical_uuid(uid)?;
         let digits = name.strip_prefix("profile_")?;
         if digits.is_empty() || digits.len() > 18 || !digits.bytes().all(|b| b.is_ascii_digit()) {
             return None;

@@ -119,13 +119,19 @@ impl ReceiptStore for PgStore {
         let client = self.client().await?;
         let rows = client
             .query(
-                "DELETE FROM receipts WHERE (user_id, id) IN (
+                // Each live expense of a user with old receipts is parsed once per sweep, not
+                // once per receipt.
+                "WITH listed AS MATERIALIZED (
+                     SELECT r.user_id,
+                            jsonb_array_elements_text(r.content::jsonb -> 'receipts')::uuid AS id
+                     FROM records r
+                     WHERE r.kind = 'expense' AND NOT r.deleted
+                       AND r.user_id IN (SELECT user_id FROM receipts WHERE created_at < $1))
+                 DELETE FROM receipts WHERE (user_id, id) IN (
                      SELECT rc.user_id, rc.id FROM receipts rc
                      WHERE rc.created_at < $1
-                       AND NOT EXISTS (
-                           SELECT 1 FROM records r
-                           WHERE r.user_id = rc.user_id AND r.kind = 'expense' AND NOT r.deleted
-                             AND jsonb_exists(r.content::jsonb -> 'receipts', rc.id::text))
+                       AND NOT EXISTS (SELECT 1 FROM listed
+                                       WHERE listed.user_id = rc.user_id AND listed.id = rc.id)
                      LIMIT $2
                      FOR UPDATE SKIP LOCKED)
                  RETURNING user_id, id",

@@ -110,14 +110,19 @@ impl ReceiptStore for SqliteStore {
         self.writer
             .write(move |conn| {
                 let mut stmt = conn
+                    // Each live expense of a user with old receipts is read once per sweep,
+                    // not once per receipt.
                     .prepare_cached(
-                        "DELETE FROM receipts WHERE (user_id, id) IN (
+                        "WITH listed (user_id, id) AS (
+                             SELECT r.user_id, receipt.value
+                             FROM records r, json_each(r.content, '$.receipts') receipt
+                             WHERE r.kind = 'expense' AND r.deleted = 0
+                               AND r.user_id IN (SELECT user_id FROM receipts
+                                                 WHERE created_at < ?1))
+                         DELETE FROM receipts WHERE (user_id, id) IN (
                              SELECT rc.user_id, rc.id FROM receipts rc
                              WHERE rc.created_at < ?1
-                               AND NOT EXISTS (
-                                   SELECT 1 FROM records r, json_each(r.content, '$.receipts') listed
-                                   WHERE r.user_id = rc.user_id AND r.kind = 'expense'
-                                     AND r.deleted = 0 AND listed.value = rc.id)
+                               AND (rc.user_id, rc.id) NOT IN (SELECT user_id, id FROM listed)
                              LIMIT ?2)
                          RETURNING user_id, id",
                     )
@@ -131,8 +136,9 @@ impl ReceiptStore for SqliteStore {
                     .map_err(db_err)?;
                 rows.iter()
                     .map(|(user, id)| {
-                        let parse =
-                            |raw: &str| Uuid::parse_str(raw).map_err(|e| StoreError::Backend(e.into()));
+                        let parse = |raw: &str| {
+                            Uuid::parse_str(raw).map_err(|e| StoreError::Backend(e.into()))
+                        };
                         Ok((parse(user)?, parse(id)?))
                     })
                     .collect()
