@@ -1,18 +1,29 @@
 //! Background housekeeping started by `serve` (DESIGN.md §6b): guests nobody has used for
-//! GUEST_INACTIVE_DAYS are deleted with their records, sessions and files, and replay records
-//! older than APPLIED_MUTATIONS_RETENTION_DAYS are pruned. Work goes in bounded batches so
-//! the database (SQLite's one writer) is never held for long.
+//! GUEST_INACTIVE_DAYS are deleted with their records, sessions and files, replay records
+//! older than APPLIED_MUTATIONS_RETENTION_DAYS are pruned, and receipt photos that no live
+//! expense lists are removed after a grace period. Work goes in bounded batches so the
+//! database (SQLite's one writer) is never held for long.
+
+use std::time::Duration;
 
 use domain::time_fmt::duration_ms;
 
 use crate::{
-    auth::session::SessionManager, config::quotas::QuotaConfig, files::FileStore, store::DynStore,
+    auth::session::SessionManager,
+    config::quotas::QuotaConfig,
+    files::{FileStore, ReceiptKey},
+    store::DynStore,
 };
 
 /// Guests deleted per store call (each takes its records with it).
 const GUEST_BATCH: u32 = 100;
 /// Replay records deleted per store call.
 const PRUNE_BATCH: u32 = 5_000;
+/// Orphaned receipts removed per store call (each is an object to delete too).
+const RECEIPT_BATCH: u32 = 100;
+/// A receipt usually uploads after its expense was pushed, but may arrive first (a device
+/// offline since, or an expense parked for a fix): a week covers that.
+pub const ORPHAN_RECEIPT_GRACE: Duration = Duration::from_secs(7 * 86_400);
 
 /// What one sweep removed.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -20,6 +31,8 @@ pub struct SweepReport {
     pub guests: u64,
     pub files: u64,
     pub replay_records: u64,
+    /// Receipt photos no live expense listed.
+    pub orphan_receipts: u64,
 }
 
 /// One sweep as of `now_ms`. A file that cannot be removed is logged and left (its owner is
@@ -61,6 +74,22 @@ pub async fn sweep(
         }
         tokio::task::yield_now().await;
     }
+    let created_before = now_ms.saturating_sub(duration_ms(ORPHAN_RECEIPT_GRACE));
+    loop {
+        let orphans = store
+            .delete_orphan_receipts(created_before, RECEIPT_BATCH)
+            .await?;
+        report.orphan_receipts += orphans.len() as u64;
+        for &(user_id, id) in &orphans {
+            if let Err(err) = files.delete(&ReceiptKey { user_id, id }).await {
+                tracing::warn!(%user_id, receipt = %id, error = format!("{err:#}"), "orphaned receipt photo was not removed");
+            }
+        }
+        if orphans.len() < RECEIPT_BATCH as usize {
+            break;
+        }
+        tokio::task::yield_now().await;
+    }
     Ok(report)
 }
 
@@ -87,7 +116,8 @@ pub fn start(
                     guests = report.guests,
                     files = report.files,
                     replay_records = report.replay_records,
-                    "housekeeping: inactive guests deleted, old replay records pruned"
+                    orphan_receipts = report.orphan_receipts,
+                    "housekeeping: inactive guests deleted, old replay records pruned, orphaned receipts removed"
                 ),
                 Err(err) => tracing::warn!(error = format!("{err:#}"), "housekeeping sweep failed"),
             }

@@ -1,14 +1,18 @@
 //! The in-memory limits of issue 10: push volume per user, and guest creation per client IP
 //! and overall. Each server process counts its own requests (several processes behind a load
-//! balancer each allow the configured amount). The records quota lives in the store.
+//! balancer each allow the configured amount). The records and receipt quotas are counted in
+//! the store; their figures and refusals are here.
 
 use std::{net::IpAddr, sync::Arc};
 
+use axum::http::StatusCode;
 use uuid::Uuid;
 
 use crate::{
     auth::rate_limit::Limiter, config::quotas::QuotaConfig, error::AppError, http::client_ip::IpKey,
 };
+
+const MEBIBYTE: i64 = 1_048_576;
 
 #[derive(Clone)]
 pub struct Quotas {
@@ -17,6 +21,7 @@ pub struct Quotas {
 
 struct Inner {
     max_records: i64,
+    max_receipt_bytes: i64,
     pushes: Limiter<Uuid>,
     /// Keyed like every per-IP limit: an IPv6 /64 is one client.
     guests_per_ip: Limiter<IpKey>,
@@ -28,6 +33,9 @@ impl Quotas {
         Quotas {
             inner: Arc::new(Inner {
                 max_records: i64::from(config.max_records_per_user),
+                // validate() keeps it within 1 TiB.
+                max_receipt_bytes: i64::try_from(config.max_receipt_bytes_per_user)
+                    .unwrap_or(i64::MAX),
                 pushes: Limiter::per_minute(config.push_mutations_per_minute),
                 guests_per_ip: Limiter::per_hour(config.guest_rate_limit_per_ip_per_hour),
                 guests: Limiter::per_hour(config.guest_rate_limit_per_hour),
@@ -38,6 +46,24 @@ impl Quotas {
     /// The most records (entry and invoice rows) one user may hold.
     pub fn max_records(&self) -> i64 {
         self.inner.max_records
+    }
+
+    /// The most bytes of receipt photos one user may keep.
+    pub fn max_receipt_bytes(&self) -> i64 {
+        self.inner.max_receipt_bytes
+    }
+
+    /// The refusal of a receipt photo past the user's quota, naming the quota in MB.
+    pub fn receipts_full(&self) -> AppError {
+        let megabytes = (self.inner.max_receipt_bytes + MEBIBYTE / 2) / MEBIBYTE;
+        AppError::client(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "quota-exceeded",
+            format!(
+                "Your receipt photos have used your {megabytes} MB of storage. Delete old \
+                 receipts to add new ones."
+            ),
+        )
     }
 
     /// Takes `mutations` from the user's push allowance, or says when to come back. A push is
@@ -88,6 +114,33 @@ mod tests {
         }
         quotas.check_push(other, 500).unwrap();
         quotas.check_push(other, 0).unwrap();
+    }
+
+    #[test]
+    fn the_receipt_refusal_names_the_quota_in_megabytes() {
+        let message = |bytes| match quotas(|c| c.max_receipt_bytes_per_user = bytes).receipts_full()
+        {
+            AppError::Client {
+                status,
+                code,
+                message,
+                ..
+            } => {
+                assert_eq!(
+                    (status, code),
+                    (StatusCode::PAYLOAD_TOO_LARGE, "quota-exceeded")
+                );
+                message
+            }
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(
+            message(104_857_600),
+            "Your receipt photos have used your 100 MB of storage. Delete old receipts to add \
+             new ones."
+        );
+        assert!(message(2_097_152).contains(" 2 MB "));
+        assert!(message(524_288_000).contains(" 500 MB "));
     }
 
     #[test]

@@ -65,6 +65,9 @@ async fn openapi_describes_every_route() {
         ("/api/v1/billing/webhook", "post"),
         ("/api/v1/profile/photo", "post"),
         ("/api/v1/files/users/{uid}/{name}", "get"),
+        ("/api/v1/receipts/{id}", "put"),
+        ("/api/v1/receipts/{id}", "get"),
+        ("/api/v1/receipts/{id}", "delete"),
     ] {
         assert!(
             paths.get(path).and_then(|p| p.get(method)).is_some(),
@@ -73,7 +76,19 @@ async fn openapi_describes_every_route() {
     }
     assert!(reply.body["components"]["schemas"]["ErrorBody"].is_object());
     assert!(reply.body["components"]["schemas"]["UserView"].is_object());
-    assert!(reply.body["components"]["schemas"]["InvoiceData"].is_object());
+    for schema in [
+        "InvoiceData",
+        "ExpenseData",
+        "VehicleData",
+        "MileageData",
+        "SettingsData",
+        "ReceiptView",
+    ] {
+        assert!(
+            reply.body["components"]["schemas"][schema].is_object(),
+            "{schema} missing"
+        );
+    }
 }
 
 #[tokio::test]

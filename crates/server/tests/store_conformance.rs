@@ -32,8 +32,8 @@ use server::{
     mileage::MileageLog,
     rate_cards::RateCards,
     store::{
-        DynStore, ExternalIdentity, MutationAction, NewUser, PreparedMutation, SessionRecord,
-        StoreError,
+        DynStore, ExternalIdentity, MutationAction, NewUser, PreparedMutation, ReceiptHolder,
+        ReceiptInsert, ReceiptRecord, SessionRecord, StoreError,
         phone::{PhoneCodeStart, PhoneSignIn, PhoneSignInRequest},
     },
     vehicles::Vehicles,
@@ -1293,6 +1293,213 @@ async fn users_from_before_tax_regions_get_the_uk_bands(backend: Backend) {
     );
 }
 
+/// Receipt photos' ledger: an id belongs to one account, a resend finds it, the quota check
+/// and the insert are one step (of concurrent inserts that fit alone, only as many as fit
+/// together succeed), and the orphan sweep keeps what a live expense lists.
+async fn receipts_are_owned_counted_and_swept(backend: Backend) {
+    let Some((store, _keep)) = store(backend).await else {
+        return;
+    };
+    let alice = store
+        .create_user(account("receipts@example.com"))
+        .await
+        .unwrap();
+    let bob = store
+        .create_user(account("bob-receipts@example.com"))
+        .await
+        .unwrap();
+    let (listed, unlisted, fresh) = (Uuid::now_v7(), Uuid::now_v7(), Uuid::now_v7());
+    assert_eq!(
+        store.find_receipt(alice.id, listed).await.unwrap(),
+        ReceiptHolder::Nobody
+    );
+    let stored = ReceiptRecord {
+        id: listed,
+        bytes: 400,
+        created_at_ms: 1_000,
+    };
+    assert_eq!(
+        store
+            .insert_receipt(alice.id, listed, 400, 1_000, 1_000)
+            .await
+            .unwrap(),
+        ReceiptInsert::Stored(stored)
+    );
+    assert_eq!(
+        store.find_receipt(alice.id, listed).await.unwrap(),
+        ReceiptHolder::Me(stored)
+    );
+    assert_eq!(
+        store.find_receipt(bob.id, listed).await.unwrap(),
+        ReceiptHolder::Other
+    );
+    // A resend stores nothing and is not refused by a quota it already counts in.
+    assert_eq!(
+        store
+            .insert_receipt(alice.id, listed, 999, 2_000, 400)
+            .await
+            .unwrap(),
+        ReceiptInsert::Existing(stored)
+    );
+    assert_eq!(
+        store
+            .insert_receipt(bob.id, listed, 10, 2_000, 1_000)
+            .await
+            .unwrap(),
+        ReceiptInsert::OtherHolder
+    );
+    assert_eq!(
+        store
+            .insert_receipt(alice.id, unlisted, 601, 1_000, 1_000)
+            .await
+            .unwrap(),
+        ReceiptInsert::OverQuota
+    );
+    assert_eq!(store.receipt_bytes(alice.id).await.unwrap(), 400);
+
+    // Eight inserts of 200 bytes at once, with 600 free: exactly three fit.
+    let racers: Vec<Uuid> = (0..8).map(|_| Uuid::now_v7()).collect();
+    let outcomes = futures_util::future::join_all(
+        racers
+            .iter()
+            .map(|id| store.insert_receipt(alice.id, *id, 200, 1_500, 1_000)),
+    )
+    .await;
+    let stored_now: Vec<Uuid> = racers
+        .iter()
+        .zip(&outcomes)
+        .filter(|(_, outcome)| matches!(outcome, Ok(ReceiptInsert::Stored(_))))
+        .map(|(id, _)| *id)
+        .collect();
+    let refused = outcomes
+        .iter()
+        .filter(|outcome| matches!(outcome, Ok(ReceiptInsert::OverQuota)))
+        .count();
+    assert_eq!((stored_now.len(), refused), (3, 5), "{outcomes:?}");
+    assert_eq!(store.receipt_bytes(alice.id).await.unwrap(), 1_000);
+    for id in &stored_now {
+        assert!(store.delete_receipt(alice.id, *id).await.unwrap());
+        assert!(!store.delete_receipt(alice.id, *id).await.unwrap());
+    }
+    assert!(!store.delete_receipt(bob.id, listed).await.unwrap());
+    assert_eq!(store.receipt_bytes(alice.id).await.unwrap(), 400);
+
+    // The sweep: an expense lists `listed`; `unlisted` is old and listed by nothing but a
+    // deleted expense; `fresh` is within the grace period.
+    for (id, now_ms) in [(unlisted, 1_000), (fresh, 9_000)] {
+        let inserted = store
+            .insert_receipt(alice.id, id, 100, now_ms, 1_000)
+            .await
+            .unwrap();
+        assert!(matches!(inserted, ReceiptInsert::Stored(_)), "{inserted:?}");
+    }
+    let expense = |receipts: Vec<Uuid>| Expense {
+        id: Uuid::now_v7(),
+        date: domain::entry::parse_date("2025-04-06").unwrap(),
+        amount: 4_599,
+        category: ExpenseCategory::Fuel,
+        note: String::new(),
+        courier_id: None,
+        vehicle_id: None,
+        repeat: Repeat::Once,
+        repeat_until: None,
+        receipts,
+    };
+    let (keeps, dropped) = (
+        expense(vec![Uuid::now_v7(), listed]),
+        expense(vec![unlisted]),
+    );
+    let outcome = store
+        .push(
+            alice.id,
+            vec![
+                mutation("r1", MutationAction::put::<Expenses>(&keeps)),
+                mutation("r2", MutationAction::put::<Expenses>(&dropped)),
+                mutation("r3", MutationAction::delete::<Expenses>(dropped.id)),
+            ],
+            2_000,
+            100,
+        )
+        .await
+        .unwrap();
+    assert_eq!(codes(&outcome), [None, None, None]);
+    // Bob's receipt with the same age is his: alice's expense listing nothing of his.
+    let bobs = Uuid::now_v7();
+    store
+        .insert_receipt(bob.id, bobs, 100, 1_000, 1_000)
+        .await
+        .unwrap();
+    let first = store.delete_orphan_receipts(5_000, 1).await.unwrap();
+    let second = store.delete_orphan_receipts(5_000, 10).await.unwrap();
+    let mut swept: Vec<(Uuid, Uuid)> = first.iter().chain(&second).copied().collect();
+    swept.sort();
+    let mut expected = vec![(alice.id, unlisted), (bob.id, bobs)];
+    expected.sort();
+    assert_eq!((first.len(), swept), (1, expected));
+    assert!(
+        store
+            .delete_orphan_receipts(5_000, 10)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    assert!(matches!(
+        store.find_receipt(alice.id, listed).await.unwrap(),
+        ReceiptHolder::Me(_)
+    ));
+    assert!(matches!(
+        store.find_receipt(alice.id, fresh).await.unwrap(),
+        ReceiptHolder::Me(_)
+    ));
+
+    // Once the listing expense is deleted, its receipts are orphans too.
+    store
+        .push(
+            alice.id,
+            vec![mutation("r4", MutationAction::delete::<Expenses>(keeps.id))],
+            3_000,
+            100,
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        store.delete_orphan_receipts(5_000, 10).await.unwrap(),
+        [(alice.id, listed)]
+    );
+}
+
+/// A deleted guest's receipts go with it: the rows (and with them the ids) are freed.
+async fn a_deleted_guests_receipts_go_with_it(backend: Backend) {
+    let Some((store, _keep)) = store(backend).await else {
+        return;
+    };
+    let guest = store
+        .create_user(NewUser {
+            now_ms: 1_000,
+            ..guest()
+        })
+        .await
+        .unwrap();
+    let id = Uuid::now_v7();
+    store
+        .insert_receipt(guest.id, id, 100, 1_000, 1_000)
+        .await
+        .unwrap();
+    assert_eq!(
+        store.delete_inactive_guests(40_000, 10).await.unwrap(),
+        [guest.id]
+    );
+    let other = store
+        .create_user(account("after@example.com"))
+        .await
+        .unwrap();
+    assert_eq!(
+        store.find_receipt(other.id, id).await.unwrap(),
+        ReceiptHolder::Nobody
+    );
+    assert_eq!(store.receipt_bytes(guest.id).await.unwrap(), 0);
+}
+
 async fn ping_answers(backend: Backend) {
     let Some((store, _keep)) = store(backend).await else {
         return;
@@ -1317,4 +1524,6 @@ on_both_backends!(
     vehicles_expenses_and_mileage_round_trip,
     the_tax_region_is_kept_unless_a_put_names_it,
     users_from_before_tax_regions_get_the_uk_bands,
+    receipts_are_owned_counted_and_swept,
+    a_deleted_guests_receipts_go_with_it,
 );

@@ -21,6 +21,16 @@ pub struct QuotaConfig {
     )]
     pub max_records_per_user: u32,
 
+    /// Bytes of receipt photos one user may keep (as stored: re-encoded JPEGs). An upload that
+    /// would pass it is refused with 413 `quota-exceeded`. At least 2,097,152 (one photo).
+    #[arg(
+        long,
+        env = "MAX_RECEIPT_BYTES_PER_USER",
+        default_value_t = 104_857_600,
+        global = true
+    )]
+    pub max_receipt_bytes_per_user: u64,
+
     /// Mutations one user may push per minute (bursts up to this many); beyond it a push is
     /// answered 429 `quota-exceeded` with Retry-After. At least 500 (one full push).
     #[arg(
@@ -79,6 +89,7 @@ impl Default for QuotaConfig {
     fn default() -> Self {
         QuotaConfig {
             max_records_per_user: 50_000,
+            max_receipt_bytes_per_user: 104_857_600,
             push_mutations_per_minute: 1_000,
             guest_rate_limit_per_ip_per_hour: 10,
             guest_rate_limit_per_hour: 500,
@@ -92,6 +103,10 @@ impl Default for QuotaConfig {
 const DAY: Duration = Duration::from_secs(86_400);
 /// Ten years: longer settings are almost certainly a typo for "never", which is not offered.
 const MAX_DAYS: u32 = 3_650;
+/// A receipt quota below one full-size upload could refuse a user's first photo.
+const MIN_RECEIPT_BYTES: u64 = 2_097_152;
+/// 1 TiB: far past any driver's receipts; larger is almost certainly a typo.
+const MAX_RECEIPT_BYTES: u64 = 1 << 40;
 
 impl QuotaConfig {
     pub fn guest_inactivity(&self) -> Duration {
@@ -111,6 +126,12 @@ impl QuotaConfig {
             return Err(ConfigError(
                 "MAX_RECORDS_PER_USER must be at least 1".into(),
             ));
+        }
+        if !(MIN_RECEIPT_BYTES..=MAX_RECEIPT_BYTES).contains(&self.max_receipt_bytes_per_user) {
+            return Err(ConfigError(format!(
+                "MAX_RECEIPT_BYTES_PER_USER must be from {MIN_RECEIPT_BYTES} (one photo) to \
+                 {MAX_RECEIPT_BYTES} (1 TiB)"
+            )));
         }
         if (self.push_mutations_per_minute as usize) < MAX_MUTATIONS_PER_PUSH {
             return Err(ConfigError(format!(
@@ -167,6 +188,8 @@ mod tests {
         config.validate().unwrap();
         // Ten years of daily logs fit many times over.
         assert!(config.max_records_per_user >= 10 * 3_650);
+        // Fifty full-size receipt photos a year for a year, at the least.
+        assert!(config.max_receipt_bytes_per_user >= 50 * 2_097_152);
         assert!(config.applied_mutations_retention() >= DAY * 60);
     }
 
@@ -185,9 +208,29 @@ mod tests {
     }
 
     #[test]
+    fn the_receipt_quota_bounds_are_accepted() {
+        for bytes in [2_097_152, 1 << 40] {
+            QuotaConfig {
+                max_receipt_bytes_per_user: bytes,
+                ..QuotaConfig::default()
+            }
+            .validate()
+            .unwrap();
+        }
+    }
+
+    #[test]
     fn nonsense_is_refused() {
         assert!(refused(|c| c.max_records_per_user = 0).contains("MAX_RECORDS_PER_USER"));
         assert!(refused(|c| c.push_mutations_per_minute = 499).contains("one full push"));
+        assert!(
+            refused(|c| c.max_receipt_bytes_per_user = 2_097_151)
+                .contains("MAX_RECEIPT_BYTES_PER_USER")
+        );
+        assert!(
+            refused(|c| c.max_receipt_bytes_per_user = (1 << 40) + 1)
+                .contains("MAX_RECEIPT_BYTES_PER_USER")
+        );
         assert!(refused(|c| c.guest_rate_limit_per_hour = 0).contains("at least 1"));
         assert!(refused(|c| c.guest_rate_limit_per_ip_per_hour = 501).contains("cannot be above"));
         assert!(refused(|c| c.guest_inactive_days = 0).contains("GUEST_INACTIVE_DAYS"));

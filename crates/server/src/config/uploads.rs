@@ -7,8 +7,9 @@ use super::ConfigError;
 
 #[derive(Args, Clone, Debug)]
 pub struct UploadsConfig {
-    /// Picture uploads one user may start per minute (bursts up to this many); more are
-    /// answered 429 with Retry-After.
+    /// Picture and receipt photo uploads one user may start per minute (bursts up to this
+    /// many; a resend of a stored receipt is not counted); more are answered 429 with
+    /// Retry-After.
     #[arg(
         long,
         env = "UPLOADS_PER_USER_PER_MINUTE",

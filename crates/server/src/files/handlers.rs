@@ -5,15 +5,19 @@ use axum::{
     Json,
     extract::{
         Path, State,
-        multipart::{Multipart, MultipartError, MultipartRejection},
+        multipart::{Multipart, MultipartRejection},
         rejection::PathRejection,
     },
-    http::{HeaderMap, HeaderValue, StatusCode, header},
+    http::{HeaderMap, HeaderValue, header},
     response::{IntoResponse, Response},
 };
 use domain::time_fmt::now_ms;
 
-use super::{PictureError, PictureKey, UploadSlot, picture::MAX_UPLOAD_BYTES};
+use super::{
+    FileKey, PictureKey,
+    picture::PICTURE_MAX_SIDE,
+    upload::{answer, multipart_rejection, receive_picture},
+};
 use crate::{
     AppState,
     auth::{
@@ -30,109 +34,6 @@ pub struct PhotoUpload {
     /// A JPEG, PNG or WebP picture of at most 2,097,152 bytes.
     #[schema(value_type = String, format = Binary)]
     file: Vec<u8>,
-}
-
-fn too_large() -> AppError {
-    AppError::client(
-        StatusCode::PAYLOAD_TOO_LARGE,
-        "file-too-large",
-        "Image size must be less than 2MB",
-    )
-}
-
-fn not_an_image() -> AppError {
-    AppError::client(
-        StatusCode::UNPROCESSABLE_ENTITY,
-        "invalid-image",
-        "Please select an image file",
-    )
-}
-
-fn picture_error(err: PictureError) -> AppError {
-    match err {
-        PictureError::NotAnImage => not_an_image(),
-        PictureError::TooManyPixels => AppError::client(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "invalid-image",
-            "Image dimensions are too large (at most 8192 pixels per side and 40 megapixels)",
-        ),
-        PictureError::Implausible => AppError::client(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "invalid-image",
-            "The image file is too small for the dimensions it claims",
-        ),
-    }
-}
-
-fn multipart_error(err: MultipartError) -> AppError {
-    if err.status() == StatusCode::PAYLOAD_TOO_LARGE {
-        return too_large();
-    }
-    AppError::client(
-        StatusCode::BAD_REQUEST,
-        "bad-request",
-        "The upload was malformed or interrupted",
-    )
-}
-
-fn multipart_rejection(headers: &HeaderMap, rejection: MultipartRejection) -> AppError {
-    let is_multipart = headers
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| {
-            v.trim_start()
-                .to_ascii_lowercase()
-                .starts_with("multipart/form-data")
-        });
-    if !is_multipart {
-        return AppError::client(
-            StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            "unsupported-media-type",
-            "Send the picture as multipart/form-data with a `file` part",
-        );
-    }
-    AppError::client(
-        StatusCode::BAD_REQUEST,
-        "bad-request",
-        rejection.body_text(),
-    )
-}
-
-/// The bytes of the first `file` part, refused as soon as they pass the limit.
-async fn read_file_part(multipart: &mut Multipart) -> ApiResult<Vec<u8>> {
-    while let Some(mut field) = multipart.next_field().await.map_err(multipart_error)? {
-        if field.name() != Some("file") {
-            continue;
-        }
-        let mut data = Vec::new();
-        while let Some(chunk) = field.chunk().await.map_err(multipart_error)? {
-            let needed = data.len() + chunk.len();
-            if needed > MAX_UPLOAD_BYTES {
-                while let Ok(Some(_)) = field.chunk().await {}
-                drop(field);
-                discard_rest(multipart).await;
-                return Err(too_large());
-            }
-            if needed > data.capacity() {
-                // Doubling, but never past the limit: at most 2 MiB held per upload.
-                let grown = needed.max(data.capacity() * 2).min(MAX_UPLOAD_BYTES);
-                data.reserve_exact(grown - data.len());
-            }
-            data.extend_from_slice(&chunk);
-        }
-        drop(field);
-        discard_rest(multipart).await;
-        return Ok(data);
-    }
-    Err(AppError::validation("file", "Please select an image file"))
-}
-
-/// Reads what is left of the body (bounded by the route's body limit) without keeping it:
-/// a connection closed with unread data can reset before the client reads the answer.
-async fn discard_rest(multipart: &mut Multipart) {
-    while let Ok(Some(mut next)) = multipart.next_field().await {
-        while let Ok(Some(_)) = next.chunk().await {}
-    }
 }
 
 #[utoipa::path(post, path = "/api/v1/profile/photo", tag = "files",
@@ -153,49 +54,21 @@ pub async fn upload_photo(
     headers: HeaderMap,
     multipart: Result<Multipart, MultipartRejection>,
 ) -> Response {
-    let multipart = multipart.map_err(|rejection| multipart_rejection(&headers, rejection));
-    let outcome = match state.files.admit(current.user.id) {
-        Ok(slot) => store_photo(state, current, slot, multipart).await,
-        Err(refusal) => {
-            // Read (not kept) so the client gets the answer rather than a reset connection.
-            if let Ok(mut multipart) = multipart {
-                discard_rest(&mut multipart).await;
-            }
-            Err(refusal)
-        }
+    let mut multipart = match multipart {
+        Ok(multipart) => multipart,
+        Err(rejection) => return multipart_rejection(&headers, rejection).into_response(),
     };
-    match outcome {
-        Ok(reply) => reply.into_response(),
-        Err(err) => {
-            let too_large = err.code() == "file-too-large";
-            let mut response = err.into_response();
-            if too_large {
-                // The rest of an oversized body may be left unread, and then the server
-                // closes the connection: say so, so the client does not reuse it.
-                response
-                    .headers_mut()
-                    .insert(header::CONNECTION, HeaderValue::from_static("close"));
-            }
-            response
-        }
-    }
+    let outcome = store_photo(&state, current, &mut multipart).await;
+    answer(&mut multipart, outcome).await
 }
 
 async fn store_photo(
-    state: AppState,
+    state: &AppState,
     current: CurrentUser,
-    slot: UploadSlot,
-    multipart: ApiResult<Multipart>,
+    multipart: &mut Multipart,
 ) -> ApiResult<Json<SessionResponse>> {
-    let mut multipart = multipart?;
-    let upload = read_file_part(&mut multipart).await?;
-    let jpeg = state
-        .files
-        .reencode(upload.into())
-        .await
-        .map_err(picture_error)?;
-    // The body is gone; the re-encoded picture is small.
-    slot.release();
+    let slot = state.files.admit(current.user.id)?;
+    let jpeg = receive_picture(&state.files, slot, multipart, PICTURE_MAX_SIDE).await?;
 
     let user = current.user;
     let previous = user
@@ -211,7 +84,7 @@ async fn store_photo(
     let swap = match state.store.set_photo(user.id, Some(key.url()), now).await {
         Ok(swap) => swap,
         Err(err) => {
-            remove_quietly(&state, &key).await;
+            remove_quietly(state, &key).await;
             return Err(err.into());
         }
     };
@@ -221,7 +94,7 @@ async fn store_photo(
         .and_then(PictureKey::from_url)
         .filter(|replaced| replaced.user_id == user.id && *replaced != key);
     if let Some(replaced) = replaced {
-        remove_quietly(&state, &replaced).await;
+        remove_quietly(state, &replaced).await;
     }
     let cursor = swap.cursor;
     state.notifier.changed(user.id, cursor);
@@ -238,11 +111,12 @@ async fn store_photo(
 }
 
 /// Best effort: a leftover object costs storage, never correctness.
-async fn remove_quietly(state: &AppState, key: &PictureKey) {
+pub(super) async fn remove_quietly(state: &AppState, key: &impl FileKey) {
     if let Err(err) = state.files.store.delete(key).await {
         tracing::warn!(
             error = format!("{err:#}"),
-            "could not delete a replaced picture"
+            key = key.object_key(),
+            "could not delete a replaced or refused file"
         );
     }
 }

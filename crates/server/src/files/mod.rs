@@ -1,10 +1,13 @@
-//! Profile pictures: streamed upload with the size limit enforced while reading, checked and
-//! re-encoded off the async runtime, stored under a generated key and served to their owner
-//! only (DESIGN.md §6).
+//! Profile pictures and receipt photos: streamed upload with the size limit enforced while
+//! reading, checked and re-encoded off the async runtime, stored under a server-made key and
+//! served to their owner only (DESIGN.md §6). Both go through one pipeline (`upload.rs`); they
+//! differ in where they are kept (`handlers.rs`, `receipts.rs`) and in their longest side.
 
 mod handlers;
 pub mod picture;
+mod receipts;
 pub mod storage;
+mod upload;
 
 use std::sync::{
     Arc,
@@ -24,9 +27,9 @@ use crate::{
     error::AppError,
 };
 pub use picture::PictureError;
-pub use storage::{FileStore, PictureKey};
+pub use storage::{FileKey, FileStore, PictureKey, ReceiptKey};
 
-/// The upload route's body limit: the picture plus multipart boundaries and part headers.
+/// The upload routes' body limit: the picture plus multipart boundaries and part headers.
 /// The picture's own limit is enforced while its part streams in.
 pub const UPLOAD_BODY_LIMIT: usize = picture::MAX_UPLOAD_BYTES + 64 * 1024;
 
@@ -98,9 +101,10 @@ impl Files {
     }
 
     /// Checks the header, waits until the picture's megapixels fit the shared decode budget,
-    /// then runs [`picture::reencode`] on a blocking thread. The body is freed when this returns.
-    /// A decoder panic is bad input too: it is logged and refused like any undecodable file.
-    pub async fn reencode(&self, bytes: Bytes) -> Result<Vec<u8>, PictureError> {
+    /// then runs [`picture::reencode`] (to at most `max_side` px) on a blocking thread. The body
+    /// is freed when this returns. A decoder panic is bad input too: it is logged and refused
+    /// like any undecodable file.
+    pub async fn reencode(&self, bytes: Bytes, max_side: u32) -> Result<Vec<u8>, PictureError> {
         let header = {
             let bytes = bytes.clone();
             tokio::task::spawn_blocking(move || picture::inspect(&bytes))
@@ -122,7 +126,7 @@ impl Files {
             .expect("the semaphore is never closed");
         let outcome = tokio::task::spawn_blocking(move || {
             let _permits = permits;
-            picture::reencode(&bytes)
+            picture::reencode(&bytes, max_side)
         })
         .await;
         outcome.unwrap_or_else(|err| {
@@ -133,8 +137,14 @@ impl Files {
 }
 
 pub fn router() -> OpenApiRouter<AppState> {
+    // The receipts' GET and DELETE carry no body; one path keeps one router.
     let upload = OpenApiRouter::new()
         .routes(routes!(handlers::upload_photo))
+        .routes(routes!(
+            receipts::upload_receipt,
+            receipts::get_receipt,
+            receipts::delete_receipt
+        ))
         .layer(DefaultBodyLimit::max(UPLOAD_BODY_LIMIT));
     OpenApiRouter::new()
         .merge(upload)

@@ -23,8 +23,11 @@ pub const FREE_PIXELS: u64 = 2_000_000;
 pub const MAX_PIXELS_PER_BYTE: u64 = 256;
 /// Decoder allocations, a second line behind the dimension checks.
 const MAX_DECODER_ALLOC: u64 = 256 * 1024 * 1024;
-/// Pictures are shown as avatars and on the profile page: this is plenty.
-pub const OUTPUT_MAX_SIDE: u32 = 1_024;
+/// The longest side of a stored profile picture: shown as avatars and on the profile page,
+/// this is plenty.
+pub const PICTURE_MAX_SIDE: u32 = 1_024;
+/// The longest side of a stored receipt photo: small print must stay legible.
+pub const RECEIPT_MAX_SIDE: u32 = 2_048;
 const JPEG_QUALITY: u8 = 85;
 
 #[derive(Debug, PartialEq, Eq, thiserror::Error)]
@@ -117,14 +120,14 @@ fn plausible_size(pixels: u64, len: usize) -> bool {
 }
 
 /// Decodes `bytes` (CPU-bound: call from a blocking thread) and returns a JPEG of at most
-/// [`OUTPUT_MAX_SIDE`] pixels on its long side, upright.
-pub fn reencode(bytes: &[u8]) -> Result<Vec<u8>, PictureError> {
+/// `max_side` pixels on its long side, upright.
+pub fn reencode(bytes: &[u8], max_side: u32) -> Result<Vec<u8>, PictureError> {
     let mut decoder = checked_decoder(bytes)?;
     let (width, height) = decoder.dimensions();
     let orientation = decoder.orientation().unwrap_or(Orientation::NoTransforms);
     let mut picture = DynamicImage::from_decoder(decoder)?;
-    if width.max(height) > OUTPUT_MAX_SIDE {
-        picture = picture.resize(OUTPUT_MAX_SIDE, OUTPUT_MAX_SIDE, FilterType::Triangle);
+    if width.max(height) > max_side {
+        picture = picture.resize(max_side, max_side, FilterType::Triangle);
     }
     // Phones store rotation as EXIF, which re-encoding drops: apply it to the pixels.
     picture.apply_orientation(orientation);
@@ -205,15 +208,28 @@ mod tests {
 
     #[test]
     fn large_pictures_are_shrunk_to_the_output_bound_keeping_proportions() {
-        let out = decode(&reencode(&png(2_000, 1_000, Rgba([10, 120, 200, 255]))).unwrap());
+        let wide = png(2_000, 1_000, Rgba([10, 120, 200, 255]));
+        let out = decode(&reencode(&wide, PICTURE_MAX_SIDE).unwrap());
         assert_eq!((out.width(), out.height()), (1_024, 512));
-        let small = decode(&reencode(&png(300, 200, Rgba([10, 120, 200, 255]))).unwrap());
+        let small = png(300, 200, Rgba([10, 120, 200, 255]));
+        let small = decode(&reencode(&small, PICTURE_MAX_SIDE).unwrap());
         assert_eq!((small.width(), small.height()), (300, 200));
     }
 
     #[test]
+    fn receipts_keep_twice_the_side_of_a_picture() {
+        let tall = png(1_500, 3_000, Rgba([250, 250, 240, 255]));
+        let out = decode(&reencode(&tall, RECEIPT_MAX_SIDE).unwrap());
+        assert_eq!((out.width(), out.height()), (1_024, 2_048));
+        let fits = png(2_000, 1_000, Rgba([250, 250, 240, 255]));
+        let out = decode(&reencode(&fits, RECEIPT_MAX_SIDE).unwrap());
+        assert_eq!((out.width(), out.height()), (2_000, 1_000));
+    }
+
+    #[test]
     fn transparency_becomes_white() {
-        let out = decode(&reencode(&png(16, 16, Rgba([0, 0, 0, 0]))).unwrap()).into_rgb8();
+        let out = decode(&reencode(&png(16, 16, Rgba([0, 0, 0, 0])), PICTURE_MAX_SIDE).unwrap())
+            .into_rgb8();
         let [r, g, b] = out.get_pixel(8, 8).0;
         assert!(r > 245 && g > 245 && b > 245, "{r} {g} {b}");
     }
@@ -233,17 +249,17 @@ mod tests {
             )
             .unwrap();
         assert!(jpeg_is_complete(&whole));
-        assert!(reencode(&whole).is_ok());
+        assert!(reencode(&whole, PICTURE_MAX_SIDE).is_ok());
         for cut in [whole.len() - 1, whole.len() / 2, 200, 20, 4, 3] {
             assert_eq!(
-                reencode(&whole[..cut]),
+                reencode(&whole[..cut], PICTURE_MAX_SIDE),
                 Err(PictureError::NotAnImage),
                 "{cut}"
             );
         }
         let mut appended = whole.clone();
         appended.extend_from_slice(b"<html>payload</html>");
-        assert!(reencode(&appended).is_ok());
+        assert!(reencode(&appended, PICTURE_MAX_SIDE).is_ok());
     }
 
     #[test]
@@ -261,7 +277,10 @@ mod tests {
         let sof = bomb.windows(2).position(|w| w == [0xFF, 0xC0]).unwrap();
         bomb[sof + 5..sof + 7].copy_from_slice(&5000u16.to_be_bytes());
         bomb[sof + 7..sof + 9].copy_from_slice(&8000u16.to_be_bytes());
-        assert_eq!(reencode(&bomb), Err(PictureError::Implausible));
+        assert_eq!(
+            reencode(&bomb, PICTURE_MAX_SIDE),
+            Err(PictureError::Implausible)
+        );
         assert_eq!(inspect(&bomb), Err(PictureError::Implausible));
 
         assert!(plausible_size(FREE_PIXELS, 1));
@@ -281,17 +300,23 @@ mod tests {
 
     #[test]
     fn only_jpeg_png_and_webp_are_accepted() {
-        assert_eq!(reencode(b""), Err(PictureError::NotAnImage));
         assert_eq!(
-            reencode(b"GIF89a\x01\x00\x01\x00"),
+            reencode(b"", PICTURE_MAX_SIDE),
             Err(PictureError::NotAnImage)
         );
         assert_eq!(
-            reencode(b"BM\x00\x00\x00\x00"),
+            reencode(b"GIF89a\x01\x00\x01\x00", PICTURE_MAX_SIDE),
             Err(PictureError::NotAnImage)
         );
         assert_eq!(
-            reencode(b"<svg xmlns='http://www.w3.org/2000/svg'/>"),
+            reencode(b"BM\x00\x00\x00\x00", PICTURE_MAX_SIDE),
+            Err(PictureError::NotAnImage)
+        );
+        assert_eq!(
+            reencode(
+                b"<svg xmlns='http://www.w3.org/2000/svg'/>",
+                PICTURE_MAX_SIDE
+            ),
             Err(PictureError::NotAnImage)
         );
     }

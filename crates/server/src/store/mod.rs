@@ -14,6 +14,7 @@ pub mod ops;
 pub mod phone;
 pub mod plans;
 pub mod postgres;
+pub mod receipts;
 pub mod sessions;
 pub mod sqlite;
 pub mod sync;
@@ -27,6 +28,7 @@ pub use self::{
     ops::OpsStore,
     phone::PhoneStore,
     plans::PlanStore,
+    receipts::{ReceiptHolder, ReceiptInsert, ReceiptRecord, ReceiptStore},
     sessions::{SessionRecord, SessionStore},
     sync::{MutationAction, PreparedMutation, PullPage, PushOutcome, SyncStore},
 };
@@ -55,6 +57,7 @@ pub trait Store:
     + PhoneStore
     + OpsStore
     + SyncStore
+    + ReceiptStore
     + 'static
 {
 }
@@ -68,6 +71,7 @@ impl<T> Store for T where
         + PhoneStore
         + OpsStore
         + SyncStore
+        + ReceiptStore
         + 'static
 {
 }

@@ -6,6 +6,7 @@ pub mod binary;
 pub mod migrations;
 pub mod oidc;
 pub mod phone;
+pub mod pictures;
 pub mod smtp;
 
 use std::{net::SocketAddr, sync::Arc};

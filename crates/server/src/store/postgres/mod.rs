@@ -6,6 +6,7 @@ mod identities;
 mod ops;
 mod phone;
 mod plans;
+mod receipts;
 mod relay;
 mod sessions;
 mod sync;

@@ -7,6 +7,7 @@ mod ops;
 mod phone;
 mod plans;
 mod readers;
+mod receipts;
 mod sessions;
 mod sync;
 mod writer;
