@@ -81,7 +81,6 @@ function LoadedMileageView({ log, couriers }: { log: Log; couriers: PaySetup['co
 
   return (
     <div className={styles.view}>
-      {liveVehicles.length === 0 ? vehiclesCard : null}
       <section className={panel.panel} aria-labelledby="mileage-title">
         <div className={styles.head}>
           <h2 id="mileage-title" className={panel.panelTitle}>
@@ -124,7 +123,8 @@ function LoadedMileageView({ log, couriers }: { log: Log; couriers: PaySetup['co
           onDelete={(record) => void remove(record)}
         />
       </section>
-      {liveVehicles.length > 0 ? vehiclesCard : null}
+      {/* One place in the tree (so its Undo survives the last vehicle going), shown first while there is none. */}
+      <div className={liveVehicles.length === 0 ? styles.first : undefined}>{vehiclesCard}</div>
       {deleted ? (
         <UndoToast
           message={`Mileage of ${logDayWords(deleted.date)} deleted`}

@@ -64,10 +64,12 @@ export function VehicleForm({ editing, kept, onSaved, onCancel }: VehicleFormPro
         </SelectField>
       </div>
       <p className={styles.hint}>
-        {bicycle
-          ? vehicleMessages.bicycle
-          : 'The flat rate covers fuel, repairs, insurance and tax. Actual costs claims those bills times the business share of the miles in this log.'}
-        {kept ? ' Its method is kept: it has miles in an earlier tax year.' : ' A vehicle keeps its method once it has miles in an earlier tax year.'}
+        <span>
+          {bicycle
+            ? vehicleMessages.bicycle
+            : 'The flat rate covers fuel, repairs, insurance and tax. Actual costs claims those bills times the business share of the miles in this log.'}
+        </span>{' '}
+        <span>{kept ? 'Its method is kept: it has miles in an earlier tax year.' : 'A vehicle keeps its method once it has miles in an earlier tax year.'}</span>
       </p>
       {form.failure ? <FormAlert message={form.failure} /> : null}
       <FormActions submitLabel={editing ? 'Save vehicle' : 'Add vehicle'} submitting={form.submitting} onCancel={onCancel} />

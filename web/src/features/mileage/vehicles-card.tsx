@@ -114,5 +114,5 @@ export function VehiclesCard({ vehicles, log, today, adding = false, onAdded, on
 function deletedWords(vehicle: LocalVehicle, log: readonly LocalMileage[]): string {
   const days = log.filter((record) => record.vehicleId === vehicle.id).length;
   if (days === 0) return `${vehicle.name} deleted`;
-  return `${vehicle.name} deleted. Its ${days} logged ${days === 1 ? 'day stays' : 'days stay'} in the log and still count.`;
+  return `${vehicle.name} deleted. Its ${days === 1 ? '1 logged day stays in the log and still counts' : `${days} logged days stay in the log and still count`}.`;
 }
