@@ -16,6 +16,7 @@ interface MileageLogProps {
   /** Every vehicle, deleted ones included. */
   vehicles: readonly LocalVehicle[];
   courierNames: ReadonlyMap<string, string>;
+  parkedReasons: ReadonlyMap<string, string>;
   year: TaxYearLabel;
   claim: MileageClaim;
   /** The record being edited gets this in place of its line. */
@@ -25,7 +26,7 @@ interface MileageLogProps {
 }
 
 /** One tax year's log by month, each day with its miles and, on the flat rate, its claim. */
-export function MileageLog({ records, vehicles, courierNames, year, claim, editor, onEdit, onDelete }: MileageLogProps) {
+export function MileageLog({ records, vehicles, courierNames, parkedReasons, year, claim, editor, onEdit, onDelete }: MileageLogProps) {
   const months = monthsOfYear(records, year);
   const lines = new Map(claim.vehicles.flatMap((vehicle) => vehicle.lines.map((line) => [line.recordId, line] as const)));
   const vehicleOf = new Map(vehicles.map((vehicle) => [vehicle.id, vehicle]));
@@ -47,7 +48,16 @@ export function MileageLog({ records, vehicles, courierNames, year, claim, edito
               {days.map((record) => (
                 <li key={record.id}>
                   {editor(record) ?? (
-                    <LogLine record={record} vehicle={vehicleOf.get(record.vehicleId)} courier={record.courierId ? courierNames.get(record.courierId) : undefined} line={lines.get(record.id)} year={year} onEdit={() => onEdit(record)} onDelete={() => onDelete(record)} />
+                    <LogLine
+                      record={record}
+                      vehicle={vehicleOf.get(record.vehicleId)}
+                      courier={record.courierId ? courierNames.get(record.courierId) : undefined}
+                      line={lines.get(record.id)}
+                      parkedReason={parkedReasons.get(record.id)}
+                      year={year}
+                      onEdit={() => onEdit(record)}
+                      onDelete={() => onDelete(record)}
+                    />
                   )}
                 </li>
               ))}
@@ -64,12 +74,13 @@ interface LogLineProps {
   vehicle: LocalVehicle | undefined;
   courier: string | undefined;
   line: MileageClaimLine | undefined;
+  parkedReason: string | undefined;
   year: TaxYearLabel;
   onEdit: () => void;
   onDelete: () => void;
 }
 
-function LogLine({ record, vehicle, courier, line, year, onEdit, onDelete }: LogLineProps) {
+function LogLine({ record, vehicle, courier, line, parkedReason, year, onEdit, onDelete }: LogLineProps) {
   const total = milesOf(record);
   const privateMiles = total - record.businessMiles - record.commuteMiles;
   const rate = vehicle ? flatRateOf(vehicle, year) : null;
@@ -99,7 +110,7 @@ function LogLine({ record, vehicle, courier, line, year, onEdit, onDelete }: Log
           <p className={styles.hint}>Actual costs: these miles set the business-use share</p>
         ) : null}
         {record.note ? <p className={styles.hint}>{record.note}</p> : null}
-        <SyncStateLabel state={record.syncState} />
+        <SyncStateLabel state={record.syncState} reason={parkedReason} />
       </div>
       <div className={styles.itemActions}>
         <Button variant="ghost" aria-label={`Edit mileage on ${day}`} onClick={onEdit}>

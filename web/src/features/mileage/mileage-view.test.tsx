@@ -114,4 +114,13 @@ describe('MileageView', () => {
     expect(await screen.findByRole('article', { name })).toHaveTextContent('Van (deleted)');
     expect(screen.getByRole('region', { name: `Van in ${year}` })).toHaveTextContent('£18.00');
   });
+  it('says why the server refused a day, on the day', async () => {
+    const handle = createTestSyncHandle();
+    const van = await saveVehicle(handle, { name: 'Van', type: 'carVan', method: 'flatRate' });
+    const record = await saveMileage(handle, { vehicleId: van.id, date: day(3), courierId: null, odometerStart: null, odometerEnd: null, businessMiles: 12, commuteMiles: 0, note: '' });
+    await handle.db.outbox.where('recordId').equals(record.id).modify({ parked: 1, attempts: 5, lastError: 'The vehicle is not yours' });
+    await handle.db.mileage.update(record.id, { syncState: 'parked' });
+    renderWithSync(<MileageView />, { handle, path: PATH, at: `${PATH}?view=mileage` });
+    expect(await screen.findByRole('article', { name: `Mileage on ${logDayWords(day(3))}` })).toHaveTextContent('Not synced: The vehicle is not yours');
+  });
 });

@@ -114,6 +114,7 @@ function LoadedMileageView({ log, couriers }: { log: Log; couriers: PaySetup['co
           records={log.records}
           vehicles={log.vehicles}
           courierNames={courierNames}
+          parkedReasons={log.parkedReasons}
           year={year}
           claim={claim}
           editor={(record) =>

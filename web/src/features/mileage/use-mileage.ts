@@ -15,11 +15,18 @@ export interface MileageLog {
   records: LocalMileage[];
   /** Every vehicle the log may name, deleted ones included (their miles still count). */
   vehicles: LocalVehicle[];
+  /** Why the server refused a record's change, by record id (shown on the record, as on entries). */
+  parkedReasons: Map<string, string>;
 }
 
 export async function readMileageLog(db: LocalDb): Promise<MileageLog> {
-  const [records, vehicles] = await Promise.all([db.mileage.where('deleted').equals(0).toArray(), readVehicles(db, true)]);
-  return { records: records.sort(byLatestDay), vehicles };
+  const [records, vehicles, parked] = await Promise.all([
+    db.mileage.where('deleted').equals(0).toArray(),
+    readVehicles(db, true),
+    db.outbox.where('parked').equals(1).toArray(),
+  ]);
+  const parkedReasons = new Map(parked.filter((item) => item.name.startsWith('mileage.')).map((item) => [item.recordId, item.lastError ?? 'Not accepted by the server']));
+  return { records: records.sort(byLatestDay), vehicles, parkedReasons };
 }
 
 /** The mileage log from the device, updated as it changes; undefined on the first read. */
