@@ -327,4 +327,13 @@ describe('DashboardPage', () => {
     await screen.findByText('Priced with My courier rates from the start');
     expect(day).not.toHaveTextContent('My courier');
   });
+  it('opens the mileage form from Log mileage, and shows Reminders only when one is due', async () => {
+    renderWithSync(<DashboardPage />, { handle });
+    expect(screen.getByRole('link', { name: 'Log mileage' })).toHaveAttribute('href', '/app/spending?view=mileage&add=1');
+    expect(await within(recent()).findByText(/No entries yet/)).toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'Reminders' })).not.toBeInTheDocument();
+    await handle.db.receiptPhotos.put({ id: 'r1', expenseId: 'e', blob: new Blob(['x']), type: 'image/jpeg', bytes: 1, createdAt: 1, uploadedAt: null, error: 'Not an image' });
+    expect(await screen.findByRole('heading', { name: 'Reminders' })).toBeInTheDocument();
+    expect(screen.getByText('1 receipt photo could not be uploaded')).toBeInTheDocument();
+  });
 });

@@ -1,4 +1,6 @@
 import { useMemo } from 'react';
+import { Gauge } from 'lucide-react';
+import { ButtonLink } from '@/components/button';
 import { Page } from '@/components/page';
 import { PaySummaryPanel } from '@/components/pay-summary';
 import { StatCards } from '@/components/stat-cards';
@@ -7,7 +9,10 @@ import { useSession } from '@/lib/session/use-session';
 import { EntryForm } from '@/features/entries/entry-form';
 import { useEntries } from '@/features/entries/use-entries';
 import { ParkedChanges } from '@/features/parked-changes/parked-changes';
+import { LOG_DAY_ANCHOR } from '@/features/reminders/reminders';
+import { RemindersCard } from '@/features/reminders/reminders-card';
 import { parkedReasonsByRecord, useParkedChanges } from '@/features/parked-changes/use-parked-changes';
+import { spendingView } from '@/lib/paths';
 import { usePaySetup } from '@/lib/sync/use-pay-setup';
 import { useProfile } from '@/lib/sync/use-profile';
 import { useNow } from '@/lib/use-now';
@@ -36,10 +41,17 @@ export function DashboardPage() {
   return (
     <Page title="Dashboard">
       <GreetingCard displayName={profile?.displayName ?? session.user?.displayName} now={now} isNew={entries ? entries.length === 0 : null} />
+      <RemindersCard />
       <StatCards stats={stats} />
       <PaySummaryPanel title="This week's pay" summary={week} from={weekStart(today)} to={addDays(weekStart(today), 6)} couriers={pay?.couriers ?? []} />
       {parked && parked.length > 0 ? <ParkedChanges changes={parked} /> : null}
-      <div className={styles.logArea}>
+      <div className={styles.quickActions}>
+        <ButtonLink variant="secondary" to={spendingView('mileage', true)}>
+          <Gauge aria-hidden="true" />
+          Log mileage
+        </ButtonLink>
+      </div>
+      <div id={LOG_DAY_ANCHOR} className={styles.logArea}>
         <EntryForm pay={pay} entries={entries} />
         <RecentEntries entries={entries} parkedReasons={parkedReasons} couriers={pay?.couriers} />
       </div>

@@ -1,0 +1,83 @@
+// The vehicle form, as typed, to what is stored. Bounds match the server's vehicle rules (the
+// issue-13 contract). Two tax rules live here too: a bicycle is always actual costs (the
+// self-employed flat rate, ITTOIA 2005 s94D, covers cars, goods vehicles and motorcycles only),
+// and a vehicle keeps its method once it was used in an earlier tax year.
+import { z } from 'zod';
+import { parseForm, type FieldErrors, type FormResult } from '@/lib/form';
+import { currentTaxYear, taxYearOf } from '@/lib/tax/tax-year';
+import type { MileageContent, VehicleContent, VehicleMethod, VehicleType } from '@/sync/types';
+
+export const MAX_VEHICLE_NAME_CHARS = 60;
+
+export const vehicleMessages = {
+  name: 'Please name the vehicle, e.g. Transit van',
+  nameLength: `The name must be at most ${MAX_VEHICLE_NAME_CHARS} characters`,
+  nameControl: 'The name cannot contain control characters',
+  bicycle: 'A bicycle’s costs are claimed as actual costs: HMRC’s flat mileage rate for the self-employed covers cars, vans and motorcycles only.',
+  methodKept: 'This vehicle has used this method in an earlier tax year. HMRC says it keeps it while you use the vehicle for your business.',
+} as const;
+
+export interface VehicleFormInput {
+  name: string;
+  type: VehicleType;
+  method: VehicleMethod;
+}
+
+export type VehicleFormErrors = FieldErrors<VehicleFormInput>;
+
+// eslint-disable-next-line no-control-regex -- the rule is precisely "no control characters"
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
+/** The method a vehicle type ends up with: a bicycle has no flat rate. */
+export function effectiveMethod(type: VehicleType, method: VehicleMethod): VehicleMethod {
+  return type === 'bicycle' ? 'actualCosts' : method;
+}
+
+/**
+ * The method a vehicle must keep, or null while it may still change: kept once the vehicle has a
+ * (live) mileage record dated in a tax year before the current one.
+ */
+export function keptMethod(
+  vehicle: Pick<VehicleContent, 'method'> & { id: string },
+  log: readonly (Pick<MileageContent, 'vehicleId' | 'date'> & { deleted?: 0 | 1 })[],
+  today: string,
+): VehicleMethod | null {
+  const current = currentTaxYear(today);
+  const usedEarlier = log.some((record) => record.vehicleId === vehicle.id && !record.deleted && taxYearOf(record.date) < current);
+  return usedEarlier ? vehicle.method : null;
+}
+
+/** The schema for a new vehicle (kept = null) or an edit of one whose method is kept. */
+export function vehicleFormSchema(kept: VehicleMethod | null) {
+  return z
+    .object({
+      name: z
+        .string()
+        .trim()
+        .min(1, vehicleMessages.name)
+        .refine((text) => [...text].length <= MAX_VEHICLE_NAME_CHARS, vehicleMessages.nameLength)
+        .refine((text) => !CONTROL.test(text), vehicleMessages.nameControl),
+      type: z.enum(['carVan', 'motorcycle', 'bicycle']),
+      method: z.enum(['flatRate', 'actualCosts']),
+    })
+    .superRefine((value, context) => {
+      if (kept !== null && effectiveMethod(value.type, value.method) !== kept) {
+        // Said on the field the driver changed: the type when a bicycle would force the change.
+        const path = value.type === 'bicycle' && value.method === kept ? 'type' : 'method';
+        context.addIssue({ code: 'custom', path: [path], message: vehicleMessages.methodKept });
+      }
+    })
+    .transform((value): VehicleContent => ({ name: value.name, type: value.type, method: effectiveMethod(value.type, value.method) }));
+}
+
+export function validateVehicleForm(input: VehicleFormInput, kept: VehicleMethod | null = null): FormResult<VehicleFormInput, VehicleContent> {
+  return parseForm(vehicleFormSchema(kept), input);
+}
+
+export function blankVehicleForm(): VehicleFormInput {
+  return { name: '', type: 'carVan', method: 'flatRate' };
+}
+
+export function vehicleFormOf(vehicle: VehicleContent): VehicleFormInput {
+  return { name: vehicle.name, type: vehicle.type, method: vehicle.method };
+}

@@ -1,0 +1,78 @@
+import { useId, useMemo } from 'react';
+import { FormActions } from '@/components/form-actions';
+import { FormAlert } from '@/components/form-alert';
+import { SelectField, TextField } from '@/components/text-field';
+import { useSyncHandle } from '@/lib/sync/use-sync';
+import { useForm } from '@/lib/use-form';
+import type { LocalVehicle, VehicleMethod, VehicleType } from '@/sync/types';
+import { saveVehicle } from './commands';
+import { blankVehicleForm, MAX_VEHICLE_NAME_CHARS, vehicleFormOf, vehicleFormSchema, vehicleMessages } from './vehicle-form-schema';
+import styles from './mileage.module.css';
+
+interface VehicleFormProps {
+  editing?: LocalVehicle | undefined;
+  /** The method the vehicle must keep (used in an earlier tax year), or null. */
+  kept: VehicleMethod | null;
+  onSaved: (vehicle: LocalVehicle) => void;
+  onCancel: () => void;
+}
+
+/** A vehicle the driver works with, and how its costs are claimed. */
+export function VehicleForm({ editing, kept, onSaved, onCancel }: VehicleFormProps) {
+  const handle = useSyncHandle();
+  const schema = useMemo(() => vehicleFormSchema(kept), [kept]);
+  const form = useForm({
+    schema,
+    initial: () => (editing ? vehicleFormOf(editing) : blankVehicleForm()),
+    command: (vehicle) => saveVehicle(handle, vehicle, editing?.id),
+    onSuccess: (saved) => onSaved(saved),
+    failure: () => 'Failed to save the vehicle',
+  });
+  const { values, errors, setField: update } = form;
+  const headingId = useId();
+  const bicycle = values.type === 'bicycle';
+
+  return (
+    <form className={styles.form} aria-labelledby={headingId} onSubmit={(event) => void form.submit(event)} noValidate>
+      <h3 id={headingId} className={styles.formTitle}>
+        {editing ? `Edit ${editing.name}` : 'Add a vehicle'}
+      </h3>
+      <div className={styles.grid}>
+        <TextField
+          label="Name"
+          required
+          maxLength={MAX_VEHICLE_NAME_CHARS}
+          placeholder="e.g. Transit van"
+          value={values.name}
+          error={errors.name}
+          onChange={(e) => update('name', e.target.value)}
+        />
+        <SelectField label="Type" value={values.type} error={errors.type} onChange={(e) => update('type', e.target.value as VehicleType)}>
+          <option value="carVan">Car or van</option>
+          <option value="motorcycle">Motorcycle</option>
+          <option value="bicycle">Bicycle</option>
+        </SelectField>
+        <SelectField
+          label="How its costs are claimed"
+          value={bicycle ? 'actualCosts' : values.method}
+          disabled={bicycle}
+          error={errors.method}
+          onChange={(e) => update('method', e.target.value as VehicleMethod)}
+        >
+          <option value="flatRate">Flat rate per business mile</option>
+          <option value="actualCosts">Actual costs</option>
+        </SelectField>
+      </div>
+      <p className={styles.hint}>
+        <span>
+          {bicycle
+            ? vehicleMessages.bicycle
+            : 'The flat rate covers fuel, repairs, insurance and tax. Actual costs claims those bills times the business share of the miles in this log.'}
+        </span>{' '}
+        <span>{kept ? 'Its method is kept: it has miles in an earlier tax year.' : 'A vehicle keeps its method once it has miles in an earlier tax year.'}</span>
+      </p>
+      {form.failure ? <FormAlert message={form.failure} /> : null}
+      <FormActions submitLabel={editing ? 'Save vehicle' : 'Add vehicle'} submitting={form.submitting} onCancel={onCancel} />
+    </form>
+  );
+}

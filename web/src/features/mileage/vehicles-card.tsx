@@ -1,0 +1,118 @@
+import { Car, Pencil, Plus, Trash2 } from 'lucide-react';
+import { useCallback, useState } from 'react';
+import { Button } from '@/components/button';
+import { UndoToast } from '@/components/undo-toast';
+import { useSyncHandle } from '@/lib/sync/use-sync';
+import { currentTaxYear } from '@/lib/tax/tax-year';
+import type { LocalMileage, LocalVehicle } from '@/sync/types';
+import { deleteVehicle, restoreVehicle } from './commands';
+import { methodWords, vehicleTypeWords } from './mileage-words';
+import { keptMethod } from './vehicle-form-schema';
+import { VehicleForm } from './vehicle-form';
+import panel from '@/components/panel.module.css';
+import styles from './mileage.module.css';
+
+interface VehiclesCardProps {
+  /** The live vehicles. */
+  vehicles: readonly LocalVehicle[];
+  /** The live log (a vehicle with miles in an earlier tax year keeps its method). */
+  log: readonly LocalMileage[];
+  today: string;
+  /** Open the add form at once (the driver asked to log miles and has no vehicle yet). */
+  adding?: boolean;
+  onAdded?: (vehicle: LocalVehicle) => void;
+  onCancelAdd?: () => void;
+}
+
+/** The driver's vehicles and how each one's costs are claimed: list, add, edit, delete with Undo. */
+export function VehiclesCard({ vehicles, log, today, adding = false, onAdded, onCancelAdd }: VehiclesCardProps) {
+  const handle = useSyncHandle();
+  const [editing, setEditing] = useState<string | 'new' | null>(adding ? 'new' : null);
+  const [deleted, setDeleted] = useState<LocalVehicle | null>(null);
+  const dismiss = useCallback(() => setDeleted(null), []);
+  const year = currentTaxYear(today);
+  const open = editing === 'new' || adding;
+
+  async function remove(vehicle: LocalVehicle) {
+    await deleteVehicle(handle, vehicle.id);
+    setDeleted(vehicle);
+  }
+
+  const closeNew = () => {
+    setEditing(null);
+    onCancelAdd?.();
+  };
+
+  return (
+    <section className={panel.panel} aria-labelledby="vehicles-title">
+      <div className={styles.head}>
+        <h2 id="vehicles-title" className={panel.panelTitle}>
+          <Car aria-hidden="true" />
+          Vehicles
+        </h2>
+        {open ? null : (
+          <Button variant="secondary" onClick={() => setEditing('new')}>
+            <Plus aria-hidden="true" />
+            Add vehicle
+          </Button>
+        )}
+      </div>
+      {open ? (
+        <VehicleForm
+          kept={null}
+          onSaved={(vehicle) => {
+            setEditing(null);
+            onAdded?.(vehicle);
+          }}
+          onCancel={closeNew}
+        />
+      ) : null}
+      {vehicles.length === 0 && !open ? <p className={styles.hint}>Add the vehicle you drive for work, then log its miles.</p> : null}
+      <ul className={styles.list}>
+        {vehicles.map((vehicle) =>
+          editing === vehicle.id ? (
+            <li key={vehicle.id}>
+              <VehicleForm editing={vehicle} kept={keptMethod(vehicle, log, today)} onSaved={() => setEditing(null)} onCancel={() => setEditing(null)} />
+            </li>
+          ) : (
+            <li key={vehicle.id} className={styles.item}>
+              <div className={styles.itemText}>
+                <p className={styles.itemTitle}>
+                  {vehicle.name}{' '}
+                  <span className={styles.hint}>· {vehicleTypeWords[vehicle.type]}</span>
+                </p>
+                <p className={styles.hint}>{methodWords(vehicle, year)}</p>
+              </div>
+              <div className={styles.itemActions}>
+                <Button variant="ghost" aria-label={`Edit ${vehicle.name}`} onClick={() => setEditing(vehicle.id)}>
+                  <Pencil aria-hidden="true" />
+                </Button>
+                <Button variant="ghost" aria-label={`Delete ${vehicle.name}`} onClick={() => void remove(vehicle)}>
+                  <Trash2 aria-hidden="true" />
+                </Button>
+              </div>
+            </li>
+          ),
+        )}
+      </ul>
+      {deleted ? (
+        <UndoToast
+          message={deletedWords(deleted, log)}
+          onUndo={() => {
+            const before = deleted;
+            setDeleted(null);
+            void restoreVehicle(handle, before);
+          }}
+          onDismiss={dismiss}
+        />
+      ) : null}
+    </section>
+  );
+}
+
+/** What deleting a vehicle does to the log: nothing is lost, its miles still count. */
+function deletedWords(vehicle: LocalVehicle, log: readonly LocalMileage[]): string {
+  const days = log.filter((record) => record.vehicleId === vehicle.id).length;
+  if (days === 0) return `${vehicle.name} deleted`;
+  return `${vehicle.name} deleted. Its ${days === 1 ? '1 logged day stays in the log and still counts' : `${days} logged days stay in the log and still count`}.`;
+}

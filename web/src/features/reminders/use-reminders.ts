@@ -1,0 +1,48 @@
+// The reminders due now, from the device's own store: the days with an entry and their
+// turnover (read straight from the entries table: a record feature never imports another), and
+// the receipt photos still on the upload queue. Dismissals come from localStorage per user.
+import { useLiveQuery } from 'dexie-react-hooks';
+import { useState } from 'react';
+import { useSyncHandle } from '@/lib/sync/use-sync';
+import { taxYearOf, type TaxYearLabel } from '@/lib/tax/tax-year';
+import type { LocalDb } from '@/sync/db';
+import { dismissedKinds, dismissReminder } from './dismissals';
+import { dueReminders, type Reminder, type ReminderKind } from './reminders';
+
+interface ReminderFacts {
+  logged: Set<string>;
+  turnover: Map<TaxYearLabel, number>;
+  receipts: { waiting: number; failed: number };
+}
+
+export async function readReminderFacts(db: LocalDb): Promise<ReminderFacts> {
+  const [entries, unsent] = await Promise.all([
+    db.entries.where('deleted').equals(0).toArray(),
+    // IndexedDB does not index nulls; the photos not yet acknowledged are few, so they are scanned.
+    db.receiptPhotos.filter((photo) => photo.uploadedAt === null).toArray(),
+  ]);
+  const turnover = new Map<TaxYearLabel, number>();
+  for (const entry of entries) turnover.set(taxYearOf(entry.date), (turnover.get(taxYearOf(entry.date)) ?? 0) + entry.total);
+  const failed = unsent.filter((photo) => photo.error !== null).length;
+  return { logged: new Set(entries.map((entry) => entry.date)), turnover, receipts: { waiting: unsent.length - failed, failed } };
+}
+
+/** The reminders due and not dismissed at `now`, and the way to dismiss one; undefined on the first read. */
+export function useReminders(now: Date, today: string): { reminders: Reminder[]; dismiss: (kind: ReminderKind) => void } | undefined {
+  const { db } = useSyncHandle();
+  const facts = useLiveQuery(() => readReminderFacts(db), [db]);
+  // Bumped on a dismissal, so the stored dismissals are read again.
+  const [, setDismissals] = useState(0);
+  if (!facts) return undefined;
+  const hidden = dismissedKinds(localStorage, db.userId, now.getTime());
+  const reminders = dueReminders({ today, logged: facts.logged, incomeOf: (year) => facts.turnover.get(year) ?? 0, receipts: facts.receipts }).filter(
+    (reminder) => !hidden.has(reminder.kind),
+  );
+  return {
+    reminders,
+    dismiss: (kind) => {
+      dismissReminder(localStorage, db.userId, kind, Date.now());
+      setDismissals((n) => n + 1);
+    },
+  };
+}
