@@ -1,7 +1,4 @@
 import 'fake-indexeddb/auto';
-// Node's Blob: fake-indexeddb stores values with Node's structuredClone, which clones Node
-// Blobs (the browser's IndexedDB stores its own); jsdom's Blob would come back empty.
-import { Blob as NodeBlob } from 'node:buffer';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../lib/api';
 import { apiError, createFakeFetch, json, networkFailure } from '@/testing/fake-fetch';
@@ -70,8 +67,13 @@ function memoryLocks(): Locks {
   };
 }
 
-function photoBlob(size = 4): Blob {
-  return new NodeBlob([new Uint8Array(size).fill(7)], { type: 'image/jpeg' }) as unknown as Blob;
+/**
+ * A photo's bytes as Node's own Blob (Response is Node's here, jsdom has none): fake-indexeddb
+ * stores values with Node's structuredClone, which keeps Node Blobs, while jsdom's would come
+ * back empty. The browser's IndexedDB stores its own Blobs.
+ */
+function photoBlob(size = 4): Promise<Blob> {
+  return new Response(new Uint8Array(size).fill(7), { headers: { 'Content-Type': 'image/jpeg' } }).blob();
 }
 
 const expense = (receipts: string[]): ExpenseContent => ({
@@ -99,7 +101,7 @@ async function expenseWithPhotos(count: number): Promise<{ expenseId: string; ph
   // Photos kept in one save go oldest id first (they share the time).
   const photos = Array.from({ length: count }, () => newId()).sort();
   clock += 1;
-  const saved = await saveExpenseWithReceipts(db, expense(photos), undefined, photos.map((id) => ({ id, blob: photoBlob() })), [], clock);
+  const saved = await saveExpenseWithReceipts(db, expense(photos), undefined, await Promise.all(photos.map(async (id) => ({ id, blob: await photoBlob() }))), [], clock);
   return { expenseId: saved.id, photos };
 }
 
