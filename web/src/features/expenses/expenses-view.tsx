@@ -129,11 +129,13 @@ function LoadedExpensesView({ expenses, couriers, vehicles }: LoadedProps) {
   );
 }
 
+/** The contract's reminder words: "2 receipt photos are waiting to upload", "1 receipt photo could not be uploaded". */
 function queueWords({ waiting, failed }: { waiting: number; failed: number }): string {
+  const photos = (count: number) => `${count} receipt ${count === 1 ? 'photo' : 'photos'}`;
   const parts: string[] = [];
-  if (waiting > 0) parts.push(`${waiting} receipt ${waiting === 1 ? 'photo is' : 'photos are'} waiting to upload`);
-  if (failed > 0) parts.push(`${failed} could not be uploaded`);
-  return `${parts.join('; ')}.`;
+  if (waiting > 0) parts.push(`${photos(waiting)} ${waiting === 1 ? 'is' : 'are'} waiting to upload.`);
+  if (failed > 0) parts.push(`${photos(failed)} could not be uploaded.`);
+  return parts.join(' ');
 }
 
 interface ExpenseItemProps {
