@@ -187,6 +187,7 @@ export function ExpenseForm({ editing, couriers, vehicles, today, onSaved, onCan
             type="file"
             accept="image/*"
             capture="environment"
+            multiple
             tabIndex={-1}
             aria-hidden="true"
             data-testid="receipt-file"

@@ -33,9 +33,11 @@ export function StoredReceipt({ id, expenseId, name, onRetry, onRemove }: Stored
       ) : null}
       {receipt.state === 'missing' ? <span className={styles.receiptState}>Not on this device yet</span> : null}
       {receipt.state === 'failed' ? (
-        <div className={styles.failure}>
-          <p className={styles.failureTitle}>This photo could not be uploaded</p>
-          <p className={styles.failureReason}>{receipt.error}</p>
+        <>
+          <div className={styles.failure}>
+            <p className={styles.failureTitle}>This photo could not be uploaded</p>
+            <p className={styles.failureReason}>{receipt.error}</p>
+          </div>
           <div className={styles.failureActions}>
             <Button variant="secondary" onClick={onRetry}>
               Try again
@@ -44,7 +46,7 @@ export function StoredReceipt({ id, expenseId, name, onRetry, onRemove }: Stored
               Remove photo
             </Button>
           </div>
-        </div>
+        </>
       ) : null}
       {open && receipt.url ? <ReceiptViewer url={receipt.url} name={name} onClose={() => setOpen(false)} /> : null}
     </li>
@@ -87,10 +89,13 @@ function FormThumb({ url, name, onRemove }: { url: string | null; name: string; 
 }
 
 function Thumb({ url, name, onOpen }: { url: string | null; name: string; onOpen: () => void }) {
+  // A file the browser cannot draw (kept as picked, for the server to judge) shows as a blank photo.
+  const [broken, setBroken] = useState<string | null>(null);
+  const shown = url !== null && broken !== url;
   return (
-    <button type="button" className={styles.thumbButton} onClick={onOpen} disabled={!url} aria-label={`View ${name.toLowerCase()}`}>
-      {url ? (
-        <img className={styles.thumb} src={url} alt={name} />
+    <button type="button" className={styles.thumbButton} onClick={onOpen} disabled={!shown} aria-label={`View ${name.toLowerCase()}`}>
+      {shown ? (
+        <img className={styles.thumb} src={url} alt={name} onError={() => setBroken(url)} />
       ) : (
         <span className={styles.thumbEmpty}>
           <ImageOff aria-hidden="true" />
