@@ -110,6 +110,8 @@ describe('receipt photos', () => {
     const uploads = receiptUploads(page);
 
     await goOffline(context);
+    // Loaded again with no signal, from the service worker (the first load was not under it).
+    await page.goto('/app/dashboard');
     await page.getByRole('link', { name: 'Add expense' }).click();
     await page.waitForURL('**/app/spending?view=expenses&add=1');
     const form = page.getByRole('form', { name: 'Add an expense' });
@@ -136,7 +138,8 @@ describe('receipt photos', () => {
 
     await goOnline(context);
     await item.getByText('Waiting to upload').waitFor({ state: 'detached', timeout: 30_000 });
-    const [expense] = await serverHolds(page, 'the expense', (records) => records.some((r) => r.kind === 'expense'));
+    const records = await serverHolds(page, 'the expense', (held) => held.some((r) => r.kind === 'expense'));
+    const expense = records.find((r) => r.kind === 'expense');
     const receipts = expense?.data?.receipts as string[];
     assert.equal(receipts.length, 1);
     const id = receipts[0] ?? '';
