@@ -127,7 +127,7 @@ export function ExpenseForm({ editing, couriers, vehicles, today, onSaved, onCan
         </SelectField>
         {once ? null : <TextField label="Until" optional type="date" value={values.until} error={errors.until} onChange={(e) => update('until', e.target.value)} />}
         {showCouriers ? (
-          <SelectField label="Courier (optional)" value={values.courierId} onChange={(e) => update('courierId', e.target.value)}>
+          <SelectField label="Courier" optional value={values.courierId} onChange={(e) => update('courierId', e.target.value)}>
             <option value="">No courier</option>
             {couriers.map((courier) => (
               <option key={courier.id} value={courier.id}>
@@ -138,7 +138,7 @@ export function ExpenseForm({ editing, couriers, vehicles, today, onSaved, onCan
           </SelectField>
         ) : null}
         {showVehicles ? (
-          <SelectField label="Vehicle (optional)" value={values.vehicleId} onChange={(e) => update('vehicleId', e.target.value)}>
+          <SelectField label="Vehicle" optional value={values.vehicleId} onChange={(e) => update('vehicleId', e.target.value)}>
             <option value="">No vehicle</option>
             {vehicles.map((vehicle) => (
               <option key={vehicle.id} value={vehicle.id}>
