@@ -7,6 +7,8 @@ interface ModalProps {
   onEscape: () => void;
   /** The dialog's controls in Tab order; the first gets focus when it opens. */
   controls: RefObject<HTMLButtonElement | null>[];
+  /** Extra class for the dialog box (a picture viewer is wider than a question). */
+  className?: string;
   children: ReactNode;
 }
 
@@ -14,7 +16,7 @@ interface ModalProps {
  * What every modal here shares: announced as an alert dialog, focus moves in on open and
  * back where it was on close, Escape dismisses, and Tab cycles inside the dialog.
  */
-export function Modal({ labelledBy, describedBy, onEscape, controls, children }: ModalProps) {
+export function Modal({ labelledBy, describedBy, onEscape, controls, className, children }: ModalProps) {
   useEffect(() => {
     const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     controls[0]?.current?.focus();
@@ -30,7 +32,7 @@ export function Modal({ labelledBy, describedBy, onEscape, controls, children }:
         aria-modal="true"
         aria-labelledby={labelledBy}
         aria-describedby={describedBy}
-        className={styles.dialog}
+        className={className ? `${styles.dialog} ${className}` : styles.dialog}
         onKeyDown={(event) => {
           if (event.key === 'Escape') onEscape();
           if (event.key !== 'Tab') return;

@@ -33,11 +33,12 @@ export function TextAreaField({ label, error, optional, ...textareaProps }: Text
 interface SelectFieldProps extends Omit<SelectHTMLAttributes<HTMLSelectElement>, 'id'> {
   label: string;
   error?: string | undefined;
+  optional?: boolean;
 }
 
-export function SelectField({ label, error, children, ...selectProps }: SelectFieldProps) {
+export function SelectField({ label, error, optional, children, ...selectProps }: SelectFieldProps) {
   return (
-    <Field label={label} error={error} optional={false}>
+    <Field label={label} error={error} optional={optional}>
       {(a11y) => (
         <select className={styles.input} {...a11y} {...selectProps}>
           {children}

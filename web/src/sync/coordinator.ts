@@ -5,6 +5,7 @@
 import { apiPaths } from '../lib/paths';
 import { localDbFor, type LocalDb } from './db';
 import { SyncEngine } from './engine';
+import { ReceiptQueue } from './receipts';
 import type { SyncStatus } from './status';
 
 export interface SyncHandle {
@@ -44,6 +45,8 @@ export function startSync({ userId, onUnauthenticated }: StartOptions): SyncHand
   const waiting = new Map<string, (ok: boolean) => void>();
   let status: SyncStatus = { state: 'synced', lastSyncAt: null };
   let engine: SyncEngine | null = null;
+  // Receipt photos upload from the tab that leads sync, after each good cycle and when online.
+  let receipts: ReceiptQueue | null = null;
   let events: EventSource | null = null;
   let reopenTimer: ReturnType<typeof setTimeout> | null = null;
   let releaseLeadership: (() => void) | null = null;
@@ -59,7 +62,10 @@ export function startSync({ userId, onUnauthenticated }: StartOptions): SyncHand
     for (const listener of listeners) listener(next);
   }
 
-  const onOnline = () => engine?.setOnline(true);
+  const onOnline = () => {
+    engine?.setOnline(true);
+    void receipts?.whenOnline();
+  };
   const onOffline = () => engine?.setOnline(false);
   const onVisible = () => {
     if (document.visibilityState === 'visible') void engine?.sync();
@@ -83,7 +89,9 @@ export function startSync({ userId, onUnauthenticated }: StartOptions): SyncHand
 
   function lead(): Promise<void> {
     if (stopped) return Promise.resolve();
-    engine = new SyncEngine({ db, onUnauthenticated });
+    const queue = new ReceiptQueue({ db });
+    receipts = queue;
+    engine = new SyncEngine({ db, onUnauthenticated, onSynced: () => void queue.afterSync() });
     engine.subscribe((next) => {
       if (stopped) return;
       setStatus(next);
@@ -161,6 +169,7 @@ export function startSync({ userId, onUnauthenticated }: StartOptions): SyncHand
       stopped = true;
       abort.abort();
       engine?.stop();
+      receipts?.stop();
       events?.close();
       if (reopenTimer) clearTimeout(reopenTimer);
       window.removeEventListener('online', onOnline);

@@ -133,6 +133,22 @@ describe('SyncEngine', () => {
     expect(await db.getMeta('cursor', 0)).toBe(1);
   });
 
+  it('tells its owner after each cycle that pushed and pulled everything, and only then (the receipt queue runs then)', async () => {
+    let synced = 0;
+    const sync = new SyncEngine({ db, api: server, isOnline: () => online, random: () => 0.5, setTimer: () => 0 as unknown as ReturnType<typeof setTimeout>, clearTimer: () => undefined, onSynced: () => (synced += 1) });
+    expect(await sync.sync()).toBe(true);
+    expect(synced).toBe(1);
+    online = false;
+    expect(await sync.sync()).toBe(false);
+    online = true;
+    await saveEntry(db, day(3));
+    server.failNext = [{ kind: 'server', status: 503 }];
+    expect(await sync.sync()).toBe(false);
+    expect(synced).toBe(1);
+    expect(await sync.sync()).toBe(true);
+    expect(synced).toBe(2);
+  });
+
   it('retries server errors with backoff and keeps the outbox', async () => {
     const sync = engine();
     await sync.start();

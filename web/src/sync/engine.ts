@@ -36,6 +36,8 @@ export interface EngineOptions {
   clearTimer?: (timer: Timer) => void;
   /** Called when the server says the session is gone; sync waits for `resume()`. */
   onUnauthenticated?: () => void;
+  /** Called after each cycle that pushed and pulled everything (the receipt queue runs then). */
+  onSynced?: () => void;
 }
 
 export class SyncEngine {
@@ -47,6 +49,7 @@ export class SyncEngine {
   private readonly setTimer: (fn: () => void, ms: number) => Timer;
   private readonly clearTimer: (timer: Timer) => void;
   private readonly onUnauthenticated: () => void;
+  private readonly onSynced: () => void;
 
   private listeners = new Set<(status: SyncStatus) => void>();
   private current: SyncStatus = { state: 'synced', lastSyncAt: null };
@@ -67,6 +70,7 @@ export class SyncEngine {
     this.setTimer = options.setTimer ?? ((fn, ms) => setTimeout(fn, ms));
     this.clearTimer = options.clearTimer ?? ((t) => clearTimeout(t));
     this.onUnauthenticated = options.onUnauthenticated ?? (() => undefined);
+    this.onSynced = options.onSynced ?? (() => undefined);
   }
 
   get status(): SyncStatus {
@@ -149,6 +153,7 @@ export class SyncEngine {
       const lastSyncAt = this.now();
       await this.db.setMeta('lastSyncAt', lastSyncAt);
       this.emit(await this.idleStatus(lastSyncAt));
+      this.onSynced();
       return true;
     } catch (error) {
       await this.handleFailure(error);

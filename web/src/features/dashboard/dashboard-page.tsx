@@ -1,5 +1,5 @@
+import { Gauge, Receipt } from 'lucide-react';
 import { useMemo } from 'react';
-import { Gauge } from 'lucide-react';
 import { ButtonLink } from '@/components/button';
 import { Page } from '@/components/page';
 import { PaySummaryPanel } from '@/components/pay-summary';
@@ -46,6 +46,10 @@ export function DashboardPage() {
       <PaySummaryPanel title="This week's pay" summary={week} from={weekStart(today)} to={addDays(weekStart(today), 6)} couriers={pay?.couriers ?? []} />
       {parked && parked.length > 0 ? <ParkedChanges changes={parked} /> : null}
       <div className={styles.quickActions}>
+        <ButtonLink variant="secondary" to={spendingView('expenses', true)}>
+          <Receipt aria-hidden="true" />
+          Add expense
+        </ButtonLink>
         <ButtonLink variant="secondary" to={spendingView('mileage', true)}>
           <Gauge aria-hidden="true" />
           Log mileage

@@ -1,11 +1,12 @@
 import { ArrowLeft } from 'lucide-react';
 import { useCallback, useMemo, useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
 import { ButtonLink } from '@/components/button';
 import { Page } from '@/components/page';
 import { PaySummaryPanel } from '@/components/pay-summary';
 import { Spinner } from '@/components/spinner';
 import { UndoToast } from '@/components/undo-toast';
+import { ViewTabs } from '@/components/view-tabs';
 import { formatShortDate } from '@/lib/format';
 import { historyView, routes, type HistoryView } from '@/lib/paths';
 import { paySummary } from '@/lib/pay-summary';
@@ -123,19 +124,7 @@ export function HistoryPage() {
           Back to Dashboard
         </ButtonLink>
       </div>
-      <nav className={styles.tabs} aria-label="History views">
-        {VIEWS.map(({ id, label }) => (
-          <Link
-            key={id}
-            className={styles.tab}
-            to={keepRange(historyView(id), range)}
-            aria-current={view === id ? 'page' : undefined}
-            replace
-          >
-            {label}
-          </Link>
-        ))}
-      </nav>
+      <ViewTabs label="History views" current={view} tabs={VIEWS.map(({ id, label }) => ({ id, label, to: keepRange(historyView(id), range) }))} />
       {entries === undefined || invoices === undefined || pay === undefined ? (
         <Spinner />
       ) : view === 'invoices' ? (

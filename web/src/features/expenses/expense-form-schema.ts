@@ -1,0 +1,134 @@
+// The expense form, as typed, to what is stored. The bounds are the server's expense rules (the
+// issue-13 contract), so a slip is caught here in plain words instead of parked after a push.
+import { z } from 'zod';
+import { parseForm, type FieldErrors, type FormResult } from '@/lib/form';
+import { parsePounds, penceToPounds } from '@/lib/money';
+import { EXPENSE_CATEGORIES } from '@/lib/tax/expense-categories';
+import { MAX_RECEIPTS } from '@/sync/receipts';
+import type { DeductionRepeat, ExpenseCategory, ExpenseContent } from '@/sync/types';
+
+export const MAX_NOTE_CHARS = 200;
+/** £100,000 a payment: only a typo goes above it. */
+export const MAX_AMOUNT_PENCE = 10_000_000;
+
+export const expenseMessages = {
+  date: 'Please enter the day you paid, e.g. 02/05/2025',
+  firstDate: 'Please enter the day of the first payment',
+  amountRequired: 'Please enter the amount',
+  amountFormat: 'Enter the amount in pounds and pence, e.g. 45.50',
+  amountRange: 'The amount must be from £0.01 to £100,000.00',
+  category: 'Please choose what the money was spent on',
+  noteLength: `The note must be at most ${MAX_NOTE_CHARS} characters`,
+  noteControl: 'The note must be one line, with no special characters',
+  until: 'The last payment must be on or after the first',
+  untilDate: 'Please enter a real day for the last payment, or leave it empty',
+  receipts: `An expense can have at most ${MAX_RECEIPTS} receipt photos`,
+} as const;
+
+/** What the photo picker says (the photos are checked as they are added, before the form). */
+export const photoMessages = {
+  notAPicture: 'Please choose a photo (a picture file)',
+  tooMany: `An expense can have at most ${MAX_RECEIPTS} receipt photos`,
+} as const;
+
+export interface ExpenseFormInput {
+  date: string;
+  amount: string;
+  /** '' until the driver picks one. */
+  category: ExpenseCategory | '';
+  note: string;
+  /** '' = no courier. */
+  courierId: string;
+  /** '' = no vehicle. */
+  vehicleId: string;
+  repeat: DeductionRepeat;
+  /** Repeating only; '' = still running. */
+  until: string;
+  /** The receipt photos' ids, in the order they were added. */
+  receipts: string[];
+}
+
+export type ExpenseFormErrors = FieldErrors<ExpenseFormInput>;
+
+// eslint-disable-next-line no-control-regex -- the rule is precisely "no control characters"
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+const CATEGORY_IDS = EXPENSE_CATEGORIES.map((category) => category.id) as [ExpenseCategory, ...ExpenseCategory[]];
+
+/** A real calendar day written YYYY-MM-DD in the years the server takes (2000–2100). */
+export function isRealDay(text: string): boolean {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
+  if (!match) return false;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  if (year < 2000 || year > 2100) return false;
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+export const expenseFormSchema = z
+  .object({
+    date: z.string(),
+    amount: z
+      .string()
+      .trim()
+      .min(1, expenseMessages.amountRequired)
+      .refine((text) => parsePounds(text) !== null, expenseMessages.amountFormat)
+      .transform((text) => parsePounds(text) ?? 0)
+      .refine((pence) => pence >= 1 && pence <= MAX_AMOUNT_PENCE, expenseMessages.amountRange),
+    category: z.enum(CATEGORY_IDS, { error: expenseMessages.category }),
+    note: z
+      .string()
+      .trim()
+      .refine((text) => [...text].length <= MAX_NOTE_CHARS, expenseMessages.noteLength)
+      .refine((text) => !CONTROL.test(text), expenseMessages.noteControl),
+    courierId: z.string(),
+    vehicleId: z.string(),
+    repeat: z.enum(['once', 'weekly', 'monthly']),
+    until: z.string().trim(),
+    receipts: z.array(z.string()).refine((ids) => ids.length <= MAX_RECEIPTS, expenseMessages.receipts),
+  })
+  .superRefine((value, context) => {
+    if (!isRealDay(value.date)) {
+      context.addIssue({ code: 'custom', path: ['date'], message: value.repeat === 'once' ? expenseMessages.date : expenseMessages.firstDate });
+      return;
+    }
+    if (value.repeat === 'once' || value.until === '') return;
+    if (!isRealDay(value.until)) context.addIssue({ code: 'custom', path: ['until'], message: expenseMessages.untilDate });
+    else if (value.until < value.date) context.addIssue({ code: 'custom', path: ['until'], message: expenseMessages.until });
+  })
+  .transform(
+    (value): ExpenseContent => ({
+      date: value.date,
+      amount: value.amount,
+      category: value.category,
+      note: value.note,
+      courierId: value.courierId === '' ? null : value.courierId,
+      vehicleId: value.vehicleId === '' ? null : value.vehicleId,
+      repeat: value.repeat,
+      // A one-off has no end; a repeating one with no last day is still running.
+      repeatUntil: value.repeat === 'once' || value.until === '' ? null : value.until,
+      // One photo is one photo: the same id twice would be stored once and listed twice.
+      receipts: [...new Set(value.receipts)],
+    }),
+  );
+
+export function validateExpenseForm(input: ExpenseFormInput): FormResult<ExpenseFormInput, ExpenseContent> {
+  return parseForm(expenseFormSchema, input);
+}
+
+export function blankExpenseForm(today: string): ExpenseFormInput {
+  return { date: today, amount: '', category: '', note: '', courierId: '', vehicleId: '', repeat: 'once', until: '', receipts: [] };
+}
+
+export function expenseFormOf(expense: ExpenseContent): ExpenseFormInput {
+  return {
+    date: expense.date,
+    amount: penceToPounds(expense.amount),
+    category: expense.category,
+    note: expense.note,
+    courierId: expense.courierId ?? '',
+    vehicleId: expense.vehicleId ?? '',
+    repeat: expense.repeat,
+    until: expense.repeatUntil ?? '',
+    receipts: [...expense.receipts],
+  };
+}
