@@ -1,4 +1,4 @@
-import { Camera } from 'lucide-react';
+import { Camera, ImagePlus } from 'lucide-react';
 import { useId, useRef, useState, type ChangeEvent } from 'react';
 import { Button } from '@/components/button';
 import { FormActions } from '@/components/form-actions';
@@ -37,6 +37,7 @@ export function ExpenseForm({ editing, couriers, vehicles, today, onSaved, onCan
   const [preparing, setPreparing] = useState(false);
   const [photoError, setPhotoError] = useState<string | null>(null);
   const fileRef = useRef<HTMLInputElement>(null);
+  const cameraRef = useRef<HTMLInputElement>(null);
   const form = useForm({
     schema: expenseFormSchema,
     initial: () => (editing ? expenseFormOf(editing) : blankExpenseForm(today)),
@@ -176,17 +177,33 @@ export function ExpenseForm({ editing, couriers, vehicles, today, onSaved, onCan
             })}
           </ul>
         ) : null}
-        <div>
-          <Button variant="secondary" onClick={() => fileRef.current?.click()} disabled={full || preparing}>
+        {/* Two ways in: a phone's camera straight away, or a photo already taken (Android opens
+            only the camera when an input asks for capture). */}
+        <div className={styles.photoButtons}>
+          <Button variant="secondary" onClick={() => cameraRef.current?.click()} disabled={full || preparing}>
             <Camera aria-hidden="true" />
-            {preparing ? 'Preparing photo…' : 'Add receipt photo'}
+            {preparing ? 'Preparing photo…' : 'Take receipt photo'}
           </Button>
+          <Button variant="secondary" onClick={() => fileRef.current?.click()} disabled={full || preparing}>
+            <ImagePlus aria-hidden="true" />
+            Choose photo
+          </Button>
+          <input
+            ref={cameraRef}
+            className="visually-hidden"
+            type="file"
+            accept="image/*"
+            capture="environment"
+            tabIndex={-1}
+            aria-hidden="true"
+            data-testid="receipt-camera"
+            onChange={(event) => void addPhotos(event)}
+          />
           <input
             ref={fileRef}
             className="visually-hidden"
             type="file"
             accept="image/*"
-            capture="environment"
             multiple
             tabIndex={-1}
             aria-hidden="true"

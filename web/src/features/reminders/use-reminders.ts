@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { useSyncHandle } from '@/lib/sync/use-sync';
 import { taxYearOf, type TaxYearLabel } from '@/lib/tax/tax-year';
 import type { LocalDb } from '@/sync/db';
+import { receiptCounts } from '@/sync/receipts';
 import { dismissedKinds, dismissReminder } from './dismissals';
 import { dueReminders, type Reminder, type ReminderKind } from './reminders';
 
@@ -16,15 +17,10 @@ interface ReminderFacts {
 }
 
 export async function readReminderFacts(db: LocalDb): Promise<ReminderFacts> {
-  const [entries, unsent] = await Promise.all([
-    db.entries.where('deleted').equals(0).toArray(),
-    // IndexedDB does not index nulls; the photos not yet acknowledged are few, so they are scanned.
-    db.receiptPhotos.filter((photo) => photo.uploadedAt === null).toArray(),
-  ]);
+  const [entries, receipts] = await Promise.all([db.entries.where('deleted').equals(0).toArray(), receiptCounts(db)]);
   const turnover = new Map<TaxYearLabel, number>();
   for (const entry of entries) turnover.set(taxYearOf(entry.date), (turnover.get(taxYearOf(entry.date)) ?? 0) + entry.total);
-  const failed = unsent.filter((photo) => photo.error !== null).length;
-  return { logged: new Set(entries.map((entry) => entry.date)), turnover, receipts: { waiting: unsent.length - failed, failed } };
+  return { logged: new Set(entries.map((entry) => entry.date)), turnover, receipts };
 }
 
 /** The reminders due and not dismissed at `now`, and the way to dismiss one; undefined on the first read. */
