@@ -36,6 +36,10 @@ export default defineConfig({
         // The API and health check always go to the network; the sync engine handles failure.
         navigateFallbackDenylist: [/^\/api\//, /^\/healthz/],
         cleanupOutdatedCaches: true,
+        // The first install takes the open page at once, so a driver who signs in and loses
+        // signal in the same visit can still open a screen whose code loads on demand. An
+        // update still waits for the driver (no skipWaiting), so this never swaps a running app.
+        clientsClaim: true,
       },
     }),
   ],
