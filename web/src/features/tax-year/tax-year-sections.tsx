@@ -244,24 +244,28 @@ export function QuartersSection({ summary }: { summary: TaxSummary }) {
               </span>
             </div>
             <span className={styles.rowHint}>Update due {formatLongDate(quarter.due)}</span>
-            <dl className={styles.quarterFigures}>
-              <div>
-                <dt>Turnover</dt>
-                <dd>{formatPence(quarter.totals.turnover)}</dd>
-              </div>
-              <div>
-                <dt>Expenses</dt>
-                <dd>{formatPence(quarter.totals.deductions + quarter.totals.expenses.allowed)}</dd>
-              </div>
-              <div>
-                <dt>Mileage claim</dt>
-                <dd>{formatPence(quarter.totals.mileage.claimPence)}</dd>
-              </div>
-              <div>
-                <dt>Profit</dt>
-                <dd>{formatPence(quarter.totals.profit)}</dd>
-              </div>
-            </dl>
+            {quarter.status === 'notStarted' ? (
+              <span className={styles.muted}>Nothing to add up yet.</span>
+            ) : (
+              <dl className={styles.quarterFigures}>
+                <div>
+                  <dt>Turnover</dt>
+                  <dd>{formatPence(quarter.totals.turnover)}</dd>
+                </div>
+                <div>
+                  <dt>Expenses</dt>
+                  <dd>{formatPence(quarter.totals.deductions + quarter.totals.expenses.allowed)}</dd>
+                </div>
+                <div>
+                  <dt>Mileage claim</dt>
+                  <dd>{formatPence(quarter.totals.mileage.claimPence)}</dd>
+                </div>
+                <div>
+                  <dt>Profit</dt>
+                  <dd>{formatPence(quarter.totals.profit)}</dd>
+                </div>
+              </dl>
+            )}
           </li>
         ))}
       </ol>
