@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, newPage, type RunningServer, signUp, startServer, uniqueEmail } from './harness';
+import { courierItem, couriersSection, launchBrowser, newPage, type RunningServer, signUp, startServer, uniqueEmail } from './harness';
 
 let server: RunningServer;
 let browser: Browser;
@@ -98,7 +98,8 @@ function readCsv(text: string): string[][] {
 
 // ---- Driving the app as a driver would ----
 
-async function logDay(page: Page, date: string, stops: number, extraPounds: string, notes: string) {
+async function logDay(page: Page, date: string, courier: string, stops: number, extraPounds: string, notes: string) {
+  await page.getByLabel('Courier').selectOption({ label: courier });
   await page.getByLabel('Date').fill(date);
   await page.getByLabel('Stops').fill(String(stops));
   await page.getByLabel('Extra (£)').fill(extraPounds);
@@ -154,13 +155,25 @@ describe('the tax year', () => {
     const second = addDays(yearStart, 1) <= today ? addDays(yearStart, 1) : today;
     const days = [...new Set([yearStart, second, today])];
     const typed = [
-      { stops: 100, extra: '8000.00' },
-      { stops: 130, extra: '9500.50' },
-      { stops: 40, extra: '6000.00' },
+      { courier: 'My courier', stops: 100, extra: '8000.00' },
+      { courier: 'DPD', stops: 130, extra: '9500.50' },
+      { courier: 'My courier', stops: 40, extra: '6000.00' },
     ].slice(0, days.length);
 
+    // A second courier (its first rates are the default tiers, like the first one's).
+    await openNav(page, 'Settings');
+    await couriersSection(page).getByRole('button', { name: 'Add courier' }).click();
+    await page.getByLabel('Name').fill('DPD');
+    await page.getByRole('radio', { name: 'Green' }).check();
+    await page.getByLabel('Pay period').selectOption('fourFourFive');
+    await page.getByLabel('A cycle starts on').fill(yearStart);
+    await page.getByLabel('Weeks in arrears').fill('1');
+    await couriersSection(page).getByRole('button', { name: 'Add courier' }).click();
+    await courierItem(page, 'DPD').waitFor();
+
     // Days, on the dashboard.
-    for (const [index, day] of days.entries()) await logDay(page, day, typed[index]!.stops, typed[index]!.extra, `Round ${index + 1}`);
+    await openNav(page, 'Home');
+    for (const [index, day] of days.entries()) await logDay(page, day, typed[index]!.courier, typed[index]!.stops, typed[index]!.extra, `Round ${index + 1}`);
     const dayTotals = typed.map((t) => dayPay(t.stops, Math.round(Number(t.extra) * 100)));
     const turnover = dayTotals.reduce((a, b) => a + b, 0);
 
@@ -209,6 +222,12 @@ describe('the tax year', () => {
     assert.equal(await figure(page, 'Income Tax'), pounds(incomeTaxOf(profit, UK_BANDS)));
     assert.equal(await figure(page, 'Class 4 NI'), pounds(class4Of(profit)));
     await page.getByText(/covered by the mileage rate, not counted/).filter({ hasText: pounds(7_240) }).waitFor();
+    // Turnover by courier.
+    const byCourier = page.getByRole('list', { name: 'Turnover by courier' });
+    for (const courier of new Set(typed.map((t) => t.courier))) {
+      const pence = typed.reduce((sum, t, i) => sum + (t.courier === courier ? dayTotals[i]! : 0), 0);
+      await byCourier.getByRole('listitem').filter({ hasText: courier }).filter({ hasText: pounds(pence) }).waitFor();
+    }
 
     // Scotland's bands.
     await page.getByRole('button', { name: 'Scotland' }).click();
@@ -224,7 +243,7 @@ describe('the tax year', () => {
     const [header, ...rows] = readCsv(await readFile((await records.path())!, 'utf8'));
     assert.deepEqual(header, ['Date', 'Description', 'Category', 'Amount', 'Type', 'SA103 box', 'MTD field']);
     const expected = [
-      ...days.map((day, index) => ({ day, order: 0, row: [dmy(day), `My courier: ${typed[index]!.stops} stops`, 'Turnover', csvPounds(dayTotals[index]!), 'Income', '15', 'turnover'] })),
+      ...days.map((day, index) => ({ day, order: 0, row: [dmy(day), `${typed[index]!.courier}: ${typed[index]!.stops} stops`, 'Turnover', csvPounds(dayTotals[index]!), 'Income', '15', 'turnover'] })),
       ...phoneDays.map((day) => ({ day, order: 1, row: [dmy(day), 'Phone contract', 'Phone and data', '-25.99', 'Expense', '23', 'adminCosts'] })),
       { day: today, order: 1, row: [dmy(today), 'Sack truck', 'Equipment (scanner, trolley, sat nav)', '-149.00', 'Expense', '30', 'otherExpenses'] },
       { day: yearStart, order: 2, row: [dmy(yearStart), `Transit: ${miles[0]} business miles at 45p`, 'Mileage (simplified expenses)', csvPounds(-claims[0]!), 'Mileage', '20', 'carVanTravelExpenses'] },
