@@ -98,4 +98,34 @@ describe('TaxYearPage', () => {
     await user.click(screen.getByRole('button', { name: 'Print or save as PDF' }));
     expect(print).toHaveBeenCalledTimes(1);
   });
+
+  it('downloads both CSV files from the device', async () => {
+    const handle = createTestSyncHandle();
+    await seed(handle);
+    const blobs: Blob[] = [];
+    const names: string[] = [];
+    // jsdom has no object URLs: keep the blob the page hands over, and the file name it clicks.
+    Object.defineProperty(URL, 'createObjectURL', { configurable: true, value: (blob: Blob) => (blobs.push(blob), 'blob:test') });
+    Object.defineProperty(URL, 'revokeObjectURL', { configurable: true, value: () => undefined });
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      names.push(this.download);
+    });
+    const { user } = renderWithSync(<TaxYearPage />, { handle, path: '/app/tax' });
+    await screen.findByRole('heading', { name: 'Set aside for 2026–27' });
+    await user.click(screen.getByRole('button', { name: 'Records CSV' }));
+    await user.click(screen.getByRole('button', { name: 'Quarterly CSV' }));
+    expect(names).toEqual(['delivery-tracker-tax-year-2026-27-records.csv', 'delivery-tracker-tax-year-2026-27-quarters.csv']);
+    // jsdom's Blob has no text(): read it as a browser's FileReader would.
+    const read = (blob: Blob) =>
+      new Promise<string>((resolve) => {
+        const reader = new FileReader();
+        reader.onload = () => resolve(String(reader.result));
+        reader.readAsText(blob);
+      });
+    const [records, quarters] = await Promise.all(blobs.map(read));
+    expect(records).toContain('Date,Description,Category,Amount,Type,SA103 box,MTD field\r\n');
+    expect(records).toContain('06/04/2026,Evri: 100 stops,Turnover,20000.00,Income,15,turnover\r\n');
+    expect(records).not.toContain('Fuel');
+    expect(quarters?.split('\r\n').filter(Boolean)).toHaveLength(5);
+  });
 });
