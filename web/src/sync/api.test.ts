@@ -27,6 +27,15 @@ describe('pullPageSchema', () => {
   });
 });
 
+describe('the settings document in a pull', () => {
+  it('reads the tax region, and a server from before it as the UK bands', () => {
+    const settings = (data: Record<string, unknown>) => pullPageSchema.parse({ changes: [{ kind: 'settings', id: 'u1', version: 4, deleted: false, data }], cursor: 4, hasMore: false }).changes[0];
+    expect(settings({ theme: 'light', taxRegion: 'scotland', updatedAt: 'u' })).toMatchObject({ data: { theme: 'light', taxRegion: 'scotland' } });
+    expect(settings({ theme: 'light', updatedAt: 'u' })).toMatchObject({ data: { theme: 'light', taxRegion: 'uk' } });
+    expect(pullPageSchema.safeParse({ changes: [{ kind: 'settings', id: 'u1', version: 4, deleted: false, data: { theme: 'light', taxRegion: 'wales', updatedAt: 'u' } }], cursor: 4, hasMore: false }).success).toBe(false);
+  });
+});
+
 describe('syncFailureOf', () => {
   it('tells the engine what each failed request means', () => {
     expect(syncFailureOf(new ApiError({ status: 0, code: 'network' }))).toEqual({ kind: 'offline' });

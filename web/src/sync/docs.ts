@@ -19,7 +19,8 @@ export const docDataSchemas = {
     createdAt: z.string(),
     updatedAt: z.string(),
   }) satisfies z.ZodType<ProfileData>,
-  settings: z.object({ theme: z.enum(['dark', 'light']), updatedAt: z.string() }) satisfies z.ZodType<SettingsData>,
+  // A server from before the tax year sends no taxRegion: that means the UK bands.
+  settings: z.object({ theme: z.enum(['dark', 'light']), taxRegion: z.enum(['uk', 'scotland']).default('uk'), updatedAt: z.string() }) satisfies z.ZodType<SettingsData>,
 } satisfies Record<DocKind, z.ZodType>;
 
 function fold(items: OutboxItem[]): Record<string, unknown> {

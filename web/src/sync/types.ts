@@ -252,8 +252,12 @@ export interface ProfileData {
 
 export type Theme = 'dark' | 'light';
 
+/** Which Income Tax bands the tax year uses: the rest of the UK's, or Scotland's. */
+export type TaxRegion = 'uk' | 'scotland';
+
 export interface SettingsData {
   theme: Theme;
+  taxRegion: TaxRegion;
   updatedAt: string;
 }
 

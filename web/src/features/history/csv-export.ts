@@ -1,6 +1,7 @@
-// The driver's entries as a CSV file for a spreadsheet (RFC 4180: CRLF line ends, fields with a
-// comma, quote or line break quoted, quotes doubled). Money goes out as plain pounds with two
-// decimals, so a spreadsheet reads it as a number rather than as text with a £ in it.
+// The driver's entries as a CSV file for a spreadsheet (written by lib/csv-write.ts). Money goes
+// out as plain pounds with two decimals, so a spreadsheet reads it as a number rather than as
+// text with a £ in it.
+import { csvFile, csvText } from '@/lib/csv-write';
 import { formatShortDate } from '@/lib/format';
 import type { EntryContent } from '@/sync/types';
 import { exportFileName } from './export-file-name';
@@ -34,24 +35,6 @@ export const CSV_HEADER = [
   'Courier ID',
   'Rate card ID',
 ] as const;
-
-// Excel guesses the encoding of a CSV without one and turns "£" into "Â£".
-const UTF8_BOM = '\uFEFF';
-const CRLF = '\r\n';
-
-// Cells a spreadsheet would run as a formula (or as DDE through a leading tab or CR), after
-// OWASP's CSV injection advice: such text gets a leading ' so it shows as typed.
-const FORMULA_START = /^[=+\-@\t\r]/;
-const NEEDS_QUOTES = /[",\r\n]/;
-
-/** Free text typed by the driver, made safe to open in a spreadsheet. */
-export function csvText(value: string): string {
-  return FORMULA_START.test(value) ? `'${value}` : value;
-}
-
-export function csvField(value: string): string {
-  return NEEDS_QUOTES.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
-}
 
 function byDateThenCreated(a: CsvEntry, b: CsvEntry): number {
   if (a.date !== b.date) return a.date < b.date ? -1 : 1;
@@ -90,8 +73,7 @@ export function entriesToCsv(entries: readonly CsvEntry[], couriers: readonly Cs
     .filter((entry) => entry.deleted !== 1)
     .sort(byDateThenCreated)
     .map((entry) => csvRow(entry, names));
-  const lines = [[...CSV_HEADER], ...rows].map((fields) => fields.map(csvField).join(','));
-  return UTF8_BOM + lines.map((line) => line + CRLF).join('');
+  return csvFile([[...CSV_HEADER], ...rows]);
 }
 
 export function csvFileName(from: string, to: string): string {

@@ -1,6 +1,163 @@
+import { useId, useMemo, useState } from 'react';
+import { FormAlert } from '@/components/form-alert';
 import { Page } from '@/components/page';
+import { Spinner } from '@/components/spinner';
+import { SelectField } from '@/components/text-field';
+import { formatPence } from '@/lib/format';
+import { saveTaxRegion } from '@/lib/sync/doc-commands';
+import { useSettings } from '@/lib/sync/use-profile';
+import { useSyncHandle } from '@/lib/sync/use-sync';
+import { currentTaxYear, type IncomeTaxRegion, type TaxYearLabel } from '@/lib/tax/tax-year';
+import { taxSummary, yearsWithRecords, type TaxSummary } from '@/lib/tax/tax-summary';
+import { useNow } from '@/lib/use-now';
+import { localDay } from '@/lib/week';
+import { formatLongDate } from './long-date';
+import { TaxExports } from './tax-exports';
+import { DatesSection, EstimateSection, ExpensesSection, IncomeSection, MileageSection, QuartersSection } from './tax-year-sections';
+import { useTaxRecords } from './use-tax-records';
+import styles from './tax-year-page.module.css';
+import panel from '@/components/panel.module.css';
 
-// Scaffold from the lead: tax13 replaces this with the tax-year view.
+const REGION_NAMES: Record<IncomeTaxRegion, string> = { uk: 'England, Wales and Northern Ireland', scotland: 'Scotland' };
+
+/**
+ * The UK tax year (6 April–5 April) from the driver's own records: what came in, what it cost,
+ * the profit, an estimate of the tax, when to pay, and the MTD quarters. Opens on the current
+ * year; earlier years with records can be picked.
+ */
 export function TaxYearPage() {
-  return <Page title="Tax year" />;
+  const today = localDay(useNow());
+  const records = useTaxRecords();
+  const settings = useSettings();
+  const [picked, setPicked] = useState<TaxYearLabel | null>(null);
+  const current = currentTaxYear(today);
+  const year = picked ?? current;
+  const region = settings?.taxRegion ?? 'uk';
+  const summary = useMemo(() => (records ? taxSummary(records, year, today, region) : null), [records, year, today, region]);
+  const years = useMemo(() => (records ? yearsWithRecords(records, today) : [current]), [records, today, current]);
+
+  return (
+    <Page title="Tax year" intro={<p>Your Self Assessment year from your own records, worked out on this device.</p>}>
+      <div className={`${styles.controls} ${styles.noPrint}`}>
+        <YearPicker years={years} year={year} onPick={setPicked} />
+        <RegionSwitch region={region} disabled={!settings} />
+      </div>
+      {records === null ? (
+        <FormAlert message="Failed to load your records" />
+      ) : !summary || !records ? (
+        <Spinner label="Loading the tax year" />
+      ) : (
+        <TaxYear summary={summary} records={records} />
+      )}
+    </Page>
+  );
+}
+
+function TaxYear({ summary, records }: { summary: TaxSummary; records: NonNullable<ReturnType<typeof useTaxRecords>> }) {
+  return (
+    <>
+      <div className={styles.notice} role="note">
+        <p className={styles.printOnly}>
+          Tax year {summary.year} ({formatLongDate(summary.from)} to {formatLongDate(summary.to)}), Income Tax bands: {REGION_NAMES[summary.region]}.
+        </p>
+        <p>
+          <strong>This is an estimate to help you plan, not tax advice.</strong> It treats this work as your only income
+          {summary.through < summary.to ? `, counts up to today (${formatLongDate(summary.through)})` : ''} and uses HMRC&rsquo;s
+          published rates.
+        </p>
+        {summary.rates.assumed ? (
+          <p>
+            The rates for {summary.year} are not in this version yet: the figures use {summary.rates.from}&rsquo;s.
+          </p>
+        ) : null}
+      </div>
+      <Overview summary={summary} />
+      <IncomeSection summary={summary} />
+      <ExpensesSection summary={summary} />
+      <MileageSection summary={summary} />
+      <EstimateSection summary={summary} />
+      <DatesSection summary={summary} />
+      <QuartersSection summary={summary} />
+      <TaxExports summary={summary} records={records} />
+    </>
+  );
+}
+
+function YearPicker({ years, year, onPick }: { years: readonly TaxYearLabel[]; year: TaxYearLabel; onPick: (year: TaxYearLabel) => void }) {
+  return (
+    <div className={styles.yearPicker}>
+      <SelectField label="Tax year" value={year} onChange={(event) => onPick(event.target.value as TaxYearLabel)}>
+        {years.map((label) => (
+          <option key={label} value={label}>
+            {label.replace('-', '–')}
+          </option>
+        ))}
+      </SelectField>
+    </div>
+  );
+}
+
+function RegionSwitch({ region, disabled }: { region: IncomeTaxRegion; disabled: boolean }) {
+  const handle = useSyncHandle();
+  const labelId = useId();
+  const [error, setError] = useState<string | null>(null);
+  async function choose(next: IncomeTaxRegion) {
+    if (next === region) return;
+    setError(null);
+    try {
+      await saveTaxRegion(handle, next);
+    } catch {
+      setError('Failed to save the region');
+    }
+  }
+  return (
+    <div className={styles.setting}>
+      <span id={labelId} className={styles.label}>
+        Income Tax bands
+      </span>
+      <div role="group" aria-labelledby={labelId} className={styles.segmented}>
+        {(['uk', 'scotland'] as const).map((option) => (
+          <button key={option} type="button" aria-pressed={region === option} disabled={disabled} onClick={() => void choose(option)}>
+            {option === 'uk' ? 'Rest of the UK' : 'Scotland'}
+          </button>
+        ))}
+      </div>
+      <FormAlert message={error} />
+    </div>
+  );
+}
+
+function Overview({ summary }: { summary: TaxSummary }) {
+  const figures: [string, number][] = [
+    ['Turnover', summary.totals.turnover],
+    ['Expenses', summary.totals.deductions + summary.totals.expenses.allowed],
+    ['Mileage claim', summary.totals.mileage.claimPence],
+    ['Profit', summary.profit.taxable],
+    ['Income Tax', summary.incomeTax.tax],
+    ['Class 4 NI', summary.class4.contribution],
+  ];
+  return (
+    <section className={`${panel.panel} ${styles.section}`} aria-labelledby="tax-overview">
+      <div className={styles.headline}>
+        <h2 id="tax-overview" className={panel.panelTitle}>
+          Set aside for {summary.year.replace('-', '–')}
+        </h2>
+        <p className={styles.headlineValue} aria-label={`Set aside ${formatPence(summary.setAside)}`}>
+          {formatPence(summary.setAside)}
+        </p>
+        <p className={styles.muted}>
+          Income Tax {formatPence(summary.incomeTax.tax)} + Class 4 National Insurance {formatPence(summary.class4.contribution)}
+          {summary.class2.payable ? ` + Class 2 ${formatPence(summary.class2.contribution)}` : ''}, on a profit of {formatPence(summary.profit.taxable)}.
+        </p>
+      </div>
+      <dl className={styles.figures} aria-label="The year in figures">
+        {figures.map(([label, value]) => (
+          <div key={label} className={styles.figure}>
+            <dt>{label}</dt>
+            <dd>{formatPence(value)}</dd>
+          </div>
+        ))}
+      </dl>
+    </section>
+  );
 }

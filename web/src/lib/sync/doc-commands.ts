@@ -2,7 +2,7 @@
 // Each stores the change with its outbox item (sync/commands.ts) and nudges the engine.
 import type { SyncHandle } from '@/sync/coordinator';
 import { putSettings, updateProfile } from '@/sync/commands';
-import type { ProfilePatch, Theme } from '@/sync/types';
+import type { ProfilePatch, TaxRegion, Theme } from '@/sync/types';
 
 export async function saveProfile(handle: SyncHandle, patch: ProfilePatch): Promise<void> {
   await updateProfile(handle.db, patch);
@@ -11,5 +11,11 @@ export async function saveProfile(handle: SyncHandle, patch: ProfilePatch): Prom
 
 export async function saveTheme(handle: SyncHandle, theme: Theme): Promise<void> {
   await putSettings(handle.db, { theme });
+  handle.requestSync();
+}
+
+/** Only the region goes out, so a theme changed on another device meanwhile is kept. */
+export async function saveTaxRegion(handle: SyncHandle, taxRegion: TaxRegion): Promise<void> {
+  await putSettings(handle.db, { taxRegion });
   handle.requestSync();
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_TIERS } from '@/lib/pay';
 import { makeProfileData, makeUser } from '@/testing/fixtures';
-import { profileView, settingsTheme, type ProfileDoc, type SettingsDoc } from './use-profile';
+import { profileView, settingsTaxRegion, settingsTheme, type ProfileDoc, type SettingsDoc } from './use-profile';
 
 const user = makeUser({ displayName: 'Sam Driver', bio: 'From the session', role: 'free', photoURL: '/p/session' });
 
@@ -42,7 +42,22 @@ describe('settingsTheme', () => {
     expect(settingsTheme(undefined)).toBe('dark');
     const unsent: SettingsDoc = { kind: 'settings', data: null, server: null, patch: { theme: 'light' }, version: 0, syncState: 'pending' };
     expect(settingsTheme(unsent)).toBe('light');
-    const synced: SettingsDoc = { kind: 'settings', data: { theme: 'light', updatedAt: 'x' }, server: { theme: 'light', updatedAt: 'x' }, patch: {}, version: 1, syncState: 'synced' };
+    const synced: SettingsDoc = { kind: 'settings', data: { theme: 'light', taxRegion: 'uk', updatedAt: 'x' }, server: { theme: 'light', taxRegion: 'uk', updatedAt: 'x' }, patch: {}, version: 1, syncState: 'synced' };
     expect(settingsTheme(synced)).toBe('light');
+  });
+});
+
+describe('settingsTaxRegion', () => {
+  it('is the UK by default, then the stored or unsent choice', () => {
+    expect(settingsTaxRegion(undefined)).toBe('uk');
+    const unsent: SettingsDoc = { kind: 'settings', data: null, server: null, patch: { taxRegion: 'scotland' }, version: 0, syncState: 'pending' };
+    expect(settingsTaxRegion(unsent)).toBe('scotland');
+    const data = { theme: 'dark', taxRegion: 'scotland', updatedAt: 'x' } as const;
+    expect(settingsTaxRegion({ kind: 'settings', data, server: data, patch: {}, version: 2, syncState: 'synced' })).toBe('scotland');
+  });
+
+  it('reads a document stored before the setting existed as the UK', () => {
+    const old = { theme: 'light', updatedAt: 'x' } as unknown as SettingsDoc['data'];
+    expect(settingsTaxRegion({ kind: 'settings', data: old, server: old, patch: {}, version: 1, syncState: 'synced' })).toBe('uk');
   });
 });

@@ -30,6 +30,20 @@ export const SA103_BOXES: Record<Sa103Box, string> = {
   30: 'Other business expenses',
 };
 
+/**
+ * The MTD expense fields in the order HMRC's self-employment period summary lists them, with a
+ * label for people (the quarterly summary CSV's column headers name both).
+ */
+export const MTD_EXPENSE_FIELDS: readonly { field: MtdExpenseField; label: string }[] = [
+  { field: 'carVanTravelExpenses', label: 'Car, van and travel' },
+  { field: 'premisesRunningCosts', label: 'Premises running costs' },
+  { field: 'maintenanceCosts', label: 'Repairs and maintenance' },
+  { field: 'adminCosts', label: 'Admin costs' },
+  { field: 'financeCharges', label: 'Finance charges' },
+  { field: 'professionalFees', label: 'Professional fees' },
+  { field: 'otherExpenses', label: 'Other expenses' },
+];
+
 /** In the order the picker lists them: vehicle costs first, as they are a driver's most common. */
 export const EXPENSE_CATEGORIES: readonly ExpenseCategoryInfo[] = [
   { id: 'fuel', label: 'Fuel', box: 20, mtdField: 'carVanTravelExpenses', runningCost: true },

@@ -27,7 +27,8 @@ export interface TaxYearRates {
   personalAllowanceTaperFrom: number;
   incomeTax: Record<IncomeTaxRegion, IncomeTaxBand[]>;
   class4: { lowerProfitsLimit: number; upperProfitsLimit: number; mainPercent: number; upperPercent: number };
-  class2: { weeklyPence: number | null; voluntary: boolean; payableFromProfits: number | null };
+  /** Class 2: `weeks` is the year's number of contribution weeks (52, some years 53). */
+  class2: { weeklyPence: number | null; weeks: number; voluntary: boolean; payableFromProfits: number | null };
   tradingAllowance: number;
   paymentsOnAccountFrom: number;
   /** Pence per business mile by vehicle type; null: no flat rate (a bicycle: actual costs). */

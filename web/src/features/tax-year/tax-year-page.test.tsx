@@ -1,0 +1,131 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { formatPence } from '@/lib/format';
+import { incomeTax } from '@/lib/tax/income-tax';
+import { taxYearRates } from '@/lib/tax/tax-year';
+import type { LocalExpense, LocalMileage, LocalVehicle } from '@/sync/types';
+import { makeCourier } from '@/testing/pay-fixtures';
+import { renderWithSync } from '@/testing/render-with-sync';
+import { createTestSyncHandle, makeEntry, type TestSyncHandle } from '@/testing/sync-handle';
+import { TaxYearPage } from './tax-year-page';
+
+const stamp = '2026-01-01T00:00:00.000Z';
+const synced = { createdAt: stamp, updatedAt: stamp, deleted: 0 as const, syncState: 'synced' as const, server: null };
+
+function figure(list: string, label: string): string {
+  // A <dl> has no ARIA role to find it by: its label names it.
+  const group = document.querySelector<HTMLElement>(`dl[aria-label="${list}"]`);
+  if (!group) throw new Error(`no figures ${list}`);
+  const term = within(group).getByText(label, { selector: 'dt' });
+  return term.nextElementSibling?.textContent ?? '';
+}
+
+async function seed(handle: TestSyncHandle) {
+  const db = handle.db;
+  await db.couriers.put(makeCourier(db.userId, { name: 'Evri' }));
+  await db.entries.bulkPut([
+    makeEntry({ id: 'old', date: '2026-04-05', total: 500_000, courierId: db.userId }),
+    makeEntry({ id: 'new-1', date: '2026-04-06', total: 2_000_000, courierId: db.userId }),
+    makeEntry({ id: 'new-2', date: '2026-05-01', total: 1_000_000, courierId: db.userId }),
+  ]);
+  const van: LocalVehicle = { id: 'van', name: 'Van', type: 'carVan', method: 'flatRate', ...synced };
+  await db.vehicles.put(van);
+  const fuel: LocalExpense = { id: 'fuel', date: '2026-04-20', amount: 8_000, category: 'fuel', note: '', courierId: null, vehicleId: 'van', repeat: 'once', repeatUntil: null, receipts: [], ...synced };
+  const phone: LocalExpense = { ...fuel, id: 'phone', category: 'phone', vehicleId: null, amount: 150_000 };
+  await db.expenses.bulkPut([fuel, phone]);
+  const trip: LocalMileage = { id: 'trip', date: '2026-04-21', vehicleId: 'van', courierId: null, odometerStart: null, odometerEnd: null, businessMiles: 1_000, commuteMiles: 0, note: '', ...synced };
+  await db.mileage.put(trip);
+}
+
+describe('TaxYearPage', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-05-20T12:00:00'));
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.restoreAllMocks();
+  });
+
+  it('opens on the current tax year with its figures, the disclaimer, and earlier years to pick', async () => {
+    const handle = createTestSyncHandle();
+    await seed(handle);
+    const { user } = renderWithSync(<TaxYearPage />, { handle, path: '/app/tax' });
+
+    expect(await screen.findByRole('heading', { name: 'Set aside for 2026–27' })).toBeInTheDocument();
+    expect(screen.getByText('This is an estimate to help you plan, not tax advice.')).toBeInTheDocument();
+    expect(screen.getByLabelText('Tax year')).toHaveValue('2026-27');
+    // £30,000 turnover − £1,500 phone − 1,000 × 45p; the van's fuel is covered by the rate.
+    const profit = 3_000_000 - 150_000 - 45_000;
+    expect(figure('The year in figures', 'Turnover')).toBe(formatPence(3_000_000));
+    expect(figure('The year in figures', 'Expenses')).toBe(formatPence(150_000));
+    expect(figure('The year in figures', 'Mileage claim')).toBe(formatPence(45_000));
+    expect(figure('The year in figures', 'Profit')).toBe(formatPence(profit));
+    const { rates } = taxYearRates('2026-27');
+    expect(figure('The year in figures', 'Income Tax')).toBe(formatPence(incomeTax(profit, rates, 'uk').tax));
+    expect(screen.getByText(/covered by the mileage rate, not counted/)).toHaveTextContent(formatPence(8_000));
+
+    await user.selectOptions(screen.getByLabelText('Tax year'), '2025-26');
+    expect(await screen.findByRole('heading', { name: 'Set aside for 2025–26' })).toBeInTheDocument();
+    expect(figure('The year in figures', 'Turnover')).toBe(formatPence(500_000));
+    // £5,000 turnover with no costs: the £1,000 allowance is the better choice.
+    expect(figure('The year in figures', 'Profit')).toBe(formatPence(400_000));
+    expect(screen.getByText(/trading allowance leaves the lower profit/)).toBeInTheDocument();
+  });
+
+  it('switches to the Scottish bands through the synced settings', async () => {
+    const handle = createTestSyncHandle();
+    await seed(handle);
+    const { user } = renderWithSync(<TaxYearPage />, { handle, path: '/app/tax' });
+    await screen.findByRole('heading', { name: 'Set aside for 2026–27' });
+    const profit = 3_000_000 - 150_000 - 45_000;
+    const { rates } = taxYearRates('2026-27');
+
+    await user.click(screen.getByRole('button', { name: 'Scotland' }));
+    await waitFor(() => expect(figure('The year in figures', 'Income Tax')).toBe(formatPence(incomeTax(profit, rates, 'scotland').tax)));
+    expect(screen.getByRole('button', { name: 'Scotland' })).toHaveAttribute('aria-pressed', 'true');
+    const items = await handle.db.outbox.toArray();
+    expect(items.map((item) => [item.name, item.args])).toEqual([['settings.put', { taxRegion: 'scotland' }]]);
+    expect(handle.requestSync).toHaveBeenCalled();
+  });
+
+  it('prints the summary and says when a year has no rates yet', async () => {
+    vi.setSystemTime(new Date('2031-05-01T12:00:00'));
+    const print = vi.spyOn(window, 'print').mockImplementation(() => undefined);
+    const { user } = renderWithSync(<TaxYearPage />, { path: '/app/tax' });
+    expect(await screen.findByText('The rates for 2031-32 are not in this version yet: the figures use 2026-27’s.')).toBeInTheDocument();
+    expect(screen.getByText('No days logged in this tax year yet.')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Print or save as PDF' }));
+    expect(print).toHaveBeenCalledTimes(1);
+  });
+
+  it('downloads both CSV files from the device', async () => {
+    const handle = createTestSyncHandle();
+    await seed(handle);
+    const blobs: Blob[] = [];
+    const names: string[] = [];
+    // jsdom has no object URLs: keep the blob the page hands over, and the file name it clicks.
+    Object.defineProperty(URL, 'createObjectURL', { configurable: true, value: (blob: Blob) => (blobs.push(blob), 'blob:test') });
+    Object.defineProperty(URL, 'revokeObjectURL', { configurable: true, value: () => undefined });
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      names.push(this.download);
+    });
+    const { user } = renderWithSync(<TaxYearPage />, { handle, path: '/app/tax' });
+    await screen.findByRole('heading', { name: 'Set aside for 2026–27' });
+    await user.click(screen.getByRole('button', { name: 'Records CSV' }));
+    await user.click(screen.getByRole('button', { name: 'Quarterly CSV' }));
+    expect(names).toEqual(['delivery-tracker-tax-year-2026-27-records.csv', 'delivery-tracker-tax-year-2026-27-quarters.csv']);
+    // jsdom's Blob has no text(): read it as a browser's FileReader would.
+    const read = (blob: Blob) =>
+      new Promise<string>((resolve) => {
+        const reader = new FileReader();
+        reader.onload = () => resolve(String(reader.result));
+        reader.readAsText(blob);
+      });
+    const [records, quarters] = await Promise.all(blobs.map(read));
+    expect(records).toContain('Date,Description,Category,Amount,Type,SA103 box,MTD field\r\n');
+    expect(records).toContain('06/04/2026,Evri: 100 stops,Turnover,20000.00,Income,15,turnover\r\n');
+    expect(records).not.toContain('Fuel');
+    expect(quarters?.split('\r\n').filter(Boolean)).toHaveLength(5);
+  });
+});

@@ -1,0 +1,26 @@
+// The one CSV writer (RFC 4180: CRLF line ends, fields with a comma, quote or line break quoted,
+// quotes doubled), shared by every export so they all quote the same way. lib/csv-parse.ts
+// reads it back in the tests.
+
+// Excel guesses the encoding of a CSV without one and turns "£" into "Â£".
+const UTF8_BOM = '\uFEFF';
+const CRLF = '\r\n';
+
+// Cells a spreadsheet would run as a formula (or as DDE through a leading tab or CR), after
+// OWASP's CSV injection advice: such text gets a leading ' so it shows as typed.
+const FORMULA_START = /^[=+\-@\t\r]/;
+const NEEDS_QUOTES = /[",\r\n]/;
+
+/** Free text typed by the driver, made safe to open in a spreadsheet. Not for numbers: a negative amount must stay a number. */
+export function csvText(value: string): string {
+  return FORMULA_START.test(value) ? `'${value}` : value;
+}
+
+export function csvField(value: string): string {
+  return NEEDS_QUOTES.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
+}
+
+/** The whole file: BOM, then each row's fields quoted as needed, every line ending in CRLF. */
+export function csvFile(rows: readonly (readonly string[])[]): string {
+  return UTF8_BOM + rows.map((fields) => fields.map(csvField).join(',') + CRLF).join('');
+}
