@@ -1,6 +1,6 @@
 //! `delivery-tracker`: serve the app (default) or run an operator command.
 
-use std::{io::IsTerminal, process::ExitCode};
+use std::{io::IsTerminal, path::PathBuf, process::ExitCode};
 
 use clap::{Parser, Subcommand};
 use domain::Role;
@@ -29,6 +29,19 @@ enum Command {
     Users {
         #[command(subcommand)]
         command: UsersCommand,
+    },
+    /// Write a consistent copy of the database and stored files, with a manifest of
+    /// checksums, to one archive (tar + gzip). Safe while the server runs.
+    Backup {
+        /// The archive to write (it appears only once complete).
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Restore an archive from `backup` into a new or empty DATA_DIR, after verifying every
+    /// checksum.
+    Restore {
+        /// The archive to restore.
+        archive: PathBuf,
     },
     /// Read contact-form messages.
     Messages {
@@ -76,8 +89,37 @@ fn main() -> ExitCode {
 }
 
 async fn run(cli: Cli) -> anyhow::Result<()> {
+    // Backup and restore work on files, never through an opened store: opening would create
+    // and migrate a database where there must be none (restore) or only a copy is wanted.
+    let command = match cli.command.unwrap_or(Command::Serve) {
+        Command::Backup { out } => {
+            let summary = server::backup::create(&cli.config, &out).await?;
+            print_notes(&summary.notes);
+            println!(
+                "backup written to {}: {}{} file(s), {} bytes of files",
+                out.display(),
+                if summary.database { "database, " } else { "" },
+                summary.files,
+                summary.bytes
+            );
+            return Ok(());
+        }
+        Command::Restore { archive } => {
+            let summary = server::backup::restore(&cli.config, &archive).await?;
+            print_notes(&summary.notes);
+            println!(
+                "restored into {}: {}{} file(s)",
+                cli.config.data_dir.display(),
+                if summary.database { "database, " } else { "" },
+                summary.files
+            );
+            return Ok(());
+        }
+        command => command,
+    };
     let store = store::open(&cli.config).await?;
-    match cli.command.unwrap_or(Command::Serve) {
+    match command {
+        Command::Backup { .. } | Command::Restore { .. } => unreachable!("handled above"),
         Command::Serve => {
             server::http::connections::raise_open_file_limit();
             let listener = TcpListener::bind(cli.config.http.listen).await?;
@@ -108,6 +150,12 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+fn print_notes(notes: &[String]) {
+    for note in notes {
+        println!("note: {note}");
+    }
 }
 
 fn init_tracing(format: &str) {

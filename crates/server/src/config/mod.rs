@@ -5,6 +5,7 @@
 //! own `validate()` and tests. A section that needs another's value (Stripe and OpenID need
 //! PUBLIC_URL) takes that section as an argument.
 
+mod backup;
 mod billing;
 mod connections;
 mod database;
@@ -24,6 +25,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 pub use self::{
+    backup::BackupConfig,
     billing::{BillingConfig, StripeConfig},
     connections::{ConnectionLimits, ConnectionsConfig},
     database::{DatabaseConfig, DatabaseTarget},
@@ -84,6 +86,9 @@ pub struct Config {
 
     #[command(flatten)]
     pub quotas: QuotaConfig,
+
+    #[command(flatten)]
+    pub backup: BackupConfig,
 }
 
 impl Config {
@@ -104,6 +109,7 @@ impl Config {
             connections: Default::default(),
             uploads: Default::default(),
             quotas: Default::default(),
+            backup: Default::default(),
         }
     }
 
@@ -125,6 +131,7 @@ impl Config {
         self.oidc.validate(&self.http)?;
         self.rate_limits.validate()?;
         self.uploads.validate()?;
+        self.backup.validate()?;
         self.storage.validate()
     }
 }
@@ -163,7 +170,7 @@ mod tests {
             tweak(&mut config);
             config.validate().expect_err("refused").0
         };
-        let cases: [(Tweak, &str); 12] = [
+        let cases: [(Tweak, &str); 13] = [
             (
                 |c| c.database.sqlite_synchronous = "OFF".into(),
                 "SQLITE_SYNCHRONOUS",
@@ -196,6 +203,7 @@ mod tests {
                 "rate limits",
             ),
             (|c| c.uploads.uploads_in_flight = 0, "UPLOADS_IN_FLIGHT"),
+            (|c| c.backup.backup_keep = 0, "BACKUP_KEEP"),
             (
                 |c| c.storage.s3_bucket = Some("pictures".into()),
                 "S3_BUCKET",
