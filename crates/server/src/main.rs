@@ -4,7 +4,11 @@ use std::{io::IsTerminal, path::PathBuf, process::ExitCode};
 
 use clap::{Parser, Subcommand};
 use domain::Role;
-use server::{AppState, config::Config, store};
+use server::{
+    AppState,
+    config::{Config, DatabaseTarget},
+    store,
+};
 use tokio::net::TcpListener;
 use tracing_subscriber::EnvFilter;
 
@@ -65,9 +69,25 @@ enum UsersCommand {
     List,
     /// Set a user's plan.
     SetRole {
-        email: String,
+        /// The user's e-mail, phone number (+44…) or id.
+        user: String,
         #[arg(value_parser = ["free", "pro"])]
         role: String,
+    },
+    /// Delete a user and everything of theirs: records, receipts, pictures, sessions and
+    /// sign-in identities. Cannot be undone.
+    Delete {
+        /// The user's e-mail, phone number (+44…) or id.
+        user: String,
+        /// Confirms the deletion (required).
+        #[arg(long)]
+        yes: bool,
+    },
+    /// Set a new random password for an e-mail account and end all its sessions; prints the
+    /// password once.
+    ResetPassword {
+        /// The user's e-mail, phone number (+44…) or id.
+        user: String,
     },
 }
 
@@ -117,6 +137,18 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
         }
         command => command,
     };
+    if let DatabaseTarget::Sqlite(path) = cli.config.database.target(&cli.config.data_dir)?
+        && !matches!(command, Command::Serve)
+        && !path.exists()
+    {
+        // An operator command run from the wrong directory would otherwise create an empty
+        // database there and report that it holds nothing.
+        anyhow::bail!(
+            "no database at {}: set DATA_DIR (or DATABASE_URL) to the server's, or start the \
+             server once to create it",
+            path.display()
+        );
+    }
     let store = store::open(&cli.config).await?;
     match command {
         Command::Backup { .. } | Command::Restore { .. } => unreachable!("handled above"),
@@ -137,11 +169,35 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             server::admin::list_users(&store, &mut std::io::stdout().lock()).await?;
         }
         Command::Users {
-            command: UsersCommand::SetRole { email, role },
+            command: UsersCommand::SetRole { user, role },
         } => {
             let role: Role = role.parse().map_err(anyhow::Error::msg)?;
-            server::admin::set_role(&store, &email, role).await?;
-            println!("{email} is now {role}");
+            let user = server::admin::set_role(&store, &user, role).await?;
+            println!("{} is now {role}", server::admin::describe(&user));
+        }
+        Command::Users {
+            command: UsersCommand::Delete { user, yes },
+        } => {
+            if !yes {
+                anyhow::bail!("deleting a user cannot be undone: add --yes to confirm");
+            }
+            let files = server::files::FileStore::from_config(&cli.config)?;
+            let (user, removed) = server::admin::delete_user(&store, &files, &user).await?;
+            println!(
+                "deleted {} with all their data and {removed} file(s)",
+                server::admin::describe(&user)
+            );
+        }
+        Command::Users {
+            command: UsersCommand::ResetPassword { user },
+        } => {
+            let (user, password, ended) = server::admin::reset_password(&store, &user).await?;
+            println!(
+                "{} now signs in with this password ({ended} session(s) ended):\n\n    \
+                 {password}\n\nPass it on privately; they should change it under Profile → \
+                 Password at once.",
+                server::admin::describe(&user)
+            );
         }
         Command::Messages {
             command: MessagesCommand::List { limit },
