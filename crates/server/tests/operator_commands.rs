@@ -8,13 +8,14 @@ use std::process::Command;
 
 use common::{
     Backend, TestApp,
+    phone::phone_account,
     pictures::{file, gradient, png, send_parts},
     spawn_app,
 };
 use domain::Role;
 use reqwest::{Method, StatusCode};
 use serde_json::json;
-use server::{config::Config, files::FileStore, store::NewUser};
+use server::{config::Config, files::FileStore};
 use uuid::Uuid;
 
 const PASSWORD: &str = "van-route-42";
@@ -140,7 +141,7 @@ async fn set_role_and_reset_password_by_phone_or_id(backend: Backend) {
         return;
     };
     // A phone-only account: no e-mail, so set-role could not name it before.
-    let phone_user = phone_account(&app, "+447700900123").await;
+    let phone_user = phone_account(&app.store, "+447700900123").await;
     let user = server::admin::set_role(&app.store, "+44 7700 900123", Role::Pro)
         .await
         .unwrap();
@@ -178,55 +179,6 @@ async fn set_role_and_reset_password_by_phone_or_id(backend: Backend) {
         )
         .await;
     assert_eq!(new.status, StatusCode::OK, "{}", new.text);
-}
-
-/// A user whose only way in is `phone`, made through the store's phone sign-in.
-async fn phone_account(app: &TestApp, phone: &str) -> Uuid {
-    use domain::phone::SendLimits;
-    use server::store::phone::{PhoneCodeStart, PhoneSignIn, PhoneSignInRequest};
-    let verification_id = Uuid::now_v7();
-    let limits = SendLimits {
-        min_interval_ms: 0,
-        per_number_per_hour: 10,
-        per_ip_per_minute: 10,
-        global_per_minute: 10,
-    };
-    let now = domain::time_fmt::now_ms();
-    let start = PhoneCodeStart {
-        verification_id,
-        phone: phone.into(),
-        ip: "203.0.113.9".into(),
-        code_salt: "salt".into(),
-        code_hash: "hash".into(),
-        attempts: 0,
-        expires_at_ms: now + 600_000,
-        now_ms: now,
-    };
-    assert_eq!(
-        app.store.start_phone_code(start, limits).await.unwrap(),
-        Ok(())
-    );
-    let signed_in = app
-        .store
-        .complete_phone_sign_in(PhoneSignInRequest {
-            verification_id,
-            link_to: None,
-            new_user: NewUser {
-                id: Uuid::now_v7(),
-                email: None,
-                display_name: None,
-                password_hash: None,
-                is_anonymous: false,
-                now_ms: now,
-            },
-            now_ms: now,
-        })
-        .await
-        .unwrap();
-    let PhoneSignIn::SignedIn { user, .. } = signed_in else {
-        panic!("{signed_in:?}");
-    };
-    user.id
 }
 
 on_both_backends!(

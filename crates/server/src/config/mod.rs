@@ -16,6 +16,7 @@ mod phone;
 pub mod quotas;
 mod rate_limits;
 mod sessions;
+mod signups;
 mod smtp;
 mod storage;
 mod uploads;
@@ -36,6 +37,7 @@ pub use self::{
     quotas::QuotaConfig,
     rate_limits::RateLimitConfig,
     sessions::SessionConfig,
+    signups::SignupConfig,
     smtp::{ContactEmailConfig, SmtpConfig, SmtpSecurity},
     storage::{StorageConfig, StorageKind},
     uploads::{MAX_PICTURE_MEGAPIXELS, UploadsConfig},
@@ -89,6 +91,9 @@ pub struct Config {
 
     #[command(flatten)]
     pub backup: BackupConfig,
+
+    #[command(flatten)]
+    pub signups: SignupConfig,
 }
 
 impl Config {
@@ -110,6 +115,7 @@ impl Config {
             uploads: Default::default(),
             quotas: Default::default(),
             backup: Default::default(),
+            signups: Default::default(),
         }
     }
 
@@ -132,6 +138,7 @@ impl Config {
         self.rate_limits.validate()?;
         self.uploads.validate()?;
         self.backup.validate()?;
+        self.signups.validate()?;
         self.storage.validate()
     }
 }
@@ -170,7 +177,7 @@ mod tests {
             tweak(&mut config);
             config.validate().expect_err("refused").0
         };
-        let cases: [(Tweak, &str); 13] = [
+        let cases: [(Tweak, &str); 14] = [
             (
                 |c| c.database.sqlite_synchronous = "OFF".into(),
                 "SQLITE_SYNCHRONOUS",
@@ -204,6 +211,7 @@ mod tests {
             ),
             (|c| c.uploads.uploads_in_flight = 0, "UPLOADS_IN_FLIGHT"),
             (|c| c.backup.backup_keep = 0, "BACKUP_KEEP"),
+            (|c| c.signups.signups_open = false, "SIGNUPS_OPEN"),
             (
                 |c| c.storage.s3_bucket = Some("pictures".into()),
                 "S3_BUCKET",
