@@ -92,6 +92,10 @@ enum UsersCommand {
 }
 
 fn main() -> ExitCode {
+    if let Err(err) = load_dotenv() {
+        eprintln!("configuration error: {err}");
+        return ExitCode::from(2);
+    }
     let cli = Cli::parse();
     init_tracing(&cli.config.log_format);
     if let Err(err) = cli.config.validate() {
@@ -206,6 +210,19 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+/// Reads `.env` from the working directory, if there is one, into the environment before the
+/// configuration is parsed. A variable already set is never replaced, so the precedence is:
+/// flag, then the real environment, then `.env`, then the default. Only the working directory
+/// is looked in (not its parents), so which file counts is never a surprise. A `.env` that
+/// cannot be read or parsed stops the start rather than being half applied.
+fn load_dotenv() -> Result<(), String> {
+    match dotenvy::from_path(".env") {
+        Ok(()) => Ok(()),
+        Err(err) if err.not_found() => Ok(()),
+        Err(err) => Err(format!(".env in the working directory: {err}")),
+    }
 }
 
 fn print_notes(notes: &[String]) {

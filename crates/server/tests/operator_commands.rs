@@ -230,3 +230,44 @@ fn users_delete_needs_yes() {
     assert!(!output.status.success());
     assert!(String::from_utf8_lossy(&output.stderr).contains("--yes"));
 }
+
+/// Runs `users list` in `cwd` with `env` (and no inherited DATA_DIR); returns stderr.
+fn users_list_in(cwd: &std::path::Path, env: &[(&str, &str)]) -> (bool, String) {
+    let output = Command::new(env!("CARGO_BIN_EXE_delivery-tracker"))
+        .args(["users", "list"])
+        .current_dir(cwd)
+        .env_remove("DATA_DIR")
+        .env_remove("DATABASE_URL")
+        .env("LOG", "error")
+        .envs(env.iter().copied())
+        .output()
+        .unwrap();
+    (
+        output.status.success(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn dotenv_is_read_and_the_real_environment_wins() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join(".env"),
+        "# a comment\nDATA_DIR=/nonexistent/from-dotenv\n",
+    )
+    .unwrap();
+    let (ok, stderr) = users_list_in(dir.path(), &[]);
+    assert!(!ok);
+    assert!(stderr.contains("/nonexistent/from-dotenv"), "{stderr}");
+    let (ok, stderr) = users_list_in(dir.path(), &[("DATA_DIR", "/nonexistent/from-env")]);
+    assert!(!ok);
+    assert!(
+        stderr.contains("/nonexistent/from-env") && !stderr.contains("from-dotenv"),
+        "{stderr}"
+    );
+
+    std::fs::write(dir.path().join(".env"), "DATA_DIR='unterminated\n").unwrap();
+    let (ok, stderr) = users_list_in(dir.path(), &[]);
+    assert!(!ok);
+    assert!(stderr.contains(".env"), "{stderr}");
+}
