@@ -113,11 +113,14 @@ fn main() -> ExitCode {
 }
 
 async fn run(cli: Cli) -> anyhow::Result<()> {
-    // Backup and restore work on files, never through an opened store: opening would create
-    // and migrate a database where there must be none (restore) or only a copy is wanted.
-    let command = match cli.command.unwrap_or(Command::Serve) {
+    let config = cli.config;
+    match cli.command.unwrap_or(Command::Serve) {
+        Command::Serve => serve(config).await,
+        // Backup and restore work on files, never through an opened store: opening would
+        // create and migrate a database where there must be none (restore), or where only a
+        // copy is wanted (backup).
         Command::Backup { out } => {
-            let summary = server::backup::create(&cli.config, &out).await?;
+            let summary = server::backup::create(&config, &out).await?;
             print_notes(&summary.notes);
             println!(
                 "backup written to {}: {}{} file(s), {} bytes of files",
@@ -126,75 +129,66 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
                 summary.files,
                 summary.bytes
             );
-            return Ok(());
+            Ok(())
         }
         Command::Restore { archive } => {
-            let summary = server::backup::restore(&cli.config, &archive).await?;
+            let summary = server::backup::restore(&config, &archive).await?;
             print_notes(&summary.notes);
             println!(
                 "restored into {}: {}{} file(s)",
-                cli.config.data_dir.display(),
+                config.data_dir.display(),
                 if summary.database { "database, " } else { "" },
                 summary.files
             );
-            return Ok(());
+            Ok(())
         }
-        command => command,
-    };
-    if let DatabaseTarget::Sqlite(path) = cli.config.database.target(&cli.config.data_dir)?
-        && !matches!(command, Command::Serve)
-        && !path.exists()
-    {
-        // An operator command run from the wrong directory would otherwise create an empty
-        // database there and report that it holds nothing.
-        anyhow::bail!(
-            "no database at {}: set DATA_DIR (or DATABASE_URL) to the server's, or start the \
-             server once to create it",
-            path.display()
-        );
-    }
-    let store = store::open(&cli.config).await?;
-    match command {
-        Command::Backup { .. } | Command::Restore { .. } => unreachable!("handled above"),
-        Command::Serve => {
-            server::http::connections::raise_open_file_limit();
-            let listener = TcpListener::bind(cli.config.http.listen).await?;
-            tracing::info!(config = ?cli.config, "starting");
-            println!(
-                "Delivery Tracker listening on http://{}",
-                listener.local_addr()?
-            );
-            let state = AppState::new(cli.config, store)?;
-            server::serve(listener, state, shutdown_signal()).await?;
-        }
-        Command::Users {
-            command: UsersCommand::List,
+        Command::Users { command } => users(&config, command).await,
+        Command::Messages {
+            command: MessagesCommand::List { limit },
         } => {
+            let store = open_existing(&config).await?;
+            server::admin::list_messages(&store, limit, &mut std::io::stdout().lock()).await
+        }
+    }
+}
+
+async fn serve(config: Config) -> anyhow::Result<()> {
+    let store = store::open(&config).await?;
+    server::http::connections::raise_open_file_limit();
+    let listener = TcpListener::bind(config.http.listen).await?;
+    tracing::info!(config = ?config, "starting");
+    println!(
+        "Delivery Tracker listening on http://{}",
+        listener.local_addr()?
+    );
+    let state = AppState::new(config, store)?;
+    server::serve(listener, state, shutdown_signal()).await?;
+    Ok(())
+}
+
+async fn users(config: &Config, command: UsersCommand) -> anyhow::Result<()> {
+    let store = open_existing(config).await?;
+    match command {
+        UsersCommand::List => {
             server::admin::list_users(&store, &mut std::io::stdout().lock()).await?;
         }
-        Command::Users {
-            command: UsersCommand::SetRole { user, role },
-        } => {
+        UsersCommand::SetRole { user, role } => {
             let role: Role = role.parse().map_err(anyhow::Error::msg)?;
             let user = server::admin::set_role(&store, &user, role).await?;
             println!("{} is now {role}", server::admin::describe(&user));
         }
-        Command::Users {
-            command: UsersCommand::Delete { user, yes },
-        } => {
+        UsersCommand::Delete { user, yes } => {
             if !yes {
                 anyhow::bail!("deleting a user cannot be undone: add --yes to confirm");
             }
-            let files = server::files::FileStore::from_config(&cli.config)?;
+            let files = server::files::FileStore::from_config(config)?;
             let (user, removed) = server::admin::delete_user(&store, &files, &user).await?;
             println!(
                 "deleted {} with all their data and {removed} file(s)",
                 server::admin::describe(&user)
             );
         }
-        Command::Users {
-            command: UsersCommand::ResetPassword { user },
-        } => {
+        UsersCommand::ResetPassword { user } => {
             let (user, password, ended) = server::admin::reset_password(&store, &user).await?;
             println!(
                 "{} now signs in with this password ({ended} session(s) ended):\n\n    \
@@ -203,13 +197,24 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
                 server::admin::describe(&user)
             );
         }
-        Command::Messages {
-            command: MessagesCommand::List { limit },
-        } => {
-            server::admin::list_messages(&store, limit, &mut std::io::stdout().lock()).await?;
-        }
     }
     Ok(())
+}
+
+/// The store for an operator command. On SQLite the database must already exist: a command
+/// run from the wrong directory would otherwise create an empty one there and report that it
+/// holds nothing.
+async fn open_existing(config: &Config) -> anyhow::Result<store::DynStore> {
+    if let DatabaseTarget::Sqlite(path) = config.database.target(&config.data_dir)?
+        && !path.exists()
+    {
+        anyhow::bail!(
+            "no database at {}: set DATA_DIR (or DATABASE_URL) to the server's, or start the \
+             server once to create it",
+            path.display()
+        );
+    }
+    store::open(config).await
 }
 
 /// Reads `.env` from the working directory, if there is one, into the environment before the
