@@ -465,3 +465,13 @@ async fn scheduled_backups_are_written_while_serving_and_restore() {
     assert!(restore.status.success(), "{}", text(&restore));
     assert!(target.join("delivery-tracker.db").exists());
 }
+
+#[cfg(unix)]
+#[tokio::test]
+async fn the_archive_is_readable_by_its_owner_only() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let archive = small_backup(dir.path()).await;
+    let mode = std::fs::metadata(&archive).unwrap().permissions().mode();
+    assert_eq!(mode & 0o777, 0o600, "{mode:o}");
+}

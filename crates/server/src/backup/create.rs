@@ -50,7 +50,7 @@ fn write_archive(
 ) -> anyhow::Result<BackupSummary> {
     let mut summary = BackupSummary::default();
     let mut members = Vec::new();
-    let file = File::create(partial)
+    let file = create_private(partial)
         .with_context(|| format!("creating the archive {}", partial.display()))?;
     let mut tar = tar::Builder::new(GzEncoder::new(BufWriter::new(file), Compression::default()));
 
@@ -194,6 +194,15 @@ fn relative_key(root: &Path, path: &Path) -> anyhow::Result<String> {
         .collect::<Option<Vec<_>>>()
         .with_context(|| format!("{} is not a UTF-8 name", path.display()))?;
     Ok(parts.join("/"))
+}
+
+/// A new file only its owner can read: the archive holds password and session hashes.
+fn create_private(path: &Path) -> io::Result<File> {
+    let mut options = fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    options.open(path)
 }
 
 fn header(size: u64) -> tar::Header {

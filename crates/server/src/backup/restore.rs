@@ -16,7 +16,7 @@ use super::{
     manifest::{self, DATABASE, FILES, MANIFEST, Manifest},
 };
 use crate::{
-    config::{Config, DatabaseTarget},
+    config::{Config, DatabaseTarget, StorageKind},
     store::migrations::SQLITE,
 };
 
@@ -86,7 +86,7 @@ fn verify(archive: &Path) -> anyhow::Result<Manifest> {
     for entry in tar.entries().context("reading the archive")? {
         let mut entry = entry.context("reading the archive")?;
         let path = member_path(&entry)?;
-        if manifest_json.is_some() && path == MANIFEST || seen.contains_key(&path) {
+        if (manifest_json.is_some() && path == MANIFEST) || seen.contains_key(&path) {
             bail!("the archive holds {path} twice");
         }
         if path == MANIFEST {
@@ -178,6 +178,14 @@ fn write(
         } else {
             summary.files += 1;
         }
+    }
+    if summary.files > 0 && config.storage.storage == StorageKind::S3 {
+        summary.notes.push(format!(
+            "the files went to {} but STORAGE=s3 reads the bucket: copy them there (for example \
+             `aws s3 sync {} s3://BUCKET/`)",
+            config.files_dir().display(),
+            config.files_dir().display()
+        ));
     }
     if manifest.database == "postgres" {
         summary.notes.push(
