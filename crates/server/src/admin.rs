@@ -8,12 +8,23 @@
 
 use std::{borrow::Cow, fmt::Write as _, io::Write};
 
+use anyhow::Context;
 use domain::{
     Email, Role,
+    phone::PhoneNumber,
     time_fmt::{now_ms, rfc3339_from_ms},
 };
+use rand::{Rng, distributions::Alphanumeric};
+use uuid::Uuid;
 
-use crate::store::{DynStore, EmailDelivery, EmailStatus};
+use crate::{
+    auth::password::PasswordHasher,
+    files::FileStore,
+    store::{DynStore, EmailDelivery, EmailStatus, UserRecord},
+};
+
+/// Characters in a temporary password: about 119 bits from [A-Za-z0-9].
+const TEMPORARY_PASSWORD_CHARS: usize = 20;
 
 pub async fn list_users(store: &DynStore, out: &mut impl Write) -> anyhow::Result<()> {
     let users = store.list_users().await?;
@@ -42,15 +53,90 @@ pub async fn list_users(store: &DynStore, out: &mut impl Write) -> anyhow::Resul
     Ok(())
 }
 
-pub async fn set_role(store: &DynStore, email: &str, role: Role) -> anyhow::Result<()> {
-    let email = Email::parse(email).map_err(|e| anyhow::anyhow!("{}: {email}", e.message()))?;
-    if !store
-        .set_role_by_email(email.as_str(), role, now_ms())
-        .await?
-    {
-        anyhow::bail!("no user with e-mail {}", email.as_str());
+/// The user an operator named by e-mail, phone number (international form) or user id.
+/// Anything that is none of the three, or names nobody, is an error that says which.
+pub async fn find_user(store: &DynStore, who: &str) -> anyhow::Result<UserRecord> {
+    let who = who.trim();
+    let found = if let Ok(id) = Uuid::parse_str(who) {
+        store.get_user(id).await?
+    } else if who.contains('@') {
+        let email = Email::parse(who)
+            .map_err(|e| anyhow::anyhow!("{}: {}", e.message(), terminal_safe(who)))?;
+        store.find_user_by_email(email.as_str()).await?
+    } else if let Some(phone) = PhoneNumber::parse(who) {
+        store.find_user_by_phone(phone.as_str()).await?
+    } else {
+        anyhow::bail!(
+            "{} is not an e-mail, a phone number (with its country code, +44…) or a user id",
+            terminal_safe(who)
+        );
+    };
+    found.with_context(|| format!("no user {}", terminal_safe(who)))
+}
+
+/// How the operator's output names a user: e-mail if any, and always the id.
+pub fn describe(user: &UserRecord) -> String {
+    match &user.email {
+        Some(email) => format!("{} ({})", terminal_safe(email), user.id),
+        None => format!("user {}", user.id),
     }
-    Ok(())
+}
+
+/// Sets the plan of the user `who` names; takes effect on their next request.
+pub async fn set_role(store: &DynStore, who: &str, role: Role) -> anyhow::Result<UserRecord> {
+    let user = find_user(store, who).await?;
+    store
+        .set_role(user.id, role, now_ms())
+        .await?
+        .with_context(|| format!("no user {}", user.id))?;
+    Ok(user)
+}
+
+/// Deletes the user `who` names with everything of theirs, the way the guest sweep deletes an
+/// abandoned guest: the user row (its cascade takes records, receipts rows, sessions and
+/// identities), then every file under `users/{uid}/`. Returns the user and the files removed.
+pub async fn delete_user(
+    store: &DynStore,
+    files: &FileStore,
+    who: &str,
+) -> anyhow::Result<(UserRecord, u64)> {
+    let user = find_user(store, who).await?;
+    if !store.delete_user(user.id).await? {
+        anyhow::bail!("no user {}", user.id);
+    }
+    let removed = files.delete_user_files(user.id).await.with_context(|| {
+        format!(
+            "the account {} is deleted but its files under users/{}/ were not all removed;              remove them by hand",
+            user.id, user.id
+        )
+    })?;
+    Ok((user, removed))
+}
+
+/// Gives the e-mail account `who` names a new random password and ends all its sessions, so
+/// whoever had the old password or a session is out. Returns the user, the password (to pass
+/// on once; the user changes it under Profile) and how many sessions ended.
+pub async fn reset_password(
+    store: &DynStore,
+    who: &str,
+) -> anyhow::Result<(UserRecord, String, usize)> {
+    let user = find_user(store, who).await?;
+    if user.email.is_none() {
+        anyhow::bail!(
+            "{} has no e-mail, so no password sign-in: it signs in by phone, OpenID or as a              guest",
+            describe(&user)
+        );
+    }
+    let password: String = rand::thread_rng()
+        .sample_iter(&Alphanumeric)
+        .take(TEMPORARY_PASSWORD_CHARS)
+        .map(char::from)
+        .collect();
+    let hash = PasswordHasher::new()?.hash(&password).await?;
+    store.set_password(user.id, &hash, now_ms()).await?;
+    // An empty `keep` matches no session: every one ends.
+    let ended = store.delete_other_sessions(user.id, "").await?.len();
+    Ok((user, password, ended))
 }
 
 /// One line on whether the operator's e-mail copy went out.

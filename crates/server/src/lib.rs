@@ -3,6 +3,7 @@
 
 pub mod admin;
 pub mod auth;
+pub mod backup;
 pub mod billing;
 pub mod config;
 pub mod contact;
@@ -247,6 +248,7 @@ pub async fn serve(
         state.files.store.clone(),
         state.config.quotas.clone(),
     );
+    let backups = backup::schedule::start(state.config.clone());
     let shutdown = async move {
         shutdown.await;
         notifier.close_all();
@@ -262,6 +264,9 @@ pub async fn serve(
     );
     let outcome = http::connections::serve_bounded(listener, app(state), limits, shutdown).await;
     housekeeping.abort();
+    if let Some(backups) = backups {
+        backups.abort();
+    }
     if let Some(relay) = relay {
         relay.abort();
     }

@@ -1,10 +1,14 @@
 //! `delivery-tracker`: serve the app (default) or run an operator command.
 
-use std::{io::IsTerminal, process::ExitCode};
+use std::{io::IsTerminal, path::PathBuf, process::ExitCode};
 
 use clap::{Parser, Subcommand};
 use domain::Role;
-use server::{AppState, config::Config, store};
+use server::{
+    AppState,
+    config::{Config, DatabaseTarget},
+    store,
+};
 use tokio::net::TcpListener;
 use tracing_subscriber::EnvFilter;
 
@@ -30,6 +34,19 @@ enum Command {
         #[command(subcommand)]
         command: UsersCommand,
     },
+    /// Write a consistent copy of the database and stored files, with a manifest of
+    /// checksums, to one archive (tar + gzip). Safe while the server runs.
+    Backup {
+        /// The archive to write (it appears only once complete).
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Restore an archive from `backup` into a new or empty DATA_DIR, after verifying every
+    /// checksum.
+    Restore {
+        /// The archive to restore.
+        archive: PathBuf,
+    },
     /// Read contact-form messages.
     Messages {
         #[command(subcommand)]
@@ -52,13 +69,33 @@ enum UsersCommand {
     List,
     /// Set a user's plan.
     SetRole {
-        email: String,
+        /// The user's e-mail, phone number (+44…) or id.
+        user: String,
         #[arg(value_parser = ["free", "pro"])]
         role: String,
+    },
+    /// Delete a user and everything of theirs: records, receipts, pictures, sessions and
+    /// sign-in identities. Cannot be undone.
+    Delete {
+        /// The user's e-mail, phone number (+44…) or id.
+        user: String,
+        /// Confirms the deletion (required).
+        #[arg(long)]
+        yes: bool,
+    },
+    /// Set a new random password for an e-mail account and end all its sessions; prints the
+    /// password once.
+    ResetPassword {
+        /// The user's e-mail, phone number (+44…) or id.
+        user: String,
     },
 }
 
 fn main() -> ExitCode {
+    if let Err(err) = load_dotenv() {
+        eprintln!("configuration error: {err}");
+        return ExitCode::from(2);
+    }
     let cli = Cli::parse();
     init_tracing(&cli.config.log_format);
     if let Err(err) = cli.config.validate() {
@@ -76,38 +113,127 @@ fn main() -> ExitCode {
 }
 
 async fn run(cli: Cli) -> anyhow::Result<()> {
-    let store = store::open(&cli.config).await?;
+    let config = cli.config;
     match cli.command.unwrap_or(Command::Serve) {
-        Command::Serve => {
-            server::http::connections::raise_open_file_limit();
-            let listener = TcpListener::bind(cli.config.http.listen).await?;
-            tracing::info!(config = ?cli.config, "starting");
+        Command::Serve => serve(config).await,
+        // Backup and restore work on files, never through an opened store: opening would
+        // create and migrate a database where there must be none (restore), or where only a
+        // copy is wanted (backup).
+        Command::Backup { out } => {
+            let summary = server::backup::create(&config, &out).await?;
+            print_notes(&summary.notes);
             println!(
-                "Delivery Tracker listening on http://{}",
-                listener.local_addr()?
+                "backup written to {}: {}{} file(s), {} bytes of files",
+                out.display(),
+                if summary.database { "database, " } else { "" },
+                summary.files,
+                summary.bytes
             );
-            let state = AppState::new(cli.config, store)?;
-            server::serve(listener, state, shutdown_signal()).await?;
+            Ok(())
         }
-        Command::Users {
-            command: UsersCommand::List,
-        } => {
-            server::admin::list_users(&store, &mut std::io::stdout().lock()).await?;
+        Command::Restore { archive } => {
+            let summary = server::backup::restore(&config, &archive).await?;
+            print_notes(&summary.notes);
+            println!(
+                "restored into {}: {}{} file(s)",
+                config.data_dir.display(),
+                if summary.database { "database, " } else { "" },
+                summary.files
+            );
+            Ok(())
         }
-        Command::Users {
-            command: UsersCommand::SetRole { email, role },
-        } => {
-            let role: Role = role.parse().map_err(anyhow::Error::msg)?;
-            server::admin::set_role(&store, &email, role).await?;
-            println!("{email} is now {role}");
-        }
+        Command::Users { command } => users(&config, command).await,
         Command::Messages {
             command: MessagesCommand::List { limit },
         } => {
-            server::admin::list_messages(&store, limit, &mut std::io::stdout().lock()).await?;
+            let store = open_existing(&config).await?;
+            server::admin::list_messages(&store, limit, &mut std::io::stdout().lock()).await
+        }
+    }
+}
+
+async fn serve(config: Config) -> anyhow::Result<()> {
+    let store = store::open(&config).await?;
+    server::http::connections::raise_open_file_limit();
+    let listener = TcpListener::bind(config.http.listen).await?;
+    tracing::info!(config = ?config, "starting");
+    println!(
+        "Delivery Tracker listening on http://{}",
+        listener.local_addr()?
+    );
+    let state = AppState::new(config, store)?;
+    server::serve(listener, state, shutdown_signal()).await?;
+    Ok(())
+}
+
+async fn users(config: &Config, command: UsersCommand) -> anyhow::Result<()> {
+    let store = open_existing(config).await?;
+    match command {
+        UsersCommand::List => {
+            server::admin::list_users(&store, &mut std::io::stdout().lock()).await?;
+        }
+        UsersCommand::SetRole { user, role } => {
+            let role: Role = role.parse().map_err(anyhow::Error::msg)?;
+            let user = server::admin::set_role(&store, &user, role).await?;
+            println!("{} is now {role}", server::admin::describe(&user));
+        }
+        UsersCommand::Delete { user, yes } => {
+            if !yes {
+                anyhow::bail!("deleting a user cannot be undone: add --yes to confirm");
+            }
+            let files = server::files::FileStore::from_config(config)?;
+            let (user, removed) = server::admin::delete_user(&store, &files, &user).await?;
+            println!(
+                "deleted {} with all their data and {removed} file(s)",
+                server::admin::describe(&user)
+            );
+        }
+        UsersCommand::ResetPassword { user } => {
+            let (user, password, ended) = server::admin::reset_password(&store, &user).await?;
+            println!(
+                "{} now signs in with this password ({ended} session(s) ended):\n\n    \
+                 {password}\n\nPass it on privately; they should change it under Profile → \
+                 Password at once.",
+                server::admin::describe(&user)
+            );
         }
     }
     Ok(())
+}
+
+/// The store for an operator command. On SQLite the database must already exist: a command
+/// run from the wrong directory would otherwise create an empty one there and report that it
+/// holds nothing.
+async fn open_existing(config: &Config) -> anyhow::Result<store::DynStore> {
+    if let DatabaseTarget::Sqlite(path) = config.database.target(&config.data_dir)?
+        && !path.exists()
+    {
+        anyhow::bail!(
+            "no database at {}: set DATA_DIR (or DATABASE_URL) to the server's, or start the \
+             server once to create it",
+            path.display()
+        );
+    }
+    store::open(config).await
+}
+
+/// Reads `.env` from the working directory, if there is one, into the environment before the
+/// configuration is parsed. A variable already set is never replaced, so the precedence is:
+/// flag, then the real environment, then `.env`, then the default. Only the working directory
+/// is looked in (not its parents), so which file counts is never a surprise. A `.env` that
+/// cannot be read or parsed stops the start rather than being half applied.
+fn load_dotenv() -> Result<(), String> {
+    match dotenvy::from_path(".env") {
+        Ok(()) => Ok(()),
+        Err(err) if err.not_found() => Ok(()),
+        Err(err) => Err(format!(".env in the working directory: {err}")),
+    }
+}
+
+fn print_notes(notes: &[String]) {
+    for note in notes {
+        println!("note: {note}");
+    }
 }
 
 fn init_tracing(format: &str) {

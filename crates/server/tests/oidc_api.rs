@@ -391,7 +391,10 @@ async fn providers_and_disabled_routes(backend: Backend) {
         return;
     };
     let providers = app.get("/api/v1/auth/providers", None).await;
-    assert_eq!(providers.body, json!({"phone": false, "oidc": null}));
+    assert_eq!(
+        providers.body,
+        json!({"phone": false, "oidc": null, "signups": true, "guests": true})
+    );
     for path in [
         "/api/v1/auth/oidc/start",
         "/api/v1/auth/oidc/callback?code=a&state=b",

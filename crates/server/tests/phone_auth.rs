@@ -557,7 +557,10 @@ async fn off_without_a_sender(backend: Backend) {
     };
     let providers = app.get(PROVIDERS, None).await;
     assert_eq!(providers.status, StatusCode::OK);
-    assert_eq!(providers.body, json!({"phone": false, "oidc": null}));
+    assert_eq!(
+        providers.body,
+        json!({"phone": false, "oidc": null, "signups": true, "guests": true})
+    );
     for reply in [
         app.get(CHALLENGE, None).await,
         app.post(SEND, json!({"phone": NUMBER, "captcha": {}}))
@@ -576,7 +579,7 @@ async fn off_without_a_sender(backend: Backend) {
     };
     assert_eq!(
         on.get(PROVIDERS, None).await.body,
-        json!({"phone": true, "oidc": null})
+        json!({"phone": true, "oidc": null, "signups": true, "guests": true})
     );
     let challenge = on.get(CHALLENGE, None).await;
     assert_eq!(challenge.headers["cache-control"], "no-store");

@@ -147,6 +147,48 @@ async fn roles_are_set_by_email(backend: Backend) {
     );
 }
 
+async fn users_are_found_by_email_and_deleted_with_their_sessions(backend: Backend) {
+    let Some((store, _keep)) = store(backend).await else {
+        return;
+    };
+    let user = store.create_user(account("d@example.com")).await.unwrap();
+    let other = store.create_user(account("e@example.com")).await.unwrap();
+    let found = store.find_user_by_email("d@example.com").await.unwrap();
+    assert_eq!(found.map(|u| u.id), Some(user.id));
+    assert!(
+        store
+            .find_user_by_email("nobody@example.com")
+            .await
+            .unwrap()
+            .is_none()
+    );
+    assert!(
+        store
+            .find_user_by_phone("+447700900123")
+            .await
+            .unwrap()
+            .is_none()
+    );
+    for (token, owner) in [("t-d", user.id), ("t-e", other.id)] {
+        store
+            .create_session(SessionRecord {
+                token_hash: token.into(),
+                user_id: owner,
+                created_at_ms: 1_000,
+                last_seen_ms: 1_000,
+                user_agent: None,
+            })
+            .await
+            .unwrap();
+    }
+    assert!(store.delete_user(user.id).await.unwrap());
+    assert!(store.get_user(user.id).await.unwrap().is_none());
+    assert!(store.get_session("t-d").await.unwrap().is_none());
+    assert!(!store.delete_user(user.id).await.unwrap(), "already gone");
+    assert!(store.get_user(other.id).await.unwrap().is_some());
+    assert!(store.get_session("t-e").await.unwrap().is_some());
+}
+
 async fn sessions_live_touch_and_expire(backend: Backend) {
     let Some((store, _keep)) = store(backend).await else {
         return;
@@ -1511,6 +1553,7 @@ on_both_backends!(
     users_round_trip_and_emails_are_unique,
     password_login_lookup_skips_guests,
     roles_are_set_by_email,
+    users_are_found_by_email_and_deleted_with_their_sessions,
     sessions_live_touch_and_expire,
     concurrent_writes_are_isolated,
     photo_changes_move_the_change_cursor,

@@ -59,6 +59,7 @@ async fn signed_in(
 #[utoipa::path(post, path = "/signup", tag = "auth", request_body = SignupRequest,
     responses(
         (status = 201, description = "Account created and signed in", body = AuthResponse),
+        (status = 403, description = "signups-closed: the server takes no new accounts (SIGNUPS_OPEN=false)", body = ErrorBody),
         (status = 409, description = "email-already-in-use", body = ErrorBody),
         (status = 422, description = "invalid-email, weak-password or validation", body = ErrorBody),
         (status = 429, description = "rate-limited", body = ErrorBody),
@@ -69,6 +70,7 @@ pub async fn create_account(
     headers: HeaderMap,
     ApiJson(body): ApiJson<SignupRequest>,
 ) -> ApiResult<Response> {
+    super::signups::check_signups_open(&state)?;
     state.limits.check_ip(ip)?;
     let email = required(body.email, "email", "Email is required")?;
     let password = required(body.password, "password", "Password is required")?;
@@ -145,6 +147,7 @@ pub async fn create_session(
 #[utoipa::path(post, path = "/guest", tag = "auth",
     responses(
         (status = 201, description = "Anonymous account created and signed in", body = AuthResponse),
+        (status = 403, description = "guests-disabled: guest accounts are turned off (GUESTS_ENABLED=false)", body = ErrorBody),
         (status = 429, description = "rate-limited", body = ErrorBody),
     ))]
 pub async fn create_guest(
@@ -152,6 +155,7 @@ pub async fn create_guest(
     ClientIp(ip): ClientIp,
     headers: HeaderMap,
 ) -> ApiResult<Response> {
+    super::signups::check_guests_enabled(&state)?;
     state.limits.check_ip(ip)?;
     state.quotas.check_guest(ip)?;
     let user = state

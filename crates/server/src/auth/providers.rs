@@ -12,6 +12,10 @@ pub struct ProvidersResponse {
     pub phone: bool,
     /// The OpenID Connect provider ("Sign in with Google"), null when not configured.
     pub oidc: Option<OidcProvider>,
+    /// Whether new accounts can be made (SIGNUPS_OPEN): false hides "Create account".
+    pub signups: bool,
+    /// Whether guest accounts can be made (GUESTS_ENABLED): false hides "Try without an account".
+    pub guests: bool,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -28,5 +32,7 @@ pub async fn get_providers(State(state): State<AppState>) -> Json<ProvidersRespo
         oidc: state.oidc.as_ref().map(|provider| OidcProvider {
             label: provider.settings().label.clone(),
         }),
+        signups: state.config.signups.signups_open,
+        guests: state.config.signups.guests_enabled,
     })
 }

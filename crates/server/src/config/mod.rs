@@ -5,6 +5,7 @@
 //! own `validate()` and tests. A section that needs another's value (Stripe and OpenID need
 //! PUBLIC_URL) takes that section as an argument.
 
+mod backup;
 mod billing;
 mod connections;
 mod database;
@@ -15,6 +16,7 @@ mod phone;
 pub mod quotas;
 mod rate_limits;
 mod sessions;
+mod signups;
 mod smtp;
 mod storage;
 mod uploads;
@@ -24,6 +26,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 pub use self::{
+    backup::BackupConfig,
     billing::{BillingConfig, StripeConfig},
     connections::{ConnectionLimits, ConnectionsConfig},
     database::{DatabaseConfig, DatabaseTarget},
@@ -34,6 +37,7 @@ pub use self::{
     quotas::QuotaConfig,
     rate_limits::RateLimitConfig,
     sessions::SessionConfig,
+    signups::SignupConfig,
     smtp::{ContactEmailConfig, SmtpConfig, SmtpSecurity},
     storage::{StorageConfig, StorageKind},
     uploads::{MAX_PICTURE_MEGAPIXELS, UploadsConfig},
@@ -84,6 +88,12 @@ pub struct Config {
 
     #[command(flatten)]
     pub quotas: QuotaConfig,
+
+    #[command(flatten)]
+    pub backup: BackupConfig,
+
+    #[command(flatten)]
+    pub signups: SignupConfig,
 }
 
 impl Config {
@@ -104,6 +114,8 @@ impl Config {
             connections: Default::default(),
             uploads: Default::default(),
             quotas: Default::default(),
+            backup: Default::default(),
+            signups: Default::default(),
         }
     }
 
@@ -125,6 +137,8 @@ impl Config {
         self.oidc.validate(&self.http)?;
         self.rate_limits.validate()?;
         self.uploads.validate()?;
+        self.backup.validate()?;
+        self.signups.validate()?;
         self.storage.validate()
     }
 }
@@ -163,7 +177,7 @@ mod tests {
             tweak(&mut config);
             config.validate().expect_err("refused").0
         };
-        let cases: [(Tweak, &str); 12] = [
+        let cases: [(Tweak, &str); 14] = [
             (
                 |c| c.database.sqlite_synchronous = "OFF".into(),
                 "SQLITE_SYNCHRONOUS",
@@ -196,6 +210,8 @@ mod tests {
                 "rate limits",
             ),
             (|c| c.uploads.uploads_in_flight = 0, "UPLOADS_IN_FLIGHT"),
+            (|c| c.backup.backup_keep = 0, "BACKUP_KEEP"),
+            (|c| c.signups.signups_open = false, "SIGNUPS_OPEN"),
             (
                 |c| c.storage.s3_bucket = Some("pictures".into()),
                 "S3_BUCKET",

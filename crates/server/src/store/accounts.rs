@@ -51,6 +51,13 @@ pub trait AccountStore: Send + Sync {
     async fn find_password_login(&self, email: &str) -> StoreResult<Option<(UserRecord, String)>>;
     async fn record_login(&self, id: Uuid, now_ms: i64) -> StoreResult<()>;
     async fn list_users(&self) -> StoreResult<Vec<UserRecord>>;
+    /// The user with this normalised e-mail, whatever way they sign in.
+    async fn find_user_by_email(&self, email: &str) -> StoreResult<Option<UserRecord>>;
+    /// Deletes the user and, by the same cascade the guest sweep relies on, everything of
+    /// theirs in the database: records, replay records, receipts rows, sessions, identities,
+    /// phone identity, pending sign-ins. False when there was no such user. Their files are
+    /// the caller's to remove (`FileStore::delete_user_files`).
+    async fn delete_user(&self, id: Uuid) -> StoreResult<bool>;
     async fn password_hash(&self, user_id: Uuid) -> StoreResult<Option<String>>;
     async fn set_password(
         &self,

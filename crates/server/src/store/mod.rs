@@ -9,7 +9,7 @@
 pub mod accounts;
 pub mod contact;
 pub mod identities;
-mod migrations;
+pub(crate) mod migrations;
 pub mod ops;
 pub mod phone;
 pub mod plans;

@@ -65,6 +65,8 @@ pub type Limits = SendLimits;
 /// attempts.
 #[async_trait]
 pub trait PhoneStore: Send + Sync {
+    /// The user a phone identity (E.164) belongs to.
+    async fn find_user_by_phone(&self, phone: &str) -> StoreResult<Option<UserRecord>>;
     /// The key stored under `name`, or `candidate` after storing it if there was none.
     async fn server_key(&self, name: &str, candidate: Vec<u8>) -> StoreResult<Vec<u8>>;
     /// Records a captcha solution; false if it was already used (a replay).

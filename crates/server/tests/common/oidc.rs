@@ -14,6 +14,8 @@ use reqwest::{StatusCode, redirect::Policy};
 use serde_json::Value;
 use tokio::net::TcpListener;
 
+use server::config::Config;
+
 use super::{Backend, TestApp, spawn_app_on_listener, store_for};
 
 pub const CLIENT_ID: &str = "delivery-tracker";
@@ -88,6 +90,14 @@ pub async fn start_provider(redirect_uri: &str) -> Option<OidcProvider> {
 
 /// A server configured for a freshly started provider (PUBLIC_URL = the server's address).
 pub async fn spawn_oidc_app(backend: Backend) -> Option<(TestApp, OidcProvider)> {
+    spawn_oidc_app_with(backend, |_| {}).await
+}
+
+/// As `spawn_oidc_app`, with `tweak` applied to the configuration last.
+pub async fn spawn_oidc_app_with(
+    backend: Backend,
+    tweak: impl FnOnce(&mut Config),
+) -> Option<(TestApp, OidcProvider)> {
     let store = store_for(backend).await?;
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
@@ -98,6 +108,7 @@ pub async fn spawn_oidc_app(backend: Backend) -> Option<(TestApp, OidcProvider)>
         config.oidc.oidc_issuer = Some(issuer);
         config.oidc.oidc_client_id = Some(CLIENT_ID.into());
         config.oidc.oidc_client_secret = Some(CLIENT_SECRET.into());
+        tweak(config);
     })
     .await;
     Some((app, provider))

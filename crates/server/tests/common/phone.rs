@@ -10,6 +10,7 @@ use server::{
 };
 use sha2::{Digest, Sha256};
 use tokio::{net::TcpListener, sync::oneshot};
+use uuid::Uuid;
 
 use super::{Backend, Reply, TestApp, store_for};
 
@@ -184,4 +185,52 @@ impl TestApp {
         let code = self.last_code(phone);
         self.verify_code(&id, &code, cookie).await
     }
+}
+
+/// A user whose only way in is `phone`, made through the store's phone sign-in.
+pub async fn phone_account(store: &server::store::DynStore, phone: &str) -> Uuid {
+    use domain::phone::SendLimits;
+    use server::store::{
+        NewUser,
+        phone::{PhoneCodeStart, PhoneSignIn, PhoneSignInRequest},
+    };
+    let verification_id = Uuid::now_v7();
+    let limits = SendLimits {
+        min_interval_ms: 0,
+        per_number_per_hour: 10,
+        per_ip_per_minute: 10,
+        global_per_minute: 10,
+    };
+    let now = domain::time_fmt::now_ms();
+    let start = PhoneCodeStart {
+        verification_id,
+        phone: phone.into(),
+        ip: "203.0.113.9".into(),
+        code_salt: "salt".into(),
+        code_hash: "hash".into(),
+        attempts: 0,
+        expires_at_ms: now + 600_000,
+        now_ms: now,
+    };
+    assert_eq!(store.start_phone_code(start, limits).await.unwrap(), Ok(()));
+    let signed_in = store
+        .complete_phone_sign_in(PhoneSignInRequest {
+            verification_id,
+            link_to: None,
+            new_user: NewUser {
+                id: Uuid::now_v7(),
+                email: None,
+                display_name: None,
+                password_hash: None,
+                is_anonymous: false,
+                now_ms: now,
+            },
+            now_ms: now,
+        })
+        .await
+        .unwrap();
+    let PhoneSignIn::SignedIn { user, .. } = signed_in else {
+        panic!("{signed_in:?}");
+    };
+    user.id
 }

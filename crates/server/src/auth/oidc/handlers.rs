@@ -137,7 +137,7 @@ pub async fn start_oidc(
 
 #[utoipa::path(get, path = "/oidc/callback", tag = "auth", params(CallbackParams),
     responses(
-        (status = 200, description = "Popup result page (text/html, CSP nonce) posting {type:'oidc-result', ok, isNewUser | error, message} to the opener (own origin only) and closing; on success also sets a fresh session cookie. Errors: invalid-state, provider-error, token-exchange-failed, invalid-token, provider-unavailable, identity-in-use, link-not-allowed"),
+        (status = 200, description = "Popup result page (text/html, CSP nonce) posting {type:'oidc-result', ok, isNewUser | error, message} to the opener (own origin only) and closing; on success also sets a fresh session cookie. Errors: invalid-state, provider-error, token-exchange-failed, invalid-token, provider-unavailable, identity-in-use, link-not-allowed, signups-closed (no account yet and SIGNUPS_OPEN=false)"),
         (status = 404, description = "oidc-disabled", body = ErrorBody),
     ))]
 pub async fn finish_oidc(
@@ -222,6 +222,9 @@ async fn sign_in(
     if let Some(user_id) = state.store.find_identity_user(&key).await? {
         state.store.record_login(user_id, now).await?;
         return Ok((begin_session(state, headers, user_id).await?, false));
+    }
+    if !state.config.signups.signups_open {
+        return Err(OidcFailure::SignupsClosed);
     }
     // No e-mail on the account: here an e-mail means a password sign-in (and its uniqueness
     // would let a provider's address collide with, or block, someone's password account).

@@ -39,6 +39,8 @@ pub enum OidcFailure {
     IdentityInUse,
     /// Linking needs the guest who started it to still be signed in.
     LinkNotAllowed,
+    /// No account has this identity yet and the server takes no new accounts.
+    SignupsClosed,
     Internal,
 }
 
@@ -52,6 +54,7 @@ impl OidcFailure {
             OidcFailure::ProviderUnavailable => "provider-unavailable",
             OidcFailure::IdentityInUse => "identity-in-use",
             OidcFailure::LinkNotAllowed => "link-not-allowed",
+            OidcFailure::SignupsClosed => "signups-closed",
             OidcFailure::Internal => "internal",
         }
     }
@@ -64,6 +67,10 @@ impl OidcFailure {
             OidcFailure::LinkNotAllowed => {
                 format!("Only a guest account that is signed in can link a {label} account")
             }
+            OidcFailure::SignupsClosed => format!(
+                "This server is not taking new accounts: no account is linked to this {label} \
+                 account"
+            ),
             _ => format!("Failed to login with {label}"),
         }
     }

@@ -177,6 +177,7 @@ pub async fn send_code(
     responses(
         (status = 200, description = "Signed in (isNewUser when the number was new). With a session, the number is linked to that user in place and the session is renewed", body = AuthResponse),
         (status = 400, description = "invalid-verification-code (attempts remain) or code-expired (expired, used, replaced or tried 5 times)", body = ErrorBody),
+        (status = 403, description = "signups-closed: the number has no account and the server takes no new ones", body = ErrorBody),
         (status = 404, description = "phone-disabled", body = ErrorBody),
         (status = 409, description = "identity-in-use (the number belongs to another account) or phone-already-linked", body = ErrorBody),
         (status = 422, description = "validation: the code is missing", body = ErrorBody),
@@ -213,6 +214,16 @@ pub async fn verify_code(
         .ok_or_else(code_expired)?;
     if !code::code_matches(&stored.code_salt, &entered, &stored.code_hash) {
         return Err(wrong_code());
+    }
+    // Signing in without a session to link to would make a new account for an unknown number.
+    if current.is_none()
+        && state
+            .store
+            .find_user_by_phone(&stored.phone)
+            .await?
+            .is_none()
+    {
+        crate::auth::signups::check_signups_open(&state)?;
     }
     let outcome = state
         .store

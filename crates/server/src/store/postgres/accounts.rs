@@ -95,6 +95,27 @@ impl AccountStore for PgStore {
         Ok(())
     }
 
+    async fn find_user_by_email(&self, email: &str) -> StoreResult<Option<UserRecord>> {
+        let client = self.client().await?;
+        let row = client
+            .query_opt(
+                &format!("SELECT {USER_COLUMNS} FROM users WHERE email = $1"),
+                &[&email],
+            )
+            .await
+            .map_err(db_err)?;
+        Ok(row.as_ref().map(user_from_row))
+    }
+
+    async fn delete_user(&self, id: Uuid) -> StoreResult<bool> {
+        let client = self.client().await?;
+        let deleted = client
+            .execute("DELETE FROM users WHERE id = $1", &[&id])
+            .await
+            .map_err(db_err)?;
+        Ok(deleted > 0)
+    }
+
     async fn list_users(&self) -> StoreResult<Vec<UserRecord>> {
         let client = self.client().await?;
         let rows = client

@@ -148,6 +148,21 @@ async fn complete(tx: &Transaction<'_>, request: PhoneSignInRequest) -> StoreRes
 
 #[async_trait]
 impl PhoneStore for PgStore {
+    async fn find_user_by_phone(&self, phone: &str) -> StoreResult<Option<UserRecord>> {
+        let client = self.client().await?;
+        let row = client
+            .query_opt(
+                &format!(
+                    "SELECT {USER_COLUMNS} FROM users
+                     WHERE id = (SELECT user_id FROM phone_identities WHERE phone = $1)"
+                ),
+                &[&phone],
+            )
+            .await
+            .map_err(db_err)?;
+        Ok(row.as_ref().map(user_from_row))
+    }
+
     async fn server_key(&self, name: &str, candidate: Vec<u8>) -> StoreResult<Vec<u8>> {
         let client = self.client().await?;
         client

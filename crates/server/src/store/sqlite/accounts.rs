@@ -101,6 +101,32 @@ impl AccountStore for SqliteStore {
             .await
     }
 
+    async fn find_user_by_email(&self, email: &str) -> StoreResult<Option<UserRecord>> {
+        let email = email.to_owned();
+        self.readers
+            .read(move |conn| {
+                conn.query_row(
+                    &format!("SELECT {USER_COLUMNS} FROM users WHERE email = ?1"),
+                    [email],
+                    user_from_row,
+                )
+                .optional()
+                .map_err(db_err)
+            })
+            .await
+    }
+
+    async fn delete_user(&self, id: Uuid) -> StoreResult<bool> {
+        self.writer
+            .write(move |conn| {
+                let deleted = conn
+                    .execute("DELETE FROM users WHERE id = ?1", [id.to_string()])
+                    .map_err(db_err)?;
+                Ok(deleted > 0)
+            })
+            .await
+    }
+
     async fn list_users(&self) -> StoreResult<Vec<UserRecord>> {
         self.readers
             .read(|conn| {

@@ -7,7 +7,7 @@ use uuid::Uuid;
 
 use super::{SqliteStore, accounts::select_user, db_err, is_unique_violation};
 use crate::store::{
-    PhoneStore, StoreError, StoreResult,
+    PhoneStore, StoreError, StoreResult, UserRecord,
     phone::{
         Limits, PhoneCodeCheck, PhoneCodeStart, PhoneSignIn, PhoneSignInRequest, SendOutcome,
         SendVolume,
@@ -146,6 +146,27 @@ fn complete(conn: &Connection, request: PhoneSignInRequest) -> StoreResult<Phone
 
 #[async_trait]
 impl PhoneStore for SqliteStore {
+    async fn find_user_by_phone(&self, phone: &str) -> StoreResult<Option<UserRecord>> {
+        let phone = phone.to_owned();
+        self.readers
+            .read(move |conn| {
+                let user_id: Option<String> = conn
+                    .query_row(
+                        "SELECT user_id FROM phone_identities WHERE phone = ?1",
+                        [phone],
+                        |row| row.get(0),
+                    )
+                    .optional()
+                    .map_err(db_err)?;
+                match user_id.map(|id| Uuid::parse_str(&id)) {
+                    Some(Ok(id)) => select_user(conn, id),
+                    Some(Err(err)) => Err(StoreError::Backend(err.into())),
+                    None => Ok(None),
+                }
+            })
+            .await
+    }
+
     async fn server_key(&self, name: &str, candidate: Vec<u8>) -> StoreResult<Vec<u8>> {
         let name = name.to_owned();
         self.writer

@@ -1,0 +1,96 @@
+//! Scheduled backups while serving (BACKUP_DIR): one at start, then every
+//! BACKUP_INTERVAL_HOURS, keeping the newest BACKUP_KEEP archives.
+
+use std::{
+    fs, io,
+    path::{Path, PathBuf},
+    sync::Arc,
+};
+
+use anyhow::Context;
+
+use crate::config::Config;
+
+const PREFIX: &str = "delivery-tracker-";
+const SUFFIX: &str = ".tar.gz";
+
+/// Starts the schedule when BACKUP_DIR is set. A failed backup is logged and tried again at
+/// the next interval: serving goes on.
+pub fn start(config: Arc<Config>) -> Option<tokio::task::JoinHandle<()>> {
+    let dir = config.backup.backup_dir.clone()?;
+    Some(tokio::spawn(async move {
+        let mut tick = tokio::time::interval(config.backup.interval());
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            tick.tick().await;
+            match run_once(&config, &dir).await {
+                Ok(path) => tracing::info!(archive = %path.display(), "scheduled backup written"),
+                Err(err) => {
+                    tracing::error!(error = format!("{err:#}"), "scheduled backup failed");
+                }
+            }
+        }
+    }))
+}
+
+/// Writes one archive into `dir`, then deletes all but the newest BACKUP_KEEP of ours.
+pub async fn run_once(config: &Config, dir: &Path) -> anyhow::Result<PathBuf> {
+    fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    // UTC, fixed width: names sort in time order.
+    let stamp = chrono::Utc::now().format("%Y%m%dT%H%M%S%.3fZ");
+    let path = dir.join(format!("{PREFIX}{stamp}{SUFFIX}"));
+    super::create(config, &path).await?;
+    prune(dir, config.backup.backup_keep)?;
+    Ok(path)
+}
+
+/// Deletes all but the newest `keep` scheduled archives in `dir` (other files are left alone);
+/// returns what it deleted.
+pub fn prune(dir: &Path, keep: u32) -> io::Result<Vec<PathBuf>> {
+    let mut ours: Vec<PathBuf> = fs::read_dir(dir)?
+        .filter_map(Result::ok)
+        .filter(|entry| {
+            let name = entry.file_name();
+            let name = name.to_string_lossy();
+            name.starts_with(PREFIX) && name.ends_with(SUFFIX)
+        })
+        .map(|entry| entry.path())
+        .collect();
+    ours.sort();
+    let excess = ours
+        .len()
+        .saturating_sub(usize::try_from(keep).unwrap_or(usize::MAX));
+    let old: Vec<PathBuf> = ours.into_iter().take(excess).collect();
+    for path in &old {
+        fs::remove_file(path)?;
+    }
+    Ok(old)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prune_keeps_the_newest_and_leaves_other_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let names = [
+            "delivery-tracker-20260101T000000.000Z.tar.gz",
+            "delivery-tracker-20260102T000000.000Z.tar.gz",
+            "delivery-tracker-20260103T000000.000Z.tar.gz",
+            "notes.txt",
+            "delivery-tracker-20260104T000000.000Z.tar.gz.partial",
+        ];
+        for name in names {
+            fs::write(dir.path().join(name), b"x").unwrap();
+        }
+        let removed = prune(dir.path(), 2).unwrap();
+        assert_eq!(removed, vec![dir.path().join(names[0])]);
+        let mut left: Vec<String> = fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        left.sort();
+        assert_eq!(left, [names[1], names[2], names[4], names[3]]);
+    }
+}

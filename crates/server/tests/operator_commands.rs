@@ -1,0 +1,273 @@
+//! `users delete`, `users reset-password` and `users set-role`: each finds the user by e-mail,
+//! phone number or id, on both backends; and operator commands refuse to create a database
+//! where there is none.
+
+mod common;
+
+use std::process::Command;
+
+use common::{
+    Backend, TestApp,
+    phone::phone_account,
+    pictures::{file, gradient, png, send_parts},
+    spawn_app,
+};
+use domain::Role;
+use reqwest::{Method, StatusCode};
+use serde_json::json;
+use server::{config::Config, files::FileStore};
+use uuid::Uuid;
+
+const PASSWORD: &str = "van-route-42";
+
+/// A signed-up driver with an entry, a profile picture and a receipt photo.
+async fn driver_with_data(app: &TestApp, email: &str) -> (String, Uuid) {
+    let (cookie, user) = app.sign_up(email, PASSWORD).await;
+    let id: Uuid = user["id"].as_str().unwrap().parse().unwrap();
+    let reply = app
+        .push(
+            &cookie,
+            vec![
+                json!({"id": Uuid::new_v4().to_string(), "name": "entry.put", "args": {
+                "id": Uuid::now_v7().to_string(), "date": "2026-03-21", "stops": 100,
+                "extra": 0, "notes": "", "total": 19_800}}),
+            ],
+        )
+        .await;
+    assert_eq!(
+        reply.body["results"][0]["status"], "applied",
+        "{}",
+        reply.text
+    );
+    let picture = png(&gradient(32, 32));
+    let photo = send_parts(
+        app,
+        Method::POST,
+        "/api/v1/profile/photo",
+        Some(&cookie),
+        &[file(&picture)],
+    )
+    .await;
+    assert_eq!(photo.status, StatusCode::OK, "{}", photo.text);
+    let receipt = send_parts(
+        app,
+        Method::PUT,
+        &format!("/api/v1/receipts/{}", Uuid::new_v4()),
+        Some(&cookie),
+        &[file(&picture)],
+    )
+    .await;
+    assert_eq!(receipt.status, StatusCode::CREATED, "{}", receipt.text);
+    (cookie, id)
+}
+
+fn files_of(app: &TestApp, id: Uuid) -> std::path::PathBuf {
+    app.data_dir()
+        .join("files")
+        .join("users")
+        .join(id.to_string())
+}
+
+async fn users_delete_removes_everything_and_nobody_else(backend: Backend) {
+    let Some(app) = spawn_app(backend).await else {
+        return;
+    };
+    let (cookie, id) = driver_with_data(&app, "gone@example.com").await;
+    let (other_cookie, other) = driver_with_data(&app, "stays@example.com").await;
+    assert!(files_of(&app, id).exists());
+    let files = FileStore::from_config(&Config::for_data_dir(app.data_dir())).unwrap();
+
+    let (deleted, removed) = server::admin::delete_user(&app.store, &files, "Gone@Example.com")
+        .await
+        .unwrap();
+    assert_eq!(deleted.id, id);
+    assert_eq!(removed, 2, "the picture and the receipt photo");
+
+    assert!(app.store.get_user(id).await.unwrap().is_none());
+    assert!(app.store.list_sessions(id).await.unwrap().is_empty());
+    assert!(
+        !files_of(&app, id).exists()
+            || std::fs::read_dir(files_of(&app, id))
+                .unwrap()
+                .next()
+                .is_none()
+    );
+    let session = app.get("/api/v1/auth/session", Some(&cookie)).await;
+    assert_eq!(session.status, StatusCode::UNAUTHORIZED);
+    // A second delete finds nobody.
+    let again = server::admin::delete_user(&app.store, &files, &id.to_string()).await;
+    assert!(again.unwrap_err().to_string().contains("no user"));
+
+    // The other driver keeps everything.
+    assert!(app.store.get_user(other).await.unwrap().is_some());
+    let pulled = app
+        .get("/api/v1/sync/pull?cursor=0&limit=1000", Some(&other_cookie))
+        .await;
+    assert_eq!(pulled.status, StatusCode::OK);
+    assert!(std::fs::read_dir(files_of(&app, other)).unwrap().count() >= 1);
+}
+
+async fn a_user_is_found_by_email_phone_or_id(backend: Backend) {
+    let Some(app) = spawn_app(backend).await else {
+        return;
+    };
+    let (_, id) = app.sign_up("driver@example.com", PASSWORD).await;
+    let id: Uuid = id["id"].as_str().unwrap().parse().unwrap();
+    for who in [
+        "driver@example.com",
+        " DRIVER@example.com ",
+        &id.to_string(),
+    ] {
+        let found = server::admin::find_user(&app.store, who).await.unwrap();
+        assert_eq!(found.id, id, "{who}");
+    }
+    for (who, why) in [
+        ("nobody@example.com", "no user"),
+        ("+447700900999", "no user"),
+        (&Uuid::new_v4().to_string(), "no user"),
+        ("rm -rf \u{1b}[2J", "is not an e-mail"),
+    ] {
+        let err = server::admin::find_user(&app.store, who)
+            .await
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains(why), "{who}: {err}");
+        assert!(!err.contains('\u{1b}'), "escaped: {err}");
+    }
+}
+
+async fn set_role_and_reset_password_by_phone_or_id(backend: Backend) {
+    let Some(app) = spawn_app(backend).await else {
+        return;
+    };
+    // A phone-only account: no e-mail, so set-role could not name it before.
+    let phone_user = phone_account(&app.store, "+447700900123").await;
+    let user = server::admin::set_role(&app.store, "+44 7700 900123", Role::Pro)
+        .await
+        .unwrap();
+    assert_eq!(user.id, phone_user);
+    let stored = app.store.get_user(phone_user).await.unwrap().unwrap();
+    assert_eq!(stored.role, Role::Pro);
+    // No password sign-in to reset.
+    let err = server::admin::reset_password(&app.store, &phone_user.to_string())
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("no e-mail"), "{err}");
+
+    let (cookie, user) = app.sign_up("forgot@example.com", PASSWORD).await;
+    let id: Uuid = user["id"].as_str().unwrap().parse().unwrap();
+    let (reset, password, ended) = server::admin::reset_password(&app.store, &id.to_string())
+        .await
+        .unwrap();
+    assert_eq!(reset.id, id);
+    assert_eq!(ended, 1, "the sign-up session ended");
+    assert_eq!(password.chars().count(), 20);
+    let session = app.get("/api/v1/auth/session", Some(&cookie)).await;
+    assert_eq!(session.status, StatusCode::UNAUTHORIZED);
+    let old = app
+        .post(
+            "/api/v1/auth/login",
+            json!({"email": "forgot@example.com", "password": PASSWORD}),
+        )
+        .await;
+    assert_eq!(old.status, StatusCode::UNAUTHORIZED, "{}", old.text);
+    let new = app
+        .post(
+            "/api/v1/auth/login",
+            json!({"email": "forgot@example.com", "password": password}),
+        )
+        .await;
+    assert_eq!(new.status, StatusCode::OK, "{}", new.text);
+}
+
+on_both_backends!(
+    users_delete_removes_everything_and_nobody_else,
+    a_user_is_found_by_email_phone_or_id,
+    set_role_and_reset_password_by_phone_or_id,
+);
+
+#[test]
+fn operator_commands_refuse_a_data_dir_without_a_database() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("not-here");
+    for args in [
+        &["users", "list"][..],
+        &["users", "set-role", "a@example.com", "pro"],
+        &["users", "delete", "a@example.com", "--yes"],
+        &["users", "reset-password", "a@example.com"],
+        &["messages", "list"],
+    ] {
+        let output = Command::new(env!("CARGO_BIN_EXE_delivery-tracker"))
+            .args(args)
+            .env("DATA_DIR", &missing)
+            .env("LOG", "error")
+            .env_remove("DATABASE_URL")
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(!output.status.success(), "{args:?}");
+        assert!(stderr.contains("no database at"), "{args:?}: {stderr}");
+        assert!(!missing.exists(), "{args:?} created {}", missing.display());
+    }
+}
+
+#[test]
+fn users_delete_needs_yes() {
+    let dir = tempfile::tempdir().unwrap();
+    let binary = env!("CARGO_BIN_EXE_delivery-tracker");
+    // Create the database the way an operator would: start the server once.
+    let port = common::binary::free_port();
+    let mut server = common::binary::start_binary(dir.path(), port, &[], None);
+    let _ = server.kill();
+    let _ = server.wait();
+    let output = Command::new(binary)
+        .args(["users", "delete", "a@example.com"])
+        .env("DATA_DIR", dir.path())
+        .env("LOG", "error")
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    assert!(String::from_utf8_lossy(&output.stderr).contains("--yes"));
+}
+
+/// Runs `users list` in `cwd` with `env` (and no inherited DATA_DIR); returns stderr.
+fn users_list_in(cwd: &std::path::Path, env: &[(&str, &str)]) -> (bool, String) {
+    let output = Command::new(env!("CARGO_BIN_EXE_delivery-tracker"))
+        .args(["users", "list"])
+        .current_dir(cwd)
+        .env_remove("DATA_DIR")
+        .env_remove("DATABASE_URL")
+        .env("LOG", "error")
+        .envs(env.iter().copied())
+        .output()
+        .unwrap();
+    (
+        output.status.success(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn dotenv_is_read_and_the_real_environment_wins() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join(".env"),
+        "# a comment\nDATA_DIR=/nonexistent/from-dotenv\n",
+    )
+    .unwrap();
+    let (ok, stderr) = users_list_in(dir.path(), &[]);
+    assert!(!ok);
+    assert!(stderr.contains("/nonexistent/from-dotenv"), "{stderr}");
+    let (ok, stderr) = users_list_in(dir.path(), &[("DATA_DIR", "/nonexistent/from-env")]);
+    assert!(!ok);
+    assert!(
+        stderr.contains("/nonexistent/from-env") && !stderr.contains("from-dotenv"),
+        "{stderr}"
+    );
+
+    std::fs::write(dir.path().join(".env"), "DATA_DIR='unterminated\n").unwrap();
+    let (ok, stderr) = users_list_in(dir.path(), &[]);
+    assert!(!ok);
+    assert!(stderr.contains(".env"), "{stderr}");
+}
