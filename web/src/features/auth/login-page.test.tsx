@@ -173,3 +173,21 @@ describe('login page', () => {
     expect(screen.getByRole('button', { name: 'Continue as guest' })).toBeDisabled();
   });
 });
+
+describe("the operator's switches", () => {
+  it('offers only sign-in when the server closed sign-ups, and no guest button when guests are off', async () => {
+    renderApp('/login', { routes: { ['GET /api/v1/auth/providers']: () => json(200, { phone: false, oidc: null, signups: false, guests: false }) } });
+    await waitForSession();
+    expect(await screen.findByText('New accounts are closed on this server. Sign in with an account you already have.')).toBeInTheDocument();
+    expect(screen.queryByRole('tab', { name: 'Sign Up' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Continue as guest' })).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Login' })).toBeInTheDocument();
+  });
+
+  it('offers everything when an older server does not say', async () => {
+    renderApp('/login', { routes: { ['GET /api/v1/auth/providers']: () => json(200, { phone: false, oidc: null }) } });
+    await waitForSession();
+    expect(await screen.findByRole('tab', { name: 'Sign Up' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Continue as guest' })).toBeInTheDocument();
+  });
+});

@@ -31,7 +31,8 @@ export function LoginPage() {
   const [pending, setPending] = useState<'credentials' | 'guest' | null>(null);
   const providers = useProviders();
   const [phoneOpen, setPhoneOpen] = useState(false);
-  const signingUp = mode === 'sign-up';
+  // A server that closed sign-ups only signs in, whatever tab was picked before it answered.
+  const signingUp = mode === 'sign-up' && providers.signups;
 
   function changeMode(next: Mode) {
     setMode(next);
@@ -82,9 +83,21 @@ export function LoginPage() {
           <p className={styles.tagline}>Track your delivery stats efficiently</p>
         </div>
 
-        <ModeTabs mode={mode} panelId={panelId} onChange={changeMode} />
+        {providers.signups ? (
+          <ModeTabs mode={mode} panelId={panelId} onChange={changeMode} />
+        ) : (
+          <p className={styles.closed}>New accounts are closed on this server. Sign in with an account you already have.</p>
+        )}
 
-        <form id={panelId} role="tabpanel" aria-labelledby={tabId(mode)} className={styles.form} onSubmit={onSubmit} noValidate>
+        <form
+          id={panelId}
+          role={providers.signups ? 'tabpanel' : undefined}
+          aria-labelledby={providers.signups ? tabId(mode) : undefined}
+          aria-label={providers.signups ? undefined : 'Login'}
+          className={styles.form}
+          onSubmit={onSubmit}
+          noValidate
+        >
           <FormAlert message={error} />
           {signingUp ? (
             <TextField
@@ -123,16 +136,18 @@ export function LoginPage() {
 
         <div className={styles.divider} aria-hidden="true" />
 
-        <Button
-          variant="secondary"
-          block
-          disabled={busy}
-          aria-busy={pending === 'guest'}
-          onClick={() => void run('guest', 'login', continueAsGuest)}
-        >
-          {pending === 'guest' ? <Spinner size="sm" decorative /> : null}
-          Continue as guest
-        </Button>
+        {providers.guests ? (
+          <Button
+            variant="secondary"
+            block
+            disabled={busy}
+            aria-busy={pending === 'guest'}
+            onClick={() => void run('guest', 'login', continueAsGuest)}
+          >
+            {pending === 'guest' ? <Spinner size="sm" decorative /> : null}
+            Continue as guest
+          </Button>
+        ) : null}
         {providers.phone ? (
           <Button variant="secondary" block disabled={busy} onClick={() => setPhoneOpen(true)}>
             Sign in with Phone

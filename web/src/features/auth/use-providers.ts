@@ -1,11 +1,9 @@
 import { useEffect, useState } from 'react';
-import { fetchProviders, type Providers } from '@/lib/phone/phone-api';
-
-const none: Providers = { phone: false, oidc: null };
+import { fetchProviders, NO_OPTIONAL_PROVIDERS, type Providers } from '@/lib/phone/phone-api';
 
 /** The optional sign-in methods this server offers; none until it has answered. */
 export function useProviders(): Providers {
-  const [providers, setProviders] = useState<Providers>(none);
+  const [providers, setProviders] = useState<Providers>(NO_OPTIONAL_PROVIDERS);
   useEffect(() => {
     let live = true;
     void fetchProviders().then((answer) => {

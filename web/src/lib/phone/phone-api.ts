@@ -7,15 +7,24 @@ import { challengeSchema, solveCaptcha, type Solver } from './captcha';
 const providersSchema = z.object({
   phone: z.boolean(),
   oidc: z.object({ label: z.string() }).nullable(),
+  // The operator's switches (SIGNUPS_OPEN, GUESTS_ENABLED); a server from before them is open.
+  signups: z.boolean().default(true),
+  guests: z.boolean().default(true),
 });
 export type Providers = z.infer<typeof providersSchema>;
+
+/**
+ * What the login page offers until the server answers (or when it cannot): the spec's own
+ * buttons, none of the optional ones. A closed server still refuses with its own words.
+ */
+export const NO_OPTIONAL_PROVIDERS: Providers = { phone: false, oidc: null, signups: true, guests: true };
 
 /** Which sign-in methods the server offers; none of the optional ones if it cannot say. */
 export async function fetchProviders(): Promise<Providers> {
   try {
     return await request(apiPaths.providers, { schema: providersSchema });
   } catch {
-    return { phone: false, oidc: null };
+    return NO_OPTIONAL_PROVIDERS;
   }
 }
 
