@@ -16,6 +16,9 @@ import { useEntries } from '@/features/entries/use-entries';
 import { deleteCheck, restoreCheck } from '@/features/invoices/commands';
 import { InvoicesView } from '@/features/invoices/invoices-view';
 import { useInvoices } from '@/features/invoices/use-invoices';
+import { useExpenses } from '@/features/expenses/use-expenses';
+import { useMileageLog } from '@/features/mileage/use-mileage';
+import { useVehicles } from '@/lib/sync/use-vehicles';
 import { parkedReasonsByRecord, useParkedChanges } from '@/features/parked-changes/use-parked-changes';
 import { usePaySetup } from '@/lib/sync/use-pay-setup';
 import { useProfile, useSettings } from '@/lib/sync/use-profile';
@@ -61,6 +64,13 @@ export function HistoryPage() {
   const pay = usePaySetup();
   const profile = useProfile();
   const settings = useSettings();
+  const expenses = useExpenses();
+  const vehicles = useVehicles();
+  const mileageLog = useMileageLog();
+  const spending = useMemo(
+    () => (expenses && vehicles && mileageLog ? { expenses, vehicles, mileage: mileageLog.records } : undefined),
+    [expenses, vehicles, mileageLog],
+  );
   const parkedReasons = useMemo(() => parkedReasonsByRecord(parked), [parked]);
   const validRange = rangeProblem(range) === null;
   const inRangeEntries = useMemo(
@@ -153,6 +163,7 @@ export function HistoryPage() {
                 profile={profile}
                 pay={pay}
                 theme={settings?.theme ?? 'dark'}
+                spending={spending}
               />
             </div>
           </section>
