@@ -27,6 +27,7 @@ import { useNow } from '@/lib/use-now';
 import { localDay } from '@/lib/week';
 import type { LocalEntry, LocalInvoice } from '@/sync/types';
 import { ExportButtons } from './export-buttons';
+import { ImportPanel } from './import-panel';
 import { closedRange, inRange, rangeFromParams, rangeProblem, type DayRange } from './history-range';
 import { RangeFilter } from './range-filter';
 import { SummariesView } from './summaries-view';
@@ -146,7 +147,10 @@ export function HistoryPage() {
           onDelete={(check) => void remove({ kind: 'invoice', record: check })}
         />
       ) : total === 0 ? (
-        <p className={styles.empty}>No entries yet.</p>
+        <>
+          <p className={styles.empty}>No entries yet.</p>
+          <ImportPanel />
+        </>
       ) : (
         <>
           <section className={panel.panel} aria-label="Search and export">
@@ -167,6 +171,7 @@ export function HistoryPage() {
               />
             </div>
           </section>
+          <ImportPanel />
           {validRange ? <PaySummaryPanel title="Pay in this period" summary={rangePay} from={closed.from} to={closed.to} couriers={pay?.couriers ?? []} /> : null}
           {view === 'summaries' ? (
             <SummariesView

@@ -176,3 +176,18 @@ export function planImport(file: ParsedFile, device: DeviceRecords, newId: () =>
   }
   return plan;
 }
+
+function plural(count: number, kind: RecordKind): string {
+  return `${count} ${count === 1 ? KIND_WORDS[kind].one : KIND_WORDS[kind].many}`;
+}
+
+/** "12 days, 1 courier and 2 vehicles", or null when there is nothing. */
+export function countsText(added: Record<RecordKind, number>): string | null {
+  const parts = IMPORT_ORDER.filter((kind) => added[kind] > 0).map((kind) => plural(added[kind], kind));
+  if (parts.length === 0) return null;
+  return parts.length === 1 ? (parts[0] as string) : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1) as string}`;
+}
+
+export function totalAdded(added: Record<RecordKind, number>): number {
+  return Object.values(added).reduce((sum, n) => sum + n, 0);
+}
