@@ -1,6 +1,7 @@
 import { Download } from 'lucide-react';
 import { Button } from '@/components/button';
 import { downloadText } from '@/lib/download';
+import { useSyncHandle } from '@/lib/sync/use-sync';
 import type { PaySetup } from '@/lib/sync/use-pay-setup';
 import type { ProfileView } from '@/lib/sync/use-profile';
 import type { LocalEntry, LocalExpense, LocalInvoice, LocalMileage, LocalVehicle, Theme } from '@/sync/types';
@@ -26,6 +27,7 @@ interface ExportButtonsProps {
 
 /** CSV of the days in the range, or JSON of everything the user owns in it; made on the device. */
 export function ExportButtons({ range, today, entries, invoices, profile, pay, theme, spending }: ExportButtonsProps) {
+  const { db } = useSyncHandle();
   const closed = closedRange(range, entries.map((entry) => entry.date), today);
   const overlapping = invoices.filter((check) => check.periodEnd >= closed.from && check.periodStart <= closed.to);
   const disabled = entries.length === 0 && overlapping.length === 0;
@@ -47,7 +49,7 @@ export function ExportButtons({ range, today, entries, invoices, profile, pay, t
         disabled={disabled || !profile || !pay || !spending}
         onClick={() => {
           if (!profile || !pay || !spending) return;
-          const data = buildJsonExport({ profile, settings: { theme }, entries, invoices, pay, ...spending, from: closed.from, to: closed.to, exportedAt: new Date().toISOString() });
+          const data = buildJsonExport({ accountId: db.userId, profile, settings: { theme }, entries, invoices, pay, ...spending, from: closed.from, to: closed.to, exportedAt: new Date().toISOString() });
           downloadText(jsonFileName(closed.from, closed.to), `${JSON.stringify(data, null, 2)}\n`, 'application/json');
         }}
       >

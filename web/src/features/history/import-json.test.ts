@@ -4,8 +4,8 @@ import type { RecordKind } from '@/sync/records';
 import { makeCourier, makeDeduction, makeRateCard } from '@/testing/pay-fixtures';
 import { TEST_USER_ID } from '@/testing/sync-handle';
 import { describe, expect, it } from 'vitest';
-import { readJsonExport } from './import-json';
-import { planImport, type DeviceRecords, type ParsedFile } from './import-plan';
+import { idsAreOurs, readJsonExport, type JsonImport } from './import-json';
+import { planImport, type DeviceRecords } from './import-plan';
 import { buildJsonExport, type JsonExport } from './json-export';
 
 const stamps = { createdAt: '2025-03-02T08:00:00Z', updatedAt: '2025-03-02T08:00:00Z', deleted: 0 as const, syncState: 'synced' as const, server: null };
@@ -14,6 +14,7 @@ const stamps = { createdAt: '2025-03-02T08:00:00Z', updatedAt: '2025-03-02T08:00
 function fullExport(): JsonExport {
   const entry = (id: string, date: string) => ({ id, date, stops: 120, extra: 250, notes: 'Café "Zoë"', total: 22_030, ...entryFieldsBeforeCouriers(TEST_USER_ID), ...stamps });
   return buildJsonExport({
+    accountId: TEST_USER_ID,
     profile: { displayName: 'Sam', email: null, bio: '', tiers: [{ rate: 150 }] },
     settings: { theme: 'light' },
     entries: [entry('e1', '2025-03-03'), entry('e2', '2025-03-04'), { ...entry('e3', '2025-03-05'), courierId: 'evri', rateCardId: 'evri-card' }],
@@ -48,7 +49,7 @@ function fullExport(): JsonExport {
   });
 }
 
-function parsed(file: JsonExport | string): ParsedFile {
+function parsed(file: JsonExport | string): JsonImport {
   const result = readJsonExport(typeof file === 'string' ? file : JSON.stringify(file, null, 2));
   if ('error' in result) throw new Error(result.error);
   return result;
@@ -158,6 +159,40 @@ describe('importing our JSON export', () => {
     const plan = planImport(parsed(JSON.stringify(older)), emptyDevice(), noNewIds);
     expect(plan.invalid).toEqual([]);
     expect(plan.added).toMatchObject({ entry: 3, expense: 0, vehicle: 0, mileage: 0 });
+  });
+
+  it("keeps the ids of this account's own export only", () => {
+    expect(idsAreOurs(parsed(fullExport()), TEST_USER_ID)).toBe(true);
+    expect(idsAreOurs(parsed(fullExport()), 'someone-else')).toBe(false);
+    // An export from before the account was written in the file: the default courier has the account's id.
+    const { accountId: _a, ...older } = fullExport();
+    expect(idsAreOurs(parsed(JSON.stringify(older)), TEST_USER_ID)).toBe(true);
+    expect(idsAreOurs(parsed(JSON.stringify(older)), 'someone-else')).toBe(false);
+  });
+
+  it("gives another account's records new ids, linked as in the file, and writes nothing the second time", () => {
+    const file = fullExport();
+    const device = emptyDevice();
+    device.courier = [makeCourier('me')];
+    device.rateCard = [makeRateCard('me', 'me')];
+    let n = 0;
+    const fresh = () => `fresh-${(n += 1)}`;
+    const first = planImport(parsed(file), device, fresh, { keepIds: false });
+    expect(first.invalid).toEqual([]);
+    // The default courier and its card are this account's own, equal ones.
+    expect(first.duplicates.map((d) => d.place)).toEqual(['Courier 1', 'Rate card 1']);
+    const fileIds = new Set(JSON.stringify(file).match(/"id":"[^"]+"/g));
+    for (const write of first.writes) expect(fileIds.has(`"id":"${write.id as string}"`)).toBe(false);
+    const ids = (kind: RecordKind) => first.writes.filter((w) => w.kind === kind).map((w) => w.id);
+    const [evri] = ids('courier');
+    const [van] = ids('vehicle');
+    expect(first.writes.filter((w) => w.kind === 'entry').map((w) => w.content.courierId)).toEqual(['me', 'me', evri]);
+    expect(first.writes.find((w) => w.kind === 'entry' && w.content.courierId === evri)?.content).toMatchObject({ rateCardId: ids('rateCard')[0] });
+    expect(first.writes.find((w) => w.kind === 'mileage')?.content).toMatchObject({ vehicleId: van, courierId: evri });
+
+    const second = planImport(parsed(file), withWrites(device, first.writes), fresh, { keepIds: false });
+    expect(second.writes).toEqual([]);
+    expect(second.duplicates).toHaveLength(12);
   });
 
   it('refuses a file that is not our export, or is from a newer version', () => {

@@ -38,8 +38,21 @@ function problemText(error: z.ZodError): string {
   return error.issues.map((issue) => (issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message)).join('; ');
 }
 
+/** What the JSON export holds, and the account it was made in (null in a file from before that was written). */
+export type JsonImport = ParsedFile & { accountId: string | null };
+
+/**
+ * Whether the file's ids are this account's own, so the import keeps them (and a second import,
+ * on any device, is the same records again). A file from before the account was written in it
+ * is this account's when it carries the default courier, whose id is the account's.
+ */
+export function idsAreOurs(file: JsonImport, userId: string): boolean {
+  if (file.accountId !== null) return file.accountId === userId;
+  return file.candidates.some((candidate) => candidate.kind === 'courier' && candidate.id === userId);
+}
+
 /** The file's records, or a reason the whole file cannot be read as our export. */
-export function readJsonExport(text: string): ParsedFile | { error: string } {
+export function readJsonExport(text: string): JsonImport | { error: string } {
   let data: unknown;
   try {
     data = JSON.parse(text.replace(/^\uFEFF/, ''));
@@ -80,5 +93,6 @@ export function readJsonExport(text: string): ParsedFile | { error: string } {
       candidates.push({ kind, id: id.data.id, content: content.data, place } as Candidate);
     });
   }
-  return { candidates, invalid };
+  const accountId = (data as { accountId?: unknown }).accountId;
+  return { candidates, invalid, accountId: typeof accountId === 'string' ? accountId : null };
 }

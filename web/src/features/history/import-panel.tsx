@@ -9,7 +9,7 @@ import { newId } from '@/sync/ids';
 import { importRecords, readCsvContext, readDeviceRecords } from './import-commands';
 import { csvEntries, readCsvTable, type CsvTable } from './import-csv-entries';
 import { detectLayout, mappingFor, mappingProblem, MAPPABLE_FIELDS, type ColumnMapping, type CsvLayout } from './import-csv-layouts';
-import { readJsonExport } from './import-json';
+import { idsAreOurs, readJsonExport } from './import-json';
 import { countsText, planImport, totalAdded as total, type ImportPlan, type ParsedFile, type RowNote } from './import-plan';
 import panel from '@/components/panel.module.css';
 import styles from './import-panel.module.css';
@@ -18,7 +18,7 @@ import styles from './import-panel.module.css';
 const MAX_IMPORT_BYTES = 5_000_000;
 
 /** Where the file came from, so the plan can be made again from the device as it is at confirm time. */
-type Source = { fileName: string; what: string; parse: () => Promise<ParsedFile> };
+type Source = { fileName: string; what: string; parse: () => Promise<ParsedFile>; keepIds: boolean };
 
 type Step =
   | { step: 'pick'; error: string | null }
@@ -45,12 +45,12 @@ export function ImportPanel() {
 
   async function preview(source: Source) {
     const parsed = await source.parse();
-    const plan = planImport(parsed, await readDeviceRecords(handle.db), newId);
+    const plan = planImport(parsed, await readDeviceRecords(handle.db), newId, { keepIds: source.keepIds });
     setState({ step: 'preview', source, plan, saving: false, error: null });
   }
 
   function csvSource(fileName: string, table: CsvTable, layout: CsvLayout, mapping: ColumnMapping): Source {
-    return { fileName, what: LAYOUT_WORDS[layout], parse: async () => csvEntries(table, mapping, layout, await readCsvContext(handle.db)) };
+    return { fileName, what: LAYOUT_WORDS[layout], parse: async () => csvEntries(table, mapping, layout, await readCsvContext(handle.db)), keepIds: true };
   }
 
   async function pick(event: ChangeEvent<HTMLInputElement>) {
@@ -68,7 +68,8 @@ export function ImportPanel() {
     if (file.name.toLowerCase().endsWith('.json') || text.trimStart().replace(/^\uFEFF/, '').startsWith('{')) {
       const result = readJsonExport(text);
       if ('error' in result) return fail(`${result.error}.`);
-      return preview({ fileName: file.name, what: 'a Delivery Tracker JSON export', parse: () => Promise.resolve(result) });
+      const ours = idsAreOurs(result, handle.db.userId);
+      return preview({ fileName: file.name, what: `a Delivery Tracker JSON export${ours ? '' : ' from another account'}`, parse: () => Promise.resolve(result), keepIds: ours });
     }
     let table: CsvTable;
     try {
@@ -87,7 +88,7 @@ export function ImportPanel() {
     setState({ ...state, saving: true, error: null });
     try {
       // Planned again from the device as it is now: a sync since the preview may have brought some of these days.
-      const plan = planImport(await source.parse(), await readDeviceRecords(handle.db), newId);
+      const plan = planImport(await source.parse(), await readDeviceRecords(handle.db), newId, { keepIds: source.keepIds });
       await importRecords(handle, plan.writes);
       setState({ step: 'done', fileName: source.fileName, plan });
     } catch {

@@ -97,9 +97,11 @@ function emptyCounts(): Record<RecordKind, number> {
  * for other kinds a record with the same id or equal content, already on the device or earlier
  * in the file. A file id that matches a record on the device maps the file's references to it
  * (an exported default courier from another account is the same as this one's). An id that
- * is a tombstone here gets a new id: the server keeps a deleted id deleted.
+ * is a tombstone here gets a new id: the server keeps a deleted id deleted. Without `keepIds`
+ * (a file from another account, whose ids the server would refuse as not ours) every record
+ * gets a new id, and the file's ids only link its records to each other.
  */
-export function planImport(file: ParsedFile, device: DeviceRecords, newId: () => string): ImportPlan {
+export function planImport(file: ParsedFile, device: DeviceRecords, newId: () => string, { keepIds = true }: { keepIds?: boolean } = {}): ImportPlan {
   const plan: ImportPlan = { writes: [], added: emptyCounts(), duplicates: [], invalid: [...file.invalid] };
   const mapped = new Map<string, string>(); // `${kind}:${file id}` → id on the device or in the plan
   const liveIds = new Map<RecordKind, Set<string>>();
@@ -164,7 +166,7 @@ export function planImport(file: ParsedFile, device: DeviceRecords, newId: () =>
         }
         days.set(day, true);
       }
-      const keep = candidate.id !== null && !tombstones.has(`${kind}:${candidate.id}`) && !usedIds.has(`${kind}:${candidate.id}`);
+      const keep = keepIds && candidate.id !== null && !tombstones.has(`${kind}:${candidate.id}`) && !usedIds.has(`${kind}:${candidate.id}`);
       const id = keep ? (candidate.id as string) : newId();
       usedIds.add(`${kind}:${id}`);
       if (candidate.id !== null) mapped.set(`${kind}:${candidate.id}`, id);

@@ -40,6 +40,7 @@ function localInvoice(overrides: Partial<ExportableInvoice> = {}): ExportableInv
 
 function input(overrides: Partial<JsonExportInput> = {}): JsonExportInput {
   return {
+    accountId: TEST_USER_ID,
     // A ProfileView, with its sync state: that must not reach the file.
     profile: Object.assign(
       { displayName: 'Sam Driver', email: 'sam@example.com', bio: 'Van 2', tiers: [{ stopCount: 110, rate: 198 }, { rate: 148 }] },
@@ -65,6 +66,7 @@ describe('JSON export', () => {
       format: 'delivery-tracker-export',
       version: 1,
       exportedAt: '2025-04-01T10:00:00.000Z',
+      accountId: TEST_USER_ID,
       range: { from: '2025-03-01', to: '2025-03-31' },
       moneyUnit: 'pence',
       profile: { displayName: 'Sam Driver', email: 'sam@example.com', bio: 'Van 2', paymentConfig: { tiers: [{ stopCount: 110, rate: 198 }, { rate: 148 }] } },

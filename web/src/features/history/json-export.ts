@@ -45,6 +45,8 @@ export interface ExportableSettings {
 }
 
 export interface JsonExportInput {
+  /** The account the records belong to: an import into the same account keeps their ids. */
+  accountId: string;
   profile: ExportableProfile;
   settings: ExportableSettings;
   entries: readonly ExportableEntry[];
@@ -82,6 +84,8 @@ export interface JsonExport {
   format: typeof JSON_EXPORT_FORMAT;
   version: typeof JSON_EXPORT_VERSION;
   exportedAt: string;
+  /** Added after the first files: an older export has none. */
+  accountId: string;
   range: { from: string; to: string };
   /** Every amount in the file is integer pence. */
   moneyUnit: 'pence';
@@ -242,12 +246,13 @@ function compareBy<T>(...keys: ((item: T) => string)[]) {
   };
 }
 
-export function buildJsonExport({ profile, settings, entries, invoices, pay, expenses, vehicles, mileage, from, to, exportedAt }: JsonExportInput): JsonExport {
+export function buildJsonExport({ accountId, profile, settings, entries, invoices, pay, expenses, vehicles, mileage, from, to, exportedAt }: JsonExportInput): JsonExport {
   const live = <T extends { deleted?: 0 | 1 }>(record: T) => record.deleted !== 1;
   return {
     format: JSON_EXPORT_FORMAT,
     version: JSON_EXPORT_VERSION,
     exportedAt,
+    accountId,
     range: { from, to },
     moneyUnit: 'pence',
     profile: {
