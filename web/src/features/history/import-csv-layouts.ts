@@ -63,7 +63,7 @@ const ORIGINAL_HEADER = ['date', 'stops', 'extra', 'total'];
 
 // Header words a spreadsheet commonly uses for each field, compared without case, spaces or symbols.
 const SYNONYMS: Partial<Record<CsvField, readonly string[]>> = {
-  date: ['date', 'day', 'workdate', 'deliverydate'],
+  date: ['date', 'day', 'workday', 'workdate', 'deliverydate'],
   courier: ['courier', 'company', 'client', 'network'],
   stops: ['stops', 'drops', 'deliveries', 'stopcount'],
   parcels: ['parcels', 'packages', 'items'],
@@ -71,12 +71,13 @@ const SYNONYMS: Partial<Record<CsvField, readonly string[]>> = {
   failed: ['failed', 'failedreturned', 'returns', 'returned'],
   startTime: ['start', 'starttime', 'begin'],
   finishTime: ['finish', 'finishtime', 'end', 'endtime'],
-  extra: ['extra', 'extras', 'bonus', 'extra£'],
-  total: ['total', 'total£', 'pay', 'earnings', 'amount'],
+  extra: ['extra', 'extras', 'bonus'],
+  total: ['total', 'totalpay', 'pay', 'paid', 'earnings', 'amount'],
   notes: ['notes', 'note', 'comments', 'comment'],
 };
 
-const simplified = (cell: string) => cell.trim().toLowerCase().replace(/[\s_()/.-]/g, '');
+// "Paid (GBP)" and "Total (£)" name the same field as "paid" and "total".
+const simplified = (cell: string) => cell.trim().toLowerCase().replace(/gbp|£|[\s_()/.-]/g, '');
 
 export function detectLayout(header: readonly string[]): CsvLayout {
   const cells = header.map((cell) => cell.trim());

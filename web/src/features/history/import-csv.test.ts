@@ -123,6 +123,10 @@ describe('our own CSV export', () => {
 describe('a generic CSV with the mapping step', () => {
   const sheet = ['Company,Drops,When,Pay,Bonus,Comment', 'evri,110,2025-03-03,200.00,5,wet', 'Evri,90,04/03/2025,160,,', 'Yodel,80,05/03/2025,150,,'].join('\n');
 
+  it('knows common header words, whatever their case, spaces or currency', () => {
+    expect(mappingFor('generic', ['Work day', 'Paid (GBP)', 'Extra (£)', 'NOTES'])).toEqual({ ...emptyMapping(), date: 0, total: 1, extra: 2, notes: 3 });
+  });
+
   it('guesses the columns it can from the header and leaves the rest to the driver', () => {
     const { table, layout } = read(sheet);
     expect(layout).toBe('generic');

@@ -51,11 +51,11 @@ describe('ImportPanel', () => {
     await seedDefaultCourier(handle.db);
     const { user } = renderWithSync(<ImportPanel />, { handle });
 
-    await user.upload(screen.getByLabelText('File to import'), file('When,Drops,Paid\n2025-03-03,110,200.00\n', 'sheet.csv'));
+    await user.upload(screen.getByLabelText('File to import'), file('When,Drops,Earned\n2025-03-03,110,200.00\n', 'sheet.csv'));
     expect(await screen.findByText('Choose a column for Date, Total (£)')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Preview import' })).toBeDisabled();
     await user.selectOptions(screen.getByLabelText('Date'), 'When (e.g. 2025-03-03)');
-    await user.selectOptions(screen.getByLabelText('Total (£)'), 'Paid (e.g. 200.00)');
+    await user.selectOptions(screen.getByLabelText('Total (£)'), 'Earned (e.g. 200.00)');
     await user.click(screen.getByRole('button', { name: 'Preview import' }));
     expect(await screen.findByText('New: 1 day')).toBeInTheDocument();
     expect(screen.getByText('No invalid rows.')).toBeInTheDocument();

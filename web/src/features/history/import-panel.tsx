@@ -149,9 +149,7 @@ export function ImportPanel() {
         <>
           <p className={styles.result} role="status">
             {countsText(state.plan.added) ? `Imported ${countsText(state.plan.added) as string} from ${state.fileName}.` : `Nothing new in ${state.fileName}: nothing was imported.`}
-            {state.plan.duplicates.length + state.plan.invalid.length > 0
-              ? ` Not imported: ${state.plan.duplicates.length} ${state.plan.duplicates.length === 1 ? 'duplicate' : 'duplicates'} and ${state.plan.invalid.length} invalid ${state.plan.invalid.length === 1 ? 'row' : 'rows'}.`
-              : ''}
+            {notImportedText(state.plan)}
             {total(state.plan.added) > 0 ? ' They sync to your other devices like any change.' : ''}
           </p>
           {state.plan.invalid.length > 0 ? <RowList title="Rows not imported" rows={state.plan.invalid} /> : null}
@@ -164,6 +162,15 @@ export function ImportPanel() {
       )}
     </section>
   );
+}
+
+/** " Not imported: 2 duplicates and 1 invalid row." — only the parts there are. */
+function notImportedText({ duplicates, invalid }: ImportPlan): string {
+  const parts = [
+    duplicates.length > 0 ? `${duplicates.length} ${duplicates.length === 1 ? 'duplicate' : 'duplicates'}` : null,
+    invalid.length > 0 ? `${invalid.length} invalid ${invalid.length === 1 ? 'row' : 'rows'}` : null,
+  ].filter((part) => part !== null);
+  return parts.length > 0 ? ` Not imported: ${parts.join(' and ')}.` : '';
 }
 
 function PlanSummary({ plan }: { plan: ImportPlan }) {
