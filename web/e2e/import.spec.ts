@@ -2,9 +2,10 @@
 // with no network is kept on the device, reaches the server when the network returns, and shows
 // on the driver's second device; importing the same file again, on either device, adds nothing.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { goOffline, goOnline, launchBrowser, logIn, newPage, type RunningServer, serverHolds, serverRecords, signUp, startServer, syncBadge, uniqueEmail } from './harness';
+import { addEntry, goOffline, goOnline, launchBrowser, logIn, newPage, type RunningServer, serverHolds, serverRecords, signUp, startServer, syncBadge, uniqueEmail } from './harness';
 
 let server: RunningServer;
 let browser: Browser;
@@ -84,5 +85,47 @@ describe('import', () => {
 
     await phone.context.close();
     await laptop.context.close();
+  });
+
+  it("round-trips the JSON export into another account, with new ids the server accepts, once", async () => {
+    const from = await newPage(browser, server);
+    await signUp(from.page, uniqueEmail('export-from'));
+    await from.page.waitForURL('**/app/dashboard');
+    await addEntry(from.page, '2025-04-07', 111, 'Monday from the old account');
+    await addEntry(from.page, '2025-04-08', 112, 'Tuesday from the old account');
+    await from.page.goto('/app/history');
+    const [download] = await Promise.all([from.page.waitForEvent('download'), from.page.getByRole('button', { name: 'Export JSON' }).click()]);
+    const json = readFileSync((await download.path()) as string);
+    const exported = JSON.parse(json.toString()) as { entries: { id: string; total: number }[] };
+    assert.equal(exported.entries.length, 2);
+
+    const to = await newPage(browser, server);
+    await signUp(to.page, uniqueEmail('export-to'));
+    await to.page.waitForURL('**/app/dashboard');
+    await to.page.goto('/app/history');
+    const pick = () => to.page.getByLabel('File to import').setInputFiles({ name: 'export.json', mimeType: 'application/json', buffer: json });
+    await pick();
+    await to.page.getByText(/JSON export from another account/).waitFor();
+    await to.page.getByText('New: 2 days').waitFor();
+    await to.page.getByRole('button', { name: 'Import 2 records' }).click();
+    await to.page.getByText(/Imported 2 days/).waitFor();
+
+    const held = await serverHolds(to.page, 'the two imported days', (records) => records.filter((r) => r.kind === 'entry').length === 2);
+    const days = held.filter((r) => r.kind === 'entry');
+    // New ids (the old account still owns its own), the same days and totals to the penny.
+    for (const day of days) assert.ok(!exported.entries.some((e) => e.id === day.id));
+    assert.deepEqual(days.map((d) => [d.data?.date, d.data?.notes, d.data?.total]).sort(), [
+      ['2025-04-07', 'Monday from the old account', exported.entries[0]?.total],
+      ['2025-04-08', 'Tuesday from the old account', exported.entries[1]?.total],
+    ]);
+    // Nothing was refused: no change waits as parked.
+    assert.equal(await to.page.getByText(/not accepted|parked/i).count(), 0);
+
+    await to.page.getByRole('button', { name: 'Import another file' }).click();
+    await pick();
+    await to.page.getByText('Nothing new to import.').waitFor();
+    assert.equal((await entries(to.page)).length, 2);
+    await from.context.close();
+    await to.context.close();
   });
 });
