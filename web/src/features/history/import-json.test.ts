@@ -189,6 +189,8 @@ describe('importing our JSON export', () => {
     expect(first.writes.filter((w) => w.kind === 'entry').map((w) => w.content.courierId)).toEqual(['me', 'me', evri]);
     expect(first.writes.find((w) => w.kind === 'entry' && w.content.courierId === evri)?.content).toMatchObject({ rateCardId: ids('rateCard')[0] });
     expect(first.writes.find((w) => w.kind === 'mileage')?.content).toMatchObject({ vehicleId: van, courierId: evri });
+    // The photos stay with the account that took them.
+    expect(first.writes.find((w) => w.kind === 'expense')?.content).toMatchObject({ vehicleId: van, receipts: [] });
 
     const second = planImport(parsed(file), withWrites(device, first.writes), fresh, { keepIds: false });
     expect(second.writes).toEqual([]);

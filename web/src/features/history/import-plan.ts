@@ -144,6 +144,8 @@ export function planImport(file: ParsedFile, device: DeviceRecords, newId: () =>
         plan.invalid.push({ place: candidate.place, reason: `Its ${KIND_WORDS[missing.kind].one} is neither in the file nor on this device` });
         continue;
       }
+      // Receipt photos are not in the file; another account's photo ids would name nothing of this one's.
+      if (!keepIds && kind === 'expense') content.receipts = [];
       const live = liveIds.get(kind) as Set<string>;
       if (candidate.id !== null && live.has(candidate.id)) {
         mapped.set(`${kind}:${candidate.id}`, candidate.id);
