@@ -1,9 +1,10 @@
 import { Download } from 'lucide-react';
 import { Button } from '@/components/button';
 import { downloadText } from '@/lib/download';
+import { useSyncHandle } from '@/lib/sync/use-sync';
 import type { PaySetup } from '@/lib/sync/use-pay-setup';
 import type { ProfileView } from '@/lib/sync/use-profile';
-import type { LocalEntry, LocalInvoice, Theme } from '@/sync/types';
+import type { LocalEntry, LocalExpense, LocalInvoice, LocalMileage, LocalVehicle, Theme } from '@/sync/types';
 import { csvFileName, entriesToCsv } from './csv-export';
 import { closedRange, inRange, type DayRange } from './history-range';
 import { buildJsonExport, jsonFileName } from './json-export';
@@ -20,10 +21,13 @@ interface ExportButtonsProps {
   /** Couriers name the CSV's rows; the JSON carries couriers, cards and deductions whole. */
   pay: PaySetup | undefined;
   theme: Theme;
+  /** Every live expense, vehicle and mileage day: the JSON keeps those in the range (vehicles whole). */
+  spending: { expenses: readonly LocalExpense[]; vehicles: readonly LocalVehicle[]; mileage: readonly LocalMileage[] } | undefined;
 }
 
 /** CSV of the days in the range, or JSON of everything the user owns in it; made on the device. */
-export function ExportButtons({ range, today, entries, invoices, profile, pay, theme }: ExportButtonsProps) {
+export function ExportButtons({ range, today, entries, invoices, profile, pay, theme, spending }: ExportButtonsProps) {
+  const { db } = useSyncHandle();
   const closed = closedRange(range, entries.map((entry) => entry.date), today);
   const overlapping = invoices.filter((check) => check.periodEnd >= closed.from && check.periodStart <= closed.to);
   const disabled = entries.length === 0 && overlapping.length === 0;
@@ -42,10 +46,10 @@ export function ExportButtons({ range, today, entries, invoices, profile, pay, t
       </Button>
       <Button
         variant="secondary"
-        disabled={disabled || !profile || !pay}
+        disabled={disabled || !profile || !pay || !spending}
         onClick={() => {
-          if (!profile || !pay) return;
-          const data = buildJsonExport({ profile, settings: { theme }, entries, invoices, pay, from: closed.from, to: closed.to, exportedAt: new Date().toISOString() });
+          if (!profile || !pay || !spending) return;
+          const data = buildJsonExport({ accountId: db.userId, profile, settings: { theme }, entries, invoices, pay, ...spending, from: closed.from, to: closed.to, exportedAt: new Date().toISOString() });
           downloadText(jsonFileName(closed.from, closed.to), `${JSON.stringify(data, null, 2)}\n`, 'application/json');
         }}
       >

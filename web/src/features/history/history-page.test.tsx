@@ -39,6 +39,22 @@ describe('HistoryPage', () => {
     expect(await screen.findByText('No entries yet.')).toBeInTheDocument();
   });
 
+  it('offers Import with no entries yet (a driver moving from a spreadsheet)', async () => {
+    renderWithSync(<HistoryPage />, { path });
+    await screen.findByText('No entries yet.');
+    expect(screen.getByRole('region', { name: 'Import' })).toBeInTheDocument();
+    expect(screen.getByLabelText('File to import')).toBeInTheDocument();
+  });
+
+  it('puts Import right after the export buttons when there are entries', async () => {
+    const handle = createTestSyncHandle();
+    await handle.db.entries.put(makeEntry({ date: '2025-01-02' }));
+    renderWithSync(<HistoryPage />, { handle, path });
+    const exports = await screen.findByRole('region', { name: 'Search and export' });
+    expect(within(exports).getByRole('button', { name: 'Export CSV' })).toBeInTheDocument();
+    expect(exports.nextElementSibling).toBe(screen.getByRole('region', { name: 'Import' }));
+  });
+
   it('narrows to a date range from the URL and from the From/To fields', async () => {
     const handle = createTestSyncHandle();
     await handle.db.entries.bulkPut([

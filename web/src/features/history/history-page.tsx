@@ -16,6 +16,9 @@ import { useEntries } from '@/features/entries/use-entries';
 import { deleteCheck, restoreCheck } from '@/features/invoices/commands';
 import { InvoicesView } from '@/features/invoices/invoices-view';
 import { useInvoices } from '@/features/invoices/use-invoices';
+import { useExpenses } from '@/features/expenses/use-expenses';
+import { useMileageLog } from '@/features/mileage/use-mileage';
+import { useVehicles } from '@/lib/sync/use-vehicles';
 import { parkedReasonsByRecord, useParkedChanges } from '@/features/parked-changes/use-parked-changes';
 import { usePaySetup } from '@/lib/sync/use-pay-setup';
 import { useProfile, useSettings } from '@/lib/sync/use-profile';
@@ -24,6 +27,7 @@ import { useNow } from '@/lib/use-now';
 import { localDay } from '@/lib/week';
 import type { LocalEntry, LocalInvoice } from '@/sync/types';
 import { ExportButtons } from './export-buttons';
+import { ImportPanel } from './import-panel';
 import { closedRange, inRange, rangeFromParams, rangeProblem, type DayRange } from './history-range';
 import { RangeFilter } from './range-filter';
 import { SummariesView } from './summaries-view';
@@ -61,6 +65,13 @@ export function HistoryPage() {
   const pay = usePaySetup();
   const profile = useProfile();
   const settings = useSettings();
+  const expenses = useExpenses();
+  const vehicles = useVehicles();
+  const mileageLog = useMileageLog();
+  const spending = useMemo(
+    () => (expenses && vehicles && mileageLog ? { expenses, vehicles, mileage: mileageLog.records } : undefined),
+    [expenses, vehicles, mileageLog],
+  );
   const parkedReasons = useMemo(() => parkedReasonsByRecord(parked), [parked]);
   const validRange = rangeProblem(range) === null;
   const inRangeEntries = useMemo(
@@ -136,7 +147,10 @@ export function HistoryPage() {
           onDelete={(check) => void remove({ kind: 'invoice', record: check })}
         />
       ) : total === 0 ? (
-        <p className={styles.empty}>No entries yet.</p>
+        <>
+          <p className={styles.empty}>No entries yet.</p>
+          <ImportPanel />
+        </>
       ) : (
         <>
           <section className={panel.panel} aria-label="Search and export">
@@ -153,9 +167,11 @@ export function HistoryPage() {
                 profile={profile}
                 pay={pay}
                 theme={settings?.theme ?? 'dark'}
+                spending={spending}
               />
             </div>
           </section>
+          <ImportPanel />
           {validRange ? <PaySummaryPanel title="Pay in this period" summary={rangePay} from={closed.from} to={closed.to} couriers={pay?.couriers ?? []} /> : null}
           {view === 'summaries' ? (
             <SummariesView

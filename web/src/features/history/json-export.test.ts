@@ -2,7 +2,7 @@ import { entryFieldsBeforeCouriers, invoiceFieldsBeforeCouriers } from '@/sync/d
 import { makeCourier, makeDeduction, makeRateCard } from '@/testing/pay-fixtures';
 import { TEST_USER_ID } from '@/testing/sync-handle';
 import { describe, expect, it } from 'vitest';
-import type { LocalEntry } from '@/sync/types';
+import type { ExpenseContent, LocalEntry } from '@/sync/types';
 import { buildJsonExport, jsonFileName, type ExportableInvoice, type JsonExportInput } from './json-export';
 
 function localEntry(overrides: Partial<LocalEntry> = {}): LocalEntry {
@@ -40,6 +40,7 @@ function localInvoice(overrides: Partial<ExportableInvoice> = {}): ExportableInv
 
 function input(overrides: Partial<JsonExportInput> = {}): JsonExportInput {
   return {
+    accountId: TEST_USER_ID,
     // A ProfileView, with its sync state: that must not reach the file.
     profile: Object.assign(
       { displayName: 'Sam Driver', email: 'sam@example.com', bio: 'Van 2', tiers: [{ stopCount: 110, rate: 198 }, { rate: 148 }] },
@@ -49,6 +50,9 @@ function input(overrides: Partial<JsonExportInput> = {}): JsonExportInput {
     entries: [],
     invoices: [],
     pay: { couriers: [], cards: [], deductions: [] },
+    expenses: [],
+    vehicles: [],
+    mileage: [],
     from: '2025-03-01',
     to: '2025-03-31',
     exportedAt: '2025-04-01T10:00:00.000Z',
@@ -62,6 +66,7 @@ describe('JSON export', () => {
       format: 'delivery-tracker-export',
       version: 1,
       exportedAt: '2025-04-01T10:00:00.000Z',
+      accountId: TEST_USER_ID,
       range: { from: '2025-03-01', to: '2025-03-31' },
       moneyUnit: 'pence',
       profile: { displayName: 'Sam Driver', email: 'sam@example.com', bio: 'Van 2', paymentConfig: { tiers: [{ stopCount: 110, rate: 198 }, { rate: 148 }] } },
@@ -71,6 +76,9 @@ describe('JSON export', () => {
       deductions: [],
       entries: [],
       invoices: [],
+      expenses: [],
+      vehicles: [],
+      mileage: [],
     });
   });
 
@@ -208,6 +216,87 @@ describe('JSON export', () => {
         to: null,
         createdAt: '2025-01-01T00:00:00.000Z',
         updatedAt: '2025-01-01T00:00:00.000Z',
+      },
+    ]);
+    const text = JSON.stringify(result);
+    for (const internal of ['syncState', 'server', 'deleted']) expect(text).not.toContain(internal);
+  });
+
+  it('carries the expenses charged in the range, every live vehicle and the mileage days in the range', () => {
+    const stamps = { createdAt: '2025-03-02T08:00:00Z', updatedAt: '2025-03-02T08:00:00Z', deleted: 0 as const, syncState: 'synced', server: null };
+    const expense = (id: string, content: Partial<ExpenseContent>) => ({
+      id,
+      date: '2025-03-05',
+      amount: 4_250,
+      category: 'fuel' as const,
+      note: 'Diesel',
+      courierId: null,
+      vehicleId: 'van',
+      repeat: 'once' as const,
+      repeatUntil: null,
+      receipts: ['r1'],
+      ...stamps,
+      ...content,
+    });
+    const mileage = (id: string, date: string, deleted: 0 | 1 = 0) => ({
+      id,
+      date,
+      vehicleId: 'van',
+      courierId: TEST_USER_ID,
+      odometerStart: 1_000,
+      odometerEnd: 1_080,
+      businessMiles: 70,
+      commuteMiles: 10,
+      note: '',
+      ...stamps,
+      deleted,
+    });
+    const result = buildJsonExport(
+      input({
+        expenses: [
+          expense('fuel', {}),
+          expense('before', { date: '2025-02-27' }),
+          expense('phone', { date: '2024-11-01', repeat: 'monthly', category: 'phone', vehicleId: null }),
+          expense('ended', { date: '2024-11-01', repeat: 'monthly', repeatUntil: '2025-02-01' }),
+          expense('after', { date: '2025-04-01' }),
+          { ...expense('gone', {}), deleted: 1 },
+        ],
+        vehicles: [
+          { id: 'van', name: 'Transit', type: 'carVan', method: 'flatRate', ...stamps },
+          { id: 'old', name: 'Bike', type: 'bicycle', method: 'flatRate', ...stamps, deleted: 1 },
+        ],
+        mileage: [mileage('m1', '2025-03-05'), mileage('m0', '2025-02-28'), mileage('m2', '2025-03-06', 1)],
+      }),
+    );
+    expect(result.expenses.map((e) => e.id)).toEqual(['phone', 'fuel']);
+    expect(result.expenses[1]).toEqual({
+      id: 'fuel',
+      date: '2025-03-05',
+      amount: 4_250,
+      category: 'fuel',
+      note: 'Diesel',
+      courierId: null,
+      vehicleId: 'van',
+      repeat: 'once',
+      repeatUntil: null,
+      receipts: ['r1'],
+      createdAt: '2025-03-02T08:00:00Z',
+      updatedAt: '2025-03-02T08:00:00Z',
+    });
+    expect(result.vehicles).toEqual([{ id: 'van', name: 'Transit', type: 'carVan', method: 'flatRate', createdAt: '2025-03-02T08:00:00Z', updatedAt: '2025-03-02T08:00:00Z' }]);
+    expect(result.mileage).toEqual([
+      {
+        id: 'm1',
+        date: '2025-03-05',
+        vehicleId: 'van',
+        courierId: TEST_USER_ID,
+        odometerStart: 1_000,
+        odometerEnd: 1_080,
+        businessMiles: 70,
+        commuteMiles: 10,
+        note: '',
+        createdAt: '2025-03-02T08:00:00Z',
+        updatedAt: '2025-03-02T08:00:00Z',
       },
     ]);
     const text = JSON.stringify(result);

@@ -2,7 +2,17 @@
 // with me" export. Every field is copied by name, so nothing the device keeps for syncing
 // (sync state, the server's copy, the outbox) can slip into the file as new fields appear.
 import type { PayTier } from '@/lib/pay';
-import type { CourierContent, DeductionContent, EntryContent, InvoiceContent, RateCardContent, Theme } from '@/sync/types';
+import type {
+  CourierContent,
+  DeductionContent,
+  EntryContent,
+  ExpenseContent,
+  InvoiceContent,
+  MileageContent,
+  RateCardContent,
+  Theme,
+  VehicleContent,
+} from '@/sync/types';
 import { exportFileName } from './export-file-name';
 
 export const JSON_EXPORT_FORMAT = 'delivery-tracker-export';
@@ -35,11 +45,19 @@ export interface ExportableSettings {
 }
 
 export interface JsonExportInput {
+  /** The account the records belong to: an import into the same account keeps their ids. */
+  accountId: string;
   profile: ExportableProfile;
   settings: ExportableSettings;
   entries: readonly ExportableEntry[];
   invoices: readonly ExportableInvoice[];
   pay: ExportablePay;
+  /** Every expense on the device; the export keeps those charged in the range (a repeating one from its start). */
+  expenses: readonly Exportable<ExpenseContent>[];
+  /** Every vehicle, exported whole like the couriers: an expense or a mileage day in the range names it. */
+  vehicles: readonly Exportable<VehicleContent>[];
+  /** Every mileage day; the export keeps those in the range. */
+  mileage: readonly Exportable<MileageContent>[];
   /** YYYY-MM-DD, inclusive. */
   from: string;
   /** YYYY-MM-DD, inclusive. */
@@ -66,6 +84,8 @@ export interface JsonExport {
   format: typeof JSON_EXPORT_FORMAT;
   version: typeof JSON_EXPORT_VERSION;
   exportedAt: string;
+  /** Added after the first files: an older export has none. */
+  accountId: string;
   range: { from: string; to: string };
   /** Every amount in the file is integer pence. */
   moneyUnit: 'pence';
@@ -76,6 +96,10 @@ export interface JsonExport {
   deductions: Exported<DeductionContent>[];
   entries: ExportedEntry[];
   invoices: ExportedInvoice[];
+  /** Added after the first files: an older export has none, and the import reads it as empty. */
+  expenses: Exported<ExpenseContent>[];
+  vehicles: Exported<VehicleContent>[];
+  mileage: Exported<MileageContent>[];
 }
 
 function exportedEntry(e: ExportableEntry): ExportedEntry {
@@ -163,6 +187,49 @@ function exportedDeduction(d: Exportable<DeductionContent>): Exported<DeductionC
   };
 }
 
+function exportedExpense(e: Exportable<ExpenseContent>): Exported<ExpenseContent> {
+  return {
+    id: e.id,
+    date: e.date,
+    amount: e.amount,
+    category: e.category,
+    note: e.note,
+    courierId: e.courierId,
+    vehicleId: e.vehicleId,
+    repeat: e.repeat,
+    repeatUntil: e.repeatUntil,
+    receipts: [...e.receipts],
+    createdAt: e.createdAt,
+    updatedAt: e.updatedAt,
+  };
+}
+
+function exportedVehicle(v: Exportable<VehicleContent>): Exported<VehicleContent> {
+  return { id: v.id, name: v.name, type: v.type, method: v.method, createdAt: v.createdAt, updatedAt: v.updatedAt };
+}
+
+function exportedMileage(m: Exportable<MileageContent>): Exported<MileageContent> {
+  return {
+    id: m.id,
+    date: m.date,
+    vehicleId: m.vehicleId,
+    courierId: m.courierId,
+    odometerStart: m.odometerStart,
+    odometerEnd: m.odometerEnd,
+    businessMiles: m.businessMiles,
+    commuteMiles: m.commuteMiles,
+    note: m.note,
+    createdAt: m.createdAt,
+    updatedAt: m.updatedAt,
+  };
+}
+
+/** An expense is in the range when it is charged on a day of it: once on its date, or repeating from its date until its end. */
+function expenseInRange(e: ExpenseContent, from: string, to: string): boolean {
+  const last = e.repeat === 'once' ? e.date : (e.repeatUntil ?? to);
+  return e.date <= to && last >= from;
+}
+
 // The last tier has no stopCount; leave the key out rather than write undefined.
 function exportedTier({ stopCount, rate }: PayTier): PayTier {
   return stopCount === undefined ? { rate } : { stopCount, rate };
@@ -179,12 +246,13 @@ function compareBy<T>(...keys: ((item: T) => string)[]) {
   };
 }
 
-export function buildJsonExport({ profile, settings, entries, invoices, pay, from, to, exportedAt }: JsonExportInput): JsonExport {
+export function buildJsonExport({ accountId, profile, settings, entries, invoices, pay, expenses, vehicles, mileage, from, to, exportedAt }: JsonExportInput): JsonExport {
   const live = <T extends { deleted?: 0 | 1 }>(record: T) => record.deleted !== 1;
   return {
     format: JSON_EXPORT_FORMAT,
     version: JSON_EXPORT_VERSION,
     exportedAt,
+    accountId,
     range: { from, to },
     moneyUnit: 'pence',
     profile: {
@@ -215,6 +283,18 @@ export function buildJsonExport({ profile, settings, entries, invoices, pay, fro
       .filter((i) => live(i) && i.periodStart <= to && i.periodEnd >= from)
       .sort(compareBy((i) => i.periodStart, (i) => i.periodEnd, (i) => i.createdAt, (i) => i.id))
       .map(exportedInvoice),
+    expenses: expenses
+      .filter((e) => live(e) && expenseInRange(e, from, to))
+      .sort(compareBy((e) => e.date, (e) => e.createdAt, (e) => e.id))
+      .map(exportedExpense),
+    vehicles: vehicles
+      .filter(live)
+      .sort(compareBy((v) => v.createdAt, (v) => v.id))
+      .map(exportedVehicle),
+    mileage: mileage
+      .filter((m) => live(m) && m.date >= from && m.date <= to)
+      .sort(compareBy((m) => m.date, (m) => m.createdAt, (m) => m.id))
+      .map(exportedMileage),
   };
 }
 

@@ -5,6 +5,7 @@ import { FormActions } from '@/components/form-actions';
 import { FormAlert } from '@/components/form-alert';
 import { SelectField, TextAreaField, TextField } from '@/components/text-field';
 import { periodWords, type PayPeriod } from '@/lib/pay-period';
+import { readText } from '@/lib/read-text';
 import { useSyncHandle } from '@/lib/sync/use-sync';
 import { useForm } from '@/lib/use-form';
 import type { LocalInvoice } from '@/sync/types';
@@ -28,15 +29,6 @@ interface InvoiceFormProps {
 
 type Imported = { kind: 'read'; text: string } | { kind: 'error'; text: string };
 
-/** A picked file's text as UTF-8 (FileReader rather than Blob.text(): the test DOM has only the former). */
-function readText(file: File): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const reader = new FileReader();
-    reader.onload = () => resolve(String(reader.result));
-    reader.onerror = () => reject(reader.error ?? new Error('unreadable'));
-    reader.readAsText(file);
-  });
-}
 
 /** What the courier's statement says for one pay period; saved on the device and synced. */
 export function InvoiceForm({ courierId, period, editing, compare, onSaved, onCancel }: InvoiceFormProps) {

@@ -1,0 +1,100 @@
+// A CSV's rows as days: each row is read through the column mapping into an entry, or listed
+// with its row number and every problem it has. The day's total is kept exactly as the file
+// says (money never changes behind the driver's back), so the entry has no rate card unless our
+// own export named one that is on the device.
+import { MAX_EXTRA_PENCE, MAX_ITEMS, MAX_NOTES_CHARS, MAX_STOPS, MAX_TOTAL_PENCE } from '@/features/entries/entry-form-schema';
+import { parseCsv } from '@/lib/csv-parse';
+import type { EntryContent } from '@/sync/types';
+import { parseCount, parseDay, parseMoney, parseTime } from './import-cells';
+import type { ColumnMapping, CsvLayout } from './import-csv-layouts';
+import type { Candidate, ParsedFile, RowNote } from './import-plan';
+
+export interface CsvTable {
+  header: string[];
+  /** Each data row with its row number as a spreadsheet shows it (the header is row 1). */
+  rows: { row: number; cells: string[] }[];
+}
+
+/** The file as rows; a byte-order mark and blank lines (no data to lose) are skipped. Throws on a broken file. */
+export function readCsvTable(text: string): CsvTable {
+  const records = parseCsv(text.replace(/^\uFEFF/, ''), { anyLineEnd: true });
+  const [header, ...rest] = records;
+  if (!header || header.every((cell) => cell.trim() === '')) throw new Error('The file is empty');
+  return {
+    header: header.map((cell) => cell.trim()),
+    rows: rest.map((cells, i) => ({ row: i + 2, cells })).filter(({ cells }) => cells.some((cell) => cell.trim() !== '')),
+  };
+}
+
+/** What a row is checked against: the device's couriers and rate cards. */
+export interface CsvContext {
+  couriers: readonly { id: string; name: string }[];
+  /** Rate card id → its courier's id. */
+  cards: ReadonlyMap<string, string>;
+  /** Days with no courier column, or an empty cell, go to the default courier. */
+  defaultCourierId: string;
+}
+
+// Our export puts a ' before text a spreadsheet would run as a formula (lib/csv-write.ts csvText); reading our file back takes it off.
+const unescapeText = (cell: string) => (/^'[=+\-@\t\r]/.test(cell) ? cell.slice(1) : cell);
+
+function rowToEntry(cells: readonly string[], mapping: ColumnMapping, layout: CsvLayout, context: CsvContext): { entry: EntryContent } | { problems: string[] } {
+  const problems: string[] = [];
+  const cell = (index: number | null) => (index === null ? '' : (cells[index] ?? '').trim());
+  const text = (index: number | null) => (layout === 'ours' ? unescapeText(cell(index)) : cell(index));
+  const optionalCount = (index: number | null, label: string) => {
+    if (cell(index) === '') return null;
+    const value = parseCount(cell(index), MAX_ITEMS);
+    if (value === null) problems.push(`${label} must be a whole number from 0 to ${MAX_ITEMS}`);
+    return value;
+  };
+  const optionalTime = (index: number | null, label: string) => {
+    if (cell(index) === '') return null;
+    const value = parseTime(cell(index));
+    if (value === null) problems.push(`${label} must be a time like 08:30`);
+    return value;
+  };
+
+  const date = parseDay(cell(mapping.date));
+  if (date === null) problems.push(cell(mapping.date) === '' ? 'Date is missing' : `Date "${cell(mapping.date)}" is not dd/mm/yyyy or yyyy-mm-dd`);
+  const stops = parseCount(cell(mapping.stops), MAX_STOPS);
+  if (stops === null) problems.push(`Stops must be a whole number from 0 to ${MAX_STOPS}`);
+  const extra = cell(mapping.extra) === '' ? 0 : parseMoney(cell(mapping.extra));
+  if (extra === null || extra > MAX_EXTRA_PENCE) problems.push('Extra must be an amount in pounds, like 12.50');
+  const total = cell(mapping.total) === '' ? null : parseMoney(cell(mapping.total));
+  if (total === null || total > MAX_TOTAL_PENCE) problems.push(cell(mapping.total) === '' ? 'Total is missing' : 'Total must be an amount in pounds, like 120.50');
+  const notes = text(mapping.notes);
+  if (notes.length > MAX_NOTES_CHARS) problems.push(`Notes must be at most ${MAX_NOTES_CHARS} characters`);
+  const parcels = optionalCount(mapping.parcels, 'Parcels');
+  const collections = optionalCount(mapping.collections, 'Collections');
+  const failed = optionalCount(mapping.failed, 'Failed/returned');
+  const startTime = optionalTime(mapping.startTime, 'Start');
+  const finishTime = optionalTime(mapping.finishTime, 'Finish');
+  if ((startTime === null) !== (finishTime === null) && problems.every((p) => !p.startsWith('Start') && !p.startsWith('Finish'))) {
+    problems.push('Start and finish go together: give both or neither');
+  }
+
+  // Our export names the courier by id too; a name is matched without case.
+  const byId = context.couriers.find((courier) => courier.id === cell(mapping.courierId));
+  const name = text(mapping.courier);
+  const byName = context.couriers.find((courier) => courier.name.trim().toLowerCase() === name.toLowerCase());
+  const courierId = byId?.id ?? (name === '' ? context.defaultCourierId : byName?.id);
+  if (courierId === undefined) problems.push(`No courier named "${name}": add it under Settings → Couriers first`);
+  const cardId = cell(mapping.rateCardId);
+  const rateCardId = cardId !== '' && courierId !== undefined && context.cards.get(cardId) === courierId ? cardId : null;
+
+  if (problems.length > 0 || date === null || stops === null || extra === null || total === null || courierId === undefined) return { problems };
+  return { entry: { date, stops, extra, total, notes, courierId, rateCardId, parcels, collections, failed, startTime, finishTime } };
+}
+
+/** Every data row: an entry to plan, or an invalid row with all of its problems. */
+export function csvEntries(table: CsvTable, mapping: ColumnMapping, layout: CsvLayout, context: CsvContext): ParsedFile {
+  const candidates: Candidate[] = [];
+  const invalid: RowNote[] = [];
+  for (const { row, cells } of table.rows) {
+    const result = rowToEntry(cells, mapping, layout, context);
+    if ('entry' in result) candidates.push({ kind: 'entry', id: null, content: result.entry, place: `Row ${row}` });
+    else invalid.push({ place: `Row ${row}`, reason: result.problems.join('; ') });
+  }
+  return { candidates, invalid };
+}

@@ -1,0 +1,173 @@
+import { makeCourier } from '@/testing/pay-fixtures';
+import { TEST_USER_ID } from '@/testing/sync-handle';
+import { describe, expect, it } from 'vitest';
+import { entriesToCsv, type CsvEntry } from './csv-export';
+import { csvEntries, readCsvTable, type CsvContext } from './import-csv-entries';
+import { detectLayout, emptyMapping, mappingFor, mappingProblem } from './import-csv-layouts';
+import { planImport, type DeviceRecords } from './import-plan';
+
+const context: CsvContext = {
+  couriers: [
+    { id: TEST_USER_ID, name: 'My courier' },
+    { id: 'evri', name: 'Evri' },
+  ],
+  cards: new Map([
+    ['evri-card', 'evri'],
+    [TEST_USER_ID, TEST_USER_ID],
+  ]),
+  defaultCourierId: TEST_USER_ID,
+};
+
+/** A device with the default courier and no days. */
+function newDevice(): DeviceRecords {
+  return { courier: [makeCourier(TEST_USER_ID)], vehicle: [], rateCard: [], deduction: [], entry: [], invoice: [], expense: [], mileage: [] };
+}
+
+function read(text: string) {
+  const table = readCsvTable(text);
+  const layout = detectLayout(table.header);
+  return { table, layout, parsed: csvEntries(table, mappingFor(layout, table.header), layout, context) };
+}
+
+describe("the original app's CSV (Date, Stops, Extra, Total)", () => {
+  it('is recognised and read as days of the default courier, the total kept exactly as written', () => {
+    const { layout, parsed } = read('Date,Stops,Extra,Total\n21/03/2025,120,2.50,220.30\n2025-03-22,95,,£180.00\n');
+    expect(layout).toBe('original');
+    expect(parsed.invalid).toEqual([]);
+    expect(parsed.candidates).toEqual([
+      {
+        kind: 'entry',
+        id: null,
+        place: 'Row 2',
+        content: {
+          date: '2025-03-21',
+          stops: 120,
+          extra: 250,
+          // 120 stops at today's default tiers would be another amount: the file's total stands.
+          total: 22_030,
+          notes: '',
+          courierId: TEST_USER_ID,
+          rateCardId: null,
+          parcels: null,
+          collections: null,
+          failed: null,
+          startTime: null,
+          finishTime: null,
+        },
+      },
+      expect.objectContaining({ place: 'Row 3', content: expect.objectContaining({ date: '2025-03-22', stops: 95, extra: 0, total: 18_000 }) }),
+    ]);
+  });
+
+  it('lists every bad row with its row number and every reason, and keeps the good ones', () => {
+    const text = [
+      'Date,Stops,Extra,Total',
+      '21/03/2025,120,0,220.00',
+      '31/02/2025,120,0,220.00',
+      '22/03/2025,lots,0,220.00',
+      '',
+      '23/03/2025,100,-3,',
+      '24/03/2025,100,0,100.123',
+      '25/03/2025,80,1,150',
+    ].join('\r\n');
+    const { parsed } = read(text);
+    expect(parsed.candidates.map((c) => c.place)).toEqual(['Row 2', 'Row 8']);
+    expect(parsed.invalid).toEqual([
+      { place: 'Row 3', reason: 'Date "31/02/2025" is not dd/mm/yyyy or yyyy-mm-dd' },
+      { place: 'Row 4', reason: 'Stops must be a whole number from 0 to 1000' },
+      { place: 'Row 6', reason: 'Extra must be an amount in pounds, like 12.50; Total is missing' },
+      { place: 'Row 7', reason: 'Total must be an amount in pounds, like 120.50' },
+    ]);
+    // Nothing is dropped: every data row is either a record or a listed problem.
+    expect(parsed.candidates.length + parsed.invalid.length).toBe(6);
+  });
+});
+
+describe('our own CSV export', () => {
+  const day = (overrides: Partial<CsvEntry>): CsvEntry => ({
+    date: '2025-03-21',
+    stops: 120,
+    extra: 250,
+    notes: '',
+    total: 22_030,
+    courierId: TEST_USER_ID,
+    rateCardId: TEST_USER_ID,
+    parcels: null,
+    collections: null,
+    failed: null,
+    startTime: null,
+    finishTime: null,
+    ...overrides,
+  });
+
+  it('round-trips every field of every day, formula-looking notes and quotes included', () => {
+    const days = [
+      day({}),
+      day({ date: '2025-03-22', courierId: 'evri', rateCardId: 'evri-card', parcels: 140, collections: 3, failed: 2, startTime: '08:00', finishTime: '17:30', notes: '=SUM(A1) "Café", line\n2' }),
+      day({ date: '2025-03-23', rateCardId: null, notes: '-5 parking' }),
+    ];
+    const { layout, parsed } = read(entriesToCsv(days, context.couriers));
+    expect(layout).toBe('ours');
+    expect(parsed.invalid).toEqual([]);
+    expect(parsed.candidates.map((c) => c.content)).toEqual(days);
+  });
+
+  it('drops a rate card that is not on the device (the total still stands) and refuses an unknown courier', () => {
+    const csv = entriesToCsv([day({ rateCardId: 'gone-card' }), day({ date: '2025-03-24', courierId: 'dpd', rateCardId: null })], [{ id: 'dpd', name: 'DPD' }]);
+    const { parsed } = read(csv);
+    expect(parsed.candidates.map((c) => c.content)).toEqual([day({ rateCardId: null })]);
+    expect(parsed.invalid).toEqual([{ place: 'Row 3', reason: 'No courier named "DPD": add it under Settings → Couriers first' }]);
+  });
+});
+
+describe('a generic CSV with the mapping step', () => {
+  const sheet = ['Company,Drops,When,Pay,Bonus,Comment', 'evri,110,2025-03-03,200.00,5,wet', 'Evri,90,04/03/2025,160,,', 'Yodel,80,05/03/2025,150,,'].join('\n');
+
+  it('knows common header words, whatever their case, spaces or currency', () => {
+    expect(mappingFor('generic', ['Work day', 'Paid (GBP)', 'Extra (£)', 'NOTES'])).toEqual({ ...emptyMapping(), date: 0, total: 1, extra: 2, notes: 3 });
+  });
+
+  it('guesses the columns it can from the header and leaves the rest to the driver', () => {
+    const { table, layout } = read(sheet);
+    expect(layout).toBe('generic');
+    const guess = mappingFor('generic', table.header);
+    expect(guess).toEqual({ ...emptyMapping(), courier: 0, stops: 1, total: 3, extra: 4, notes: 5 });
+    expect(mappingProblem(guess)).toBe('Choose a column for Date');
+    expect(mappingProblem({ ...guess, date: 3 })).toBe('Each column can be used for one field only');
+    expect(mappingProblem({ ...guess, date: 2 })).toBeNull();
+  });
+
+  it('reads the rows through the mapping, matching courier names without case', () => {
+    const table = readCsvTable(sheet);
+    const mapping = { ...mappingFor('generic', table.header), date: 2 };
+    const parsed = csvEntries(table, mapping, 'generic', context);
+    expect(parsed.candidates.map((c) => c.content)).toEqual([
+      expect.objectContaining({ date: '2025-03-03', courierId: 'evri', stops: 110, total: 20_000, extra: 500, notes: 'wet', rateCardId: null }),
+      expect.objectContaining({ date: '2025-03-04', courierId: 'evri', stops: 90, total: 16_000, extra: 0, notes: '' }),
+    ]);
+    expect(parsed.invalid).toEqual([{ place: 'Row 4', reason: 'No courier named "Yodel": add it under Settings → Couriers first' }]);
+  });
+
+  it('refuses an empty or broken file as a whole', () => {
+    expect(() => readCsvTable('')).toThrow('The file is empty');
+    expect(() => readCsvTable('a,b\n"unterminated')).toThrow(/Malformed CSV/);
+  });
+});
+
+describe('importing the same CSV twice', () => {
+  it('writes every new day once; the second time every row is a duplicate (same courier and date)', () => {
+    const file = 'Date,Stops,Extra,Total\n21/03/2025,120,0,220.00\n21/03/2025,100,0,180.00\n22/03/2025,90,0,160.00\n';
+    let n = 0;
+    const first = planImport(read(file).parsed, newDevice(), () => `new-${(n += 1)}`);
+    expect(first.added.entry).toBe(2);
+    expect(first.duplicates).toEqual([{ place: 'Row 3', reason: 'A day for this courier on this date is earlier in the file' }]);
+
+    const device = newDevice();
+    device.entry = first.writes.map((write) => ({ ...(write.content as (typeof device.entry)[number]), id: write.id as string, deleted: 0 as const }));
+    const second = planImport(read(file).parsed, device, () => `new-${(n += 1)}`);
+    expect(second.writes).toEqual([]);
+    expect(second.duplicates.map((d) => d.place)).toEqual(['Row 2', 'Row 3', 'Row 4']);
+    expect(second.duplicates[0]?.reason).toBe('An equal day is already on this device');
+    expect(second.duplicates[1]?.reason).toBe('A day for this courier on this date is already on this device');
+  });
+});
