@@ -246,8 +246,8 @@ describe('the tax year', () => {
       ...days.map((day, index) => ({ day, order: 0, row: [dmy(day), `${typed[index]!.courier}: ${typed[index]!.stops} stops`, 'Turnover', csvPounds(dayTotals[index]!), 'Income', '15', 'turnover'] })),
       ...phoneDays.map((day) => ({ day, order: 1, row: [dmy(day), 'Phone contract', 'Phone and data', '-25.99', 'Expense', '23', 'adminCosts'] })),
       { day: today, order: 1, row: [dmy(today), 'Sack truck', 'Equipment (scanner, trolley, sat nav)', '-149.00', 'Expense', '30', 'otherExpenses'] },
-      { day: yearStart, order: 2, row: [dmy(yearStart), `Transit: ${miles[0]} business miles at 45p`, 'Mileage (simplified expenses)', csvPounds(-claims[0]!), 'Mileage', '20', 'carVanTravelExpenses'] },
-      { day: today, order: 2, row: [dmy(today), `Transit: ${miles[1]} business miles at 45p`, 'Mileage (simplified expenses)', csvPounds(-claims[1]!), 'Mileage', '20', 'carVanTravelExpenses'] },
+      { day: yearStart, order: 2, row: [dmy(yearStart), `Transit: ${miles[0]!.toLocaleString('en-GB')} business miles, ${miles[0]!.toLocaleString('en-GB')} miles at 45p`, 'Mileage (simplified expenses)', csvPounds(-claims[0]!), 'Mileage', '20', 'carVanTravelExpenses'] },
+      { day: today, order: 2, row: [dmy(today), `Transit: ${miles[1]!.toLocaleString('en-GB')} business miles, ${miles[1]!.toLocaleString('en-GB')} miles at 45p`, 'Mileage (simplified expenses)', csvPounds(-claims[1]!), 'Mileage', '20', 'carVanTravelExpenses'] },
     ];
     const sortedRows = (list: string[][]) => [...list].sort((a, b) => a.join('|').localeCompare(b.join('|')));
     assert.deepEqual(sortedRows(rows), sortedRows(expected.map((e) => e.row)));

@@ -7,6 +7,13 @@ export function formatPence(pence: number): string {
   return pence < 0 ? `−${pounds.format(-pence / 100)}` : pounds.format(pence / 100 + 0);
 }
 
+const wholeNumber = new Intl.NumberFormat('en-GB');
+
+/** A count with its noun, grouped the British way: "1 day", "9,300 business miles". */
+export function countWords(n: number, one: string, many = `${one}s`): string {
+  return `${wholeNumber.format(n)} ${n === 1 ? one : many}`;
+}
+
 const shortDate = new Intl.DateTimeFormat('en-GB', { day: '2-digit', month: '2-digit', year: 'numeric' });
 
 /** en-GB short form (dd/mm/yyyy). Accepts a YYYY-MM-DD day or any Date. */

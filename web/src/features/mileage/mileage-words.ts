@@ -1,6 +1,6 @@
 // Vehicles and mileage in words. Rates come from the tax data of the year shown
 // (lib/tax/tax-years.json), never from constants here, so a new year's rates need no code.
-import { formatPence } from '@/lib/format';
+import { countWords, formatPence } from '@/lib/format';
 import type { MileageClaimLine } from '@/lib/tax/mileage-claim';
 import { taxYearRates, type MileageRate, type TaxYearLabel } from '@/lib/tax/tax-year';
 import type { VehicleContent, VehicleType } from '@/sync/types';
@@ -15,7 +15,7 @@ export const vehicleTypeWords: Record<VehicleType, string> = {
 
 /** "1 mile", "10,000 miles". */
 export function milesWords(miles: number): string {
-  return `${count.format(miles)} ${miles === 1 ? 'mile' : 'miles'}`;
+  return countWords(miles, 'mile');
 }
 
 /** A rate per mile as a driver reads it: "45p", and pounds only from £1 up. */

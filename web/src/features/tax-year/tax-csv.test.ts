@@ -72,10 +72,10 @@ describe('the records CSV', () => {
     expect(header).toEqual([...RECORDS_HEADER]);
     expect(rows).toEqual([
       ['06/04/2025', 'Evri: 80 stops', 'Turnover', '150.00', 'Income', '15', 'turnover'],
-      ['06/04/2025', 'Van: 9990 business miles at 45p', 'Mileage (simplified expenses)', '-4495.50', 'Mileage', '20', 'carVanTravelExpenses'],
+      ['06/04/2025', 'Van: 9,990 business miles, 9,990 miles at 45p', 'Mileage (simplified expenses)', '-4495.50', 'Mileage', '20', 'carVanTravelExpenses'],
       ['07/04/2025', 'DPD: 1 stop', 'Turnover', '123.45', 'Income', '15', 'turnover'],
       ['07/04/2025', 'Evri: Van hire, weekly', 'Courier deductions', '-25.00', 'Expense', '30', 'otherExpenses'],
-      ['07/04/2025', 'Van: 20 business miles (10 at 45p, 10 at 25p)', 'Mileage (simplified expenses)', '-7.00', 'Mileage', '20', 'carVanTravelExpenses'],
+      ['07/04/2025', 'Van: 20 business miles, 10 miles at 45p + 10 at 25p', 'Mileage (simplified expenses)', '-7.00', 'Mileage', '20', 'carVanTravelExpenses'],
       ['10/04/2025', `'=SUM(A1) "unlimited" plan`, 'Phone and data', '-15.00', 'Expense', '23', 'adminCosts'],
       ['12/04/2025', 'Vehicle insurance (75% business use of Leased van)', 'Vehicle insurance', '-75.01', 'Expense', '20', 'carVanTravelExpenses'],
       ['14/04/2025', 'Evri: Van hire, weekly', 'Courier deductions', '-25.00', 'Expense', '30', 'otherExpenses'],

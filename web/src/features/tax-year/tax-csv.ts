@@ -19,7 +19,8 @@
 //    MTD expense field (the mileage claim inside car, van and travel, and shown on its own too).
 import { csvFile, csvText } from '@/lib/csv-write';
 import { occurrences } from '@/lib/deductions';
-import { formatShortDate } from '@/lib/format';
+import { claimLineWords } from '@/features/mileage/mileage-words';
+import { countWords, formatShortDate } from '@/lib/format';
 import { penceToPounds } from '@/lib/money';
 import { expenseCategory, MTD_EXPENSE_FIELDS } from '@/lib/tax/expense-categories';
 import { taxYearRates } from '@/lib/tax/tax-year';
@@ -44,7 +45,6 @@ interface Row {
   field: string;
 }
 
-const plural = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
 const percentOf = (part: number, whole: number) => `${new Intl.NumberFormat('en-GB', { maximumFractionDigits: 1 }).format((part / whole) * 100)}%`;
 
 /** The records file's rows, oldest first (a day's income, then its costs, then its miles). */
@@ -57,7 +57,7 @@ export function recordRows(summary: TaxSummary, records: TaxRecords): Row[] {
     if (entry.deleted === 1 || entry.date < summary.from || entry.date > summary.to) continue;
     rows.push({
       date: entry.date,
-      description: `${courierName.get(entry.courierId) ?? 'Removed courier'}: ${plural(entry.stops, 'stop')}`,
+      description: `${courierName.get(entry.courierId) ?? 'Removed courier'}: ${countWords(entry.stops, 'stop')}`,
       category: 'Turnover',
       amount: entry.total,
       type: 'Income',
@@ -103,13 +103,9 @@ export function recordRows(summary: TaxSummary, records: TaxRecords): Row[] {
     const rate = rates.mileage[vehicle.type];
     for (const line of vehicle.lines) {
       if (line.claimPence === 0 || !rate) continue;
-      const split =
-        line.milesAtFirstRate > 0 && line.milesAtAfterRate > 0
-          ? ` (${line.milesAtFirstRate} at ${rate.firstMilesPence}p, ${line.milesAtAfterRate} at ${rate.afterPence}p)`
-          : ` at ${line.milesAtFirstRate > 0 ? rate.firstMilesPence : rate.afterPence}p`;
       rows.push({
         date: line.date,
-        description: `${vehicleName.get(vehicle.vehicleId) ?? vehicle.name}: ${plural(line.businessMiles, 'business mile')}${split}`,
+        description: `${vehicleName.get(vehicle.vehicleId) ?? vehicle.name}: ${countWords(line.businessMiles, 'business mile')}, ${claimLineWords(line, rate)}`,
         category: 'Mileage (simplified expenses)',
         amount: -line.claimPence,
         type: 'Mileage',

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import panel from '@/components/panel.module.css';
-import { formatPence } from '@/lib/format';
+import { countWords, formatPence } from '@/lib/format';
 import { DEDUCTIONS_BOX, type QuarterStatus, type TaxSummary } from '@/lib/tax/tax-summary';
 import { recordsKeptUntil, taxYearLabel, startYearOf, taxYearRates } from '@/lib/tax/tax-year';
 import { formatDayMonth, formatLongDate } from './long-date';
@@ -9,7 +9,6 @@ import styles from './tax-year-page.module.css';
 const count = new Intl.NumberFormat('en-GB');
 const percent = new Intl.NumberFormat('en-GB', { maximumFractionDigits: 1 });
 const pretty = (label: string) => label.replace('-', '–');
-const plural = (n: number, one: string, many = `${one}s`) => `${count.format(n)} ${n === 1 ? one : many}`;
 
 function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
   return (
@@ -46,7 +45,7 @@ export function IncomeSection({ summary }: { summary: TaxSummary }) {
             <Row
               key={courier.courierId}
               label={courier.name}
-              hint={`${plural(courier.days, 'day')}${courier.deductions > 0 ? `, ${formatPence(courier.deductions)} deducted` : ''}`}
+              hint={`${countWords(courier.days, 'day')}${courier.deductions > 0 ? `, ${formatPence(courier.deductions)} deducted` : ''}`}
               amount={courier.turnover}
             />
           ))}
@@ -110,7 +109,7 @@ export function MileageSection({ summary }: { summary: TaxSummary }) {
               <Row
                 key={vehicle.vehicleId}
                 label={vehicle.name}
-                hint={`${plural(vehicle.businessMiles, 'business mile')}${rate ? (rate.firstMilesPence === rate.afterPence ? ` at ${rate.firstMilesPence}p` : ` at ${rate.firstMilesPence}p, ${rate.afterPence}p after ${count.format(rate.thresholdMiles)}`) : ''}`}
+                hint={`${countWords(vehicle.businessMiles, 'business mile')}${rate ? (rate.firstMilesPence === rate.afterPence ? ` at ${rate.firstMilesPence}p` : ` at ${rate.firstMilesPence}p, ${rate.afterPence}p after ${count.format(rate.thresholdMiles)}`) : ''}`}
                 amount={vehicle.claimPence}
               />
             );
@@ -121,7 +120,7 @@ export function MileageSection({ summary }: { summary: TaxSummary }) {
               label={`${vehicle.name} (actual costs)`}
               hint={
                 vehicle.totalMiles > 0
-                  ? `${percent.format((vehicle.businessMiles / vehicle.totalMiles) * 100)}% business use (${count.format(vehicle.businessMiles)} of ${plural(vehicle.totalMiles, 'mile')}) of ${formatPence(vehicle.costs)} costs, counted in expenses`
+                  ? `${percent.format((vehicle.businessMiles / vehicle.totalMiles) * 100)}% business use (${count.format(vehicle.businessMiles)} of ${countWords(vehicle.totalMiles, 'mile')}) of ${formatPence(vehicle.costs)} costs, counted in expenses`
                   : `No miles logged, so none of its ${formatPence(vehicle.costs)} costs can be counted yet`
               }
               amount={vehicle.allowed}
