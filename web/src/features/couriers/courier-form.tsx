@@ -8,6 +8,7 @@ import type { CourierContent, LocalCourier, RateCardContent } from '@/sync/types
 import { addCourier, saveCourier } from './commands';
 import { blankCourierForm, courierFormOf, courierFormSchema, MAX_ARREARS_WEEKS, MAX_MONTH_DAY, MAX_NAME_CHARS, PALETTE } from './courier-form-schema';
 import { WEEKDAYS } from '@/lib/pay-period';
+import recordForm from '@/components/record-form.module.css';
 import styles from './couriers.module.css';
 
 interface CourierFormProps {
@@ -36,8 +37,8 @@ export function CourierForm({ editing, firstCard, today, usedColours, onSaved, o
   const custom = !PALETTE.some((c) => c.value === values.colour.toLowerCase());
 
   return (
-    <form className={styles.form} aria-labelledby={headingId} onSubmit={(event) => void form.submit(event)} noValidate>
-      <h3 id={headingId} className={styles.formTitle}>
+    <form className={recordForm.form} aria-labelledby={headingId} onSubmit={(event) => void form.submit(event)} noValidate>
+      <h3 id={headingId} className={recordForm.formTitle}>
         {editing ? `Edit ${editing.name}` : 'Add a courier'}
       </h3>
       <TextField
@@ -66,7 +67,7 @@ export function CourierForm({ editing, firstCard, today, usedColours, onSaved, o
         </div>
         {errors.colour ? <p className={styles.error}>{errors.colour}</p> : null}
       </fieldset>
-      <div className={styles.grid}>
+      <div className={recordForm.grid}>
         <SelectField label="Pay period" value={values.periodKind} onChange={(e) => update('periodKind', e.target.value as typeof values.periodKind)}>
           <option value="weekly">Weekly</option>
           <option value="fourFourFive">4-4-5 (4, 4 then 5 weeks)</option>

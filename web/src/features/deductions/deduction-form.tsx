@@ -7,7 +7,7 @@ import { useForm } from '@/lib/use-form';
 import type { DeductionRepeat, LocalDeduction } from '@/sync/types';
 import { saveDeduction } from './commands';
 import { blankDeductionForm, deductionFormOf, deductionFormSchema, MAX_LABEL_CHARS } from './deduction-form-schema';
-import styles from './deductions.module.css';
+import recordForm from '@/components/record-form.module.css';
 
 interface DeductionFormProps {
   courierId: string;
@@ -32,11 +32,11 @@ export function DeductionForm({ courierId, editing, today, onSaved, onCancel }: 
   const once = values.repeat === 'once';
 
   return (
-    <form className={styles.form} aria-labelledby={headingId} onSubmit={(event) => void form.submit(event)} noValidate>
-      <h4 id={headingId} className={styles.formTitle}>
+    <form className={recordForm.form} aria-labelledby={headingId} onSubmit={(event) => void form.submit(event)} noValidate>
+      <h4 id={headingId} className={recordForm.formTitle}>
         {editing ? `Edit ${editing.label}` : 'Add a deduction'}
       </h4>
-      <div className={styles.grid}>
+      <div className={recordForm.grid}>
         <TextField
           label="What for"
           required

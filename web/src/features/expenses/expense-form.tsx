@@ -15,6 +15,7 @@ import { blankExpenseForm, expenseFormOf, expenseFormSchema, MAX_NOTE_CHARS, pho
 import { categoryLabel } from './expense-words';
 import { prepareReceipt } from './receipt-image';
 import { FormReceipt } from './receipt-photos';
+import recordForm from '@/components/record-form.module.css';
 import styles from './expenses.module.css';
 
 interface ExpenseFormProps {
@@ -91,11 +92,11 @@ export function ExpenseForm({ editing, couriers, vehicles, today, onSaved, onCan
   }
 
   return (
-    <form className={styles.form} aria-labelledby={headingId} onSubmit={(event) => void form.submit(event)} noValidate>
-      <h3 id={headingId} className={styles.formTitle}>
+    <form className={recordForm.form} aria-labelledby={headingId} onSubmit={(event) => void form.submit(event)} noValidate>
+      <h3 id={headingId} className={recordForm.formTitle}>
         {editing ? `Edit ${categoryLabel(editing).toLowerCase()}` : 'Add an expense'}
       </h3>
-      <div className={styles.grid}>
+      <div className={recordForm.grid}>
         <TextField
           label={once ? 'Paid on' : 'First payment'}
           type="date"

@@ -8,6 +8,7 @@ import type { CourierContent, LocalMileage, LocalVehicle } from '@/sync/types';
 import { saveMileage } from './commands';
 import { blankMileageForm, defaultBusinessMiles, MAX_NOTE_CHARS, mileageFormOf, mileageFormSchema, odometerSpan, type MilesFrom } from './mileage-form-schema';
 import { milesWords } from './mileage-words';
+import recordForm from '@/components/record-form.module.css';
 import styles from './mileage.module.css';
 
 interface MileageFormProps {
@@ -39,11 +40,11 @@ export function MileageForm({ vehicles, couriers, lastVehicleId, editing, today,
   const business = defaultBusinessMiles(values);
 
   return (
-    <form className={styles.form} aria-labelledby={headingId} onSubmit={(event) => void form.submit(event)} noValidate>
-      <h3 id={headingId} className={styles.formTitle}>
+    <form className={recordForm.form} aria-labelledby={headingId} onSubmit={(event) => void form.submit(event)} noValidate>
+      <h3 id={headingId} className={recordForm.formTitle}>
         {editing ? 'Edit mileage' : 'Log mileage'}
       </h3>
-      <div className={styles.grid}>
+      <div className={recordForm.grid}>
         <TextField label="Day" type="date" required value={values.date} error={errors.date} onChange={(e) => update('date', e.target.value)} />
         <SelectField label="Vehicle" value={values.vehicleId} error={errors.vehicleId} onChange={(e) => update('vehicleId', e.target.value)}>
           {values.vehicleId === '' ? <option value="">Choose a vehicle</option> : null}
@@ -70,7 +71,7 @@ export function MileageForm({ vehicles, couriers, lastVehicleId, editing, today,
         </SelectField>
       </div>
       {odometer ? (
-        <div className={styles.grid}>
+        <div className={recordForm.grid}>
           <TextField
             label="Odometer at start"
             inputMode="numeric"
@@ -87,7 +88,7 @@ export function MileageForm({ vehicles, couriers, lastVehicleId, editing, today,
           />
         </div>
       ) : null}
-      <div className={styles.grid}>
+      <div className={recordForm.grid}>
         <TextField
           label="Commuting miles"
           optional

@@ -7,6 +7,7 @@ import { useForm } from '@/lib/use-form';
 import type { LocalVehicle, VehicleMethod, VehicleType } from '@/sync/types';
 import { saveVehicle } from './commands';
 import { blankVehicleForm, MAX_VEHICLE_NAME_CHARS, vehicleFormOf, vehicleFormSchema, vehicleMessages } from './vehicle-form-schema';
+import recordForm from '@/components/record-form.module.css';
 import styles from './mileage.module.css';
 
 interface VehicleFormProps {
@@ -33,11 +34,11 @@ export function VehicleForm({ editing, kept, onSaved, onCancel }: VehicleFormPro
   const bicycle = values.type === 'bicycle';
 
   return (
-    <form className={styles.form} aria-labelledby={headingId} onSubmit={(event) => void form.submit(event)} noValidate>
-      <h3 id={headingId} className={styles.formTitle}>
+    <form className={recordForm.form} aria-labelledby={headingId} onSubmit={(event) => void form.submit(event)} noValidate>
+      <h3 id={headingId} className={recordForm.formTitle}>
         {editing ? `Edit ${editing.name}` : 'Add a vehicle'}
       </h3>
-      <div className={styles.grid}>
+      <div className={recordForm.grid}>
         <TextField
           label="Name"
           required
