@@ -11,6 +11,14 @@ const proxy = {
   '/healthz': { target: apiTarget, changeOrigin: false },
 };
 
+// `.test.ts` files that need the browser's document or localStorage.
+const domLogicTests = [
+  'src/features/reminders/dismissals.test.ts',
+  'src/lib/session/session-store.test.ts',
+  'src/lib/sync/sync-manager.test.ts',
+  'src/lib/theme.test.ts',
+];
+
 export default defineConfig({
   plugins: [
     react(),
@@ -49,15 +57,31 @@ export default defineConfig({
   // No source maps: dist is embedded in the server binary, which should stay lean.
   build: { outDir: 'dist' },
   test: {
-    environment: 'jsdom',
     globals: true,
-    setupFiles: ['./src/testing/setup.ts'],
-    include: ['src/**/*.test.{ts,tsx}'],
     restoreMocks: true,
     unstubGlobals: true,
     // Above the suite's wait for a condition (src/testing/wait.ts, 10 s), so a slow machine
     // fails a test on what it waited for, not on the clock of the test as a whole.
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    // Components need a DOM; the rules, sums and parsers do not, and a jsdom per test file
+    // costs about three times the CPU of the tests themselves. So `.test.tsx` files (and the
+    // few `.test.ts` files that use the page's storage or document) run in jsdom, the rest in
+    // plain Node.
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'dom',
+          environment: 'jsdom',
+          setupFiles: ['./src/testing/setup.ts'],
+          include: ['src/**/*.test.tsx', ...domLogicTests],
+        },
+      },
+      {
+        extends: true,
+        test: { name: 'logic', environment: 'node', include: ['src/**/*.test.ts'], exclude: domLogicTests },
+      },
+    ],
   },
 });
