@@ -104,9 +104,9 @@ impl SessionManager {
             .get(self.cookie_name)
             .ok_or_else(AppError::unauthenticated)?;
         let token_hash = hash_token(token.value());
-        let session = self
+        let (session, user) = self
             .store
-            .get_session(&token_hash)
+            .get_session_user(&token_hash)
             .await?
             .ok_or_else(AppError::unauthenticated)?;
         let now = now_ms();
@@ -117,11 +117,7 @@ impl SessionManager {
         if now - session.last_seen_ms > TOUCH_INTERVAL_MS {
             self.store.touch_session(&token_hash, now).await?;
         }
-        let user = self
-            .store
-            .get_user(session.user_id)
-            .await?
-            .ok_or_else(AppError::unauthenticated)?;
+        let user = user.ok_or_else(AppError::unauthenticated)?;
         Ok(CurrentUser {
             user,
             session_token_hash: token_hash,

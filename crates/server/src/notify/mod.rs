@@ -1,18 +1,18 @@
 //! "Something changed" signals for a user's other devices, and "this session ended" signals
 //! that close an event stream at once. A leaf below the store and the sync handlers: the
-//! store's relay carries these signals, the handlers raise and receive them. In-process broadcast; with PostgreSQL a relay carries
-//! them to every other server process too (LISTEN/NOTIFY, store/postgres/relay.rs). Streams
-//! also re-check their session periodically and clients pull every 30 s, so a lost signal
-//! only delays a change.
+//! store's relay carries these signals, the handlers raise and receive them. In process, a
+//! signal goes straight to the streams it concerns (streams.rs: a change to that user's
+//! streams, a session's end to that session's), so a push costs nothing for other users'
+//! streams; with PostgreSQL a relay carries them to every other server process too
+//! (LISTEN/NOTIFY, store/postgres/relay.rs). Streams also re-check their session periodically
+//! and clients pull every 30 s, so a lost signal only delays a change.
 
 pub mod streams;
 
 use std::sync::{Arc, OnceLock};
 
-use tokio::sync::{broadcast, mpsc, watch};
+use tokio::sync::{mpsc, watch};
 use uuid::Uuid;
-
-const CAPACITY: usize = 1_024;
 
 #[derive(Debug, Clone)]
 pub enum Signal {
@@ -22,7 +22,6 @@ pub enum Signal {
 
 #[derive(Clone)]
 pub struct Notifier {
-    signals: broadcast::Sender<Signal>,
     closing: watch::Sender<bool>,
     /// Where signals raised here go to reach other processes, once a relay is running.
     relay: Arc<OnceLock<mpsc::Sender<Signal>>>,
@@ -33,7 +32,6 @@ pub struct Notifier {
 impl Default for Notifier {
     fn default() -> Self {
         Notifier {
-            signals: broadcast::channel(CAPACITY).0,
             closing: watch::channel(false).0,
             relay: Arc::new(OnceLock::new()),
             streams: Default::default(),
@@ -55,13 +53,19 @@ impl Notifier {
             // A full relay queue drops the signal: the periodic re-check still catches it.
             let _ = relay.try_send(signal.clone());
         }
-        // No receivers is fine: nobody is listening.
-        let _ = self.signals.send(signal);
+        self.deliver(signal);
     }
 
     /// A signal another process raised: delivered to this process's streams only.
     pub fn deliver_from_elsewhere(&self, signal: Signal) {
-        let _ = self.signals.send(signal);
+        self.deliver(signal);
+    }
+
+    fn deliver(&self, signal: Signal) {
+        match signal {
+            Signal::Changed { user_id, cursor } => self.streams.changed(user_id, cursor),
+            Signal::SessionEnded { token_hash } => self.streams.end_session(&token_hash),
+        }
     }
 
     /// Sends every signal raised from now on to `relay` as well. Only the first call counts.
@@ -69,8 +73,9 @@ impl Notifier {
         let _ = self.relay.set(relay);
     }
 
-    pub fn subscribe(&self) -> (broadcast::Receiver<Signal>, watch::Receiver<bool>) {
-        (self.signals.subscribe(), self.closing.subscribe())
+    /// Changes when the server starts shutting down.
+    pub fn closing(&self) -> watch::Receiver<bool> {
+        self.closing.subscribe()
     }
 
     /// Ends every open stream, so a graceful shutdown does not wait on them forever.

@@ -1,3 +1,8 @@
+//! The open event streams of this process, by user: each user's streams share one watch of the
+//! user's change cursor, so a change wakes only that user's streams, and a session's end closes
+//! only that session's streams. The entry is made by the user's first stream and goes with the
+//! last one.
+//!
 //! Caps on open event streams per session and per user (in this process). A new stream beyond
 //! a cap closes the oldest one rather than being refused: the newest stream is the device
 //! that is really there (an older one is most likely a dead connection left behind by a
@@ -9,7 +14,7 @@ use std::{
     sync::{Arc, Mutex},
 };
 
-use tokio::sync::oneshot;
+use tokio::sync::{oneshot, watch};
 use uuid::Uuid;
 
 #[derive(Clone, Default)]
@@ -20,8 +25,14 @@ pub struct Streams {
 #[derive(Default)]
 struct Registry {
     next_id: u64,
-    /// Each user's open streams, oldest first.
-    by_user: HashMap<Uuid, Vec<Entry>>,
+    by_user: HashMap<Uuid, UserStreams>,
+}
+
+struct UserStreams {
+    /// Oldest first.
+    open: Vec<Entry>,
+    /// The highest change cursor signalled for the user since the entry was made.
+    cursor: watch::Sender<i64>,
 }
 
 struct Entry {
@@ -35,8 +46,10 @@ pub struct StreamTicket {
     id: u64,
     user_id: Uuid,
     streams: Streams,
-    /// Resolves when a newer stream displaced this one.
+    /// Resolves when a newer stream displaced this one or its session ended.
     pub displaced: oneshot::Receiver<()>,
+    /// Changes when the user's data changed (the value is the new cursor).
+    pub cursor: watch::Receiver<i64>,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -56,7 +69,15 @@ impl Streams {
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         let id = registry.next_id;
         registry.next_id += 1;
-        let open = registry.by_user.entry(user_id).or_default();
+        let user = registry
+            .by_user
+            .entry(user_id)
+            .or_insert_with(|| UserStreams {
+                open: Vec::new(),
+                cursor: watch::channel(0).0,
+            });
+        let cursor = user.cursor.subscribe();
+        let open = &mut user.open;
         open.push(Entry {
             id,
             token_hash: token_hash.to_owned(),
@@ -77,29 +98,60 @@ impl Streams {
             user_id,
             streams: self.clone(),
             displaced,
+            cursor,
         }
+    }
+
+    /// Wakes `user_id`'s streams, if any, with a cursor higher than any they were sent.
+    pub fn changed(&self, user_id: Uuid, cursor: i64) {
+        let registry = self.lock();
+        if let Some(user) = registry.by_user.get(&user_id) {
+            user.cursor.send_if_modified(|seen| {
+                let newer = cursor > *seen;
+                if newer {
+                    *seen = cursor;
+                }
+                newer
+            });
+        }
+    }
+
+    /// Closes the streams of one session (whose user is not always known: a sign-out names
+    /// only the cookie). Rare, so a scan of the registry is fine; only those streams wake.
+    pub fn end_session(&self, token_hash: &str) {
+        let mut registry = self.lock();
+        for user in registry.by_user.values_mut() {
+            let (ended, kept) = std::mem::take(&mut user.open)
+                .into_iter()
+                .partition(|e| e.token_hash == token_hash);
+            user.open = kept;
+            for entry in ended {
+                let _ = entry.close.send(());
+            }
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Registry> {
+        self.inner
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     /// Open streams of one user (for tests and logs).
     pub fn count(&self, user_id: Uuid) -> usize {
-        let registry = self
-            .inner
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        registry.by_user.get(&user_id).map_or(0, Vec::len)
+        self.lock()
+            .by_user
+            .get(&user_id)
+            .map_or(0, |u| u.open.len())
     }
 }
 
 impl Drop for StreamTicket {
     fn drop(&mut self) {
-        let mut registry = self
-            .streams
-            .inner
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if let Some(open) = registry.by_user.get_mut(&self.user_id) {
-            open.retain(|e| e.id != self.id);
-            if open.is_empty() {
+        let mut registry = self.streams.lock();
+        if let Some(user) = registry.by_user.get_mut(&self.user_id) {
+            user.open.retain(|e| e.id != self.id);
+            if user.open.is_empty() {
                 registry.by_user.remove(&self.user_id);
             }
         }
@@ -114,6 +166,44 @@ mod tests {
         per_session: 2,
         per_user: 3,
     };
+
+    #[test]
+    fn a_change_wakes_only_its_users_streams_and_a_session_end_only_its_own() {
+        let streams = Streams::default();
+        let (sam, kim) = (Uuid::now_v7(), Uuid::now_v7());
+        let mut phone = streams.open(sam, "phone", CAPS);
+        let mut laptop = streams.open(sam, "laptop", CAPS);
+        let mut other = streams.open(kim, "kim", CAPS);
+        streams.changed(sam, 7);
+        assert!(phone.cursor.has_changed().unwrap());
+        assert_eq!(*laptop.cursor.borrow_and_update(), 7);
+        assert!(
+            !other.cursor.has_changed().unwrap(),
+            "another user's stream sleeps"
+        );
+        streams.changed(sam, 6);
+        assert!(
+            !laptop.cursor.has_changed().unwrap(),
+            "an older cursor is no news"
+        );
+        streams.changed(Uuid::now_v7(), 1); // nobody listening: nothing to do
+
+        streams.end_session("phone");
+        assert!(
+            phone.displaced.try_recv().is_ok(),
+            "the ended session's stream closes"
+        );
+        assert!(laptop.displaced.try_recv().is_err());
+        assert!(other.displaced.try_recv().is_err());
+        assert_eq!(streams.count(sam), 1);
+        drop((phone, laptop));
+        assert_eq!(streams.count(sam), 0);
+        assert!(
+            !streams.lock().by_user.contains_key(&sam),
+            "the last stream takes the entry"
+        );
+        assert!(other.displaced.try_recv().is_err());
+    }
 
     #[test]
     fn the_oldest_stream_of_the_session_then_of_the_user_is_closed() {

@@ -3,7 +3,7 @@
 use async_trait::async_trait;
 use uuid::Uuid;
 
-use super::StoreResult;
+use super::{StoreResult, UserRecord};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SessionRecord {
@@ -21,6 +21,12 @@ pub struct SessionRecord {
 pub trait SessionStore: Send + Sync {
     async fn create_session(&self, session: SessionRecord) -> StoreResult<()>;
     async fn get_session(&self, token_hash: &str) -> StoreResult<Option<SessionRecord>>;
+    /// A session and its user, read together (every signed-in request asks for both): `None`
+    /// when there is no such session, the user `None` when it is gone.
+    async fn get_session_user(
+        &self,
+        token_hash: &str,
+    ) -> StoreResult<Option<(SessionRecord, Option<UserRecord>)>>;
     async fn touch_session(&self, token_hash: &str, now_ms: i64) -> StoreResult<()>;
     async fn delete_session(&self, token_hash: &str) -> StoreResult<()>;
     /// Removes sessions idle since `idle_before_ms` or created before `created_before_ms`.

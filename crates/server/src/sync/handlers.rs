@@ -17,7 +17,6 @@ use domain::{
 };
 use futures_util::{Stream, stream};
 use serde::Deserialize;
-use tokio::sync::broadcast::error::RecvError;
 use utoipa::IntoParams;
 
 use super::mutations::{prepare, valid_mutation_id};
@@ -25,10 +24,7 @@ use crate::{
     AppState,
     auth::session::CurrentUser,
     error::{ApiJson, ApiQuery, ApiResult, AppError, ErrorBody},
-    notify::{
-        Signal,
-        streams::{StreamCaps, StreamTicket},
-    },
+    notify::streams::{StreamCaps, StreamTicket},
 };
 
 /// How often an open stream re-checks that its session still exists.
@@ -155,7 +151,7 @@ pub async fn stream_events(
         .notifier
         .streams
         .open(current.user.id, &current.session_token_hash, caps);
-    let (signals, closing) = state.notifier.subscribe();
+    let closing = state.notifier.closing();
     let every = Duration::from_secs(u64::from(
         state.config.sessions.events_recheck_seconds.max(1),
     ));
@@ -173,7 +169,6 @@ pub async fn stream_events(
         cursor,
         user_id: current.user.id,
         token_hash: current.session_token_hash,
-        signals,
         closing,
         recheck,
         greeted: false,
@@ -189,11 +184,11 @@ struct StreamState {
     cursor: i64,
     user_id: uuid::Uuid,
     token_hash: String,
-    signals: tokio::sync::broadcast::Receiver<Signal>,
     closing: tokio::sync::watch::Receiver<bool>,
     recheck: tokio::time::Interval,
     greeted: bool,
-    /// This stream's place under the caps; it ends when a newer stream displaces it.
+    /// This stream's place under the caps and its user's change signals; it ends when a newer
+    /// stream displaces it or its session ends.
     ticket: StreamTicket,
 }
 
@@ -211,15 +206,13 @@ async fn next_event(mut s: StreamState) -> Option<(Result<Event, Infallible>, St
     }
     loop {
         tokio::select! {
-            signal = s.signals.recv() => match signal {
-                Ok(Signal::Changed { user_id, cursor }) if user_id == s.user_id => {
-                    s.cursor = s.cursor.max(cursor);
-                    return Some((poke(Some(cursor)), s));
+            changed = s.ticket.cursor.changed() => {
+                if changed.is_err() {
+                    return None; // the registry entry is gone: the stream was closed
                 }
-                Ok(Signal::SessionEnded { token_hash }) if token_hash == s.token_hash => return None,
-                Ok(_) => {}
-                Err(RecvError::Lagged(_)) => return Some((poke(None), s)),
-                Err(RecvError::Closed) => return None,
+                let cursor = *s.ticket.cursor.borrow_and_update();
+                s.cursor = s.cursor.max(cursor);
+                return Some((poke(Some(cursor)), s));
             },
             _ = s.closing.changed() => return None,
             _ = &mut s.ticket.displaced => return None,

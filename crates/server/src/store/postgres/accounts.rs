@@ -60,7 +60,10 @@ impl AccountStore for PgStore {
         let client = self.client().await?;
         let row = client
             .query_opt(
-                &format!("SELECT {USER_COLUMNS} FROM users WHERE id = $1"),
+                &client
+                    .prepare_cached(&format!("SELECT {USER_COLUMNS} FROM users WHERE id = $1"))
+                    .await
+                    .map_err(db_err)?,
                 &[&id],
             )
             .await

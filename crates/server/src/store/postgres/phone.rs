@@ -1,8 +1,8 @@
 //! Phone sign-in: identities, codes, send log, used captchas, server keys.
 
 use async_trait::async_trait;
+use deadpool_postgres::Transaction;
 use domain::phone::{NUMBER_WINDOW_MS, RATE_WINDOW_MS, RecentSends, check_send};
-use tokio_postgres::Transaction;
 use uuid::Uuid;
 
 use super::{

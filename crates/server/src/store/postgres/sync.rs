@@ -3,8 +3,9 @@
 //! sees the first's recorded mutation ids.
 
 use async_trait::async_trait;
+use deadpool_postgres::Transaction;
 use domain::profile::{ProfileUpdate, SettingsUpdate, TaxRegion, Theme};
-use tokio_postgres::{GenericClient, IsolationLevel, Transaction, error::SqlState};
+use tokio_postgres::{GenericClient, IsolationLevel, Statement, error::SqlState};
 use uuid::Uuid;
 
 use super::{PgStore, db_err};
@@ -75,7 +76,13 @@ impl SyncStore for PgStore {
     async fn change_cursor(&self, user_id: Uuid) -> StoreResult<Option<i64>> {
         let client = self.client().await?;
         let row = client
-            .query_opt("SELECT change_seq FROM users WHERE id = $1", &[&user_id])
+            .query_opt(
+                &client
+                    .prepare_cached("SELECT change_seq FROM users WHERE id = $1")
+                    .await
+                    .map_err(db_err)?,
+                &[&user_id],
+            )
             .await
             .map_err(db_err)?;
         Ok(row.map(|r| r.get(0)))
@@ -106,12 +113,22 @@ struct Push<'t, 'c> {
     user_id: Uuid,
 }
 
+impl Push<'_, '_> {
+    /// From the connection's statement cache: a statement sent as text is prepared again
+    /// each time, one more round trip per statement.
+    async fn stmt(&self, sql: &str) -> StoreResult<Statement> {
+        self.tx.prepare_cached(sql).await.map_err(db_err)
+    }
+}
+
 impl SyncSql for Push<'_, '_> {
     async fn counters(&mut self) -> StoreResult<Option<(i64, i64)>> {
         let row = self
             .tx
             .query_opt(
-                "SELECT change_seq, record_count FROM users WHERE id = $1 FOR UPDATE",
+                &self
+                    .stmt("SELECT change_seq, record_count FROM users WHERE id = $1 FOR UPDATE")
+                    .await?,
                 &[&self.user_id],
             )
             .await
@@ -123,7 +140,7 @@ impl SyncSql for Push<'_, '_> {
         let row = self
             .tx
             .query_opt(
-                "SELECT result FROM applied_mutations WHERE user_id = $1 AND mutation_id = $2",
+                &self.stmt("SELECT result FROM applied_mutations WHERE user_id = $1 AND mutation_id = $2").await?,
                 &[&self.user_id, &mutation_id],
             )
             .await
@@ -135,7 +152,9 @@ impl SyncSql for Push<'_, '_> {
         let row = self
             .tx
             .query_opt(
-                "SELECT user_id = $3, deleted FROM records WHERE kind = $1 AND id = $2",
+                &self
+                    .stmt("SELECT user_id = $3, deleted FROM records WHERE kind = $1 AND id = $2")
+                    .await?,
                 &[&kind, &id, &self.user_id],
             )
             .await
@@ -147,8 +166,12 @@ impl SyncSql for Push<'_, '_> {
         let row = self
             .tx
             .query_opt(
-                "SELECT content FROM records
+                &self
+                    .stmt(
+                        "SELECT content FROM records
                  WHERE kind = $1 AND id = $2 AND user_id = $3 AND NOT deleted",
+                    )
+                    .await?,
                 &[&kind, &id, &self.user_id],
             )
             .await
@@ -164,10 +187,14 @@ impl SyncSql for Push<'_, '_> {
     ) -> StoreResult<()> {
         self.tx
             .execute(
-                "UPDATE records
+                &self
+                    .stmt(
+                        "UPDATE records
                  SET content = jsonb_set(content::jsonb, '{perStop}', $3::text::jsonb)::text,
                      version = $4, updated_at = $5
                  WHERE kind = $1 AND id = $2 AND user_id = $2 AND NOT deleted",
+                    )
+                    .await?,
                 &[&RateCards::NAME, &self.user_id, &tiers, &version, &now_ms],
             )
             .await
@@ -181,10 +208,14 @@ impl SyncSql for Push<'_, '_> {
         let inserted = self
             .tx
             .execute(
-                "INSERT INTO records (kind, id, user_id, version, deleted, content,
+                &self
+                    .stmt(
+                        "INSERT INTO records (kind, id, user_id, version, deleted, content,
                                       created_at, updated_at)
                  VALUES ($1, $2, $3, $4, $5::text IS NULL, $5, $6, $6)
                  ON CONFLICT (kind, id) DO NOTHING",
+                    )
+                    .await?,
                 &[
                     &record.kind,
                     &record.id,
@@ -202,9 +233,13 @@ impl SyncSql for Push<'_, '_> {
     async fn update_record(&mut self, record: RecordWrite<'_>) -> StoreResult<()> {
         self.tx
             .execute(
-                "UPDATE records SET content = $3, deleted = $3::text IS NULL, version = $4,
+                &self
+                    .stmt(
+                        "UPDATE records SET content = $3, deleted = $3::text IS NULL, version = $4,
                                     updated_at = $5
                  WHERE kind = $1 AND id = $2",
+                    )
+                    .await?,
                 &[
                     &record.kind,
                     &record.id,
@@ -226,8 +261,12 @@ impl SyncSql for Push<'_, '_> {
     ) -> StoreResult<()> {
         self.tx
             .execute(
-                "INSERT INTO applied_mutations (user_id, mutation_id, result, applied_at)
+                &self
+                    .stmt(
+                        "INSERT INTO applied_mutations (user_id, mutation_id, result, applied_at)
                  VALUES ($1, $2, $3, $4)",
+                    )
+                    .await?,
                 &[&self.user_id, &mutation_id, &answer, &now_ms],
             )
             .await
@@ -238,7 +277,9 @@ impl SyncSql for Push<'_, '_> {
     async fn save_counters(&mut self, seq: i64, held: i64) -> StoreResult<()> {
         self.tx
             .execute(
-                "UPDATE users SET change_seq = $2, record_count = $3 WHERE id = $1",
+                &self
+                    .stmt("UPDATE users SET change_seq = $2, record_count = $3 WHERE id = $1")
+                    .await?,
                 &[&self.user_id, &seq, &held],
             )
             .await
@@ -255,11 +296,15 @@ impl SyncSql for Push<'_, '_> {
     ) -> StoreResult<()> {
         self.tx
             .execute(
-                "UPDATE users SET display_name = COALESCE($2, display_name),
+                &self
+                    .stmt(
+                        "UPDATE users SET display_name = COALESCE($2, display_name),
                                   bio = COALESCE($3, bio),
                                   payment_tiers = COALESCE($4, payment_tiers),
                                   profile_version = $5, updated_at = $6
                  WHERE id = $1",
+                    )
+                    .await?,
                 &[
                     &self.user_id,
                     &update.display_name,
@@ -282,9 +327,9 @@ impl SyncSql for Push<'_, '_> {
     ) -> StoreResult<()> {
         self.tx
             .execute(
-                "UPDATE users SET theme = COALESCE($2, theme), tax_region = COALESCE($3, tax_region),
+                &self.stmt("UPDATE users SET theme = COALESCE($2, theme), tax_region = COALESCE($3, tax_region),
                                   settings_version = $4, settings_updated_at = $5
-                 WHERE id = $1",
+                 WHERE id = $1").await?,
                 &[
                     &self.user_id,
                     &update.theme.map(Theme::as_str),

@@ -1,5 +1,6 @@
 //! Users: creating and reading them, password sign-in, and the profile picture.
 
+use super::Cached as _;
 use async_trait::async_trait;
 use domain::Role;
 use rusqlite::{Connection, OptionalExtension, Row, params};
@@ -31,7 +32,7 @@ pub(super) fn user_from_row(row: &Row<'_>) -> rusqlite::Result<UserRecord> {
 }
 
 pub(super) fn select_user(conn: &Connection, id: Uuid) -> StoreResult<Option<UserRecord>> {
-    conn.query_row(
+    conn.query_row_cached(
         &format!("SELECT {USER_COLUMNS} FROM users WHERE id = ?1"),
         [id.to_string()],
         user_from_row,
@@ -45,7 +46,7 @@ impl AccountStore for SqliteStore {
     async fn create_user(&self, user: NewUser) -> StoreResult<UserRecord> {
         self.writer
             .write(move |conn| {
-                conn.execute(
+                conn.execute_cached(
                     "INSERT INTO users (id, email, password_hash, display_name, is_anonymous,
                                         created_at, last_login, updated_at)
                      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?6)",
@@ -74,7 +75,7 @@ impl AccountStore for SqliteStore {
         let email = email.to_owned();
         self.readers
             .read(move |conn| {
-                conn.query_row(
+                conn.query_row_cached(
                     &format!(
                         "SELECT {USER_COLUMNS}, password_hash FROM users
                          WHERE email = ?1 AND password_hash IS NOT NULL"
@@ -91,7 +92,7 @@ impl AccountStore for SqliteStore {
     async fn record_login(&self, id: Uuid, now_ms: i64) -> StoreResult<()> {
         self.writer
             .write(move |conn| {
-                conn.execute(
+                conn.execute_cached(
                     "UPDATE users SET last_login = ?2 WHERE id = ?1",
                     params![id.to_string(), now_ms],
                 )
@@ -105,7 +106,7 @@ impl AccountStore for SqliteStore {
         let email = email.to_owned();
         self.readers
             .read(move |conn| {
-                conn.query_row(
+                conn.query_row_cached(
                     &format!("SELECT {USER_COLUMNS} FROM users WHERE email = ?1"),
                     [email],
                     user_from_row,
@@ -120,7 +121,7 @@ impl AccountStore for SqliteStore {
         self.writer
             .write(move |conn| {
                 let deleted = conn
-                    .execute("DELETE FROM users WHERE id = ?1", [id.to_string()])
+                    .execute_cached("DELETE FROM users WHERE id = ?1", [id.to_string()])
                     .map_err(db_err)?;
                 Ok(deleted > 0)
             })
@@ -131,7 +132,7 @@ impl AccountStore for SqliteStore {
         self.readers
             .read(|conn| {
                 let mut stmt = conn
-                    .prepare(&format!(
+                    .prepare_cached(&format!(
                         "SELECT {USER_COLUMNS} FROM users ORDER BY created_at, id"
                     ))
                     .map_err(db_err)?;
@@ -148,7 +149,7 @@ impl AccountStore for SqliteStore {
     async fn password_hash(&self, user_id: Uuid) -> StoreResult<Option<String>> {
         self.readers
             .read(move |conn| {
-                conn.query_row(
+                conn.query_row_cached(
                     "SELECT password_hash FROM users WHERE id = ?1",
                     [user_id.to_string()],
                     |r| r.get::<_, Option<String>>(0),
@@ -164,7 +165,7 @@ impl AccountStore for SqliteStore {
         let hash = hash.to_owned();
         self.writer
             .write(move |conn| {
-                conn.execute(
+                conn.execute_cached(
                     "UPDATE users SET password_hash = ?2, updated_at = ?3 WHERE id = ?1",
                     params![user_id.to_string(), hash, now_ms],
                 )
@@ -186,7 +187,7 @@ impl AccountStore for SqliteStore {
             .write(move |conn| {
                 // The profile changes (e-mail, no longer a guest): bump the change sequence so
                 // every device pulls it.
-                conn.query_row(
+                conn.query_row_cached(
                     "UPDATE users SET email = ?2, password_hash = ?3, is_anonymous = 0,
                                       updated_at = ?4, change_seq = change_seq + 1,
                                       profile_version = change_seq + 1
@@ -210,14 +211,14 @@ impl AccountStore for SqliteStore {
         self.writer
             .write(move |conn| {
                 let replaced: Option<String> = conn
-                    .query_row(
+                    .query_row_cached(
                         "SELECT photo_url FROM users WHERE id = ?1",
                         [user_id.to_string()],
                         |r| r.get(0),
                     )
                     .map_err(db_err)?;
                 let cursor = conn
-                    .query_row(
+                    .query_row_cached(
                         "UPDATE users SET photo_url = ?2, photo_updated_at = ?3, updated_at = ?3,
                                           change_seq = change_seq + 1, profile_version = change_seq + 1
                          WHERE id = ?1 RETURNING change_seq",

@@ -1,5 +1,6 @@
 //! Contact messages and the state of their e-mail copies.
 
+use super::Cached as _;
 use async_trait::async_trait;
 use rusqlite::{Row, params};
 use uuid::Uuid;
@@ -40,7 +41,7 @@ impl ContactStore for SqliteStore {
         self.writer
             .write(move |conn| {
                 let delivery = &message.delivery;
-                conn.execute(
+                conn.execute_cached(
                     &format!(
                         "INSERT INTO contact_messages ({COLUMNS})
                               VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)"
@@ -70,7 +71,7 @@ impl ContactStore for SqliteStore {
         self.readers
             .read(move |conn| {
                 let mut stmt = conn
-                    .prepare(&format!(
+                    .prepare_cached(&format!(
                         "SELECT {COLUMNS} FROM contact_messages
                          ORDER BY created_at DESC, id DESC LIMIT ?1"
                     ))
@@ -92,7 +93,7 @@ impl ContactStore for SqliteStore {
         self.writer
             .write(move |conn| {
                 let mut stmt = conn
-                    .prepare(&format!(
+                    .prepare_cached(&format!(
                         "UPDATE contact_messages SET email_next_attempt_at = ?2
                          WHERE id IN (SELECT id FROM contact_messages
                                       WHERE email_status = 'pending' AND email_next_attempt_at <= ?1
@@ -127,7 +128,7 @@ impl ContactStore for SqliteStore {
         };
         self.writer
             .write(move |conn| {
-                conn.execute(
+                conn.execute_cached(
                     "UPDATE contact_messages
                      SET email_status = ?2, email_attempts = email_attempts + 1,
                          email_last_error = ?3, email_next_attempt_at = ?4, emailed_at = ?5
@@ -143,7 +144,7 @@ impl ContactStore for SqliteStore {
     async fn next_contact_email_at(&self) -> StoreResult<Option<i64>> {
         self.readers
             .read(|conn| {
-                conn.query_row(
+                conn.query_row_cached(
                     "SELECT MIN(email_next_attempt_at) FROM contact_messages
                      WHERE email_status = 'pending'",
                     [],

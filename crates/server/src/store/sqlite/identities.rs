@@ -1,6 +1,7 @@
 //! OpenID identities and pending sign-ins. Each write runs in one writer job (a savepoint),
 //! so a user and its identity appear together or not at all.
 
+use super::Cached as _;
 use async_trait::async_trait;
 use rusqlite::{Connection, OptionalExtension, params};
 use uuid::Uuid;
@@ -16,7 +17,7 @@ fn insert_identity(
     identity: &ExternalIdentity,
     now_ms: i64,
 ) -> StoreResult<()> {
-    conn.execute(
+    conn.execute_cached(
         "INSERT INTO user_identities (issuer, subject, user_id, created_at)
          VALUES (?1, ?2, ?3, ?4)",
         params![
@@ -41,7 +42,7 @@ impl IdentityStore for SqliteStore {
         self.readers
             .read(move |conn| {
                 let id: Option<String> = conn
-                    .query_row(
+                    .query_row_cached(
                         "SELECT user_id FROM user_identities WHERE issuer = ?1 AND subject = ?2",
                         params![identity.issuer, identity.subject],
                         |r| r.get(0),
@@ -60,7 +61,7 @@ impl IdentityStore for SqliteStore {
     ) -> StoreResult<UserRecord> {
         self.writer
             .write(move |conn| {
-                conn.execute(
+                conn.execute_cached(
                     "INSERT INTO users (id, email, password_hash, display_name, is_anonymous,
                                         created_at, last_login, updated_at)
                      VALUES (?1, ?2, NULL, ?3, 0, ?4, ?4, ?4)",
@@ -92,7 +93,7 @@ impl IdentityStore for SqliteStore {
                 // The profile record changes (no longer anonymous): move the change sequence
                 // so the user's other devices pull it.
                 let updated = conn
-                    .execute(
+                    .execute_cached(
                         "UPDATE users SET is_anonymous = 0,
                                           display_name = COALESCE(display_name, ?2),
                                           last_login = ?3, updated_at = ?3,
@@ -113,12 +114,12 @@ impl IdentityStore for SqliteStore {
     async fn put_oidc_request(&self, request: OidcRequest) -> StoreResult<()> {
         self.writer
             .write(move |conn| {
-                conn.execute(
+                conn.execute_cached(
                     "DELETE FROM oidc_requests WHERE expires_at <= ?1",
                     [request.created_at_ms],
                 )
                 .map_err(db_err)?;
-                conn.execute(
+                conn.execute_cached(
                     "INSERT INTO oidc_requests
                          (state, nonce, pkce_verifier, link_user_id, created_at, expires_at)
                      VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
@@ -145,7 +146,7 @@ impl IdentityStore for SqliteStore {
         let state = state.to_owned();
         self.writer
             .write(move |conn| {
-                conn.query_row(
+                conn.query_row_cached(
                     "DELETE FROM oidc_requests WHERE state = ?1
                      RETURNING state, nonce, pkce_verifier, link_user_id, created_at, expires_at",
                     [state],

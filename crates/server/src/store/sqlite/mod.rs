@@ -23,6 +23,8 @@ use self::{readers::Readers, writer::Writer};
 use super::{StoreError, migrations::SQLITE};
 
 const READER_CONNECTIONS: usize = 4;
+/// Every distinct statement the store runs fits, so none is compiled twice (rusqlite keeps 16).
+const STATEMENT_CACHE: usize = 256;
 const BUSY_TIMEOUT_MS: u32 = 5_000;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -72,6 +74,7 @@ impl SqliteStore {
              PRAGMA busy_timeout = {BUSY_TIMEOUT_MS};"
         ))?;
         migrate(&mut write_conn)?;
+        write_conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
 
         let readers = (0..READER_CONNECTIONS)
             .map(|_| {
@@ -82,6 +85,7 @@ impl SqliteStore {
                 conn.execute_batch(&format!(
                     "PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}; PRAGMA query_only = ON;"
                 ))?;
+                conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
                 Ok(conn)
             })
             .collect::<rusqlite::Result<Vec<_>>>()?;
@@ -121,6 +125,31 @@ fn migrate(conn: &mut Connection) -> anyhow::Result<()> {
         tx.commit()?;
     }
     Ok(())
+}
+
+/// `execute` and `query_row` through the connection's statement cache: compiling the SQL was
+/// a sixth of a push's CPU when every call parsed it again.
+trait Cached {
+    fn execute_cached<P: rusqlite::Params>(&self, sql: &str, params: P) -> rusqlite::Result<usize>;
+
+    fn query_row_cached<T, P, F>(&self, sql: &str, params: P, f: F) -> rusqlite::Result<T>
+    where
+        P: rusqlite::Params,
+        F: FnOnce(&rusqlite::Row<'_>) -> rusqlite::Result<T>;
+}
+
+impl Cached for Connection {
+    fn execute_cached<P: rusqlite::Params>(&self, sql: &str, params: P) -> rusqlite::Result<usize> {
+        self.prepare_cached(sql)?.execute(params)
+    }
+
+    fn query_row_cached<T, P, F>(&self, sql: &str, params: P, f: F) -> rusqlite::Result<T>
+    where
+        P: rusqlite::Params,
+        F: FnOnce(&rusqlite::Row<'_>) -> rusqlite::Result<T>,
+    {
+        self.prepare_cached(sql)?.query_row(params, f)
+    }
 }
 
 pub(super) fn db_err(err: rusqlite::Error) -> StoreError {

@@ -2,6 +2,7 @@
 //! (abandoned guests and old replay records), in bounded batches so the writer thread is
 //! never held for long. One process only: there is no signal relay.
 
+use super::Cached as _;
 use async_trait::async_trait;
 use rusqlite::params;
 use uuid::Uuid;
@@ -13,7 +14,10 @@ use crate::store::{OpsStore, StoreError, StoreResult};
 impl OpsStore for SqliteStore {
     async fn ping(&self) -> StoreResult<()> {
         self.readers
-            .read(|conn| conn.query_row("SELECT 1", [], |_| Ok(())).map_err(db_err))
+            .read(|conn| {
+                conn.query_row_cached("SELECT 1", [], |_| Ok(()))
+                    .map_err(db_err)
+            })
             .await
     }
 
@@ -66,7 +70,7 @@ impl OpsStore for SqliteStore {
         self.writer
             .write(move |conn| {
                 let removed = conn
-                    .execute(
+                    .execute_cached(
                         "DELETE FROM applied_mutations WHERE (user_id, mutation_id) IN (
                              SELECT user_id, mutation_id FROM applied_mutations
                              WHERE applied_at < ?1 LIMIT ?2)",

@@ -1,5 +1,6 @@
 //! Phone sign-in: identities, codes, send log, used captchas, server keys.
 
+use super::Cached as _;
 use async_trait::async_trait;
 use domain::phone::{NUMBER_WINDOW_MS, RATE_WINDOW_MS, RecentSends, check_send};
 use rusqlite::{Connection, OptionalExtension, params, params_from_iter, types::Value};
@@ -46,7 +47,7 @@ fn send_times(
 
 fn owner_of(conn: &Connection, phone: &str) -> StoreResult<Option<Uuid>> {
     let id: Option<String> = conn
-        .query_row(
+        .query_row_cached(
             "SELECT user_id FROM phone_identities WHERE phone = ?1",
             [phone],
             |r| r.get(0),
@@ -63,7 +64,7 @@ fn user_or_vanished(conn: &Connection, id: Uuid) -> StoreResult<crate::store::Us
 fn complete(conn: &Connection, request: PhoneSignInRequest) -> StoreResult<PhoneSignIn> {
     let now = request.now_ms;
     let phone: Option<String> = conn
-        .query_row(
+        .query_row_cached(
             "DELETE FROM phone_codes WHERE id = ?1 RETURNING phone",
             [request.verification_id.to_string()],
             |r| r.get(0),
@@ -79,7 +80,7 @@ fn complete(conn: &Connection, request: PhoneSignInRequest) -> StoreResult<Phone
         (Some(_), Some(_)) => return Ok(PhoneSignIn::IdentityInUse),
         (Some(me), None) => {
             let has_phone: bool = conn
-                .query_row(
+                .query_row_cached(
                     "SELECT EXISTS(SELECT 1 FROM phone_identities WHERE user_id = ?1)",
                     [me.to_string()],
                     |r| r.get(0),
@@ -88,14 +89,14 @@ fn complete(conn: &Connection, request: PhoneSignInRequest) -> StoreResult<Phone
             if has_phone {
                 return Ok(PhoneSignIn::AlreadyHasPhone);
             }
-            conn.execute(
+            conn.execute_cached(
                 "INSERT INTO phone_identities (phone, user_id, created_at) VALUES (?1, ?2, ?3)",
                 params![phone, me.to_string(), now],
             )
             .map_err(db_err)?;
             // No longer a guest: a profile change that every device of the user syncs.
             let cursor: i64 = conn
-                .query_row(
+                .query_row_cached(
                     "UPDATE users SET is_anonymous = 0, last_login = ?2, updated_at = ?2,
                                       change_seq = change_seq + 1, profile_version = change_seq + 1
                      WHERE id = ?1 RETURNING change_seq",
@@ -112,7 +113,7 @@ fn complete(conn: &Connection, request: PhoneSignInRequest) -> StoreResult<Phone
         (None, Some(owner)) => owner,
         (None, None) => {
             let new = request.new_user;
-            conn.execute(
+            conn.execute_cached(
                 "INSERT INTO users (id, email, password_hash, display_name, is_anonymous,
                                     created_at, last_login, updated_at)
                  VALUES (?1, NULL, NULL, ?2, 0, ?3, ?3, ?3)",
@@ -120,7 +121,7 @@ fn complete(conn: &Connection, request: PhoneSignInRequest) -> StoreResult<Phone
             )
             .map_err(db_err)?;
             super::sync::insert_starter_records(conn, new.id, new.now_ms)?;
-            conn.execute(
+            conn.execute_cached(
                 "INSERT INTO phone_identities (phone, user_id, created_at) VALUES (?1, ?2, ?3)",
                 params![phone, new.id.to_string(), now],
             )
@@ -132,7 +133,7 @@ fn complete(conn: &Connection, request: PhoneSignInRequest) -> StoreResult<Phone
             });
         }
     };
-    conn.execute(
+    conn.execute_cached(
         "UPDATE users SET last_login = ?2 WHERE id = ?1",
         params![user_id.to_string(), now],
     )
@@ -151,7 +152,7 @@ impl PhoneStore for SqliteStore {
         self.readers
             .read(move |conn| {
                 let user_id: Option<String> = conn
-                    .query_row(
+                    .query_row_cached(
                         "SELECT user_id FROM phone_identities WHERE phone = ?1",
                         [phone],
                         |row| row.get(0),
@@ -171,12 +172,12 @@ impl PhoneStore for SqliteStore {
         let name = name.to_owned();
         self.writer
             .write(move |conn| {
-                conn.execute(
+                conn.execute_cached(
                     "INSERT INTO server_keys (name, key) VALUES (?1, ?2) ON CONFLICT DO NOTHING",
                     params![name, candidate],
                 )
                 .map_err(db_err)?;
-                conn.query_row("SELECT key FROM server_keys WHERE name = ?1", [name], |r| {
+                conn.query_row_cached("SELECT key FROM server_keys WHERE name = ?1", [name], |r| {
                     r.get(0)
                 })
                 .map_err(db_err)
@@ -193,12 +194,12 @@ impl PhoneStore for SqliteStore {
         let challenge = challenge.to_owned();
         self.writer
             .write(move |conn| {
-                conn.execute(
+                conn.execute_cached(
                     "DELETE FROM captcha_solutions WHERE expires_at <= ?1",
                     [now_ms],
                 )
                 .map_err(db_err)?;
-                match conn.execute(
+                match conn.execute_cached(
                     "INSERT INTO captcha_solutions (challenge, expires_at) VALUES (?1, ?2)",
                     params![challenge, expires_at_ms],
                 ) {
@@ -214,7 +215,7 @@ impl PhoneStore for SqliteStore {
         let ip = ip.to_owned();
         self.readers
             .read(move |conn| {
-                conn.query_row(VOLUME_SQL, params![now_ms - RATE_WINDOW_MS, ip], |r| {
+                conn.query_row_cached(VOLUME_SQL, params![now_ms - RATE_WINDOW_MS, ip], |r| {
                     Ok(SendVolume {
                         global: count(r.get(0)?),
                         prefix: count(r.get(1)?),
@@ -233,12 +234,12 @@ impl PhoneStore for SqliteStore {
         self.writer
             .write(move |conn| {
                 let now = start.now_ms;
-                conn.execute(
+                conn.execute_cached(
                     "DELETE FROM phone_sends WHERE sent_at <= ?1",
                     [now - NUMBER_WINDOW_MS],
                 )
                 .map_err(db_err)?;
-                conn.execute("DELETE FROM phone_codes WHERE expires_at <= ?1", [now])
+                conn.execute_cached("DELETE FROM phone_codes WHERE expires_at <= ?1", [now])
                     .map_err(db_err)?;
                 let recent = RecentSends {
                     number: send_times(
@@ -266,12 +267,12 @@ impl PhoneStore for SqliteStore {
                 if let Err(refusal) = check_send(&recent, &limits, now) {
                     return Ok(Err(refusal));
                 }
-                conn.execute(
+                conn.execute_cached(
                     "INSERT INTO phone_sends (phone, ip, sent_at) VALUES (?1, ?2, ?3)",
                     params![start.phone, start.ip, now],
                 )
                 .map_err(db_err)?;
-                conn.execute(
+                conn.execute_cached(
                     "INSERT INTO phone_codes (phone, id, code_salt, code_hash, attempts_left, expires_at)
                      VALUES (?1, ?2, ?3, ?4, ?5, ?6)
                      ON CONFLICT (phone) DO UPDATE SET
@@ -300,7 +301,7 @@ impl PhoneStore for SqliteStore {
     ) -> StoreResult<Option<PhoneCodeCheck>> {
         self.writer
             .write(move |conn| {
-                conn.query_row(
+                conn.query_row_cached(
                     "UPDATE phone_codes SET attempts_left = attempts_left - 1
                      WHERE id = ?1 AND attempts_left > 0 AND expires_at > ?2
                      RETURNING phone, code_salt, code_hash",

@@ -1,6 +1,7 @@
 //! Plans (roles) and payment-provider customer ids. A plan change is a profile change: it
 //! moves the user's change sequence so every device pulls it.
 
+use super::Cached as _;
 use async_trait::async_trait;
 use domain::Role;
 use rusqlite::{OptionalExtension, params};
@@ -17,7 +18,7 @@ impl PlanStore for SqliteStore {
             .write(move |conn| {
                 // A plan change is a profile change: it syncs to every device.
                 let changed = conn
-                    .execute(
+                    .execute_cached(
                         "UPDATE users SET role = ?2, updated_at = ?3, change_seq = change_seq + 1,
                                           profile_version = change_seq + 1
                          WHERE email = ?1",
@@ -32,7 +33,7 @@ impl PlanStore for SqliteStore {
     async fn set_role(&self, user_id: Uuid, role: Role, now_ms: i64) -> StoreResult<Option<i64>> {
         self.writer
             .write(move |conn| {
-                conn.query_row(
+                conn.query_row_cached(
                     "UPDATE users SET role = ?2, updated_at = ?3, change_seq = change_seq + 1,
                                       profile_version = change_seq + 1
                      WHERE id = ?1 RETURNING change_seq",
@@ -49,7 +50,7 @@ impl PlanStore for SqliteStore {
         let customer_id = customer_id.to_owned();
         self.writer
             .write(move |conn| {
-                conn.execute(
+                conn.execute_cached(
                     "UPDATE users SET billing_customer_id = ?2 WHERE id = ?1",
                     params![user_id.to_string(), customer_id],
                 )
@@ -64,7 +65,7 @@ impl PlanStore for SqliteStore {
         self.readers
             .read(move |conn| {
                 let id: Option<String> = conn
-                    .query_row(
+                    .query_row_cached(
                         "SELECT id FROM users WHERE billing_customer_id = ?1",
                         [customer_id],
                         |r| r.get(0),

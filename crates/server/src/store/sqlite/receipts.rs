@@ -1,6 +1,7 @@
 //! Receipt photos' ledger on SQLite. The insert's quota check runs in the same writer job as
 //! the insert, and the single writer runs jobs one at a time, so the two are one step.
 
+use super::Cached as _;
 use async_trait::async_trait;
 use rusqlite::{Connection, OptionalExtension, params};
 use uuid::Uuid;
@@ -13,7 +14,7 @@ use crate::store::{
 
 fn holder(conn: &Connection, user_id: Uuid, id: Uuid) -> StoreResult<ReceiptHolder> {
     let row: Option<(String, i64, i64)> = conn
-        .query_row(
+        .query_row_cached(
             "SELECT user_id, bytes, created_at FROM receipts WHERE id = ?1",
             [id.to_string()],
             |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
@@ -34,7 +35,7 @@ fn holder(conn: &Connection, user_id: Uuid, id: Uuid) -> StoreResult<ReceiptHold
 }
 
 fn bytes_held(conn: &Connection, user_id: Uuid) -> StoreResult<i64> {
-    conn.query_row(
+    conn.query_row_cached(
         "SELECT COALESCE(SUM(bytes), 0) FROM receipts WHERE user_id = ?1",
         [user_id.to_string()],
         |r| r.get(0),
@@ -74,7 +75,7 @@ impl ReceiptStore for SqliteStore {
                 if bytes_held(conn, user_id)?.saturating_add(bytes) > max_bytes {
                     return Ok(ReceiptInsert::OverQuota);
                 }
-                conn.execute(
+                conn.execute_cached(
                     "INSERT INTO receipts (user_id, id, bytes, created_at) VALUES (?1, ?2, ?3, ?4)",
                     params![user_id.to_string(), id.to_string(), bytes, now_ms],
                 )
@@ -92,7 +93,7 @@ impl ReceiptStore for SqliteStore {
         self.writer
             .write(move |conn| {
                 let removed = conn
-                    .execute(
+                    .execute_cached(
                         "DELETE FROM receipts WHERE user_id = ?1 AND id = ?2",
                         params![user_id.to_string(), id.to_string()],
                     )

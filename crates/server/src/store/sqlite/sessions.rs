@@ -1,11 +1,12 @@
 //! Sign-in sessions: each row is keyed by the hash of its cookie token.
 
+use super::Cached as _;
 use async_trait::async_trait;
 use rusqlite::{OptionalExtension, Row, params};
 use uuid::Uuid;
 
-use super::{SqliteStore, conflict_as, db_err};
-use crate::store::{SessionRecord, SessionStore, StoreResult};
+use super::{SqliteStore, accounts::select_user, conflict_as, db_err};
+use crate::store::{SessionRecord, SessionStore, StoreResult, UserRecord};
 
 fn session_from_row(row: &Row<'_>) -> rusqlite::Result<SessionRecord> {
     let user_id: String = row.get(1)?;
@@ -20,12 +21,26 @@ fn session_from_row(row: &Row<'_>) -> rusqlite::Result<SessionRecord> {
     })
 }
 
+fn select_session(
+    conn: &rusqlite::Connection,
+    token_hash: &str,
+) -> StoreResult<Option<SessionRecord>> {
+    conn.query_row_cached(
+        "SELECT token_hash, user_id, created_at, last_seen, user_agent
+         FROM sessions WHERE token_hash = ?1",
+        [token_hash],
+        session_from_row,
+    )
+    .optional()
+    .map_err(db_err)
+}
+
 #[async_trait]
 impl SessionStore for SqliteStore {
     async fn create_session(&self, session: SessionRecord) -> StoreResult<()> {
         self.writer
             .write(move |conn| {
-                conn.execute(
+                conn.execute_cached(
                     "INSERT INTO sessions (token_hash, user_id, created_at, last_seen, user_agent)
                      VALUES (?1, ?2, ?3, ?4, ?5)",
                     params![
@@ -45,15 +60,23 @@ impl SessionStore for SqliteStore {
     async fn get_session(&self, token_hash: &str) -> StoreResult<Option<SessionRecord>> {
         let token_hash = token_hash.to_owned();
         self.readers
+            .read(move |conn| select_session(conn, &token_hash))
+            .await
+    }
+
+    async fn get_session_user(
+        &self,
+        token_hash: &str,
+    ) -> StoreResult<Option<(SessionRecord, Option<UserRecord>)>> {
+        let token_hash = token_hash.to_owned();
+        // Both reads in one trip to a reader thread, not two.
+        self.readers
             .read(move |conn| {
-                conn.query_row(
-                    "SELECT token_hash, user_id, created_at, last_seen, user_agent
-                     FROM sessions WHERE token_hash = ?1",
-                    [token_hash],
-                    session_from_row,
-                )
-                .optional()
-                .map_err(db_err)
+                let Some(session) = select_session(conn, &token_hash)? else {
+                    return Ok(None);
+                };
+                let user = select_user(conn, session.user_id)?;
+                Ok(Some((session, user)))
             })
             .await
     }
@@ -62,7 +85,7 @@ impl SessionStore for SqliteStore {
         let token_hash = token_hash.to_owned();
         self.writer
             .write(move |conn| {
-                conn.execute(
+                conn.execute_cached(
                     "UPDATE sessions SET last_seen = ?2 WHERE token_hash = ?1",
                     params![token_hash, now_ms],
                 )
@@ -76,7 +99,7 @@ impl SessionStore for SqliteStore {
         let token_hash = token_hash.to_owned();
         self.writer
             .write(move |conn| {
-                conn.execute("DELETE FROM sessions WHERE token_hash = ?1", [token_hash])
+                conn.execute_cached("DELETE FROM sessions WHERE token_hash = ?1", [token_hash])
                     .map_err(db_err)?;
                 Ok(())
             })
@@ -91,7 +114,7 @@ impl SessionStore for SqliteStore {
         self.writer
             .write(move |conn| {
                 let removed = conn
-                    .execute(
+                    .execute_cached(
                         "DELETE FROM sessions WHERE last_seen < ?1 OR created_at < ?2",
                         params![idle_before_ms, created_before_ms],
                     )
@@ -105,7 +128,7 @@ impl SessionStore for SqliteStore {
         self.readers
             .read(move |conn| {
                 let mut stmt = conn
-                    .prepare(
+                    .prepare_cached(
                         "SELECT token_hash, user_id, created_at, last_seen, user_agent
                          FROM sessions WHERE user_id = ?1 ORDER BY last_seen DESC",
                     )
@@ -123,7 +146,7 @@ impl SessionStore for SqliteStore {
         self.writer
             .write(move |conn| {
                 let ended = conn
-                    .execute(
+                    .execute_cached(
                         "DELETE FROM sessions WHERE token_hash = ?1 AND user_id = ?2",
                         params![token_hash, user_id.to_string()],
                     )
@@ -138,7 +161,7 @@ impl SessionStore for SqliteStore {
         self.writer
             .write(move |conn| {
                 let mut stmt = conn
-                    .prepare(
+                    .prepare_cached(
                         "DELETE FROM sessions WHERE user_id = ?1 AND token_hash <> ?2
                          RETURNING token_hash",
                     )

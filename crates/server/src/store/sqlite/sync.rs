@@ -1,6 +1,7 @@
 //! The sync area on SQLite: the push primitives, run on the writer thread (so pushes never
 //! interleave), and pull from one read snapshot.
 
+use super::Cached as _;
 use std::{
     future::Future,
     pin::pin,
@@ -64,7 +65,7 @@ impl SyncStore for SqliteStore {
     async fn change_cursor(&self, user_id: Uuid) -> StoreResult<Option<i64>> {
         self.readers
             .read(move |conn| {
-                conn.query_row(
+                conn.query_row_cached(
                     "SELECT change_seq FROM users WHERE id = ?1",
                     [user_id.to_string()],
                     |r| r.get(0),
@@ -248,7 +249,7 @@ impl SyncSql for Push<'_> {
         now_ms: i64,
     ) -> StoreResult<()> {
         self.conn
-            .execute(
+            .execute_cached(
                 "UPDATE users SET display_name = COALESCE(?2, display_name),
                                   bio = COALESCE(?3, bio),
                                   payment_tiers = COALESCE(?4, payment_tiers),
@@ -274,7 +275,7 @@ impl SyncSql for Push<'_> {
         now_ms: i64,
     ) -> StoreResult<()> {
         self.conn
-            .execute(
+            .execute_cached(
                 "UPDATE users SET theme = COALESCE(?2, theme), tax_region = COALESCE(?3, tax_region),
                                   settings_version = ?4, settings_updated_at = ?5
                  WHERE id = ?1",
@@ -323,7 +324,7 @@ fn records_after(
 }
 
 fn profile_row(conn: &Connection, user_id: Uuid) -> StoreResult<Option<ProfileRow>> {
-    conn.query_row(
+    conn.query_row_cached(
         &format!("SELECT {PROFILE_COLUMNS} FROM users WHERE id = ?1"),
         [user_id.to_string()],
         |r| {
