@@ -9,7 +9,7 @@ BIN := $(TARGET_DIR)/release/delivery-tracker
 # cargo-nextest when present (parallel, per-test processes), plain cargo test otherwise.
 CARGO_TEST := $(shell $(CARGO) nextest --version >/dev/null 2>&1 && echo "nextest run --no-fail-fast" || echo "test --no-fail-fast")
 
-.PHONY: run test web release lint lint-rust lint-web checks-rust checks-web test-rust test-web test-e2e test-binary bench abuse deny package package-test container-test
+.PHONY: run test web release lint lint-rust lint-web checks-rust checks-web test-rust test-web test-e2e test-binary bench abuse deny package package-test container container-test
 
 run: release
 	./$(BIN) serve
@@ -110,7 +110,14 @@ package: release
 package-test: package
 	deploy/debian/test-package.sh "$$(ls -t $(TARGET_DIR)/debian/delivery-tracker_*.deb | head -n 1)" $(PACKAGE_TEST_ROOT)
 
-# The container image (deploy/container/Containerfile, FROM scratch) built with podman or buildah
-# and run: /healthz and the HEALTHCHECK. Says SKIPPED when neither tool is installed.
+# The container image (deploy/container/Containerfile, FROM scratch over the release binary and
+# the libraries it links) as localhost/delivery-tracker:latest, with podman or else buildah.
+container: release
+	deploy/container/rootfs.sh $(BIN) $(TARGET_DIR)/container
+	if command -v podman >/dev/null; then podman build --format docker -t localhost/delivery-tracker:latest $(TARGET_DIR)/container; \
+	else buildah bud --format docker -t localhost/delivery-tracker:latest $(TARGET_DIR)/container; fi
+
+# The same image built and run (with options that work in a sandbox too): /healthz and the
+# HEALTHCHECK. Says SKIPPED when neither podman nor buildah is installed.
 container-test: release
 	deploy/container/test-container.sh $(BIN) $(TARGET_DIR)/container
