@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs the .deb into a Debian 12 root (a chroot made with debootstrap, since PID 1 on a
-# build machine or in CI is not systemd), then starts the service the way its unit says, read
+# Installs the .deb into a Debian 12 root (a chroot made with debootstrap, with systemd's
+# files for systemd-analyze; PID 1 on a build machine or in CI is not systemd, so nothing can
+# start the unit for real), then starts the service the way its unit says, read
 # from the installed unit file: ExecStart as its User/Group, with its Environment,
 # EnvironmentFile and WorkingDirectory. Checks /healthz, `delivery-tracker healthcheck`, the
 # data directory's owner, a graceful stop, and that remove and purge keep the data.
@@ -18,7 +19,7 @@ fail() { printf 'FAIL: %s\n' "$*" >&2; exit 1; }
 if [ ! -f "$root/etc/debian_version" ]; then
   command -v debootstrap >/dev/null || fail "debootstrap is missing (apt-get install debootstrap), and $root is not a Debian root"
   say "Making a Debian 12 root in $root with debootstrap"
-  debootstrap --variant=minbase --include=adduser,ca-certificates,procps bookworm "$root" >/dev/null
+  debootstrap --variant=minbase --include=adduser,ca-certificates,procps,systemd bookworm "$root" >/dev/null
 fi
 
 mounted=
@@ -65,9 +66,10 @@ exec_start=$(service_value ExecStart)
 say "The package made the service's user and its directories"
 in_root getent passwd "$user" || fail "no user $user"
 state=/var/lib/$(service_value StateDirectory)
-owner=$(stat -c %U "$root$state")
+# Names from inside the root: its uids are not the host's.
+owner=$(in_root stat -c %U "$state")
 [ "$owner" = "$user" ] || fail "$state is owned by $owner, not $user"
-ls -ld "$root$state" "$root/etc/delivery-tracker" "$root/etc/delivery-tracker/delivery-tracker.env"
+in_root ls -ld "$state" /etc/delivery-tracker /etc/delivery-tracker/delivery-tracker.env
 
 # The environment systemd would give the process: Environment= lines, then each
 # EnvironmentFile (a leading `-` means optional), whose values win.
@@ -116,16 +118,17 @@ done
 echo "GET /healthz: $body"
 [ "$body" = '{"status":"ok"}' ] || fail "unexpected /healthz body"
 
-running_as=$(ps -o user= -p "$(pgrep -P "$server_pid" || echo "$server_pid")" | tr -d ' ')
-echo "the server process runs as: $running_as"
-[ "$running_as" = "$user" ] || [ "$running_as" = "$(in_root id -u "$user")" ] || fail "runs as $running_as"
+# chroot, env and sh each exec the next, so the started PID is the server's.
+running_as=$(ps -o uid= -p "$server_pid" | tr -d ' ')
+echo "the server process runs as uid $running_as"
+[ "$running_as" = "$(in_root id -u "$user")" ] || fail "runs as uid $running_as, not $user"
 
 say "delivery-tracker healthcheck (the container's probe) as $user"
 chroot --userspec="$user:$group" "$root" /usr/bin/env -i "${envs[@]}" /usr/bin/delivery-tracker healthcheck
 
 say "The database is in $state, owned by $user"
-ls -l "$root$state"
-db_owner=$(stat -c %U "$root$state"/*.db)
+in_root ls -l "$state"
+db_owner=$(in_root sh -c "stat -c %U $state/*.db")
 [ "$db_owner" = "$user" ] || fail "database owned by $db_owner"
 
 say "Stopping with SIGTERM (systemd's KillSignal)"
