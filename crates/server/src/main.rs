@@ -1,6 +1,6 @@
 //! `delivery-tracker`: serve the app (default) or run an operator command.
 
-use std::{io::IsTerminal, path::PathBuf, process::ExitCode};
+use std::{io::IsTerminal, path::PathBuf, process::ExitCode, time::Duration};
 
 use clap::{Parser, Subcommand};
 use domain::Role;
@@ -46,6 +46,13 @@ enum Command {
     Restore {
         /// The archive to restore.
         archive: PathBuf,
+    },
+    /// Ask the server listening on LISTEN (on this machine) for /healthz: exit 0 when it
+    /// answers 200, 1 otherwise. For container HEALTHCHECKs, where there is no curl.
+    Healthcheck {
+        /// Give up after this many seconds.
+        #[arg(long, default_value_t = 5)]
+        timeout: u64,
     },
     /// Read contact-form messages.
     Messages {
@@ -143,6 +150,11 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             Ok(())
         }
         Command::Users { command } => users(&config, command).await,
+        Command::Healthcheck { timeout } => {
+            server::healthcheck::probe(config.http.listen, Duration::from_secs(timeout)).await?;
+            println!("ok");
+            Ok(())
+        }
         Command::Messages {
             command: MessagesCommand::List { limit },
         } => {

@@ -1,6 +1,6 @@
 //! `users delete`, `users reset-password` and `users set-role`: each finds the user by e-mail,
 //! phone number or id, on both backends; and operator commands refuse to create a database
-//! where there is none.
+//! where there is none; `healthcheck` tells a running server from none.
 
 mod common;
 
@@ -270,4 +270,35 @@ fn dotenv_is_read_and_the_real_environment_wins() {
     let (ok, stderr) = users_list_in(dir.path(), &[]);
     assert!(!ok);
     assert!(stderr.contains(".env"), "{stderr}");
+}
+
+/// `healthcheck`, the container image's HEALTHCHECK: exit 0 while a server answers `/healthz`
+/// on LISTEN's port (a wildcard LISTEN is probed on loopback), failure once nothing listens.
+#[test]
+fn healthcheck_succeeds_only_while_the_server_answers() {
+    let dir = tempfile::tempdir().unwrap();
+    let port = common::binary::free_port();
+    let mut server = common::binary::start_binary(dir.path(), port, &[], None);
+    let healthcheck = |listen: String| {
+        Command::new(env!("CARGO_BIN_EXE_delivery-tracker"))
+            .arg("healthcheck")
+            .env("LISTEN", listen)
+            .env("DATA_DIR", dir.path())
+            .env("LOG", "error")
+            .output()
+            .unwrap()
+    };
+    for listen in [format!("127.0.0.1:{port}"), format!("0.0.0.0:{port}")] {
+        let output = healthcheck(listen.clone());
+        assert!(
+            output.status.success(),
+            "{listen}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+    let _ = server.kill();
+    let _ = server.wait();
+    let output = healthcheck(format!("127.0.0.1:{port}"));
+    assert!(!output.status.success());
+    assert!(String::from_utf8_lossy(&output.stderr).contains("/healthz"));
 }
