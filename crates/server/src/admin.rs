@@ -146,7 +146,7 @@ pub async fn reset_password(
         .map(char::from)
         .collect();
     let hash = PasswordHasher::new()?.hash(&password).await?;
-    store.set_password(user.id, &hash, now_ms()).await?;
+    store.set_password(user.id, &hash, true, now_ms()).await?;
     // An empty `keep` matches no session: every one ends.
     let ended = store.delete_other_sessions(user.id, "").await?.len();
     Ok((user, password, ended))
