@@ -6,7 +6,7 @@
 //! control characters would reach the operator's terminal (ESC sequences, OSC 52 clipboard
 //! writes, CR overwriting a line, bidi overrides reordering it).
 
-use std::{borrow::Cow, fmt::Write as _, io::Write};
+use std::{borrow::Cow, collections::HashMap, fmt::Write as _, io::Write};
 
 use anyhow::Context;
 use domain::{
@@ -28,17 +28,19 @@ const TEMPORARY_PASSWORD_CHARS: usize = 20;
 
 pub async fn list_users(store: &DynStore, out: &mut impl Write) -> anyhow::Result<()> {
     let users = store.list_users().await?;
+    let phones: HashMap<Uuid, String> = store.user_phones().await?.into_iter().collect();
     writeln!(
         out,
-        "{:<36}  {:<32}  {:<5}  {:<9}  {:<20}  created",
-        "id", "email", "role", "kind", "display name"
+        "{:<36}  {:<32}  {:<16}  {:<5}  {:<9}  {:<20}  created",
+        "id", "email", "phone", "role", "kind", "display name"
     )?;
     for user in &users {
         writeln!(
             out,
-            "{:<36}  {:<32}  {:<5}  {:<9}  {:<20}  {}",
+            "{:<36}  {:<32}  {:<16}  {:<5}  {:<9}  {:<20}  {}",
             user.id,
             terminal_safe(user.email.as_deref().unwrap_or("-")),
+            terminal_safe(phones.get(&user.id).map_or("-", String::as_str)),
             user.role,
             if user.is_anonymous {
                 "guest"

@@ -193,9 +193,9 @@ async fn users(config: &Config, command: UsersCommand) -> anyhow::Result<()> {
             let (user, password, ended) =
                 server::admin::reset_password(&store, &user, region).await?;
             println!(
-                "{} now signs in with this password ({ended} session(s) ended):\n\n    \
-                 {password}\n\nPass it on privately; they should change it under Profile → \
-                 Password at once.",
+                "{} now signs in with this temporary password ({ended} session(s) ended):\n\n    \
+                 {password}\n\nPass it on privately; the app asks them to choose a new one \
+                 before anything else.",
                 server::admin::describe(&user)
             );
         }
