@@ -1,33 +1,92 @@
-//! Phone sign-in rules: E.164 numbers and the SMS send limits.
+//! Phone sign-in rules: numbers read with libphonenumber's metadata (the `phonenumber`
+//! crate) and stored in E.164, and the SMS send limits.
 
 use std::fmt;
 
-/// The spec's validation message (§5 Login).
+use phonenumber::{Mode, Type, country};
+
+/// The spec's validation message (§5 Login), shown for any number that cannot be a real one.
 pub const PHONE_FORMAT_MESSAGE: &str =
     "The phone number is entered in international format with a country code";
 
-/// A phone number in E.164 form: `+` then 8 to 15 digits, the first not 0.
+/// The country whose numbers may be typed without their country code (`07700 900123` in
+/// GB). An ISO 3166-1 alpha-2 code that libphonenumber has numbering metadata for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PhoneRegion(country::Id);
+
+impl PhoneRegion {
+    /// The default: the product is for UK drivers.
+    pub const GB: PhoneRegion = PhoneRegion(country::Id::GB);
+
+    /// `gb`, ` GB ` and `GB` name the same region; a code without metadata is refused.
+    pub fn parse(code: &str) -> Option<PhoneRegion> {
+        let id: country::Id = code.trim().to_ascii_uppercase().parse().ok()?;
+        phonenumber::metadata::DATABASE
+            .by_id(id.as_ref())
+            .map(|_| PhoneRegion(id))
+    }
+
+    /// The ISO code, e.g. `GB`.
+    pub fn code(&self) -> &str {
+        self.0.as_ref()
+    }
+}
+
+impl Default for PhoneRegion {
+    fn default() -> Self {
+        PhoneRegion::GB
+    }
+}
+
+/// A phone number in E.164 form (`+447700900123`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct PhoneNumber(String);
 
+/// What people type around the digits. Letters (vanity numbers, `ext`) and other scripts'
+/// digits are refused before libphonenumber sees them: it would read them as an extension.
+fn typed_characters_only(input: &str) -> bool {
+    let mut chars = input.chars();
+    let rest = if input.starts_with('+') {
+        chars.next();
+        chars.as_str()
+    } else {
+        input
+    };
+    rest.chars()
+        .all(|c| c.is_ascii_digit() || matches!(c, ' ' | '-' | '.' | '(' | ')' | '/'))
+}
+
 impl PhoneNumber {
-    /// Accepts what people type around the digits (spaces, dashes, dots, brackets) but never
-    /// guesses a country: the number must start with `+` and its country code.
-    pub fn parse(input: &str) -> Option<PhoneNumber> {
+    /// The one way a typed number becomes a stored one: with its country code (`+44 (0)7700
+    /// 900123`, `+1 415 555 2671`), or national in `region` (`07700 900123`). It must have a
+    /// length that country's numbers have; the range itself is not checked, as Ofcom's numbers
+    /// for drama and tests (07700 900xxx) are outside libphonenumber's valid ranges.
+    pub fn parse(input: &str, region: PhoneRegion) -> Option<PhoneNumber> {
         let trimmed = input.trim();
-        let rest = trimmed.strip_prefix('+')?;
-        let mut digits = String::with_capacity(16);
-        for c in rest.chars() {
-            match c {
-                '0'..='9' => digits.push(c),
-                ' ' | '-' | '.' | '(' | ')' => {}
-                _ => return None,
-            }
-        }
-        if !(8..=15).contains(&digits.len()) || digits.starts_with('0') {
+        if trimmed.is_empty() || !typed_characters_only(trimmed) {
             return None;
         }
-        Some(PhoneNumber(format!("+{digits}")))
+        let number = phonenumber::parse(Some(region.0), trimmed).ok()?;
+        if number.extension().is_some() || !is_possible(&number) {
+            return None;
+        }
+        Some(PhoneNumber(number.format().mode(Mode::E164).to_string()))
+    }
+
+    /// A number already stored: E.164 needs no region.
+    pub fn from_e164(stored: &str) -> Option<PhoneNumber> {
+        if !stored.starts_with('+') {
+            return None;
+        }
+        PhoneNumber::parse(stored, PhoneRegion::GB).filter(|n| n.0 == stored)
+    }
+
+    /// The international form people read, e.g. `+44 7700 900123`.
+    pub fn international(&self) -> String {
+        phonenumber::parse(None, &self.0).map_or_else(
+            |_| self.0.clone(),
+            |n| n.format().mode(Mode::International).to_string(),
+        )
     }
 
     pub fn as_str(&self) -> &str {
@@ -37,6 +96,33 @@ impl PhoneNumber {
     pub fn into_string(self) -> String {
         self.0
     }
+}
+
+/// The kinds of number a person may give as theirs and get a text on (not short codes,
+/// toll-free, shared-cost or company numbers).
+const PERSONAL_TYPES: [Type; 4] = [
+    Type::FixedLine,
+    Type::Mobile,
+    Type::PersonalNumber,
+    Type::Voip,
+];
+
+/// Whether the national number has a length that numbers of its country code have (a code
+/// shared by several countries, like +1 or +44, takes any of theirs). The crate keeps the
+/// lengths on each kind of number, not on the country's general description.
+fn is_possible(number: &phonenumber::PhoneNumber) -> bool {
+    let length = number.national().to_string().len();
+    phonenumber::metadata::DATABASE
+        .by_code(&number.code().value())
+        .is_some_and(|regions| {
+            regions.iter().any(|meta| {
+                PERSONAL_TYPES
+                    .iter()
+                    .filter_map(|&kind| meta.descriptors().get(kind))
+                    .flat_map(phonenumber::metadata::Descriptor::possible_length)
+                    .any(|&possible| usize::from(possible) == length)
+            })
+        })
 }
 
 impl fmt::Display for PhoneNumber {
@@ -192,43 +278,85 @@ impl CaptchaDifficulty {
 mod tests {
     use super::*;
 
+    fn e164(input: &str) -> Option<String> {
+        PhoneNumber::parse(input, PhoneRegion::GB).map(PhoneNumber::into_string)
+    }
+
     #[test]
-    fn e164_numbers_are_parsed_and_normalised() {
+    fn numbers_are_stored_in_e164() {
         for (input, expected) in [
             ("+447700900123", "+447700900123"),
             (" +44 7700 900123 ", "+447700900123"),
+            // The UK habit of writing the trunk 0 in brackets after the country code.
+            ("+44 (0)7700 900123", "+447700900123"),
+            // National form in the default region.
+            ("07700 900123", "+447700900123"),
+            ("07700-900-123", "+447700900123"),
+            ("020 7946 0958", "+442079460958"),
+            // A country code wins over the default region.
+            ("+1 415 555 2671", "+14155552671"),
             ("+1 (415) 555-0134", "+14155550134"),
             ("+33.6.12.34.56.78", "+33612345678"),
-            ("+12345678", "+12345678"),
-            ("+123456789012345", "+123456789012345"),
         ] {
-            assert_eq!(
-                PhoneNumber::parse(input)
-                    .map(PhoneNumber::into_string)
-                    .as_deref(),
-                Some(expected),
-                "{input}"
-            );
+            assert_eq!(e164(input).as_deref(), Some(expected), "{input}");
         }
     }
 
     #[test]
-    fn anything_but_e164_is_refused() {
+    fn the_default_region_reads_national_numbers() {
+        let us = PhoneRegion::parse("us").unwrap();
+        assert_eq!(us.code(), "US");
+        assert_eq!(
+            PhoneNumber::parse("(415) 555-2671", us).map(PhoneNumber::into_string),
+            Some("+14155552671".to_owned())
+        );
+        // A number with its country code is the same whatever the region.
+        assert_eq!(
+            PhoneNumber::parse("+44 7700 900123", us).map(PhoneNumber::into_string),
+            Some("+447700900123".to_owned())
+        );
+        assert_eq!(PhoneRegion::default().code(), "GB");
+        assert_eq!(PhoneRegion::parse(" gb ").unwrap(), PhoneRegion::GB);
+        for bad in ["", "UK", "XX", "GBR", "44"] {
+            assert_eq!(PhoneRegion::parse(bad), None, "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn numbers_that_cannot_be_real_are_refused() {
         for input in [
             "",
             "+",
-            "07700900123",       // national format: no country code
-            "447700900123",      // no plus
-            "+1234567",          // 7 digits
+            "12345",
+            "447700900123 1234",
+            "+1234567",
+            "+12345678",         // too short for +1
             "+1234567890123456", // 16 digits
             "+0447700900123",    // country codes never start with 0
-            "+44 7700 9001x3",
+            "+44 7700 9001x3",   // a letter
             "++447700900123",
+            "+44 1234",              // too short for the UK
+            "0770090012345",         // too long for the UK
             "+44\u{0663}7700900123", // a non-ASCII digit
-            "+44 7700 900123 ext 5",
+            "+44 7700 900123 ext 5", // an extension is not a number to text
+            "1-800-FLOWERS",
         ] {
-            assert_eq!(PhoneNumber::parse(input), None, "{input:?}");
+            assert_eq!(e164(input), None, "{input:?}");
         }
+    }
+
+    #[test]
+    fn stored_numbers_read_back_and_display_internationally() {
+        let n = PhoneNumber::from_e164("+447700900123").unwrap();
+        assert_eq!(n.international(), "+44 7700 900123");
+        assert_eq!(
+            PhoneNumber::from_e164("+14155552671")
+                .unwrap()
+                .international(),
+            "+1 415-555-2671"
+        );
+        assert_eq!(PhoneNumber::from_e164("07700900123"), None);
+        assert_eq!(PhoneNumber::from_e164("+44 7700 900123"), None);
     }
 
     const LIMITS: SendLimits = SendLimits {

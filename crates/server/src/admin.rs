@@ -6,12 +6,12 @@
 //! control characters would reach the operator's terminal (ESC sequences, OSC 52 clipboard
 //! writes, CR overwriting a line, bidi overrides reordering it).
 
-use std::{borrow::Cow, fmt::Write as _, io::Write};
+use std::{borrow::Cow, collections::HashMap, fmt::Write as _, io::Write};
 
 use anyhow::Context;
 use domain::{
     Email, Role,
-    phone::PhoneNumber,
+    phone::{PhoneNumber, PhoneRegion},
     time_fmt::{now_ms, rfc3339_from_ms},
 };
 use rand::{Rng, distributions::Alphanumeric};
@@ -28,17 +28,19 @@ const TEMPORARY_PASSWORD_CHARS: usize = 20;
 
 pub async fn list_users(store: &DynStore, out: &mut impl Write) -> anyhow::Result<()> {
     let users = store.list_users().await?;
+    let phones: HashMap<Uuid, String> = store.user_phones().await?.into_iter().collect();
     writeln!(
         out,
-        "{:<36}  {:<32}  {:<5}  {:<9}  {:<20}  created",
-        "id", "email", "role", "kind", "display name"
+        "{:<36}  {:<32}  {:<16}  {:<5}  {:<9}  {:<20}  created",
+        "id", "email", "phone", "role", "kind", "display name"
     )?;
     for user in &users {
         writeln!(
             out,
-            "{:<36}  {:<32}  {:<5}  {:<9}  {:<20}  {}",
+            "{:<36}  {:<32}  {:<16}  {:<5}  {:<9}  {:<20}  {}",
             user.id,
             terminal_safe(user.email.as_deref().unwrap_or("-")),
+            terminal_safe(phones.get(&user.id).map_or("-", String::as_str)),
             user.role,
             if user.is_anonymous {
                 "guest"
@@ -53,9 +55,14 @@ pub async fn list_users(store: &DynStore, out: &mut impl Write) -> anyhow::Resul
     Ok(())
 }
 
-/// The user an operator named by e-mail, phone number (international form) or user id.
-/// Anything that is none of the three, or names nobody, is an error that says which.
-pub async fn find_user(store: &DynStore, who: &str) -> anyhow::Result<UserRecord> {
+/// The user an operator named by e-mail, phone number (with its country code, or national in
+/// `region`, PHONE_DEFAULT_REGION) or user id. Anything that is none of the three, or names
+/// nobody, is an error that says which.
+pub async fn find_user(
+    store: &DynStore,
+    who: &str,
+    region: PhoneRegion,
+) -> anyhow::Result<UserRecord> {
     let who = who.trim();
     let found = if let Ok(id) = Uuid::parse_str(who) {
         store.get_user(id).await?
@@ -63,12 +70,13 @@ pub async fn find_user(store: &DynStore, who: &str) -> anyhow::Result<UserRecord
         let email = Email::parse(who)
             .map_err(|e| anyhow::anyhow!("{}: {}", e.message(), terminal_safe(who)))?;
         store.find_user_by_email(email.as_str()).await?
-    } else if let Some(phone) = PhoneNumber::parse(who) {
+    } else if let Some(phone) = PhoneNumber::parse(who, region) {
         store.find_user_by_phone(phone.as_str()).await?
     } else {
         anyhow::bail!(
-            "{} is not an e-mail, a phone number (with its country code, +44…) or a user id",
-            terminal_safe(who)
+            "{} is not an e-mail, a phone number ({} or with its country code) or a user id",
+            terminal_safe(who),
+            region.code()
         );
     };
     found.with_context(|| format!("no user {}", terminal_safe(who)))
@@ -83,8 +91,13 @@ pub fn describe(user: &UserRecord) -> String {
 }
 
 /// Sets the plan of the user `who` names; takes effect on their next request.
-pub async fn set_role(store: &DynStore, who: &str, role: Role) -> anyhow::Result<UserRecord> {
-    let user = find_user(store, who).await?;
+pub async fn set_role(
+    store: &DynStore,
+    who: &str,
+    region: PhoneRegion,
+    role: Role,
+) -> anyhow::Result<UserRecord> {
+    let user = find_user(store, who, region).await?;
     store
         .set_role(user.id, role, now_ms())
         .await?
@@ -99,8 +112,9 @@ pub async fn delete_user(
     store: &DynStore,
     files: &FileStore,
     who: &str,
+    region: PhoneRegion,
 ) -> anyhow::Result<(UserRecord, u64)> {
-    let user = find_user(store, who).await?;
+    let user = find_user(store, who, region).await?;
     if !store.delete_user(user.id).await? {
         anyhow::bail!("no user {}", user.id);
     }
@@ -119,8 +133,9 @@ pub async fn delete_user(
 pub async fn reset_password(
     store: &DynStore,
     who: &str,
+    region: PhoneRegion,
 ) -> anyhow::Result<(UserRecord, String, usize)> {
-    let user = find_user(store, who).await?;
+    let user = find_user(store, who, region).await?;
     if user.email.is_none() {
         anyhow::bail!(
             "{} has no e-mail, so no password sign-in: it signs in by phone, OpenID or as a              guest",
@@ -133,7 +148,7 @@ pub async fn reset_password(
         .map(char::from)
         .collect();
     let hash = PasswordHasher::new()?.hash(&password).await?;
-    store.set_password(user.id, &hash, now_ms()).await?;
+    store.set_password(user.id, &hash, true, now_ms()).await?;
     // An empty `keep` matches no session: every one ends.
     let ended = store.delete_other_sessions(user.id, "").await?.len();
     Ok((user, password, ended))

@@ -180,13 +180,14 @@ async fn serve(config: Config) -> anyhow::Result<()> {
 
 async fn users(config: &Config, command: UsersCommand) -> anyhow::Result<()> {
     let store = open_existing(config).await?;
+    let region = config.phone.phone_default_region;
     match command {
         UsersCommand::List => {
             server::admin::list_users(&store, &mut std::io::stdout().lock()).await?;
         }
         UsersCommand::SetRole { user, role } => {
             let role: Role = role.parse().map_err(anyhow::Error::msg)?;
-            let user = server::admin::set_role(&store, &user, role).await?;
+            let user = server::admin::set_role(&store, &user, region, role).await?;
             println!("{} is now {role}", server::admin::describe(&user));
         }
         UsersCommand::Delete { user, yes } => {
@@ -194,18 +195,19 @@ async fn users(config: &Config, command: UsersCommand) -> anyhow::Result<()> {
                 anyhow::bail!("deleting a user cannot be undone: add --yes to confirm");
             }
             let files = server::files::FileStore::from_config(config)?;
-            let (user, removed) = server::admin::delete_user(&store, &files, &user).await?;
+            let (user, removed) = server::admin::delete_user(&store, &files, &user, region).await?;
             println!(
                 "deleted {} with all their data and {removed} file(s)",
                 server::admin::describe(&user)
             );
         }
         UsersCommand::ResetPassword { user } => {
-            let (user, password, ended) = server::admin::reset_password(&store, &user).await?;
+            let (user, password, ended) =
+                server::admin::reset_password(&store, &user, region).await?;
             println!(
-                "{} now signs in with this password ({ended} session(s) ended):\n\n    \
-                 {password}\n\nPass it on privately; they should change it under Profile → \
-                 Password at once.",
+                "{} now signs in with this temporary password ({ended} session(s) ended):\n\n    \
+                 {password}\n\nPass it on privately; the app asks them to choose a new one \
+                 before anything else.",
                 server::admin::describe(&user)
             );
         }

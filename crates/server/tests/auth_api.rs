@@ -378,14 +378,24 @@ async fn admin_role_change_takes_effect_at_once(backend: Backend) {
         return;
     };
     let (cookie, _) = app.sign_up("pro@example.com", "van-route-42").await;
-    server::admin::set_role(&app.store, "PRO@example.com", domain::Role::Pro)
-        .await
-        .unwrap();
+    server::admin::set_role(
+        &app.store,
+        "PRO@example.com",
+        domain::phone::PhoneRegion::GB,
+        domain::Role::Pro,
+    )
+    .await
+    .unwrap();
     let session = app.get(SESSION, Some(&cookie)).await;
     assert_eq!(session.body["user"]["role"], "pro");
-    let err = server::admin::set_role(&app.store, "ghost@example.com", domain::Role::Pro)
-        .await
-        .unwrap_err();
+    let err = server::admin::set_role(
+        &app.store,
+        "ghost@example.com",
+        domain::phone::PhoneRegion::GB,
+        domain::Role::Pro,
+    )
+    .await
+    .unwrap_err();
     assert!(err.to_string().contains("no user"), "{err}");
 
     let mut listing = Vec::new();

@@ -12,7 +12,7 @@ use common::{
     pictures::{file, gradient, png, send_parts},
     spawn_app,
 };
-use domain::Role;
+use domain::{Role, phone::PhoneRegion};
 use reqwest::{Method, StatusCode};
 use serde_json::json;
 use server::{config::Config, files::FileStore};
@@ -77,9 +77,10 @@ async fn users_delete_removes_everything_and_nobody_else(backend: Backend) {
     assert!(files_of(&app, id).exists());
     let files = FileStore::from_config(&Config::for_data_dir(app.data_dir())).unwrap();
 
-    let (deleted, removed) = server::admin::delete_user(&app.store, &files, "Gone@Example.com")
-        .await
-        .unwrap();
+    let (deleted, removed) =
+        server::admin::delete_user(&app.store, &files, "Gone@Example.com", PhoneRegion::GB)
+            .await
+            .unwrap();
     assert_eq!(deleted.id, id);
     assert_eq!(removed, 2, "the picture and the receipt photo");
 
@@ -95,7 +96,8 @@ async fn users_delete_removes_everything_and_nobody_else(backend: Backend) {
     let session = app.get("/api/v1/auth/session", Some(&cookie)).await;
     assert_eq!(session.status, StatusCode::UNAUTHORIZED);
     // A second delete finds nobody.
-    let again = server::admin::delete_user(&app.store, &files, &id.to_string()).await;
+    let again =
+        server::admin::delete_user(&app.store, &files, &id.to_string(), PhoneRegion::GB).await;
     assert!(again.unwrap_err().to_string().contains("no user"));
 
     // The other driver keeps everything.
@@ -118,7 +120,9 @@ async fn a_user_is_found_by_email_phone_or_id(backend: Backend) {
         " DRIVER@example.com ",
         &id.to_string(),
     ] {
-        let found = server::admin::find_user(&app.store, who).await.unwrap();
+        let found = server::admin::find_user(&app.store, who, PhoneRegion::GB)
+            .await
+            .unwrap();
         assert_eq!(found.id, id, "{who}");
     }
     for (who, why) in [
@@ -126,8 +130,10 @@ async fn a_user_is_found_by_email_phone_or_id(backend: Backend) {
         ("+447700900999", "no user"),
         (&Uuid::new_v4().to_string(), "no user"),
         ("rm -rf \u{1b}[2J", "is not an e-mail"),
+        // Too short to be a UK number: refused, not looked up.
+        ("07700 9001", "is not an e-mail"),
     ] {
-        let err = server::admin::find_user(&app.store, who)
+        let err = server::admin::find_user(&app.store, who, PhoneRegion::GB)
             .await
             .unwrap_err()
             .to_string();
@@ -142,14 +148,21 @@ async fn set_role_and_reset_password_by_phone_or_id(backend: Backend) {
     };
     // A phone-only account: no e-mail, so set-role could not name it before.
     let phone_user = phone_account(&app.store, "+447700900123").await;
-    let user = server::admin::set_role(&app.store, "+44 7700 900123", Role::Pro)
+    // The number as the operator types it: international, national, or the UK's "(0)".
+    for who in ["+447700900123", "07700 900123", "+44 (0)7700 900123"] {
+        let found = server::admin::find_user(&app.store, who, PhoneRegion::GB)
+            .await
+            .unwrap();
+        assert_eq!(found.id, phone_user, "{who}");
+    }
+    let user = server::admin::set_role(&app.store, "+44 7700 900123", PhoneRegion::GB, Role::Pro)
         .await
         .unwrap();
     assert_eq!(user.id, phone_user);
     let stored = app.store.get_user(phone_user).await.unwrap().unwrap();
     assert_eq!(stored.role, Role::Pro);
     // No password sign-in to reset.
-    let err = server::admin::reset_password(&app.store, &phone_user.to_string())
+    let err = server::admin::reset_password(&app.store, &phone_user.to_string(), PhoneRegion::GB)
         .await
         .unwrap_err()
         .to_string();
@@ -157,9 +170,10 @@ async fn set_role_and_reset_password_by_phone_or_id(backend: Backend) {
 
     let (cookie, user) = app.sign_up("forgot@example.com", PASSWORD).await;
     let id: Uuid = user["id"].as_str().unwrap().parse().unwrap();
-    let (reset, password, ended) = server::admin::reset_password(&app.store, &id.to_string())
-        .await
-        .unwrap();
+    let (reset, password, ended) =
+        server::admin::reset_password(&app.store, &id.to_string(), PhoneRegion::GB)
+            .await
+            .unwrap();
     assert_eq!(reset.id, id);
     assert_eq!(ended, 1, "the sign-up session ended");
     assert_eq!(password.chars().count(), 20);

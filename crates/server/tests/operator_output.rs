@@ -10,6 +10,7 @@ use std::io::Read;
 use common::{
     Backend,
     binary::{free_port, start_binary_logging},
+    phone::phone_account,
     spawn_app,
 };
 use reqwest::StatusCode;
@@ -56,6 +57,36 @@ async fn users_list_escapes_display_names(backend: Backend) {
     assert!(listing.contains("driver@example.com"), "{listing}");
 }
 
+async fn users_list_shows_phone_numbers(backend: Backend) {
+    let Some(app) = spawn_app(backend).await else {
+        return;
+    };
+    let phone_user = phone_account(&app.store, "+447700900123").await;
+    app.sign_up("driver@example.com", "van-route-42").await;
+
+    let mut listing = Vec::new();
+    server::admin::list_users(&app.store, &mut listing)
+        .await
+        .unwrap();
+    let listing = String::from_utf8(listing).unwrap();
+    let mut lines = listing.lines();
+    let header = lines.next().unwrap();
+    assert!(header.contains("  phone  "), "{listing}");
+    let phone_line = listing
+        .lines()
+        .find(|l| l.starts_with(&phone_user.to_string()))
+        .unwrap_or_else(|| panic!("no line for the phone user in:\n{listing}"));
+    assert!(phone_line.contains("+447700900123"), "{listing}");
+    let email_line = listing
+        .lines()
+        .find(|l| l.contains("driver@example.com"))
+        .unwrap();
+    // The column lines up: the phone starts where the header's "phone" does.
+    let column = header.find("phone").unwrap();
+    assert_eq!(phone_line.find("+447700900123"), Some(column), "{listing}");
+    assert_eq!(&email_line[column..column + 1], "-", "{listing}");
+}
+
 async fn messages_list_escapes_contact_messages(backend: Backend) {
     let Some(app) = spawn_app(backend).await else {
         return;
@@ -90,6 +121,7 @@ async fn messages_list_escapes_contact_messages(backend: Backend) {
 
 on_both_backends!(
     users_list_escapes_display_names,
+    users_list_shows_phone_numbers,
     messages_list_escapes_contact_messages,
 );
 

@@ -11,6 +11,7 @@ use common::{
     phone::{CHALLENGE, SEND, VERIFY, solve, spawn_phone_app},
     spawn_app,
 };
+use domain::phone::PhoneRegion;
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 use server::config::{PhoneConfig, SmsSenderKind};
@@ -323,15 +324,16 @@ async fn a_captcha_solution_is_accepted_once(backend: Backend) {
     assert_eq!(app.outbox().len(), 1);
 }
 
-async fn numbers_must_be_e164(backend: Backend) {
+async fn numbers_that_cannot_be_real_are_refused(backend: Backend) {
     let Some(app) = spawn_phone_app(backend, |_| {}).await else {
         return;
     };
     let captcha = app.solved_captcha().await;
     for phone in [
-        json!("07700900123"),
-        json!("447700900123"),
+        json!("07700 9001"),
+        json!("07700 900123 45"),
         json!("+44 7700"),
+        json!("+44 7700 900123 ext 5"),
         json!("+44abc"),
         json!(""),
         json!(null),
@@ -362,6 +364,58 @@ async fn numbers_must_be_e164(backend: Backend) {
         .await;
     assert_eq!(reply.status, StatusCode::ACCEPTED, "{}", reply.text);
     assert_eq!(app.outbox()[0]["to"], NUMBER);
+}
+
+/// What UK drivers type: national, or international with the trunk 0 in brackets. Both
+/// text the one E.164 number (the hand parser made `+4407700900123` of the second).
+async fn typed_numbers_are_texted_in_e164(backend: Backend) {
+    let Some(app) = spawn_phone_app(backend, |_| {}).await else {
+        return;
+    };
+    for typed in ["07700 900123", "+44 (0)7700 900123"] {
+        let captcha = app.solved_captcha().await;
+        let reply = app
+            .post(SEND, json!({"phone": typed, "captcha": captcha}))
+            .await;
+        assert_eq!(
+            reply.status,
+            StatusCode::ACCEPTED,
+            "{typed}: {}",
+            reply.text
+        );
+    }
+    let to: Vec<Value> = app.outbox().iter().map(|m| m["to"].clone()).collect();
+    assert_eq!(to, [json!(NUMBER), json!(NUMBER)]);
+}
+
+/// PHONE_DEFAULT_REGION decides how a national number reads, and the web app is told it.
+async fn the_default_region_is_configurable(backend: Backend) {
+    let Some(app) = spawn_phone_app(backend, |config| {
+        config.phone.phone_default_region = PhoneRegion::parse("US").unwrap();
+    })
+    .await
+    else {
+        return;
+    };
+    let providers = app.get(PROVIDERS, None).await;
+    assert_eq!(providers.body["phoneRegion"], "US");
+    for typed in ["(415) 555-2671", "+1 415 555 2671", "+44 7700 900123"] {
+        let captcha = app.solved_captcha().await;
+        let reply = app
+            .post(SEND, json!({"phone": typed, "captcha": captcha}))
+            .await;
+        assert_eq!(
+            reply.status,
+            StatusCode::ACCEPTED,
+            "{typed}: {}",
+            reply.text
+        );
+    }
+    let to: Vec<Value> = app.outbox().iter().map(|m| m["to"].clone()).collect();
+    assert_eq!(
+        to,
+        [json!("+14155552671"), json!("+14155552671"), json!(NUMBER)]
+    );
 }
 
 async fn send_answers_the_same_whether_or_not_the_number_has_an_account(backend: Backend) {
@@ -559,7 +613,7 @@ async fn off_without_a_sender(backend: Backend) {
     assert_eq!(providers.status, StatusCode::OK);
     assert_eq!(
         providers.body,
-        json!({"phone": false, "oidc": null, "signups": true, "guests": true})
+        json!({"phone": false, "oidc": null, "signups": true, "guests": true, "phoneRegion": "GB"})
     );
     for reply in [
         app.get(CHALLENGE, None).await,
@@ -579,7 +633,7 @@ async fn off_without_a_sender(backend: Backend) {
     };
     assert_eq!(
         on.get(PROVIDERS, None).await.body,
-        json!({"phone": true, "oidc": null, "signups": true, "guests": true})
+        json!({"phone": true, "oidc": null, "signups": true, "guests": true, "phoneRegion": "GB"})
     );
     let challenge = on.get(CHALLENGE, None).await;
     assert_eq!(challenge.headers["cache-control"], "no-store");
@@ -730,7 +784,9 @@ on_both_backends!(
     global_limit_trips_at_its_count,
     no_sms_without_a_valid_captcha,
     a_captcha_solution_is_accepted_once,
-    numbers_must_be_e164,
+    numbers_that_cannot_be_real_are_refused,
+    typed_numbers_are_texted_in_e164,
+    the_default_region_is_configurable,
     send_answers_the_same_whether_or_not_the_number_has_an_account,
     first_verify_creates_the_account_later_ones_sign_in,
     a_guest_links_the_number_in_place,

@@ -546,9 +546,14 @@ async fn admin_changes_reach_open_streams_and_pull(backend: Backend) {
     );
 
     // As the CLI does it: straight through the store, no in-process signal.
-    server::admin::set_role(&app.store, "upgrade@example.com", domain::Role::Pro)
-        .await
-        .unwrap();
+    server::admin::set_role(
+        &app.store,
+        "upgrade@example.com",
+        domain::phone::PhoneRegion::GB,
+        domain::Role::Pro,
+    )
+    .await
+    .unwrap();
     let poke = next_event(&mut events, &mut buffer, "poke")
         .await
         .expect("poked about the plan change");

@@ -1,9 +1,10 @@
 import { Navigate, Outlet } from 'react-router';
 import { FullScreenSpinner } from '@/components/spinner';
+import { ChooseNewPassword } from '@/features/profile/choose-new-password';
 import { routes } from '@/lib/paths';
 import { useSession } from '@/lib/session/use-session';
 
-/** /app/*: only for a signed-in user (a guest counts). */
+/** /app/*: only for a signed-in user (a guest counts) who need not choose a new password first. */
 export function RequireAuth() {
   const session = useSession();
   if (session.status === 'loading') return <FullScreenSpinner />;
@@ -11,6 +12,8 @@ export function RequireAuth() {
     // Signing out on purpose ends on the landing page (spec); any other way in goes to /login.
     return <Navigate to={session.reason === 'signed-out' ? routes.home : routes.login} replace />;
   }
+  // A temporary password comes before anything else: the server refuses other writes anyway.
+  if (session.user.mustChangePassword) return <ChooseNewPassword />;
   return <Outlet />;
 }
 

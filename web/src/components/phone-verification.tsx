@@ -1,4 +1,4 @@
-import { useReducer, useState, type FormEvent } from 'react';
+import { useEffect, useReducer, useState, type FormEvent } from 'react';
 import { Button } from '@/components/button';
 import { FormAlert } from '@/components/form-alert';
 import { Spinner } from '@/components/spinner';
@@ -7,7 +7,8 @@ import { isApiError } from '@/lib/api';
 import { solveCaptcha, type Solver } from '@/lib/phone/captcha';
 import { requestCode, verifyCode } from '@/lib/phone/phone-api';
 import { phoneErrorMessage } from '@/lib/phone/phone-messages';
-import { validateCode, validatePhone } from '@/lib/phone/phone-schema';
+import { formatPhone, parsePhone } from '@/lib/phone/phone-number';
+import { validateCode } from '@/lib/phone/phone-schema';
 import { initialStep, phoneStep, resendCountdown } from '@/lib/phone/phone-steps';
 import type { AuthResponse } from '@/lib/session/user';
 import { useNow } from '@/lib/use-now';
@@ -20,18 +21,21 @@ interface PhoneVerificationProps {
   /** Leaves the flow from step 1 (e.g. back to the other sign-in options). */
   onCancel: () => void;
   cancelLabel: string;
+  /** The server's PHONE_DEFAULT_REGION: numbers typed without a country code are its. */
+  region: string;
   /** The proof-of-work solver; tests pass a fake one. */
   solve?: Solver;
 }
 
 /** Phone number, then the texted 6-digit code. The captcha is solved invisibly before sending. */
-export function PhoneVerification({ verifyLabel, onVerified, onCancel, cancelLabel, solve = solveCaptcha }: PhoneVerificationProps) {
+export function PhoneVerification({ verifyLabel, onVerified, onCancel, cancelLabel, region, solve = solveCaptcha }: PhoneVerificationProps) {
   const [state, dispatch] = useReducer(phoneStep, initialStep);
   const [phone, setPhone] = useState('');
   const [code, setCode] = useState('');
   const [fieldError, setFieldError] = useState<string | undefined>();
   const [error, setError] = useState<string | null>(null);
   const now = useNow(1000).getTime();
+  const shown = useFormattedPhone(state.step === 'code' ? state.phone : null, region);
 
   async function send(number: string, kind: 'send' | 'resend') {
     dispatch({ type: kind });
@@ -51,9 +55,9 @@ export function PhoneVerification({ verifyLabel, onVerified, onCancel, cancelLab
     }
   }
 
-  function onSendSubmit(event: FormEvent<HTMLFormElement>) {
+  async function onSendSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const result = validatePhone(phone);
+    const result = await parsePhone(phone, region);
     if (!result.ok) {
       setFieldError(result.error);
       setError(null);
@@ -83,7 +87,7 @@ export function PhoneVerification({ verifyLabel, onVerified, onCancel, cancelLab
 
   if (state.step === 'phone') {
     return (
-      <form className={styles.form} onSubmit={onSendSubmit} noValidate aria-label="Send a code by SMS">
+      <form className={styles.form} onSubmit={(event) => void onSendSubmit(event)} noValidate aria-label="Send a code by SMS">
         <FormAlert message={error} />
         <TextField
           label="Phone number"
@@ -99,7 +103,7 @@ export function PhoneVerification({ verifyLabel, onVerified, onCancel, cancelLab
             setFieldError(undefined);
           }}
         />
-        <p className={styles.hint}>Include your country code. We'll text you a 6-digit code.</p>
+        <p className={styles.hint}>A number from another country starts with + and its country code. We'll text you a 6-digit code.</p>
         <Button type="submit" block disabled={state.busy} aria-busy={state.busy}>
           {state.busy ? <Spinner size="sm" decorative /> : null}
           Send code
@@ -115,7 +119,7 @@ export function PhoneVerification({ verifyLabel, onVerified, onCancel, cancelLab
   return (
     <form className={styles.form} onSubmit={(event) => void onVerifySubmit(event)} noValidate aria-label="Enter the code">
       <FormAlert message={error} />
-      <p className={styles.hint}>We texted a code to {state.phone}. It works for 5 minutes.</p>
+      <p className={styles.hint}>We texted a code to {shown}. It works for 5 minutes.</p>
       <TextField
         label="Verification code"
         autoComplete="one-time-code"
@@ -151,4 +155,20 @@ export function PhoneVerification({ verifyLabel, onVerified, onCancel, cancelLab
       </div>
     </form>
   );
+}
+
+/** The number as people read it (`07700 900123`), the E.164 form until the library has loaded. */
+function useFormattedPhone(e164: string | null, region: string): string {
+  const [formatted, setFormatted] = useState<{ e164: string; text: string } | null>(null);
+  useEffect(() => {
+    if (e164 === null) return;
+    let live = true;
+    void formatPhone(e164, region).then((text) => {
+      if (live) setFormatted({ e164, text });
+    });
+    return () => {
+      live = false;
+    };
+  }, [e164, region]);
+  return formatted !== null && formatted.e164 === e164 ? formatted.text : (e164 ?? '');
 }

@@ -1,6 +1,7 @@
 // The sync endpoints, over the app's one fetch core (lib/api), with both answers checked
 // against a schema. Failures are classified here so the engine can decide what to do: offline
-// and server trouble retry, 401 waits for sign-in, a refused request parks.
+// and server trouble retry, 401 waits for sign-in, 403 password-change-required waits for a new
+// password, a refused request parks.
 import { z } from 'zod';
 import { isApiError, request } from '../lib/api';
 import { apiPaths, syncPullPath } from '../lib/paths';
@@ -11,6 +12,8 @@ import type { Change, MutationResult, OutboxItem, PullPage } from './types';
 export type SyncFailure =
   | { kind: 'offline' }
   | { kind: 'unauthenticated' }
+  /** The password is temporary: writes wait, untouched, until the user chooses a new one. */
+  | { kind: 'password-change' }
   /** `retryAfterMs`: the server asked to come back no sooner (429 with Retry-After). */
   | { kind: 'server'; status: number; retryAfterMs?: number }
   | { kind: 'refused'; status: number; message: string };
@@ -21,6 +24,8 @@ export function syncFailureOf(error: unknown): SyncFailure | null {
   const { status } = error;
   if (error.code === 'network') return { kind: 'offline' };
   if (status === 401) return { kind: 'unauthenticated' };
+  // Not "this change is refused": the account may not write yet. Nothing is parked.
+  if (status === 403 && error.code === 'password-change-required') return { kind: 'password-change' };
   if (status === 429) {
     // A quota that refills with time (push volume, rate limits): send the same thing later.
     const retryAfterMs = error.retryAfter ? error.retryAfter * 1000 : undefined;

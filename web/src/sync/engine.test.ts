@@ -190,6 +190,27 @@ describe('SyncEngine', () => {
     expect(server.records.size).toBe(1);
   });
 
+  it('keeps the outbox whole on 403 password-change-required and waits for a new password', async () => {
+    const sync = engine();
+    await saveEntry(db, day(10));
+    await saveEntry(db, day(11));
+    server.failNext = [{ kind: 'password-change' }];
+    expect(await sync.sync()).toBe(false);
+    expect(statuses.at(-1)).toEqual({ state: 'error', message: 'Choose a new password to sync your changes' });
+    // Nothing parked, nothing counted, nothing dropped: a 403 here is not about the items.
+    const items = await db.outbox.toArray();
+    expect(items).toHaveLength(2);
+    for (const item of items) expect(item).toMatchObject({ attempts: 0, parked: 0 });
+    expect(unauthenticated).toBe(0);
+
+    expect(await sync.sync()).toBe(false);
+    expect(server.pushes).toHaveLength(1); // paused: nothing sent
+
+    sync.resume();
+    await vi.waitFor(async () => expect(await db.outbox.count()).toBe(0), WAIT);
+    expect(server.records.size).toBe(2);
+  });
+
   it(`parks an item after ${MAX_ATTEMPTS} failed attempts and stops sending it`, async () => {
     const sync = engine();
     const entry = await saveEntry(db, day(10));

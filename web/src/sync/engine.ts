@@ -99,7 +99,7 @@ export class SyncEngine {
     this.retryTimer = this.periodicTimer = null;
   }
 
-  /** The session is valid again (the user signed back in): continue where we stopped. */
+  /** The session is valid again (the user signed back in, or chose a new password): continue. */
   resume(): void {
     this.paused = false;
     void this.sync();
@@ -168,6 +168,12 @@ export class SyncEngine {
       this.paused = true;
       this.emit({ state: 'error', message: 'Sign in again to sync your changes' });
       this.onUnauthenticated();
+      return;
+    }
+    if (failure?.kind === 'password-change') {
+      // The outbox waits as it is; choosing a new password resumes sync (the sync manager).
+      this.paused = true;
+      this.emit({ state: 'error', message: 'Choose a new password to sync your changes' });
       return;
     }
     this.failures += 1;

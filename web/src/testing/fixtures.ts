@@ -12,6 +12,7 @@ export function makeUser(overrides: Partial<User> = {}): User {
     isAnonymous: false,
     createdAt: '2025-03-01T09:00:00Z',
     lastLogin: '2025-03-20T07:30:00Z',
+    mustChangePassword: false,
     ...overrides,
   };
 }

@@ -8,6 +8,8 @@ export function syncFailure(failure: SyncFailure): ApiError {
       return new ApiError({ status: 0, code: 'network' });
     case 'unauthenticated':
       return new ApiError({ status: 401, code: 'unauthenticated' });
+    case 'password-change':
+      return new ApiError({ status: 403, code: 'password-change-required' });
     case 'server':
       return new ApiError({ status: failure.status, code: 'unknown', retryAfter: failure.retryAfterMs === undefined ? undefined : failure.retryAfterMs / 1000 });
     case 'refused':

@@ -19,7 +19,7 @@ use utoipa::ToSchema;
 
 use super::{
     handlers::{account_error, required},
-    session::{CurrentUser, rotate_session, user_agent},
+    session::{CurrentUser, SignedInForPasswordChange, rotate_session, user_agent},
     types::{AuthResponse, UserView},
 };
 use crate::{
@@ -166,7 +166,7 @@ pub struct PasswordChanged {
 
 #[utoipa::path(post, path = "/password", tag = "auth", request_body = ChangePasswordRequest,
     responses(
-        (status = 200, description = "Password changed; this session gets a new token", body = PasswordChanged),
+        (status = 200, description = "Password changed; this session gets a new token. Also the way out of a temporary password (`mustChangePassword`): the only write it allows", body = PasswordChanged),
         (status = 401, description = "unauthenticated", body = ErrorBody),
         (status = 403, description = "wrong-password: the current password is not right", body = ErrorBody),
         (status = 409, description = "no-password: the account signs in another way (add a password first)", body = ErrorBody),
@@ -177,7 +177,7 @@ pub async fn change_password(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
     headers: HeaderMap,
-    current: CurrentUser,
+    SignedInForPasswordChange(current): SignedInForPasswordChange,
     ApiJson(body): ApiJson<ChangePasswordRequest>,
 ) -> ApiResult<Response> {
     state.limits.check_ip(ip)?;
@@ -212,7 +212,7 @@ pub async fn change_password(
     let hash = state.passwords.hash(&new_password).await?;
     state
         .store
-        .set_password(current.user.id, &hash, now_ms())
+        .set_password(current.user.id, &hash, false, now_ms())
         .await?;
     let ended_sessions = if body.end_other_sessions {
         end_others(&state, &current).await?

@@ -7,6 +7,7 @@ use utoipa::ToSchema;
 use crate::AppState;
 
 #[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
 pub struct ProvidersResponse {
     /// Phone sign-in (an SMS sender is configured).
     pub phone: bool,
@@ -16,6 +17,9 @@ pub struct ProvidersResponse {
     pub signups: bool,
     /// Whether guest accounts can be made (GUESTS_ENABLED): false hides "Try without an account".
     pub guests: bool,
+    /// The country whose numbers may be typed without a country code (PHONE_DEFAULT_REGION),
+    /// e.g. "GB", so the web app reads numbers as the server does.
+    pub phone_region: String,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -34,5 +38,6 @@ pub async fn get_providers(State(state): State<AppState>) -> Json<ProvidersRespo
         }),
         signups: state.config.signups.signups_open,
         guests: state.config.signups.guests_enabled,
+        phone_region: state.config.phone.phone_default_region.code().to_owned(),
     })
 }

@@ -212,11 +212,44 @@ where
     type Rejection = AppError;
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        let SignedInForPasswordChange(current) =
+            SignedInForPasswordChange::from_request_parts(parts, state).await?;
+        // A temporary password (an operator's reset) lets its holder read and choose a new
+        // password, nothing else: the operator passed it on by some channel they trust less.
+        if current.user.must_change_password && !parts.method.is_safe() {
+            return Err(password_change_required());
+        }
+        Ok(current)
+    }
+}
+
+/// 403 for any write but choosing a new password while the password is temporary.
+pub fn password_change_required() -> AppError {
+    AppError::client(
+        StatusCode::FORBIDDEN,
+        "password-change-required",
+        "Choose a new password first: this one was set by the operator and is temporary",
+    )
+}
+
+/// The signed-in user, even one whose password is temporary: only for choosing a new one.
+/// Every other handler takes [`CurrentUser`], which refuses their writes.
+#[derive(Debug, Clone)]
+pub struct SignedInForPasswordChange(pub CurrentUser);
+
+impl<S> FromRequestParts<S> for SignedInForPasswordChange
+where
+    AppState: FromRef<S>,
+    S: Send + Sync,
+{
+    type Rejection = AppError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
         let state = AppState::from_ref(state);
         let jar = CookieJar::from_headers(&parts.headers);
         let current = state.sessions.resolve(&jar).await?;
         crate::http::access::record_user(current.user.id);
-        Ok(current)
+        Ok(SignedInForPasswordChange(current))
     }
 }
 

@@ -33,6 +33,9 @@ pub struct UserView {
     pub is_anonymous: bool,
     pub created_at: String,
     pub last_login: String,
+    /// The password is temporary (an operator's reset): the app asks for a new one before
+    /// anything else, and the server refuses other writes with 403 `password-change-required`.
+    pub must_change_password: bool,
 }
 
 impl From<&UserRecord> for UserView {
@@ -50,6 +53,7 @@ impl From<&UserRecord> for UserView {
             is_anonymous: user.is_anonymous,
             created_at: rfc3339_from_ms(user.created_at_ms),
             last_login: rfc3339_from_ms(user.last_login_ms),
+            must_change_password: user.must_change_password,
         }
     }
 }

@@ -4,7 +4,7 @@
 use std::fmt;
 
 use clap::{Args, ValueEnum};
-use domain::phone::{CaptchaDifficulty, SendLimits};
+use domain::phone::{CaptchaDifficulty, PhoneRegion, SendLimits};
 
 use super::ConfigError;
 
@@ -103,6 +103,24 @@ pub struct PhoneConfig {
         global = true
     )]
     pub phone_captcha_max_number_ceiling: u64,
+
+    /// The country whose numbers may be typed without a country code (`07700 900123`), as
+    /// an ISO 3166 two-letter code. Used for sign-in, linking a phone and operator commands,
+    /// and sent to the web app so it reads numbers the same way.
+    #[arg(
+        long,
+        env = "PHONE_DEFAULT_REGION",
+        default_value = "GB",
+        value_parser = parse_region,
+        global = true
+    )]
+    pub phone_default_region: PhoneRegion,
+}
+
+fn parse_region(code: &str) -> Result<PhoneRegion, String> {
+    PhoneRegion::parse(code).ok_or_else(|| {
+        format!("{code:?} is not a country code with phone numbering data (two letters, e.g. GB)")
+    })
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -144,6 +162,7 @@ impl fmt::Debug for PhoneConfig {
             .field("sms_from", &self.sms_from)
             .field("captcha", &self.captcha_difficulty())
             .field("limits", &self.send_limits())
+            .field("default_region", &self.phone_default_region.code())
             .finish_non_exhaustive()
     }
 }
@@ -170,6 +189,7 @@ impl Default for PhoneConfig {
             phone_sends_per_ip_per_minute: 3,
             phone_sends_per_minute: 30,
             phone_captcha_max_number_ceiling: 400_000,
+            phone_default_region: PhoneRegion::GB,
         }
     }
 }
@@ -289,6 +309,31 @@ mod tests {
             sms_http_auth_token: Some("tok-secret-42".into()),
             sms_from: Some("+447700900000".into()),
             ..PhoneConfig::default()
+        }
+    }
+
+    #[test]
+    fn the_default_region_is_gb_and_a_bad_one_stops_the_start() {
+        #[derive(clap::Parser)]
+        struct Cli {
+            #[command(flatten)]
+            phone: PhoneConfig,
+        }
+        let parse = |args: &[&str]| {
+            <Cli as clap::Parser>::try_parse_from(std::iter::once("x").chain(args.iter().copied()))
+                .map(|cli| cli.phone.phone_default_region)
+        };
+        assert_eq!(parse(&[]).unwrap(), PhoneRegion::GB);
+        assert_eq!(PhoneConfig::default().phone_default_region, PhoneRegion::GB);
+        assert_eq!(
+            parse(&["--phone-default-region", "us"]).unwrap().code(),
+            "US"
+        );
+        for bad in ["UK", "XX", "", "+44"] {
+            let err = parse(&["--phone-default-region", bad])
+                .unwrap_err()
+                .to_string();
+            assert!(err.contains("two letters, e.g. GB"), "{bad:?}: {err}");
         }
     }
 

@@ -18,6 +18,9 @@ pub struct UserRecord {
     pub created_at_ms: i64,
     pub last_login_ms: i64,
     pub updated_at_ms: i64,
+    /// Set by `users reset-password` (a temporary password): until the user chooses a new
+    /// password, writes other than that are refused with 403 `password-change-required`.
+    pub must_change_password: bool,
 }
 
 /// A user to create. `password_hash` is set for e-mail accounts, `None` for guests.
@@ -59,10 +62,13 @@ pub trait AccountStore: Send + Sync {
     /// the caller's to remove (`FileStore::delete_user_files`).
     async fn delete_user(&self, id: Uuid) -> StoreResult<bool>;
     async fn password_hash(&self, user_id: Uuid) -> StoreResult<Option<String>>;
+    /// Replaces the password; `must_change` marks it temporary (an operator's reset), false
+    /// clears the mark (the user chose it).
     async fn set_password(
         &self,
         user_id: Uuid,
         password_hash: &str,
+        must_change: bool,
         now_ms: i64,
     ) -> StoreResult<()>;
     /// Gives a guest an e-mail and password in place (same user, same data). None when the

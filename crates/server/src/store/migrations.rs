@@ -31,6 +31,7 @@ pub const SQLITE: &[Migration] = &[
     migration!("sqlite", 11, "0011_records"),
     migration!("sqlite", 12, "0012_couriers"),
     migration!("sqlite", 13, "0013_tax_year"),
+    migration!("sqlite", 14, "0014_must_change_password"),
 ];
 
 pub const POSTGRES: &[Migration] = &[
@@ -47,6 +48,7 @@ pub const POSTGRES: &[Migration] = &[
     migration!("postgres", 11, "0011_records"),
     migration!("postgres", 12, "0012_couriers"),
     migration!("postgres", 13, "0013_tax_year"),
+    migration!("postgres", 14, "0014_must_change_password"),
 ];
 
 #[cfg(test)]

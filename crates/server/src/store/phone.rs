@@ -67,6 +67,8 @@ pub type Limits = SendLimits;
 pub trait PhoneStore: Send + Sync {
     /// The user a phone identity (E.164) belongs to.
     async fn find_user_by_phone(&self, phone: &str) -> StoreResult<Option<UserRecord>>;
+    /// Every phone identity as (user, E.164 number), for the operator's `users list`.
+    async fn user_phones(&self) -> StoreResult<Vec<(Uuid, String)>>;
     /// The key stored under `name`, or `candidate` after storing it if there was none.
     async fn server_key(&self, name: &str, candidate: Vec<u8>) -> StoreResult<Vec<u8>>;
     /// Records a captcha solution; false if it was already used (a replay).

@@ -442,8 +442,8 @@ pub struct ProfileRow {
 }
 
 pub const PROFILE_COLUMNS: &str = "id, email, display_name, photo_url, bio, role, is_anonymous, \
-    created_at, last_login, updated_at, payment_tiers, profile_version, theme, settings_version, \
-    settings_updated_at, tax_region";
+    created_at, last_login, updated_at, must_change_password, payment_tiers, profile_version, theme, \
+    settings_version, settings_updated_at, tax_region";
 
 impl ProfileRow {
     /// The profile and settings records changed after `cursor`.

@@ -74,7 +74,7 @@ export function LoginPage() {
   }
 
   const busy = pending !== null;
-  if (phoneOpen) return <PhoneSignIn onBack={() => setPhoneOpen(false)} />;
+  if (phoneOpen) return <PhoneSignIn onBack={() => setPhoneOpen(false)} region={providers.phoneRegion} />;
   return (
     <div className={styles.page}>
       <div className={styles.card}>

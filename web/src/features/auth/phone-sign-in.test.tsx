@@ -43,10 +43,11 @@ describe('phone sign-in', () => {
 
   it('checks the number format before solving or sending anything', async () => {
     const app = await openPhone(phoneRoutes());
-    await app.user.type(screen.getByLabelText('Phone number'), '07700 900123');
+    // Too short to be a UK number.
+    await app.user.type(screen.getByLabelText('Phone number'), '+44 7700');
     await app.user.click(screen.getByRole('button', { name: 'Send code' }));
 
-    expect(screen.getByText('The phone number is entered in international format with a country code')).toBeInTheDocument();
+    expect(await screen.findByText('The phone number is entered in international format with a country code')).toBeInTheDocument();
     expect(app.server.callsTo(CHALLENGE)).toHaveLength(0);
     expect(app.server.callsTo(SEND)).toHaveLength(0);
   });
@@ -72,6 +73,26 @@ describe('phone sign-in', () => {
     await app.user.click(screen.getByRole('button', { name: 'Verify and sign in' }));
     await waitFor(() => expect(currentPath(app.router)).toBe('/app/dashboard'));
     expect(app.server.callsTo(VERIFY)[0]?.body).toEqual({ verificationId: 'v-1', code: '042917' });
+  });
+
+  it("reads a national number in the server's region and shows it back nationally", async () => {
+    const app = await openPhone(phoneRoutes());
+    await app.user.type(screen.getByLabelText('Phone number'), '07700 900123');
+    await app.user.click(screen.getByRole('button', { name: 'Send code' }));
+
+    await screen.findByLabelText('Verification code');
+    expect(app.server.callsTo(SEND)[0]?.body).toMatchObject({ phone: '+447700900123' });
+    expect(await screen.findByText('We texted a code to 07700 900123. It works for 5 minutes.')).toBeInTheDocument();
+  });
+
+  it('uses the region /providers names', async () => {
+    const app = await openPhone(phoneRoutes({ [PROVIDERS]: () => json(200, { phone: true, oidc: null, phoneRegion: 'US' }) }));
+    await app.user.type(screen.getByLabelText('Phone number'), '(415) 555-2671');
+    await app.user.click(screen.getByRole('button', { name: 'Send code' }));
+
+    await screen.findByLabelText('Verification code');
+    expect(app.server.callsTo(SEND)[0]?.body).toMatchObject({ phone: '+14155552671' });
+    expect(await screen.findByText('We texted a code to (415) 555-2671. It works for 5 minutes.')).toBeInTheDocument();
   });
 
   it('retries once with a fresh challenge when the captcha was refused (difficulty rose meanwhile)', async () => {

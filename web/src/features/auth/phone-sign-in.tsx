@@ -6,7 +6,7 @@ import { useSessionStore } from '@/lib/session/use-session';
 import styles from './login-page.module.css';
 
 /** The login card's phone option: number, texted code, then the dashboard. */
-export function PhoneSignIn({ onBack, solve }: { onBack: () => void; solve?: Solver }) {
+export function PhoneSignIn({ onBack, region, solve }: { onBack: () => void; region: string; solve?: Solver }) {
   const session = useSessionStore();
   const navigate = useNavigate();
   return (
@@ -20,6 +20,7 @@ export function PhoneSignIn({ onBack, solve }: { onBack: () => void; solve?: Sol
           verifyLabel="Verify and sign in"
           cancelLabel="Back to other sign-in options"
           onCancel={onBack}
+          region={region}
           solve={solve}
           onVerified={({ user }) => {
             session.signedIn(user);

@@ -9,8 +9,14 @@ import styles from './profile-page.module.css';
 
 const MIN_PASSWORD = 6;
 
+interface ChangePasswordProps {
+  title?: string;
+  /** Called after the server took the new password (e.g. to re-read the session). */
+  onChanged?: () => void;
+}
+
 /** Change Password: the current one first, and an offer to sign out everywhere else. */
-export function ChangePassword() {
+export function ChangePassword({ title = 'Change Password', onChanged }: ChangePasswordProps) {
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
   const [endOthers, setEndOthers] = useState(true);
@@ -36,6 +42,7 @@ export function ChangePassword() {
       setCurrent('');
       setNext('');
       setDone(ended > 0 ? `Password changed. Signed out of ${ended} other ${ended === 1 ? 'device' : 'devices'}.` : 'Password changed.');
+      onChanged?.();
     } catch (error) {
       if (isApiError(error) && error.code === 'wrong-password') setErrors({ current: 'Current password is incorrect' });
       else if (isApiError(error) && error.code === 'network') setFailure('Changing your password needs a connection.');
@@ -48,7 +55,7 @@ export function ChangePassword() {
   return (
     <Card className={styles.account} aria-labelledby={headingId}>
       <h2 id={headingId} className={styles.sectionTitle}>
-        Change Password
+        {title}
       </h2>
       <form className={styles.accountForm} onSubmit={(event) => void onSubmit(event)} noValidate>
         <TextField label="Current password" type="password" autoComplete="current-password" value={current} error={errors.current} onChange={(e) => setCurrent(e.target.value)} />

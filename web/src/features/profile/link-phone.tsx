@@ -15,20 +15,21 @@ import styles from './profile-page.module.css';
  */
 export function LinkPhone({ solve }: { solve?: Solver }) {
   const session = useSessionStore();
-  const [available, setAvailable] = useState(false);
+  // The server's phone region when it offers phone sign-in, else null (nothing shown).
+  const [region, setRegion] = useState<string | null>(null);
   const [open, setOpen] = useState(false);
 
   useEffect(() => {
     let live = true;
     void fetchProviders().then((providers) => {
-      if (live) setAvailable(providers.phone);
+      if (live) setRegion(providers.phone ? providers.phoneRegion : null);
     });
     return () => {
       live = false;
     };
   }, []);
 
-  if (!available) return null;
+  if (region === null) return null;
   return (
     <div className={styles.accountForm}>
       {open ? (
@@ -36,6 +37,7 @@ export function LinkPhone({ solve }: { solve?: Solver }) {
           verifyLabel="Verify and link"
           cancelLabel="Cancel"
           onCancel={() => setOpen(false)}
+          region={region}
           solve={solve}
           // The session now names a phone account: the guest-only card goes away by itself.
           onVerified={({ user }) => session.signedIn(user)}

@@ -10,6 +10,8 @@ const providersSchema = z.object({
   // The operator's switches (SIGNUPS_OPEN, GUESTS_ENABLED); a server from before them is open.
   signups: z.boolean().default(true),
   guests: z.boolean().default(true),
+  // PHONE_DEFAULT_REGION: the country of numbers typed without a country code.
+  phoneRegion: z.string().default('GB'),
 });
 export type Providers = z.infer<typeof providersSchema>;
 
@@ -17,7 +19,7 @@ export type Providers = z.infer<typeof providersSchema>;
  * What the login page offers until the server answers (or when it cannot): the spec's own
  * buttons, none of the optional ones. A closed server still refuses with its own words.
  */
-export const NO_OPTIONAL_PROVIDERS: Providers = { phone: false, oidc: null, signups: true, guests: true };
+export const NO_OPTIONAL_PROVIDERS: Providers = { phone: false, oidc: null, signups: true, guests: true, phoneRegion: 'GB' };
 
 /** Which sign-in methods the server offers; none of the optional ones if it cannot say. */
 export async function fetchProviders(): Promise<Providers> {

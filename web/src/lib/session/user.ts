@@ -11,6 +11,9 @@ export const userSchema = z.object({
   isAnonymous: z.boolean(),
   createdAt: z.string(),
   lastLogin: z.string().nullable().optional(),
+  // The password is temporary (an operator's reset): nothing else until a new one is chosen.
+  // A server from before it does not say.
+  mustChangePassword: z.boolean().default(false),
 });
 
 export type User = z.infer<typeof userSchema>;

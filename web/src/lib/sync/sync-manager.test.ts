@@ -125,6 +125,22 @@ describe('createSyncManager', () => {
     expect(session.getState().status).toBe('signed-in');
   });
 
+  it('resumes the same handle once a temporary password has been replaced', async () => {
+    server.on(SESSION, () => json(200, { user: { ...sam, mustChangePassword: true } }));
+    manager.attach();
+    await session.start();
+    const handle = started[0]!.handle;
+    expect(handle.resume).not.toHaveBeenCalled();
+
+    // The new password is chosen; the session is re-read.
+    server.on(SESSION, () => json(200, { user: sam }));
+    await session.refresh();
+    expect(started).toHaveLength(1);
+    expect(handle.resume).toHaveBeenCalledTimes(1);
+    await session.refresh();
+    expect(handle.resume).toHaveBeenCalledTimes(1);
+  });
+
   it('keeps the session when the server cannot be reached to check it', async () => {
     manager.attach();
     await session.start();

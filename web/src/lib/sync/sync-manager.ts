@@ -32,6 +32,8 @@ export function createSyncManager(
   let handle: SyncHandle | null = null;
   let userId: string | null = null;
   let previous: SessionState['status'] | null = null;
+  // Whether the signed-in user still had to choose a new password when last seen.
+  let mustChange = false;
   let persisted = false;
   let unsubscribe: (() => void) | null = null;
   const listeners = new Set<() => void>();
@@ -69,9 +71,12 @@ export function createSyncManager(
       stopCurrent();
       return;
     }
+    const wasBlocked = mustChange;
+    mustChange = state.user.mustChangePassword;
     if (handle && userId === state.user.id) {
-      // A fresh sign-in by the same user: sync may have been paused by a 401.
-      if (before === 'signed-out') handle.resume();
+      // A fresh sign-in by the same user: sync may have been paused by a 401. A new password
+      // chosen: sync may have been paused by a 403 password-change-required.
+      if (before === 'signed-out' || (wasBlocked && !mustChange)) handle.resume();
       return;
     }
     stopCurrent();

@@ -84,7 +84,7 @@ pub async fn get_challenge(State(state): State<AppState>, client: ClientIp) -> A
         (status = 202, description = "A code was texted (the same answer whether or not the number has an account)", body = SendCodeResponse),
         (status = 400, description = "captcha-failed (missing, wrong, expired, already used, or issued at under a quarter of the difficulty now due)", body = ErrorBody),
         (status = 404, description = "phone-disabled", body = ErrorBody),
-        (status = 422, description = "validation: the number is not E.164", body = ErrorBody),
+        (status = 422, description = "validation: not a possible number, with its country code or national in PHONE_DEFAULT_REGION", body = ErrorBody),
         (status = 429, description = "rate-limited: per number (60 s apart, 5 an hour), per client prefix (IPv4 address or IPv6 /64) or overall; Retry-After says when", body = ErrorBody),
         (status = 503, description = "sms-failed: the SMS provider did not take the message", body = ErrorBody),
     ))]
@@ -98,7 +98,7 @@ pub async fn send_code(
     let number = body
         .phone
         .as_deref()
-        .and_then(PhoneNumber::parse)
+        .and_then(|typed| PhoneNumber::parse(typed, state.config.phone.phone_default_region))
         .ok_or_else(|| AppError::validation("phone", PHONE_FORMAT_MESSAGE))?;
 
     let now = phone.clock.now_ms();

@@ -9,7 +9,7 @@ use super::{PgStore, db_err, unique_or};
 use crate::store::{AccountStore, NewUser, PhotoSwap, StoreResult, UserRecord};
 
 pub(super) const USER_COLUMNS: &str = "id, email, display_name, photo_url, bio, role, is_anonymous, \
-                            created_at, last_login, updated_at";
+                            created_at, last_login, updated_at, must_change_password";
 
 pub(super) fn user_from_row(row: &Row) -> UserRecord {
     let role: String = row.get(5);
@@ -24,6 +24,7 @@ pub(super) fn user_from_row(row: &Row) -> UserRecord {
         created_at_ms: row.get(7),
         last_login_ms: row.get(8),
         updated_at_ms: row.get(9),
+        must_change_password: row.get(10),
     }
 }
 
@@ -83,7 +84,7 @@ impl AccountStore for PgStore {
             )
             .await
             .map_err(db_err)?;
-        Ok(row.map(|row| (user_from_row(&row), row.get(10))))
+        Ok(row.map(|row| (user_from_row(&row), row.get(11))))
     }
 
     async fn record_login(&self, id: Uuid, now_ms: i64) -> StoreResult<()> {
@@ -140,12 +141,19 @@ impl AccountStore for PgStore {
         Ok(row.and_then(|r| r.get::<_, Option<String>>(0)))
     }
 
-    async fn set_password(&self, user_id: Uuid, hash: &str, now_ms: i64) -> StoreResult<()> {
+    async fn set_password(
+        &self,
+        user_id: Uuid,
+        hash: &str,
+        must_change: bool,
+        now_ms: i64,
+    ) -> StoreResult<()> {
         let client = self.client().await?;
         client
             .execute(
-                "UPDATE users SET password_hash = $2, updated_at = $3 WHERE id = $1",
-                &[&user_id, &hash, &now_ms],
+                "UPDATE users SET password_hash = $2, must_change_password = $3, updated_at = $4
+                 WHERE id = $1",
+                &[&user_id, &hash, &must_change, &now_ms],
             )
             .await
             .map_err(db_err)?;

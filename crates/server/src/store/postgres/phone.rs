@@ -163,6 +163,15 @@ impl PhoneStore for PgStore {
         Ok(row.as_ref().map(user_from_row))
     }
 
+    async fn user_phones(&self) -> StoreResult<Vec<(Uuid, String)>> {
+        let client = self.client().await?;
+        let rows = client
+            .query("SELECT user_id, phone FROM phone_identities", &[])
+            .await
+            .map_err(db_err)?;
+        Ok(rows.iter().map(|row| (row.get(0), row.get(1))).collect())
+    }
+
     async fn server_key(&self, name: &str, candidate: Vec<u8>) -> StoreResult<Vec<u8>> {
         let client = self.client().await?;
         client

@@ -387,11 +387,11 @@ async fn profile_row(
         .map_err(db_err)?;
     Ok(row.map(|r| ProfileRow {
         user: super::user_from_row(&r),
-        payment_tiers: r.get(10),
-        profile_version: r.get(11),
-        theme: r.get(12),
-        settings_version: r.get(13),
-        settings_updated_at_ms: r.get(14),
-        tax_region: r.get(15),
+        payment_tiers: r.get(11),
+        profile_version: r.get(12),
+        theme: r.get(13),
+        settings_version: r.get(14),
+        settings_updated_at_ms: r.get(15),
+        tax_region: r.get(16),
     }))
 }

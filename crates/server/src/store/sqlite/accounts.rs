@@ -10,7 +10,7 @@ use super::{SqliteStore, conflict_as, db_err};
 use crate::store::{AccountStore, NewUser, PhotoSwap, StoreError, StoreResult, UserRecord};
 
 pub(super) const USER_COLUMNS: &str = "id, email, display_name, photo_url, bio, role, is_anonymous, \
-                            created_at, last_login, updated_at";
+                            created_at, last_login, updated_at, must_change_password";
 
 pub(super) fn user_from_row(row: &Row<'_>) -> rusqlite::Result<UserRecord> {
     let id: String = row.get(0)?;
@@ -28,6 +28,7 @@ pub(super) fn user_from_row(row: &Row<'_>) -> rusqlite::Result<UserRecord> {
         created_at_ms: row.get(7)?,
         last_login_ms: row.get(8)?,
         updated_at_ms: row.get(9)?,
+        must_change_password: row.get(10)?,
     })
 }
 
@@ -81,7 +82,7 @@ impl AccountStore for SqliteStore {
                          WHERE email = ?1 AND password_hash IS NOT NULL"
                     ),
                     [email],
-                    |row| Ok((user_from_row(row)?, row.get::<_, String>(10)?)),
+                    |row| Ok((user_from_row(row)?, row.get::<_, String>(11)?)),
                 )
                 .optional()
                 .map_err(db_err)
@@ -161,13 +162,20 @@ impl AccountStore for SqliteStore {
             .await
     }
 
-    async fn set_password(&self, user_id: Uuid, hash: &str, now_ms: i64) -> StoreResult<()> {
+    async fn set_password(
+        &self,
+        user_id: Uuid,
+        hash: &str,
+        must_change: bool,
+        now_ms: i64,
+    ) -> StoreResult<()> {
         let hash = hash.to_owned();
         self.writer
             .write(move |conn| {
                 conn.execute_cached(
-                    "UPDATE users SET password_hash = ?2, updated_at = ?3 WHERE id = ?1",
-                    params![user_id.to_string(), hash, now_ms],
+                    "UPDATE users SET password_hash = ?2, must_change_password = ?3, updated_at = ?4
+                     WHERE id = ?1",
+                    params![user_id.to_string(), hash, must_change, now_ms],
                 )
                 .map_err(db_err)?;
                 Ok(())

@@ -168,6 +168,28 @@ impl PhoneStore for SqliteStore {
             .await
     }
 
+    async fn user_phones(&self) -> StoreResult<Vec<(Uuid, String)>> {
+        self.readers
+            .read(|conn| {
+                let mut stmt = conn
+                    .prepare("SELECT user_id, phone FROM phone_identities")
+                    .map_err(db_err)?;
+                let rows = stmt
+                    .query_map([], |row| {
+                        Ok((row.get::<_, String>(0)?, row.get::<_, String>(1)?))
+                    })
+                    .map_err(db_err)?;
+                let mut phones = Vec::new();
+                for row in rows {
+                    let (id, phone) = row.map_err(db_err)?;
+                    let id = Uuid::parse_str(&id).map_err(|e| StoreError::Backend(e.into()))?;
+                    phones.push((id, phone));
+                }
+                Ok(phones)
+            })
+            .await
+    }
+
     async fn server_key(&self, name: &str, candidate: Vec<u8>) -> StoreResult<Vec<u8>> {
         let name = name.to_owned();
         self.writer

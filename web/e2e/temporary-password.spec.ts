@@ -1,0 +1,60 @@
+// Issue 14: an operator's `users reset-password` gives a temporary password. Signing in with it
+// shows only "Choose a new password"; the device's unsent days wait through the server's 403
+// password-change-required (never parked or dropped) and reach the server once the driver has
+// chosen a new password.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { addEntry, goOffline, goOnline, launchBrowser, logIn, newPage, type RunningServer, serverHolds, signUp, startServer, syncBadge, uniqueEmail } from './harness';
+
+let server: RunningServer;
+let browser: Browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+describe('temporary password', () => {
+  it('blocks the app until a new password is chosen, and the offline days then sync', async () => {
+    const { context, page } = await newPage(browser, server);
+    const email = uniqueEmail('reset');
+    await signUp(page, email);
+    await page.waitForURL('**/app/dashboard');
+    await page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+    });
+
+    await goOffline(context);
+    await addEntry(page, '2025-03-17', 121, 'Before the reset');
+    await syncBadge(page).getByText('1 change(s) pending sync').waitFor();
+
+    const printed = server.admin('users', 'reset-password', email);
+    const temporary = /^\s{4}(\S+)$/m.exec(printed)?.[1];
+    assert.ok(temporary, printed);
+
+    // Back online the old session is gone: the device goes to the login page.
+    await goOnline(context);
+    await page.waitForURL('**/login', { timeout: 20_000 });
+    await logIn(page, email, temporary);
+    await page.getByRole('heading', { name: 'Choose a new password' }).waitFor({ timeout: 20_000 });
+    assert.equal(await page.getByRole('navigation').count(), 0, 'nothing of the app behind it');
+
+    // The device tried to push and was refused: nothing reached the server, nothing was lost.
+    const session = await page.evaluate(async () => (await (await fetch('/api/v1/auth/session')).json()) as { user: { mustChangePassword: boolean } });
+    assert.equal(session.user.mustChangePassword, true);
+    await page.getByLabel('Current password').fill(temporary);
+    await page.getByLabel('New password').fill('my-own-route-9');
+    await page.getByRole('button', { name: 'Change Password' }).click();
+
+    await page.getByRole('heading', { name: 'Dashboard' }).waitFor({ timeout: 20_000 });
+    const records = await serverHolds(page, 'the day logged offline', (all) => all.some((r) => r.kind === 'entry' && r.data?.notes === 'Before the reset'));
+    assert.equal(records.filter((r) => r.kind === 'entry' && r.data?.notes === 'Before the reset').length, 1);
+    await context.close();
+  });
+});
