@@ -7,6 +7,7 @@ import { readText } from '@/lib/read-text';
 import { useSyncHandle } from '@/lib/sync/use-sync';
 import { newId } from '@/sync/ids';
 import { importRecords, readCsvContext, readDeviceRecords } from './import-commands';
+import { importIds } from './import-ids';
 import { csvEntries, readCsvTable, type CsvTable } from './import-csv-entries';
 import { detectLayout, mappingFor, mappingProblem, MAPPABLE_FIELDS, type ColumnMapping, type CsvLayout } from './import-csv-layouts';
 import { idsAreOurs, readJsonExport } from './import-json';
@@ -43,10 +44,15 @@ export function ImportPanel() {
   const fileInput = useRef<HTMLInputElement>(null);
   const [state, setState] = useState<Step>({ step: 'pick', error: null });
 
-  async function preview(source: Source) {
+  /** The plan against the device as it is now, with the ids another device would choose too. */
+  async function makePlan(source: Source): Promise<ImportPlan> {
     const parsed = await source.parse();
-    const plan = planImport(parsed, await readDeviceRecords(handle.db), newId, { keepIds: source.keepIds });
-    setState({ step: 'preview', source, plan, saving: false, error: null });
+    const derivedIds = await importIds(parsed, handle.db.userId);
+    return planImport(parsed, await readDeviceRecords(handle.db), newId, { keepIds: source.keepIds, derivedIds });
+  }
+
+  async function preview(source: Source) {
+    setState({ step: 'preview', source, plan: await makePlan(source), saving: false, error: null });
   }
 
   function csvSource(fileName: string, table: CsvTable, layout: CsvLayout, mapping: ColumnMapping): Source {
@@ -88,7 +94,7 @@ export function ImportPanel() {
     setState({ ...state, saving: true, error: null });
     try {
       // Planned again from the device as it is now: a sync since the preview may have brought some of these days.
-      const plan = planImport(await source.parse(), await readDeviceRecords(handle.db), newId, { keepIds: source.keepIds });
+      const plan = await makePlan(source);
       await importRecords(handle, plan.writes);
       setState({ step: 'done', fileName: source.fileName, plan });
     } catch {
