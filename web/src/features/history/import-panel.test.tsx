@@ -68,6 +68,7 @@ describe('ImportPanel', () => {
 
     await user.upload(screen.getByLabelText('File to import'), file('Date;Stops;Extra;Total\n02/01/2026;100;1,50;200,25\n', 'sheet.csv'));
     expect(await screen.findByText(/Dates are read day first, like 31\/01\/2026: every date here could be read either way/)).toBeInTheDocument();
+    expect(screen.getByText(/the original app's CSV, separated by semicolons, with amounts like 12,50\./)).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Read dates month first instead' }));
     expect(await screen.findByText('Dates are read month first, like 01/31/2026, as you chose.')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Read dates day first instead' })).toBeInTheDocument();

@@ -9,7 +9,7 @@ import { newId } from '@/sync/ids';
 import { importRecords, readCsvContext, readDeviceRecords } from './import-commands';
 import { importIds } from './import-ids';
 import type { DayOrder, DayReading } from './import-cells';
-import { csvEntries, dayReading, readCsvTable, type CsvTable } from './import-csv-entries';
+import { csvEntries, dayReading, readCsvTable, type CsvTable, type Delimiter } from './import-csv-entries';
 import { detectLayout, mappingFor, mappingProblem, MAPPABLE_FIELDS, type ColumnMapping, type CsvLayout } from './import-csv-layouts';
 import { idsAreOurs, readJsonExport } from './import-json';
 import { countsText, planImport, totalAdded as total, type ImportPlan, type ParsedFile, type RowNote } from './import-plan';
@@ -43,6 +43,13 @@ const LAYOUT_WORDS: Record<CsvLayout, string> = {
   generic: 'a spreadsheet CSV',
 };
 
+// Said after the layout, so a driver sees how the file was split and how its amounts were read.
+const DELIMITER_WORDS: Record<Delimiter, string> = {
+  ',': '',
+  ';': ', separated by semicolons, with amounts like 12,50',
+  '\t': ', separated by tabs',
+};
+
 /**
  * Import beside Export: our JSON or CSV, the original app's CSV, or any CSV through a column
  * mapping. Nothing is written until the driver has seen the preview (new records, duplicates,
@@ -70,7 +77,7 @@ export function ImportPanel() {
     const reading = { ...detected, order: order ?? detected.order };
     return {
       fileName,
-      what: LAYOUT_WORDS[layout],
+      what: `${LAYOUT_WORDS[layout]}${DELIMITER_WORDS[table.delimiter]}`,
       parse: async () => csvEntries(table, mapping, layout, await readCsvContext(handle.db), reading.order),
       keepIds: true,
       // Our own export always writes day first: nothing to choose.
