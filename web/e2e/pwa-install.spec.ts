@@ -136,5 +136,13 @@ describe('installing the app', () => {
     assert.equal(apple.cornerAlpha, 255, 'iOS shows transparency as black: the apple-touch icon is opaque');
     assert.ok(apple.insideSafeZone > 0);
     assert.equal(await page.locator('meta[name="theme-color"]').getAttribute('content'), '#0e1116');
+
+    // The service worker precaches each file under one revision: one URL with two (the
+    // manifest as built and as first planned) makes it throw on start, and the app is gone offline.
+    const sw = await (await page.request.get('/sw.js')).text();
+    const precached = new Map<string, Set<string>>();
+    for (const [, url, revision] of sw.matchAll(/\{url:"([^"]+)",revision:"([^"]+)"/g)) precached.set(url as string, (precached.get(url as string) ?? new Set()).add(revision as string));
+    assert.ok(precached.has('manifest.webmanifest') && precached.has('apple-touch-icon-180x180.png'), 'the icons and manifest work offline');
+    assert.deepEqual([...precached].filter(([, revisions]) => revisions.size > 1).map(([url]) => url), []);
   });
 });
