@@ -149,6 +149,10 @@ describe('import', () => {
     const to = await newPage(browser, server);
     await signUp(to.page, uniqueEmail('export-to'));
     await to.page.waitForURL('**/app/dashboard');
+    // This account's default courier has arrived, so the file's equal one is its duplicate
+    // (on a slow machine the preview could otherwise come before the first pull).
+    await to.page.goto('/app/settings');
+    await openCourier(to.page, 'My courier');
     await to.page.goto('/app/history');
     const pick = () => to.page.getByLabel('File to import').setInputFiles({ name: 'export.json', mimeType: 'application/json', buffer: json });
     await pick();
