@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import { defaultAssetName, type Preset } from '@vite-pwa/assets-generator/config';
 import react from '@vitejs/plugin-react';
 import { VitePWA } from 'vite-plugin-pwa';
 import { defineConfig } from 'vitest/config';
@@ -10,6 +11,33 @@ const proxy = {
   '/api': { target: apiTarget, changeOrigin: false },
   '/healthz': { target: apiTarget, changeOrigin: false },
 };
+
+// The icon's own blue (public/favicon.svg), so a maskable or apple-touch icon is one blue tile.
+const ICON_BLUE = '#2563eb';
+const opaque = { background: ICON_BLUE, fit: 'contain' } as const;
+const ANY_SIZES = [192, 512];
+const MASKABLE_SIZES = [192, 512];
+
+const ICON_PRESET: Preset = {
+  // Purpose "any": the SVG's rounded tile as it is, transparent around it.
+  transparent: { sizes: ANY_SIZES, favicons: [[48, 'favicon.ico']] },
+  // A launcher may cut a maskable icon to any shape inside the inner 80 % circle (the safe
+  // zone). At 30 % padding the truck, about 70 % of the SVG, spans under half of the tile, well
+  // inside that circle, and the blue bleeds to the edges.
+  maskable: { sizes: MASKABLE_SIZES, padding: 0.3, resizeOptions: opaque },
+  // iOS rounds the corners itself and shows transparency as black, so this one is opaque too.
+  apple: { sizes: [180], padding: 0.2, resizeOptions: opaque },
+};
+
+// The generated icons, named as the generator names them. Listed here rather than left to the
+// plugin to fill in, because the plugin precaches the manifest under a revision taken before
+// it fills them in: the file as built would then be listed twice with two revisions, and such
+// a service worker refuses to install (e2e/pwa-install.spec.ts checks both).
+const square = (size: number) => ({ original: size, width: size, height: size });
+const MANIFEST_ICONS = [
+  ...ANY_SIZES.map((size) => ({ src: defaultAssetName('transparent', square(size)), sizes: `${size}x${size}`, type: 'image/png', purpose: 'any' })),
+  ...MASKABLE_SIZES.map((size) => ({ src: defaultAssetName('maskable', square(size)), sizes: `${size}x${size}`, type: 'image/png', purpose: 'maskable' })),
+];
 
 // `.test.ts` files that need the browser's document or localStorage.
 const domLogicTests = [
@@ -28,6 +56,18 @@ export default defineConfig({
       registerType: 'prompt',
       injectRegister: false,
       includeAssets: ['favicon.svg'],
+      // The PNG icons are made from public/favicon.svg at build time (@vite-pwa/assets-generator,
+      // sharp): Android needs 192/512 PNGs to install, a maskable one to fill its shape, and iOS
+      // an opaque 180×180 apple-touch icon. The plugin writes them to dist, puts them in the
+      // manifest (MANIFEST_ICONS) and links the apple-touch icon and favicon.ico in index.html.
+      pwaAssets: {
+        image: 'public/favicon.svg',
+        preset: ICON_PRESET,
+        overrideManifestIcons: false,
+        includeHtmlHeadLinks: true,
+        // index.html has its own theme-color meta, the same colour as the manifest's.
+        injectThemeColor: false,
+      },
       manifest: {
         name: 'Delivery Tracker',
         short_name: 'Deliveries',
@@ -36,10 +76,10 @@ export default defineConfig({
         background_color: '#0e1116',
         display: 'standalone',
         start_url: '/app/dashboard',
-        icons: [{ src: '/favicon.svg', sizes: 'any', type: 'image/svg+xml', purpose: 'any' }],
+        icons: MANIFEST_ICONS,
       },
       workbox: {
-        globPatterns: ['**/*.{js,css,html,svg,png,woff2,webmanifest}'],
+        globPatterns: ['**/*.{js,css,html,svg,png,ico,woff2,webmanifest}'],
         navigateFallback: '/index.html',
         // The API and health check always go to the network; the sync engine handles failure.
         navigateFallbackDenylist: [/^\/api\//, /^\/healthz/],

@@ -73,20 +73,28 @@ export async function startServer(env: Record<string, string> = {}, binaryPath =
   };
 }
 
+const chromiumOptions = {
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+  ],
+};
+
 export async function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
+  return chromium.launch(chromiumOptions);
+}
+
+/** Chromium with a profile on disk (a normal window, not incognito, which cannot install an
+ * app), on `server`'s origin at phone size. Remove `profileDir` after closing the context. */
+export async function launchProfile(server: RunningServer, profileDir: string): Promise<BrowserContext> {
+  return chromium.launchPersistentContext(profileDir, { ...chromiumOptions, ...phone, baseURL: server.url });
 }
 
 export const phone = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 1 };

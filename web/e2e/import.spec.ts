@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { addEntry, goOffline, goOnline, launchBrowser, logIn, newPage, type RunningServer, serverHolds, serverRecords, signUp, startServer, syncBadge, uniqueEmail } from './harness';
+import { addEntry, goOffline, goOnline, launchBrowser, logIn, newPage, openCourier, type RunningServer, serverHolds, serverRecords, signUp, startServer, syncBadge, uniqueEmail } from './harness';
 
 let server: RunningServer;
 let browser: Browser;
@@ -87,6 +87,53 @@ describe('import', () => {
     await laptop.context.close();
   });
 
+  it('imports the same CSV on two offline devices into one set of days on the server', async () => {
+    const email = uniqueEmail('import-twice');
+    const devices = [await newPage(browser, server), await newPage(browser, server)];
+    const [phone, laptop] = devices as [(typeof devices)[number], (typeof devices)[number]];
+    await signUp(phone.page, email, 'van-route-42', 'Sam Driver');
+    await phone.page.waitForURL('**/app/dashboard');
+    await logIn(laptop.page, email, 'van-route-42');
+    await laptop.page.waitForURL('**/app/dashboard');
+    for (const { page } of devices) {
+      await page.evaluate(async () => {
+        await navigator.serviceWorker.ready;
+      });
+      // The default courier has reached the device, so its days can be read offline.
+      await page.goto('/app/settings');
+      await openCourier(page, 'My courier');
+      await page.goto('/app/history');
+      await page.getByRole('heading', { name: 'Import' }).waitFor();
+    }
+
+    for (const { context, page } of devices) {
+      await goOffline(context);
+      await pickFile(page);
+      await page.getByText('New: 3 days').waitFor();
+      await page.getByRole('button', { name: 'Import 3 records' }).click();
+      await page.getByText(/Imported 3 days from old-app\.csv/).waitFor();
+      await syncBadge(page).getByText('3 change(s) pending sync').waitFor();
+    }
+
+    // Both devices push their three days: the same ids, so the server holds each day once.
+    for (const { context, page } of devices) {
+      await goOnline(context);
+      await syncBadge(page).getByText(/All data synced/).waitFor({ timeout: 20_000 });
+      assert.equal(await page.getByText(/not accepted|parked/i).count(), 0);
+    }
+    const days = (await entries(laptop.page)).map((r) => [r.data?.date, r.data?.stops, r.data?.total]).sort();
+    assert.deepEqual(days, [
+      ['2025-03-17', 101, 20_250],
+      ['2025-03-18', 102, 20_400],
+      ['2025-03-20', 103, 20_600],
+    ]);
+    await laptop.page.getByText('3 entries, newest first').waitFor({ timeout: 20_000 });
+    await phone.page.getByText('3 entries, newest first').waitFor({ timeout: 20_000 });
+
+    await phone.context.close();
+    await laptop.context.close();
+  });
+
   it("round-trips the JSON export into another account, with new ids the server accepts, once", async () => {
     const from = await newPage(browser, server);
     await signUp(from.page, uniqueEmail('export-from'));
@@ -102,6 +149,10 @@ describe('import', () => {
     const to = await newPage(browser, server);
     await signUp(to.page, uniqueEmail('export-to'));
     await to.page.waitForURL('**/app/dashboard');
+    // This account's default courier has arrived, so the file's equal one is its duplicate
+    // (on a slow machine the preview could otherwise come before the first pull).
+    await to.page.goto('/app/settings');
+    await openCourier(to.page, 'My courier');
     await to.page.goto('/app/history');
     const pick = () => to.page.getByLabel('File to import').setInputFiles({ name: 'export.json', mimeType: 'application/json', buffer: json });
     await pick();

@@ -4,8 +4,9 @@
 // `anyLineEnd` is for files a driver imports (a courier's statement saved by any spreadsheet):
 // LF and CR end a record too. A final line end ends the last record rather than starting an
 // empty one. No BOM handling: the caller strips it, which lets the tests see that it is there.
+// `delimiter` reads a file a spreadsheet saved with ; or tab between fields.
 
-export function parseCsv(text: string, { anyLineEnd = false }: { anyLineEnd?: boolean } = {}): string[][] {
+export function parseCsv(text: string, { anyLineEnd = false, delimiter = ',' }: { anyLineEnd?: boolean; delimiter?: ',' | ';' | '\t' } = {}): string[][] {
   const records: string[][] = [];
   let record: string[] = [];
   let i = 0;
@@ -32,7 +33,7 @@ export function parseCsv(text: string, { anyLineEnd = false }: { anyLineEnd?: bo
         i += 1;
       }
     } else {
-      while (i < text.length && !',\r\n'.includes(text[i] as string)) {
+      while (i < text.length && text[i] !== delimiter && text[i] !== '\r' && text[i] !== '\n') {
         if (text[i] === '"') fail('quote inside an unquoted field');
         field += text[i];
         i += 1;
@@ -41,9 +42,9 @@ export function parseCsv(text: string, { anyLineEnd = false }: { anyLineEnd?: bo
     record.push(field);
 
     if (i >= text.length) break;
-    if (text[i] === ',') {
+    if (text[i] === delimiter) {
       i += 1;
-      // A comma at the very end still means one more (empty) field.
+      // A delimiter at the very end still means one more (empty) field.
       if (i >= text.length) record.push('');
       continue;
     }

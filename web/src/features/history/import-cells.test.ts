@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseCount, parseDay, parseMoney, parseTime } from './import-cells';
+import { detectDayOrder, parseCount, parseDay, parseMoney, parseTime } from './import-cells';
 
 describe('import cells', () => {
   it('reads dd/mm/yyyy and yyyy-mm-dd days, and refuses days that do not exist', () => {
@@ -17,6 +17,37 @@ describe('import cells', () => {
     expect(parseMoney(' 7 ')).toBe(700);
     expect(parseMoney('1.15')).toBe(115);
     for (const bad of ['-5', '1.234', 'abc', '', '1e3']) expect(parseMoney(bad)).toBeNull();
+  });
+
+  it('reads a year-last date month first when told to, and ISO days either way', () => {
+    expect(parseDay('01/31/2026', 'mdy')).toBe('2026-01-31');
+    expect(parseDay('03/04/2025', 'mdy')).toBe('2025-03-04');
+    expect(parseDay('03/04/2025', 'dmy')).toBe('2025-04-03');
+    expect(parseDay('2025-03-21', 'mdy')).toBe('2025-03-21');
+    expect(parseDay('31/01/2026', 'mdy')).toBeNull();
+  });
+
+  it('reads a file month first only when its dates show it, and says when they do not', () => {
+    expect(detectDayOrder(['31/01/2026', '01/02/2026'])).toEqual({ order: 'dmy', settled: true, yearLast: true });
+    expect(detectDayOrder(['01/31/2026', '02/01/2026'])).toEqual({ order: 'mdy', settled: true, yearLast: true });
+    // Every date fits both readings: the UK one, not settled, so the preview offers the other.
+    expect(detectDayOrder(['01/02/2026', '03/04/2026', ''])).toEqual({ order: 'dmy', settled: false, yearLast: true });
+    // Both kinds: day first, and the month-first ones become invalid rows rather than guesses.
+    expect(detectDayOrder(['31/01/2026', '01/31/2026'])).toEqual({ order: 'dmy', settled: true, yearLast: true });
+    expect(detectDayOrder(['2026-01-31', 'junk'])).toEqual({ order: 'dmy', settled: false, yearLast: false });
+  });
+
+  it('reads decimal-comma amounts for a ;-separated file, and never a decimal comma as thousands', () => {
+    expect(parseMoney('12,50', true)).toBe(1_250);
+    expect(parseMoney('£1.234,50', true)).toBe(123_450);
+    expect(parseMoney('1.234.567,8', true)).toBe(123_456_780);
+    expect(parseMoney('7', true)).toBe(700);
+    // A decimal point still reads in such a file.
+    expect(parseMoney('12.50', true)).toBe(1_250);
+    for (const bad of ['1,234', '12,5,0', '-3,00', '12,505']) expect(parseMoney(bad, true)).toBeNull();
+    // In an ordinary file a comma separates thousands only: "12,50" is not £1,250.
+    expect(parseMoney('12,50')).toBeNull();
+    expect(parseMoney('1,234,567.89')).toBe(123_456_789);
   });
 
   it('reads whole counts up to a bound and 24-hour times', () => {

@@ -5,25 +5,50 @@
 import { MAX_EXTRA_PENCE, MAX_ITEMS, MAX_NOTES_CHARS, MAX_STOPS, MAX_TOTAL_PENCE } from '@/features/entries/entry-form-schema';
 import { parseCsv } from '@/lib/csv-parse';
 import type { EntryContent } from '@/sync/types';
-import { parseCount, parseDay, parseMoney, parseTime } from './import-cells';
+import { detectDayOrder, parseCount, parseDay, parseMoney, parseTime, type DayOrder, type DayReading } from './import-cells';
 import type { ColumnMapping, CsvLayout } from './import-csv-layouts';
 import type { Candidate, ParsedFile, RowNote } from './import-plan';
+
+export type Delimiter = ',' | ';' | '\t';
 
 export interface CsvTable {
   header: string[];
   /** Each data row with its row number as a spreadsheet shows it (the header is row 1). */
   rows: { row: number; cells: string[] }[];
+  /** What separates fields. A ;-file's amounts have a decimal comma (12,50). */
+  delimiter: Delimiter;
+}
+
+/**
+ * The header line's separator: whichever of , ; and tab it has most of outside quotes (a
+ * spreadsheet in a comma-decimal locale saves ; and Excel's "Unicode text" saves tabs).
+ */
+export function detectDelimiter(text: string): Delimiter {
+  const header = /^[^\r\n]*/.exec(text.replace(/"[^"]*"/g, ''))?.[0] ?? '';
+  const count = (d: Delimiter) => header.split(d).length - 1;
+  const candidates: Delimiter[] = [',', ';', '\t'];
+  return candidates.reduce((best, d) => (count(d) > count(best) ? d : best));
 }
 
 /** The file as rows; a byte-order mark and blank lines (no data to lose) are skipped. Throws on a broken file. */
 export function readCsvTable(text: string): CsvTable {
-  const records = parseCsv(text.replace(/^\uFEFF/, ''), { anyLineEnd: true });
+  const body = text.replace(/^\uFEFF/, '');
+  const delimiter = detectDelimiter(body);
+  const records = parseCsv(body, { anyLineEnd: true, delimiter });
   const [header, ...rest] = records;
   if (!header || header.every((cell) => cell.trim() === '')) throw new Error('The file is empty');
   return {
     header: header.map((cell) => cell.trim()),
     rows: rest.map((cells, i) => ({ row: i + 2, cells })).filter(({ cells }) => cells.some((cell) => cell.trim() !== '')),
+    delimiter,
   };
+}
+
+/** How the mapped date column is read: our own export is always day first. */
+export function dayReading(table: CsvTable, mapping: ColumnMapping, layout: CsvLayout): DayReading {
+  const date = mapping.date;
+  const detected = detectDayOrder(date === null ? [] : table.rows.map(({ cells }) => cells[date] ?? ''));
+  return layout === 'ours' ? { ...detected, order: 'dmy' } : detected;
 }
 
 /** What a row is checked against: the device's couriers and rate cards. */
@@ -38,7 +63,13 @@ export interface CsvContext {
 // Our export puts a ' before text a spreadsheet would run as a formula (lib/csv-write.ts csvText); reading our file back takes it off.
 const unescapeText = (cell: string) => (/^'[=+\-@\t\r]/.test(cell) ? cell.slice(1) : cell);
 
-function rowToEntry(cells: readonly string[], mapping: ColumnMapping, layout: CsvLayout, context: CsvContext): { entry: EntryContent } | { problems: string[] } {
+/** How a row's dates and amounts are written. */
+interface Dialect {
+  order: DayOrder;
+  decimalComma: boolean;
+}
+
+function rowToEntry(cells: readonly string[], mapping: ColumnMapping, layout: CsvLayout, context: CsvContext, { order, decimalComma }: Dialect): { entry: EntryContent } | { problems: string[] } {
   const problems: string[] = [];
   const cell = (index: number | null) => (index === null ? '' : (cells[index] ?? '').trim());
   const text = (index: number | null) => (layout === 'ours' ? unescapeText(cell(index)) : cell(index));
@@ -55,14 +86,16 @@ function rowToEntry(cells: readonly string[], mapping: ColumnMapping, layout: Cs
     return value;
   };
 
-  const date = parseDay(cell(mapping.date));
-  if (date === null) problems.push(cell(mapping.date) === '' ? 'Date is missing' : `Date "${cell(mapping.date)}" is not dd/mm/yyyy or yyyy-mm-dd`);
+  const date = parseDay(cell(mapping.date), order);
+  const dateForm = order === 'dmy' ? 'dd/mm/yyyy' : 'mm/dd/yyyy';
+  if (date === null) problems.push(cell(mapping.date) === '' ? 'Date is missing' : `Date "${cell(mapping.date)}" is not ${dateForm} or yyyy-mm-dd`);
   const stops = parseCount(cell(mapping.stops), MAX_STOPS);
   if (stops === null) problems.push(`Stops must be a whole number from 0 to ${MAX_STOPS}`);
-  const extra = cell(mapping.extra) === '' ? 0 : parseMoney(cell(mapping.extra));
-  if (extra === null || extra > MAX_EXTRA_PENCE) problems.push('Extra must be an amount in pounds, like 12.50');
-  const total = cell(mapping.total) === '' ? null : parseMoney(cell(mapping.total));
-  if (total === null || total > MAX_TOTAL_PENCE) problems.push(cell(mapping.total) === '' ? 'Total is missing' : 'Total must be an amount in pounds, like 120.50');
+  const amount = (example: string) => (decimalComma ? example.replace('.', ',') : example);
+  const extra = cell(mapping.extra) === '' ? 0 : parseMoney(cell(mapping.extra), decimalComma);
+  if (extra === null || extra > MAX_EXTRA_PENCE) problems.push(`Extra must be an amount in pounds, like ${amount('12.50')}`);
+  const total = cell(mapping.total) === '' ? null : parseMoney(cell(mapping.total), decimalComma);
+  if (total === null || total > MAX_TOTAL_PENCE) problems.push(cell(mapping.total) === '' ? 'Total is missing' : `Total must be an amount in pounds, like ${amount('120.50')}`);
   const notes = text(mapping.notes);
   if (notes.length > MAX_NOTES_CHARS) problems.push(`Notes must be at most ${MAX_NOTES_CHARS} characters`);
   const parcels = optionalCount(mapping.parcels, 'Parcels');
@@ -87,12 +120,13 @@ function rowToEntry(cells: readonly string[], mapping: ColumnMapping, layout: Cs
   return { entry: { date, stops, extra, total, notes, courierId, rateCardId, parcels, collections, failed, startTime, finishTime } };
 }
 
-/** Every data row: an entry to plan, or an invalid row with all of its problems. */
-export function csvEntries(table: CsvTable, mapping: ColumnMapping, layout: CsvLayout, context: CsvContext): ParsedFile {
+/** Every data row: an entry to plan, or an invalid row with all of its problems. Dates are read in `order` (dayReading's by default). */
+export function csvEntries(table: CsvTable, mapping: ColumnMapping, layout: CsvLayout, context: CsvContext, order: DayOrder = dayReading(table, mapping, layout).order): ParsedFile {
   const candidates: Candidate[] = [];
   const invalid: RowNote[] = [];
+  const dialect = { order, decimalComma: table.delimiter === ';' };
   for (const { row, cells } of table.rows) {
-    const result = rowToEntry(cells, mapping, layout, context);
+    const result = rowToEntry(cells, mapping, layout, context, dialect);
     if ('entry' in result) candidates.push({ kind: 'entry', id: null, content: result.entry, place: `Row ${row}` });
     else invalid.push({ place: `Row ${row}`, reason: result.problems.join('; ') });
   }

@@ -2,7 +2,7 @@ import { makeCourier } from '@/testing/pay-fixtures';
 import { TEST_USER_ID } from '@/testing/sync-handle';
 import { describe, expect, it } from 'vitest';
 import { entriesToCsv, type CsvEntry } from './csv-export';
-import { csvEntries, readCsvTable, type CsvContext } from './import-csv-entries';
+import { csvEntries, dayReading, detectDelimiter, readCsvTable, type CsvContext } from './import-csv-entries';
 import { detectLayout, emptyMapping, mappingFor, mappingProblem } from './import-csv-layouts';
 import { planImport, type DeviceRecords } from './import-plan';
 
@@ -151,6 +151,65 @@ describe('a generic CSV with the mapping step', () => {
   it('refuses an empty or broken file as a whole', () => {
     expect(() => readCsvTable('')).toThrow('The file is empty');
     expect(() => readCsvTable('a,b\n"unterminated')).toThrow(/Malformed CSV/);
+  });
+});
+
+describe('CSV dialects', () => {
+  const days = (text: string, order?: 'dmy' | 'mdy') => {
+    const table = readCsvTable(text);
+    const layout = detectLayout(table.header);
+    const parsed = csvEntries(table, mappingFor(layout, table.header), layout, context, order);
+    return { table, parsed, reading: dayReading(table, mappingFor(layout, table.header), layout) };
+  };
+  const summary = (parsed: ReturnType<typeof days>['parsed']) => parsed.candidates.map((c) => 'total' in c.content && [c.content.date, c.content.extra, c.content.total]);
+
+  it('finds the separator on the header line, quotes aside', () => {
+    expect(detectDelimiter('Date;Stops;Extra;Total\n1;2;3,5;4')).toBe(';');
+    expect(detectDelimiter('Date\tStops\tTotal\n')).toBe('\t');
+    expect(detectDelimiter('"Pay; in £",Date,Stops\n')).toBe(',');
+    expect(detectDelimiter('Date\n')).toBe(',');
+  });
+
+  it('reads a ;-separated file with decimal-comma amounts', () => {
+    const { table, parsed } = days('Date;Stops;Extra;Total\r\n21/03/2025;120;2,50;1.220,30\r\n22/03/2025;95;;180\r\n23/03/2025;90;0;2.345\r\n24/03/2025;90;0;12,505\r\n');
+    expect(table.delimiter).toBe(';');
+    expect(summary(parsed)).toEqual([
+      ['2025-03-21', 250, 122_030],
+      ['2025-03-22', 0, 18_000],
+      // A point between groups of three is thousands in such a file.
+      ['2025-03-23', 0, 234_500],
+    ]);
+    // Three decimals are never rounded; the message shows the file's own form.
+    expect(parsed.invalid).toEqual([{ place: 'Row 5', reason: 'Total must be an amount in pounds, like 120,50' }]);
+  });
+
+  it('reads a tab-separated file', () => {
+    const { table, parsed } = days('Date\tStops\tExtra\tTotal\n21/03/2025\t120\t2.50\t220.30\n');
+    expect(table.delimiter).toBe('\t');
+    expect(summary(parsed)).toEqual([['2025-03-21', 250, 22_030]]);
+  });
+
+  it('reads US dates when one can only be month first, and UK ones by default', () => {
+    const us = days('Date,Stops,Extra,Total\n01/31/2026,100,0,200\n02/01/2026,100,0,200\n');
+    expect(us.reading).toEqual({ order: 'mdy', settled: true, yearLast: true });
+    expect(summary(us.parsed)).toEqual([
+      ['2026-01-31', 0, 20_000],
+      ['2026-02-01', 0, 20_000],
+    ]);
+    const ambiguous = days('Date,Stops,Extra,Total\n02/01/2026,100,0,200\n');
+    expect(ambiguous.reading).toEqual({ order: 'dmy', settled: false, yearLast: true });
+    expect(summary(ambiguous.parsed)).toEqual([['2026-01-02', 0, 20_000]]);
+    // The driver's switch reads the same file month first.
+    expect(summary(days('Date,Stops,Extra,Total\n02/01/2026,100,0,200\n', 'mdy').parsed)).toEqual([['2026-02-01', 0, 20_000]]);
+    // Read month first, a day-first date is listed with the form the reading expects.
+    expect(days('Date,Stops,Extra,Total\n31/01/2026,100,0,200\n', 'mdy').parsed.invalid).toEqual([{ place: 'Row 2', reason: 'Date "31/01/2026" is not mm/dd/yyyy or yyyy-mm-dd' }]);
+  });
+
+  it('reads our own export day first whatever its dates look like', () => {
+    const csv = entriesToCsv([{ date: '2025-02-01', stops: 1, extra: 0, notes: '', total: 100, courierId: TEST_USER_ID, rateCardId: null, parcels: null, collections: null, failed: null, startTime: null, finishTime: null }], context.couriers);
+    const { reading, parsed } = days(csv);
+    expect(reading.order).toBe('dmy');
+    expect(parsed.candidates.map((c) => 'date' in c.content && c.content.date)).toEqual(['2025-02-01']);
   });
 });
 

@@ -61,6 +61,32 @@ describe('ImportPanel', () => {
     expect(screen.getByText('No invalid rows.')).toBeInTheDocument();
   });
 
+  it('says which way it read dates that fit both readings, and reads them the other way on request', async () => {
+    const handle = createTestSyncHandle();
+    await seedDefaultCourier(handle.db);
+    const { user } = renderWithSync(<ImportPanel />, { handle });
+
+    await user.upload(screen.getByLabelText('File to import'), file('Date;Stops;Extra;Total\n02/01/2026;100;1,50;200,25\n', 'sheet.csv'));
+    expect(await screen.findByText(/Dates are read day first, like 31\/01\/2026: every date here could be read either way/)).toBeInTheDocument();
+    expect(screen.getByText(/the original app's CSV, separated by semicolons, with amounts like 12,50\./)).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Read dates month first instead' }));
+    expect(await screen.findByText('Dates are read month first, like 01/31/2026, as you chose.')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Read dates day first instead' })).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Import 1 record' }));
+    expect(await screen.findByText(/Imported 1 day from sheet.csv/)).toBeInTheDocument();
+    const days = await handle.db.entries.toArray();
+    expect(days.map((d) => [d.date, d.extra, d.total])).toEqual([['2026-02-01', 150, 20_025]]);
+  });
+
+  it('reads a file with a date only the US reading fits month first, and says so', async () => {
+    const handle = createTestSyncHandle();
+    await seedDefaultCourier(handle.db);
+    const { user } = renderWithSync(<ImportPanel />, { handle });
+    await user.upload(screen.getByLabelText('File to import'), file('Date,Stops,Extra,Total\n01/31/2026,100,0,200\n02/01/2026,90,0,180\n', 'us.csv'));
+    expect(await screen.findByText("Dates are read month first, like 01/31/2026, as the file's dates show.")).toBeInTheDocument();
+    expect(screen.getByText('New: 2 days')).toBeInTheDocument();
+  });
+
   it('says why a file cannot be imported at all', async () => {
     const { user } = renderWithSync(<ImportPanel />);
     await user.upload(screen.getByLabelText('File to import'), file('{"format":"something-else"}', 'other.json'));

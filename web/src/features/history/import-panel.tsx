@@ -7,7 +7,9 @@ import { readText } from '@/lib/read-text';
 import { useSyncHandle } from '@/lib/sync/use-sync';
 import { newId } from '@/sync/ids';
 import { importRecords, readCsvContext, readDeviceRecords } from './import-commands';
-import { csvEntries, readCsvTable, type CsvTable } from './import-csv-entries';
+import { importIds } from './import-ids';
+import type { DayOrder, DayReading } from './import-cells';
+import { csvEntries, dayReading, readCsvTable, type CsvTable, type Delimiter } from './import-csv-entries';
 import { detectLayout, mappingFor, mappingProblem, MAPPABLE_FIELDS, type ColumnMapping, type CsvLayout } from './import-csv-layouts';
 import { idsAreOurs, readJsonExport } from './import-json';
 import { countsText, planImport, totalAdded as total, type ImportPlan, type ParsedFile, type RowNote } from './import-plan';
@@ -17,8 +19,17 @@ import styles from './import-panel.module.css';
 /** Bigger than years of days; a larger file is not one of ours or a driver's sheet. */
 const MAX_IMPORT_BYTES = 5_000_000;
 
-/** Where the file came from, so the plan can be made again from the device as it is at confirm time. */
-type Source = { fileName: string; what: string; parse: () => Promise<ParsedFile>; keepIds: boolean };
+/**
+ * Where the file came from, so the plan can be made again from the device as it is at confirm
+ * time. A CSV with dates like 03/04/2025 says how it reads them and can be read the other way.
+ */
+type Source = {
+  fileName: string;
+  what: string;
+  parse: () => Promise<ParsedFile>;
+  keepIds: boolean;
+  dates?: { reading: DayReading; chosen: boolean; readAs: (order: DayOrder) => Source };
+};
 
 type Step =
   | { step: 'pick'; error: string | null }
@@ -32,6 +43,13 @@ const LAYOUT_WORDS: Record<CsvLayout, string> = {
   generic: 'a spreadsheet CSV',
 };
 
+// Said after the layout, so a driver sees how the file was split and how its amounts were read.
+const DELIMITER_WORDS: Record<Delimiter, string> = {
+  ',': '',
+  ';': ', separated by semicolons, with amounts like 12,50',
+  '\t': ', separated by tabs',
+};
+
 /**
  * Import beside Export: our JSON or CSV, the original app's CSV, or any CSV through a column
  * mapping. Nothing is written until the driver has seen the preview (new records, duplicates,
@@ -43,14 +61,31 @@ export function ImportPanel() {
   const fileInput = useRef<HTMLInputElement>(null);
   const [state, setState] = useState<Step>({ step: 'pick', error: null });
 
-  async function preview(source: Source) {
+  /** The plan against the device as it is now, with the ids another device would choose too. */
+  async function makePlan(source: Source): Promise<ImportPlan> {
     const parsed = await source.parse();
-    const plan = planImport(parsed, await readDeviceRecords(handle.db), newId, { keepIds: source.keepIds });
-    setState({ step: 'preview', source, plan, saving: false, error: null });
+    const derivedIds = await importIds(parsed, handle.db.userId);
+    return planImport(parsed, await readDeviceRecords(handle.db), newId, { keepIds: source.keepIds, derivedIds });
   }
 
-  function csvSource(fileName: string, table: CsvTable, layout: CsvLayout, mapping: ColumnMapping): Source {
-    return { fileName, what: LAYOUT_WORDS[layout], parse: async () => csvEntries(table, mapping, layout, await readCsvContext(handle.db)), keepIds: true };
+  async function preview(source: Source) {
+    setState({ step: 'preview', source, plan: await makePlan(source), saving: false, error: null });
+  }
+
+  function csvSource(fileName: string, table: CsvTable, layout: CsvLayout, mapping: ColumnMapping, order?: DayOrder): Source {
+    const detected = dayReading(table, mapping, layout);
+    const reading = { ...detected, order: order ?? detected.order };
+    return {
+      fileName,
+      what: `${LAYOUT_WORDS[layout]}${DELIMITER_WORDS[table.delimiter]}`,
+      parse: async () => csvEntries(table, mapping, layout, await readCsvContext(handle.db), reading.order),
+      keepIds: true,
+      // Our own export always writes day first: nothing to choose.
+      dates:
+        reading.yearLast && layout !== 'ours'
+          ? { reading, chosen: reading.order !== detected.order, readAs: (next) => csvSource(fileName, table, layout, mapping, next) }
+          : undefined,
+    };
   }
 
   async function pick(event: ChangeEvent<HTMLInputElement>) {
@@ -88,7 +123,7 @@ export function ImportPanel() {
     setState({ ...state, saving: true, error: null });
     try {
       // Planned again from the device as it is now: a sync since the preview may have brought some of these days.
-      const plan = planImport(await source.parse(), await readDeviceRecords(handle.db), newId, { keepIds: source.keepIds });
+      const plan = await makePlan(source);
       await importRecords(handle, plan.writes);
       setState({ step: 'done', fileName: source.fileName, plan });
     } catch {
@@ -134,6 +169,7 @@ export function ImportPanel() {
           <p className={styles.hint}>
             <strong className={styles.fileName}>{state.source.fileName}</strong> is {state.source.what}.
           </p>
+          {state.source.dates ? <DateReading {...state.source.dates} disabled={state.saving} onSwitch={(source) => void preview(source)} /> : null}
           <PlanSummary plan={state.plan} />
           <FormAlert message={state.error} />
           <div className={styles.actions}>
@@ -171,6 +207,37 @@ function notImportedText({ duplicates, invalid }: ImportPlan): string {
     invalid.length > 0 ? `${invalid.length} invalid ${invalid.length === 1 ? 'row' : 'rows'}` : null,
   ].filter((part) => part !== null);
   return parts.length > 0 ? ` Not imported: ${parts.join(' and ')}.` : '';
+}
+
+const ORDER_WORDS: Record<DayOrder, { first: string; example: string }> = {
+  dmy: { first: 'day first', example: '31/01/2026' },
+  mdy: { first: 'month first', example: '01/31/2026' },
+};
+
+interface DateReadingProps {
+  reading: DayReading;
+  /** The driver switched from the detected reading. */
+  chosen: boolean;
+  readAs: (order: DayOrder) => Source;
+  disabled: boolean;
+  onSwitch: (source: Source) => void;
+}
+
+/** Which way 03/04/2025 was read (3 April or March 4), why, and the switch to the other way. */
+function DateReading({ reading, chosen, readAs, disabled, onSwitch }: DateReadingProps) {
+  const other: DayOrder = reading.order === 'dmy' ? 'mdy' : 'dmy';
+  const why = chosen ? ', as you chose' : reading.settled ? ", as the file's dates show" : ': every date here could be read either way, so the UK reading is used';
+  return (
+    <div className={styles.reading}>
+      <p className={styles.hint}>
+        Dates are read {ORDER_WORDS[reading.order].first}, like {ORDER_WORDS[reading.order].example}
+        {why}.
+      </p>
+      <Button variant="secondary" disabled={disabled} onClick={() => onSwitch(readAs(other))}>
+        Read dates {ORDER_WORDS[other].first} instead
+      </Button>
+    </div>
+  );
 }
 
 function PlanSummary({ plan }: { plan: ImportPlan }) {
@@ -232,8 +299,8 @@ function MappingStep({ fileName, table, mapping, onChange, onCancel, onContinue 
   return (
     <>
       <p className={styles.hint}>
-        Which column of <strong className={styles.fileName}>{fileName}</strong> holds what? Dates as dd/mm/yyyy or yyyy-mm-dd; amounts in pounds. A day with no courier goes to
-        your first courier, and its total is kept as the file says.
+        Which column of <strong className={styles.fileName}>{fileName}</strong> holds what? Dates as dd/mm/yyyy, mm/dd/yyyy or yyyy-mm-dd (the preview says which reading it
+        used); amounts in pounds. A day with no courier goes to your first courier, and its total is kept as the file says.
       </p>
       <div className={styles.mapping}>
         {MAPPABLE_FIELDS.map(({ field, label, required }) => (

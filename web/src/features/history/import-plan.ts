@@ -99,26 +99,30 @@ function emptyCounts(): Record<RecordKind, number> {
  * (an exported default courier from another account is the same as this one's). An id that
  * is a tombstone here gets a new id: the server keeps a deleted id deleted. Without `keepIds`
  * (a file from another account, whose ids the server would refuse as not ours) every record
- * gets a new id, and the file's ids only link its records to each other.
+ * gets a new id, and the file's ids only link its records to each other. A new id is the
+ * candidate's entry in `derivedIds` (import-ids.ts: the same on every device) when that id is
+ * free here, else `newId()`.
  */
-export function planImport(file: ParsedFile, device: DeviceRecords, newId: () => string, { keepIds = true }: { keepIds?: boolean } = {}): ImportPlan {
+export function planImport(
+  file: ParsedFile,
+  device: DeviceRecords,
+  newId: () => string,
+  { keepIds = true, derivedIds = new Map() }: { keepIds?: boolean; derivedIds?: ReadonlyMap<Candidate, string> } = {},
+): ImportPlan {
   const plan: ImportPlan = { writes: [], added: emptyCounts(), duplicates: [], invalid: [...file.invalid] };
   const mapped = new Map<string, string>(); // `${kind}:${file id}` → id on the device or in the plan
   const liveIds = new Map<RecordKind, Set<string>>();
   const contents = new Map<RecordKind, Map<string, { id: string; fromFile: boolean }>>();
   const days = new Map<string, boolean>(); // courier|date → from the file
-  const usedIds = new Set<string>(); // `${kind}:${id}`: the default courier and its first card share the user's id
-  const tombstones = new Set<string>(); // `${kind}:${id}`
+  // `${kind}:${id}` of every record on the device, tombstones included, and each the plan writes.
+  const usedIds = new Set<string>();
 
   for (const kind of IMPORT_ORDER) {
     const live = new Set<string>();
     const byContent = new Map<string, { id: string; fromFile: boolean }>();
     for (const record of device[kind]) {
       usedIds.add(`${kind}:${record.id}`);
-      if (record.deleted === 1) {
-        tombstones.add(`${kind}:${record.id}`);
-        continue;
-      }
+      if (record.deleted === 1) continue;
       live.add(record.id);
       byContent.set(contentKey(contentOf(kind, record)), { id: record.id, fromFile: false });
       if (kind === 'entry') days.set(dayKey(record as Stored<'entry'>), false);
@@ -168,8 +172,10 @@ export function planImport(file: ParsedFile, device: DeviceRecords, newId: () =>
         }
         days.set(day, true);
       }
-      const keep = keepIds && candidate.id !== null && !tombstones.has(`${kind}:${candidate.id}`) && !usedIds.has(`${kind}:${candidate.id}`);
-      const id = keep ? (candidate.id as string) : newId();
+      // Not a tombstone (the server keeps a deleted id deleted), nor taken by another record.
+      const free = (id: string | null | undefined): id is string => typeof id === 'string' && !usedIds.has(`${kind}:${id}`);
+      const derived = derivedIds.get(candidate);
+      const id = keepIds && free(candidate.id) ? candidate.id : free(derived) ? derived : newId();
       usedIds.add(`${kind}:${id}`);
       if (candidate.id !== null) mapped.set(`${kind}:${candidate.id}`, id);
       live.add(id);
