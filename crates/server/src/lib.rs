@@ -101,11 +101,16 @@ impl AppState {
         let contact_limit = Arc::new(auth::rate_limit::Limiter::per_minute(
             config.rate_limits.contact_rate_limit_per_minute,
         ));
+        let session_cache = auth::session_cache::SessionCache::new(
+            config.sessions.session_cache_ttl(),
+            auth::session_cache::CAPACITY,
+        );
         let sessions = SessionManager::new(
             store.clone(),
             config.http.cookie_secure,
             config.sessions.session_idle(),
             config.sessions.session_max(),
+            session_cache.clone(),
         );
         let limits = AuthLimits::new(
             config.rate_limits.auth_rate_limit_per_minute,
@@ -124,7 +129,7 @@ impl AppState {
             sessions,
             passwords: PasswordHasher::new()?,
             limits,
-            notifier: notify::Notifier::default(),
+            notifier: notify::Notifier::new(session_cache),
             contact_limit,
             contact_mailer,
             files,

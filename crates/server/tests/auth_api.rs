@@ -489,7 +489,54 @@ async fn signing_in_ends_the_session_the_browser_had(backend: Backend) {
     }
 }
 
+/// Sessions are served from memory after the first request (auth/session_cache.rs); what
+/// signed-in requests carry must still follow sign-outs and user changes at once.
+async fn cached_sessions_follow_sign_outs_and_user_changes(backend: Backend) {
+    let Some(app) = spawn_app(backend).await else {
+        return;
+    };
+    let (sam, _) = app.sign_up("sam@example.com", "van-route-42").await;
+    let (kim, _) = app.sign_up("kim@example.com", "van-route-42").await;
+    for _ in 0..2 {
+        // Twice: the second answer comes from the cache, and each token keeps its own user.
+        assert_eq!(
+            app.get(SESSION, Some(&sam)).await.body["user"]["email"],
+            "sam@example.com"
+        );
+        assert_eq!(
+            app.get(SESSION, Some(&kim)).await.body["user"]["email"],
+            "kim@example.com"
+        );
+    }
+
+    let pushed = app
+        .push(&kim, vec![json!({"id": "rename-1", "name": "profile.update", "args": {"displayName": "Kim Courier"}})])
+        .await;
+    assert_eq!(
+        pushed.body["results"][0]["status"], "applied",
+        "{}",
+        pushed.text
+    );
+    assert_eq!(
+        app.get(SESSION, Some(&kim)).await.body["user"]["displayName"],
+        "Kim Courier",
+        "a profile change shows on the next request"
+    );
+
+    let out = app
+        .request(Method::POST, "/api/v1/auth/logout", None, Some(&sam))
+        .await;
+    assert_eq!(out.status, StatusCode::NO_CONTENT);
+    assert_eq!(
+        app.get(SESSION, Some(&sam)).await.status,
+        StatusCode::UNAUTHORIZED,
+        "a signed-out session is refused at once"
+    );
+    assert_eq!(app.get(SESSION, Some(&kim)).await.status, StatusCode::OK);
+}
+
 on_both_backends!(
+    cached_sessions_follow_sign_outs_and_user_changes,
     signing_in_ends_the_session_the_browser_had,
     cross_site_state_changes_are_refused,
     sign_up_signs_in_with_a_secure_session_cookie,

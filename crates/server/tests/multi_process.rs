@@ -16,7 +16,11 @@ use uuid::Uuid;
 /// Two servers sharing one schema, neither re-checking streams within the test's time.
 async fn two_servers() -> Option<(TestApp, TestApp)> {
     let config = fresh_postgres_schema().await?;
-    let slow_recheck = |c: &mut server::config::Config| c.sessions.events_recheck_seconds = 600;
+    // Sessions cached for the longest allowed time too: only the relay can drop them in time.
+    let slow_recheck = |c: &mut server::config::Config| {
+        c.sessions.events_recheck_seconds = 600;
+        c.sessions.session_cache_seconds = 30;
+    };
     let first = spawn_app_on(postgres_store_on(config.clone()).await, slow_recheck).await;
     let second = spawn_app_on(postgres_store_on(config).await, slow_recheck).await;
     // Each relay LISTENs as it starts; give them a moment to be listening.
@@ -122,5 +126,34 @@ async fn a_sign_out_on_one_process_closes_the_stream_on_another() {
     assert!(
         closed.is_ok(),
         "the stream on the other process closed at once"
+    );
+}
+
+#[tokio::test]
+async fn a_sign_out_on_one_process_is_refused_on_another_that_cached_the_session() {
+    let Some((first, second)) = two_servers().await else {
+        return;
+    };
+    let (phone, _) = first.sign_up("sam@example.com", "van-route-42").await;
+    let session = "/api/v1/auth/session";
+    assert_eq!(
+        second.get(session, Some(&phone)).await.status,
+        StatusCode::OK
+    );
+    let out = first
+        .request(Method::POST, "/api/v1/auth/logout", None, Some(&phone))
+        .await;
+    assert_eq!(out.status, StatusCode::NO_CONTENT);
+    // The signal travels through PostgreSQL, so allow it a moment; the cache alone would keep
+    // serving the session for 30 s.
+    let refused = tokio::time::timeout(Duration::from_secs(10), async {
+        while second.get(session, Some(&phone)).await.status != StatusCode::UNAUTHORIZED {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    })
+    .await;
+    assert!(
+        refused.is_ok(),
+        "the other process refused the ended session"
     );
 }

@@ -10,7 +10,7 @@ use common::{
     Backend, TestApp,
     phone::phone_account,
     pictures::{file, gradient, png, send_parts},
-    spawn_app,
+    spawn_app, spawn_app_with,
 };
 use domain::{Role, phone::PhoneRegion};
 use reqwest::{Method, StatusCode};
@@ -69,7 +69,10 @@ fn files_of(app: &TestApp, id: Uuid) -> std::path::PathBuf {
 }
 
 async fn users_delete_removes_everything_and_nobody_else(backend: Backend) {
-    let Some(app) = spawn_app(backend).await else {
+    // The CLI is another process and raises no signal: a server's cached sessions would show
+    // the deletion only after SESSION_CACHE_SECONDS, so this server caches nothing.
+    let no_cache = |c: &mut Config| c.sessions.session_cache_seconds = 0;
+    let Some(app) = spawn_app_with(backend, no_cache).await else {
         return;
     };
     let (cookie, id) = driver_with_data(&app, "gone@example.com").await;

@@ -214,6 +214,7 @@ pub async fn change_password(
         .store
         .set_password(current.user.id, &hash, false, now_ms())
         .await?;
+    state.notifier.user_changed(current.user.id);
     let ended_sessions = if body.end_other_sessions {
         end_others(&state, &current).await?
     } else {
@@ -281,6 +282,7 @@ pub async fn link_password(
         }
         Err(err) => return Err(err.into()),
     };
+    state.notifier.user_changed(current.user.id);
     state.notifier.changed(current.user.id, cursor);
     let cookie = rotate_session(
         &state,

@@ -137,6 +137,7 @@ pub async fn create_session(
     };
     let now = now_ms();
     state.store.record_login(user.id, now).await?;
+    state.notifier.user_changed(user.id);
     let user = UserRecord {
         last_login_ms: now,
         ..user

@@ -10,6 +10,7 @@ pub mod phone;
 pub mod providers;
 pub mod rate_limit;
 pub mod session;
+pub mod session_cache;
 pub mod signups;
 pub mod types;
 

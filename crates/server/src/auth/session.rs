@@ -1,7 +1,7 @@
 //! Sessions: an opaque 256-bit token in an HttpOnly cookie; only its SHA-256 is stored.
 //! Idle expiry slides with use (drivers are offline for days); an absolute expiry caps it.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use axum::{
     extract::{FromRef, FromRequestParts},
@@ -20,6 +20,8 @@ use crate::{
     store::{DynStore, SessionRecord, UserRecord},
 };
 
+use super::session_cache::SessionCache;
+
 /// How stale `last_seen` may get before a request refreshes it: saves a write per request.
 const TOUCH_INTERVAL_MS: i64 = 60_000;
 
@@ -30,10 +32,18 @@ pub struct SessionManager {
     secure: bool,
     idle: Duration,
     max: Duration,
+    /// Shared with the notifier, whose signals drop entries.
+    cache: SessionCache,
 }
 
 impl SessionManager {
-    pub fn new(store: DynStore, secure: bool, idle: Duration, max: Duration) -> SessionManager {
+    pub fn new(
+        store: DynStore,
+        secure: bool,
+        idle: Duration,
+        max: Duration,
+        cache: SessionCache,
+    ) -> SessionManager {
         // `__Host-` binds the cookie to this exact origin; it requires Secure.
         let cookie_name = if secure { "__Host-session" } else { "session" };
         SessionManager {
@@ -42,6 +52,7 @@ impl SessionManager {
             secure,
             idle,
             max,
+            cache,
         }
     }
 
@@ -76,6 +87,7 @@ impl SessionManager {
         };
         let token_hash = hash_token(token.value());
         self.store.delete_session(&token_hash).await?;
+        self.cache.forget_session(&token_hash);
         Ok(Some(token_hash))
     }
 
@@ -104,24 +116,43 @@ impl SessionManager {
             .get(self.cookie_name)
             .ok_or_else(AppError::unauthenticated)?;
         let token_hash = hash_token(token.value());
-        let (session, user) = self
-            .store
-            .get_session_user(&token_hash)
-            .await?
-            .ok_or_else(AppError::unauthenticated)?;
         let now = now_ms();
-        if self.is_expired(&session, now) {
-            self.store.delete_session(&token_hash).await?;
-            return Err(AppError::unauthenticated());
-        }
+        let (session, user) = match self.cache.get(&token_hash, Instant::now()) {
+            // A cached row that looks expired is read again: another process may have used it.
+            Some((session, user)) if !self.is_expired(&session, now) => (session, user),
+            _ => self.read(&token_hash, now).await?,
+        };
         if now - session.last_seen_ms > TOUCH_INTERVAL_MS {
             self.store.touch_session(&token_hash, now).await?;
+            self.cache.touched(&token_hash, now);
         }
-        let user = user.ok_or_else(AppError::unauthenticated)?;
         Ok(CurrentUser {
             user,
             session_token_hash: token_hash,
         })
+    }
+
+    /// The session and user from the database (remembered in the cache), or 401.
+    async fn read(
+        &self,
+        token_hash: &str,
+        now: i64,
+    ) -> Result<(SessionRecord, UserRecord), AppError> {
+        let generation = self.cache.generation();
+        let (session, user) = self
+            .store
+            .get_session_user(token_hash)
+            .await?
+            .ok_or_else(AppError::unauthenticated)?;
+        if self.is_expired(&session, now) {
+            self.store.delete_session(token_hash).await?;
+            self.cache.forget_session(token_hash);
+            return Err(AppError::unauthenticated());
+        }
+        let user = user.ok_or_else(AppError::unauthenticated)?;
+        self.cache
+            .put(generation, session.clone(), user.clone(), Instant::now());
+        Ok((session, user))
     }
 
     /// Removes expired sessions; run periodically.

@@ -190,6 +190,7 @@ pub async fn receive_webhook(
                 })?;
             if let Some(customer) = object.customer.as_deref() {
                 state.store.set_billing_customer(user_id, customer).await?;
+                state.notifier.user_changed(user_id);
             }
             set_plan(&state, user_id, Role::Pro).await?;
         }
@@ -210,6 +211,7 @@ pub async fn receive_webhook(
 async fn set_plan(state: &AppState, user_id: Uuid, role: Role) -> ApiResult<()> {
     if let Some(cursor) = state.store.set_role(user_id, role, now_ms()).await? {
         tracing::info!(%user_id, %role, "plan changed by the payment provider");
+        state.notifier.user_changed(user_id);
         state.notifier.changed(user_id, cursor);
     }
     Ok(())

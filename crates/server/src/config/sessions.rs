@@ -25,6 +25,16 @@ pub struct SessionConfig {
         global = true
     )]
     pub events_recheck_seconds: u32,
+
+    /// How long a resolved session may be served from memory (0 to 30). Signals drop entries at
+    /// once; this bounds how late a change made without one (the admin CLI on SQLite) shows.
+    #[arg(
+        long,
+        env = "SESSION_CACHE_SECONDS",
+        default_value_t = 10,
+        global = true
+    )]
+    pub session_cache_seconds: u32,
 }
 
 impl Default for SessionConfig {
@@ -33,6 +43,7 @@ impl Default for SessionConfig {
             session_idle_days: 30,
             session_max_days: 365,
             events_recheck_seconds: 5,
+            session_cache_seconds: 10,
         }
     }
 }
@@ -52,6 +63,13 @@ impl SessionConfig {
                 "SESSION_IDLE_DAYS must be at least 1 and not above SESSION_MAX_DAYS".into(),
             ));
         }
+        if self.session_cache_seconds > 30 {
+            return Err(ConfigError("SESSION_CACHE_SECONDS must be 0 to 30".into()));
+        }
         Ok(())
+    }
+
+    pub fn session_cache_ttl(&self) -> Duration {
+        Duration::from_secs(u64::from(self.session_cache_seconds))
     }
 }

@@ -97,6 +97,7 @@ async fn store_photo(
         remove_quietly(state, &replaced).await;
     }
     let cursor = swap.cursor;
+    state.notifier.user_changed(user.id);
     state.notifier.changed(user.id, cursor);
     tracing::info!(user_id = %user.id, key = key.object_key(), "profile picture stored");
 

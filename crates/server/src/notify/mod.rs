@@ -4,7 +4,8 @@
 //! signal goes straight to the streams it concerns (streams.rs: a change to that user's
 //! streams, a session's end to that session's), so a push costs nothing for other users'
 //! streams; with PostgreSQL a relay carries them to every other server process too
-//! (LISTEN/NOTIFY, store/postgres/relay.rs). Streams also re-check their session periodically
+//! (LISTEN/NOTIFY, store/postgres/relay.rs). Both a session's end and a change to a user row
+//! also drop the resolved sessions cached for them (auth/session_cache.rs). Streams also re-check their session periodically
 //! and clients pull every 30 s, so a lost signal only delays a change.
 
 pub mod streams;
@@ -14,10 +15,21 @@ use std::sync::{Arc, OnceLock};
 use tokio::sync::{mpsc, watch};
 use uuid::Uuid;
 
+use crate::auth::session_cache::SessionCache;
+
 #[derive(Debug, Clone)]
 pub enum Signal {
-    Changed { user_id: Uuid, cursor: i64 },
-    SessionEnded { token_hash: String },
+    Changed {
+        user_id: Uuid,
+        cursor: i64,
+    },
+    SessionEnded {
+        token_hash: String,
+    },
+    /// A user row changed (role, password, profile, plan) or is gone: their cached sessions go.
+    UserChanged {
+        user_id: Uuid,
+    },
 }
 
 #[derive(Clone)]
@@ -27,25 +39,32 @@ pub struct Notifier {
     relay: Arc<OnceLock<mpsc::Sender<Signal>>>,
     /// Open event streams, capped per session and per user.
     pub streams: streams::Streams,
+    /// Resolved sessions, shared with the session manager.
+    sessions: SessionCache,
 }
 
-impl Default for Notifier {
-    fn default() -> Self {
+impl Notifier {
+    pub fn new(sessions: SessionCache) -> Notifier {
         Notifier {
             closing: watch::channel(false).0,
             relay: Arc::new(OnceLock::new()),
             streams: Default::default(),
+            sessions,
         }
     }
-}
 
-impl Notifier {
     pub fn changed(&self, user_id: Uuid, cursor: i64) {
         self.raise(Signal::Changed { user_id, cursor });
     }
 
     pub fn session_ended(&self, token_hash: String) {
         self.raise(Signal::SessionEnded { token_hash });
+    }
+
+    /// The one call after any store write to a user row (role, password, profile, plan,
+    /// deletion): every process stops using what it cached about the user's sessions.
+    pub fn user_changed(&self, user_id: Uuid) {
+        self.raise(Signal::UserChanged { user_id });
     }
 
     fn raise(&self, signal: Signal) {
@@ -64,7 +83,11 @@ impl Notifier {
     fn deliver(&self, signal: Signal) {
         match signal {
             Signal::Changed { user_id, cursor } => self.streams.changed(user_id, cursor),
-            Signal::SessionEnded { token_hash } => self.streams.end_session(&token_hash),
+            Signal::SessionEnded { token_hash } => {
+                self.sessions.forget_session(&token_hash);
+                self.streams.end_session(&token_hash);
+            }
+            Signal::UserChanged { user_id } => self.sessions.forget_user(user_id),
         }
     }
 

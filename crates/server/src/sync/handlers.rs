@@ -25,6 +25,7 @@ use crate::{
     auth::session::CurrentUser,
     error::{ApiJson, ApiQuery, ApiResult, AppError, ErrorBody},
     notify::streams::{StreamCaps, StreamTicket},
+    store::MutationAction,
 };
 
 /// How often an open stream re-checks that its session still exists.
@@ -73,11 +74,15 @@ pub async fn push_changes(
         .quotas
         .check_push(current.user.id, push.mutations.len())?;
     let user_id = current.user.id;
-    let prepared = push
+    let prepared: Vec<_> = push
         .mutations
         .into_iter()
         .map(|mutation| prepare(mutation, user_id))
         .collect();
+    // The profile lives in the user row that signed-in requests carry (display name, bio).
+    let profile_updated = prepared
+        .iter()
+        .any(|m| matches!(m.action, MutationAction::UpdateProfile(_)));
     let outcome = state
         .store
         .push(
@@ -87,6 +92,9 @@ pub async fn push_changes(
             state.quotas.max_records(),
         )
         .await?;
+    if profile_updated {
+        state.notifier.user_changed(user_id);
+    }
     if outcome.changed {
         state.notifier.changed(current.user.id, outcome.cursor);
     }

@@ -221,6 +221,7 @@ async fn sign_in(
     let now = now_ms();
     if let Some(user_id) = state.store.find_identity_user(&key).await? {
         state.store.record_login(user_id, now).await?;
+        state.notifier.user_changed(user_id);
         return Ok((begin_session(state, headers, user_id).await?, false));
     }
     if !state.config.signups.signups_open {
@@ -280,7 +281,10 @@ async fn link_guest(
                 .link_identity(guest_id, key, display_name(&identity), now_ms())
                 .await
             {
-                Ok(user) => tracing::info!(user_id = %user.id, "guest linked an OpenID identity"),
+                Ok(user) => {
+                    state.notifier.user_changed(user.id);
+                    tracing::info!(user_id = %user.id, "guest linked an OpenID identity");
+                }
                 Err(StoreError::Conflict("identity")) => return Err(OidcFailure::IdentityInUse),
                 Err(err) => return Err(err.into()),
             }

@@ -263,6 +263,7 @@ pub async fn verify_code(
             ));
         }
     };
+    state.notifier.user_changed(user.id);
     if let Some(cursor) = profile_cursor {
         tracing::info!(user_id = %user.id, "phone linked to the signed-in account");
         state.notifier.changed(user.id, cursor);

@@ -94,11 +94,12 @@ async fn relay_once(
     outcome
 }
 
-/// `c <origin> <user> <cursor>` or `s <origin> <token hash>`: small, fixed and easy to check.
+/// `c <origin> <user> <cursor>`, `s <origin> <token hash>` or `u <origin> <user>`: small, fixed and easy to check.
 fn encode(signal: &Signal, origin: Uuid) -> String {
     match signal {
         Signal::Changed { user_id, cursor } => format!("c {origin} {user_id} {cursor}"),
         Signal::SessionEnded { token_hash } => format!("s {origin} {token_hash}"),
+        Signal::UserChanged { user_id } => format!("u {origin} {user_id}"),
     }
 }
 
@@ -116,6 +117,9 @@ fn decode(payload: &str, own_origin: Uuid) -> Option<Signal> {
         },
         "s" => Signal::SessionEnded {
             token_hash: parts.next()?.to_owned(),
+        },
+        "u" => Signal::UserChanged {
+            user_id: Uuid::parse_str(parts.next()?).ok()?,
         },
         _ => return None,
     };
@@ -149,6 +153,10 @@ mod tests {
         );
         assert!(
             matches!(decode(&ended, there), Some(Signal::SessionEnded { token_hash }) if token_hash == "ab12")
+        );
+        let user = encode(&Signal::UserChanged { user_id }, here);
+        assert!(
+            matches!(decode(&user, there), Some(Signal::UserChanged { user_id: u }) if u == user_id)
         );
     }
 
