@@ -115,7 +115,7 @@ export function startSync({ userId, onUnauthenticated }: StartOptions): SyncHand
         if (message.type === 'hello') post({ type: 'status', status: engine.status });
         if (message.type === 'sync-now') {
           const { requestId } = message;
-          void engine.sync().then((ok) => post({ type: 'sync-now-done', requestId, ok }));
+          void engine.sync({ byDriver: true }).then((ok) => post({ type: 'sync-now-done', requestId, ok }));
         }
         return;
       }
@@ -148,7 +148,7 @@ export function startSync({ userId, onUnauthenticated }: StartOptions): SyncHand
       else post({ type: 'nudge' });
     },
     syncNow() {
-      if (engine) return engine.sync();
+      if (engine) return engine.sync({ byDriver: true });
       const requestId = crypto.randomUUID();
       return new Promise<boolean>((resolve) => {
         const timer = setTimeout(() => finish(false), FOLLOWER_SYNC_TIMEOUT_MS);
