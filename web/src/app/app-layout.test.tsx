@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { apiError, networkFailure } from '@/testing/fake-fetch';
+import { apiError, json, networkFailure } from '@/testing/fake-fetch';
 import { makeUser } from '@/testing/fixtures';
 import { currentPath, renderApp } from '@/testing/render-app';
 
@@ -59,7 +59,7 @@ describe('app shell', () => {
     const app = renderApp('/app/dashboard', { user: makeUser() });
     await screen.findByRole('heading', { name: 'Dashboard' });
     app.server.on(PULL, () => apiError(401, 'unauthenticated'));
-    app.server.on(SESSION, () => apiError(401, 'unauthenticated'));
+    app.server.on(SESSION, () => json(200, { user: null }));
 
     await clickSync(app);
 
