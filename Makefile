@@ -70,7 +70,7 @@ checks-web: web/node_modules/.package-lock.json
 # Figures for the issue notes (not a test: nothing here is timed in CI).
 bench: release
 	$(CARGO) run --release --locked -p bench --bin sync-bench
-	cd web && npx tsx bench/history-3650.ts && npx tsx bench/captcha-solve.ts
+	cd web && npx tsx bench/history-3650.ts && npx tsx bench/captcha-solve.ts && npx tsx bench/first-load.ts
 
 # The attacks of issue 10 against the release binary, figures in a table (not a test). With
 # BEFORE=path/to/an/older/binary the same attacks run against it too, side by side.

@@ -1,5 +1,5 @@
 // The rough edges of issue 15, in Chromium against the real binary at a phone's size: a
-// signed-out visit logs no console error, the driver's own save brings up the sync badge, the
+// signed-out visit logs no console error (and robots.txt is one), the driver's own save brings up the sync badge, the
 // badge never sits on an action, nothing spills out of the history's cards, a long e-mail
 // address wraps only at its @ or a dot, and the dialogs are the browser's modal <dialog>.
 import assert from 'node:assert/strict';
@@ -67,6 +67,10 @@ describe('rough edges', () => {
     });
     assert.deepEqual(session, { status: 200, body: { user: null } });
     assert.deepEqual(errors, []);
+    // A real robots.txt, not the app's HTML.
+    const robots = await fetch(`${server.url}/robots.txt`);
+    assert.match(robots.headers.get('content-type') ?? '', /^text\/plain/);
+    assert.match(await robots.text(), /^User-agent: \*\n/);
     await context.close();
   });
 

@@ -13,11 +13,12 @@ describe('app shell', () => {
     const { router, user } = renderApp('/app/settings', { user: makeUser() });
     const header = await screen.findByRole('banner');
 
+    // The screens' code loads on demand, so a navigation completes once it has.
     await user.click(within(header).getByRole('link', { name: 'Open profile' }));
-    expect(currentPath(router)).toBe('/app/profile');
+    await waitFor(() => expect(currentPath(router)).toBe('/app/profile'));
 
     await user.click(within(header).getByRole('link', { name: 'Delivery Tracker' }));
-    expect(currentPath(router)).toBe('/app/dashboard');
+    await waitFor(() => expect(currentPath(router)).toBe('/app/dashboard'));
     expect(within(header).getByRole('button', { name: 'Sync Data' })).toBeEnabled();
   });
 

@@ -110,7 +110,7 @@ export function startSync({ userId, onUnauthenticated }: StartOptions): SyncHand
     channel.onmessage = (event: MessageEvent<Message>) => {
       const message = event.data;
       if (engine) {
-        if (message.type === 'nudge') void engine.sync();
+        if (message.type === 'nudge') void engine.sync({ byDriver: true });
         if (message.type === 'resume') engine.resume();
         if (message.type === 'hello') post({ type: 'status', status: engine.status });
         if (message.type === 'sync-now') {
@@ -143,8 +143,9 @@ export function startSync({ userId, onUnauthenticated }: StartOptions): SyncHand
       listener(status);
       return () => listeners.delete(listener);
     },
+    // Called by the commands right after the driver's own write.
     requestSync() {
-      if (engine) void engine.sync();
+      if (engine) void engine.sync({ byDriver: true });
       else post({ type: 'nudge' });
     },
     syncNow() {

@@ -55,7 +55,7 @@ export class SyncEngine {
   private current: SyncStatus = { state: 'synced', lastSyncAt: null };
   private running: Promise<boolean> | null = null;
   private rerun = false;
-  /** The driver asked for a sync (Sync Data) that no cycle has started on yet. */
+  /** The driver saved something or pressed Sync Data, and no cycle has started on it yet. */
   private asked = false;
   private failures = 0;
   private retryTimer: Timer | null = null;
@@ -121,7 +121,8 @@ export class SyncEngine {
    * Push everything pending, then pull everything new. Resolves true when both completed.
    * Calls while a cycle runs join it and trigger one more cycle afterwards, so a write made
    * during a push is never left waiting for the next timer.
-   * `byDriver`: the driver asked for it (Sync Data), so the status says so (see SyncStatus).
+   * `byDriver`: the driver's own save or Sync Data asked for it, so the status says so (see
+   * SyncStatus); timers, pokes and the network coming back do not.
    */
   sync({ byDriver = false }: { byDriver?: boolean } = {}): Promise<boolean> {
     if (byDriver) this.asked = true;
@@ -149,7 +150,7 @@ export class SyncEngine {
       this.clearTimer(this.retryTimer);
       this.retryTimer = null;
     }
-    const byDriver = this.asked || (await this.db.outbox.where('parked').equals(0).count()) > 0;
+    const byDriver = this.asked;
     this.asked = false;
     this.emit(byDriver ? { state: 'syncing', byDriver } : { state: 'syncing' });
     try {

@@ -2,8 +2,8 @@
 export type SyncStatus =
   | { state: 'synced'; lastSyncAt: number | null }
   /**
-   * `byDriver` marks a round trip that carries the driver's own unsent changes or that they
-   * asked for (Sync Data): the badge shows it even on a device that was already in sync.
+   * `byDriver` marks a round trip the driver caused (their own save, or Sync Data): the badge
+   * shows it even on a device that was already in sync.
    */
   | { state: 'syncing'; byDriver?: boolean }
   /** `offline` is set when the changes are waiting for the network rather than for the server. */
