@@ -98,7 +98,7 @@ describe('phone sign-in', () => {
     await page.getByRole('button', { name: 'Sign in with Phone' }).click();
     await page.getByLabel('Phone number', { exact: true }).fill('+447700900123');
     await page.getByRole('button', { name: 'Send code' }).click();
-    await page.getByText(/Too many attempts\. Please try again in \d+ seconds\./).waitFor();
+    await page.getByText(/Please wait \d+ seconds before asking for another code\./).waitFor();
     assert.equal(outboxCount(), 1, 'the refused send texted nothing');
     await context.close();
   });

@@ -5,8 +5,12 @@ import { App } from './app/app';
 import { UpdatePrompt } from './components/update-prompt';
 import { appRoutes } from './app/routes';
 import { createSessionStore } from './lib/session/session-store';
+import type { StartSync } from './lib/sync/sync-manager';
 import { applyTheme, readCachedTheme } from './lib/theme';
 import './app/global.css';
+
+// The sync engine (Dexie, the outbox, the merge) loads only once someone is signed in.
+const startSyncLater: StartSync = (options) => import('./sync/coordinator').then(({ startSync }) => startSync(options));
 
 // Before the first render: the last theme, so a light-theme user never sees a dark flash.
 applyTheme(readCachedTheme());
@@ -16,7 +20,7 @@ if (!root) throw new Error('index.html must contain #root');
 
 createRoot(root).render(
   <StrictMode>
-    <App session={createSessionStore()} router={createBrowserRouter(appRoutes)} />
+    <App session={createSessionStore()} router={createBrowserRouter(appRoutes)} start={startSyncLater} />
     <UpdatePrompt />
   </StrictMode>,
 );

@@ -29,6 +29,14 @@ pub enum AppError {
     },
     #[error("rate limited, retry after {retry_after_secs}s")]
     RateLimited { retry_after_secs: u64 },
+    /// The same request again too soon after the last one (a second SMS code to one number):
+    /// 429 `rate-limited` like [`AppError::RateLimited`], but worded as the wait it is.
+    /// `before` finishes "Please wait 1 minute before …".
+    #[error("too soon, retry after {retry_after_secs}s")]
+    TooSoon {
+        retry_after_secs: u64,
+        before: &'static str,
+    },
     /// A per-user quota that refills with time (push volume): 429 `quota-exceeded` with
     /// Retry-After, so the client sends the same request again later.
     #[error("quota exceeded, retry after {retry_after_secs}s")]
@@ -79,7 +87,7 @@ impl AppError {
     pub fn code(&self) -> &'static str {
         match self {
             AppError::Client { code, .. } => code,
-            AppError::RateLimited { .. } => "rate-limited",
+            AppError::RateLimited { .. } | AppError::TooSoon { .. } => "rate-limited",
             AppError::QuotaExceeded { .. } => "quota-exceeded",
             AppError::Internal(_) => "internal",
             AppError::Busy { .. } => "busy",
@@ -130,6 +138,22 @@ pub fn error_response(
     (status, Json(body)).into_response()
 }
 
+/// A wait for people: "1 second", "45 seconds", "2 minutes" (rounded up, so never too short).
+fn wait_words(secs: u64) -> String {
+    let (n, unit) = if secs < 120 {
+        (secs, "second")
+    } else if secs < 2 * 3600 {
+        (secs.div_ceil(60), "minute")
+    } else {
+        (secs.div_ceil(3600), "hour")
+    };
+    if n == 1 {
+        format!("1 {unit}")
+    } else {
+        format!("{n} {unit}s")
+    }
+}
+
 /// An error the client should retry after `secs` seconds (`Retry-After`).
 fn retry_later(status: StatusCode, code: &str, message: &str, secs: u64) -> Response {
     let mut response = error_response(status, code, message, None);
@@ -153,7 +177,22 @@ impl IntoResponse for AppError {
                 retry_later(
                     StatusCode::TOO_MANY_REQUESTS,
                     "rate-limited",
-                    &format!("Too many attempts. Please try again in {secs} seconds."),
+                    &format!(
+                        "Too many attempts. Please try again in {}.",
+                        wait_words(secs)
+                    ),
+                    secs,
+                )
+            }
+            AppError::TooSoon {
+                retry_after_secs,
+                before,
+            } => {
+                let secs = retry_after_secs.max(1);
+                retry_later(
+                    StatusCode::TOO_MANY_REQUESTS,
+                    "rate-limited",
+                    &format!("Please wait {} before {before}.", wait_words(secs)),
                     secs,
                 )
             }
@@ -162,7 +201,10 @@ impl IntoResponse for AppError {
                 retry_later(
                     StatusCode::SERVICE_UNAVAILABLE,
                     "busy",
-                    &format!("The server is busy. Please try again in {secs} seconds."),
+                    &format!(
+                        "The server is busy. Please try again in {}.",
+                        wait_words(secs)
+                    ),
                     secs,
                 )
             }
@@ -305,4 +347,21 @@ pub async fn json_error_statuses(
             .insert(header::CONNECTION, connection.clone());
     }
     replaced
+}
+
+#[cfg(test)]
+mod tests {
+    use super::wait_words;
+
+    #[test]
+    fn a_wait_reads_as_people_say_it_and_never_shorter_than_asked() {
+        assert_eq!(wait_words(1), "1 second");
+        assert_eq!(wait_words(42), "42 seconds");
+        assert_eq!(wait_words(119), "119 seconds");
+        assert_eq!(wait_words(120), "2 minutes");
+        assert_eq!(wait_words(121), "3 minutes");
+        assert_eq!(wait_words(3600), "60 minutes");
+        assert_eq!(wait_words(7200), "2 hours");
+        assert_eq!(wait_words(7201), "3 hours");
+    }
 }

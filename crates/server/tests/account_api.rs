@@ -59,7 +59,9 @@ async fn sessions(app: &TestApp, cookie: &str) -> Vec<Value> {
 }
 
 async fn signed_in(app: &TestApp, cookie: &str) -> bool {
-    app.get(SESSION, Some(cookie)).await.status == StatusCode::OK
+    let reply = app.get(SESSION, Some(cookie)).await;
+    assert_eq!(reply.status, StatusCode::OK, "{}", reply.text);
+    !reply.body["user"].is_null()
 }
 
 async fn lists_sessions_and_ends_one_closing_its_stream(backend: Backend) {

@@ -257,7 +257,7 @@ async fn guest_links_in_place_keeping_id_and_entries(backend: Backend) {
     let new_cookie = linked.session_cookie.expect("session rotated");
     assert_ne!(new_cookie, guest_cookie);
     let old = app.get("/api/v1/auth/session", Some(&guest_cookie)).await;
-    assert_eq!(old.status, StatusCode::UNAUTHORIZED, "old session ended");
+    old.assert_signed_out("old session ended");
     let user = session_user(&app, &new_cookie).await;
     assert_eq!(user["id"], guest_id.as_str());
     assert_eq!(user["isAnonymous"], false);

@@ -227,7 +227,7 @@ async fn sweep_deletes_abandoned_guests_with_their_files(backend: Backend) {
     assert_eq!((report.guests, report.files), (1, 1), "{report:?}");
     assert_eq!(files_of(&app, &abandoned_id), 0);
     let gone = app.get("/api/v1/auth/session", Some(&abandoned)).await;
-    assert_eq!(gone.status, StatusCode::UNAUTHORIZED, "{}", gone.text);
+    gone.assert_signed_out("the abandoned guest's session");
     let kept = app.get("/api/v1/auth/session", Some(&account)).await;
     assert_eq!(kept.status, StatusCode::OK, "{}", kept.text);
     // Its entry id went with it: another user may now use it.

@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { apiError, networkFailure } from '@/testing/fake-fetch';
+import { apiError, json, networkFailure } from '@/testing/fake-fetch';
 import { makeUser } from '@/testing/fixtures';
 import { currentPath, renderApp } from '@/testing/render-app';
 
@@ -13,11 +13,12 @@ describe('app shell', () => {
     const { router, user } = renderApp('/app/settings', { user: makeUser() });
     const header = await screen.findByRole('banner');
 
+    // The screens' code loads on demand, so a navigation completes once it has.
     await user.click(within(header).getByRole('link', { name: 'Open profile' }));
-    expect(currentPath(router)).toBe('/app/profile');
+    await waitFor(() => expect(currentPath(router)).toBe('/app/profile'));
 
     await user.click(within(header).getByRole('link', { name: 'Delivery Tracker' }));
-    expect(currentPath(router)).toBe('/app/dashboard');
+    await waitFor(() => expect(currentPath(router)).toBe('/app/dashboard'));
     expect(within(header).getByRole('button', { name: 'Sync Data' })).toBeEnabled();
   });
 
@@ -59,7 +60,7 @@ describe('app shell', () => {
     const app = renderApp('/app/dashboard', { user: makeUser() });
     await screen.findByRole('heading', { name: 'Dashboard' });
     app.server.on(PULL, () => apiError(401, 'unauthenticated'));
-    app.server.on(SESSION, () => apiError(401, 'unauthenticated'));
+    app.server.on(SESSION, () => json(200, { user: null }));
 
     await clickSync(app);
 

@@ -3,15 +3,14 @@ import { SessionProvider } from '@/lib/session/session-provider';
 import type { SessionStore } from '@/lib/session/session-store';
 import { SyncProvider } from '@/lib/sync/sync-provider';
 import type { StartSync } from '@/lib/sync/sync-manager';
-import { startSync } from '@/sync/coordinator';
 
 export type AppRouter = ReturnType<typeof createBrowserRouter>;
 
 /**
- * Providers around the router. main.tsx passes the real ones; tests pass fresh ones (and may
- * swap how sync starts).
+ * Providers around the router. main.tsx passes the real ones (sync's engine loaded on demand);
+ * tests pass fresh ones.
  */
-export function App({ session, router, start = startSync }: { session: SessionStore; router: AppRouter; start?: StartSync }) {
+export function App({ session, router, start }: { session: SessionStore; router: AppRouter; start: StartSync }) {
   return (
     <SessionProvider store={session}>
       <SyncProvider session={session} start={start}>

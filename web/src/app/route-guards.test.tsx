@@ -8,7 +8,8 @@ describe('route guards', () => {
   it('shows an accessible full-screen spinner on /app while the session loads', async () => {
     renderApp('/app/dashboard', { routes: { 'GET /api/v1/auth/session': () => pending() } });
 
-    expect(screen.getByRole('status', { name: 'Loading' })).toBeInTheDocument();
+    // The app's code loads on demand first (the boot splash shows meanwhile).
+    expect(await screen.findByRole('status', { name: 'Loading' })).toBeInTheDocument();
     expect(screen.queryByRole('heading', { name: 'Dashboard' })).not.toBeInTheDocument();
   });
 

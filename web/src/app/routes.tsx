@@ -1,15 +1,15 @@
 import { Navigate, type RouteObject } from 'react-router';
-import { LoginPage } from '@/features/auth/login-page';
 import { ContactPage } from '@/features/contact/contact-page';
-import { DashboardPage } from '@/features/dashboard/dashboard-page';
+import { LoginPage } from '@/features/auth/login-page';
 import { LandingPage } from '@/features/landing/landing-page';
-import { ProfilePage } from '@/features/profile/profile-page';
 import { routes } from '@/lib/paths';
-import { AppLayout } from './app-layout';
 import { PublicLayout } from './public-layout';
+import { BootSplash } from './boot-splash';
 import { RouteError } from './route-error';
 import { PublicOnly, RequireAuth } from './route-guards';
 
+// The signed-in app (its shell, the device store, the sync hooks) loads on demand too, so a
+// visitor to the landing or login page downloads none of it.
 // Screens a driver opens now and then load on demand (route-level code splitting), so the
 // first start downloads less; the service worker precaches every chunk, so they open offline.
 const privacy = (inApp: boolean) => () =>
@@ -21,6 +21,8 @@ const terms = (inApp: boolean) => () =>
 export const appRoutes: RouteObject[] = [
   {
     errorElement: <RouteError />,
+    // While the first page's code loads: what index.html painted before any JS (same markup).
+    hydrateFallbackElement: <BootSplash />,
     children: [
       {
         element: <PublicOnly />,
@@ -42,12 +44,12 @@ export const appRoutes: RouteObject[] = [
         element: <RequireAuth />,
         children: [
           {
-            element: <AppLayout />,
+            lazy: () => import('./app-layout').then((m) => ({ Component: m.AppLayout })),
             children: [
               { index: true, element: <Navigate to={routes.dashboard} replace /> },
-              { path: routes.dashboard, element: <DashboardPage /> },
+              { path: routes.dashboard, lazy: () => import('@/features/dashboard/dashboard-page').then((m) => ({ Component: m.DashboardPage })) },
               { path: routes.history, lazy: () => import('@/features/history/history-page').then((m) => ({ Component: m.HistoryPage })) },
-              { path: routes.profile, element: <ProfilePage /> },
+              { path: routes.profile, lazy: () => import('@/features/profile/profile-page').then((m) => ({ Component: m.ProfilePage })) },
               { path: routes.spending, lazy: () => import('@/features/spending/spending-page').then((m) => ({ Component: m.SpendingPage })) },
               { path: routes.taxYear, lazy: () => import('@/features/tax-year/tax-year-page').then((m) => ({ Component: m.TaxYearPage })) },
               { path: routes.settings, lazy: () => import('@/features/settings/settings-page').then((m) => ({ Component: m.SettingsPage })) },

@@ -16,7 +16,7 @@ function OpenAlertDialog({ message, onClose }: { message: string; onClose: () =>
   const messageId = useId();
   const okRef = useRef<HTMLButtonElement>(null);
   return (
-    <Modal labelledBy={messageId} onEscape={onClose} controls={[okRef]}>
+    <Modal labelledBy={messageId} onEscape={onClose} initialFocus={okRef}>
       <p id={messageId} className={styles.message}>
         {message}
       </p>

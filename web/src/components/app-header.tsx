@@ -18,7 +18,9 @@ export function AppHeader({ photoURL, syncing, onSync }: AppHeaderProps) {
           Delivery Tracker
         </Link>
         <div className={styles.actions}>
-          <button type="button" className={styles.sync} onClick={onSync} disabled={syncing} aria-busy={syncing}>
+          {/* aria-disabled, not disabled: a disabled button drops focus, and the result dialog
+              must hand focus back to it when it closes. useSyncData ignores a tap while busy. */}
+          <button type="button" className={styles.sync} onClick={onSync} aria-disabled={syncing} aria-busy={syncing}>
             <RefreshCw aria-hidden="true" className={syncing ? styles.spinning : undefined} />
             <span>Sync Data</span>
           </button>

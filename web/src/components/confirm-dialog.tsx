@@ -19,9 +19,8 @@ export function ConfirmDialog({ title, message, confirmLabel, onConfirm, onCance
   const titleId = useId();
   const messageId = useId();
   const cancelRef = useRef<HTMLButtonElement>(null);
-  const confirmRef = useRef<HTMLButtonElement>(null);
   return (
-    <Modal labelledBy={titleId} describedBy={messageId} onEscape={onCancel} controls={[cancelRef, confirmRef]}>
+    <Modal labelledBy={titleId} describedBy={messageId} onEscape={onCancel} initialFocus={cancelRef}>
       <h2 id={titleId} className={styles.title}>
         {title}
       </h2>
@@ -32,7 +31,7 @@ export function ConfirmDialog({ title, message, confirmLabel, onConfirm, onCance
         <Button ref={cancelRef} variant="secondary" onClick={onCancel}>
           Cancel
         </Button>
-        <Button ref={confirmRef} variant="danger" onClick={onConfirm}>
+        <Button variant="danger" onClick={onConfirm}>
           {confirmLabel}
         </Button>
       </div>

@@ -1,49 +1,52 @@
-import { useEffect, type ReactNode, type RefObject } from 'react';
+import { useEffect, useRef, type ReactNode, type RefObject } from 'react';
 import styles from './alert-dialog.module.css';
 
 interface ModalProps {
   labelledBy: string;
   describedBy?: string;
   onEscape: () => void;
-  /** The dialog's controls in Tab order; the first gets focus when it opens. */
-  controls: RefObject<HTMLButtonElement | null>[];
+  /** Gets focus when the dialog opens (a question's safe answer: Cancel, OK, Close). */
+  initialFocus: RefObject<HTMLElement | null>;
   /** Extra class for the dialog box (a picture viewer is wider than a question). */
   className?: string;
   children: ReactNode;
 }
 
 /**
- * What every modal here shares: announced as an alert dialog, focus moves in on open and
- * back where it was on close, Escape dismisses, and Tab cycles inside the dialog.
+ * What every modal here shares, on the browser's own modal `<dialog>`: the page behind is
+ * inert (Tab, clicks and screen readers stay in the dialog), it is announced as an alert
+ * dialog, Escape dismisses, and focus moves in on open and back where it was on close.
+ * The dialog is open exactly while it is mounted; the owner closes it by unmounting it.
  */
-export function Modal({ labelledBy, describedBy, onEscape, controls, className, children }: ModalProps) {
+export function Modal({ labelledBy, describedBy, onEscape, initialFocus, className, children }: ModalProps) {
+  const dialog = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    controls[0]?.current?.focus();
-    return () => previous?.focus();
-    // Focus moves once, when the dialog opens.
+    const element = dialog.current;
+    element?.showModal();
+    initialFocus.current?.focus();
+    return () => {
+      element?.close();
+      previous?.focus();
+    };
+    // Opens once, when mounted.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
   return (
-    <div className={styles.backdrop}>
-      <div
-        role="alertdialog"
-        aria-modal="true"
-        aria-labelledby={labelledBy}
-        aria-describedby={describedBy}
-        className={className ? `${styles.dialog} ${className}` : styles.dialog}
-        onKeyDown={(event) => {
-          if (event.key === 'Escape') onEscape();
-          if (event.key !== 'Tab') return;
-          event.preventDefault();
-          const index = controls.findIndex((control) => control.current === document.activeElement);
-          const step = event.shiftKey ? -1 : 1;
-          controls[(index + step + controls.length) % controls.length]?.current?.focus();
-        }}
-      >
-        {children}
-      </div>
-    </div>
+    <dialog
+      ref={dialog}
+      role="alertdialog"
+      aria-labelledby={labelledBy}
+      aria-describedby={describedBy}
+      className={className ? `${styles.dialog} ${className}` : styles.dialog}
+      onCancel={(event) => {
+        // Escape: the owner decides (it unmounts the dialog); the browser does not close it alone.
+        event.preventDefault();
+        onEscape();
+      }}
+    >
+      {children}
+    </dialog>
   );
 }

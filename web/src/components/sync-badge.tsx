@@ -18,7 +18,7 @@ const icons: Record<SyncStatus['state'], LucideIcon> = {
 export function SyncBadge({ status, visible, onDismiss }: { status: SyncStatus; visible: boolean; onDismiss: () => void }) {
   const Icon = icons[status.state];
   return (
-    <aside aria-label="Sync status" className={visible ? styles.badge : styles.idle} data-state={status.state}>
+    <aside aria-label="Sync status" className={visible ? styles.badge : styles.idle} data-state={status.state} data-sync-badge={visible ? 'shown' : 'idle'}>
       {visible ? <Icon aria-hidden="true" className={styles.icon} /> : null}
       <p role="status" aria-live="polite" className={styles.text}>
         {visible ? statusText(status, formatTime) : null}

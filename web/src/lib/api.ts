@@ -1,5 +1,11 @@
 import { z } from 'zod';
 
+// zod probes `new Function` to decide whether to compile its parsers, which our CSP
+// (script-src 'self', no 'unsafe-eval') refuses, and the browser reports as a CSP issue on
+// every page. The interpreted parsers are fast enough for our payloads. This module is the
+// first to use zod in the app, so this runs before any schema parses.
+z.config({ jitless: true });
+
 /**
  * Every failed call surfaces as an ApiError, so screens map one shape to messages.
  * `code` is the server's error code (docs/api.md), or one of ours:

@@ -110,12 +110,12 @@ export function startSync({ userId, onUnauthenticated }: StartOptions): SyncHand
     channel.onmessage = (event: MessageEvent<Message>) => {
       const message = event.data;
       if (engine) {
-        if (message.type === 'nudge') void engine.sync();
+        if (message.type === 'nudge') void engine.sync({ byDriver: true });
         if (message.type === 'resume') engine.resume();
         if (message.type === 'hello') post({ type: 'status', status: engine.status });
         if (message.type === 'sync-now') {
           const { requestId } = message;
-          void engine.sync().then((ok) => post({ type: 'sync-now-done', requestId, ok }));
+          void engine.sync({ byDriver: true }).then((ok) => post({ type: 'sync-now-done', requestId, ok }));
         }
         return;
       }
@@ -143,12 +143,13 @@ export function startSync({ userId, onUnauthenticated }: StartOptions): SyncHand
       listener(status);
       return () => listeners.delete(listener);
     },
+    // Called by the commands right after the driver's own write.
     requestSync() {
-      if (engine) void engine.sync();
+      if (engine) void engine.sync({ byDriver: true });
       else post({ type: 'nudge' });
     },
     syncNow() {
-      if (engine) return engine.sync();
+      if (engine) return engine.sync({ byDriver: true });
       const requestId = crypto.randomUUID();
       return new Promise<boolean>((resolve) => {
         const timer = setTimeout(() => finish(false), FOLLOWER_SYNC_TIMEOUT_MS);

@@ -133,6 +133,16 @@ describe('SyncEngine', () => {
     expect(await db.getMeta('cursor', 0)).toBe(1);
   });
 
+  it("marks a round trip asked for by the driver's save or Sync Data, and not a background pull (the badge shows only those)", async () => {
+    const sync = engine();
+    expect(await sync.sync()).toBe(true);
+    await saveEntry(db, day(12));
+    expect(await sync.sync({ byDriver: true })).toBe(true);
+    expect(await sync.sync()).toBe(true);
+    const syncing = statuses.filter((s) => s.state === 'syncing');
+    expect(syncing).toEqual([{ state: 'syncing' }, { state: 'syncing', byDriver: true }, { state: 'syncing' }]);
+  });
+
   it('tells its owner after each cycle that pushed and pulled everything, and only then (the receipt queue runs then)', async () => {
     let synced = 0;
     const sync = new SyncEngine({ db, api: server, isOnline: () => online, random: () => 0.5, setTimer: () => 0 as unknown as ReturnType<typeof setTimeout>, clearTimer: () => undefined, onSynced: () => (synced += 1) });

@@ -55,6 +55,8 @@ export class SyncEngine {
   private current: SyncStatus = { state: 'synced', lastSyncAt: null };
   private running: Promise<boolean> | null = null;
   private rerun = false;
+  /** The driver saved something or pressed Sync Data, and no cycle has started on it yet. */
+  private asked = false;
   private failures = 0;
   private retryTimer: Timer | null = null;
   private periodicTimer: Timer | null = null;
@@ -119,8 +121,11 @@ export class SyncEngine {
    * Push everything pending, then pull everything new. Resolves true when both completed.
    * Calls while a cycle runs join it and trigger one more cycle afterwards, so a write made
    * during a push is never left waiting for the next timer.
+   * `byDriver`: the driver's own save or Sync Data asked for it, so the status says so (see
+   * SyncStatus); timers, pokes and the network coming back do not.
    */
-  sync(): Promise<boolean> {
+  sync({ byDriver = false }: { byDriver?: boolean } = {}): Promise<boolean> {
+    if (byDriver) this.asked = true;
     if (this.running) {
       this.rerun = true;
       return this.running;
@@ -145,7 +150,9 @@ export class SyncEngine {
       this.clearTimer(this.retryTimer);
       this.retryTimer = null;
     }
-    this.emit({ state: 'syncing' });
+    const byDriver = this.asked;
+    this.asked = false;
+    this.emit(byDriver ? { state: 'syncing', byDriver } : { state: 'syncing' });
     try {
       await this.pushAll();
       await this.pullAll();

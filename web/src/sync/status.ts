@@ -1,7 +1,11 @@
 // The five sync states of the spec (§4 "Sync status") and their texts.
 export type SyncStatus =
   | { state: 'synced'; lastSyncAt: number | null }
-  | { state: 'syncing' }
+  /**
+   * `byDriver` marks a round trip the driver caused (their own save, or Sync Data): the badge
+   * shows it even on a device that was already in sync.
+   */
+  | { state: 'syncing'; byDriver?: boolean }
   /** `offline` is set when the changes are waiting for the network rather than for the server. */
   | { state: 'pending'; count: number; offline?: boolean }
   | { state: 'offline' }

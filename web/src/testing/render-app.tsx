@@ -9,7 +9,7 @@ import { createSessionStore } from '@/lib/session/session-store';
 import type { User } from '@/lib/session/user';
 import type { StartSync } from '@/lib/sync/sync-manager';
 import { engineStarter } from './engine-sync';
-import { apiError, createFakeFetch, json, type FakeFetch, type FakeHandler, type RecordedCall } from './fake-fetch';
+import { createFakeFetch, json, type FakeFetch, type FakeHandler, type RecordedCall } from './fake-fetch';
 
 interface RenderAppOptions {
   /** Who the server says is signed in; null = 401. Ignored when routes sets the session route. */
@@ -32,7 +32,7 @@ export const emptySyncRoutes: Record<string, FakeHandler> = {
 /** The whole app at `path`, with the real routes and providers, talking to a fake server. */
 export function renderApp(path: string, { user = null, routes = {}, start = engineStarter() }: RenderAppOptions = {}) {
   const server: FakeFetch = createFakeFetch({
-    'GET /api/v1/auth/session': () => (user ? json(200, { user }) : apiError(401, 'unauthenticated', 'Not signed in')),
+    'GET /api/v1/auth/session': () => json(200, { user: user ?? null }),
     // The profile's device list: just this one.
     'GET /api/v1/auth/sessions': () =>
       json(200, { sessions: [{ id: 's1', device: 'Chrome on Linux', createdAt: '2025-03-21T09:00:00Z', lastSeenAt: '2025-03-21T09:00:00Z', current: true }] }),

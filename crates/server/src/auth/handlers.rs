@@ -12,7 +12,7 @@ use uuid::Uuid;
 
 use super::{
     session::{CurrentUser, begin_session},
-    types::{AuthResponse, LoginRequest, SessionResponse, SignupRequest, UserView},
+    types::{AuthResponse, LoginRequest, SessionCheck, SignupRequest, UserView},
 };
 use crate::{
     AppState,
@@ -189,11 +189,10 @@ pub async fn delete_session(State(state): State<AppState>, jar: CookieJar) -> Ap
 
 #[utoipa::path(get, path = "/session", tag = "auth",
     responses(
-        (status = 200, description = "The signed-in user", body = SessionResponse),
-        (status = 401, description = "unauthenticated", body = ErrorBody),
+        (status = 200, description = "The signed-in user, or `user: null` when signed out", body = SessionCheck),
     ))]
-pub async fn get_session(current: CurrentUser) -> Json<SessionResponse> {
-    Json(SessionResponse {
-        user: UserView::from(&current.user),
+pub async fn get_session(current: Option<CurrentUser>) -> Json<SessionCheck> {
+    Json(SessionCheck {
+        user: current.map(|current| UserView::from(&current.user)),
     })
 }

@@ -69,3 +69,11 @@ pub struct AuthResponse {
 pub struct SessionResponse {
     pub user: UserView,
 }
+
+/// The answer to "who is signed in here?": `user` is null when nobody is (no cookie, or a
+/// session that ended or expired). Signed out is an answer, not an error, so a first visit
+/// logs no failed request in the browser's console.
+#[derive(Serialize, ToSchema)]
+pub struct SessionCheck {
+    pub user: Option<UserView>,
+}

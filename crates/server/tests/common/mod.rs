@@ -172,6 +172,19 @@ impl Reply {
             .map(|c| c.split(';').next().unwrap().to_owned())
     }
 
+    /// `GET /auth/session` said nobody is signed in: 200 `{"user": null}` (not an error, so a
+    /// browser logs nothing for a signed-out visit).
+    #[track_caller]
+    pub fn assert_signed_out(&self, context: &str) {
+        assert_eq!(self.status, StatusCode::OK, "{context}: {}", self.text);
+        assert_eq!(
+            self.body,
+            serde_json::json!({ "user": null }),
+            "{context}: {}",
+            self.text
+        );
+    }
+
     pub fn error_code(&self) -> &str {
         self.body["error"]["code"]
             .as_str()

@@ -132,12 +132,12 @@ describe('phone sign-in', () => {
   it('explains a send limit and goes back to the other options', async () => {
     const app = await openPhone(
       phoneRoutes({
-        [SEND]: () => apiError(429, 'rate-limited', 'Too many attempts. Please try again in 42 seconds.', { headers: { 'Retry-After': '42' } }),
+        [SEND]: () => apiError(429, 'rate-limited', 'Please wait 42 seconds before asking for another code.', { headers: { 'Retry-After': '42' } }),
       }),
     );
     await app.user.type(screen.getByLabelText('Phone number'), '+447700900123');
     await app.user.click(screen.getByRole('button', { name: 'Send code' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent('Too many attempts. Please try again in 42 seconds.');
+    expect(await screen.findByRole('alert')).toHaveTextContent('Please wait 42 seconds before asking for another code.');
 
     await app.user.click(screen.getByRole('button', { name: 'Back to other sign-in options' }));
     expect(screen.getByRole('button', { name: 'Login' })).toBeInTheDocument();

@@ -110,7 +110,7 @@ function ReceiptViewer({ url, name, onClose }: { url: string; name: string; onCl
   const titleId = useId();
   const closeRef = useRef<HTMLButtonElement>(null);
   return (
-    <Modal labelledBy={titleId} onEscape={onClose} controls={[closeRef]} className={styles.viewer}>
+    <Modal labelledBy={titleId} onEscape={onClose} initialFocus={closeRef} className={styles.viewer}>
       <h2 id={titleId} className={styles.viewerTitle}>
         {name}
       </h2>

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { Button, ButtonLink } from '@/components/button';
 import { Card } from '@/components/card';
+import { EmailAddress } from '@/components/email-address';
 import { FormAlert } from '@/components/form-alert';
 import { Page } from '@/components/page';
 import { Spinner } from '@/components/spinner';
@@ -101,7 +102,9 @@ function ProfileDetails({ profile, onEdit }: { profile: ProfileView; onEdit: () 
         <div className={styles.details}>
           <h2 className={styles.name}>{profile.displayName}</h2>
           {profile.email ? (
-            <p className={styles.email}>{profile.email}</p>
+            <p className={styles.email}>
+              <EmailAddress address={profile.email} />
+            </p>
           ) : (
             <p className={styles.email}>{profile.isAnonymous ? 'Guest account: no email address' : 'No email address'}</p>
           )}

@@ -79,7 +79,7 @@ function ExplainDialog({ title, message, onClose }: { title: string; message: st
   const messageId = useId();
   const okRef = useRef<HTMLButtonElement>(null);
   return (
-    <Modal labelledBy={titleId} describedBy={messageId} onEscape={onClose} controls={[okRef]}>
+    <Modal labelledBy={titleId} describedBy={messageId} onEscape={onClose} initialFocus={okRef}>
       <h2 id={titleId} className={styles.dialogTitle}>
         {title}
       </h2>

@@ -39,7 +39,7 @@ describe('session store offline cache', () => {
   it('forgets the user when the server says the session ended', async () => {
     vi.stubGlobal('fetch', createFakeFetch({ [SESSION]: () => json(200, { user: makeUser() }) }).fetch);
     await createSessionStore().start();
-    vi.stubGlobal('fetch', createFakeFetch({ [SESSION]: () => apiError(401, 'unauthenticated') }).fetch);
+    vi.stubGlobal('fetch', createFakeFetch({ [SESSION]: () => json(200, { user: null }) }).fetch);
     const store = createSessionStore();
     await store.start();
     expect(store.getState().status).toBe('signed-out');
@@ -48,6 +48,15 @@ describe('session store offline cache', () => {
     const later = createSessionStore();
     await later.start();
     expect(later.getState().status).toBe('signed-out');
+  });
+
+  it("also takes an older server's 401 for signed out", async () => {
+    vi.stubGlobal('fetch', createFakeFetch({ [SESSION]: () => json(200, { user: makeUser() }) }).fetch);
+    await createSessionStore().start();
+    vi.stubGlobal('fetch', createFakeFetch({ [SESSION]: () => apiError(401, 'unauthenticated') }).fetch);
+    const store = createSessionStore();
+    await store.start();
+    expect(store.getState().status).toBe('signed-out');
   });
 
   it('with nothing cached, an unreachable server means signed out', async () => {

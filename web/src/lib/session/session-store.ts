@@ -1,6 +1,6 @@
 import { ApiError, request } from '@/lib/api';
 import { apiPaths } from '@/lib/paths';
-import { sessionResponseSchema, type User } from './user';
+import { sessionCheckSchema, sessionResponseSchema, type User } from './user';
 
 /**
  * Who is signed in, kept outside React. The last signed-in user is remembered on the device,
@@ -69,9 +69,10 @@ export function createSessionStore(): SessionStore {
 
   async function fetchUser(): Promise<User | null> {
     try {
-      const { user } = await request(apiPaths.session, { schema: sessionResponseSchema });
+      const { user } = await request(apiPaths.session, { schema: sessionCheckSchema });
       return user;
     } catch (error) {
+      // Signed out is `{user: null}`; a server from before that answered 401.
       if (error instanceof ApiError && error.status === 401) return null;
       throw error;
     }

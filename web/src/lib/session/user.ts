@@ -25,5 +25,8 @@ export function isPro(user: Pick<User, 'role'>): boolean {
 
 export const sessionResponseSchema = z.object({ user: userSchema });
 
+/** `GET /auth/session`: `user` is null when nobody is signed in (an answer, not a 401). */
+export const sessionCheckSchema = z.object({ user: userSchema.nullable() });
+
 export const authResponseSchema = z.object({ user: userSchema, isNewUser: z.boolean() });
 export type AuthResponse = z.infer<typeof authResponseSchema>;

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createSessionStore, type SessionStore } from '@/lib/session/session-store';
 import type { StartOptions, SyncHandle } from '@/sync/coordinator';
-import { apiError, createFakeFetch, json, networkFailure, type FakeFetch } from '@/testing/fake-fetch';
+import { createFakeFetch, json, networkFailure, type FakeFetch } from '@/testing/fake-fetch';
 import { makeUser } from '@/testing/fixtures';
 import { WAIT } from '@/testing/wait';
 import { createSyncManager, type SyncManager } from './sync-manager';
@@ -49,7 +49,7 @@ afterEach(() => manager.detach());
 
 describe('createSyncManager', () => {
   it('starts nothing until someone is signed in', async () => {
-    server.on(SESSION, () => apiError(401, 'unauthenticated'));
+    server.on(SESSION, () => json(200, { user: null }));
     manager.attach();
     await session.start();
     expect(started).toHaveLength(0);
@@ -103,7 +103,7 @@ describe('createSyncManager', () => {
   it('marks the session signed out through the session store when the server says 401', async () => {
     manager.attach();
     await session.start();
-    server.on(SESSION, () => apiError(401, 'unauthenticated'));
+    server.on(SESSION, () => json(200, { user: null }));
 
     started[0]?.options.onUnauthenticated?.();
 

@@ -4,7 +4,11 @@
 import type { SessionState, SessionStore } from '@/lib/session/session-store';
 import type { StartOptions, SyncHandle } from '@/sync/coordinator';
 
-export type StartSync = (options: StartOptions) => SyncHandle;
+/**
+ * Starts sync for one user. The app loads the sync engine (Dexie and all) only then, so a
+ * signed-out visit to the landing or login page never downloads it: hence the promise.
+ */
+export type StartSync = (options: StartOptions) => SyncHandle | Promise<SyncHandle>;
 
 export interface SyncManager {
   getHandle(): SyncHandle | null;
@@ -31,6 +35,8 @@ export function createSyncManager(
 ): SyncManager {
   let handle: SyncHandle | null = null;
   let userId: string | null = null;
+  /** Bumped whenever the user sync is for changes, so a start still loading can tell it is stale. */
+  let generation = 0;
   let previous: SessionState['status'] | null = null;
   // Whether the signed-in user still had to choose a new password when last seen.
   let mustChange = false;
@@ -44,9 +50,10 @@ export function createSyncManager(
   }
 
   function stopCurrent(): void {
+    generation += 1;
+    userId = null;
     if (!handle) return;
     handle.stop();
-    userId = null;
     publish(null);
   }
 
@@ -79,13 +86,33 @@ export function createSyncManager(
       if (before === 'signed-out' || (wasBlocked && !mustChange)) handle.resume();
       return;
     }
+    if (userId === state.user.id) return; // already starting for this user
     stopCurrent();
     userId = state.user.id;
+    const mine = generation;
     let started: SyncHandle | null = null;
-    started = start({ userId: state.user.id, onUnauthenticated: () => onUnauthenticated(started) });
-    // After a sign-in (not a page load), tell the tab that leads sync, if it was paused.
-    if (before === 'signed-out') started.resume();
-    publish(started);
+    const begin = (ready: SyncHandle) => {
+      // Signed out, or someone else signed in, while the engine was loading.
+      if (mine !== generation) {
+        ready.stop();
+        return;
+      }
+      started = ready;
+      // After a sign-in (not a page load), tell the tab that leads sync, if it was paused.
+      if (before === 'signed-out') ready.resume();
+      publish(ready);
+    };
+    const pending = start({ userId: state.user.id, onUnauthenticated: () => onUnauthenticated(started) });
+    if (pending instanceof Promise) {
+      pending.then(begin, (error: unknown) => {
+        // The engine's code could not load (offline before the service worker had it): the
+        // next session change tries again.
+        if (mine === generation) userId = null;
+        console.error('sync could not start', error);
+      });
+    } else {
+      begin(pending);
+    }
     if (!persisted) {
       persisted = true;
       persist();

@@ -9,6 +9,7 @@ import { useSyncStatus } from './use-sync';
 
 const synced = (lastSyncAt: number | null = null): SyncStatus => ({ state: 'synced', lastSyncAt });
 const syncing: SyncStatus = { state: 'syncing' };
+const ownSyncing: SyncStatus = { state: 'syncing', byDriver: true };
 const offline: SyncStatus = { state: 'offline' };
 const pending = (count: number): SyncStatus => ({ state: 'pending', count });
 const error: SyncStatus = { state: 'error', message: 'boom' };
@@ -99,6 +100,16 @@ describe('sync badge', () => {
     emit(synced(2));
     expect(within(badge()).getByRole('status')).toBeEmptyDOMElement();
   });
+
+  it("appears when the driver's own save syncs on a device already in sync, then hides 3 s after synced", () => {
+    const badge = renderBadge();
+    emit(ownSyncing);
+    expect(badge()).toHaveTextContent('Syncing data...');
+    emit(synced(new Date(2025, 2, 21, 14, 5).getTime()));
+    expect(badge()).toHaveTextContent('All data synced (last sync 14:05)');
+    act(() => vi.advanceTimersByTime(BADGE_HIDE_AFTER_SYNCED_MS));
+    expect(within(badge()).getByRole('status')).toBeEmptyDOMElement();
+  });
 });
 
 describe('announces', () => {
@@ -114,6 +125,8 @@ describe('announces', () => {
     [pending(1), pending(2), 'pending', true],
     [pending(2), pending(2), 'pending', false],
     [syncing, error, 'synced', true],
+    [synced(), ownSyncing, 'synced', true],
+    [ownSyncing, synced(), 'synced', false],
   ] as const)('%o → %o (settled %s): %s', (previous, next, settled, expected) => {
     expect(announces(previous, next, settled)).toBe(expected);
   });

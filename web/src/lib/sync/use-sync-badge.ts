@@ -8,11 +8,13 @@ export const BADGE_HIDE_AFTER_SYNCED_MS = 3_000;
  * Whether a status change brings the badge up. Every change does (spec), except the quiet
  * round trip of a device that was already in sync: the 30 s background pull and server pokes
  * go synced → syncing → synced all day, and a badge (and a screen-reader announcement) every
- * 30 s would be noise. Anything else — offline, pending, an error, coming back from one of
- * those — shows.
+ * 30 s would be noise. A round trip that carries the driver's own save or their Sync Data
+ * (`byDriver`) does show, as does anything else — offline, pending, an error, coming back
+ * from one of those.
  * `settled` is the last state before the current syncing phase began.
  */
 export function announces(previous: SyncStatus, next: SyncStatus, settled: SyncStatus['state']): boolean {
+  if (next.state === 'syncing' && next.byDriver === true && previous.state !== 'syncing') return true;
   if (previous.state === next.state) {
     return next.state === 'pending' && previous.state === 'pending' && next.count !== previous.count;
   }

@@ -6,7 +6,7 @@ use axum::{
     http::{HeaderMap, StatusCode, header},
     response::{IntoResponse, Response},
 };
-use domain::phone::{CaptchaDifficulty, PHONE_FORMAT_MESSAGE, PhoneNumber};
+use domain::phone::{CaptchaDifficulty, PHONE_FORMAT_MESSAGE, PhoneNumber, SendScope};
 use uuid::Uuid;
 
 use super::{
@@ -150,8 +150,15 @@ pub async fn send_code(
         .await?;
     if let Err(refusal) = outcome {
         tracing::info!(scope = ?refusal.scope, "phone code send refused by a limit");
-        return Err(AppError::RateLimited {
-            retry_after_secs: refusal.retry_after_secs(),
+        let retry_after_secs = refusal.retry_after_secs();
+        // One number's next code is a wait the driver can count down; the IP and global
+        // limits are too many codes asked for.
+        return Err(match refusal.scope {
+            SendScope::Number => AppError::TooSoon {
+                retry_after_secs,
+                before: "asking for another code",
+            },
+            SendScope::Ip | SendScope::Global => AppError::RateLimited { retry_after_secs },
         });
     }
     let lifetime_mins = (phone.code_ttl_ms / 60_000).max(1).unsigned_abs();
