@@ -130,7 +130,11 @@ describe('operator', () => {
     await page.waitForURL('**/app/dashboard');
 
     server.admin('users', 'set-role', email, 'pro');
-    assert.match(server.admin('users', 'list'), new RegExp(`${email.replace(/[.]/g, '\\.')}\\s+pro`));
+    // Columns: id, e-mail, phone ("-" for an e-mail account), role.
+    assert.match(server.admin('users', 'list'), new RegExp(`${email.replace(/[.]/g, '\\.')}\\s+-\\s+pro`));
+    // The CLI is another process: the server notices its commit (and drops what it cached
+    // about sessions) within a quarter of a second, so wait on the server's answer, not a clock.
+    await page.waitForFunction(async () => (await (await fetch('/api/v1/auth/session')).json()).user?.role === 'pro', undefined, { polling: 250 });
     await page.goto('/app/profile');
     await page.getByText('Pro Member').waitFor();
     await context.close();

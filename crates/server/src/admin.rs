@@ -20,6 +20,7 @@ use uuid::Uuid;
 use crate::{
     auth::password::PasswordHasher,
     files::FileStore,
+    notify::Signal,
     store::{DynStore, EmailDelivery, EmailStatus, UserRecord},
 };
 
@@ -90,6 +91,15 @@ pub fn describe(user: &UserRecord) -> String {
     }
 }
 
+/// Tells running servers that `user_id`'s row changed, so they stop serving what they cached
+/// about the user's sessions (PostgreSQL; SQLite servers notice the commit themselves). Best
+/// effort: the change is made, and the servers' cache expires within SESSION_CACHE_SECONDS.
+async fn announce_user_changed(store: &DynStore, user_id: Uuid) {
+    if let Err(err) = store.announce(Signal::UserChanged { user_id }).await {
+        tracing::warn!(error = %err, "running servers were not told; they see the change within SESSION_CACHE_SECONDS");
+    }
+}
+
 /// Sets the plan of the user `who` names; takes effect on their next request.
 pub async fn set_role(
     store: &DynStore,
@@ -102,6 +112,7 @@ pub async fn set_role(
         .set_role(user.id, role, now_ms())
         .await?
         .with_context(|| format!("no user {}", user.id))?;
+    announce_user_changed(store, user.id).await;
     Ok(user)
 }
 
@@ -118,6 +129,7 @@ pub async fn delete_user(
     if !store.delete_user(user.id).await? {
         anyhow::bail!("no user {}", user.id);
     }
+    announce_user_changed(store, user.id).await;
     let removed = files.delete_user_files(user.id).await.with_context(|| {
         format!(
             "the account {} is deleted but its files under users/{}/ were not all removed;              remove them by hand",
@@ -151,6 +163,7 @@ pub async fn reset_password(
     store.set_password(user.id, &hash, true, now_ms()).await?;
     // An empty `keep` matches no session: every one ends.
     let ended = store.delete_other_sessions(user.id, "").await?.len();
+    announce_user_changed(store, user.id).await;
     Ok((user, password, ended))
 }
 

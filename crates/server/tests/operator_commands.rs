@@ -69,8 +69,9 @@ fn files_of(app: &TestApp, id: Uuid) -> std::path::PathBuf {
 }
 
 async fn users_delete_removes_everything_and_nobody_else(backend: Backend) {
-    // The CLI is another process and raises no signal: a server's cached sessions would show
-    // the deletion only after SESSION_CACHE_SECONDS, so this server caches nothing.
+    // Here the CLI's code runs inside the test on the server's own store, so no server could
+    // tell its commit from one of its own: this server caches nothing. A real CLI is another
+    // process, which servers notice (`a_cli_deletion_ends_the_session_on_a_running_server`).
     let no_cache = |c: &mut Config| c.sessions.session_cache_seconds = 0;
     let Some(app) = spawn_app_with(backend, no_cache).await else {
         return;
@@ -318,4 +319,55 @@ fn healthcheck_succeeds_only_while_the_server_answers() {
     let output = healthcheck(format!("127.0.0.1:{port}"));
     assert!(!output.status.success());
     assert!(String::from_utf8_lossy(&output.stderr).contains("/healthz"));
+}
+
+/// The admin CLI is another process with no way to signal a running server, and the server
+/// caches sessions: on SQLite the server notices the CLI's commit (the writer's
+/// `PRAGMA data_version`) and drops what it cached, so a deleted account is signed out well
+/// before its cached session would expire (30 s here).
+#[tokio::test]
+async fn a_cli_deletion_ends_the_session_on_a_running_server() {
+    let dir = tempfile::tempdir().unwrap();
+    let port = common::binary::free_port();
+    let mut server =
+        common::binary::start_binary(dir.path(), port, &[("SESSION_CACHE_SECONDS", "30")], None);
+    let base = format!("http://127.0.0.1:{port}");
+    let http = reqwest::Client::new();
+    let cookie = common::binary::guest_cookie(&http, &base).await;
+    let session = || async {
+        http.get(format!("{base}/api/v1/auth/session"))
+            .header("cookie", &cookie)
+            .send()
+            .await
+            .unwrap()
+            .json::<serde_json::Value>()
+            .await
+            .unwrap()
+    };
+    let id = session().await["user"]["id"].as_str().unwrap().to_owned();
+    assert_eq!(session().await["user"]["id"], id.as_str(), "served again");
+
+    let output = Command::new(env!("CARGO_BIN_EXE_delivery-tracker"))
+        .args(["users", "delete", &id, "--yes"])
+        .env("DATA_DIR", dir.path())
+        .env("LOG", "error")
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let signed_out = tokio::time::timeout(std::time::Duration::from_secs(10), async {
+        while !session().await["user"].is_null() {
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+    })
+    .await;
+    let _ = server.kill();
+    let _ = server.wait();
+    assert!(
+        signed_out.is_ok(),
+        "the running server still served the deleted account's cached session"
+    );
 }

@@ -132,6 +132,15 @@ impl SessionCache {
         entries.by_token.retain(|_, e| e.user.id != user_id);
     }
 
+    /// Drops every session: another process changed the database in ways no signal described
+    /// (the admin CLI on SQLite).
+    pub fn forget_all(&self) {
+        let mut entries = self.lock();
+        entries.generation += 1;
+        entries.by_token.clear();
+        entries.order.clear();
+    }
+
     pub fn len(&self) -> usize {
         self.lock().by_token.len()
     }

@@ -91,6 +91,13 @@ impl Notifier {
         }
     }
 
+    /// Another process committed to the database without a signal this process can read (the
+    /// admin CLI on SQLite): nothing cached about sessions or users can be trusted any more.
+    /// Streams find their own way (they re-check their session and cursor).
+    pub fn outside_change(&self) {
+        self.sessions.forget_all();
+    }
+
     /// Sends every signal raised from now on to `relay` as well. Only the first call counts.
     pub fn attach_relay(&self, relay: mpsc::Sender<Signal>) {
         let _ = self.relay.set(relay);

@@ -4,7 +4,7 @@ use async_trait::async_trait;
 use uuid::Uuid;
 
 use super::StoreResult;
-use crate::notify::Notifier;
+use crate::notify::{Notifier, Signal};
 
 /// What keeps the service running rather than serving one user: the liveness probe, the signal
 /// relay between server processes, and the housekeeping sweeps.
@@ -17,6 +17,12 @@ pub trait OpsStore: Send + Sync {
     /// to relay.
     fn start_signal_relay(&self, _notifier: Notifier) -> Option<tokio::task::JoinHandle<()>> {
         None
+    }
+    /// Tells the running server processes about a change made outside them (the admin CLI),
+    /// where the backend can carry it (PostgreSQL NOTIFY). SQLite needs nothing: its servers
+    /// notice other processes' commits themselves (`start_signal_relay`).
+    async fn announce(&self, _signal: Signal) -> StoreResult<()> {
+        Ok(())
     }
     /// Deletes up to `limit` guests (no e-mail, password, phone or OpenID identity) with no
     /// activity since `inactive_before_ms`: created, signed in, changed and every session last

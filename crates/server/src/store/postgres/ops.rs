@@ -7,7 +7,7 @@ use uuid::Uuid;
 
 use super::{PgStore, db_err, relay};
 use crate::{
-    notify::Notifier,
+    notify::{Notifier, Signal},
     store::{OpsStore, StoreResult},
 };
 
@@ -21,6 +21,11 @@ impl OpsStore for PgStore {
 
     fn start_signal_relay(&self, notifier: Notifier) -> Option<tokio::task::JoinHandle<()>> {
         Some(relay::start(self.config.clone(), notifier))
+    }
+
+    async fn announce(&self, signal: Signal) -> StoreResult<()> {
+        let client = self.client().await?;
+        relay::announce(&client, &signal).await.map_err(db_err)
     }
 
     /// Guests with no identity and no activity since the cutoff. Their entries, invoices,

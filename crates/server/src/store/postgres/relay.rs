@@ -94,6 +94,21 @@ async fn relay_once(
     outcome
 }
 
+/// Sends one signal to every listening server process, from a process that runs no relay (the
+/// admin CLI): its origin is its own, so every server takes it.
+pub async fn announce(
+    client: &tokio_postgres::Client,
+    signal: &Signal,
+) -> Result<(), tokio_postgres::Error> {
+    client
+        .execute(
+            "SELECT pg_notify($1, $2)",
+            &[&CHANNEL, &encode(signal, Uuid::new_v4())],
+        )
+        .await
+        .map(drop)
+}
+
 /// `c <origin> <user> <cursor>`, `s <origin> <token hash>` or `u <origin> <user>`: small, fixed and easy to check.
 fn encode(signal: &Signal, origin: Uuid) -> String {
     match signal {

@@ -8,10 +8,44 @@ use rusqlite::params;
 use uuid::Uuid;
 
 use super::{SqliteStore, db_err};
-use crate::store::{OpsStore, StoreError, StoreResult};
+use crate::{
+    notify::Notifier,
+    store::{OpsStore, StoreError, StoreResult},
+};
+
+/// How often a server looks for commits other processes made (the admin CLI): a changed
+/// role, a deleted user or ended sessions take effect within this, despite the session cache.
+const OUTSIDE_COMMITS_EVERY: std::time::Duration = std::time::Duration::from_millis(250);
 
 #[async_trait]
 impl OpsStore for SqliteStore {
+    /// No other server shares this database, but the admin CLI does, with no way to send a
+    /// signal. The writer's `PRAGMA data_version` moves only when another connection commits,
+    /// and this process writes through that one connection: so a move is another process's
+    /// commit, and what this process cached about sessions and users is dropped.
+    fn start_signal_relay(&self, notifier: Notifier) -> Option<tokio::task::JoinHandle<()>> {
+        let writer = self.writer.clone();
+        Some(tokio::spawn(async move {
+            let mut seen = None;
+            let mut every = tokio::time::interval(OUTSIDE_COMMITS_EVERY);
+            every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            loop {
+                every.tick().await;
+                let version = writer
+                    .write(|conn| {
+                        conn.query_row_cached("PRAGMA data_version", [], |r| r.get::<_, i64>(0))
+                            .map_err(db_err)
+                    })
+                    .await;
+                let Ok(version) = version else { continue };
+                if seen.is_some_and(|seen| seen != version) {
+                    notifier.outside_change();
+                }
+                seen = Some(version);
+            }
+        }))
+    }
+
     async fn ping(&self) -> StoreResult<()> {
         self.readers
             .read(|conn| {
