@@ -166,6 +166,7 @@ mod tests {
             created_at_ms: 1,
             last_login_ms: 1,
             updated_at_ms: 1,
+            must_change_password: false,
         };
         (session, user)
     }
