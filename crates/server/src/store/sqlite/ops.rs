@@ -8,7 +8,7 @@ use rusqlite::params;
 use uuid::Uuid;
 
 use super::{SqliteStore, db_err};
-use crate::store::{OpsStore, StoreError, StoreResult};
+use crate::store::{OpsStore, StoreError, StoreGauges, StoreResult};
 
 #[async_trait]
 impl OpsStore for SqliteStore {
@@ -17,6 +17,28 @@ impl OpsStore for SqliteStore {
             .read(|conn| {
                 conn.query_row_cached("SELECT 1", [], |_| Ok(()))
                     .map_err(db_err)
+            })
+            .await
+    }
+
+    /// The main database file's pages (the WAL is folded in at checkpoints).
+    async fn gauges(&self) -> StoreResult<StoreGauges> {
+        self.readers
+            .read(|conn| {
+                conn.query_row_cached(
+                    "SELECT (SELECT page_count FROM pragma_page_count())
+                              * (SELECT page_size FROM pragma_page_size()),
+                            (SELECT COUNT(*) FROM contact_messages
+                             WHERE email_status = 'pending')",
+                    [],
+                    |r| {
+                        Ok(StoreGauges {
+                            database_size_bytes: r.get(0)?,
+                            mail_queue_pending: r.get(1)?,
+                        })
+                    },
+                )
+                .map_err(db_err)
             })
             .await
     }
