@@ -113,3 +113,27 @@ async fn without_a_token_only_loopback_peers_are_answered() {
     let local = scrape(&proxied, &[("x-forwarded-for", "127.0.0.1")]).await;
     assert_eq!(local.status, StatusCode::OK, "{}", local.text);
 }
+
+/// The PostgreSQL store's gauges (skipped without TEST_DATABASE_URL).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_reports_its_database_size() {
+    let Some(app) = spawn_app_with(Backend::Postgres, |c| c.metrics.metrics_enabled = true).await
+    else {
+        return;
+    };
+    let reply = scrape(&app, &[]).await;
+    assert_eq!(reply.status, StatusCode::OK, "{}", reply.text);
+    assert!(
+        reply.text.contains("mail_queue_pending 0\n"),
+        "{}",
+        reply.text
+    );
+    let size: i64 = reply
+        .text
+        .lines()
+        .find_map(|l| l.strip_prefix("database_size_bytes "))
+        .expect("database size")
+        .parse()
+        .unwrap();
+    assert!(size > 0, "{}", reply.text);
+}
