@@ -17,6 +17,7 @@ pub mod healthcheck;
 pub mod housekeeping;
 pub mod http;
 pub mod invoices;
+pub mod metrics;
 pub mod mileage;
 pub mod notify;
 pub mod quotas;
@@ -80,6 +81,8 @@ pub struct AppState {
     pub oidc: Option<Arc<auth::oidc::Provider>>,
     /// Push volume and guest creation limits, and the records quota.
     pub quotas: quotas::Quotas,
+    /// Counters and gauges served at `/metrics`.
+    pub metrics: Arc<metrics::Metrics>,
 }
 
 impl AppState {
@@ -138,6 +141,7 @@ impl AppState {
             phone,
             oidc,
             quotas: quota_limits,
+            metrics: Arc::default(),
         })
     }
 }
@@ -190,6 +194,7 @@ pub fn app(state: AppState) -> Router {
     let openapi = Arc::new(openapi);
 
     let request_timeout = state.config.connections.request_timeout();
+    let metrics = state.metrics.clone();
     let hsts = state
         .public_origin
         .as_deref()
@@ -199,6 +204,8 @@ pub fn app(state: AppState) -> Router {
             "/api/openapi.json",
             get(move || async move { Json(openapi.as_ref().clone()) }),
         )
+        // Outside the OpenAPI document: an operator's endpoint, off by default.
+        .route("/metrics", get(metrics::endpoint::scrape))
         .method_not_allowed_fallback(|| async {
             AppError::client(
                 StatusCode::METHOD_NOT_ALLOWED,
@@ -237,7 +244,10 @@ pub fn app(state: AppState) -> Router {
         router = router.layer(layer);
     }
     // A route layer, so the matched route is known when the span is made.
-    router.layer(axum::middleware::from_fn(http::access::access_log))
+    router.layer(axum::middleware::from_fn_with_state(
+        metrics,
+        http::access::access_log,
+    ))
 }
 
 /// Serves until `shutdown` resolves, then finishes in-flight requests.

@@ -11,6 +11,7 @@ mod connections;
 mod database;
 mod error;
 mod http;
+mod metrics;
 mod oidc;
 mod phone;
 pub mod quotas;
@@ -32,6 +33,7 @@ pub use self::{
     database::{DatabaseConfig, DatabaseTarget},
     error::ConfigError,
     http::HttpConfig,
+    metrics::MetricsConfig,
     oidc::{OIDC_CALLBACK_PATH, OidcConfig, OidcSettings},
     phone::{PhoneConfig, SmsHttpConfig, SmsSenderKind, SmsSenderSetup},
     quotas::QuotaConfig,
@@ -94,6 +96,9 @@ pub struct Config {
 
     #[command(flatten)]
     pub signups: SignupConfig,
+
+    #[command(flatten)]
+    pub metrics: MetricsConfig,
 }
 
 impl Config {
@@ -116,6 +121,7 @@ impl Config {
             quotas: Default::default(),
             backup: Default::default(),
             signups: Default::default(),
+            metrics: Default::default(),
         }
     }
 
@@ -139,6 +145,7 @@ impl Config {
         self.uploads.validate()?;
         self.backup.validate()?;
         self.signups.validate()?;
+        self.metrics.validate()?;
         self.storage.validate()
     }
 }
@@ -177,7 +184,7 @@ mod tests {
             tweak(&mut config);
             config.validate().expect_err("refused").0
         };
-        let cases: [(Tweak, &str); 14] = [
+        let cases: [(Tweak, &str); 15] = [
             (
                 |c| c.database.sqlite_synchronous = "OFF".into(),
                 "SQLITE_SYNCHRONOUS",
@@ -212,6 +219,10 @@ mod tests {
             (|c| c.uploads.uploads_in_flight = 0, "UPLOADS_IN_FLIGHT"),
             (|c| c.backup.backup_keep = 0, "BACKUP_KEEP"),
             (|c| c.signups.signups_open = false, "SIGNUPS_OPEN"),
+            (
+                |c| c.metrics.metrics_token = Some("0123456789abcdef".into()),
+                "METRICS_ENABLED",
+            ),
             (
                 |c| c.storage.s3_bucket = Some("pictures".into()),
                 "S3_BUCKET",

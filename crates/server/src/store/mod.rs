@@ -25,7 +25,7 @@ pub use self::{
     accounts::{AccountStore, NewUser, PhotoSwap, UserRecord},
     contact::{ContactRecord, ContactStore, EmailAttempt, EmailDelivery, EmailStatus},
     identities::{ExternalIdentity, IdentityStore, OidcRequest},
-    ops::OpsStore,
+    ops::{OpsStore, StoreGauges},
     phone::PhoneStore,
     plans::PlanStore,
     receipts::{ReceiptHolder, ReceiptInsert, ReceiptRecord, ReceiptStore},

@@ -6,12 +6,22 @@ use uuid::Uuid;
 use super::StoreResult;
 use crate::notify::{Notifier, Signal};
 
+/// Store-side gauges for `/metrics`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StoreGauges {
+    pub database_size_bytes: i64,
+    /// Contact messages whose e-mail copy is still to be sent (or retried).
+    pub mail_queue_pending: i64,
+}
+
 /// What keeps the service running rather than serving one user: the liveness probe, the signal
 /// relay between server processes, and the housekeeping sweeps.
 #[async_trait]
 pub trait OpsStore: Send + Sync {
     /// Cheap liveness probe for `/healthz`.
     async fn ping(&self) -> StoreResult<()>;
+    /// The database's size and the e-mails waiting to go, read when `/metrics` is scraped.
+    async fn gauges(&self) -> StoreResult<StoreGauges>;
     /// Carries `notifier`'s signals to and from other server processes sharing this store,
     /// when the backend can (PostgreSQL LISTEN/NOTIFY). A single-process backend has nothing
     /// to relay.

@@ -66,6 +66,7 @@ pub async fn push_changes(
         ));
     }
     if push.mutations.is_empty() {
+        state.metrics.pushed(&[]);
         return Ok(Json(PushResponse {
             results: Vec::new(),
         }));
@@ -98,6 +99,7 @@ pub async fn push_changes(
     if outcome.changed {
         state.notifier.changed(current.user.id, outcome.cursor);
     }
+    state.metrics.pushed(&outcome.results);
     Ok(Json(PushResponse {
         results: outcome.results,
     }))
@@ -135,6 +137,7 @@ pub async fn pull_changes(
     }
     let page = state.store.pull(current.user.id, cursor, limit).await?;
     let next = page.changes.last().map_or(cursor, |c| c.version);
+    state.metrics.pulled();
     Ok(Json(PullResponse {
         changes: page.changes,
         cursor: next,
@@ -159,6 +162,7 @@ pub async fn stream_events(
         .notifier
         .streams
         .open(current.user.id, &current.session_token_hash, caps);
+    let open = state.metrics.stream_opened();
     let closing = state.notifier.closing();
     let every = Duration::from_secs(u64::from(
         state.config.sessions.events_recheck_seconds.max(1),
@@ -181,6 +185,7 @@ pub async fn stream_events(
         recheck,
         greeted: false,
         ticket,
+        _open: open,
     };
     Sse::new(stream::unfold(watch, next_event)).keep_alive(KeepAlive::new().interval(KEEP_ALIVE))
 }
@@ -198,6 +203,8 @@ struct StreamState {
     /// This stream's place under the caps and its user's change signals; it ends when a newer
     /// stream displaces it or its session ends.
     ticket: StreamTicket,
+    /// Counts the stream in `event_streams_open` while it lives.
+    _open: crate::metrics::StreamGuard,
 }
 
 fn poke(cursor: Option<i64>) -> Result<Event, Infallible> {

@@ -8,7 +8,7 @@ use uuid::Uuid;
 use super::{PgStore, db_err, relay};
 use crate::{
     notify::{Notifier, Signal},
-    store::{OpsStore, StoreResult},
+    store::{OpsStore, StoreGauges, StoreResult},
 };
 
 #[async_trait]
@@ -17,6 +17,22 @@ impl OpsStore for PgStore {
         let client = self.client().await?;
         client.execute("SELECT 1", &[]).await.map_err(db_err)?;
         Ok(())
+    }
+
+    async fn gauges(&self) -> StoreResult<StoreGauges> {
+        let client = self.client().await?;
+        let row = client
+            .query_one(
+                "SELECT pg_database_size(current_database()),
+                        (SELECT COUNT(*) FROM contact_messages WHERE email_status = 'pending')",
+                &[],
+            )
+            .await
+            .map_err(db_err)?;
+        Ok(StoreGauges {
+            database_size_bytes: row.get(0),
+            mail_queue_pending: row.get(1),
+        })
     }
 
     fn start_signal_relay(&self, notifier: Notifier) -> Option<tokio::task::JoinHandle<()>> {

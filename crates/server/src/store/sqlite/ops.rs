@@ -1,6 +1,6 @@
 //! The store as a running service on SQLite: the liveness probe and the housekeeping sweeps
 //! (abandoned guests and old replay records), in bounded batches so the writer thread is
-//! never held for long. One process only: there is no signal relay.
+//! never held for long. One server process; the admin CLI's commits are noticed (no relay).
 
 use super::Cached as _;
 use async_trait::async_trait;
@@ -10,7 +10,7 @@ use uuid::Uuid;
 use super::{SqliteStore, db_err};
 use crate::{
     notify::Notifier,
-    store::{OpsStore, StoreError, StoreResult},
+    store::{OpsStore, StoreError, StoreGauges, StoreResult},
 };
 
 /// How often a server looks for commits other processes made (the admin CLI): a changed
@@ -51,6 +51,28 @@ impl OpsStore for SqliteStore {
             .read(|conn| {
                 conn.query_row_cached("SELECT 1", [], |_| Ok(()))
                     .map_err(db_err)
+            })
+            .await
+    }
+
+    /// The main database file's pages (the WAL is folded in at checkpoints).
+    async fn gauges(&self) -> StoreResult<StoreGauges> {
+        self.readers
+            .read(|conn| {
+                conn.query_row_cached(
+                    "SELECT (SELECT page_count FROM pragma_page_count())
+                              * (SELECT page_size FROM pragma_page_size()),
+                            (SELECT COUNT(*) FROM contact_messages
+                             WHERE email_status = 'pending')",
+                    [],
+                    |r| {
+                        Ok(StoreGauges {
+                            database_size_bytes: r.get(0)?,
+                            mail_queue_pending: r.get(1)?,
+                        })
+                    },
+                )
+                .map_err(db_err)
             })
             .await
     }
