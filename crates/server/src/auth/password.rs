@@ -2,9 +2,15 @@
 //! burst of sign-ins cannot starve every other request of CPU.
 //!
 //! Each argon2id hash needs 19 MiB of working memory. Allocated afresh per hash, glibc's
-//! dynamic mmap threshold keeps those buffers in its arenas, and 64 sign-ups left the server
-//! at 1 GB RSS. So a fixed set of buffers, one per permit, is reused by every hash: memory
-//! stays bounded by (permits × 19 MiB) whatever the burst.
+//! dynamic mmap threshold kept those buffers in its arenas, and 64 sign-ups left the server
+//! at 1 GB RSS. So:
+//! - buffers are shared by the hashes of a burst (never more than the permits), and all of
+//!   them go back to the system when no hash is running or waiting, so an idle server holds
+//!   no hash memory;
+//! - each buffer reserves more than glibc's largest dynamic mmap threshold (32 MiB on 64-bit):
+//!   an allocation that size is always its own mapping, unmapped when dropped, and freeing it
+//!   never raises the threshold. Only the blocks a hash uses are ever touched, so the rest of
+//!   the reservation costs address space, not memory.
 
 use std::sync::{Arc, Mutex};
 
@@ -18,13 +24,60 @@ use tokio::sync::Semaphore;
 /// Never more hashes at once than this, whatever the cores: each holds 19 MiB.
 const MAX_CONCURRENT_HASHES: usize = 4;
 
+/// Blocks (1 KiB each) reserved at least per buffer: just over glibc's `DEFAULT_MMAP_THRESHOLD_MAX`.
+const RESERVED_BLOCKS: usize = 32 * 1024 + 1;
+
 #[derive(Clone)]
 pub struct PasswordHasher {
     permits: Arc<Semaphore>,
-    /// Working memory for the hashes running now; never more buffers than permits.
-    buffers: Arc<Mutex<Vec<Vec<Block>>>>,
+    buffers: Arc<Mutex<Pool>>,
     /// Verified against when an e-mail is unknown, so both answers take the same time.
     decoy_hash: Arc<String>,
+}
+
+/// Working memory shared by the hashes of a burst.
+#[derive(Default)]
+struct Pool {
+    /// Buffers no hash is using now; never more than the permits.
+    idle: Vec<Vec<Block>>,
+    /// Hashes asked for and not yet finished (running, or waiting for a permit).
+    wanted: usize,
+}
+
+/// One hash's claim on the pool, from the moment it is asked for until its buffer is back (or
+/// it was abandoned while waiting): the last claim to go empties the pool.
+struct Claim(Arc<Mutex<Pool>>);
+
+impl Claim {
+    fn new(pool: &Arc<Mutex<Pool>>) -> Claim {
+        lock(pool).wanted += 1;
+        Claim(Arc::clone(pool))
+    }
+
+    /// Runs `work` with a buffer from the pool (or a new one), then puts the buffer back. The
+    /// caller holds a permit, so the pool never grows past the permits.
+    fn with_buffer<T>(&self, work: impl FnOnce(&mut Vec<Block>) -> T) -> T {
+        let taken = lock(&self.0).idle.pop();
+        let mut memory = taken.unwrap_or_default();
+        let result = work(&mut memory);
+        lock(&self.0).idle.push(memory);
+        result
+    }
+}
+
+impl Drop for Claim {
+    fn drop(&mut self) {
+        let mut pool = lock(&self.0);
+        pool.wanted -= 1;
+        if pool.wanted == 0 {
+            pool.idle.clear();
+        }
+    }
+}
+
+fn lock(pool: &Mutex<Pool>) -> std::sync::MutexGuard<'_, Pool> {
+    pool.lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 impl PasswordHasher {
@@ -37,17 +90,19 @@ impl PasswordHasher {
         let decoy = hash_with("decoy password that nobody can use", &mut Vec::new())?;
         Ok(PasswordHasher {
             permits: Arc::new(Semaphore::new(parallel)),
-            buffers: Arc::new(Mutex::new(Vec::with_capacity(parallel))),
+            buffers: Arc::default(),
             decoy_hash: Arc::new(decoy),
         })
     }
 
     pub async fn hash(&self, password: &str) -> anyhow::Result<String> {
+        let claim = Claim::new(&self.buffers);
         let _permit = self.permits.acquire().await?;
         let password = password.to_owned();
-        let buffers = Arc::clone(&self.buffers);
+        // The claim moves into the blocking task: it ends when the buffer is back, even if
+        // this future is dropped meanwhile.
         tokio::task::spawn_blocking(move || {
-            with_buffer(&buffers, |memory| hash_with(&password, memory))
+            claim.with_buffer(|memory| hash_with(&password, memory))
         })
         .await?
     }
@@ -55,37 +110,26 @@ impl PasswordHasher {
     /// `stored` is `None` for an unknown account: the decoy is checked instead and the
     /// answer is always false.
     pub async fn verify(&self, password: &str, stored: Option<&str>) -> anyhow::Result<bool> {
+        let claim = Claim::new(&self.buffers);
         let _permit = self.permits.acquire().await?;
         let password = password.to_owned();
         let known = stored.is_some();
         let hash = stored.map_or_else(|| self.decoy_hash.as_str().to_owned(), str::to_owned);
-        let buffers = Arc::clone(&self.buffers);
         let matches = tokio::task::spawn_blocking(move || {
-            with_buffer(&buffers, |memory| verify_with(&password, &hash, memory))
+            claim.with_buffer(|memory| verify_with(&password, &hash, memory))
         })
         .await??;
         Ok(known && matches)
     }
 }
 
-/// Runs `work` with a buffer from the pool (or a new one), then puts the buffer back. The
-/// caller holds a permit, so the pool never grows past the permits.
-fn with_buffer<T>(pool: &Mutex<Vec<Vec<Block>>>, work: impl FnOnce(&mut Vec<Block>) -> T) -> T {
-    let taken = pool
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-        .pop();
-    let mut memory = taken.unwrap_or_default();
-    let result = work(&mut memory);
-    pool.lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-        .push(memory);
-    result
-}
-
 /// Makes `memory` at least `blocks` long; a buffer only ever grows to the largest cost seen.
+/// A new buffer reserves `RESERVED_BLOCKS` (see the module's comment) but touches only `blocks`.
 fn fit(memory: &mut Vec<Block>, blocks: usize) -> &mut [Block] {
     if memory.len() < blocks {
+        if memory.capacity() == 0 {
+            memory.reserve_exact(blocks.max(RESERVED_BLOCKS));
+        }
         memory.resize(blocks, Block::default());
     }
     &mut memory[..blocks]
@@ -213,16 +257,45 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn the_pool_never_holds_more_buffers_than_permits() {
+    async fn a_burst_shares_buffers_and_gives_them_all_back_when_it_ends() {
         let hasher = PasswordHasher::new().unwrap();
+        let permits = hasher.permits.available_permits();
         let hashes = (0..12).map(|i| {
             let hasher = hasher.clone();
             async move { hasher.hash(&format!("password {i}")).await.unwrap() }
         });
         let hashes = futures_util::future::join_all(hashes).await;
         assert_eq!(hashes.len(), 12);
-        let held = hasher.buffers.lock().unwrap().len();
-        assert!(held >= 1);
-        assert!(held <= MAX_CONCURRENT_HASHES.min(hasher.permits.available_permits()));
+        let pool = lock(&hasher.buffers);
+        assert_eq!(pool.wanted, 0);
+        assert!(pool.idle.is_empty(), "an idle server holds no hash memory");
+        drop(pool);
+        assert_eq!(hasher.permits.available_permits(), permits);
+    }
+
+    #[test]
+    fn a_buffer_stays_for_the_next_hash_only_while_one_is_wanted() {
+        let pool = Arc::new(Mutex::new(Pool::default()));
+        let first = Claim::new(&pool);
+        let waiting = Claim::new(&pool);
+        let len = first.with_buffer(|memory| fit(memory, 8).len());
+        assert_eq!(len, 8);
+        drop(first);
+        // Another hash is waiting: the buffer is kept for it, not freed and made again.
+        assert_eq!(lock(&pool).idle.len(), 1);
+        let reused = waiting.with_buffer(|memory| memory.len());
+        assert_eq!(reused, 8);
+        drop(waiting);
+        assert!(lock(&pool).idle.is_empty());
+    }
+
+    #[test]
+    fn a_new_buffer_reserves_past_the_mmap_threshold_but_touches_only_what_it_uses() {
+        let mut memory = Vec::new();
+        assert_eq!(fit(&mut memory, 19 * 1024).len(), 19 * 1024);
+        assert!(memory.capacity() * std::mem::size_of::<Block>() > 32 * 1024 * 1024);
+        assert_eq!(memory.len(), 19 * 1024);
+        // A costlier stored hash grows it.
+        assert_eq!(fit(&mut memory, 40 * 1024).len(), 40 * 1024);
     }
 }
