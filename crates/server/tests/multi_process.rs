@@ -1,7 +1,7 @@
 //! Several server processes on one PostgreSQL database (DESIGN.md §7): a change or a sign-out
 //! handled by one process reaches event streams held by another at once, through the
-//! LISTEN/NOTIFY relay. The streams' own periodic re-check is set far beyond the test's
-//! deadline, so only the relay can make these pass.
+//! LISTEN/NOTIFY relay. The fallback check of open streams (EVENTS_RECHECK_SECONDS) is set far
+//! beyond the test's deadline, so only the relay can make these pass.
 
 mod common;
 
@@ -13,7 +13,7 @@ use reqwest::{Method, StatusCode};
 use serde_json::json;
 use uuid::Uuid;
 
-/// Two servers sharing one schema, neither re-checking streams within the test's time.
+/// Two servers sharing one schema, neither checking its streams by timer within the test's time.
 async fn two_servers() -> Option<(TestApp, TestApp)> {
     let config = fresh_postgres_schema().await?;
     // Sessions cached for the longest allowed time too: only the relay can drop them in time.

@@ -5,7 +5,7 @@ mod common;
 
 use std::time::Duration;
 
-use common::{Backend, TestApp, spawn_app};
+use common::{Backend, TestApp, spawn_app, spawn_app_with};
 use futures_util::StreamExt;
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
@@ -527,7 +527,9 @@ async fn profile_and_settings_sync_and_server_fields_are_ignored(backend: Backen
 }
 
 async fn admin_changes_reach_open_streams_and_pull(backend: Backend) {
-    let Some(app) = spawn_app(backend).await else {
+    // The fallback check beyond the test's deadline: only the change's own trigger can pass it.
+    let Some(app) = spawn_app_with(backend, |c| c.sessions.events_recheck_seconds = 600).await
+    else {
         return;
     };
     let (cookie, _) = app.sign_up("upgrade@example.com", "van-route-42").await;
@@ -545,9 +547,9 @@ async fn admin_changes_reach_open_streams_and_pull(backend: Backend) {
         "greeting poke"
     );
 
-    // As the CLI does it: straight through the store, no in-process signal.
+    // As the CLI does it: from another process, through the store, no in-process signal.
     server::admin::set_role(
-        &app.store,
+        &app.outside_store(backend).await,
         "upgrade@example.com",
         domain::phone::PhoneRegion::GB,
         domain::Role::Pro,
@@ -567,6 +569,76 @@ async fn admin_changes_reach_open_streams_and_pull(backend: Backend) {
         ),
         (Some("profile"), Some("pro"))
     );
+}
+
+/// Opens an event stream and reads its greeting, so it is registered.
+async fn open_events(
+    app: &TestApp,
+    cookie: &str,
+    buffer: &mut String,
+) -> impl futures_util::Stream<Item = reqwest::Result<bytes::Bytes>> + Unpin + use<> {
+    let response = app
+        .http
+        .get(format!("{}/api/v1/sync/events", app.base))
+        .header("cookie", cookie)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    let mut events = response.bytes_stream();
+    assert!(
+        next_event(&mut events, buffer, "poke").await.is_some(),
+        "greeting poke"
+    );
+    events
+}
+
+/// Another process commits a change for one user (a second connection to the SQLite file, as
+/// the admin CLI is): the server notices the commit, checks its open streams in one batch, and
+/// pokes only that user's. The fallback check is beyond the test's deadline.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_change_another_process_commits_pokes_only_its_users_stream() {
+    let app = spawn_app_with(Backend::Sqlite, |c| {
+        c.sessions.events_recheck_seconds = 600;
+    })
+    .await
+    .unwrap();
+    let (sam, _) = app.sign_up("sam@example.com", "van-route-42").await;
+    let (kim, _) = app.sign_up("kim@example.com", "van-route-42").await;
+    // Sam's cursor ahead of Kim's, so a poke says whose change it was.
+    app.push(
+        &sam,
+        vec![
+            put(&new_id(), &new_id(), "2025-03-21", 10),
+            put(&new_id(), &new_id(), "2025-03-22", 10),
+        ],
+    )
+    .await;
+    let (mut sam_buf, mut kim_buf) = (String::new(), String::new());
+    let mut sam_events = open_events(&app, &sam, &mut sam_buf).await;
+    let mut kim_events = open_events(&app, &kim, &mut kim_buf).await;
+
+    let outside = app.outside_store(Backend::Sqlite).await;
+    server::admin::set_role(
+        &outside,
+        "sam@example.com",
+        domain::phone::PhoneRegion::GB,
+        domain::Role::Pro,
+    )
+    .await
+    .unwrap();
+    let poke = next_event(&mut sam_events, &mut sam_buf, "poke")
+        .await
+        .expect("Sam's stream poked about the outside change");
+    assert!(poke.contains(&format!("\"cursor\":{}", S + 3)), "{poke}");
+
+    // Kim's stream got nothing from it: the next thing it sees is Kim's own push.
+    app.push(&kim, vec![put(&new_id(), &new_id(), "2025-03-21", 10)])
+        .await;
+    let own = next_event(&mut kim_events, &mut kim_buf, "poke")
+        .await
+        .unwrap();
+    assert!(own.contains(&format!("\"cursor\":{}", S + 1)), "{own}");
 }
 
 fn invoice_args(invoice_id: &str, start: &str, end: &str, paid: i64) -> Value {
