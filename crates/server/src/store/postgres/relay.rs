@@ -1,8 +1,9 @@
 //! Carries sync signals between server processes that share one PostgreSQL database: what one
 //! process raises (a user's data changed, a session ended) is sent with NOTIFY, and every
-//! process LISTENs and hands what others raised to its own open event streams. Best effort by
-//! design: a signal lost while the connection is down is covered by the streams' periodic
-//! re-check and the clients' 30 s pull.
+//! process LISTENs and hands what others raised to its own open event streams. Best effort, with
+//! the gaps covered: each time the connection is (re)made this process checks its open streams
+//! against the database (what others sent meanwhile is gone), and when one of this process's
+//! signals was dropped (a full queue, a failed send) the others are told to do the same.
 
 use std::time::Duration;
 
