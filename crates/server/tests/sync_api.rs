@@ -641,6 +641,43 @@ async fn a_change_another_process_commits_pokes_only_its_users_stream() {
     assert!(own.contains(&format!("\"cursor\":{}", S + 1)), "{own}");
 }
 
+/// The admin CLI ends every session of one account (a password reset): that account's open
+/// stream closes, another's stays. The fallback check is beyond the test's deadline, so only
+/// the change's own trigger can pass it: on SQLite the server noticing another connection's
+/// commit, on PostgreSQL the CLI's announcement through the relay.
+async fn an_admin_reset_closes_only_that_accounts_stream(backend: Backend) {
+    let Some(app) = spawn_app_with(backend, |c| c.sessions.events_recheck_seconds = 600).await
+    else {
+        return;
+    };
+    let (sam, _) = app.sign_up("sam@example.com", "van-route-42").await;
+    let (kim, _) = app.sign_up("kim@example.com", "van-route-42").await;
+    let (mut sam_buf, mut kim_buf) = (String::new(), String::new());
+    let mut sam_events = open_events(&app, &sam, &mut sam_buf).await;
+    let mut kim_events = open_events(&app, &kim, &mut kim_buf).await;
+
+    let (_, _, ended) = server::admin::reset_password(
+        &app.outside_store(backend).await,
+        "sam@example.com",
+        domain::phone::PhoneRegion::GB,
+    )
+    .await
+    .unwrap();
+    assert_eq!(ended, 1);
+    assert!(
+        next_event(&mut sam_events, &mut sam_buf, "poke")
+            .await
+            .is_none(),
+        "Sam's stream closed with the session"
+    );
+    app.push(&kim, vec![put(&new_id(), &new_id(), "2025-03-21", 10)])
+        .await;
+    let own = next_event(&mut kim_events, &mut kim_buf, "poke")
+        .await
+        .expect("Kim's stream is still open");
+    assert!(own.contains(&format!("\"cursor\":{}", S + 1)), "{own}");
+}
+
 fn invoice_args(invoice_id: &str, start: &str, end: &str, paid: i64) -> Value {
     json!({"id": invoice_id, "periodStart": start, "periodEnd": end, "paid": paid,
            "stops": 640, "reference": "INV-1"})
@@ -2334,6 +2371,7 @@ on_both_backends!(
     pulls_racing_pushes_never_skip_a_change,
     profile_and_settings_sync_and_server_fields_are_ignored,
     admin_changes_reach_open_streams_and_pull,
+    an_admin_reset_closes_only_that_accounts_stream,
     replayed_pushes_change_nothing_and_answer_the_same,
     concurrent_identical_pushes_apply_once,
     other_users_records_are_untouchable_and_invisible,
