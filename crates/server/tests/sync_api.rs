@@ -678,6 +678,26 @@ async fn an_admin_reset_closes_only_that_accounts_stream(backend: Backend) {
     assert!(own.contains(&format!("\"cursor\":{}", S + 1)), "{own}");
 }
 
+/// A session that expires by time while its stream is open (its last use pushed back here, as
+/// if idle for years) is found by the timed check of all open streams, which closes it.
+async fn an_expired_sessions_stream_is_closed_by_the_timed_check(backend: Backend) {
+    let Some(app) = spawn_app_with(backend, |c| c.sessions.events_recheck_seconds = 1).await else {
+        return;
+    };
+    let (sam, _) = app.sign_up("sam@example.com", "van-route-42").await;
+    let mut buffer = String::new();
+    let mut events = open_events(&app, &sam, &mut buffer).await;
+    let token = sam.split_once('=').unwrap().1;
+    app.store
+        .touch_session(&server::auth::session::hash_token(token), 0)
+        .await
+        .unwrap();
+    assert!(
+        next_event(&mut events, &mut buffer, "poke").await.is_none(),
+        "the expired session's stream closed"
+    );
+}
+
 fn invoice_args(invoice_id: &str, start: &str, end: &str, paid: i64) -> Value {
     json!({"id": invoice_id, "periodStart": start, "periodEnd": end, "paid": paid,
            "stops": 640, "reference": "INV-1"})
@@ -2372,6 +2392,7 @@ on_both_backends!(
     profile_and_settings_sync_and_server_fields_are_ignored,
     admin_changes_reach_open_streams_and_pull,
     an_admin_reset_closes_only_that_accounts_stream,
+    an_expired_sessions_stream_is_closed_by_the_timed_check,
     replayed_pushes_change_nothing_and_answer_the_same,
     concurrent_identical_pushes_apply_once,
     other_users_records_are_untouchable_and_invisible,

@@ -145,3 +145,46 @@ impl Notifier {
         let _ = self.closing.send(true);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::notify::streams::StreamCaps;
+
+    const CAPS: StreamCaps = StreamCaps {
+        per_session: 4,
+        per_user: 16,
+    };
+
+    #[test]
+    fn a_signal_the_relay_had_no_room_for_is_marked_lost_once() {
+        let notifier = Notifier::new(SessionCache::new(Duration::from_secs(10), 10));
+        let (relay, mut queue) = mpsc::channel(1);
+        notifier.attach_relay(relay);
+        notifier.changed(Uuid::now_v7(), 1);
+        assert!(!notifier.take_lost(), "the queue had room");
+        notifier.changed(Uuid::now_v7(), 2);
+        assert!(notifier.take_lost(), "the second one was dropped");
+        assert!(!notifier.take_lost(), "and it is reported once");
+        assert!(queue.try_recv().is_ok());
+    }
+
+    #[test]
+    fn lost_signals_and_user_changes_make_streams_due_for_a_check() {
+        let notifier = Notifier::new(SessionCache::new(Duration::from_secs(10), 10));
+        let (sam, kim) = (Uuid::now_v7(), Uuid::now_v7());
+        let _sam = notifier.streams.open(sam, "sam", CAPS);
+        let _kim = notifier.streams.open(kim, "kim", CAPS);
+        notifier.user_changed(sam);
+        let due = notifier.streams.take_due();
+        assert_eq!(
+            due.iter().map(|s| s.user_id).collect::<Vec<_>>(),
+            [sam],
+            "only the changed user's streams"
+        );
+        notifier.deliver_from_elsewhere(Signal::Lost);
+        assert_eq!(notifier.streams.take_due().len(), 2, "every stream");
+    }
+}
