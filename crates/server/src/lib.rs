@@ -258,6 +258,7 @@ pub async fn serve(
 ) -> std::io::Result<()> {
     let notifier = state.notifier.clone();
     let relay = state.store.start_signal_relay(state.notifier.clone());
+    let stream_check = sync::stream_check::start(&state);
     let housekeeping = housekeeping::start(
         state.sessions.clone(),
         state.store.clone(),
@@ -280,6 +281,7 @@ pub async fn serve(
     );
     let outcome = http::connections::serve_bounded(listener, app(state), limits, shutdown).await;
     housekeeping.abort();
+    stream_check.abort();
     if let Some(backups) = backups {
         backups.abort();
     }

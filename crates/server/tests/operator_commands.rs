@@ -371,3 +371,98 @@ async fn a_cli_deletion_ends_the_session_on_a_running_server() {
         "the running server still served the deleted account's cached session"
     );
 }
+
+/// A session the admin CLI ends closes that session's open event stream and no other: the
+/// server notices the CLI's commit and checks its open streams against the database in one
+/// batch. The fallback check is set far beyond the test's deadline, so only that can pass it.
+#[tokio::test]
+async fn a_cli_deletion_closes_only_that_users_event_stream() {
+    use futures_util::StreamExt;
+    let dir = tempfile::tempdir().unwrap();
+    let port = common::binary::free_port();
+    let mut server = common::binary::start_binary(
+        dir.path(),
+        port,
+        &[
+            ("EVENTS_RECHECK_SECONDS", "600"),
+            ("SESSION_CACHE_SECONDS", "30"),
+        ],
+        None,
+    );
+    let base = format!("http://127.0.0.1:{port}");
+    let http = reqwest::Client::new();
+    let deadline = std::time::Duration::from_secs(10);
+    let (gone, stays) = (
+        common::binary::guest_cookie(&http, &base).await,
+        common::binary::guest_cookie(&http, &base).await,
+    );
+    let open = |cookie: &str| {
+        let request = http
+            .get(format!("{base}/api/v1/sync/events"))
+            .header("cookie", cookie);
+        async move {
+            let mut events = request.send().await.unwrap().bytes_stream();
+            let greeting = tokio::time::timeout(deadline, events.next()).await.unwrap();
+            assert!(String::from_utf8_lossy(&greeting.unwrap().unwrap()).contains("poke"));
+            events
+        }
+    };
+    let mut gone_events = open(&gone).await;
+    let mut stays_events = open(&stays).await;
+    let id = http
+        .get(format!("{base}/api/v1/auth/session"))
+        .header("cookie", &gone)
+        .send()
+        .await
+        .unwrap()
+        .json::<serde_json::Value>()
+        .await
+        .unwrap()["user"]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+
+    let output = Command::new(env!("CARGO_BIN_EXE_delivery-tracker"))
+        .args(["users", "delete", &id, "--yes"])
+        .env("DATA_DIR", dir.path())
+        .env("LOG", "error")
+        .output()
+        .unwrap();
+    let closed = tokio::time::timeout(deadline, async {
+        while let Some(Ok(_)) = gone_events.next().await {}
+    })
+    .await
+    .is_ok();
+    let pushed = http
+        .post(format!("{base}/api/v1/sync/push"))
+        .header("cookie", &stays)
+        .json(
+            &json!({"clientId": "phone", "mutations": [{"id": Uuid::now_v7().to_string(),
+            "name": "entry.put", "args": {"id": Uuid::now_v7().to_string(), "date": "2026-03-21",
+            "stops": 10, "extra": 0, "notes": "", "total": 1_980}}]}),
+        )
+        .send()
+        .await
+        .unwrap()
+        .status();
+    let poked = tokio::time::timeout(deadline, async {
+        while let Some(Ok(chunk)) = stays_events.next().await {
+            if String::from_utf8_lossy(&chunk).contains("cursor") {
+                return true;
+            }
+        }
+        false
+    })
+    .await
+    .unwrap_or(false);
+    let _ = server.kill();
+    let _ = server.wait();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(closed, "the deleted guest's stream closed");
+    assert_eq!(pushed, StatusCode::OK);
+    assert!(poked, "the other guest's stream is still open and poked");
+}

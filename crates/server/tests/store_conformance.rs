@@ -35,6 +35,7 @@ use server::{
         DynStore, ExternalIdentity, MutationAction, NewUser, PreparedMutation, ReceiptHolder,
         ReceiptInsert, ReceiptRecord, SessionRecord, StoreError,
         phone::{PhoneCodeStart, PhoneSignIn, PhoneSignInRequest},
+        sessions::READ_BATCH,
     },
     vehicles::Vehicles,
 };
@@ -559,6 +560,83 @@ fn session_for(user_id: Uuid, hash: &str, last_seen_ms: i64) -> SessionRecord {
         last_seen_ms,
         user_agent: None,
     }
+}
+
+/// The open event streams' check reads sessions and change cursors in batches: none asked, keys
+/// that match nothing, and more keys than one statement takes.
+async fn sessions_and_cursors_are_read_in_batches(backend: Backend) {
+    let Some((store, _keep)) = store(backend).await else {
+        return;
+    };
+    assert!(store.get_sessions(&[]).await.unwrap().is_empty());
+    assert!(store.change_cursors(&[]).await.unwrap().is_empty());
+
+    let sam = store
+        .create_user(account("batch@example.com"))
+        .await
+        .unwrap();
+    let kim = store.create_user(guest()).await.unwrap();
+    let many = READ_BATCH + 7;
+    let hash = |i: usize| format!("sam-{i:04}");
+    let seen = |i: usize| 1_000 + i64::try_from(i).unwrap();
+    for i in 0..many {
+        store
+            .create_session(session_for(sam.id, &hash(i), seen(i)))
+            .await
+            .unwrap();
+    }
+    store
+        .create_session(session_for(kim.id, "kim", 5))
+        .await
+        .unwrap();
+    let mut asked: Vec<String> = (0..many).map(hash).collect();
+    asked.insert(3, "never-existed".into());
+    asked.push("kim".into());
+    let mut found = store.get_sessions(&asked).await.unwrap();
+    found.sort_by(|a, b| a.token_hash.cmp(&b.token_hash));
+    assert_eq!(found.len(), many + 1, "every existing one, each once");
+    assert_eq!(found[0], session_for(kim.id, "kim", 5));
+    assert_eq!(found[1], session_for(sam.id, &hash(0), seen(0)));
+    assert_eq!(
+        found[many],
+        session_for(sam.id, &hash(many - 1), seen(many - 1)),
+        "the second chunk is read too"
+    );
+    assert_eq!(
+        store
+            .get_sessions(&["nobody".into(), "kim".into()])
+            .await
+            .unwrap(),
+        [session_for(kim.id, "kim", 5)]
+    );
+
+    let cursor = |id| {
+        let store = store.clone();
+        async move { store.change_cursor(id).await.unwrap().unwrap() }
+    };
+    let (sam_before, kim_before) = (cursor(sam.id).await, cursor(kim.id).await);
+    // Unknown users first, so the real ones fall in the second chunk.
+    let mut ids: Vec<Uuid> = (0..READ_BATCH + 3).map(|_| Uuid::now_v7()).collect();
+    ids.extend([sam.id, kim.id]);
+    let read = |ids: Vec<Uuid>| {
+        let store = store.clone();
+        async move {
+            let mut cursors = store.change_cursors(&ids).await.unwrap();
+            cursors.sort();
+            cursors
+        }
+    };
+    let mut expected = vec![(sam.id, sam_before), (kim.id, kim_before)];
+    expected.sort();
+    assert_eq!(read(ids.clone()).await, expected);
+    store.set_role(sam.id, Role::Pro, 9_000).await.unwrap();
+    let mut expected = vec![(sam.id, sam_before + 1), (kim.id, kim_before)];
+    expected.sort();
+    assert_eq!(
+        read(ids).await,
+        expected,
+        "a change moves that user's cursor only"
+    );
 }
 
 /// Only guests with no identity and no activity since the cutoff go, with their records and
@@ -1555,6 +1633,7 @@ on_both_backends!(
     roles_are_set_by_email,
     users_are_found_by_email_and_deleted_with_their_sessions,
     sessions_live_touch_and_expire,
+    sessions_and_cursors_are_read_in_batches,
     concurrent_writes_are_isolated,
     photo_changes_move_the_change_cursor,
     invoices_round_trip_beside_entries,

@@ -5,7 +5,7 @@ mod common;
 
 use std::time::Duration;
 
-use common::{Backend, TestApp, spawn_app};
+use common::{Backend, TestApp, spawn_app, spawn_app_with};
 use futures_util::StreamExt;
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
@@ -527,7 +527,9 @@ async fn profile_and_settings_sync_and_server_fields_are_ignored(backend: Backen
 }
 
 async fn admin_changes_reach_open_streams_and_pull(backend: Backend) {
-    let Some(app) = spawn_app(backend).await else {
+    // The fallback check beyond the test's deadline: only the change's own trigger can pass it.
+    let Some(app) = spawn_app_with(backend, |c| c.sessions.events_recheck_seconds = 600).await
+    else {
         return;
     };
     let (cookie, _) = app.sign_up("upgrade@example.com", "van-route-42").await;
@@ -545,9 +547,9 @@ async fn admin_changes_reach_open_streams_and_pull(backend: Backend) {
         "greeting poke"
     );
 
-    // As the CLI does it: straight through the store, no in-process signal.
+    // As the CLI does it: from another process, through the store, no in-process signal.
     server::admin::set_role(
-        &app.store,
+        &app.outside_store(backend).await,
         "upgrade@example.com",
         domain::phone::PhoneRegion::GB,
         domain::Role::Pro,
@@ -566,6 +568,133 @@ async fn admin_changes_reach_open_streams_and_pull(backend: Backend) {
             changes[0]["data"]["role"].as_str()
         ),
         (Some("profile"), Some("pro"))
+    );
+}
+
+/// Opens an event stream and reads its greeting, so it is registered.
+async fn open_events(
+    app: &TestApp,
+    cookie: &str,
+    buffer: &mut String,
+) -> impl futures_util::Stream<Item = reqwest::Result<bytes::Bytes>> + Unpin + use<> {
+    let response = app
+        .http
+        .get(format!("{}/api/v1/sync/events", app.base))
+        .header("cookie", cookie)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    let mut events = response.bytes_stream();
+    assert!(
+        next_event(&mut events, buffer, "poke").await.is_some(),
+        "greeting poke"
+    );
+    events
+}
+
+/// Another process commits a change for one user (a second connection to the SQLite file, as
+/// the admin CLI is): the server notices the commit, checks its open streams in one batch, and
+/// pokes only that user's. The fallback check is beyond the test's deadline.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_change_another_process_commits_pokes_only_its_users_stream() {
+    let app = spawn_app_with(Backend::Sqlite, |c| {
+        c.sessions.events_recheck_seconds = 600;
+    })
+    .await
+    .unwrap();
+    let (sam, _) = app.sign_up("sam@example.com", "van-route-42").await;
+    let (kim, _) = app.sign_up("kim@example.com", "van-route-42").await;
+    // Sam's cursor ahead of Kim's, so a poke says whose change it was.
+    app.push(
+        &sam,
+        vec![
+            put(&new_id(), &new_id(), "2025-03-21", 10),
+            put(&new_id(), &new_id(), "2025-03-22", 10),
+        ],
+    )
+    .await;
+    let (mut sam_buf, mut kim_buf) = (String::new(), String::new());
+    let mut sam_events = open_events(&app, &sam, &mut sam_buf).await;
+    let mut kim_events = open_events(&app, &kim, &mut kim_buf).await;
+
+    let outside = app.outside_store(Backend::Sqlite).await;
+    server::admin::set_role(
+        &outside,
+        "sam@example.com",
+        domain::phone::PhoneRegion::GB,
+        domain::Role::Pro,
+    )
+    .await
+    .unwrap();
+    let poke = next_event(&mut sam_events, &mut sam_buf, "poke")
+        .await
+        .expect("Sam's stream poked about the outside change");
+    assert!(poke.contains(&format!("\"cursor\":{}", S + 3)), "{poke}");
+
+    // Kim's stream got nothing from it: the next thing it sees is Kim's own push.
+    app.push(&kim, vec![put(&new_id(), &new_id(), "2025-03-21", 10)])
+        .await;
+    let own = next_event(&mut kim_events, &mut kim_buf, "poke")
+        .await
+        .unwrap();
+    assert!(own.contains(&format!("\"cursor\":{}", S + 1)), "{own}");
+}
+
+/// The admin CLI ends every session of one account (a password reset): that account's open
+/// stream closes, another's stays. The fallback check is beyond the test's deadline, so only
+/// the change's own trigger can pass it: on SQLite the server noticing another connection's
+/// commit, on PostgreSQL the CLI's announcement through the relay.
+async fn an_admin_reset_closes_only_that_accounts_stream(backend: Backend) {
+    let Some(app) = spawn_app_with(backend, |c| c.sessions.events_recheck_seconds = 600).await
+    else {
+        return;
+    };
+    let (sam, _) = app.sign_up("sam@example.com", "van-route-42").await;
+    let (kim, _) = app.sign_up("kim@example.com", "van-route-42").await;
+    let (mut sam_buf, mut kim_buf) = (String::new(), String::new());
+    let mut sam_events = open_events(&app, &sam, &mut sam_buf).await;
+    let mut kim_events = open_events(&app, &kim, &mut kim_buf).await;
+
+    let (_, _, ended) = server::admin::reset_password(
+        &app.outside_store(backend).await,
+        "sam@example.com",
+        domain::phone::PhoneRegion::GB,
+    )
+    .await
+    .unwrap();
+    assert_eq!(ended, 1);
+    assert!(
+        next_event(&mut sam_events, &mut sam_buf, "poke")
+            .await
+            .is_none(),
+        "Sam's stream closed with the session"
+    );
+    app.push(&kim, vec![put(&new_id(), &new_id(), "2025-03-21", 10)])
+        .await;
+    let own = next_event(&mut kim_events, &mut kim_buf, "poke")
+        .await
+        .expect("Kim's stream is still open");
+    assert!(own.contains(&format!("\"cursor\":{}", S + 1)), "{own}");
+}
+
+/// A session that expires by time while its stream is open (its last use pushed back here, as
+/// if idle for years) is found by the timed check of all open streams, which closes it.
+async fn an_expired_sessions_stream_is_closed_by_the_timed_check(backend: Backend) {
+    let Some(app) = spawn_app_with(backend, |c| c.sessions.events_recheck_seconds = 1).await else {
+        return;
+    };
+    let (sam, _) = app.sign_up("sam@example.com", "van-route-42").await;
+    let mut buffer = String::new();
+    let mut events = open_events(&app, &sam, &mut buffer).await;
+    let token = sam.split_once('=').unwrap().1;
+    app.store
+        .touch_session(&server::auth::session::hash_token(token), 0)
+        .await
+        .unwrap();
+    assert!(
+        next_event(&mut events, &mut buffer, "poke").await.is_none(),
+        "the expired session's stream closed"
     );
 }
 
@@ -2262,6 +2391,8 @@ on_both_backends!(
     pulls_racing_pushes_never_skip_a_change,
     profile_and_settings_sync_and_server_fields_are_ignored,
     admin_changes_reach_open_streams_and_pull,
+    an_admin_reset_closes_only_that_accounts_stream,
+    an_expired_sessions_stream_is_closed_by_the_timed_check,
     replayed_pushes_change_nothing_and_answer_the_same,
     concurrent_identical_pushes_apply_once,
     other_users_records_are_untouchable_and_invisible,

@@ -1,7 +1,10 @@
 //! Sessions: an opaque 256-bit token in an HttpOnly cookie; only its SHA-256 is stored.
 //! Idle expiry slides with use (drivers are offline for days); an absolute expiry caps it.
 
-use std::time::{Duration, Instant};
+use std::{
+    collections::HashMap,
+    time::{Duration, Instant},
+};
 
 use axum::{
     extract::{FromRef, FromRequestParts},
@@ -17,7 +20,8 @@ use uuid::Uuid;
 use crate::{
     AppState,
     error::AppError,
-    store::{DynStore, SessionRecord, UserRecord},
+    notify::streams::OpenSession,
+    store::{DynStore, SessionRecord, StoreError, UserRecord},
 };
 
 use super::session_cache::SessionCache;
@@ -91,14 +95,27 @@ impl SessionManager {
         Ok(Some(token_hash))
     }
 
-    /// Whether a session still exists and has not expired (checked by open event streams).
-    /// A database hiccup keeps the stream open: the next check decides.
-    pub async fn is_active(&self, token_hash: &str) -> bool {
-        match self.store.get_session(token_hash).await {
-            Ok(Some(session)) => !self.is_expired(&session, now_ms()),
-            Ok(None) => false,
-            Err(_) => true,
-        }
+    /// Of `open` (the sessions of open event streams), those that ended: gone, expired, or not
+    /// the user's. One batched read, however many there are.
+    pub async fn ended_among(&self, open: &[OpenSession]) -> Result<Vec<String>, StoreError> {
+        let hashes: Vec<String> = open.iter().map(|s| s.token_hash.clone()).collect();
+        let now = now_ms();
+        let live: HashMap<String, SessionRecord> = self
+            .store
+            .get_sessions(&hashes)
+            .await?
+            .into_iter()
+            .filter(|session| !self.is_expired(session, now))
+            .map(|session| (session.token_hash.clone(), session))
+            .collect();
+        Ok(open
+            .iter()
+            .filter(|s| {
+                live.get(&s.token_hash)
+                    .is_none_or(|l| l.user_id != s.user_id)
+            })
+            .map(|s| s.token_hash.clone())
+            .collect())
     }
 
     fn is_expired(&self, session: &SessionRecord, now: i64) -> bool {

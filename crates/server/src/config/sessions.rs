@@ -1,4 +1,4 @@
-//! How long a sign-in lasts, and how often an open event stream re-checks it.
+//! How long a sign-in lasts, and how often open event streams are checked against it.
 
 use std::time::Duration;
 
@@ -16,12 +16,13 @@ pub struct SessionConfig {
     #[arg(long, env = "SESSION_MAX_DAYS", default_value_t = 365, global = true)]
     pub session_max_days: u32,
 
-    /// How often an open event stream re-checks its session and the user's change sequence
-    /// (catches changes made where no signal reaches it, e.g. the admin CLI on SQLite).
+    /// How often every open event stream is checked, in one batch, for a session that ended
+    /// or expired and a change sequence that moved with no signal. The fallback only: the
+    /// admin CLI's commits, a relay reconnect and dropped signals start a check at once.
     #[arg(
         long,
         env = "EVENTS_RECHECK_SECONDS",
-        default_value_t = 5,
+        default_value_t = 60,
         global = true
     )]
     pub events_recheck_seconds: u32,
@@ -42,7 +43,7 @@ impl Default for SessionConfig {
         SessionConfig {
             session_idle_days: 30,
             session_max_days: 365,
-            events_recheck_seconds: 5,
+            events_recheck_seconds: 60,
             session_cache_seconds: 10,
         }
     }

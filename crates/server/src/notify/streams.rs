@@ -8,24 +8,46 @@
 //! that is really there (an older one is most likely a dead connection left behind by a
 //! network change), and only the session's or user's own streams are ever closed. The web
 //! client reopens a stream the server ended, and pulls every 30 s regardless.
+//!
+//! Streams never read the database themselves. When something may have happened that no signal
+//! described (another process committed, the relay was down, a signal was dropped, or just time
+//! passing towards a session's expiry), the registry marks streams as due for a check and wakes
+//! the one task that checks them all with two batched reads (sync/stream_check.rs).
 
 use std::{
-    collections::HashMap,
+    collections::{HashMap, HashSet},
     sync::{Arc, Mutex},
 };
 
-use tokio::sync::{oneshot, watch};
+use tokio::sync::{Notify, oneshot, watch};
 use uuid::Uuid;
 
 #[derive(Clone, Default)]
 pub struct Streams {
     inner: Arc<Mutex<Registry>>,
+    /// Wakes the stream check; a wake while it runs is kept, so it runs once more after.
+    check_wanted: Arc<Notify>,
 }
 
 #[derive(Default)]
 struct Registry {
     next_id: u64,
     by_user: HashMap<Uuid, UserStreams>,
+    /// Streams due for a check against the database.
+    due: Due,
+}
+
+#[derive(Default)]
+struct Due {
+    all: bool,
+    users: HashSet<Uuid>,
+}
+
+/// One session with open streams here, as a check needs it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OpenSession {
+    pub user_id: Uuid,
+    pub token_hash: String,
 }
 
 struct UserStreams {
@@ -119,16 +141,65 @@ impl Streams {
     /// Closes the streams of one session (whose user is not always known: a sign-out names
     /// only the cookie). Rare, so a scan of the registry is fine; only those streams wake.
     pub fn end_session(&self, token_hash: &str) {
+        self.end_sessions(|ended| ended == token_hash);
+    }
+
+    /// Closes the streams of every session `ended` names, in one scan.
+    pub fn end_sessions(&self, ended: impl Fn(&str) -> bool) {
         let mut registry = self.lock();
         for user in registry.by_user.values_mut() {
             let (ended, kept) = std::mem::take(&mut user.open)
                 .into_iter()
-                .partition(|e| e.token_hash == token_hash);
+                .partition(|e| ended(&e.token_hash));
             user.open = kept;
             for entry in ended {
                 let _ = entry.close.send(());
             }
         }
+    }
+
+    /// Every open stream is due for a check: something happened that no signal described.
+    pub fn check_all(&self) {
+        self.lock().due.all = true;
+        self.check_wanted.notify_one();
+    }
+
+    /// `user_id`'s open streams, if any, are due for a check (their user row changed: sessions
+    /// may have ended with it, and the change sequence may have moved).
+    pub fn check_user(&self, user_id: Uuid) {
+        let mut registry = self.lock();
+        if registry.by_user.contains_key(&user_id) {
+            registry.due.users.insert(user_id);
+            drop(registry);
+            self.check_wanted.notify_one();
+        }
+    }
+
+    /// Resolves when a check is wanted (at once if one was asked for since the last wait).
+    pub async fn check_wanted(&self) {
+        self.check_wanted.notified().await;
+    }
+
+    /// The sessions of the streams due for a check, each once, and clears the marks.
+    pub fn take_due(&self) -> Vec<OpenSession> {
+        let mut registry = self.lock();
+        let due = std::mem::take(&mut registry.due);
+        let mut seen = HashSet::new();
+        let mut sessions = Vec::new();
+        for (user_id, user) in &registry.by_user {
+            if !due.all && !due.users.contains(user_id) {
+                continue;
+            }
+            for entry in &user.open {
+                if seen.insert(entry.token_hash.as_str()) {
+                    sessions.push(OpenSession {
+                        user_id: *user_id,
+                        token_hash: entry.token_hash.clone(),
+                    });
+                }
+            }
+        }
+        sessions
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Registry> {
@@ -203,6 +274,58 @@ mod tests {
             "the last stream takes the entry"
         );
         assert!(other.displaced.try_recv().is_err());
+    }
+
+    #[test]
+    fn checks_take_the_due_sessions_once_and_close_only_the_ended() {
+        let streams = Streams::default();
+        let (sam, kim) = (Uuid::now_v7(), Uuid::now_v7());
+        let mut phone = streams.open(sam, "phone", CAPS);
+        let _phone_again = streams.open(sam, "phone", CAPS);
+        let mut laptop = streams.open(sam, "laptop", CAPS);
+        let mut other = streams.open(kim, "kim", CAPS);
+        assert!(streams.take_due().is_empty(), "nothing asked for");
+
+        streams.check_user(kim);
+        streams.check_user(Uuid::now_v7()); // no streams here: nothing to check
+        assert_eq!(
+            streams.take_due(),
+            [OpenSession {
+                user_id: kim,
+                token_hash: "kim".into()
+            }]
+        );
+        assert!(streams.take_due().is_empty(), "taking clears the marks");
+
+        streams.check_all();
+        let mut due: Vec<_> = streams
+            .take_due()
+            .into_iter()
+            .map(|s| (s.user_id, s.token_hash))
+            .collect();
+        due.sort();
+        let mut expected = vec![
+            (sam, "phone".to_owned()),
+            (sam, "laptop".to_owned()),
+            (kim, "kim".to_owned()),
+        ];
+        expected.sort();
+        assert_eq!(due, expected, "each session once");
+
+        streams.end_sessions(|t| t == "phone" || t == "gone");
+        assert!(phone.displaced.try_recv().is_ok());
+        assert!(laptop.displaced.try_recv().is_err());
+        assert!(other.displaced.try_recv().is_err());
+        assert_eq!(streams.count(sam), 1);
+    }
+
+    #[tokio::test]
+    async fn a_check_asked_for_while_none_waits_is_not_lost() {
+        let streams = Streams::default();
+        streams.check_all();
+        tokio::time::timeout(std::time::Duration::from_secs(10), streams.check_wanted())
+            .await
+            .expect("the earlier ask is kept");
     }
 
     #[test]

@@ -5,6 +5,10 @@ use uuid::Uuid;
 
 use super::{StoreResult, UserRecord};
 
+/// The most keys one batched read sends in one statement: well under SQLite's bound parameter
+/// and JSON limits, and short enough that a reader connection is not held for long.
+pub const READ_BATCH: usize = 500;
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SessionRecord {
     /// SHA-256 of the cookie token, hex; the token itself is never stored.
@@ -21,6 +25,9 @@ pub struct SessionRecord {
 pub trait SessionStore: Send + Sync {
     async fn create_session(&self, session: SessionRecord) -> StoreResult<()>;
     async fn get_session(&self, token_hash: &str) -> StoreResult<Option<SessionRecord>>;
+    /// The sessions among `token_hashes` that exist, in no set order (an unknown hash is just
+    /// absent): one read for every open event stream's session, in chunks of [`READ_BATCH`].
+    async fn get_sessions(&self, token_hashes: &[String]) -> StoreResult<Vec<SessionRecord>>;
     /// A session and its user, read together (every signed-in request asks for both): `None`
     /// when there is no such session, the user `None` when it is gone.
     async fn get_session_user(

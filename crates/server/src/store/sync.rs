@@ -44,6 +44,9 @@ pub trait SyncStore: Send + Sync {
     /// The user's change sequence: it moves whenever any of their records changes, from any
     /// process (open event streams compare it to poke devices about admin changes).
     async fn change_cursor(&self, user_id: Uuid) -> StoreResult<Option<i64>>;
+    /// The change sequences of the users among `user_ids` that exist, in no set order: one read
+    /// for the users of every open event stream, in chunks of `sessions::READ_BATCH`.
+    async fn change_cursors(&self, user_ids: &[Uuid]) -> StoreResult<Vec<(Uuid, i64)>>;
 }
 
 /// A pushed mutation after parsing and validation (which need no database).

@@ -28,7 +28,7 @@ use crate::{
     store::MutationAction,
 };
 
-/// How often an open stream re-checks that its session still exists.
+/// How often an idle stream sends a comment, so proxies and the browser keep it open.
 const KEEP_ALIVE: Duration = Duration::from_secs(15);
 const MAX_CLIENT_ID_CHARS: usize = 100;
 
@@ -164,11 +164,7 @@ pub async fn stream_events(
         .open(current.user.id, &current.session_token_hash, caps);
     let open = state.metrics.stream_opened();
     let closing = state.notifier.closing();
-    let every = Duration::from_secs(u64::from(
-        state.config.sessions.events_recheck_seconds.max(1),
-    ));
-    let mut recheck = tokio::time::interval(every);
-    recheck.reset(); // the first tick would otherwise fire at once
+    // Read after the ticket is open, so a change between the two still wakes the stream.
     let cursor = state
         .store
         .change_cursor(current.user.id)
@@ -177,12 +173,8 @@ pub async fn stream_events(
         .flatten()
         .unwrap_or(0);
     let watch = StreamState {
-        state,
         cursor,
-        user_id: current.user.id,
-        token_hash: current.session_token_hash,
         closing,
-        recheck,
         greeted: false,
         ticket,
         _open: open,
@@ -191,17 +183,15 @@ pub async fn stream_events(
 }
 
 struct StreamState {
-    state: AppState,
-    /// The user's change sequence last seen: it also moves when another process (the admin
-    /// CLI, another server) changes the user's records.
+    /// The user's change sequence this device was last told about (or that it had when the
+    /// stream opened): the user's watch may carry an older one (a check wakes it with what it
+    /// read), which is no news to this device.
     cursor: i64,
-    user_id: uuid::Uuid,
-    token_hash: String,
     closing: tokio::sync::watch::Receiver<bool>,
-    recheck: tokio::time::Interval,
     greeted: bool,
     /// This stream's place under the caps and its user's change signals; it ends when a newer
-    /// stream displaces it or its session ends.
+    /// stream displaces it or its session ends (sync/stream_check.rs finds sessions that ended
+    /// where no signal said so).
     ticket: StreamTicket,
     /// Counts the stream in `event_streams_open` while it lives.
     _open: crate::metrics::StreamGuard,
@@ -226,22 +216,13 @@ async fn next_event(mut s: StreamState) -> Option<(Result<Event, Infallible>, St
                     return None; // the registry entry is gone: the stream was closed
                 }
                 let cursor = *s.ticket.cursor.borrow_and_update();
-                s.cursor = s.cursor.max(cursor);
-                return Some((poke(Some(cursor)), s));
-            },
-            _ = s.closing.changed() => return None,
-            _ = &mut s.ticket.displaced => return None,
-            _ = s.recheck.tick() => {
-                if !s.state.sessions.is_active(&s.token_hash).await {
-                    return None;
-                }
-                if let Ok(Some(cursor)) = s.state.store.change_cursor(s.user_id).await
-                    && cursor > s.cursor
-                {
+                if cursor > s.cursor {
                     s.cursor = cursor;
                     return Some((poke(Some(cursor)), s));
                 }
-            }
+            },
+            _ = s.closing.changed() => return None,
+            _ = &mut s.ticket.displaced => return None,
         }
     }
 }

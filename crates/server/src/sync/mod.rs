@@ -2,6 +2,7 @@
 
 mod handlers;
 pub mod mutations;
+pub mod stream_check;
 
 use utoipa_axum::{router::OpenApiRouter, routes};
 

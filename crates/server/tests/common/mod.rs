@@ -198,6 +198,20 @@ impl TestApp {
         self._dir.path()
     }
 
+    /// The database as another process (the admin CLI) sees it. On SQLite a second connection to
+    /// the same file: its commits reach the server only through the server's watch of the file.
+    /// On PostgreSQL the same store: its `announce` goes through NOTIFY, as the CLI's does.
+    pub async fn outside_store(&self, backend: Backend) -> DynStore {
+        match backend {
+            Backend::Sqlite => Arc::new(
+                SqliteStore::open(&self.data_dir().join("test.db"), Synchronous::Normal)
+                    .await
+                    .unwrap(),
+            ),
+            Backend::Postgres => self.store.clone(),
+        }
+    }
+
     pub async fn request(
         &self,
         method: Method,

@@ -1,8 +1,9 @@
 //! Carries sync signals between server processes that share one PostgreSQL database: what one
 //! process raises (a user's data changed, a session ended) is sent with NOTIFY, and every
-//! process LISTENs and hands what others raised to its own open event streams. Best effort by
-//! design: a signal lost while the connection is down is covered by the streams' periodic
-//! re-check and the clients' 30 s pull.
+//! process LISTENs and hands what others raised to its own open event streams. Best effort, with
+//! the gaps covered: each time the connection is (re)made this process checks its open streams
+//! against the database (what others sent meanwhile is gone), and when one of this process's
+//! signals was dropped (a full queue, a failed send) the others are told to do the same.
 
 use std::time::Duration;
 
@@ -68,7 +69,12 @@ async fn relay_once(
     let outcome: anyhow::Result<()> = async {
         client.batch_execute(&format!("LISTEN {CHANNEL}")).await?;
         tracing::info!("signal relay listening");
+        // Signals other processes sent while this one was not listening are gone.
+        notifier.outside_change();
         loop {
+            if notifier.take_lost() {
+                send(&client, &Signal::Lost, origin, notifier).await?;
+            }
             tokio::select! {
                 payload = notifications.recv() => match payload {
                     Some(payload) => {
@@ -79,11 +85,7 @@ async fn relay_once(
                     None => anyhow::bail!("the connection closed"),
                 },
                 signal = queue.recv() => match signal {
-                    Some(signal) => {
-                        client
-                            .execute("SELECT pg_notify($1, $2)", &[&CHANNEL, &encode(&signal, origin)])
-                            .await?;
-                    }
+                    Some(signal) => send(&client, &signal, origin, notifier).await?,
                     None => return Ok(()),
                 },
             }
@@ -92,6 +94,26 @@ async fn relay_once(
     .await;
     driver.abort();
     outcome
+}
+
+/// Sends one of this process's signals to the others; one that fails is marked lost, so the
+/// others are told to check their streams once the connection is back.
+async fn send(
+    client: &tokio_postgres::Client,
+    signal: &Signal,
+    origin: Uuid,
+    notifier: &Notifier,
+) -> Result<(), tokio_postgres::Error> {
+    let sent = client
+        .execute(
+            "SELECT pg_notify($1, $2)",
+            &[&CHANNEL, &encode(signal, origin)],
+        )
+        .await;
+    if sent.is_err() {
+        notifier.signal_lost();
+    }
+    sent.map(drop)
 }
 
 /// Sends one signal to every listening server process, from a process that runs no relay (the
@@ -109,12 +131,14 @@ pub async fn announce(
         .map(drop)
 }
 
-/// `c <origin> <user> <cursor>`, `s <origin> <token hash>` or `u <origin> <user>`: small, fixed and easy to check.
+/// `c <origin> <user> <cursor>`, `s <origin> <token hash>`, `u <origin> <user>` or `l <origin>`:
+/// small, fixed and easy to check.
 fn encode(signal: &Signal, origin: Uuid) -> String {
     match signal {
         Signal::Changed { user_id, cursor } => format!("c {origin} {user_id} {cursor}"),
         Signal::SessionEnded { token_hash } => format!("s {origin} {token_hash}"),
         Signal::UserChanged { user_id } => format!("u {origin} {user_id}"),
+        Signal::Lost => format!("l {origin}"),
     }
 }
 
@@ -136,6 +160,7 @@ fn decode(payload: &str, own_origin: Uuid) -> Option<Signal> {
         "u" => Signal::UserChanged {
             user_id: Uuid::parse_str(parts.next()?).ok()?,
         },
+        "l" => Signal::Lost,
         _ => return None,
     };
     parts.next().is_none().then_some(signal)
@@ -173,6 +198,9 @@ mod tests {
         assert!(
             matches!(decode(&user, there), Some(Signal::UserChanged { user_id: u }) if u == user_id)
         );
+        let lost = encode(&Signal::Lost, here);
+        assert!(matches!(decode(&lost, there), Some(Signal::Lost)));
+        assert!(decode(&lost, here).is_none());
     }
 
     #[test]
@@ -185,6 +213,7 @@ mod tests {
             &format!("c {other} {other}"),
             &format!("c {other} {other} 1 extra"),
             &format!("z {other} a"),
+            &format!("l {other} extra"),
         ] {
             assert!(decode(payload, Uuid::new_v4()).is_none(), "{payload}");
         }

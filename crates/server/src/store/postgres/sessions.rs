@@ -9,7 +9,7 @@ use super::{
     accounts::{USER_COLUMNS, user_from_row},
     db_err, unique_or,
 };
-use crate::store::{SessionRecord, SessionStore, StoreResult, UserRecord};
+use crate::store::{SessionRecord, SessionStore, StoreResult, UserRecord, sessions::READ_BATCH};
 
 fn session_from_row(row: &Row) -> SessionRecord {
     SessionRecord {
@@ -58,6 +58,23 @@ impl SessionStore for PgStore {
             .await
             .map_err(db_err)?;
         Ok(row.as_ref().map(session_from_row))
+    }
+
+    async fn get_sessions(&self, token_hashes: &[String]) -> StoreResult<Vec<SessionRecord>> {
+        let client = self.client().await?;
+        let select = client
+            .prepare_cached(
+                "SELECT token_hash, user_id, created_at, last_seen, user_agent
+                 FROM sessions WHERE token_hash = ANY($1)",
+            )
+            .await
+            .map_err(db_err)?;
+        let mut found = Vec::new();
+        for chunk in token_hashes.chunks(READ_BATCH) {
+            let rows = client.query(&select, &[&chunk]).await.map_err(db_err)?;
+            found.extend(rows.iter().map(session_from_row));
+        }
+        Ok(found)
     }
 
     async fn get_session_user(

@@ -14,6 +14,7 @@ use crate::{
     records::RecordKind,
     store::{
         PreparedMutation, PullPage, PushOutcome, StoreError, StoreResult, SyncStore,
+        sessions::READ_BATCH,
         sync::{
             self, PROFILE_COLUMNS, ProfileRow, RECORD_COLUMNS, RecordRow, RecordWrite, SyncSql,
         },
@@ -86,6 +87,20 @@ impl SyncStore for PgStore {
             .await
             .map_err(db_err)?;
         Ok(row.map(|r| r.get(0)))
+    }
+
+    async fn change_cursors(&self, user_ids: &[Uuid]) -> StoreResult<Vec<(Uuid, i64)>> {
+        let client = self.client().await?;
+        let select = client
+            .prepare_cached("SELECT id, change_seq FROM users WHERE id = ANY($1)")
+            .await
+            .map_err(db_err)?;
+        let mut found = Vec::new();
+        for chunk in user_ids.chunks(READ_BATCH) {
+            let rows = client.query(&select, &[&chunk]).await.map_err(db_err)?;
+            found.extend(rows.iter().map(|r| (r.get(0), r.get(1))));
+        }
+        Ok(found)
     }
 }
 

@@ -152,6 +152,12 @@ impl Cached for Connection {
     }
 }
 
+/// Keys as one JSON array, for `IN (SELECT value FROM json_each(?))`: a single statement for
+/// any number of keys, where `IN (?, ?, …)` would be a new statement for each count.
+fn json_keys<K: ToString>(keys: &[K]) -> String {
+    serde_json::Value::from(keys.iter().map(ToString::to_string).collect::<Vec<_>>()).to_string()
+}
+
 pub(super) fn db_err(err: rusqlite::Error) -> StoreError {
     StoreError::Backend(err.into())
 }

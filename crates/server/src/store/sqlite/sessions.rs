@@ -5,8 +5,8 @@ use async_trait::async_trait;
 use rusqlite::{OptionalExtension, Row, params};
 use uuid::Uuid;
 
-use super::{SqliteStore, accounts::select_user, conflict_as, db_err};
-use crate::store::{SessionRecord, SessionStore, StoreResult, UserRecord};
+use super::{SqliteStore, accounts::select_user, conflict_as, db_err, json_keys};
+use crate::store::{SessionRecord, SessionStore, StoreResult, UserRecord, sessions::READ_BATCH};
 
 fn session_from_row(row: &Row<'_>) -> rusqlite::Result<SessionRecord> {
     let user_id: String = row.get(1)?;
@@ -61,6 +61,32 @@ impl SessionStore for SqliteStore {
         let token_hash = token_hash.to_owned();
         self.readers
             .read(move |conn| select_session(conn, &token_hash))
+            .await
+    }
+
+    async fn get_sessions(&self, token_hashes: &[String]) -> StoreResult<Vec<SessionRecord>> {
+        let chunks: Vec<String> = token_hashes.chunks(READ_BATCH).map(json_keys).collect();
+        self.readers
+            .read(move |conn| {
+                // One statement for any number of keys (a JSON array), so it is prepared once.
+                let mut select = conn
+                    .prepare_cached(
+                        "SELECT token_hash, user_id, created_at, last_seen, user_agent
+                         FROM sessions
+                         WHERE token_hash IN (SELECT value FROM json_each(?1))",
+                    )
+                    .map_err(db_err)?;
+                let mut found = Vec::new();
+                for chunk in chunks {
+                    let rows = select
+                        .query_map([chunk], session_from_row)
+                        .map_err(db_err)?;
+                    for row in rows {
+                        found.push(row.map_err(db_err)?);
+                    }
+                }
+                Ok(found)
+            })
             .await
     }
 

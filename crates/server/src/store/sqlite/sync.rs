@@ -14,12 +14,13 @@ use domain::profile::{ProfileUpdate, SettingsUpdate, TaxRegion, Theme};
 use rusqlite::{Connection, OptionalExtension, params};
 use uuid::Uuid;
 
-use super::{SqliteStore, db_err};
+use super::{SqliteStore, db_err, json_keys};
 use crate::{
     rate_cards::RateCards,
     records::RecordKind,
     store::{
         PreparedMutation, PullPage, PushOutcome, StoreError, StoreResult, SyncStore,
+        sessions::READ_BATCH,
         sync::{
             self, PROFILE_COLUMNS, ProfileRow, RECORD_COLUMNS, RecordRow, RecordWrite, SyncSql,
         },
@@ -72,6 +73,35 @@ impl SyncStore for SqliteStore {
                 )
                 .optional()
                 .map_err(db_err)
+            })
+            .await
+    }
+
+    async fn change_cursors(&self, user_ids: &[Uuid]) -> StoreResult<Vec<(Uuid, i64)>> {
+        let chunks: Vec<String> = user_ids.chunks(READ_BATCH).map(json_keys).collect();
+        self.readers
+            .read(move |conn| {
+                let mut select = conn
+                    .prepare_cached(
+                        "SELECT id, change_seq FROM users
+                         WHERE id IN (SELECT value FROM json_each(?1))",
+                    )
+                    .map_err(db_err)?;
+                let mut found = Vec::new();
+                for chunk in chunks {
+                    let rows = select
+                        .query_map([chunk], |r| {
+                            Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?))
+                        })
+                        .map_err(db_err)?;
+                    for row in rows {
+                        let (id, cursor) = row.map_err(db_err)?;
+                        let id = Uuid::parse_str(&id)
+                            .map_err(|e| StoreError::Backend(anyhow!("user id {id:?}: {e}")))?;
+                        found.push((id, cursor));
+                    }
+                }
+                Ok(found)
             })
             .await
     }
