@@ -1,8 +1,11 @@
+import { lazy, Suspense } from 'react';
 import { Navigate, Outlet } from 'react-router';
 import { FullScreenSpinner } from '@/components/spinner';
-import { ChooseNewPassword } from '@/features/profile/choose-new-password';
 import { routes } from '@/lib/paths';
 import { useSession } from '@/lib/session/use-session';
+
+// Rarely needed, and its forms bring zod: loaded on demand, so the public pages never carry it.
+const ChooseNewPassword = lazy(() => import('@/features/profile/choose-new-password').then((m) => ({ default: m.ChooseNewPassword })));
 
 /** /app/*: only for a signed-in user (a guest counts) who need not choose a new password first. */
 export function RequireAuth() {
@@ -13,7 +16,13 @@ export function RequireAuth() {
     return <Navigate to={session.reason === 'signed-out' ? routes.home : routes.login} replace />;
   }
   // A temporary password comes before anything else: the server refuses other writes anyway.
-  if (session.user.mustChangePassword) return <ChooseNewPassword />;
+  if (session.user.mustChangePassword) {
+    return (
+      <Suspense fallback={<FullScreenSpinner />}>
+        <ChooseNewPassword />
+      </Suspense>
+    );
+  }
   return <Outlet />;
 }
 
