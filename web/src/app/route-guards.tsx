@@ -29,8 +29,10 @@ export function RequireAuth() {
 /** Public pages: a signed-in user is taken straight to the dashboard. */
 export function PublicOnly() {
   const session = useSession();
-  // Wait for the answer: showing the landing page, then yanking it away, would flash.
-  if (session.status === 'loading') return <FullScreenSpinner />;
+  // Someone was signed in on this device last time: wait for the answer, as showing the page,
+  // then yanking it away, would flash. Anyone else sees the page at once: it is what the
+  // prerendered HTML of / and /login painted before any JS (scripts/prerender.ts).
+  if (session.status === 'loading' && session.remembered) return <FullScreenSpinner />;
   if (session.status === 'signed-in') return <Navigate to={routes.dashboard} replace />;
   return <Outlet />;
 }
