@@ -1,7 +1,7 @@
 /**
  * Prerenders the landing and login pages (issue 15: they paint before the app's JS) after
  * `vite build`: renders src/prerender.tsx under Node with the same Vite config, and writes each
- * page's markup into a copy of dist/index.html as dist/pages/<route>.html, which the server
+ * page's markup (and its stylesheets) into a copy of dist/index.html as dist/pages/<route>.html, which the server
  * sends for that route (crates/server/src/http/spa.rs). index.html keeps its neutral splash: it
  * answers every other route, and the service worker's navigations.
  *
@@ -40,6 +40,21 @@ const css = readdirSync(join(dist, 'assets'))
   .map((name) => readFileSync(join(dist, 'assets', name), 'utf8'))
   .join('\n');
 
+/**
+ * The stylesheets the page links, written into it: no request stands between the HTML and its
+ * first paint. Each link stays, with media="not all" (never applied, never blocking), because
+ * Vite's loader of on-demand chunks adds a chunk's stylesheet again, later in the cascade than
+ * it was, unless a link to it is already in the page.
+ */
+function inlineStylesheets(html: string): string {
+  return html.replace(/<link rel="stylesheet" crossorigin href="\/(assets\/[^"]+\.css)">/g, (link, file: string) => {
+    const rules = readFileSync(join(dist, file), 'utf8');
+    // A relative url() would resolve against the page, not assets/; "</style" would end the element.
+    if (/url\(\s*['"]?(?!\/|data:)/.test(rules) || rules.includes('</style')) throw new Error(`${file} cannot be inlined as it is`);
+    return `<style>${rules}</style>${link.replace('>', ' media="not all">')}`;
+  });
+}
+
 rmSync(join(dist, 'pages'), { recursive: true, force: true });
 mkdirSync(join(dist, 'pages'));
 for (const [route, file] of PAGES) {
@@ -49,7 +64,7 @@ for (const [route, file] of PAGES) {
   const unknown = [...markup.matchAll(/class="([^"]*)"/g)].flatMap((m) => m[1]!.split(/\s+/)).filter((name) => name.startsWith('_') && !css.includes(`.${name}`));
   if (unknown.length > 0) throw new Error(`${route}: classes missing from the built CSS: ${[...new Set(unknown)].join(' ')}`);
   const inert = markup.replace(/<(button|input|select|textarea)\b(?![^>]*\sdisabled)/g, '<$1 disabled="" data-until-js=""');
-  const html = shell.replace(ROOT, () => `<div id="root"><div class="prerendered">${inert}</div></div>`);
+  const html = inlineStylesheets(shell).replace(ROOT, () => `<div id="root"><div class="prerendered">${inert}</div></div>`);
   writeFileSync(join(dist, 'pages', file), html);
   console.log(`prerendered ${route} -> dist/pages/${file} (${markup.length} characters of markup)`);
 }
