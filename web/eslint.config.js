@@ -35,6 +35,18 @@ export default defineConfig(
     },
   },
   {
+    // zod must be told not to generate code (our CSP forbids it) before any schema is made:
+    // lib/zod.ts does, so the app's code takes z from there (types may come straight from zod).
+    files: ['src/**/*.{ts,tsx}'],
+    ignores: ['src/lib/zod.ts', 'src/testing/**', '**/*.test.{ts,tsx}'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'zod', allowTypeImports: true, message: "Import z from '@/lib/zod' (../lib/zod in src/sync): it turns off zod's code generation first." }] },
+      ],
+    },
+  },
+  {
     // Imports flow shared -> features -> app: shared code never reaches up.
     files: ['src/components/**', 'src/lib/**'],
     rules: {
@@ -95,7 +107,7 @@ export default defineConfig(
           paths: SYNC_BANNED_PACKAGES.map((name) => ({ name, message: 'src/sync is plain TypeScript: React stays in lib/sync and the features.' })),
           patterns: [
             { group: ['@/*'], message: 'src/sync is loaded without the @/ alias (e2e, bench): import relatively.' },
-            { group: ['../*', '!../lib', '../lib/*', '!../lib/api', '!../lib/paths'], message: 'src/sync uses only its own files, ../lib/api and ../lib/paths.' },
+            { group: ['../*', '!../lib', '../lib/*', '!../lib/api', '!../lib/paths', '!../lib/zod'], message: 'src/sync uses only its own files, ../lib/api, ../lib/paths and ../lib/zod.' },
             { group: ['react-dom/*', '*.tsx'], message: 'src/sync is plain TypeScript: React stays in lib/sync and the features.' },
           ],
         },

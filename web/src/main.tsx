@@ -1,5 +1,5 @@
 import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { createBrowserRouter } from 'react-router';
 import { App } from './app/app';
 import { UpdatePrompt } from './components/update-prompt';
@@ -18,9 +18,24 @@ applyTheme(readCachedTheme());
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html must contain #root');
 
-createRoot(root).render(
+const app = (
   <StrictMode>
     <App session={createSessionStore()} router={createBrowserRouter(appRoutes)} start={startSyncLater} />
     <UpdatePrompt />
-  </StrictMode>,
+  </StrictMode>
 );
+
+// The landing and login pages arrive prerendered (scripts/prerender.ts): React adopts that
+// markup, in slices that leave the phone responsive, once it is exactly what React would draw
+// (no wrapper, no controls held back). Every other page replaces index.html's splash.
+const prerendered = root.querySelector(':scope > .prerendered');
+if (prerendered) {
+  for (const control of prerendered.querySelectorAll('[data-until-js]')) {
+    control.removeAttribute('disabled');
+    control.removeAttribute('data-until-js');
+  }
+  prerendered.replaceWith(...prerendered.childNodes);
+  hydrateRoot(root, app);
+} else {
+  createRoot(root).render(app);
+}

@@ -14,7 +14,8 @@ export function PublicLayout() {
         <Outlet />
       </main>
       <SiteFooter />
-      {session.status === 'signed-out' ? <TermsBanner /> : null}
+      {/* Signed out, or not known yet (PublicOnly shows this layout only to a likely visitor). */}
+      {session.status !== 'signed-in' ? <TermsBanner /> : null}
     </div>
   );
 }

@@ -1,5 +1,4 @@
 import { Navigate, type RouteObject } from 'react-router';
-import { ContactPage } from '@/features/contact/contact-page';
 import { LoginPage } from '@/features/auth/login-page';
 import { LandingPage } from '@/features/landing/landing-page';
 import { routes } from '@/lib/paths';
@@ -12,6 +11,7 @@ import { PublicOnly, RequireAuth } from './route-guards';
 // visitor to the landing or login page downloads none of it.
 // Screens a driver opens now and then load on demand (route-level code splitting), so the
 // first start downloads less; the service worker precaches every chunk, so they open offline.
+const contact = () => import('@/features/contact/contact-page').then(({ ContactPage }) => ({ element: <ContactPage /> }));
 const privacy = (inApp: boolean) => () =>
   import('@/features/legal/privacy-page').then(({ PrivacyPage }) => ({ element: <PrivacyPage inApp={inApp} /> }));
 const terms = (inApp: boolean) => () =>
@@ -32,7 +32,7 @@ export const appRoutes: RouteObject[] = [
             children: [
               { index: true, element: <LandingPage /> },
               { path: routes.login, element: <LoginPage /> },
-              { path: routes.contact, element: <ContactPage /> },
+              { path: routes.contact, lazy: contact },
               { path: routes.privacy, lazy: privacy(false) },
               { path: routes.terms, lazy: terms(false) },
             ],
@@ -54,7 +54,7 @@ export const appRoutes: RouteObject[] = [
               { path: routes.taxYear, lazy: () => import('@/features/tax-year/tax-year-page').then((m) => ({ Component: m.TaxYearPage })) },
               { path: routes.settings, lazy: () => import('@/features/settings/settings-page').then((m) => ({ Component: m.SettingsPage })) },
               { path: routes.upgrade, lazy: () => import('@/features/upgrade/upgrade-page').then((m) => ({ Component: m.UpgradePage })) },
-              { path: routes.appContact, element: <ContactPage /> },
+              { path: routes.appContact, lazy: contact },
               { path: routes.appPrivacy, lazy: privacy(true) },
               { path: routes.appTerms, lazy: terms(true) },
             ],

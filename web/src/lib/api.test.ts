@@ -1,7 +1,10 @@
 import { describe, expect, it, vi } from 'vitest';
-import { z } from 'zod';
+import fc from 'fast-check';
+import { z } from '@/lib/zod';
 import { apiError, createFakeFetch, json, networkFailure, noContent } from '@/testing/fake-fetch';
-import { ApiError, parseRetryAfter, request } from './api';
+import { expectSameAsZod, usually } from '@/testing/same-as-zod';
+import { ApiError, parseRetryAfter, readErrorBody, request } from './api';
+import { validator } from './guards';
 
 function serve(routes: Parameters<typeof createFakeFetch>[0]) {
   const server = createFakeFetch(routes);
@@ -90,6 +93,50 @@ describe('request', () => {
     serve({ 'GET /api/x': () => json(200, { n: 'one' }) });
     const error = await failure(request('/api/x', { schema: z.object({ n: z.number() }) }));
     expect(error).toMatchObject({ status: 200, code: 'invalid-response' });
+  });
+});
+
+describe('the server error shape', () => {
+  // The zod schema readErrorBody replaced, as the reference it must agree with.
+  const zodErrorBody = z.object({
+    error: z.object({
+      code: z.string().min(1),
+      message: z.string().optional(),
+      fields: z.record(z.string(), z.array(z.string())).optional(),
+    }),
+  });
+
+  it('agrees with the zod schema', () => {
+    expectSameAsZod(
+      validator((body) => {
+        const error = readErrorBody(body);
+        return error && { error };
+      }),
+      zodErrorBody,
+      [
+        { error: { code: 'validation', message: 'Check the form', fields: { email: ['Invalid'] } } },
+        { error: { code: 'internal' } },
+        { error: { code: '' } },
+        { error: { code: 'x', message: null } },
+        { error: { code: 'x', fields: { email: 'Invalid' } } },
+        { error: { code: 'x', fields: [] } },
+        { message: 'nope' },
+        null,
+      ],
+      fc.record({
+        error: fc.oneof(
+          fc.record(
+            {
+              code: usually(fc.string({ maxLength: 2 })),
+              message: fc.oneof(usually(fc.string()), fc.constant(undefined)),
+              fields: fc.oneof(usually(fc.dictionary(fc.string(), usually(fc.array(usually(fc.string()))))), fc.constant(undefined)),
+            },
+            { requiredKeys: [] },
+          ),
+          fc.anything(),
+        ),
+      }),
+    );
   });
 });
 

@@ -1,10 +1,4 @@
-import { z } from 'zod';
-
-// zod probes `new Function` to decide whether to compile its parsers, which our CSP
-// (script-src 'self', no 'unsafe-eval') refuses, and the browser reports as a CSP issue on
-// every page. The interpreted parsers are fast enough for our payloads. This module is the
-// first to use zod in the app, so this runs before any schema parses.
-z.config({ jitless: true });
+import { isOptional, isRecord, isString, type Validator } from './guards';
 
 /**
  * Every failed call surfaces as an ApiError, so screens map one shape to messages.
@@ -42,13 +36,25 @@ export function isApiError(error: unknown): error is ApiError {
   return error instanceof ApiError;
 }
 
-const errorBodySchema = z.object({
-  error: z.object({
-    code: z.string().min(1),
-    message: z.string().optional(),
-    fields: z.record(z.string(), z.array(z.string())).optional(),
-  }),
-});
+export interface ErrorBody {
+  code: string;
+  message?: string | undefined;
+  fields?: Record<string, string[]> | undefined;
+}
+
+const isFields = (value: unknown): value is Record<string, string[]> =>
+  isRecord(value) && Object.values(value).every((messages) => Array.isArray(messages) && messages.every(isString));
+
+/** The server's error shape (docs/api.md), `{error: {code, message?, fields?}}`; undefined if not. */
+export function readErrorBody(body: unknown): ErrorBody | undefined {
+  if (!isRecord(body) || !isRecord(body.error)) return undefined;
+  const { code, message, fields } = body.error;
+  if (!isString(code) || code === '' || !isOptional(message, isString) || !isOptional(fields, isFields)) return undefined;
+  const error: ErrorBody = { code };
+  if ('message' in body.error) error.message = message;
+  if ('fields' in body.error) error.fields = fields && { ...fields };
+  return error;
+}
 
 /** Retry-After is either delay-seconds or an HTTP date (RFC 9110 §10.2.3). */
 export function parseRetryAfter(value: string | null, now: number = Date.now()): number | undefined {
@@ -68,11 +74,9 @@ export async function parseErrorResponse(response: Response): Promise<ApiError> 
   } catch {
     body = undefined;
   }
-  const parsed = errorBodySchema.safeParse(body);
-  if (!parsed.success) {
-    return new ApiError({ status: response.status, code: 'unknown', retryAfter });
-  }
-  const { code, message, fields } = parsed.data.error;
+  const error = readErrorBody(body);
+  if (!error) return new ApiError({ status: response.status, code: 'unknown', retryAfter });
+  const { code, message, fields } = error;
   return new ApiError({ status: response.status, code, message: message ?? '', fields, retryAfter });
 }
 
@@ -80,7 +84,7 @@ export interface RequestOptions<T> {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   body?: unknown;
   /** Validates the success body; a mismatch is an 'invalid-response' ApiError, not a crash later. */
-  schema?: z.ZodType<T>;
+  schema?: Validator<T>;
   signal?: AbortSignal;
   /** Where requests go; the browser's fetch unless a test or simulation brings its own. */
   fetchImpl?: typeof fetch;

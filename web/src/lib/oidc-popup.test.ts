@@ -1,5 +1,9 @@
+import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { oidcFailureMessage, runOidcPopup, type OidcOutcome, type PopupHost } from './oidc-popup';
+import { z } from '@/lib/zod';
+import { expectSameAsZod, usually } from '@/testing/same-as-zod';
+import { validator } from './guards';
+import { oidcFailureMessage, readOidcResult, runOidcPopup, type OidcOutcome, type PopupHost } from './oidc-popup';
 
 const ORIGIN = 'https://dt.example';
 
@@ -98,5 +102,40 @@ describe('OpenID sign-in popup', () => {
     expect(oidcFailureMessage({ kind: 'failed', code: 'invalid-token', message: undefined }, 'Google')).toBe('Failed to login with Google');
     expect(oidcFailureMessage({ kind: 'blocked' }, 'Google')).toMatch(/blocked.*pop-ups/);
     expect(oidcFailureMessage({ kind: 'closed' }, 'Google')).toMatch(/closed before signing in/);
+  });
+});
+
+describe("the popup page's message", () => {
+  // The zod schema readOidcResult replaced, as the reference it must agree with.
+  const zodResult = z.discriminatedUnion('ok', [
+    z.object({ type: z.literal('oidc-result'), ok: z.literal(true), isNewUser: z.boolean() }),
+    z.object({ type: z.literal('oidc-result'), ok: z.literal(false), error: z.string(), message: z.string().optional() }),
+  ]);
+
+  it('agrees with the zod schema', () => {
+    expectSameAsZod(
+      validator(readOidcResult),
+      zodResult,
+      [
+        { type: 'oidc-result', ok: true, isNewUser: true },
+        { type: 'oidc-result', ok: false, error: 'access_denied', message: 'Denied' },
+        { type: 'oidc-result', ok: false, error: 'x' },
+        { type: 'oidc-result', ok: false, error: 'x', message: null },
+        { type: 'oidc-result', ok: true },
+        { type: 'other', ok: true, isNewUser: true },
+        { type: 'oidc-result', ok: 'true', isNewUser: true },
+        'oidc-result',
+      ],
+      fc.record(
+        {
+          type: usually(fc.constant('oidc-result')),
+          ok: usually(fc.boolean()),
+          isNewUser: fc.oneof(usually(fc.boolean()), fc.constant(undefined)),
+          error: fc.oneof(usually(fc.string()), fc.constant(undefined)),
+          message: fc.oneof(usually(fc.string()), fc.constant(undefined)),
+        },
+        { requiredKeys: [] },
+      ),
+    );
   });
 });

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { isBoolean, isOptional, isRecord, isString } from './guards';
 
 /**
  * Sign-in with an OpenID provider in a popup. The server's last page in the popup posts
@@ -12,10 +12,18 @@ export type OidcOutcome =
   /** The popup went away without a result (closed by the person, or it crashed). */
   | { kind: 'closed' };
 
-const resultSchema = z.discriminatedUnion('ok', [
-  z.object({ type: z.literal('oidc-result'), ok: z.literal(true), isNewUser: z.boolean() }),
-  z.object({ type: z.literal('oidc-result'), ok: z.literal(false), error: z.string(), message: z.string().optional() }),
-]);
+type PopupResult = { type: 'oidc-result'; ok: true; isNewUser: boolean } | { type: 'oidc-result'; ok: false; error: string; message?: string | undefined };
+
+/** The popup page's message, checked by hand rather than by zod: the login page is a first load (lib/guards.ts). */
+export function readOidcResult(data: unknown): PopupResult | undefined {
+  if (!isRecord(data) || data.type !== 'oidc-result') return undefined;
+  const { ok, isNewUser, error, message } = data;
+  if (ok === true) return isBoolean(isNewUser) ? { type: 'oidc-result', ok, isNewUser } : undefined;
+  if (ok !== false || !isString(error) || !isOptional(message, isString)) return undefined;
+  const result: PopupResult = { type: 'oidc-result', ok, error };
+  if ('message' in data) result.message = message;
+  return result;
+}
 
 /** The bits of `window` the popup needs, so tests can stand in for the browser. */
 export interface PopupHost {
@@ -55,9 +63,8 @@ export function runOidcPopup(url: string, host: PopupHost = browserHost()): Prom
       // Anyone can post to this window: only our own server's page counts.
       if (event.origin !== host.origin) return;
       if (event.source !== null && event.source !== (popup as unknown)) return;
-      const parsed = resultSchema.safeParse(event.data);
-      if (!parsed.success) return;
-      const result = parsed.data;
+      const result = readOidcResult(event.data);
+      if (!result) return;
       finish(result.ok ? { kind: 'success', isNewUser: result.isNewUser } : { kind: 'failed', code: result.error, message: result.message });
     }
     host.addEventListener('message', onMessage);

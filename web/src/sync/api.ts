@@ -2,7 +2,7 @@
 // against a schema. Failures are classified here so the engine can decide what to do: offline
 // and server trouble retry, 401 waits for sign-in, 403 password-change-required waits for a new
 // password, a refused request parks.
-import { z } from 'zod';
+import { z } from '../lib/zod';
 import { isApiError, request } from '../lib/api';
 import { apiPaths, syncPullPath } from '../lib/paths';
 import { docDataSchemas } from './docs';

@@ -2,7 +2,7 @@
 // the server has acknowledged but no pull has brought back yet, then every unsent change (the
 // outbox items for that document, in order). This module keeps that view up to date whenever
 // any of the three moves, so an acknowledged change never flickers back to an older value.
-import { z } from 'zod';
+import { z } from '../lib/zod';
 import type { LocalDb } from './db';
 import type { DocKind, LocalDoc, OutboxItem, ProfileData, RecordSyncState, SettingsData } from './types';
 

@@ -240,7 +240,8 @@ describe('SyncEngine', () => {
     sync.start();
     await saveEntry(db, day(10));
     const tooMany = { kind: 'server', status: 429, retryAfterMs: 45_000 } as SyncFailure;
-    server.failNext = Array.from({ length: MAX_ATTEMPTS + 1 }, () => tooMany);
+    // One for the cycle start() began, which the first call below waits past, and one for each call.
+    server.failNext = Array.from({ length: MAX_ATTEMPTS + 2 }, () => tooMany);
     for (let i = 0; i < MAX_ATTEMPTS + 1; i += 1) expect(await sync.sync()).toBe(false);
     const [item] = await db.outbox.toArray();
     expect(item).toMatchObject({ parked: 0, attempts: 0 });
@@ -423,6 +424,22 @@ describe('SyncEngine', () => {
     await first;
     await vi.waitFor(async () => expect(await db.outbox.count()).toBe(0), WAIT);
     expect(server.records.size).toBe(2);
+  });
+
+  it('a Sync Data that joins a running cycle answers once the cycle after it has finished', async () => {
+    const sync = engine();
+    await saveEntry(db, day(1, '2025-03-01'));
+    const first = sync.sync();
+    await saveEntry(db, day(2, '2025-03-02'));
+    const asked = sync.sync({ byDriver: true });
+
+    expect(await asked).toBe(true);
+    // "Data synchronized successfully!" is shown now: the engine must be done, not syncing again.
+    expect(statuses.at(-1)?.state).toBe('synced');
+    expect(statuses).toContainEqual({ state: 'syncing', byDriver: true });
+    expect(await db.outbox.count()).toBe(0);
+    expect(server.records.size).toBe(2);
+    expect(await first).toBe(true);
   });
 
   it('syncs invoice checks like entries: put, edit, delete, and a second device sees each', async () => {

@@ -54,7 +54,8 @@ export class SyncEngine {
   private listeners = new Set<(status: SyncStatus) => void>();
   private current: SyncStatus = { state: 'synced', lastSyncAt: null };
   private running: Promise<boolean> | null = null;
-  private rerun = false;
+  /** The cycle that runs after the current one, for the calls made while it runs. */
+  private next: Promise<boolean> | null = null;
   /** The driver saved something or pressed Sync Data, and no cycle has started on it yet. */
   private asked = false;
   private failures = 0;
@@ -119,23 +120,23 @@ export class SyncEngine {
 
   /**
    * Push everything pending, then pull everything new. Resolves true when both completed.
-   * Calls while a cycle runs join it and trigger one more cycle afterwards, so a write made
-   * during a push is never left waiting for the next timer.
+   * Calls while a cycle runs get one more cycle afterwards (one for all of them), and resolve
+   * with it: the running one may have pushed before their write, and Sync Data must not say
+   * "synchronized" while the engine starts over (issue 15).
    * `byDriver`: the driver's own save or Sync Data asked for it, so the status says so (see
    * SyncStatus); timers, pokes and the network coming back do not.
    */
   sync({ byDriver = false }: { byDriver?: boolean } = {}): Promise<boolean> {
     if (byDriver) this.asked = true;
     if (this.running) {
-      this.rerun = true;
-      return this.running;
+      this.next ??= this.running.then(() => {
+        this.next = null;
+        return this.sync();
+      });
+      return this.next;
     }
     this.running = this.cycle().finally(() => {
       this.running = null;
-      if (this.rerun) {
-        this.rerun = false;
-        void this.sync();
-      }
     });
     return this.running;
   }

@@ -3,7 +3,7 @@
 // there at once, and uploaded from a queue when there is a network: one at a time, by its own
 // id, so a resent upload is a no-op on the server (PUT /api/v1/receipts/{id} is idempotent).
 // Only the server's acknowledgement (or the driver removing the photo) ends its wait.
-import { z } from 'zod';
+import { z } from '../lib/zod';
 import { ApiError, isApiError, parseErrorResponse } from '../lib/api';
 import { receiptPath } from '../lib/paths';
 import { saveRecord } from './commands';

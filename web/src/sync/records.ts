@@ -4,7 +4,7 @@
 // Everything generic (save, delete, merge, pull, acknowledge, discard) goes through this table,
 // so a new kind is one row here rather than a second copy of the sync code.
 import type { Table } from 'dexie';
-import { z } from 'zod';
+import { z } from '../lib/zod';
 import type { LocalDb } from './db';
 import type {
   CourierContent,

@@ -30,7 +30,22 @@ pub async fn serve_web_app(method: Method, uri: Uri) -> Response {
     if let Some(response) = asset(path) {
         return response;
     }
+    // The landing and login pages come prerendered (web/scripts/prerender.ts): their own
+    // markup is the first paint, before any JS. Every other route gets the neutral shell.
+    if let Some(response) = prerendered_page(path).and_then(|page| asset(&page)) {
+        return response;
+    }
     asset("index.html").unwrap_or_else(not_built)
+}
+
+/// Where the build puts a one-segment route's prerendered page: `pages/<route>.html`, and
+/// `pages/index.html` for `/`. Anything else (more segments, dots, odd bytes) has none.
+fn prerendered_page(path: &str) -> Option<String> {
+    let route = if path.is_empty() { "index" } else { path };
+    route
+        .bytes()
+        .all(|byte| byte.is_ascii_lowercase() || byte.is_ascii_digit() || byte == b'-')
+        .then(|| format!("pages/{route}.html"))
 }
 
 fn asset(path: &str) -> Option<Response> {
@@ -66,4 +81,37 @@ fn not_built() -> Response {
         ),
     )
         .into_response()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::prerendered_page;
+
+    #[test]
+    fn a_one_segment_route_maps_to_its_prerendered_page() {
+        assert_eq!(prerendered_page("").as_deref(), Some("pages/index.html"));
+        assert_eq!(
+            prerendered_page("login").as_deref(),
+            Some("pages/login.html")
+        );
+        assert_eq!(
+            prerendered_page("tax-year2").as_deref(),
+            Some("pages/tax-year2.html")
+        );
+    }
+
+    #[test]
+    fn other_paths_have_no_prerendered_page() {
+        for path in [
+            "app/dashboard",
+            "../index",
+            "login.html",
+            "Login",
+            "login/",
+            "%2e%2e",
+            "a b",
+        ] {
+            assert_eq!(prerendered_page(path), None, "{path}");
+        }
+    }
 }

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { lazy, Suspense, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { Button } from '@/components/button';
 import { FormAlert } from '@/components/form-alert';
@@ -14,9 +14,12 @@ import { validateCredentials, type CredentialsErrors, type CredentialsInput } fr
 import { tabId, type Mode } from './mode';
 import { ModeTabs } from './mode-tabs';
 import { OidcSignIn } from './oidc-sign-in';
-import { PhoneSignIn } from './phone-sign-in';
 import { useProviders } from './use-providers';
 import styles from './login-page.module.css';
+
+// Opened by a button, and it brings zod, the captcha solver and the phone number rules: loaded
+// on demand, so the login page's first load carries none of them.
+const PhoneSignIn = lazy(() => import('./phone-sign-in').then((m) => ({ default: m.PhoneSignIn })));
 
 const panelId = 'auth-panel';
 const emptyForm: CredentialsInput = { email: '', password: '', displayName: '' };
@@ -74,7 +77,13 @@ export function LoginPage() {
   }
 
   const busy = pending !== null;
-  if (phoneOpen) return <PhoneSignIn onBack={() => setPhoneOpen(false)} region={providers.phoneRegion} />;
+  if (phoneOpen) {
+    return (
+      <Suspense fallback={<Spinner />}>
+        <PhoneSignIn onBack={() => setPhoneOpen(false)} region={providers.phoneRegion} />
+      </Suspense>
+    );
+  }
   return (
     <div className={styles.page}>
       <div className={styles.card}>

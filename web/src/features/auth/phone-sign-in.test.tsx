@@ -30,6 +30,8 @@ async function openPhone(routes: Record<string, FakeHandler>) {
   const app = renderApp('/login', { routes });
   await waitForSession();
   await app.user.click(await screen.findByRole('button', { name: 'Sign in with Phone' }));
+  // The phone form's code loads on demand.
+  await screen.findByLabelText('Phone number');
   return app;
 }
 

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { fetchProviders, NO_OPTIONAL_PROVIDERS, type Providers } from '@/lib/phone/phone-api';
+import { fetchProviders, NO_OPTIONAL_PROVIDERS, type Providers } from '@/lib/providers';
 
 /** The optional sign-in methods this server offers; none until it has answered. */
 export function useProviders(): Providers {

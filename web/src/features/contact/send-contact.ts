@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 import { isApiError, request } from '@/lib/api';
 import { apiPaths } from '@/lib/paths';
 import { contactMessages, type ContactField, type ContactInput } from './contact-schema';

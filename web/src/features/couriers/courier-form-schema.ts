@@ -2,7 +2,7 @@
 // issue-12 contract) so a typo is caught here, not parked after a push. The period's anchor is
 // typed as the driver thinks of it (a weekday, a cycle's first day, a day of the month) and
 // stored as the one date the contract keeps.
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 import { parseForm, type FieldErrors, type FormResult } from '@/lib/form';
 import { addDays, weekdayOf } from '@/lib/week';
 import type { CourierContent, PeriodKind } from '@/sync/types';

@@ -1,6 +1,6 @@
 // The deduction form, as typed, to what is stored. Bounds match the server's deduction rules
 // (the issue-12 contract) so a typo is caught here, not parked after a push.
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 import { parseForm, type FieldErrors, type FormResult } from '@/lib/form';
 import { parsePounds, penceToPounds } from '@/lib/money';
 import type { DeductionContent, DeductionRepeat } from '@/sync/types';

@@ -1,6 +1,6 @@
 // The expense form, as typed, to what is stored. The bounds are the server's expense rules (the
 // issue-13 contract), so a slip is caught here in plain words instead of parked after a push.
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 import { parseForm, type FieldErrors, type FormResult } from '@/lib/form';
 import { parsePounds, penceToPounds } from '@/lib/money';
 import { EXPENSE_CATEGORIES } from '@/lib/tax/expense-categories';

@@ -2,7 +2,7 @@
 // schema a pull is (sync/records.ts), so what the device stores from a file is what it would
 // store from the server. A record that does not fit is listed with its place and why. The
 // profile and settings in the file are not imported: they are the account's, not records.
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 import { RECORD_KINDS, type RecordKind } from '@/sync/records';
 import type { Candidate, ParsedFile, RowNote } from './import-plan';
 import { JSON_EXPORT_FORMAT, JSON_EXPORT_VERSION } from './json-export';

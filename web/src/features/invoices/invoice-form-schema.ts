@@ -1,6 +1,6 @@
 // The statement check form (an "invoice check"), as typed, to what is stored. Bounds match the
 // server (crates/domain/src/invoice.rs) so a typo is caught here, not parked after a push.
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 import { parseForm, type FieldErrors, type FormResult } from '@/lib/form';
 import { parsePounds, penceToPounds } from '@/lib/money';
 import type { PayPeriod } from '@/lib/pay-period';

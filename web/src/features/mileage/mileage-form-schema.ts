@@ -2,7 +2,7 @@
 // slip is caught here in plain words, not parked after a push: whole miles; both odometer
 // readings or neither; the end reading at least the start; at most 2,000 miles in a day;
 // business plus commuting within the miles driven; at least a mile without odometer readings.
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 import { parseForm, type FieldErrors, type FormResult } from '@/lib/form';
 import type { MileageContent } from '@/sync/types';
 

@@ -2,7 +2,7 @@
 // issue-13 contract). Two tax rules live here too: a bicycle is always actual costs (the
 // self-employed flat rate, ITTOIA 2005 s94D, covers cars, goods vehicles and motorcycles only),
 // and a vehicle keeps its method once it was used in an earlier tax year.
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 import { parseForm, type FieldErrors, type FormResult } from '@/lib/form';
 import { currentTaxYear, taxYearOf } from '@/lib/tax/tax-year';
 import type { MileageContent, VehicleContent, VehicleMethod, VehicleType } from '@/sync/types';

@@ -1,6 +1,6 @@
 // The signed-in user's own account security (docs/api.md "Account"): sessions, password, and
 // a guest adding an e-mail and password. Online-only by nature: these are the server's records.
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 import { request } from '@/lib/api';
 import { apiPaths, sessionPath } from '@/lib/paths';
 import { authResponseSchema, type AuthResponse } from '@/lib/session/user';

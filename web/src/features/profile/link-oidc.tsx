@@ -5,7 +5,7 @@ import { FormAlert } from '@/components/form-alert';
 import { Spinner } from '@/components/spinner';
 import { oidcFailureMessage, runOidcPopup } from '@/lib/oidc-popup';
 import { apiPaths } from '@/lib/paths';
-import { fetchProviders } from '@/lib/phone/phone-api';
+import { fetchProviders } from '@/lib/providers';
 import { useSessionStore } from '@/lib/session/use-session';
 import styles from './profile-page.module.css';
 

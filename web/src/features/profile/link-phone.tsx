@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import { Button } from '@/components/button';
 import { PhoneVerification } from '@/components/phone-verification';
 import type { Solver } from '@/lib/phone/captcha';
-import { fetchProviders } from '@/lib/phone/phone-api';
+import { fetchProviders } from '@/lib/providers';
 import { useSessionStore } from '@/lib/session/use-session';
 import styles from './profile-page.module.css';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 
 // Server bounds (crates/domain/src/profile.rs), checked here too so an edit made offline is
 // never parked later for something the form could have said at once.

@@ -1,7 +1,7 @@
 // A rate card as typed to what is stored. Every bound mirrors the server's card rules (the
 // issue-12 contract, crates/domain rate cards), so a typo is caught here, not parked after a push.
 // Money is typed in pounds and stored in pence; an empty box means "not paid this way" (null).
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 import { parseForm, type FieldErrors, type FormResult } from '@/lib/form';
 import { parsePounds, penceToPounds } from '@/lib/money';
 import { DEFAULT_TIERS, FIRST_CARD_FROM, type PayTier } from '@/lib/pay';

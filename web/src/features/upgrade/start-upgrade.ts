@@ -2,7 +2,7 @@
 // configured a payment provider; otherwise (404 billing-disabled, or a server without billing)
 // plans are set by the operator (`delivery-tracker users set-role EMAIL pro`), and the driver
 // is told whom to ask. The button is never dead.
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 import { ApiError, request } from '@/lib/api';
 import { apiPaths } from '@/lib/paths';
 

@@ -1,5 +1,5 @@
 import { solveChallenge } from 'altcha-lib/v1';
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 
 /** The server's ALTCHA v1 challenge (GET /api/v1/auth/phone/challenge). */
 export const challengeSchema = z.object({

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 
 /** Spec §5 "Login": the phone sign-in validation messages (numbers: ./phone-number). */
 export const phoneMessages = {

@@ -39,7 +39,8 @@ function isUnreachable(error: unknown): boolean {
 export type SignedOutReason = 'no-session' | 'signed-out';
 
 export type SessionState =
-  | { status: 'loading'; user: null }
+  /** `remembered`: someone was signed in on this device last time, so the answer is likely a user. */
+  | { status: 'loading'; user: null; remembered: boolean }
   | { status: 'signed-in'; user: User }
   | { status: 'signed-out'; user: null; reason: SignedOutReason };
 
@@ -57,7 +58,7 @@ export interface SessionStore {
 }
 
 export function createSessionStore(): SessionStore {
-  let state: SessionState = { status: 'loading', user: null };
+  let state: SessionState = { status: 'loading', user: null, remembered: readCachedUser() !== null };
   let started: Promise<void> | undefined;
   const listeners = new Set<() => void>();
 

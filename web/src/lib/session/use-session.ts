@@ -10,5 +10,6 @@ export function useSessionStore(): SessionStore {
 
 export function useSession(): SessionState {
   const store = useSessionStore();
-  return useSyncExternalStore(store.subscribe, store.getState);
+  // The same state on the server: the landing and login pages are prerendered (scripts/prerender.ts).
+  return useSyncExternalStore(store.subscribe, store.getState, store.getState);
 }

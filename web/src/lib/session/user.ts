@@ -1,32 +1,72 @@
-import { z } from 'zod';
+import { isBoolean, isNullableString, isOptional, isRecord, isString, validator } from '@/lib/guards';
+
+// Checked by hand, not with zod: the session check runs on every page's first load (see
+// lib/guards.ts). user.test.ts holds these to the zod schema they replaced.
 
 /** The signed-in user as the server sends it (docs/api.md, `user`). */
-export const userSchema = z.object({
-  id: z.string().min(1),
-  email: z.string().nullable(),
-  displayName: z.string(),
-  photoURL: z.string().nullable(),
-  bio: z.string().nullable().optional(),
-  role: z.string(),
-  isAnonymous: z.boolean(),
-  createdAt: z.string(),
-  lastLogin: z.string().nullable().optional(),
-  // The password is temporary (an operator's reset): nothing else until a new one is chosen.
-  // A server from before it does not say.
-  mustChangePassword: z.boolean().default(false),
-});
+export interface User {
+  id: string;
+  email: string | null;
+  displayName: string;
+  photoURL: string | null;
+  bio?: string | null | undefined;
+  role: string;
+  isAnonymous: boolean;
+  createdAt: string;
+  lastLogin?: string | null | undefined;
+  /** The password is temporary (an operator's reset): nothing else until a new one is chosen. */
+  mustChangePassword: boolean;
+}
 
-export type User = z.infer<typeof userSchema>;
+/** The user in a server answer, with only the fields above; undefined when it does not fit. */
+export function readUser(value: unknown): User | undefined {
+  if (!isRecord(value)) return undefined;
+  const { id, email, displayName, photoURL, bio, role, isAnonymous, createdAt, lastLogin, mustChangePassword } = value;
+  const fits =
+    isString(id) &&
+    id !== '' &&
+    isNullableString(email) &&
+    isString(displayName) &&
+    isNullableString(photoURL) &&
+    isOptional(bio, isNullableString) &&
+    isString(role) &&
+    isBoolean(isAnonymous) &&
+    isString(createdAt) &&
+    isOptional(lastLogin, isNullableString) &&
+    isOptional(mustChangePassword, isBoolean);
+  if (!fits) return undefined;
+  const user: User = { id, email, displayName, photoURL, role, isAnonymous, createdAt, mustChangePassword: mustChangePassword ?? false };
+  // A server from before these fields leaves them out, and so does the user read back.
+  if ('bio' in value) user.bio = bio;
+  if ('lastLogin' in value) user.lastLogin = lastLogin;
+  return user;
+}
 
 /** The spec: the value "pro" means Pro, anything else means Free. */
 export function isPro(user: Pick<User, 'role'>): boolean {
   return user.role === 'pro';
 }
 
-export const sessionResponseSchema = z.object({ user: userSchema });
+export const sessionResponseSchema = validator((value) => {
+  const user = isRecord(value) ? readUser(value.user) : undefined;
+  return user && { user };
+});
 
 /** `GET /auth/session`: `user` is null when nobody is signed in (an answer, not a 401). */
-export const sessionCheckSchema = z.object({ user: userSchema.nullable() });
+export const sessionCheckSchema = validator((value): { user: User | null } | undefined => {
+  if (!isRecord(value)) return undefined;
+  if (value.user === null) return { user: null };
+  const user = readUser(value.user);
+  return user && { user };
+});
 
-export const authResponseSchema = z.object({ user: userSchema, isNewUser: z.boolean() });
-export type AuthResponse = z.infer<typeof authResponseSchema>;
+export interface AuthResponse {
+  user: User;
+  isNewUser: boolean;
+}
+
+export const authResponseSchema = validator((value): AuthResponse | undefined => {
+  if (!isRecord(value) || !isBoolean(value.isNewUser)) return undefined;
+  const user = readUser(value.user);
+  return user && { user, isNewUser: value.isNewUser };
+});

@@ -10,6 +10,7 @@ export function SyncProvider({ session, start, children }: { session: SessionSto
     manager.attach();
     return () => manager.detach();
   }, [manager]);
-  const handle = useSyncExternalStore(manager.subscribe, manager.getHandle);
+  // The same handle on the server: the landing and login pages are prerendered (scripts/prerender.ts).
+  const handle = useSyncExternalStore(manager.subscribe, manager.getHandle, manager.getHandle);
   return <SyncContext value={handle}>{children}</SyncContext>;
 }
