@@ -2,26 +2,14 @@
 // account with an e-mail and password (and appear on a second device signed in with them), and
 // signing a device out from another one signs it out for real.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Browser } from 'playwright-core';
-import { addEntry, goOffline, goOnline, launchBrowser, logIn, newPage, type RunningServer, signUp, startServer, syncBadge, uniqueEmail } from './harness';
+import { describe, it } from 'node:test';
+import { addEntry, goOffline, goOnline, logIn, newPage, signUp, syncBadge, uniqueEmail, serverAndBrowser } from './harness';
 
-let server: RunningServer;
-let browser: Browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const run = serverAndBrowser();
 
 describe('accounts', () => {
   it('a guest logs two days offline, saves the account, and a second device sees both', async () => {
-    const phone = await newPage(browser, server);
+    const phone = await newPage(run.browser, run.server);
     await phone.page.goto('/login');
     await phone.page.getByRole('button', { name: 'Continue as guest' }).click();
     await phone.page.waitForURL('**/app/dashboard');
@@ -46,7 +34,7 @@ describe('accounts', () => {
     await phone.page.getByRole('region', { name: 'Your profile' }).getByText(email).waitFor();
     await phone.page.getByRole('region', { name: 'Keep your account' }).waitFor({ state: 'detached' });
 
-    const laptop = await newPage(browser, server);
+    const laptop = await newPage(run.browser, run.server);
     await logIn(laptop.page, email, 'van-route-42');
     await laptop.page.waitForURL('**/app/dashboard');
     await laptop.page.getByText('Guest Monday').waitFor({ timeout: 20_000 });
@@ -59,11 +47,11 @@ describe('accounts', () => {
 
   it('signing a device out from another signs it out', async () => {
     const email = uniqueEmail('devices');
-    const phone = await newPage(browser, server);
+    const phone = await newPage(run.browser, run.server);
     await signUp(phone.page, email, 'van-route-42', 'Sam Driver');
     await phone.page.waitForURL('**/app/dashboard');
 
-    const laptop = await newPage(browser, server);
+    const laptop = await newPage(run.browser, run.server);
     await logIn(laptop.page, email, 'van-route-42');
     await laptop.page.waitForURL('**/app/dashboard');
     await laptop.page.goto('/app/profile');

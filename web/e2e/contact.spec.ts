@@ -1,26 +1,14 @@
 // [4/5] Contact, end to end: validation in the spec's order, Message Sent!, and the operator
 // reading the message with `delivery-tracker messages list`.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Browser } from 'playwright-core';
-import { launchBrowser, newPage, startServer, type RunningServer } from './harness';
+import { describe, it } from 'node:test';
+import { newPage, serverAndBrowser } from './harness';
 
-let server: RunningServer;
-let browser: Browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const run = serverAndBrowser();
 
 describe('contact form', () => {
   it('names the first problem, sends, and reaches the operator', async () => {
-    const { context, page } = await newPage(browser, server);
+    const { context, page } = await newPage(run.browser, run.server);
     await page.goto('/contact');
     const send = page.getByRole('button', { name: 'Send Message' });
     await send.click();
@@ -42,7 +30,7 @@ describe('contact form', () => {
     await page.getByRole('button', { name: 'Send Another Message' }).click();
     assert.equal(await page.getByLabel('Message').inputValue(), '');
 
-    const inbox = server.admin('messages', 'list');
+    const inbox = run.server.admin('messages', 'list');
     assert.match(inbox, /Pat Courier <pat@example\.com>/);
     assert.match(inbox, /Subject: Weekly view/);
     assert.match(inbox, /week start on Monday/);

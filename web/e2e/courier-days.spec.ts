@@ -5,22 +5,11 @@
 // second device sees both. (Two couriers are covered by the component tests until the courier
 // settings screen exists: couriers are only made through the UI here.)
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { goOffline, goOnline, launchBrowser, logIn, newPage, openCourier, type RunningServer, signUp, startServer, syncBadge, uniqueEmail } from './harness';
+import { describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { goOffline, goOnline, logIn, newPage, openCourier, signUp, syncBadge, uniqueEmail, serverAndBrowser } from './harness';
 
-let server: RunningServer;
-let browser: Browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const run = serverAndBrowser();
 
 const entryForm = (page: Page) => page.getByRole('region', { name: 'Log New Entry' });
 const entryCard = (page: Page, day: string) => page.getByRole('article', { name: `Entry for ${day}` });
@@ -54,7 +43,7 @@ async function logDay(page: Page, day: Day): Promise<void> {
 describe('courier days', () => {
   it('logs days with details, shows the pay, and keeps an old day’s total when only its notes are edited after a rate change', async () => {
     const email = uniqueEmail('courier-days');
-    const phone = await newPage(browser, server);
+    const phone = await newPage(run.browser, run.server);
     await signUp(phone.page, email, 'van-route-42', 'Sam Driver');
     await phone.page.waitForURL('**/app/dashboard');
     await phone.page.evaluate(async () => {
@@ -95,7 +84,7 @@ describe('courier days', () => {
     await entryForm(phone.page).getByText('£150.00').waitFor({ timeout: 20_000 });
 
     // A second device, open on the history.
-    const laptop = await newPage(browser, server);
+    const laptop = await newPage(run.browser, run.server);
     await logIn(laptop.page, email, 'van-route-42');
     await laptop.page.waitForURL('**/app/dashboard');
     await laptop.page.goto('/app/history');

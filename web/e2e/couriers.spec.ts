@@ -3,22 +3,11 @@
 // right number of days and £ difference), confirmed and seen in the history, then undone; the
 // server ends up with what the device shows.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { addEntry, courierItem, couriersSection, launchBrowser, newPage, openCourier, type RunningServer, serverRecords, signUp, startServer, uniqueEmail } from './harness';
+import { describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { addEntry, courierItem, couriersSection, newPage, openCourier, serverRecords, signUp, uniqueEmail, serverAndBrowser } from './harness';
 
-let server: RunningServer;
-let browser: Browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const run = serverAndBrowser();
 
 async function totalOf(history: Page, day: string): Promise<string> {
   const card = history.getByRole('article', { name: `Entry for ${day}` });
@@ -45,7 +34,7 @@ async function serverDaysBecome(page: Page, expected: Record<string, [number, st
 
 describe('couriers and rate cards', () => {
   it('adds a per-parcel courier, cuts the default rates from a date, re-prices the days after it and undoes that', async () => {
-    const { context, page } = await newPage(browser, server);
+    const { context, page } = await newPage(run.browser, run.server);
     await signUp(page, uniqueEmail('couriers'));
     await page.waitForURL('**/app/dashboard');
     // Priced with the spec's default tiers: 110 × £1.98, then £1.48.

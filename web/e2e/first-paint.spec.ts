@@ -2,22 +2,11 @@
 // scripts/prerender.ts), and React's first render draws the same thing in the same place: no
 // other layout flashes in between, and nothing can be typed or tapped before React listens.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, phone, type RunningServer, startServer } from './harness';
+import { describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { phone, serverAndBrowser } from './harness';
 
-let server: RunningServer;
-let browser: Browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const run = serverAndBrowser();
 
 /** Every heading, text, control and link on the page with its box, outside the moving showcase. */
 function layout(page: Page) {
@@ -33,10 +22,10 @@ function layout(page: Page) {
 }
 
 // Reduced motion: the showcase stays on its first slide, so the page below it stays put.
-const still = () => ({ ...phone, baseURL: server.url, reducedMotion: 'reduce' as const });
+const still = () => ({ ...phone, baseURL: run.server.url, reducedMotion: 'reduce' as const });
 
 async function openWithoutJs(path: string) {
-  const context = await browser.newContext({ ...still(), javaScriptEnabled: false });
+  const context = await run.browser.newContext({ ...still(), javaScriptEnabled: false });
   const page = await context.newPage();
   await page.goto(path);
   return { context, page };
@@ -56,7 +45,7 @@ describe('first paint of the public pages', () => {
       const painted = await layout(before.page);
       await before.context.close();
 
-      const context = await browser.newContext(still());
+      const context = await run.browser.newContext(still());
       const page = await context.newPage();
       // React adopts the markup as it is: a mismatch would be logged (and redrawn).
       const logged: string[] = [];
@@ -78,10 +67,10 @@ describe('first paint of the public pages', () => {
 
   it('every other route gets the neutral splash, not a prerendered page', async () => {
     for (const path of ['/app/dashboard', '/contact', '/no-such-page']) {
-      const html = await (await fetch(`${server.url}${path}`)).text();
+      const html = await (await fetch(`${run.server.url}${path}`)).text();
       assert.match(html, /class="boot"/, path);
       assert.doesNotMatch(html, /class="prerendered"/, path);
     }
-    assert.match(await (await fetch(`${server.url}/login`)).text(), /class="prerendered"/);
+    assert.match(await (await fetch(`${run.server.url}/login`)).text(), /class="prerendered"/);
   });
 });

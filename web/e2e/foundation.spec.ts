@@ -1,22 +1,11 @@
 // [1/5] Foundation, end to end: routes and guards, sign-up, login errors, guest, sign-out,
 // the session cookie, and the admin CLI — the real binary in real Chromium.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, logIn, newPage, signUp, startServer, uniqueEmail, type RunningServer } from './harness';
+import { describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { logIn, newPage, signUp, uniqueEmail, serverAndBrowser } from './harness';
 
-let server: RunningServer;
-let browser: Browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const run = serverAndBrowser();
 
 function path(page: Page): string {
   return new URL(page.url()).pathname;
@@ -24,7 +13,7 @@ function path(page: Page): string {
 
 describe('signed-out visitor', () => {
   it('sees the public pages and is kept out of /app', async () => {
-    const { context, page } = await newPage(browser, server);
+    const { context, page } = await newPage(run.browser, run.server);
     await page.goto('/');
     await page.getByText('Track your delivery stats efficiently').first().waitFor();
     await page.getByRole('link', { name: /terms/i }).first().waitFor();
@@ -48,7 +37,7 @@ describe('signed-out visitor', () => {
 
 describe('email and password', () => {
   it('signs up, stays signed in across reloads, and signs out to /', async () => {
-    const { context, page } = await newPage(browser, server);
+    const { context, page } = await newPage(run.browser, run.server);
     const email = uniqueEmail('signup');
     await signUp(page, email, 'van-route-42', 'Sam Driver');
     await page.waitForURL('**/app/dashboard');
@@ -86,7 +75,7 @@ describe('email and password', () => {
   });
 
   it('shows the spec’s messages for taken e-mails, short passwords and wrong passwords', async () => {
-    const { context, page } = await newPage(browser, server);
+    const { context, page } = await newPage(run.browser, run.server);
     const email = uniqueEmail('errors');
     await signUp(page, email);
     await page.waitForURL('**/app/dashboard');
@@ -112,7 +101,7 @@ describe('email and password', () => {
 
 describe('guest', () => {
   it('continues as a guest into the app', async () => {
-    const { context, page } = await newPage(browser, server);
+    const { context, page } = await newPage(run.browser, run.server);
     await page.goto('/login');
     await page.getByRole('button', { name: 'Continue as guest' }).click();
     await page.waitForURL('**/app/dashboard');
@@ -124,14 +113,14 @@ describe('guest', () => {
 
 describe('operator', () => {
   it('users set-role takes effect at once and users list shows the account', async () => {
-    const { context, page } = await newPage(browser, server);
+    const { context, page } = await newPage(run.browser, run.server);
     const email = uniqueEmail('pro');
     await signUp(page, email);
     await page.waitForURL('**/app/dashboard');
 
-    server.admin('users', 'set-role', email, 'pro');
+    run.server.admin('users', 'set-role', email, 'pro');
     // Columns: id, e-mail, phone ("-" for an e-mail account), role.
-    assert.match(server.admin('users', 'list'), new RegExp(`${email.replace(/[.]/g, '\\.')}\\s+-\\s+pro`));
+    assert.match(run.server.admin('users', 'list'), new RegExp(`${email.replace(/[.]/g, '\\.')}\\s+-\\s+pro`));
     // The CLI is another process: the server notices its commit (and drops what it cached
     // about sessions) within a quarter of a second, so wait on the server's answer, not a clock.
     await page.waitForFunction(async () => (await (await fetch('/api/v1/auth/session')).json()).user?.role === 'pro', undefined, { polling: 250 });

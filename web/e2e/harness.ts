@@ -4,6 +4,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { after, before } from 'node:test';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 
 
@@ -89,6 +90,22 @@ const chromiumOptions = {
 
 export async function launchBrowser(): Promise<Browser> {
   return chromium.launch(chromiumOptions);
+}
+
+/** The binary (with `env`) and a browser for one spec file: started before its first test and
+ * stopped after its last. Read `server` and `browser` inside tests: they exist only once the
+ * file's `before` has run. */
+export function serverAndBrowser(env: Record<string, string> = {}): { server: RunningServer; browser: Browser } {
+  const run = {} as { server: RunningServer; browser: Browser };
+  before(async () => {
+    run.server = await startServer(env);
+    run.browser = await launchBrowser();
+  });
+  after(async () => {
+    await run.browser?.close();
+    await run.server?.stop();
+  });
+  return run;
 }
 
 /** Chromium with a profile on disk (a normal window, not incognito, which cannot install an

@@ -3,22 +3,11 @@
 // entries; a statement check with a shortfall names the day missing from the statement.
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { addEntry, goOffline, goOnline, launchBrowser, logIn, newPage, type RunningServer, signUp, startServer, syncBadge, uniqueEmail } from './harness';
+import { describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { addEntry, goOffline, goOnline, logIn, newPage, signUp, syncBadge, uniqueEmail, serverAndBrowser } from './harness';
 
-let server: RunningServer;
-let browser: Browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const run = serverAndBrowser();
 
 function entryCard(page: Page, day: string) {
   return page.getByRole('article', { name: `Entry for ${day}` });
@@ -56,7 +45,7 @@ function parseCsv(text: string): string[][] {
 describe('history', () => {
   it('edits and deletes entries offline, then the other device sees both after sync', async () => {
     const email = uniqueEmail('history');
-    const phone = await newPage(browser, server);
+    const phone = await newPage(run.browser, run.server);
     await signUp(phone.page, email, 'van-route-42', 'Sam Driver');
     await phone.page.waitForURL('**/app/dashboard');
     await phone.page.evaluate(async () => {
@@ -66,7 +55,7 @@ describe('history', () => {
     await addEntry(phone.page, '2025-03-18', 102, 'Tuesday run');
     await addEntry(phone.page, '2025-03-19', 103, 'Wednesday run');
 
-    const laptop = await newPage(browser, server);
+    const laptop = await newPage(run.browser, run.server);
     await logIn(laptop.page, email, 'van-route-42');
     await laptop.page.waitForURL('**/app/dashboard');
     await laptop.page.goto('/app/history');
@@ -103,7 +92,7 @@ describe('history', () => {
   });
 
   it('exports a CSV of the entries, and a statement check names the missing day', async () => {
-    const { context, page } = await newPage(browser, server);
+    const { context, page } = await newPage(run.browser, run.server);
     await signUp(page, uniqueEmail('export'), 'van-route-42', 'Sam Driver');
     await page.waitForURL('**/app/dashboard');
     // The account's courier and first card arrive with the first pull; until then a day would

@@ -3,22 +3,11 @@
 // on the driver's second device; importing the same file again, on either device, adds nothing.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { addEntry, goOffline, goOnline, launchBrowser, logIn, newPage, openCourier, type RunningServer, serverHolds, serverRecords, signUp, startServer, syncBadge, uniqueEmail } from './harness';
+import { describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { addEntry, goOffline, goOnline, logIn, newPage, openCourier, serverHolds, serverRecords, signUp, syncBadge, uniqueEmail, serverAndBrowser } from './harness';
 
-let server: RunningServer;
-let browser: Browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const run = serverAndBrowser();
 
 // Three good days and one the preview must list, not drop.
 const ORIGINAL_CSV = ['Date,Stops,Extra,Total', '17/03/2025,101,2.50,202.50', '18/03/2025,102,,204.00', '19/03/2025,lots,0,100', '2025-03-20,103,0,206.00', ''].join('\r\n');
@@ -32,7 +21,7 @@ const entries = async (page: Page) => (await serverRecords(page)).filter((r) => 
 describe('import', () => {
   it("imports the original app's CSV offline, syncs it to a second device, and never twice", async () => {
     const email = uniqueEmail('import');
-    const phone = await newPage(browser, server);
+    const phone = await newPage(run.browser, run.server);
     await signUp(phone.page, email, 'van-route-42', 'Sam Driver');
     await phone.page.waitForURL('**/app/dashboard');
     await phone.page.evaluate(async () => {
@@ -41,7 +30,7 @@ describe('import', () => {
     await phone.page.goto('/app/history');
     await phone.page.getByRole('heading', { name: 'Import' }).waitFor();
 
-    const laptop = await newPage(browser, server);
+    const laptop = await newPage(run.browser, run.server);
     await logIn(laptop.page, email, 'van-route-42');
     await laptop.page.waitForURL('**/app/dashboard');
 
@@ -89,7 +78,7 @@ describe('import', () => {
 
   it('imports the same CSV on two offline devices into one set of days on the server', async () => {
     const email = uniqueEmail('import-twice');
-    const devices = [await newPage(browser, server), await newPage(browser, server)];
+    const devices = [await newPage(run.browser, run.server), await newPage(run.browser, run.server)];
     const [phone, laptop] = devices as [(typeof devices)[number], (typeof devices)[number]];
     await signUp(phone.page, email, 'van-route-42', 'Sam Driver');
     await phone.page.waitForURL('**/app/dashboard');
@@ -135,7 +124,7 @@ describe('import', () => {
   });
 
   it("round-trips the JSON export into another account, with new ids the server accepts, once", async () => {
-    const from = await newPage(browser, server);
+    const from = await newPage(run.browser, run.server);
     await signUp(from.page, uniqueEmail('export-from'));
     await from.page.waitForURL('**/app/dashboard');
     await addEntry(from.page, '2025-04-07', 111, 'Monday from the old account');
@@ -146,7 +135,7 @@ describe('import', () => {
     const exported = JSON.parse(json.toString()) as { entries: { id: string; total: number }[] };
     assert.equal(exported.entries.length, 2);
 
-    const to = await newPage(browser, server);
+    const to = await newPage(run.browser, run.server);
     await signUp(to.page, uniqueEmail('export-to'));
     await to.page.waitForURL('**/app/dashboard');
     // This account's default courier has arrived, so the file's equal one is its duplicate

@@ -3,22 +3,10 @@
 // signal, still there after an offline reload), every record on the server exactly once; and a
 // reminder of a missed working day that can be hidden for 7 days.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Browser } from 'playwright-core';
-import { addEntry, goOffline, goOnline, launchBrowser, newPage, type RunningServer, serverHolds, signUp, startServer, uniqueEmail } from './harness';
+import { describe, it } from 'node:test';
+import { addEntry, goOffline, goOnline, newPage, serverHolds, signUp, uniqueEmail, serverAndBrowser } from './harness';
 
-let server: RunningServer;
-let browser: Browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const run = serverAndBrowser();
 
 const DAY_MS = 86_400_000;
 const addDays = (iso: string, n: number) => new Date(Date.parse(`${iso}T00:00:00Z`) + n * DAY_MS).toISOString().slice(0, 10);
@@ -49,7 +37,7 @@ function flatRate(days: number[]): { perDay: { first: number; after: number; pen
 
 describe('mileage log', () => {
   it('logs a van’s miles across the 10,000-mile break, one day offline, and the server holds each record once', async () => {
-    const { context, page } = await newPage(browser, server);
+    const { context, page } = await newPage(run.browser, run.server);
     await signUp(page, uniqueEmail('mileage'), 'van-route-42', 'Sam Driver');
     await page.waitForURL('**/app/dashboard');
     await page.evaluate(async () => {
@@ -113,7 +101,7 @@ describe('mileage log', () => {
   });
 
   it('reminds of a usual working day left unlogged, and hides it for 7 days', async () => {
-    const { context, page } = await newPage(browser, server);
+    const { context, page } = await newPage(run.browser, run.server);
     await signUp(page, uniqueEmail('reminders'));
     await page.waitForURL('**/app/dashboard');
     // The same weekday three weeks running, then not yesterday's: a usual day missed.

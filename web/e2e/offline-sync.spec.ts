@@ -2,27 +2,15 @@
 // network survive a reload, reach the server when the network returns, and appear on the
 // driver's other device without a reload (poke). Two tabs share one sync leader.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Browser } from 'playwright-core';
-import { addEntry, goOffline, goOnline, launchBrowser, logIn, newPage, type RunningServer, signUp, startServer, syncBadge, uniqueEmail } from './harness';
+import { describe, it } from 'node:test';
+import { addEntry, goOffline, goOnline, logIn, newPage, signUp, syncBadge, uniqueEmail, serverAndBrowser } from './harness';
 
-let server: RunningServer;
-let browser: Browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const run = serverAndBrowser();
 
 describe('offline-first delivery log', () => {
   it('keeps entries typed offline through a reload and syncs them to another device by poke', async () => {
     const email = uniqueEmail('offline');
-    const phone = await newPage(browser, server);
+    const phone = await newPage(run.browser, run.server);
     await signUp(phone.page, email, 'van-route-42', 'Sam Driver');
     await phone.page.waitForURL('**/app/dashboard');
     // The service worker has installed and precached the shell.
@@ -31,7 +19,7 @@ describe('offline-first delivery log', () => {
     });
 
     // A second device, signed in as the same driver, open all along.
-    const laptop = await newPage(browser, server);
+    const laptop = await newPage(run.browser, run.server);
     await logIn(laptop.page, email, 'van-route-42');
     await laptop.page.waitForURL('**/app/dashboard');
     await laptop.page.getByText('Recent Entries').waitFor();
@@ -60,7 +48,7 @@ describe('offline-first delivery log', () => {
   });
 
   it('two tabs of one browser share one sync leader and both update', async () => {
-    const { context, page: first } = await newPage(browser, server);
+    const { context, page: first } = await newPage(run.browser, run.server);
     await signUp(first, uniqueEmail('tabs'));
     await first.waitForURL('**/app/dashboard');
     const second = await context.newPage();

@@ -6,37 +6,11 @@
 // (its pay does not move), comes back online, and a second device shows the same days, the same
 // totals and the week's net pay with the van hire taken off.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, Locator, Page } from 'playwright-core';
-import {
-  addEntry,
-  couriersSection,
-  goOffline,
-  goOnline,
-  launchBrowser,
-  logIn,
-  newPage,
-  openCourier,
-  type RunningServer,
-  serverHolds,
-  signUp,
-  startServer,
-  syncBadge,
-  uniqueEmail,
-} from './harness';
+import { describe, it } from 'node:test';
+import type { Locator, Page } from 'playwright-core';
+import { addEntry, couriersSection, goOffline, goOnline, logIn, newPage, openCourier, serverHolds, signUp, syncBadge, uniqueEmail, serverAndBrowser } from './harness';
 
-let server: RunningServer;
-let browser: Browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const run = serverAndBrowser();
 
 const DAY_MS = 86_400_000;
 /** The Sunday starting this week (the spec's weeks start on Sunday), plus `offset` days, as YYYY-MM-DD. */
@@ -60,7 +34,7 @@ function weekTile(page: Page, label: string): Locator {
 describe('the pay journey', () => {
   it('keeps two couriers, a rate cut and a deduction straight through an offline spell, on a second device too', async () => {
     const email = uniqueEmail('journey');
-    const phone = await newPage(browser, server);
+    const phone = await newPage(run.browser, run.server);
     await signUp(phone.page, email, 'van-route-42', 'Sam Driver');
     await phone.page.waitForURL('**/app/dashboard');
     await phone.page.evaluate(async () => {
@@ -93,7 +67,7 @@ describe('the pay journey', () => {
     );
 
     // The laptop signs in now and stays open all along.
-    const laptop = await newPage(browser, server);
+    const laptop = await newPage(run.browser, run.server);
     await logIn(laptop.page, email, 'van-route-42');
     await laptop.page.waitForURL('**/app/dashboard');
 

@@ -4,25 +4,14 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, newPage, startServer, type RunningServer } from './harness';
+import { describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { newPage, startServer, type RunningServer, serverAndBrowser } from './harness';
 
-let server: RunningServer;
-let browser: Browser;
-
-before(async () => {
-  server = await startServer({ SMS_SENDER: 'log' });
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const run = serverAndBrowser({ SMS_SENDER: 'log' });
 
 /** The newest code texted to `to`, waiting for it to reach the outbox file. */
-async function codeFor(to: string, on: RunningServer = server): Promise<string> {
+async function codeFor(to: string, on: RunningServer = run.server): Promise<string> {
   const outbox = join(on.dataDir, 'sms-outbox.jsonl');
   for (let tries = 0; tries < 100; tries += 1) {
     if (existsSync(outbox)) {
@@ -39,7 +28,7 @@ async function codeFor(to: string, on: RunningServer = server): Promise<string> 
 }
 
 function outboxCount(): number {
-  const outbox = join(server.dataDir, 'sms-outbox.jsonl');
+  const outbox = join(run.server.dataDir, 'sms-outbox.jsonl');
   return existsSync(outbox) ? readFileSync(outbox, 'utf8').split('\n').filter(Boolean).length : 0;
 }
 
@@ -61,7 +50,7 @@ async function sessionUserId(page: Page): Promise<string> {
 }
 
 /** Step 1 and 2 of the phone form, whichever card shows it. */
-async function sendAndVerify(page: Page, typed: string, e164: string, verifyLabel: string, on: RunningServer = server): Promise<void> {
+async function sendAndVerify(page: Page, typed: string, e164: string, verifyLabel: string, on: RunningServer = run.server): Promise<void> {
   await page.getByLabel('Phone number', { exact: true }).fill(typed);
   await page.getByRole('button', { name: 'Send code' }).click();
   await page.getByLabel('Verification code').waitFor();
@@ -75,7 +64,7 @@ async function sendAndVerify(page: Page, typed: string, e164: string, verifyLabe
 
 describe('phone sign-in', () => {
   it('signs up with a texted code and lands on the dashboard; an immediate second code is held back', async () => {
-    const { context, page } = await newPage(browser, server);
+    const { context, page } = await newPage(run.browser, run.server);
     await page.goto('/login');
     // Wrong format first: the spec's message, and nothing texted.
     await page.getByRole('button', { name: 'Sign in with Phone' }).click();
@@ -107,7 +96,7 @@ describe('phone sign-in', () => {
     // A second server with a 1 s per-number wait, so the other device need not wait a minute.
     const quick = await startServer({ SMS_SENDER: 'log', PHONE_SEND_INTERVAL_SECS: '1' });
     try {
-      const { context, page } = await newPage(browser, quick);
+      const { context, page } = await newPage(run.browser, quick);
       await page.goto('/login');
       await page.getByRole('button', { name: 'Continue as guest' }).click();
       await page.waitForURL('**/app/dashboard');
@@ -122,7 +111,7 @@ describe('phone sign-in', () => {
 
       // On another device, the number signs in to that same account.
       await new Promise((done) => setTimeout(done, 1_100));
-      const other = await newPage(browser, quick);
+      const other = await newPage(run.browser, quick);
       await other.page.goto('/login');
       await other.page.getByRole('button', { name: 'Sign in with Phone' }).click();
       await sendAndVerify(other.page, '+447700900456', '+447700900456', 'Verify and sign in', quick);

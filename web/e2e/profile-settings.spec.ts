@@ -4,32 +4,21 @@
 // operator's plan change shows without a reload; the theme follows the driver; an uploaded
 // picture shows in the header.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { crc32, deflateSync } from 'node:zlib';
-import type { Browser, Page } from 'playwright-core';
-import { goOffline, goOnline, launchBrowser, logIn, newPage, type RunningServer, signUp, startServer, syncBadge, uniqueEmail } from './harness';
+import type { Page } from 'playwright-core';
+import { goOffline, goOnline, logIn, newPage, signUp, syncBadge, uniqueEmail, serverAndBrowser } from './harness';
 
 const PASSWORD = 'van-route-42';
-let server: RunningServer;
-let browser: Browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const run = serverAndBrowser();
 
 /** A new driver on one device, plus a second signed-in device of the same driver. */
 async function twoDevices(tag: string, name = 'Sam Driver') {
   const email = uniqueEmail(tag);
-  const phone = await newPage(browser, server);
+  const phone = await newPage(run.browser, run.server);
   await signUp(phone.page, email, PASSWORD, name);
   await phone.page.waitForURL('**/app/dashboard');
-  const laptop = await newPage(browser, server);
+  const laptop = await newPage(run.browser, run.server);
   await logIn(laptop.page, email, PASSWORD);
   await laptop.page.waitForURL('**/app/dashboard');
   return { email, phone, laptop };
@@ -107,7 +96,7 @@ describe('profile, settings, plans and theme', () => {
   });
 
   it('prices a new entry with a tier added to the courier\'s rates in the payment settings', async () => {
-    const { context, page } = await newPage(browser, server);
+    const { context, page } = await newPage(run.browser, run.server);
     await signUp(page, uniqueEmail('tiers'));
     await page.waitForURL('**/app/dashboard');
     await nav(page, 'Settings');
@@ -148,7 +137,7 @@ describe('profile, settings, plans and theme', () => {
   });
 
   it('shows Pro Member and Current Plan once the operator sets the plan, and drops the banner', async () => {
-    const { context, page } = await newPage(browser, server);
+    const { context, page } = await newPage(run.browser, run.server);
     const email = uniqueEmail('plan');
     await signUp(page, email);
     await page.waitForURL('**/app/dashboard');
@@ -163,7 +152,7 @@ describe('profile, settings, plans and theme', () => {
     await dialog.getByRole('button', { name: 'OK' }).click();
     await nav(page, 'Profile');
 
-    server.admin('users', 'set-role', email, 'pro');
+    run.server.admin('users', 'set-role', email, 'pro');
 
     // Poked and pulled: no reload.
     await profileCard(page).getByRole('link', { name: 'Pro Member' }).waitFor({ timeout: 20_000 });
@@ -198,7 +187,7 @@ describe('profile, settings, plans and theme', () => {
     // The laptop, open all along, is poked and follows.
     await laptop.page.waitForFunction(() => document.documentElement.dataset.theme === 'light', null, { timeout: 20_000 });
     // And a device signing in afresh gets it too.
-    const tablet = await newPage(browser, server);
+    const tablet = await newPage(run.browser, run.server);
     await logIn(tablet.page, email, PASSWORD);
     await tablet.page.waitForURL('**/app/dashboard');
     await tablet.page.waitForFunction(() => document.documentElement.dataset.theme === 'light', null, { timeout: 20_000 });

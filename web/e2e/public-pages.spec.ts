@@ -2,22 +2,11 @@
 // itself (and stops when paused), and every public page renders signed out (with the terms
 // banner) and, for a signed-in driver, inside the app.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, newPage, type RunningServer, signUp, startServer, uniqueEmail } from './harness';
+import { describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { newPage, signUp, uniqueEmail, serverAndBrowser } from './harness';
 
-let server: RunningServer;
-let browser: Browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const run = serverAndBrowser();
 
 const pages = [
   ['privacy', 'Last updated: March 21, 2025'],
@@ -31,7 +20,7 @@ function currentSlide(page: Page) {
 
 describe('public site', () => {
   it('the showcase advances every few seconds and stays put when paused', async () => {
-    const { context, page } = await newPage(browser, server);
+    const { context, page } = await newPage(run.browser, run.server);
     await page.goto('/');
     await page.getByText('Track your delivery stats efficiently').first().waitFor();
     const first = await currentSlide(page);
@@ -51,7 +40,7 @@ describe('public site', () => {
   });
 
   it('renders each public page signed out with the terms banner, and inside the app signed in', async () => {
-    const { context, page } = await newPage(browser, server);
+    const { context, page } = await newPage(run.browser, run.server);
     for (const [name, text] of pages) {
       await page.goto(`/${name}`);
       await page.getByText(text).first().waitFor();

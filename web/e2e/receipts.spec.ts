@@ -5,23 +5,12 @@
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { deflateSync } from 'node:zlib';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { goOffline, goOnline, launchBrowser, logIn, newPage, type RunningServer, serverHolds, signUp, startServer, uniqueEmail } from './harness';
+import type { Locator, Page } from 'playwright-core';
+import { goOffline, goOnline, logIn, newPage, serverHolds, signUp, uniqueEmail, serverAndBrowser } from './harness';
 
-let server: RunningServer;
-let browser: Browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const run = serverAndBrowser();
 
 const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
   let c = n;
@@ -69,7 +58,7 @@ function receiptPng(width: number, height: number): Buffer {
 /** The receipt photos the server keeps for a user, as files in its local store. */
 function storedReceipts(userId: string): string[] {
   try {
-    return readdirSync(join(server.dataDir, 'files', 'users', userId)).filter((name) => name.startsWith('receipt_'));
+    return readdirSync(join(run.server.dataDir, 'files', 'users', userId)).filter((name) => name.startsWith('receipt_'));
   } catch {
     return [];
   }
@@ -99,7 +88,7 @@ const photo = { name: 'receipt.png', mimeType: 'image/png', buffer: receiptPng(1
 
 describe('receipt photos', () => {
   it('are kept offline with their expense, uploaded exactly once when online, and shown on a second device', async () => {
-    const { context, page } = await newPage(browser, server);
+    const { context, page } = await newPage(run.browser, run.server);
     const email = uniqueEmail('receipts');
     await signUp(page, email, 'van-route-42', 'Sam Driver');
     await page.waitForURL('**/app/dashboard');
@@ -154,7 +143,7 @@ describe('receipt photos', () => {
     assert.deepEqual(served, { status: 200, type: 'image/jpeg' });
 
     // The driver's other device shows the expense with the photo, fetched from the server.
-    const laptop = await newPage(browser, server);
+    const laptop = await newPage(run.browser, run.server);
     await logIn(laptop.page, email, 'van-route-42');
     await laptop.page.waitForURL('**/app/dashboard');
     await laptop.page.goto('/app/spending');
@@ -168,7 +157,7 @@ describe('receipt photos', () => {
   });
 
   it('keeps a photo waiting through a reload and uploads it once the server is reachable', async () => {
-    const { context, page } = await newPage(browser, server);
+    const { context, page } = await newPage(run.browser, run.server);
     await signUp(page, uniqueEmail('receipts-reload'), 'van-route-42', 'Sam Driver');
     await page.waitForURL('**/app/dashboard');
     const userId = await userIdOf(page);

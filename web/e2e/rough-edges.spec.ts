@@ -3,22 +3,11 @@
 // badge never sits on an action, nothing spills out of the history's cards, a long e-mail
 // address wraps only at its @ or a dot, and the dialogs are the browser's modal <dialog>.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { addEntry, goOffline, goOnline, launchBrowser, newPage, type RunningServer, signUp, startServer, syncBadge, uniqueEmail } from './harness';
+import { describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { addEntry, goOffline, goOnline, newPage, signUp, syncBadge, uniqueEmail, serverAndBrowser } from './harness';
 
-let server: RunningServer;
-let browser: Browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const run = serverAndBrowser();
 
 /** Controls whose right edge passes the content edge of the card around them. */
 function spills(page: Page): Promise<string[]> {
@@ -52,7 +41,7 @@ async function badgeHidden(page: Page): Promise<void> {
 
 describe('rough edges', () => {
   it('a signed-out visit to the landing and login pages logs no console error', async () => {
-    const { context, page } = await newPage(browser, server);
+    const { context, page } = await newPage(run.browser, run.server);
     const errors: string[] = [];
     page.on('console', (message) => {
       if (message.type() === 'error') errors.push(message.text());
@@ -68,14 +57,14 @@ describe('rough edges', () => {
     assert.deepEqual(session, { status: 200, body: { user: null } });
     assert.deepEqual(errors, []);
     // A real robots.txt, not the app's HTML.
-    const robots = await fetch(`${server.url}/robots.txt`);
+    const robots = await fetch(`${run.server.url}/robots.txt`);
     assert.match(robots.headers.get('content-type') ?? '', /^text\/plain/);
     assert.match(await robots.text(), /^User-agent: \*\n/);
     await context.close();
   });
 
   it("the driver's own save brings up the badge online, and it never covers an action", async () => {
-    const { context, page } = await newPage(browser, server);
+    const { context, page } = await newPage(run.browser, run.server);
     await signUp(page, uniqueEmail('badge'));
     await page.waitForURL('**/app/dashboard');
     await page.getByLabel('Date').waitFor();
@@ -96,7 +85,7 @@ describe('rough edges', () => {
   });
 
   it('at 390 px nothing on the history spills out of its card', async () => {
-    const { context, page } = await newPage(browser, server);
+    const { context, page } = await newPage(run.browser, run.server);
     await signUp(page, uniqueEmail('spill'));
     await page.waitForURL('**/app/dashboard');
     await addEntry(page, '2025-03-18', 120, 'Depot');
@@ -111,7 +100,7 @@ describe('rough edges', () => {
   });
 
   it('a long e-mail address on the profile wraps only after its @ or before a dot', async () => {
-    const { context, page } = await newPage(browser, server);
+    const { context, page } = await newPage(run.browser, run.server);
     const email = `a.rather.long.name.for.a.driver.${Date.now().toString(36)}@deliveries-and-parcels.example.co.uk`;
     await signUp(page, email);
     await page.waitForURL('**/app/dashboard');
@@ -148,7 +137,7 @@ describe('rough edges', () => {
   });
 
   it('a dialog is a modal <dialog>: the page behind is inert, Escape closes it and focus goes back', async () => {
-    const { context, page } = await newPage(browser, server);
+    const { context, page } = await newPage(run.browser, run.server);
     await signUp(page, uniqueEmail('dialog'));
     await page.waitForURL('**/app/dashboard');
     const syncData = page.getByRole('button', { name: 'Sync Data' });

@@ -3,22 +3,10 @@
 // imported from CSV, offline, that is short by one day and takes the deduction once more than
 // the log; the check names both, is marked disputed with a note, and reaches a second device.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Browser } from 'playwright-core';
-import { addEntry, goOffline, goOnline, launchBrowser, logIn, newPage, openCourier, type RunningServer, signUp, startServer, uniqueEmail } from './harness';
+import { describe, it } from 'node:test';
+import { addEntry, goOffline, goOnline, logIn, newPage, openCourier, signUp, uniqueEmail, serverAndBrowser } from './harness';
 
-let server: RunningServer;
-let browser: Browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const run = serverAndBrowser();
 
 const day = (base: Date, offset: number) => new Date(base.getTime() + offset * 86_400_000).toISOString().slice(0, 10);
 const short = (iso: string) => `${iso.slice(8, 10)}/${iso.slice(5, 7)}/${iso.slice(0, 4)}`;
@@ -26,7 +14,7 @@ const weekday = (iso: string) => ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat
 
 describe('statement checks', () => {
   it('names the missing day and the deduction taken twice in a 4-4-5 period, and keeps the dispute', async () => {
-    const { context, page } = await newPage(browser, server);
+    const { context, page } = await newPage(run.browser, run.server);
     const email = uniqueEmail('statements');
     await signUp(page, email, 'van-route-42', 'Sam Driver');
     await page.waitForURL('**/app/dashboard');
@@ -94,7 +82,7 @@ describe('statement checks', () => {
     await card.getByText('Waiting to sync').waitFor({ state: 'detached', timeout: 20_000 });
 
     // The driver's other device has it, worked out the same from the synced days and charges.
-    const laptop = await newPage(browser, server);
+    const laptop = await newPage(run.browser, run.server);
     await logIn(laptop.page, email, 'van-route-42');
     await laptop.page.waitForURL('**/app/dashboard');
     await laptop.page.goto('/app/history?view=invoices');

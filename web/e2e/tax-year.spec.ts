@@ -9,22 +9,11 @@
 // hold in any later year too.
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { courierItem, couriersSection, launchBrowser, newPage, type RunningServer, signUp, startServer, uniqueEmail } from './harness';
+import { describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { courierItem, couriersSection, newPage, signUp, uniqueEmail, serverAndBrowser } from './harness';
 
-let server: RunningServer;
-let browser: Browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const run = serverAndBrowser();
 
 // ---- The test's own arithmetic (GOV.UK rates for 2026-27) ----
 
@@ -143,7 +132,7 @@ async function figure(page: Page, label: string): Promise<string> {
 
 describe('the tax year', () => {
   it('adds up days, expenses and mileage into figures worked out here, in both regions, and exports both CSVs', async () => {
-    const { page } = await newPage(browser, server);
+    const { page } = await newPage(run.browser, run.server);
     await signUp(page, uniqueEmail('taxyear'));
     await page.waitForURL('**/app/dashboard');
 

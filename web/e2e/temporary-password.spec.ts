@@ -3,26 +3,14 @@
 // password-change-required (never parked or dropped) and reach the server once the driver has
 // chosen a new password.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Browser } from 'playwright-core';
-import { addEntry, goOffline, goOnline, launchBrowser, logIn, newPage, type RunningServer, serverHolds, signUp, startServer, syncBadge, uniqueEmail } from './harness';
+import { describe, it } from 'node:test';
+import { addEntry, goOffline, goOnline, logIn, newPage, serverHolds, signUp, syncBadge, uniqueEmail, serverAndBrowser } from './harness';
 
-let server: RunningServer;
-let browser: Browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const run = serverAndBrowser();
 
 describe('temporary password', () => {
   it('blocks the app until a new password is chosen, and the offline days then sync', async () => {
-    const { context, page } = await newPage(browser, server);
+    const { context, page } = await newPage(run.browser, run.server);
     const email = uniqueEmail('reset');
     await signUp(page, email);
     await page.waitForURL('**/app/dashboard');
@@ -34,7 +22,7 @@ describe('temporary password', () => {
     await addEntry(page, '2025-03-17', 121, 'Before the reset');
     await syncBadge(page).getByText('1 change(s) pending sync').waitFor();
 
-    const printed = server.admin('users', 'reset-password', email);
+    const printed = run.server.admin('users', 'reset-password', email);
     const temporary = /^\s{4}(\S+)$/m.exec(printed)?.[1];
     assert.ok(temporary, printed);
 
