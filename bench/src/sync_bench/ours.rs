@@ -157,23 +157,9 @@ pub async fn pull_history(base: &str, cookie: &str) -> (Duration, usize, usize) 
     let started = Instant::now();
     let (mut cursor, mut bytes, mut changes) = (0i64, 0usize, 0usize);
     loop {
-        let reply = http
-            .get(format!(
-                "{base}/api/v1/sync/pull?cursor={cursor}&limit=1000"
-            ))
-            .header("cookie", cookie)
-            .header("accept-encoding", "gzip")
-            .send()
-            .await
-            .unwrap();
-        assert!(reply.status().is_success(), "pull: {}", reply.status());
-        let gzipped = reply
-            .headers()
-            .get("content-encoding")
-            .is_some_and(|v| v == "gzip");
-        let body = reply.bytes().await.unwrap();
-        bytes += body.len();
-        let page: Value = serde_json::from_slice(&plain(&body, gzipped)).unwrap();
+        let url = format!("{base}/api/v1/sync/pull?cursor={cursor}&limit=1000");
+        let (wire, page) = get_gzipped_json(&http, &url, ("cookie", cookie)).await;
+        bytes += wire;
         changes += page["changes"].as_array().unwrap().len();
         cursor = page["cursor"].as_i64().unwrap();
         if !page["hasMore"].as_bool().unwrap() {
@@ -181,6 +167,30 @@ pub async fn pull_history(base: &str, cookie: &str) -> (Duration, usize, usize) 
         }
     }
     (started.elapsed(), bytes, changes)
+}
+
+/// GETs `url` with one credential header and gzip asked for, as both pull figures do; returns
+/// the bytes on the wire and the JSON body, decompressed.
+pub async fn get_gzipped_json(
+    http: &reqwest::Client,
+    url: &str,
+    (header, credential): (&str, &str),
+) -> (usize, Value) {
+    let reply = http
+        .get(url)
+        .header(header, credential)
+        .header("accept-encoding", "gzip")
+        .send()
+        .await
+        .unwrap();
+    assert!(reply.status().is_success(), "{url}: {}", reply.status());
+    let gzipped = reply
+        .headers()
+        .get("content-encoding")
+        .is_some_and(|v| v == "gzip");
+    let body = reply.bytes().await.unwrap();
+    let json = serde_json::from_slice(&plain(&body, gzipped)).unwrap();
+    (body.len(), json)
 }
 
 /// A response body as the client reads it: gunzipped when it came compressed.

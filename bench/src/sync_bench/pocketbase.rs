@@ -269,24 +269,13 @@ impl PocketBase {
         let started = Instant::now();
         let (mut bytes, mut records) = (0usize, 0usize);
         for page in 1.. {
-            let reply = http
-                .get(format!(
-                    "{}/api/collections/entries/records?page={page}&perPage=1000&skipTotal=1",
-                    self.base
-                ))
-                .header("authorization", &user.token)
-                .header("accept-encoding", "gzip")
-                .send()
-                .await
-                .unwrap();
-            assert!(reply.status().is_success(), "list: {}", reply.status());
-            let gzipped = reply
-                .headers()
-                .get("content-encoding")
-                .is_some_and(|v| v == "gzip");
-            let body = reply.bytes().await.unwrap();
-            bytes += body.len();
-            let list: Value = serde_json::from_slice(&ours::plain(&body, gzipped)).unwrap();
+            let url = format!(
+                "{}/api/collections/entries/records?page={page}&perPage=1000&skipTotal=1",
+                self.base
+            );
+            let (wire, list) =
+                ours::get_gzipped_json(&http, &url, ("authorization", &user.token)).await;
+            bytes += wire;
             let items = list["items"].as_array().unwrap().len();
             records += items;
             if items < 1000 {
