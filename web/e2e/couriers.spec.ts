@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { addEntry, courierItem, couriersSection, newPage, openCourier, serverRecords, signUp, uniqueEmail, serverAndBrowser } from './harness';
+import { addEntry, courierItem, couriersSection, newPage, openCourier, openNav, serverRecords, signUp, uniqueEmail, serverAndBrowser } from './harness';
 
 const run = serverAndBrowser();
 
@@ -42,7 +42,7 @@ describe('couriers and rate cards', () => {
     await addEntry(page, '2025-09-02', 100, 'After the cut'); // £198.00
     await addEntry(page, '2025-09-03', 120, 'Long day'); // £232.60
 
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
+    await openNav(page, 'Settings');
     await page.getByRole('heading', { name: 'Payment Settings' }).waitFor();
     // The account's own courier comes from the server.
     const mine = await openCourier(page, 'My courier');

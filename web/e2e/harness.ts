@@ -145,6 +145,17 @@ export async function logIn(page: Page, email: string, password: string): Promis
   await page.getByRole('button', { name: 'Login', exact: true }).click();
 }
 
+/**
+ * Opens a page from the bottom bar and waits until it is the page shown. React Router renders
+ * the navigation in a transition, so a click can return while the old page is still on screen;
+ * the link turns current in the same commit that shows the new page.
+ */
+export async function openNav(page: Page, name: 'Home' | 'Spending' | 'Tax' | 'Profile' | 'Settings'): Promise<void> {
+  const link = page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true });
+  await link.click();
+  await link.and(page.locator('[aria-current="page"]')).waitFor();
+}
+
 /** Logs a day with the dashboard's entry form, as a driver would. */
 export async function addEntry(page: Page, date: string, stops: number, notes: string): Promise<void> {
   await page.getByLabel('Date').fill(date);

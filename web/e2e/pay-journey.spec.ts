@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
-import { addEntry, couriersSection, goOffline, goOnline, logIn, newPage, openCourier, serverHolds, signUp, syncBadge, uniqueEmail, serverAndBrowser } from './harness';
+import { addEntry, couriersSection, goOffline, goOnline, logIn, newPage, openCourier, openNav, serverHolds, signUp, syncBadge, uniqueEmail, serverAndBrowser } from './harness';
 
 const run = serverAndBrowser();
 
@@ -20,11 +20,6 @@ function thisWeek(offset: number): string {
   return new Date(sunday + offset * DAY_MS).toISOString().slice(0, 10);
 }
 const short = (iso: string) => `${iso.slice(8, 10)}/${iso.slice(5, 7)}/${iso.slice(0, 4)}`;
-
-async function goTo(page: Page, link: 'Home' | 'Settings'): Promise<void> {
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: link }).click();
-  await page.getByRole('heading', { name: link === 'Home' ? 'Log New Entry' : 'Payment Settings' }).waitFor();
-}
 
 /** The week's pay panel on the dashboard, one tile by its label. */
 function weekTile(page: Page, label: string): Locator {
@@ -43,7 +38,7 @@ describe('the pay journey', () => {
     const [monday, tuesday, wednesday, thursday, friday] = [thisWeek(1), thisWeek(2), thisWeek(3), thisWeek(4), thisWeek(5)];
 
     // Online: a weekly van hire on the driver's own courier, and a second courier paid per parcel.
-    await goTo(phone.page, 'Settings');
+    await openNav(phone.page, 'Settings');
     const mine = await openCourier(phone.page, 'My courier');
     await mine.getByRole('button', { name: 'Add deduction' }).click();
     await mine.getByLabel('What for').fill('Van hire');
@@ -73,11 +68,11 @@ describe('the pay journey', () => {
 
     // Offline on the phone from here.
     await goOffline(phone.context);
-    await goTo(phone.page, 'Home');
+    await openNav(phone.page, 'Home');
     await addEntry(phone.page, monday, 100, 'Before the cut'); // default tiers: £198.00
     await addEntry(phone.page, wednesday, 100, 'Logged before the cut was known'); // £198.00
 
-    await goTo(phone.page, 'Settings');
+    await openNav(phone.page, 'Settings');
     const cut = await openCourier(phone.page, 'My courier');
     await cut.getByRole('button', { name: 'Change rates from a date' }).click();
     await cut.getByLabel('New rates start on').fill(tuesday);
@@ -92,7 +87,7 @@ describe('the pay journey', () => {
     await cut.getByRole('button', { name: 'Undo' }).click();
     await cut.getByText('Re-priced 1 day').waitFor({ state: 'detached' });
 
-    await goTo(phone.page, 'Home');
+    await openNav(phone.page, 'Home');
     await addEntry(phone.page, friday, 100, 'After the cut'); // a new day: 100 × £1.90 = £190.00
     await phone.page.getByLabel('Courier').selectOption({ label: 'Evri' });
     await phone.page.getByLabel('Date').fill(thursday);

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { crc32, deflateSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
-import { goOffline, goOnline, logIn, newPage, signUp, syncBadge, uniqueEmail, serverAndBrowser } from './harness';
+import { goOffline, goOnline, logIn, newPage, openNav, signUp, syncBadge, uniqueEmail, serverAndBrowser } from './harness';
 
 const PASSWORD = 'van-route-42';
 const run = serverAndBrowser();
@@ -22,10 +22,6 @@ async function twoDevices(tag: string, name = 'Sam Driver') {
   await logIn(laptop.page, email, PASSWORD);
   await laptop.page.waitForURL('**/app/dashboard');
   return { email, phone, laptop };
-}
-
-function nav(page: Page, name: 'Home' | 'Profile' | 'Settings') {
-  return page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name }).click();
 }
 
 function profileCard(page: Page) {
@@ -63,11 +59,11 @@ describe('profile, settings, plans and theme', () => {
     await phone.page.evaluate(async () => {
       await navigator.serviceWorker.ready;
     });
-    await nav(laptop.page, 'Profile');
+    await openNav(laptop.page, 'Profile');
     await profileCard(laptop.page).getByRole('heading', { name: 'Sam Driver' }).waitFor();
 
     await goOffline(phone.context);
-    await nav(phone.page, 'Profile');
+    await openNav(phone.page, 'Profile');
     await phone.page.getByRole('button', { name: 'Edit Profile' }).click();
     const email = phone.page.getByLabel('Email');
     assert.equal(await email.getAttribute('readonly'), '');
@@ -89,7 +85,7 @@ describe('profile, settings, plans and theme', () => {
     // The laptop was poked and pulled: no reload.
     await profileCard(laptop.page).getByRole('heading', { name: 'Samira Khan' }).waitFor({ timeout: 20_000 });
     await profileCard(laptop.page).getByText('Nights, van 7').waitFor();
-    await nav(laptop.page, 'Home');
+    await openNav(laptop.page, 'Home');
     await laptop.page.getByRole('region', { name: 'Greeting' }).getByText(/, Samira!/).waitFor();
     await phone.context.close();
     await laptop.context.close();
@@ -99,7 +95,7 @@ describe('profile, settings, plans and theme', () => {
     const { context, page } = await newPage(run.browser, run.server);
     await signUp(page, uniqueEmail('tiers'));
     await page.waitForURL('**/app/dashboard');
-    await nav(page, 'Settings');
+    await openNav(page, 'Settings');
     await page.getByRole('heading', { name: 'Payment Settings' }).waitFor();
     // The tiers live on the default courier's first rate card (issue 12), which the server made.
     await page.getByRole('button', { name: 'Edit rates from the start' }).click({ timeout: 20_000 });
@@ -113,7 +109,7 @@ describe('profile, settings, plans and theme', () => {
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByText('Payment settings saved successfully!').waitFor();
 
-    await nav(page, 'Home');
+    await openNav(page, 'Home');
     const form = page.getByRole('region', { name: 'Log New Entry' });
     await form.getByLabel('Date').fill('2025-03-20');
     await form.getByLabel('Stops').fill('140');
@@ -143,14 +139,14 @@ describe('profile, settings, plans and theme', () => {
     await page.waitForURL('**/app/dashboard');
     const banner = page.getByRole('complementary', { name: 'Pro plan' });
     await banner.waitFor();
-    await nav(page, 'Profile');
+    await openNav(page, 'Profile');
     await profileCard(page).getByRole('link', { name: 'Free User' }).click();
     await page.waitForURL('**/app/upgrade');
     await page.getByRole('button', { name: 'Upgrade to Pro' }).click();
     const dialog = page.getByRole('alertdialog', { name: 'Ask your operator to switch you to Pro' });
     await dialog.waitFor();
     await dialog.getByRole('button', { name: 'OK' }).click();
-    await nav(page, 'Profile');
+    await openNav(page, 'Profile');
 
     run.server.admin('users', 'set-role', email, 'pro');
 
@@ -172,7 +168,7 @@ describe('profile, settings, plans and theme', () => {
     const { email, phone, laptop } = await twoDevices('theme');
     const theme = (page: Page) => page.evaluate(() => document.documentElement.dataset.theme);
     assert.equal(await theme(phone.page), 'dark');
-    await nav(phone.page, 'Profile');
+    await openNav(phone.page, 'Profile');
     const group = phone.page.getByRole('group', { name: 'Theme' });
     await group.getByRole('button', { name: 'Light' }).click();
     assert.equal(await theme(phone.page), 'light');
@@ -199,7 +195,7 @@ describe('profile, settings, plans and theme', () => {
 
   it('uploads a picture that the header avatar shows at once, and the other device after sync', async () => {
     const { phone, laptop } = await twoDevices('photo');
-    await nav(phone.page, 'Profile');
+    await openNav(phone.page, 'Profile');
     const input = phone.page.getByLabel('Profile picture file');
 
     await input.setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('not a picture') });

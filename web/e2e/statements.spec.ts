@@ -4,7 +4,7 @@
 // the log; the check names both, is marked disputed with a note, and reaches a second device.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { addEntry, goOffline, goOnline, logIn, newPage, openCourier, signUp, uniqueEmail, serverAndBrowser } from './harness';
+import { addEntry, goOffline, goOnline, logIn, newPage, openCourier, openNav, signUp, uniqueEmail, serverAndBrowser } from './harness';
 
 const run = serverAndBrowser();
 
@@ -34,7 +34,7 @@ describe('statement checks', () => {
 
     // In the settings: the courier moves to a 4-4-5 pay period, paid 2 weeks in arrears, and
     // £15 device rent comes off every week from the first working day (4 charges in the period).
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
+    await openNav(page, 'Settings');
     const mine = await openCourier(page, 'My courier');
     await mine.getByRole('button', { name: 'Edit My courier' }).click();
     await mine.getByLabel('Pay period').selectOption('fourFourFive');

@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { courierItem, couriersSection, newPage, signUp, uniqueEmail, serverAndBrowser } from './harness';
+import { courierItem, couriersSection, newPage, openNav, signUp, uniqueEmail, serverAndBrowser } from './harness';
 
 const run = serverAndBrowser();
 
@@ -95,10 +95,6 @@ async function logDay(page: Page, date: string, courier: string, stops: number, 
   await page.getByLabel('Notes').fill(notes);
   await page.getByRole('button', { name: 'Save Entry' }).click();
   await page.getByText('Entry saved successfully!').waitFor();
-}
-
-async function openNav(page: Page, name: string) {
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name }).click();
 }
 
 async function addExpense(page: Page, fields: { date: string; amount: string; category: string; note: string; monthly?: boolean; vehicle?: string }) {
