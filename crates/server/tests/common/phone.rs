@@ -51,7 +51,8 @@ pub async fn spawn_phone_app(
     tweak(&mut config);
     let mut state = AppState::new(config, store.clone()).unwrap();
     let (clock, time) = Clock::manual();
-    if let Some(phone) = state.phone.as_mut() {
+    let services = state.services_mut().expect("not shared yet");
+    if let Some(phone) = services.phone.as_mut() {
         phone.clock = clock;
     }
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
