@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { addEntry, courierItem, couriersSection, newPage, openCourier, openNav, serverRecords, signUp, uniqueEmail, serverAndBrowser } from './harness';
+import { addEntry, courierItem, couriersSection, newPage, openCourier, openNav, serverHolds, serverRecords, signUp, uniqueEmail, serverAndBrowser } from './harness';
 
 const run = serverAndBrowser();
 
@@ -91,8 +91,9 @@ describe('couriers and rate cards', () => {
     await expectTotal(history, '03/09/2025', '£223.80');
     assert.match(await totalOf(history, '30/08/2025'), /£198\.00/);
 
-    // The re-priced days reached the server with the new card.
-    const records = await serverRecords(page);
+    // The re-priced days reached the server with the new card (pushed in the background: the
+    // server is asked until it holds the card, then the days are waited for below).
+    const records = await serverHolds(page, 'the new card', (held) => held.some((c) => c.kind === 'rateCard' && c.data?.validFrom === '2025-09-01'));
     // The default courier's id is the account's id, and so is its first card's.
     const mineId = records.find((c) => c.kind === 'courier' && c.data?.name === 'My courier')!.id;
     const cutId = records.find((c) => c.kind === 'rateCard' && c.data?.validFrom === '2025-09-01')?.id;

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { addEntry, goOffline, goOnline, logIn, newPage, openCourier, serverHolds, serverRecords, signUp, syncBadge, uniqueEmail, serverAndBrowser } from './harness';
+import { addEntry, goOffline, goOnline, goOnlineUntilSynced, logIn, newPage, openCourier, serverHolds, serverRecords, signUp, syncBadge, uniqueEmail, serverAndBrowser } from './harness';
 
 const run = serverAndBrowser();
 
@@ -106,8 +106,7 @@ describe('import', () => {
 
     // Both devices push their three days: the same ids, so the server holds each day once.
     for (const { context, page } of devices) {
-      await goOnline(context);
-      await syncBadge(page).getByText(/All data synced/).waitFor({ timeout: 20_000 });
+      await goOnlineUntilSynced(context, page);
       assert.equal(await page.getByText(/not accepted|parked/i).count(), 0);
     }
     const days = (await entries(laptop.page)).map((r) => [r.data?.date, r.data?.stops, r.data?.total]).sort();
