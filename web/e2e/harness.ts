@@ -208,6 +208,18 @@ export async function goOnlineUntilSynced(context: BrowserContext, page: Page): 
   await Promise.all([syncBadge(page).getByText(/All data synced/).waitFor({ timeout: 20_000 }), goOnline(context)]);
 }
 
+/**
+ * Syncs with the header's Sync Data and closes its dialog: after it, the device holds everything
+ * the server had, the first pull's default courier and card included. (The screens show a
+ * default courier made on the device before that pull, so they cannot tell it has happened.)
+ */
+export async function syncNow(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Sync Data' }).click();
+  const dialog = page.getByRole('alertdialog', { name: 'Data synchronized successfully!' });
+  await dialog.getByRole('button', { name: 'OK' }).click();
+  await dialog.waitFor({ state: 'detached' });
+}
+
 /** Settings → "Couriers & pay". */
 export function couriersSection(page: Page): Locator {
   return page.getByRole('region', { name: 'Couriers & pay' });

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { addEntry, goOffline, goOnline, goOnlineUntilSynced, logIn, newPage, openCourier, serverHolds, serverRecords, signUp, syncBadge, uniqueEmail, serverAndBrowser } from './harness';
+import { addEntry, goOffline, goOnline, goOnlineUntilSynced, logIn, newPage, serverHolds, serverRecords, signUp, syncBadge, syncNow, uniqueEmail, serverAndBrowser } from './harness';
 
 const run = serverAndBrowser();
 
@@ -89,8 +89,7 @@ describe('import', () => {
         await navigator.serviceWorker.ready;
       });
       // The default courier has reached the device, so its days can be read offline.
-      await page.goto('/app/settings');
-      await openCourier(page, 'My courier');
+      await syncNow(page);
       await page.goto('/app/history');
       await page.getByRole('heading', { name: 'Import' }).waitFor();
     }
@@ -139,8 +138,7 @@ describe('import', () => {
     await to.page.waitForURL('**/app/dashboard');
     // This account's default courier has arrived, so the file's equal one is its duplicate
     // (on a slow machine the preview could otherwise come before the first pull).
-    await to.page.goto('/app/settings');
-    await openCourier(to.page, 'My courier');
+    await syncNow(to.page);
     await to.page.goto('/app/history');
     const pick = () => to.page.getByLabel('File to import').setInputFiles({ name: 'export.json', mimeType: 'application/json', buffer: json });
     await pick();
