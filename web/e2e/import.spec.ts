@@ -29,6 +29,8 @@ describe('import', () => {
     });
     await phone.page.goto('/app/history');
     await phone.page.getByRole('heading', { name: 'Import' }).waitFor();
+    // The default courier has reached the device, so the file's days have a courier offline.
+    await syncNow(phone.page);
 
     const laptop = await newPage(run.browser, run.server);
     await logIn(laptop.page, email, 'van-route-42');
