@@ -3,7 +3,7 @@
 // signing a device out from another one signs it out for real.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { addEntry, goOffline, goOnline, logIn, newPage, signUp, syncBadge, uniqueEmail, serverAndBrowser } from './harness';
+import { addEntry, goOffline, goOnlineUntilSynced, logIn, newPage, signUp, syncBadge, uniqueEmail, serverAndBrowser } from './harness';
 
 const run = serverAndBrowser();
 
@@ -22,8 +22,7 @@ describe('accounts', () => {
     await addEntry(phone.page, '2025-03-17', 111, 'Guest Monday');
     await addEntry(phone.page, '2025-03-18', 112, 'Guest Tuesday');
     await syncBadge(phone.page).getByText('2 change(s) pending sync').waitFor();
-    await goOnline(phone.context);
-    await syncBadge(phone.page).getByText(/All data synced/).waitFor({ timeout: 20_000 });
+    await goOnlineUntilSynced(phone.context, phone.page);
 
     const email = uniqueEmail('guest-saved');
     await phone.page.getByRole('link', { name: 'Open profile' }).click();

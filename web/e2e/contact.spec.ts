@@ -28,6 +28,9 @@ describe('contact form', () => {
     await send.click();
     await page.getByText('Message Sent!').waitFor();
     await page.getByRole('button', { name: 'Send Another Message' }).click();
+    // The form is back once its button is: until then getByLabel('Message') is the card labelled
+    // "Message Sent!", which has no value to read.
+    await send.waitFor();
     assert.equal(await page.getByLabel('Message').inputValue(), '');
 
     const inbox = run.server.admin('messages', 'list');

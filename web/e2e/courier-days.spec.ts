@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { goOffline, goOnline, logIn, newPage, openCourier, signUp, syncBadge, uniqueEmail, serverAndBrowser } from './harness';
+import { goOffline, goOnlineUntilSynced, logIn, newPage, openCourier, signUp, syncBadge, uniqueEmail, serverAndBrowser } from './harness';
 
 const run = serverAndBrowser();
 
@@ -108,8 +108,7 @@ describe('courier days', () => {
     await entryCard(phone.page, '18/03/2025').getByText('£165.00').waitFor(); // 110 × £1.50: the card as it is now
     await syncBadge(phone.page).getByText('2 change(s) pending sync').waitFor();
 
-    await goOnline(phone.context);
-    await syncBadge(phone.page).getByText(/All data synced/).waitFor({ timeout: 20_000 });
+    await goOnlineUntilSynced(phone.context, phone.page);
 
     // The laptop is poked and pulls: Monday's money never moved, Tuesday's follows its stops.
     await entryCard(laptop.page, '17/03/2025').getByText('Monday run, depot closed early').waitFor({ timeout: 20_000 });

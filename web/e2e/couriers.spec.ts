@@ -4,8 +4,9 @@
 // server ends up with what the device shows.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { isDeepStrictEqual } from 'node:util';
 import type { Page } from 'playwright-core';
-import { addEntry, courierItem, couriersSection, newPage, openCourier, openNav, serverRecords, signUp, uniqueEmail, serverAndBrowser } from './harness';
+import { addEntry, courierItem, couriersSection, newPage, openCourier, openNav, serverHolds, serverRecords, signUp, uniqueEmail, serverAndBrowser, type PulledRecord } from './harness';
 
 const run = serverAndBrowser();
 
@@ -20,16 +21,12 @@ async function expectTotal(history: Page, day: string, total: string): Promise<v
   await history.getByRole('article', { name: `Entry for ${day}` }).getByText(total).waitFor({ timeout: 20_000 });
 }
 
-/** Each day's [total, rateCardId] on the server, once the device has pushed them (a wait, not a timed assertion). */
+/** Each day's [total, rateCardId] on the server, once the device has pushed them (a wait on the server, not a timed assertion). */
 async function serverDaysBecome(page: Page, expected: Record<string, [number, string | null]>): Promise<void> {
-  const days = async () =>
-    Object.fromEntries((await serverRecords(page)).filter((c) => c.kind === 'entry').map((c) => [c.data!.date, [c.data!.total, c.data!.rateCardId]]));
-  let seen = await days();
-  for (let tries = 0; tries < 40 && JSON.stringify(seen) !== JSON.stringify(expected); tries += 1) {
-    await page.waitForTimeout(500);
-    seen = await days();
-  }
-  assert.deepEqual(seen, expected);
+  const daysOf = (records: PulledRecord[]) =>
+    Object.fromEntries(records.filter((c) => c.kind === 'entry').map((c) => [c.data!.date, [c.data!.total, c.data!.rateCardId]]));
+  const held = await serverHolds(page, `the days ${JSON.stringify(expected)}`, (records) => isDeepStrictEqual(daysOf(records), expected));
+  assert.deepEqual(daysOf(held), expected);
 }
 
 describe('couriers and rate cards', () => {
@@ -91,8 +88,9 @@ describe('couriers and rate cards', () => {
     await expectTotal(history, '03/09/2025', '£223.80');
     assert.match(await totalOf(history, '30/08/2025'), /£198\.00/);
 
-    // The re-priced days reached the server with the new card.
-    const records = await serverRecords(page);
+    // The re-priced days reached the server with the new card (pushed in the background: the
+    // server is asked until it holds the card, then the days are waited for below).
+    const records = await serverHolds(page, 'the new card', (held) => held.some((c) => c.kind === 'rateCard' && c.data?.validFrom === '2025-09-01'));
     // The default courier's id is the account's id, and so is its first card's.
     const mineId = records.find((c) => c.kind === 'courier' && c.data?.name === 'My courier')!.id;
     const cutId = records.find((c) => c.kind === 'rateCard' && c.data?.validFrom === '2025-09-01')?.id;

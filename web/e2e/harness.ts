@@ -165,6 +165,24 @@ export async function addEntry(page: Page, date: string, stops: number, notes: s
   await page.getByText('Entry saved successfully!').waitFor();
 }
 
+/**
+ * Logs typed business miles with the spending page's mileage form and waits until the form has
+ * closed. The form is opened first if it is closed; call this only when it has settled, opened
+ * by the dashboard's "Log mileage" (?add=1, once there is a vehicle) or closed by the last save:
+ * saving drops ?add=1 in a navigation of its own, so the form can stay up a moment after the
+ * day shows, and a check made then would skip opening it. `beforeSave` looks at the filled form.
+ */
+export async function logMiles(page: Page, day: string, miles: number, beforeSave?: (form: Locator) => Promise<void>): Promise<void> {
+  const form = page.getByRole('form', { name: 'Log mileage' });
+  if (!(await form.isVisible())) await page.getByRole('button', { name: 'Log mileage' }).click();
+  await form.getByLabel('Day').fill(day);
+  await form.getByLabel('Miles from').selectOption('typed');
+  await form.getByLabel('Business miles').fill(String(miles));
+  await beforeSave?.(form);
+  await form.getByRole('button', { name: 'Log mileage' }).click();
+  await form.waitFor({ state: 'hidden' });
+}
+
 /** Offline for real: the context's network and every request, service worker's included. */
 export async function goOffline(context: BrowserContext): Promise<void> {
   await context.setOffline(true);
@@ -179,6 +197,27 @@ export async function goOnline(context: BrowserContext): Promise<void> {
 /** The floating sync badge's text. */
 export function syncBadge(page: Page) {
   return page.getByRole('complementary', { name: 'Sync status' }).getByRole('status');
+}
+
+/**
+ * Back online, and waits until `page`'s sync badge says "All data synced". The badge hides 3 s
+ * after the sync, so the wait starts before the network returns: started after, a loaded
+ * machine can look for the words once they are gone again.
+ */
+export async function goOnlineUntilSynced(context: BrowserContext, page: Page): Promise<void> {
+  await Promise.all([syncBadge(page).getByText(/All data synced/).waitFor({ timeout: 20_000 }), goOnline(context)]);
+}
+
+/**
+ * Syncs with the header's Sync Data and closes its dialog: after it, the device holds everything
+ * the server had, the first pull's default courier and card included. (The screens show a
+ * default courier made on the device before that pull, so they cannot tell it has happened.)
+ */
+export async function syncNow(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Sync Data' }).click();
+  const dialog = page.getByRole('alertdialog', { name: 'Data synchronized successfully!' });
+  await dialog.getByRole('button', { name: 'OK' }).click();
+  await dialog.waitFor({ state: 'detached' });
 }
 
 /** Settings → "Couriers & pay". */

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { addEntry, goOffline, goOnline, logIn, newPage, signUp, syncBadge, uniqueEmail, serverAndBrowser } from './harness';
+import { addEntry, goOffline, goOnlineUntilSynced, logIn, newPage, signUp, syncBadge, uniqueEmail, serverAndBrowser } from './harness';
 
 const run = serverAndBrowser();
 
@@ -80,8 +80,7 @@ describe('history', () => {
     await syncBadge(phone.page).getByText('2 change(s) pending sync').waitFor();
     assert.equal(await laptop.page.getByText('Tuesday run, corrected').count(), 0, 'nothing reached the server yet');
 
-    await goOnline(phone.context);
-    await syncBadge(phone.page).getByText(/All data synced/).waitFor({ timeout: 20_000 });
+    await goOnlineUntilSynced(phone.context, phone.page);
 
     // The laptop is poked and pulls: no reload.
     await entryCard(laptop.page, '18/03/2025').getByText('Tuesday run, corrected').waitFor({ timeout: 20_000 });

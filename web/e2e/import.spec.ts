@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { addEntry, goOffline, goOnline, logIn, newPage, openCourier, serverHolds, serverRecords, signUp, syncBadge, uniqueEmail, serverAndBrowser } from './harness';
+import { addEntry, goOffline, goOnline, goOnlineUntilSynced, logIn, newPage, serverHolds, serverRecords, signUp, syncBadge, syncNow, uniqueEmail, serverAndBrowser } from './harness';
 
 const run = serverAndBrowser();
 
@@ -29,6 +29,8 @@ describe('import', () => {
     });
     await phone.page.goto('/app/history');
     await phone.page.getByRole('heading', { name: 'Import' }).waitFor();
+    // The default courier has reached the device, so the file's days have a courier offline.
+    await syncNow(phone.page);
 
     const laptop = await newPage(run.browser, run.server);
     await logIn(laptop.page, email, 'van-route-42');
@@ -89,8 +91,7 @@ describe('import', () => {
         await navigator.serviceWorker.ready;
       });
       // The default courier has reached the device, so its days can be read offline.
-      await page.goto('/app/settings');
-      await openCourier(page, 'My courier');
+      await syncNow(page);
       await page.goto('/app/history');
       await page.getByRole('heading', { name: 'Import' }).waitFor();
     }
@@ -106,8 +107,7 @@ describe('import', () => {
 
     // Both devices push their three days: the same ids, so the server holds each day once.
     for (const { context, page } of devices) {
-      await goOnline(context);
-      await syncBadge(page).getByText(/All data synced/).waitFor({ timeout: 20_000 });
+      await goOnlineUntilSynced(context, page);
       assert.equal(await page.getByText(/not accepted|parked/i).count(), 0);
     }
     const days = (await entries(laptop.page)).map((r) => [r.data?.date, r.data?.stops, r.data?.total]).sort();
@@ -140,8 +140,7 @@ describe('import', () => {
     await to.page.waitForURL('**/app/dashboard');
     // This account's default courier has arrived, so the file's equal one is its duplicate
     // (on a slow machine the preview could otherwise come before the first pull).
-    await to.page.goto('/app/settings');
-    await openCourier(to.page, 'My courier');
+    await syncNow(to.page);
     await to.page.goto('/app/history');
     const pick = () => to.page.getByLabel('File to import').setInputFiles({ name: 'export.json', mimeType: 'application/json', buffer: json });
     await pick();

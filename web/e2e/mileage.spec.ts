@@ -4,7 +4,7 @@
 // reminder of a missed working day that can be hidden for 7 days.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { addEntry, goOffline, goOnline, newPage, serverHolds, signUp, uniqueEmail, serverAndBrowser } from './harness';
+import { addEntry, goOffline, goOnline, logMiles, newPage, serverHolds, signUp, uniqueEmail, serverAndBrowser } from './harness';
 
 const run = serverAndBrowser();
 
@@ -17,12 +17,20 @@ const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', '
 const logDay = (iso: string) => `${WEEKDAYS[utc(iso).getUTCDay()]} ${utc(iso).getUTCDate()} ${MONTHS[utc(iso).getUTCMonth()]}`;
 const pounds = (pence: number) => `£${(pence / 100).toLocaleString('en-GB', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 
-// The device's day (the browser runs in this process's zone).
-const now = new Date();
-const today = [now.getFullYear(), now.getMonth() + 1, now.getDate()].map((n, i) => String(n).padStart(i === 0 ? 4 : 2, '0')).join('-');
-// The tax year holding today starts on the 6 April on or before it.
-const yearStart = today.slice(5) >= '04-06' ? `${today.slice(0, 4)}-04-06` : `${Number(today.slice(0, 4)) - 1}-04-06`;
-const yearLabel = `${yearStart.slice(0, 4)}-${String((Number(yearStart.slice(0, 4)) + 1) % 100).padStart(2, '0')}`;
+/**
+ * The device's day (the browser runs in this process's zone), read when a test starts rather
+ * than when the file loads, so a run that passes midnight does not hand a test yesterday.
+ */
+function deviceDay(): string {
+  const now = new Date();
+  return [now.getFullYear(), now.getMonth() + 1, now.getDate()].map((n, i) => String(n).padStart(i === 0 ? 4 : 2, '0')).join('-');
+}
+
+/** The tax year holding `today`: it starts on the 6 April on or before it. */
+function taxYearOf(today: string): { yearStart: string; yearLabel: string } {
+  const yearStart = today.slice(5) >= '04-06' ? `${today.slice(0, 4)}-04-06` : `${Number(today.slice(0, 4)) - 1}-04-06`;
+  return { yearStart, yearLabel: `${yearStart.slice(0, 4)}-${String((Number(yearStart.slice(0, 4)) + 1) % 100).padStart(2, '0')}` };
+}
 
 /** HMRC's car and van rate worked out here, not by the app: 45p for the first 10,000 business miles of the year, then 25p. */
 function flatRate(days: number[]): { perDay: { first: number; after: number; pence: number }[]; total: number } {
@@ -54,18 +62,15 @@ describe('mileage log', () => {
     await vehicleForm.getByRole('button', { name: 'Add vehicle' }).click();
     await page.getByRole('region', { name: 'Vehicles' }).getByText('Flat rate: 45p a mile for the first 10,000 business miles, then 25p').waitFor();
 
+    const { yearStart, yearLabel } = taxYearOf(deviceDay());
     // At most 2,000 miles a record: 4 × 2,000 + 1,990 leaves 10 at 45p for the day of 30.
     const miles = [2000, 2000, 2000, 2000, 1990, 30];
     const days = miles.map((_, i) => addDays(yearStart, i));
     const expected = flatRate(miles);
     const logOne = async (index: number) => {
-      const form = page.getByRole('form', { name: 'Log mileage' });
-      if (!(await form.isVisible())) await page.getByRole('button', { name: 'Log mileage' }).click();
-      await form.getByLabel('Day').fill(days[index]!);
-      assert.equal(await form.getByLabel('Vehicle').inputValue().then((id) => id.length > 0), true);
-      await form.getByLabel('Miles from').selectOption('typed');
-      await form.getByLabel('Business miles').fill(String(miles[index]));
-      await form.getByRole('button', { name: 'Log mileage' }).click();
+      await logMiles(page, days[index]!, miles[index]!, async (form) => {
+        assert.equal(await form.getByLabel('Vehicle').inputValue().then((id) => id.length > 0), true);
+      });
       await page.getByRole('article', { name: `Mileage on ${logDay(days[index]!)}` }).waitFor();
     };
     for (let i = 0; i < 5; i += 1) await logOne(i);
@@ -105,6 +110,7 @@ describe('mileage log', () => {
     await signUp(page, uniqueEmail('reminders'));
     await page.waitForURL('**/app/dashboard');
     // The same weekday three weeks running, then not yesterday's: a usual day missed.
+    const today = deviceDay();
     for (const back of [22, 15, 8]) await addEntry(page, addDays(today, -back), 100, 'Round');
     const missed = addDays(today, -1);
     const text = `No day logged for ${WEEKDAYS[utc(missed).getUTCDay()]} ${missed.slice(8, 10)}/${missed.slice(5, 7)}`;

@@ -3,7 +3,7 @@
 // driver's other device without a reload (poke). Two tabs share one sync leader.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { addEntry, goOffline, goOnline, logIn, newPage, signUp, syncBadge, uniqueEmail, serverAndBrowser } from './harness';
+import { addEntry, goOffline, goOnlineUntilSynced, logIn, newPage, serverHolds, signUp, syncBadge, uniqueEmail, serverAndBrowser } from './harness';
 
 const run = serverAndBrowser();
 
@@ -38,8 +38,7 @@ describe('offline-first delivery log', () => {
     await syncBadge(phone.page).getByText('3 change(s) pending sync').waitFor();
     assert.equal(await laptop.page.getByText('Monday run').count(), 0, 'nothing reached the server yet');
 
-    await goOnline(phone.context);
-    await syncBadge(phone.page).getByText(/All data synced/).waitFor({ timeout: 20_000 });
+    await goOnlineUntilSynced(phone.context, phone.page);
 
     // The laptop was poked and pulled: no reload.
     for (const [, , notes] of days) await laptop.page.getByText(notes).waitFor({ timeout: 20_000 });
@@ -75,9 +74,11 @@ describe('offline-first delivery log', () => {
     await first.getByText('All changes saved').waitFor({ timeout: 20_000 });
     await second.getByText('All changes saved').waitFor({ timeout: 20_000 });
 
-    const pulled = await first.evaluate(async () => (await fetch('/api/v1/sync/pull?cursor=0')).json());
-    // Every account starts with its courier and first rate card; the days are the entries.
-    const entries = (pulled.changes as { kind: string; data?: { notes: string } }[]).filter((c) => c.kind === 'entry');
+    // Every account starts with its courier and first rate card; the days are the entries. The
+    // words above may predate the last save (the status was synced before it), so the server is
+    // asked until it holds two days.
+    const held = await serverHolds(first, 'both tabs\' days', (records) => records.filter((c) => c.kind === 'entry').length >= 2);
+    const entries = held.filter((c) => c.kind === 'entry');
     const notes = entries.map((c) => c.data?.notes).sort();
     assert.deepEqual(notes, ['Written in tab one', 'Written in tab two']);
     await context.close();

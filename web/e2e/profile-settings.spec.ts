@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { crc32, deflateSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
-import { goOffline, goOnline, logIn, newPage, openNav, signUp, syncBadge, uniqueEmail, serverAndBrowser } from './harness';
+import { goOffline, goOnlineUntilSynced, logIn, newPage, openNav, serverHolds, signUp, uniqueEmail, serverAndBrowser } from './harness';
 
 const PASSWORD = 'van-route-42';
 const run = serverAndBrowser();
@@ -80,8 +80,7 @@ describe('profile, settings, plans and theme', () => {
     await profileCard(phone.page).getByText('waiting to sync').waitFor();
     assert.equal(await profileCard(laptop.page).getByRole('heading', { name: 'Samira Khan' }).count(), 0, 'nothing reached the server yet');
 
-    await goOnline(phone.context);
-    await syncBadge(phone.page).getByText(/All data synced/).waitFor({ timeout: 20_000 });
+    await goOnlineUntilSynced(phone.context, phone.page);
     // The laptop was poked and pulled: no reload.
     await profileCard(laptop.page).getByRole('heading', { name: 'Samira Khan' }).waitFor({ timeout: 20_000 });
     await profileCard(laptop.page).getByText('Nights, van 7').waitFor();
@@ -120,9 +119,10 @@ describe('profile, settings, plans and theme', () => {
     await entry.getByText('£282.60').waitFor();
     await page.getByText('All changes saved').waitFor({ timeout: 20_000 });
 
-    // The server has both: the tiers on the first rate card and the total on the entry.
-    const pulled = await page.evaluate(async () => (await fetch('/api/v1/sync/pull?cursor=0')).json());
-    const changes = pulled.changes as { kind: string; data?: { perStop?: unknown[]; total?: number } }[];
+    // The server has both: the tiers on the first rate card and the total on the entry. The
+    // words above can be the ones from before the save (the status was synced then), so the
+    // server is asked until it holds the entry.
+    const changes = await serverHolds(page, 'the entry', (records) => records.some((c) => c.kind === 'entry'));
     assert.deepEqual(changes.find((c) => c.kind === 'rateCard')?.data?.perStop, [
       { stopCount: 110, rate: 198 },
       { stopCount: 130, rate: 250 },
