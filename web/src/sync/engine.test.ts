@@ -333,6 +333,25 @@ describe('SyncEngine', () => {
     await vi.waitFor(async () => expect(await db.outbox.count()).toBe(0), WAIT);
   });
 
+  it('a cycle that completes after the network went away leaves the badge offline, not synced', async () => {
+    const sync = engine();
+    let answer: (() => void) | null = null;
+    const pull = server.pull.bind(server);
+    server.pull = async (cursor, limit) => {
+      await new Promise<void>((resolve) => (answer = resolve));
+      return pull(cursor, limit);
+    };
+    const cycle = sync.sync();
+    // The pull's answer is already on its way when the browser goes offline.
+    await vi.waitFor(() => expect(answer).not.toBe(null), WAIT);
+    expect(statuses.at(-1)).toEqual({ state: 'syncing' });
+    online = false;
+    sync.setOnline(false);
+    answer!();
+    expect(await cycle).toBe(true);
+    expect(statuses.at(-1)).toEqual({ state: 'offline' });
+  });
+
   it('pulls other devices’ changes and tombstones, keeping unsent local edits', async () => {
     const sync = engine();
     const mine = await saveEntry(db, day(10, '2025-03-20'));

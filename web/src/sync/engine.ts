@@ -160,7 +160,9 @@ export class SyncEngine {
       this.failures = 0;
       const lastSyncAt = this.now();
       await this.db.setMeta('lastSyncAt', lastSyncAt);
-      this.emit(await this.idleStatus(lastSyncAt));
+      // The browser may have gone offline while the last answer was on its way: the status
+      // then stays what the network says, not "synced".
+      this.emit(this.isOnline() ? await this.idleStatus(lastSyncAt) : await this.offlineStatus());
       this.onSynced();
       return true;
     } catch (error) {
