@@ -107,15 +107,12 @@ impl Writer {
             // lend this thread to a blocking commit; on a current-thread runtime (some tests,
             // the CLI) the writer thread does it.
             let lead = state.alone && state.queue.len() == 1 && can_block_in_place();
-            match state.conn.take() {
-                Some(conn) if lead => Some(conn),
-                Some(conn) => {
-                    state.conn = Some(conn);
-                    shared.wake.notify_one();
-                    None
-                }
-                None => None,
+            let taken = if lead { state.conn.take() } else { None };
+            // A held connection wakes the writer thread itself when it comes back.
+            if taken.is_none() && state.conn.is_some() {
+                shared.wake.notify_one();
             }
+            taken
         };
         if let Some(conn) = taken {
             tokio::task::block_in_place(|| shared.commit_with(conn));
