@@ -111,7 +111,7 @@ fn push(conn: &Connection, user: &str, batch: usize, next: &mut usize) {
     for _ in 0..batch {
         let day = days::day(*next % days::HISTORY_DAYS);
         *next += 1;
-        let mutation_id = Uuid::new_v4().to_string();
+        let mutation_id = days::new_id();
         let recorded: Option<String> = conn
             .prepare_cached(
                 "SELECT result FROM applied_mutations WHERE user_id = ?1 AND mutation_id = ?2",

@@ -33,6 +33,13 @@ pub struct Day {
     pub hours: Option<(String, String)>,
 }
 
+/// A new id as the web app makes one for a record or an outbox mutation: a UUIDv7, time-ordered
+/// (`web/src/sync/ids.ts`). The shape matters to SQLite: time-ordered keys append to the end of
+/// their B-tree, where random ones dirty a page each.
+pub fn new_id() -> String {
+    Uuid::now_v7().to_string()
+}
+
 /// Day number `i` of the history (0 = 2016-01-01); `i` also drives every other field.
 pub fn day(i: usize) -> Day {
     let n = i64::try_from(i).expect("small index");
@@ -41,7 +48,7 @@ pub fn day(i: usize) -> Day {
     let rate = 150 + (n % 3) * 12;
     let note = NOTES[i % NOTES.len()];
     Day {
-        id: Uuid::now_v7().to_string(),
+        id: new_id(),
         date: civil_date(16_801 + n),
         courier: match i % 4 {
             3 => None,
@@ -107,12 +114,12 @@ impl Day {
 /// Three couriers' `courier.put` mutations (ids are returned for `Day::entry_args`).
 pub fn courier_mutations() -> (Vec<String>, Vec<Value>) {
     let names = ["Evri", "DPD", "Amazon Flex"];
-    let ids: Vec<String> = names.iter().map(|_| Uuid::now_v7().to_string()).collect();
+    let ids: Vec<String> = names.iter().map(|_| new_id()).collect();
     let mutations = names
         .iter()
         .zip(&ids)
         .map(|(name, id)| {
-            json!({"id": Uuid::new_v4().to_string(), "name": "courier.put",
+            json!({"id": new_id(), "name": "courier.put",
                    "args": {"id": id, "name": name, "colour": "#dc0032", "periodKind": "weekly",
                             "periodAnchor": "2000-01-02", "arrearsWeeks": 0}})
         })

@@ -441,9 +441,7 @@ async fn postgres_round(
     )
     .await;
     let users = with_couriers(&server.base, ours::guests(&server.base, 16).await).await;
-    let content = days::day(0)
-        .entry_args(&[uuid::Uuid::now_v7().to_string()])
-        .to_string();
+    let content = days::day(0).entry_args(&[days::new_id()]).to_string();
     for batch in [1usize, 10] {
         let reference = || {
             let (pgbench, url, schema, content) = (

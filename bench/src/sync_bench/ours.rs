@@ -124,7 +124,7 @@ pub async fn push(http: &reqwest::Client, base: &str, cookie: &str, mutations: V
 pub fn entry_mutations(from: usize, batch: usize, couriers: &[String]) -> Vec<Value> {
     (from..from + batch)
         .map(|i| {
-            json!({"id": Uuid::new_v4().to_string(), "name": "entry.put",
+            json!({"id": days::new_id(), "name": "entry.put",
                    "args": days::day(i % days::HISTORY_DAYS).entry_args(couriers)})
         })
         .collect()
@@ -141,7 +141,7 @@ pub async fn user_with_history(base: &str) -> String {
         let count = (days::HISTORY_DAYS - from).min(500);
         let mutations = (from..from + count)
             .map(|i| {
-                json!({"id": Uuid::new_v4().to_string(), "name": "entry.put",
+                json!({"id": days::new_id(), "name": "entry.put",
                        "args": days::day(i).entry_args(&couriers)})
             })
             .collect();

@@ -90,6 +90,15 @@ pub fn create_pgbench_tables(url: &str, schema: &str, users: usize) {
     assert!(psql(url, Some(schema), &ddl), "pgbench tables");
 }
 
+/// A UUIDv7-shaped id as SQL, like the web app's (`days::new_id`): the transaction's start in
+/// milliseconds, then random bits from `seed`. `now()` and not `clock_timestamp()`: a volatile
+/// function in a WHERE clause keeps PostgreSQL off the index (75 pushes/s instead of 3,000).
+fn time_ordered(seed: &str) -> String {
+    format!(
+        "(lpad(to_hex((extract(epoch FROM now()) * 1000)::bigint), 12, '0') || substr(md5({seed}), 13))::uuid"
+    )
+}
+
 /// One push of `batch` entries as a pgbench script: the user's counters locked, per mutation
 /// the replay check, the ownership check, the insert and the replay record, the counters
 /// written, COMMIT, then the change signal the relay sends.
@@ -109,8 +118,11 @@ fn script(batch: usize, content: &str) -> String {
     s += "BEGIN;\n";
     s += &format!("SELECT change_seq, record_count FROM users WHERE id = {user} FOR UPDATE;\n");
     for k in 0..batch {
-        let mutation = format!("('m' || :client_id::text || '.' || :m{k}::text)");
-        let id = format!("md5('e' || :client_id::text || '.' || :m{k}::text)::uuid");
+        let id = time_ordered(&format!("'e' || :client_id::text || '.' || :m{k}::text"));
+        let mutation = format!(
+            "{}::text",
+            time_ordered(&format!("'m' || :client_id::text || '.' || :m{k}::text"))
+        );
         s += &format!(
             "SELECT result FROM applied_mutations WHERE user_id = {user} AND mutation_id = {mutation};\n"
         );
