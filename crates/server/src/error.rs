@@ -6,11 +6,15 @@ use std::collections::BTreeMap;
 
 use axum::{
     Json,
-    extract::rejection::{JsonRejection, QueryRejection},
-    http::{HeaderValue, StatusCode, header},
+    body::Bytes,
+    extract::{
+        FromRequest, Request,
+        rejection::{JsonRejection, MissingJsonContentType, QueryRejection},
+    },
+    http::{HeaderMap, HeaderValue, StatusCode, header},
     response::{IntoResponse, Response},
 };
-use serde::Serialize;
+use serde::{Serialize, de::DeserializeOwned};
 use utoipa::ToSchema;
 
 use crate::store::StoreError;
@@ -294,10 +298,48 @@ pub fn document_json_rejections(openapi: &mut utoipa::openapi::OpenApi) {
     }
 }
 
-/// A JSON body extractor whose rejections use [`AppError`].
-#[derive(axum::extract::FromRequest)]
-#[from_request(via(axum::Json), rejection(AppError))]
+/// A JSON body extractor whose rejections use [`AppError`]: `axum::Json`'s checks and
+/// messages, with a cheaper parse of a body that is fine.
 pub struct ApiJson<T>(pub T);
+
+impl<T, S> FromRequest<S> for ApiJson<T>
+where
+    T: DeserializeOwned,
+    S: Send + Sync,
+{
+    type Rejection = AppError;
+
+    async fn from_request(request: Request, state: &S) -> Result<Self, AppError> {
+        if !json_content_type(request.headers()) {
+            return Err(JsonRejection::from(MissingJsonContentType::default()).into());
+        }
+        let body = Bytes::from_request(request, state)
+            .await
+            .map_err(JsonRejection::from)?;
+        // `Json` parses through serde_path_to_error, which tracks the path of every field it
+        // reads: 3 % of a push's CPU in a 16-connection profile. Only a refusal needs the path,
+        // so a body serde_json accepts is done here, and one it refuses is parsed again by
+        // `Json` for the same message as before ("mutations[0].args: missing field `date`").
+        match serde_json::from_slice(&body) {
+            Ok(value) => Ok(ApiJson(value)),
+            Err(_) => Json::<T>::from_bytes(&body)
+                .map(|Json(value)| ApiJson(value))
+                .map_err(AppError::from),
+        }
+    }
+}
+
+/// `application/json` or any `+json` type, as `axum::Json` decides it (its check is private).
+fn json_content_type(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.parse::<mime_guess::Mime>().ok())
+        .is_some_and(|mime| {
+            mime.type_() == "application"
+                && (mime.subtype() == "json" || mime.suffix().is_some_and(|name| name == "json"))
+        })
+}
 
 pub type ApiResult<T> = Result<T, AppError>;
 
@@ -351,7 +393,101 @@ pub async fn json_error_statuses(
 
 #[cfg(test)]
 mod tests {
-    use super::wait_words;
+    use axum::{body::Body, extract::FromRequest as _, http::Request};
+    use serde::Deserialize;
+
+    use super::{ApiJson, AppError, Json, StatusCode, wait_words};
+
+    #[derive(Debug, Deserialize, PartialEq)]
+    struct Push {
+        items: Vec<Item>,
+    }
+
+    #[derive(Debug, Deserialize, PartialEq)]
+    struct Item {
+        stops: u32,
+    }
+
+    fn request(content_type: Option<&str>, body: &str) -> Request<Body> {
+        let mut request = Request::post("/");
+        if let Some(content_type) = content_type {
+            request = request.header("content-type", content_type);
+        }
+        request.body(Body::from(body.to_owned())).unwrap()
+    }
+
+    async fn api_json(content_type: Option<&str>, body: &str) -> Result<Push, AppError> {
+        ApiJson::<Push>::from_request(request(content_type, body), &())
+            .await
+            .map(|ApiJson(push)| push)
+    }
+
+    /// What `axum::Json` answers for the same request, as our error.
+    async fn axum_json(content_type: Option<&str>, body: &str) -> Result<Push, AppError> {
+        Json::<Push>::from_request(request(content_type, body), &())
+            .await
+            .map(|Json(push)| push)
+            .map_err(AppError::from)
+    }
+
+    fn refusal(outcome: Result<Push, AppError>) -> (StatusCode, &'static str, String) {
+        match outcome {
+            Err(AppError::Client {
+                status,
+                code,
+                message,
+                ..
+            }) => (status, code, message),
+            other => panic!("expected a client error, got {other:?}"),
+        }
+    }
+
+    #[tokio::test]
+    async fn a_json_body_parses_as_axum_json_would_parse_it() {
+        let body = r#"{"items":[{"stops":3},{"stops":140}]}"#;
+        for content_type in [
+            "application/json",
+            "application/json; charset=utf-8",
+            "application/cloudevents+json",
+        ] {
+            let parsed = api_json(Some(content_type), body).await.unwrap();
+            assert_eq!(parsed, axum_json(Some(content_type), body).await.unwrap());
+            assert_eq!(parsed.items[1], Item { stops: 140 });
+        }
+    }
+
+    #[tokio::test]
+    async fn every_refusal_is_axum_jsons_own_with_the_path_to_the_bad_field() {
+        let cases = [
+            (Some("application/json"), r#"{"items":[{"stops":3},{}]}"#),
+            (
+                Some("application/json"),
+                r#"{"items":[{"stops":3},{"stops":-1}]}"#,
+            ),
+            (Some("application/json"), r#"{"items":[{"stops":3},"#),
+            (Some("text/json"), r#"{"items":[]}"#),
+            (None, r#"{"items":[]}"#),
+        ];
+        for (content_type, body) in cases {
+            let ours = refusal(api_json(content_type, body).await);
+            assert_eq!(ours, refusal(axum_json(content_type, body).await), "{body}");
+        }
+        let (status, code, message) =
+            refusal(api_json(Some("application/json"), r#"{"items":[{"stops":3},{}]}"#).await);
+        assert_eq!(
+            (status, code),
+            (StatusCode::UNPROCESSABLE_ENTITY, "validation")
+        );
+        assert!(
+            message.contains("items[1]: missing field `stops`"),
+            "{message}"
+        );
+        let (status, code, _) = refusal(api_json(Some("text/json"), "{}").await);
+        assert_eq!(
+            (status, code),
+            (StatusCode::UNSUPPORTED_MEDIA_TYPE, "unsupported-media-type")
+        );
+    }
 
     #[test]
     fn a_wait_reads_as_people_say_it_and_never_shorter_than_asked() {
