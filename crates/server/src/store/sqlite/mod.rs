@@ -179,3 +179,39 @@ fn is_unique_violation(err: &rusqlite::Error) -> bool {
             && matches!(e.extended_code,
                 rusqlite::ffi::SQLITE_CONSTRAINT_UNIQUE | rusqlite::ffi::SQLITE_CONSTRAINT_PRIMARYKEY))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn the_write_connection_logs_ahead_and_syncs_every_commit() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = SqliteStore::open(&dir.path().join("db.sqlite"), Synchronous::Full)
+            .await
+            .unwrap();
+        let settings = store
+            .writer
+            .write(|conn| {
+                let pragma = |name: &str| -> rusqlite::Result<String> {
+                    conn.query_row(&format!("PRAGMA {name}"), [], |r| {
+                        r.get::<_, rusqlite::types::Value>(0)
+                            .map(|v| format!("{v:?}"))
+                    })
+                };
+                Ok([
+                    pragma("journal_mode").map_err(db_err)?,
+                    pragma("synchronous").map_err(db_err)?,
+                ])
+            })
+            .await
+            .unwrap();
+        assert_eq!(
+            settings,
+            [
+                r#"Text("wal")"#.to_owned(),
+                "Integer(2)".to_owned(), // FULL: an acknowledged push survives power loss
+            ]
+        );
+    }
+}
