@@ -42,8 +42,11 @@ export interface ErrorBody {
   fields?: Record<string, string[]> | undefined;
 }
 
+/** A field's own keys as zod's z.record reads them: `__proto__` is skipped, whatever it holds. */
+const fieldEntries = (fields: Record<string, unknown>) => Object.entries(fields).filter(([name]) => name !== '__proto__');
+
 const isFields = (value: unknown): value is Record<string, string[]> =>
-  isRecord(value) && Object.values(value).every((messages) => Array.isArray(messages) && messages.every(isString));
+  isRecord(value) && fieldEntries(value).every(([, messages]) => Array.isArray(messages) && messages.every(isString));
 
 /** The server's error shape (docs/api.md), `{error: {code, message?, fields?}}`; undefined if not. */
 export function readErrorBody(body: unknown): ErrorBody | undefined {
@@ -52,7 +55,7 @@ export function readErrorBody(body: unknown): ErrorBody | undefined {
   if (!isString(code) || code === '' || !isOptional(message, isString) || !isOptional(fields, isFields)) return undefined;
   const error: ErrorBody = { code };
   if ('message' in body.error) error.message = message;
-  if ('fields' in body.error) error.fields = fields && { ...fields };
+  if ('fields' in body.error) error.fields = fields && (Object.fromEntries(fieldEntries(fields)) as Record<string, string[]>);
   return error;
 }
 
