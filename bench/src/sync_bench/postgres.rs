@@ -91,8 +91,10 @@ pub fn create_pgbench_tables(url: &str, schema: &str, users: usize) {
 }
 
 /// A UUIDv7-shaped id as SQL, like the web app's (`days::new_id`): the transaction's start in
-/// milliseconds, then random bits from `seed`. `now()` and not `clock_timestamp()`: a volatile
-/// function in a WHERE clause keeps PostgreSQL off the index (75 pushes/s instead of 3,000).
+/// milliseconds, then random bits from `seed`. `now()` is the same in every statement of the
+/// push, so the replay and ownership checks probe the very id the inserts then write. Not
+/// `clock_timestamp()`: a volatile function in a WHERE clause keeps PostgreSQL off the index
+/// (75 pushes/s instead of 3,000).
 fn time_ordered(seed: &str) -> String {
     format!(
         "(lpad(to_hex((extract(epoch FROM now()) * 1000)::bigint), 12, '0') || substr(md5({seed}), 13))::uuid"

@@ -43,7 +43,7 @@ export interface ErrorBody {
 }
 
 /** A field's own keys as zod's z.record reads them: `__proto__` is skipped, whatever it holds. */
-const fieldEntries = (fields: Record<string, unknown>) => Object.entries(fields).filter(([name]) => name !== '__proto__');
+const fieldEntries = <T>(fields: Record<string, T>) => Object.entries(fields).filter(([name]) => name !== '__proto__');
 
 const isFields = (value: unknown): value is Record<string, string[]> =>
   isRecord(value) && fieldEntries(value).every(([, messages]) => Array.isArray(messages) && messages.every(isString));
@@ -55,7 +55,7 @@ export function readErrorBody(body: unknown): ErrorBody | undefined {
   if (!isString(code) || code === '' || !isOptional(message, isString) || !isOptional(fields, isFields)) return undefined;
   const error: ErrorBody = { code };
   if ('message' in body.error) error.message = message;
-  if ('fields' in body.error) error.fields = fields && (Object.fromEntries(fieldEntries(fields)) as Record<string, string[]>);
+  if ('fields' in body.error) error.fields = fields && Object.fromEntries(fieldEntries(fields));
   return error;
 }
 

@@ -185,33 +185,28 @@ mod tests {
     use super::*;
 
     #[tokio::test]
-    async fn the_write_connection_logs_ahead_and_syncs_every_commit() {
-        let dir = tempfile::tempdir().unwrap();
-        let store = SqliteStore::open(&dir.path().join("db.sqlite"), Synchronous::Full)
-            .await
-            .unwrap();
-        let settings = store
-            .writer
-            .write(|conn| {
-                let pragma = |name: &str| -> rusqlite::Result<String> {
-                    conn.query_row(&format!("PRAGMA {name}"), [], |r| {
-                        r.get::<_, rusqlite::types::Value>(0)
-                            .map(|v| format!("{v:?}"))
-                    })
-                };
-                Ok([
-                    pragma("journal_mode").map_err(db_err)?,
-                    pragma("synchronous").map_err(db_err)?,
-                ])
-            })
-            .await
-            .unwrap();
-        assert_eq!(
-            settings,
-            [
-                r#"Text("wal")"#.to_owned(),
-                "Integer(2)".to_owned(), // FULL: an acknowledged push survives power loss
-            ]
-        );
+    async fn the_write_connection_logs_ahead_and_syncs_as_configured() {
+        // FULL (2, the default): an acknowledged push survives power loss. NORMAL (1): only a
+        // crash of the server.
+        for (configured, expected) in [(Synchronous::Full, 2), (Synchronous::Normal, 1)] {
+            let dir = tempfile::tempdir().unwrap();
+            let store = SqliteStore::open(&dir.path().join("db.sqlite"), configured)
+                .await
+                .unwrap();
+            let (journal_mode, synchronous) = store
+                .writer
+                .write(|conn| {
+                    let journal_mode: String = conn
+                        .query_row("PRAGMA journal_mode", [], |r| r.get(0))
+                        .map_err(db_err)?;
+                    let synchronous: i64 = conn
+                        .query_row("PRAGMA synchronous", [], |r| r.get(0))
+                        .map_err(db_err)?;
+                    Ok((journal_mode, synchronous))
+                })
+                .await
+                .unwrap();
+            assert_eq!((journal_mode.as_str(), synchronous), ("wal", expected));
+        }
     }
 }
