@@ -3,6 +3,7 @@
 //! with min/median/max at the end. Not a test: it prints figures and asserts no timings.
 //!
 //! `sync-bench --binary target/release/delivery-tracker [--rounds 6] [--seconds 2]`
+//! (`--compare OLD_BINARY`: only the push figures, that build against `--binary`; see compare.rs)
 //!
 //! Every round starts our release binary (SQLite, synchronous=FULL) and PocketBase on fresh
 //! directories and measures, in order: memory idle and after 64 sign-ups, pushes beside the
@@ -12,6 +13,7 @@
 //! is not installed is skipped with a line saying so.
 
 mod ceiling;
+mod compare;
 mod days;
 mod load;
 mod ours;
@@ -38,6 +40,7 @@ struct Args {
     binary: PathBuf,
     rounds: usize,
     run_for: Duration,
+    compare: Option<PathBuf>,
 }
 
 fn parse_args() -> Args {
@@ -45,6 +48,7 @@ fn parse_args() -> Args {
         binary: PathBuf::from("target/release/delivery-tracker"),
         rounds: 6,
         run_for: Duration::from_secs(2),
+        compare: None,
     };
     let mut given = std::env::args().skip(1);
     while let Some(flag) = given.next() {
@@ -55,6 +59,7 @@ fn parse_args() -> Args {
             "--binary" => args.binary = value.into(),
             "--rounds" => args.rounds = value.parse().expect("--rounds N"),
             "--seconds" => args.run_for = Duration::from_secs(value.parse().expect("--seconds N")),
+            "--compare" => args.compare = Some(value.into()),
             other => panic!("unknown argument {other}"),
         }
     }
@@ -73,6 +78,10 @@ fn rss_mb(pid: u32) -> f64 {
 #[tokio::main]
 async fn main() {
     let args = parse_args();
+    if let Some(old) = &args.compare {
+        compare::run(&args.binary, old, args.rounds, args.run_for).await;
+        return;
+    }
     let pocketbase = pocketbase::binary();
     let postgres = postgres::database_url().zip(postgres::pgbench());
     println!(

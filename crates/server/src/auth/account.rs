@@ -33,7 +33,7 @@ use crate::{
 /// the lookup key leaves the server.
 fn public_id(token_hash: &str) -> String {
     let digest = Sha256::digest(format!("session-id:{token_hash}").as_bytes());
-    digest.iter().take(16).map(|b| format!("{b:02x}")).collect()
+    hex::encode(&digest[..16])
 }
 
 #[derive(Serialize, ToSchema)]

@@ -197,9 +197,10 @@ fn new_token() -> String {
     URL_SAFE_NO_PAD.encode(bytes)
 }
 
+/// Every signed-in request hashes its cookie's token to find the session: a per-byte
+/// `format!` here was 1.4 % of a push's CPU.
 pub fn hash_token(token: &str) -> String {
-    let digest = Sha256::digest(token.as_bytes());
-    digest.iter().map(|b| format!("{b:02x}")).collect()
+    hex::encode(Sha256::digest(token.as_bytes()))
 }
 
 pub fn user_agent(headers: &HeaderMap) -> Option<String> {

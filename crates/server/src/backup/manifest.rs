@@ -42,15 +42,7 @@ pub struct Member {
 pub fn checksum(reader: &mut impl Read) -> io::Result<(u64, String)> {
     let mut hasher = Sha256::new();
     let size = io::copy(reader, &mut hasher)?;
-    Ok((size, hex(&hasher.finalize())))
-}
-
-fn hex(bytes: &[u8]) -> String {
-    use std::fmt::Write as _;
-    bytes.iter().fold(String::new(), |mut out, b| {
-        let _ = write!(out, "{b:02x}");
-        out
-    })
+    Ok((size, hex::encode(hasher.finalize())))
 }
 
 /// Whether an archive member's path is one a backup writes: the manifest, the database, or a

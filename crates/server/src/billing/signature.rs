@@ -41,12 +41,7 @@ pub fn sign(body: &[u8], secret: &str, timestamp: i64) -> String {
     let mut mac = Hmac::<Sha256>::new_from_slice(secret.as_bytes()).expect("any key length");
     mac.update(format!("{timestamp}.").as_bytes());
     mac.update(body);
-    let hex: String = mac
-        .finalize()
-        .into_bytes()
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
+    let hex = hex::encode(mac.finalize().into_bytes());
     format!("t={timestamp},v1={hex}")
 }
 

@@ -82,11 +82,7 @@ pub fn solve(challenge: &Value) -> Value {
     let number = (0..=max)
         .find(|n| {
             let digest = Sha256::digest(format!("{salt}{n}"));
-            digest
-                .iter()
-                .map(|b| format!("{b:02x}"))
-                .collect::<String>()
-                == target
+            hex::encode(digest) == target
         })
         .expect("challenge solvable within maxnumber");
     json!({

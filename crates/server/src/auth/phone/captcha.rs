@@ -30,7 +30,7 @@ pub enum Refusal {
 pub fn create(hmac_key: &str, max_number: u64, now_ms: i64) -> anyhow::Result<Challenge> {
     let mut random = [0u8; 12];
     OsRng.fill_bytes(&mut random);
-    let salt: String = random.iter().map(|b| format!("{b:02x}")).collect();
+    let salt = hex::encode(random);
     let expires = now_ms / 1000 + CHALLENGE_TTL_SECS;
     altcha_lib_rs::create_challenge(ChallengeOptions {
         algorithm: Some(AltchaAlgorithm::Sha256),
@@ -87,7 +87,7 @@ pub fn verify(payload: &Payload, hmac_key: &str, now_ms: i64) -> Result<Solved, 
         return Err(Refusal::Expired);
     }
     // Constant-time signature check first: the library compares hex strings with `!=`.
-    let signature = hex_decode(&payload.signature).ok_or(Refusal::BadSignature)?;
+    let signature = hex::decode(&payload.signature).map_err(|_| Refusal::BadSignature)?;
     let mut mac = Hmac::<Sha256>::new_from_slice(hmac_key.as_bytes()).expect("any key length");
     mac.update(payload.challenge.as_bytes());
     mac.verify_slice(&signature)
@@ -95,23 +95,13 @@ pub fn verify(payload: &Payload, hmac_key: &str, now_ms: i64) -> Result<Solved, 
     // Checked here rather than by `altcha_lib_rs::verify_solution`, which rebuilds the salt from
     // a HashMap of its parameters: with two of them their order, and so the hash, is random.
     let digest = Sha256::digest(format!("{}{}", payload.salt, payload.number));
-    if hex_decode(&payload.challenge).as_deref() != Some(digest.as_slice()) {
+    if hex::decode(&payload.challenge).ok().as_deref() != Some(digest.as_slice()) {
         return Err(Refusal::WrongAnswer);
     }
     Ok(Solved {
         expires_at_ms: expires * 1000,
         max_number,
     })
-}
-
-fn hex_decode(hex: &str) -> Option<Vec<u8>> {
-    if !hex.len().is_multiple_of(2) || !hex.is_ascii() {
-        return None;
-    }
-    (0..hex.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).ok())
-        .collect()
 }
 
 #[cfg(test)]
@@ -125,8 +115,7 @@ pub mod tests {
         let number = (0..=challenge.maxnumber)
             .find(|n| {
                 let digest = Sha256::digest(format!("{}{n}", challenge.salt));
-                let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
-                hex == challenge.challenge
+                hex::encode(digest) == challenge.challenge
             })
             .expect("solvable");
         Payload {

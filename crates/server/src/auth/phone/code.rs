@@ -23,11 +23,7 @@ pub fn hash_code(salt: &str, code: &str) -> String {
     hasher.update(salt.as_bytes());
     hasher.update(b":");
     hasher.update(code.as_bytes());
-    hasher
-        .finalize()
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    hex::encode(hasher.finalize())
 }
 
 /// Compares in constant time, so the response time says nothing about how close a guess was.

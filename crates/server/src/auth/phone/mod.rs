@@ -84,7 +84,7 @@ impl PhoneAuth {
                 let mut candidate = vec![0u8; 32];
                 OsRng.fill_bytes(&mut candidate);
                 let key = store.server_key(CAPTCHA_KEY_NAME, candidate).await?;
-                Ok::<_, AppError>(key.iter().map(|b| format!("{b:02x}")).collect::<String>())
+                Ok::<_, AppError>(hex::encode(key))
             })
             .await?;
         Ok(key)
