@@ -9,8 +9,11 @@ import { chromium, type Browser, type BrowserContext, type Locator, type Page } 
 
 
 const repoRoot = resolve(import.meta.dirname, '..', '..');
+/** Where cargo builds: CARGO_TARGET_DIR (relative to the repository root, where the Makefile runs
+ * cargo) when set, as in the Makefile. */
+const targetDir = resolve(repoRoot, process.env.CARGO_TARGET_DIR ?? 'target');
 const built = (profile: 'debug' | 'release') =>
-  process.env.DT_BINARY ?? join(repoRoot, 'target', profile, 'delivery-tracker');
+  process.env.DT_BINARY ?? join(targetDir, profile, 'delivery-tracker');
 /** The end-to-end specs drive the debug binary the Rust tests build (`make test-e2e` builds
  * it); a debug build reads web/dist from disk, so a web change needs no Rust rebuild. */
 export const testBinary = built('debug');
