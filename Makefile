@@ -12,8 +12,9 @@ CARGO_TEST := $(shell $(CARGO) nextest --version >/dev/null 2>&1 && echo "nextes
 # the workspace's own crates (what `cargo clippy` does, but with code generation), so the test
 # binaries come out of the same pass that checks the lints, warnings as errors. A separate
 # `cargo clippy` before `cargo test` compiled everything twice: about 4 of CI's 13 minutes.
-# CLIPPY_ARGS is how cargo-clippy hands its arguments to clippy-driver.
-LINTED := RUSTC_WORKSPACE_WRAPPER=$(shell rustc --print sysroot)/bin/clippy-driver CLIPPY_ARGS=-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__
+# CLIPPY_ARGS is how cargo-clippy hands its arguments to clippy-driver. (`MAKEFLAGS=`: a sub-make
+# under -j names a jobserver that $(shell) does not pass on, and rustc warns about it.)
+LINTED := RUSTC_WORKSPACE_WRAPPER=$(shell MAKEFLAGS= rustc --print sysroot)/bin/clippy-driver CLIPPY_ARGS=-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__
 
 .PHONY: run test web release lint lint-rust fmt-rust lint-web checks-rust checks-web test-rust test-web test-e2e test-binary bench abuse deny package package-test container container-test
 
