@@ -7,10 +7,12 @@
 //! - buffers are shared by the hashes of a burst (never more than the permits), and all of
 //!   them go back to the system when no hash is running or waiting, so an idle server holds
 //!   no hash memory;
-//! - each buffer reserves more than glibc's largest dynamic mmap threshold (32 MiB on 64-bit):
-//!   an allocation that size is always its own mapping, unmapped when dropped, and freeing it
-//!   never raises the threshold. Only the blocks a hash uses are ever touched, so the rest of
-//!   the reservation costs address space, not memory.
+//! - a freed buffer goes back to the system at once. The server binary allocates with jemalloc,
+//!   which does that for every allocation of 8 MiB or more. Under glibc's malloc (the library's
+//!   tests, or a build without jemalloc) each buffer reserves more than glibc's largest dynamic
+//!   mmap threshold (32 MiB on 64-bit): an allocation that size is always its own mapping,
+//!   unmapped when dropped, and freeing it never raises the threshold. Only the blocks a hash
+//!   uses are ever touched, so the rest of the reservation costs address space, not memory.
 
 use std::sync::{Arc, Mutex};
 
