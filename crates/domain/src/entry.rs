@@ -53,6 +53,11 @@ pub struct EntryInput {
     pub start_time: Option<String>,
     #[serde(default)]
     pub finish_time: Option<String>,
+    /// The driver said this is a separate shift on a day that already has one for this courier
+    /// (not the same day logged twice). Absent from an app older than shifts: a new day is then
+    /// not one, and an edit keeps what is stored (see the server's `kept_when_absent`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub separate_shift: Option<bool>,
 }
 
 /// A validated entry.
@@ -72,6 +77,8 @@ pub struct Entry {
     pub failed: Option<u32>,
     /// Start and finish, both or neither.
     pub hours: Option<(Time, Time)>,
+    /// A deliberate extra shift, so never flagged as the same day logged twice.
+    pub separate_shift: bool,
 }
 
 /// Field name → message, in a stable order.
@@ -162,6 +169,7 @@ impl EntryInput {
                     collections: collections.flatten(),
                     failed: failed.flatten(),
                     hours,
+                    separate_shift: self.separate_shift.unwrap_or(false),
                 })
             }
             _ => Err(problems),
@@ -221,6 +229,7 @@ mod tests {
             failed: None,
             start_time: None,
             finish_time: None,
+            separate_shift: None,
         }
     }
 
@@ -234,6 +243,7 @@ mod tests {
             failed: Some(2),
             start_time: Some("07:30".into()),
             finish_time: Some("17:05".into()),
+            separate_shift: Some(true),
             ..input()
         }
     }
@@ -303,6 +313,18 @@ mod tests {
             (fields::format_clock(start), fields::format_clock(finish)),
             ("07:30".into(), "17:05".into())
         );
+        assert!(entry.separate_shift);
+    }
+
+    #[test]
+    fn a_day_without_the_shift_field_is_not_a_separate_shift() {
+        assert!(!input().validate(USER).unwrap().separate_shift);
+        let json = r#"{"id":"0190a6e2-7c1d-7000-8000-000000000001","date":"2025-01-01","stops":1,"total":198,"courierId":"0190a6e2-7c1d-7000-8000-0000000000c1"}"#;
+        let parsed = serde_json::from_str::<EntryInput>(json).unwrap();
+        assert_eq!(parsed.separate_shift, None);
+        assert!(!parsed.validate(USER).unwrap().separate_shift);
+        let json = r#"{"id":"0190a6e2-7c1d-7000-8000-000000000001","date":"2025-01-01","stops":1,"total":198,"separateShift":"yes"}"#;
+        assert!(serde_json::from_str::<EntryInput>(json).is_err());
     }
 
     #[test]

@@ -88,6 +88,9 @@ pub struct EntryData {
     /// `HH:MM`, both or neither.
     pub start_time: Option<String>,
     pub finish_time: Option<String>,
+    /// A deliberate extra shift on a day that already has one for this courier.
+    #[serde(default)]
+    pub separate_shift: bool,
     pub created_at: String,
     pub updated_at: String,
 }
@@ -303,6 +306,7 @@ mod tests {
             failed: Some(0),
             start_time: Some("07:30".into()),
             finish_time: Some("16:00".into()),
+            separate_shift: true,
             created_at: "2025-03-21T18:00:00Z".into(),
             updated_at: "2025-03-21T18:00:00Z".into(),
         });

@@ -276,6 +276,7 @@ async fn expired_sessions_are_refused_and_removed(backend: Backend) {
                 created_at_ms: created,
                 last_seen_ms: last_seen,
                 user_agent: None,
+                temporary_password: false,
             })
             .await
             .unwrap();

@@ -141,7 +141,7 @@ async fn every_user_gets_a_courier_and_every_day_keeps_its_total(backend: Backen
     let tiers: Value = serde_json::from_str(TIERS).unwrap();
     let day_fields = json!({"courierId": TIERED, "rateCardId": TIERED, "parcels": null,
                             "collections": null, "failed": null, "startTime": null,
-                            "finishTime": null});
+                            "finishTime": null, "separateShift": false});
     let with = |old: Value, new: &Value| {
         let mut merged = old;
         for (key, value) in new.as_object().unwrap() {
@@ -222,6 +222,7 @@ async fn every_user_gets_a_courier_and_every_day_keeps_its_total(backend: Backen
             collections: None,
             failed: None,
             hours: None,
+            separate_shift: false,
         }),
     };
     let full = store

@@ -77,6 +77,7 @@ fn put(id: &str, entry_id: &str, user: Uuid) -> PreparedMutation {
             collections: None,
             failed: None,
             hours: None,
+            separate_shift: false,
         }),
     }
 }
@@ -120,6 +121,8 @@ async fn rows_move_into_records(backend: Backend) {
                     failed: None,
                     start_time: None,
                     finish_time: None,
+                    // Migration 0015: not a separate shift.
+                    separate_shift: false,
                     created_at: day.clone(),
                     updated_at: later,
                 })),

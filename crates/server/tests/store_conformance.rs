@@ -178,6 +178,7 @@ async fn users_are_found_by_email_and_deleted_with_their_sessions(backend: Backe
                 created_at_ms: 1_000,
                 last_seen_ms: 1_000,
                 user_agent: None,
+                temporary_password: false,
             })
             .await
             .unwrap();
@@ -201,11 +202,29 @@ async fn sessions_live_touch_and_expire(backend: Backend) {
         created_at_ms: created,
         last_seen_ms: seen,
         user_agent: Some("test".into()),
+        temporary_password: false,
     };
     store
         .create_session(session("fresh", 10_000, 10_000))
         .await
         .unwrap();
+    // A session signed in with a temporary password says so when read back, alone and with its user.
+    store
+        .create_session(SessionRecord {
+            temporary_password: true,
+            ..session("temporary", 10_000, 10_000)
+        })
+        .await
+        .unwrap();
+    let read = |hash: &'static str| {
+        let store = store.clone();
+        async move { store.get_session(hash).await.unwrap().unwrap() }
+    };
+    assert!(read("temporary").await.temporary_password);
+    assert!(!read("fresh").await.temporary_password);
+    let (with_user, _) = store.get_session_user("temporary").await.unwrap().unwrap();
+    assert!(with_user.temporary_password);
+    store.delete_session("temporary").await.unwrap();
     store
         .create_session(session("idle", 1_000, 1_000))
         .await
@@ -415,6 +434,7 @@ fn day_entry(user: Uuid, id: Uuid, stops: u32) -> Entry {
         collections: None,
         failed: None,
         hours: None,
+        separate_shift: false,
     }
 }
 
@@ -559,6 +579,7 @@ fn session_for(user_id: Uuid, hash: &str, last_seen_ms: i64) -> SessionRecord {
         created_at_ms: 1_000,
         last_seen_ms,
         user_agent: None,
+        temporary_password: false,
     }
 }
 
@@ -903,6 +924,7 @@ async fn couriers_cards_and_deductions_round_trip(backend: Backend) {
         collections: Some(4),
         failed: Some(2),
         hours: Some((time("21:30"), time("05:15"))),
+        separate_shift: true,
         ..day_entry(user.id, Uuid::now_v7(), 0)
     };
     let outcome = store
@@ -973,6 +995,7 @@ async fn couriers_cards_and_deductions_round_trip(backend: Backend) {
                 failed: Some(2),
                 start_time: Some("21:30".into()),
                 finish_time: Some("05:15".into()),
+                separate_shift: true,
                 created_at: at.clone(),
                 updated_at: at,
             })),

@@ -2159,7 +2159,7 @@ async fn an_old_apps_edit_keeps_what_a_newer_app_recorded(backend: Backend) {
         json!({"id": new_id(), "name": "entry.put", "args": {"id": day, "date": "2025-03-21",
                "stops": 30, "extra": 0, "notes": "Evri round", "total": 4_500, "courierId": evri,
                "rateCardId": card, "parcels": 100, "collections": 4, "failed": 1,
-               "startTime": "08:00", "finishTime": "13:30"}}),
+               "startTime": "08:00", "finishTime": "13:30", "separateShift": true}}),
         put_invoice(
             &new_id(),
             json!({"id": check, "periodStart": "2025-03-16", "periodEnd": "2025-03-22",
@@ -2202,7 +2202,8 @@ async fn an_old_apps_edit_keeps_what_a_newer_app_recorded(backend: Backend) {
             &entry["failed"],
             &entry["startTime"],
             &entry["finishTime"],
-            &entry["total"]
+            &entry["total"],
+            &entry["separateShift"]
         ],
         [
             &json!(evri),
@@ -2212,7 +2213,8 @@ async fn an_old_apps_edit_keeps_what_a_newer_app_recorded(backend: Backend) {
             &json!(1),
             &json!("08:00"),
             &json!("13:30"),
-            &json!(4_500)
+            &json!(4_500),
+            &json!(true)
         ]
     );
     let invoice = data("invoice");
@@ -2234,6 +2236,80 @@ async fn an_old_apps_edit_keeps_what_a_newer_app_recorded(backend: Backend) {
             &json!("disputed"),
             &json!("10 parcels short")
         ]
+    );
+}
+
+/// A day kept as a separate shift (issue 25) stays one through an edit by an app from before
+/// shifts (it knows couriers but sends no separateShift); a new day from such an app is not
+/// one; and a newer app can still turn it off.
+async fn a_separate_shift_survives_an_edit_from_an_app_before_shifts(backend: Backend) {
+    let Some(app) = spawn_app(backend).await else {
+        return;
+    };
+    let (cookie, _) = app.sign_up("shifts@example.com", "van-route-42").await;
+    let me = user_id(&app, &cookie).await;
+    let (first, second) = (new_id(), new_id());
+    let day = |id: &str, notes: &str, shift: Option<bool>| {
+        let mut args = json!({"id": id, "date": "2025-11-27", "stops": 60, "extra": 0,
+            "notes": notes, "total": 11_880, "courierId": me, "rateCardId": me, "parcels": null,
+            "collections": null, "failed": null, "startTime": null, "finishTime": null});
+        if let Some(shift) = shift {
+            args["separateShift"] = json!(shift);
+        }
+        json!({"id": new_id(), "name": "entry.put", "args": args})
+    };
+    let shift_of = |changes: &[Value], id: &str| {
+        changes
+            .iter()
+            .find(|c| c["id"] == id)
+            .map(|c| c["data"]["separateShift"].clone())
+            .unwrap()
+    };
+    let reply = app
+        .push(
+            &cookie,
+            vec![
+                day(&first, "Morning", None),
+                day(&second, "Evening", Some(true)),
+            ],
+        )
+        .await;
+    assert_eq!(statuses(&reply), ["applied"; 2], "{}", reply.text);
+    let changes = pull_all(&app, &cookie).await;
+    assert_eq!(
+        (shift_of(&changes, &first), shift_of(&changes, &second)),
+        (json!(false), json!(true))
+    );
+
+    let reply = app
+        .push(&cookie, vec![day(&second, "Evening, late finish", None)])
+        .await;
+    assert_eq!(statuses(&reply), ["applied"], "{}", reply.text);
+    let changes = pull_all(&app, &cookie).await;
+    assert_eq!(
+        shift_of(&changes, &second),
+        json!(true),
+        "kept through the old app's edit"
+    );
+    let edited = changes.iter().find(|c| c["id"] == second.as_str()).unwrap();
+    assert_eq!(edited["data"]["notes"], "Evening, late finish");
+
+    let reply = app
+        .push(&cookie, vec![day(&second, "Evening", Some(false))])
+        .await;
+    assert_eq!(statuses(&reply), ["applied"], "{}", reply.text);
+    assert_eq!(
+        shift_of(&pull_all(&app, &cookie).await, &second),
+        json!(false)
+    );
+
+    let bad = json!({"id": new_id(), "name": "entry.put", "args": {"id": new_id(),
+        "date": "2025-11-27", "stops": 1, "total": 198, "separateShift": "yes"}});
+    let reply = app.push(&cookie, vec![bad]).await;
+    assert_eq!(
+        reply.body["results"][0]["code"], "validation",
+        "{}",
+        reply.text
     );
 }
 
@@ -2383,6 +2459,7 @@ on_both_backends!(
     references_are_checked_in_push_order,
     an_old_apps_pushes_keep_their_meaning,
     an_old_apps_edit_keeps_what_a_newer_app_recorded,
+    a_separate_shift_survives_an_edit_from_an_app_before_shifts,
     invoices_put_edit_delete_and_pull_with_versions,
     replayed_invoice_mutations_answer_the_same_and_write_once,
     invoice_validation_rejects_each_rule,

@@ -166,7 +166,7 @@ pub struct PasswordChanged {
 
 #[utoipa::path(post, path = "/password", tag = "auth", request_body = ChangePasswordRequest,
     responses(
-        (status = 200, description = "Password changed; this session gets a new token. Also the way out of a temporary password (`mustChangePassword`): the only write it allows", body = PasswordChanged),
+        (status = 200, description = "Password changed; this session gets a new token. Also the way out of a temporary password (`mustChangePassword`): the only write it allows, and a session signed in with that password (`signedInWithTemporaryPassword`) need not send `currentPassword`", body = PasswordChanged),
         (status = 401, description = "unauthenticated", body = ErrorBody),
         (status = 403, description = "wrong-password: the current password is not right", body = ErrorBody),
         (status = 409, description = "no-password: the account signs in another way (add a password first)", body = ErrorBody),
@@ -184,11 +184,17 @@ pub async fn change_password(
     // Per account too (keyed like the per-e-mail login limit): a stolen session cannot try
     // current passwords from many addresses at once.
     state.limits.check_email(&current.user.id.to_string())?;
-    let current_password = required(
-        body.current_password,
-        "currentPassword",
-        "Current password is required",
-    )?;
+    // A session that signed in with the temporary password has just proved it: asking for it
+    // again only makes the driver copy it twice. Every other session proves the current one.
+    let current_password = if current.signed_in_with_temporary_password {
+        None
+    } else {
+        Some(required(
+            body.current_password,
+            "currentPassword",
+            "Current password is required",
+        )?)
+    };
     let new_password = required(body.new_password, "newPassword", "New password is required")?;
     let Some(stored) = state.store.password_hash(current.user.id).await? else {
         return Err(AppError::client(
@@ -197,10 +203,11 @@ pub async fn change_password(
             "This account has no password yet",
         ));
     };
-    if !state
-        .passwords
-        .verify(&current_password, Some(&stored))
-        .await?
+    if let Some(current_password) = current_password
+        && !state
+            .passwords
+            .verify(&current_password, Some(&stored))
+            .await?
     {
         return Err(AppError::client(
             StatusCode::FORBIDDEN,

@@ -40,17 +40,20 @@ pub(super) fn required(value: Option<String>, field: &str, message: &str) -> Api
         .ok_or_else(|| AppError::validation(field, message))
 }
 
-/// Answers with the user and a fresh session cookie.
+/// Answers with the user and a fresh session cookie. `with_password`: the sign-in proved the
+/// account's password, which is temporary when the user must change it.
 async fn signed_in(
     state: &AppState,
     headers: &HeaderMap,
     user: &UserRecord,
     status: StatusCode,
     is_new_user: bool,
+    with_password: bool,
 ) -> ApiResult<Response> {
-    let cookie = begin_session(state, headers, user.id).await?;
+    let temporary_password = with_password && user.must_change_password;
+    let cookie = begin_session(state, headers, user.id, temporary_password).await?;
     let body = AuthResponse {
-        user: UserView::from(user),
+        user: UserView::for_session(user, temporary_password),
         is_new_user,
     };
     Ok((status, [(header::SET_COOKIE, cookie)], Json(body)).into_response())
@@ -103,7 +106,7 @@ pub async fn create_account(
         Err(err) => return Err(err.into()),
     };
     tracing::info!(user_id = %user.id, "account created");
-    signed_in(&state, &headers, &user, StatusCode::CREATED, true).await
+    signed_in(&state, &headers, &user, StatusCode::CREATED, true, true).await
 }
 
 #[utoipa::path(post, path = "/login", tag = "auth", request_body = LoginRequest,
@@ -142,7 +145,7 @@ pub async fn create_session(
         last_login_ms: now,
         ..user
     };
-    signed_in(&state, &headers, &user, StatusCode::OK, false).await
+    signed_in(&state, &headers, &user, StatusCode::OK, false, true).await
 }
 
 #[utoipa::path(post, path = "/guest", tag = "auth",
@@ -171,7 +174,7 @@ pub async fn create_guest(
         })
         .await?;
     tracing::info!(user_id = %user.id, "guest account created");
-    signed_in(&state, &headers, &user, StatusCode::CREATED, true).await
+    signed_in(&state, &headers, &user, StatusCode::CREATED, true, false).await
 }
 
 #[utoipa::path(post, path = "/logout", tag = "auth",
@@ -193,6 +196,8 @@ pub async fn delete_session(State(state): State<AppState>, jar: CookieJar) -> Ap
     ))]
 pub async fn get_session(current: Option<CurrentUser>) -> Json<SessionCheck> {
     Json(SessionCheck {
-        user: current.map(|current| UserView::from(&current.user)),
+        user: current.map(|current| {
+            UserView::for_session(&current.user, current.signed_in_with_temporary_password)
+        }),
     })
 }

@@ -65,10 +65,12 @@ impl SessionManager {
     }
 
     /// Creates a session for `user_id`; returns the Set-Cookie value to send.
+    /// `temporary_password`: signed in with a temporary password (see [`SessionRecord`]).
     pub async fn start(
         &self,
         user_id: Uuid,
         user_agent: Option<String>,
+        temporary_password: bool,
     ) -> Result<HeaderValue, AppError> {
         let token = new_token();
         let now = now_ms();
@@ -79,6 +81,7 @@ impl SessionManager {
                 created_at_ms: now,
                 last_seen_ms: now,
                 user_agent: user_agent.map(|ua| ua.chars().take(256).collect()),
+                temporary_password,
             })
             .await?;
         Ok(self.set_cookie(&token, self.max.as_secs()))
@@ -144,6 +147,8 @@ impl SessionManager {
             self.cache.touched(&token_hash, now);
         }
         Ok(CurrentUser {
+            signed_in_with_temporary_password: session.temporary_password
+                && user.must_change_password,
             user,
             session_token_hash: token_hash,
         })
@@ -213,12 +218,18 @@ pub fn user_agent(headers: &HeaderMap) -> Option<String> {
 /// Signs `user_id` in on the browser that sent `headers`. The browser keeps only the new cookie,
 /// so the session its old cookie named (a guest's, or another account's) ends too: left alive it
 /// would be a working credential nobody holds on purpose, and a guest's would never look idle.
+/// `temporary_password`: the sign-in proved the account's temporary password (only a password
+/// sign-in while the password must change does).
 pub async fn begin_session(
     state: &AppState,
     headers: &HeaderMap,
     user_id: Uuid,
+    temporary_password: bool,
 ) -> Result<HeaderValue, AppError> {
-    let cookie = state.sessions.start(user_id, user_agent(headers)).await?;
+    let cookie = state
+        .sessions
+        .start(user_id, user_agent(headers), temporary_password)
+        .await?;
     let jar = CookieJar::from_headers(headers);
     if let Some(old) = jar.get(state.sessions.cookie_name()) {
         end_session(state, &hash_token(old.value())).await?;
@@ -234,7 +245,8 @@ pub async fn rotate_session(
     user_id: Uuid,
     user_agent: Option<String>,
 ) -> Result<HeaderValue, AppError> {
-    let cookie = state.sessions.start(user_id, user_agent).await?;
+    // Never a temporary-password session: linking and changing the password both end that state.
+    let cookie = state.sessions.start(user_id, user_agent, false).await?;
     end_session(state, old_token_hash).await?;
     Ok(cookie)
 }
@@ -251,6 +263,9 @@ pub async fn end_session(state: &AppState, token_hash: &str) -> Result<(), AppEr
 pub struct CurrentUser {
     pub user: UserRecord,
     pub session_token_hash: String,
+    /// This session signed in with the account's temporary password, which is still in force:
+    /// it may choose the new password without typing the temporary one again.
+    pub signed_in_with_temporary_password: bool,
 }
 
 impl<S> FromRequestParts<S> for CurrentUser

@@ -163,6 +163,7 @@ mod tests {
             created_at_ms: 1,
             last_seen_ms: 1,
             user_agent: None,
+            temporary_password: false,
         };
         let user = UserRecord {
             id: user_id,

@@ -36,6 +36,20 @@ pub struct UserView {
     /// The password is temporary (an operator's reset): the app asks for a new one before
     /// anything else, and the server refuses other writes with 403 `password-change-required`.
     pub must_change_password: bool,
+    /// This session signed in with that temporary password: choosing the new one does not ask
+    /// for it again. False on every other session (they must give the current password).
+    pub signed_in_with_temporary_password: bool,
+}
+
+impl UserView {
+    /// The user as the session that asks sees them (`CurrentUser`'s flag, or a sign-in's).
+    pub fn for_session(user: &UserRecord, signed_in_with_temporary_password: bool) -> Self {
+        UserView {
+            signed_in_with_temporary_password: signed_in_with_temporary_password
+                && user.must_change_password,
+            ..UserView::from(user)
+        }
+    }
 }
 
 impl From<&UserRecord> for UserView {
@@ -54,6 +68,7 @@ impl From<&UserRecord> for UserView {
             created_at: rfc3339_from_ms(user.created_at_ms),
             last_login: rfc3339_from_ms(user.last_login_ms),
             must_change_password: user.must_change_password,
+            signed_in_with_temporary_password: false,
         }
     }
 }

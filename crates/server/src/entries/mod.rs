@@ -14,8 +14,8 @@ use crate::{couriers::Couriers, rate_cards::RateCards, records::RecordKind};
 
 pub struct Entries;
 
-/// A stored entry: its pulled `data` without the timestamps, all twelve fields always written
-/// (null when not given).
+/// A stored entry: its pulled `data` without the timestamps, every field always written (null
+/// when not given). `separateShift` came later: content stored before it reads as false.
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct EntryContent {
@@ -31,6 +31,8 @@ pub struct EntryContent {
     failed: Option<u32>,
     start_time: Option<String>,
     finish_time: Option<String>,
+    #[serde(default)]
+    separate_shift: bool,
 }
 
 impl RecordKind for Entries {
@@ -48,9 +50,10 @@ impl RecordKind for Entries {
     }
 
     /// An app from before couriers sends no courierId (a newer one always does), nor the fields
-    /// that came with it.
+    /// that came with it; an app from before shifts sends no separateShift, so its edit of a
+    /// day the driver kept as a separate shift must not turn it back into a duplicate.
     fn kept_when_absent(input: &EntryInput) -> &'static [&'static str] {
-        const COURIER_FIELDS: &[&str] = &[
+        const BEFORE_COURIERS: &[&str] = &[
             "courierId",
             "rateCardId",
             "parcels",
@@ -58,11 +61,13 @@ impl RecordKind for Entries {
             "failed",
             "startTime",
             "finishTime",
+            "separateShift",
         ];
-        if input.courier_id.is_none() {
-            COURIER_FIELDS
-        } else {
-            &[]
+        const BEFORE_SHIFTS: &[&str] = &["separateShift"];
+        match (&input.courier_id, input.separate_shift) {
+            (None, _) => BEFORE_COURIERS,
+            (Some(_), None) => BEFORE_SHIFTS,
+            (Some(_), Some(_)) => &[],
         }
     }
 
@@ -88,6 +93,7 @@ impl RecordKind for Entries {
             failed: entry.failed,
             start_time: entry.hours.map(|(start, _)| format_clock(start)),
             finish_time: entry.hours.map(|(_, finish)| format_clock(finish)),
+            separate_shift: entry.separate_shift,
         }
     }
 
@@ -105,6 +111,7 @@ impl RecordKind for Entries {
             failed: c.failed,
             start_time: c.start_time,
             finish_time: c.finish_time,
+            separate_shift: c.separate_shift,
             created_at,
             updated_at,
         })

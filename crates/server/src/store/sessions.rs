@@ -17,6 +17,9 @@ pub struct SessionRecord {
     pub created_at_ms: i64,
     pub last_seen_ms: i64,
     pub user_agent: Option<String>,
+    /// Signed in with a temporary password (an operator's reset): this session may choose the
+    /// new password without typing the temporary one again.
+    pub temporary_password: bool,
 }
 
 /// Sign-in sessions: created at sign-in, touched while used, ended by sign-out, by the user or

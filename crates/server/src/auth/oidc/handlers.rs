@@ -222,7 +222,7 @@ async fn sign_in(
     if let Some(user_id) = state.store.find_identity_user(&key).await? {
         state.store.record_login(user_id, now).await?;
         state.notifier.user_changed(user_id);
-        return Ok((begin_session(state, headers, user_id).await?, false));
+        return Ok((begin_session(state, headers, user_id, false).await?, false));
     }
     if !state.config.signups.signups_open {
         return Err(OidcFailure::SignupsClosed);
@@ -244,7 +244,7 @@ async fn sign_in(
     match created {
         Ok(user) => {
             tracing::info!(user_id = %user.id, "account created with an OpenID identity");
-            Ok((begin_session(state, headers, user.id).await?, true))
+            Ok((begin_session(state, headers, user.id, false).await?, true))
         }
         // A simultaneous first sign-in of the same person won: use that account.
         Err(StoreError::Conflict("identity")) => {
@@ -253,7 +253,7 @@ async fn sign_in(
                 .find_identity_user(&key)
                 .await?
                 .ok_or(OidcFailure::Internal)?;
-            Ok((begin_session(state, headers, user_id).await?, false))
+            Ok((begin_session(state, headers, user_id, false).await?, false))
         }
         Err(err) => Err(err.into()),
     }

@@ -288,7 +288,7 @@ pub async fn verify_code(
             )
             .await?
         }
-        None => begin_session(&state, &headers, user.id).await?,
+        None => begin_session(&state, &headers, user.id, false).await?,
     };
     let body = AuthResponse {
         user: UserView::from(&user),

@@ -18,6 +18,7 @@ fn session_from_row(row: &Row) -> SessionRecord {
         created_at_ms: row.get(2),
         last_seen_ms: row.get(3),
         user_agent: row.get(4),
+        temporary_password: row.get(5),
     }
 }
 
@@ -27,14 +28,16 @@ impl SessionStore for PgStore {
         let client = self.client().await?;
         client
             .execute(
-                "INSERT INTO sessions (token_hash, user_id, created_at, last_seen, user_agent)
-                 VALUES ($1, $2, $3, $4, $5)",
+                "INSERT INTO sessions
+                     (token_hash, user_id, created_at, last_seen, user_agent, temporary_password)
+                 VALUES ($1, $2, $3, $4, $5, $6)",
                 &[
                     &session.token_hash,
                     &session.user_id,
                     &session.created_at_ms,
                     &session.last_seen_ms,
                     &session.user_agent,
+                    &session.temporary_password,
                 ],
             )
             .await
@@ -48,7 +51,7 @@ impl SessionStore for PgStore {
             .query_opt(
                 &client
                     .prepare_cached(
-                        "SELECT token_hash, user_id, created_at, last_seen, user_agent
+                        "SELECT token_hash, user_id, created_at, last_seen, user_agent, temporary_password
                  FROM sessions WHERE token_hash = $1",
                     )
                     .await
@@ -64,7 +67,7 @@ impl SessionStore for PgStore {
         let client = self.client().await?;
         let select = client
             .prepare_cached(
-                "SELECT token_hash, user_id, created_at, last_seen, user_agent
+                "SELECT token_hash, user_id, created_at, last_seen, user_agent, temporary_password
                  FROM sessions WHERE token_hash = ANY($1)",
             )
             .await
@@ -85,7 +88,7 @@ impl SessionStore for PgStore {
         let client = self.client().await?;
         let session = client
             .prepare_cached(
-                "SELECT token_hash, user_id, created_at, last_seen, user_agent
+                "SELECT token_hash, user_id, created_at, last_seen, user_agent, temporary_password
                  FROM sessions WHERE token_hash = $1",
             )
             .await
@@ -152,7 +155,7 @@ impl SessionStore for PgStore {
         let client = self.client().await?;
         let rows = client
             .query(
-                "SELECT token_hash, user_id, created_at, last_seen, user_agent
+                "SELECT token_hash, user_id, created_at, last_seen, user_agent, temporary_password
                  FROM sessions WHERE user_id = $1 ORDER BY last_seen DESC",
                 &[&user_id],
             )

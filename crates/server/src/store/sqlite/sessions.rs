@@ -18,6 +18,7 @@ fn session_from_row(row: &Row<'_>) -> rusqlite::Result<SessionRecord> {
         created_at_ms: row.get(2)?,
         last_seen_ms: row.get(3)?,
         user_agent: row.get(4)?,
+        temporary_password: row.get(5)?,
     })
 }
 
@@ -26,7 +27,7 @@ fn select_session(
     token_hash: &str,
 ) -> StoreResult<Option<SessionRecord>> {
     conn.query_row_cached(
-        "SELECT token_hash, user_id, created_at, last_seen, user_agent
+        "SELECT token_hash, user_id, created_at, last_seen, user_agent, temporary_password
          FROM sessions WHERE token_hash = ?1",
         [token_hash],
         session_from_row,
@@ -41,14 +42,16 @@ impl SessionStore for SqliteStore {
         self.writer
             .write(move |conn| {
                 conn.execute_cached(
-                    "INSERT INTO sessions (token_hash, user_id, created_at, last_seen, user_agent)
-                     VALUES (?1, ?2, ?3, ?4, ?5)",
+                    "INSERT INTO sessions
+                         (token_hash, user_id, created_at, last_seen, user_agent, temporary_password)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
                     params![
                         session.token_hash,
                         session.user_id.to_string(),
                         session.created_at_ms,
                         session.last_seen_ms,
-                        session.user_agent
+                        session.user_agent,
+                        session.temporary_password
                     ],
                 )
                 .map_err(conflict_as("session"))?;
@@ -71,7 +74,7 @@ impl SessionStore for SqliteStore {
                 // One statement for any number of keys (a JSON array), so it is prepared once.
                 let mut select = conn
                     .prepare_cached(
-                        "SELECT token_hash, user_id, created_at, last_seen, user_agent
+                        "SELECT token_hash, user_id, created_at, last_seen, user_agent, temporary_password
                          FROM sessions
                          WHERE token_hash IN (SELECT value FROM json_each(?1))",
                     )
@@ -155,7 +158,7 @@ impl SessionStore for SqliteStore {
             .read(move |conn| {
                 let mut stmt = conn
                     .prepare_cached(
-                        "SELECT token_hash, user_id, created_at, last_seen, user_agent
+                        "SELECT token_hash, user_id, created_at, last_seen, user_agent, temporary_password
                          FROM sessions WHERE user_id = ?1 ORDER BY last_seen DESC",
                     )
                     .map_err(db_err)?;
