@@ -117,3 +117,50 @@ impl RecordKind for Entries {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+    use serde_json::{Value, json};
+
+    use super::*;
+    use crate::records::{Kind, kind::keep_stored_fields};
+
+    const USER: &str = "0190a6e2-7c1d-7000-8000-00000000f001";
+    const DAY: &str = "0190a6e2-7c1d-7000-8000-000000000001";
+
+    /// What an app of each age sends for an edit of the day: before couriers, after couriers
+    /// but before shifts, and now (with its own `separateShift`).
+    fn edit(age: u8, shift: bool, notes: &str) -> Value {
+        let mut args = json!({"id": DAY, "date": "2025-11-27", "stops": 60, "total": 11_880,
+                              "notes": notes});
+        if age >= 1 {
+            args["courierId"] = json!(USER);
+            args["rateCardId"] = json!(USER);
+        }
+        if age >= 2 {
+            args["separateShift"] = json!(shift);
+        }
+        args
+    }
+
+    proptest! {
+        /// Whatever was stored and whichever app edits the day, the stored shift mark changes
+        /// only when the edit says what it is: an app that does not know shifts never clears
+        /// (or sets) it.
+        #[test]
+        fn only_an_app_that_knows_shifts_changes_the_mark(
+            stored in any::<bool>(), age in 0u8..3, sent in any::<bool>(), notes in "[a-z ]{0,12}",
+        ) {
+            let user = Uuid::parse_str(USER).unwrap();
+            let kind = Kind::of::<Entries>();
+            let first = kind.parse_put(edit(2, stored, "first"), user).unwrap();
+            let put = kind.parse_put(edit(age, sent, &notes), user).unwrap();
+            let merged = keep_stored_fields(&put.content, &first.content, put.kept).unwrap();
+            let merged: Value = serde_json::from_str(&merged).unwrap();
+            let expected = if age >= 2 { sent } else { stored };
+            prop_assert_eq!(&merged["separateShift"], &json!(expected));
+            prop_assert_eq!(&merged["notes"], &json!(notes));
+        }
+    }
+}
