@@ -23,7 +23,7 @@ interface PaySummaryPanelProps {
 }
 
 /**
- * Gross, deductions and net for a period, with £ per hour and £ per stop, and each courier's
+ * Gross, deductions and net for a period, with £ per hour and £ per stop (or per parcel), and each courier's
  * share when more than one courier was worked for or charged in it.
  */
 export function PaySummaryPanel({ title, summary, from, to, couriers }: PaySummaryPanelProps) {
@@ -56,6 +56,7 @@ function Figures({ label, figures }: { label: string; figures: PaySummary }) {
   ];
   if (figures.perHour !== null) tiles.push({ label: '£ per hour', value: formatPence(figures.perHour), hint: `gross over ${formatMinutes(figures.minutesWorked)} timed` });
   if (figures.perStop !== null) tiles.push({ label: '£ per stop', value: formatPence(figures.perStop), hint: `gross over ${count.format(figures.stops)} stops` });
+  if (figures.perParcel !== null) tiles.push({ label: '£ per parcel', value: formatPence(figures.perParcel), hint: `days without stops: ${count.format(figures.parcels)} parcels` });
   return (
     <ul className={styles.tiles} aria-label={label}>
       {tiles.map((tile) => (
@@ -83,6 +84,7 @@ function ByCourier({ rows, couriers }: { rows: CourierPay[]; couriers: readonly 
           const rates = [
             row.perHour === null ? null : `${formatPence(row.perHour)}/hour`,
             row.perStop === null ? null : `${formatPence(row.perStop)}/stop`,
+            row.perParcel === null ? null : `${formatPence(row.perParcel)}/parcel`,
           ].filter(Boolean);
           return (
             <li key={row.courierId} className={styles.courier} aria-label={name}>

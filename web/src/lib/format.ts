@@ -1,4 +1,6 @@
 // Money is integer pence everywhere; it becomes pounds only here, at the edge.
+import { weekdayOf } from './week';
+
 const pounds = new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'GBP' });
 
 /** Integer pence as £; a negative amount (net pay after deductions) with a true minus sign: −£2.00. */
@@ -24,6 +26,13 @@ export function formatShortDate(value: string | Date): string {
   // open would otherwise show local midnight as the day before.
   if (day) return `${day[3]}/${day[2]}/${day[1]}`;
   return shortDate.format(typeof value === 'string' ? new Date(value) : value);
+}
+
+const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'] as const;
+
+/** A YYYY-MM-DD day with its weekday: "Thu 27/11/2025" (weekdays from lib/week, zone-free). */
+export function formatWeekdayDate(day: string): string {
+  return `${WEEKDAYS[weekdayOf(day)]} ${formatShortDate(day)}`;
 }
 
 // Pinned to UTC and fed Date.UTC, so the month never depends on the device's zone.

@@ -33,6 +33,13 @@ export function historyView(view: HistoryView): string {
   return view === 'entries' ? routes.history : `${routes.history}?view=${view}`;
 }
 
+/** The history's entries on one day, with the entry `edit` open in its editor. */
+export function historyDay(date: string, edit?: string): string {
+  const query = new URLSearchParams({ from: date, to: date });
+  if (edit) query.set('edit', edit);
+  return `${routes.history}?${query.toString()}`;
+}
+
 /** The informational pages exist twice: public, and inside the app shell for signed-in users. */
 export function infoRoutes(inApp: boolean) {
   return inApp

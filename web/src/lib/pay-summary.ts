@@ -1,12 +1,13 @@
 // What a period paid: gross (the days' fixed totals), the deductions charged in it, net, and
-// two rates a driver compares couriers by. One pure function serves the dashboard's week, the
+// the rates a driver compares couriers by (per hour; per stop, or per parcel for days paid
+// without stops). One pure function serves the dashboard's week, the
 // history's range and each summary row, so every screen adds money up the same way.
 import type { DeductionContent, EntryContent } from '@/sync/types';
 import { deductedBetween } from './deductions';
 import { roundedShare, workedMinutes } from './pay';
 
 /** What the figures need from a day; a LocalEntry fits. */
-export type PayDay = Pick<EntryContent, 'date' | 'stops' | 'total' | 'courierId' | 'startTime' | 'finishTime'>;
+export type PayDay = Pick<EntryContent, 'date' | 'stops' | 'total' | 'courierId' | 'startTime' | 'finishTime'> & Partial<Pick<EntryContent, 'parcels'>>;
 /** What the figures need from a deduction; a LocalDeduction fits. */
 export type PayDeduction = Pick<DeductionContent, 'courierId' | 'amount' | 'repeat' | 'from' | 'to'>;
 
@@ -30,6 +31,13 @@ export interface PayFigures {
   perHour: number | null;
   /** Pence per stop: the gross of the days with stops over those stops, to the nearest penny. Null with no stops. */
   perStop: number | null;
+  /** Parcels of the days with no stops (the days £ per parcel is over). */
+  parcels: number;
+  /**
+   * Pence per parcel: the gross of the days with parcels and no stops (an Evri Sunday) over their
+   * parcels, to the nearest penny. Such a day is never in £ per stop. Null with none.
+   */
+  perParcel: number | null;
 }
 
 export interface CourierPay extends PayFigures {
@@ -51,6 +59,8 @@ export function payFigures(days: readonly PayDay[], deductions: readonly PayDedu
   let timedGross = 0;
   let minutesWorked = 0;
   let stopGross = 0;
+  let parcels = 0;
+  let parcelGross = 0;
   const dates = new Set<string>();
   for (const day of days) {
     if (day.date < from || day.date > to) continue;
@@ -64,6 +74,10 @@ export function payFigures(days: readonly PayDay[], deductions: readonly PayDedu
       timedGross += day.total;
     }
     if (day.stops > 0) stopGross += day.total;
+    else if ((day.parcels ?? 0) > 0) {
+      parcels += day.parcels ?? 0;
+      parcelGross += day.total;
+    }
   }
   const deducted = deductedBetween(deductions, from, to);
   return {
@@ -75,6 +89,8 @@ export function payFigures(days: readonly PayDay[], deductions: readonly PayDedu
     minutesWorked,
     perHour: minutesWorked > 0 ? roundedShare(timedGross, 60, minutesWorked) : null,
     perStop: stops > 0 ? roundedShare(stopGross, 1, stops) : null,
+    parcels,
+    perParcel: parcels > 0 ? roundedShare(parcelGross, 1, parcels) : null,
   };
 }
 

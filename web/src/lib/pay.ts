@@ -62,13 +62,18 @@ export function workedMinutes(startTime: string | null, finishTime: string | nul
   return finish >= start ? finish - start : finish + 24 * 60 - start;
 }
 
+/** The parcels `card` pays for on `day`: all of them, or at most its cap a stop. */
+export function parcelsPaid(card: Pick<RateCardContent, 'parcelCapPerStop'>, day: Pick<PayInputs, 'parcels' | 'stops'>): number {
+  const parcels = day.parcels ?? 0;
+  return card.parcelCapPerStop === null ? parcels : Math.min(parcels, card.parcelCapPerStop * day.stops);
+}
+
 /**
  * The day's total with `card`: every way the card pays, then its peak (the first peak whose
  * dates hold the day: extra per stop, then the multiplier), then the driver's own extra.
  */
 export function priceWithCard(card: RateCardContent, day: PayInputs): number {
-  const parcels = day.parcels ?? 0;
-  const paidParcels = card.parcelCapPerStop === null ? parcels : Math.min(parcels, card.parcelCapPerStop * day.stops);
+  const paidParcels = parcelsPaid(card, day);
   const minutes = workedMinutes(day.startTime, day.finishTime) ?? 0;
   let base =
     (card.perStop ? payFor(card.perStop, day.stops) : 0) +

@@ -3,8 +3,11 @@ import type { z } from 'zod';
 import { parseForm, type FieldErrors } from './form';
 
 export interface FormOptions<I, O, R> {
-  /** From what was typed to what is stored; its messages are the field errors. */
-  schema: z.ZodType<O, I>;
+  /**
+   * From what was typed to what is stored; its messages are the field errors. A function when
+   * what is required depends on what was typed (a day's card asks for stops or for parcels).
+   */
+  schema: z.ZodType<O, I> | ((values: I) => z.ZodType<O, I>);
   initial: I | (() => I);
   /** Stores the value: a feature's command (write, outbox item, nudge). */
   command: (value: O) => Promise<R>;
@@ -26,6 +29,8 @@ export interface Form<I> {
   setField: <F extends keyof I>(field: F, value: I[F]) => void;
   reset: (values: I) => void;
   submit: (event?: FormEvent) => Promise<void>;
+  /** Shows why a write the form started outside `submit` failed (a follow-up choice's save). */
+  fail: (message: string) => void;
 }
 
 /** A form's state: what was typed, what to fix, whether it is saving, and why saving failed. */
@@ -51,7 +56,7 @@ export function useForm<I, O, R>({ schema, initial, command, onSuccess, failure,
     event?.preventDefault();
     if (inFlight.current || !ready) return;
     setFailed(null);
-    const result = parseForm(schema, values);
+    const result = parseForm(typeof schema === 'function' ? schema(values) : schema, values);
     if (!result.ok) {
       setErrors(result.errors);
       return;
@@ -69,5 +74,5 @@ export function useForm<I, O, R>({ schema, initial, command, onSuccess, failure,
     }
   }
 
-  return { values, errors, failure: failed, submitting, setField, reset, submit };
+  return { values, errors, failure: failed, submitting, setField, reset, submit, fail: setFailed };
 }

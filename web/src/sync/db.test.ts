@@ -40,8 +40,10 @@ describe('LocalDb upgrade to couriers (version 4)', () => {
       ['e3', 1_980, userId, userId],
     ]);
     expect(entries[0]).toMatchObject({ parcels: null, collections: null, failed: null, startTime: null, finishTime: null, notes: 'Rain', syncState: 'synced' });
+    // Version 6: no day from before shifts is a separate shift (the server's migration 0015).
+    expect(entries.map((e) => e.separateShift)).toEqual([false, false, false]);
     // The copy kept for discards reads as the server's own pull now does.
-    expect(entries[0]?.server).toMatchObject({ total: 22_760, courierId: userId, rateCardId: userId, parcels: null, version: 4 });
+    expect(entries[0]?.server).toMatchObject({ total: 22_760, courierId: userId, rateCardId: userId, parcels: null, separateShift: false, version: 4 });
     expect(entries[1]?.server).toBeNull();
     const invoice = await db.invoices.get('i1');
     expect(invoice).toMatchObject({ paid: 40_000, courierId: userId, parcels: null, collections: null, deductions: null, status: 'unchecked', note: '' });

@@ -64,6 +64,11 @@ export class LocalDb extends Dexie {
       mileage: 'id, date, vehicleId, deleted',
       receiptPhotos: 'id, expenseId',
     });
+    // Separate shifts (issue 25): every day already on the device is not one, as the server's
+    // migration 0015 says of its copy.
+    this.version(6)
+      .stores({})
+      .upgrade((tx) => fillFields(tx, 'entries', { separateShift: false }));
   }
 
   async getDoc<K extends DocKind>(kind: K): Promise<Extract<LocalDoc, { kind: K }> | undefined> {
@@ -102,14 +107,21 @@ export class LocalDb extends Dexie {
  * copy (and the server copy it keeps for discards) reads exactly as a fresh pull would.
  */
 async function fillCourierFields(tx: Transaction, userId: string): Promise<void> {
-  const fill = (fields: object) => (record: Record<string, unknown>) => {
-    for (const target of [record, record.server as Record<string, unknown> | null]) {
-      if (!target) continue;
-      for (const [field, value] of Object.entries(fields)) if (!(field in target)) target[field] = value;
-    }
-  };
-  await tx.table('entries').toCollection().modify(fill(entryFieldsBeforeCouriers(userId)));
-  await tx.table('invoices').toCollection().modify(fill(invoiceFieldsBeforeCouriers(userId)));
+  await fillFields(tx, 'entries', entryFieldsBeforeCouriers(userId));
+  await fillFields(tx, 'invoices', invoiceFieldsBeforeCouriers(userId));
+}
+
+/** Gives each record of `table` (and the server copy it keeps) the `fields` it lacks; tombstones too. */
+async function fillFields(tx: Transaction, table: string, fields: object): Promise<void> {
+  await tx
+    .table(table)
+    .toCollection()
+    .modify((record: Record<string, unknown>) => {
+      for (const target of [record, record.server as Record<string, unknown> | null]) {
+        if (!target) continue;
+        for (const [field, value] of Object.entries(fields)) if (!(field in target)) target[field] = value;
+      }
+    });
 }
 
 export function databaseName(userId: string): string {

@@ -15,9 +15,9 @@ export const DEFAULT_COURIER: Readonly<CourierContent> = Object.freeze({
 type EntryPayFields = Omit<EntryContent, 'date' | 'stops' | 'extra' | 'notes' | 'total'>;
 type InvoiceStatementFields = Omit<InvoiceContent, 'periodStart' | 'periodEnd' | 'paid' | 'stops' | 'reference'>;
 
-/** What a day logged before couriers existed means now: the default courier, priced by its first card. */
+/** What a day logged before couriers existed means now: the default courier, priced by its first card, and no separate shift. */
 export function entryFieldsBeforeCouriers(userId: string): EntryPayFields {
-  return { courierId: userId, rateCardId: userId, parcels: null, collections: null, failed: null, startTime: null, finishTime: null };
+  return { courierId: userId, rateCardId: userId, parcels: null, collections: null, failed: null, startTime: null, finishTime: null, separateShift: false };
 }
 
 /** What an invoice check made before couriers existed means now: a statement of the default courier. */

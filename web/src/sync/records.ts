@@ -64,6 +64,8 @@ export const RECORD_KINDS: { [K in RecordKind]: KindInfo<K> } = {
       failed: count.nullable(),
       startTime: z.string().nullable(),
       finishTime: z.string().nullable(),
+      // A server from before shifts sends none: not a separate shift.
+      separateShift: z.boolean().default(false),
     }),
     put: 'entry.put',
     remove: 'entry.delete',

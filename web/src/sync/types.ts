@@ -16,6 +16,12 @@ export interface EntryContent {
   failed: number | null;
   startTime: string | null; // HH:MM
   finishTime: string | null; // HH:MM, before startTime when the shift crosses midnight
+  /**
+   * The driver said this is a separate shift on a day that already has one for this courier,
+   * so it is never flagged as the same day logged twice (features/entries/same-day.ts). Its
+   * pay counts like any day's; the screens show the shifts of a day as one day.
+   */
+  separateShift: boolean;
 }
 
 /** Which days a courier's statements cover (see lib/pay-period.ts). */

@@ -7,6 +7,7 @@ import { StatCards } from '@/components/stat-cards';
 import { WeeklyStats } from '@/components/weekly-stats';
 import { useSession } from '@/lib/session/use-session';
 import { EntryForm } from '@/features/entries/entry-form';
+import { LoggedTwice } from '@/features/entries/logged-twice';
 import { useEntries } from '@/features/entries/use-entries';
 import { ParkedChanges } from '@/features/parked-changes/parked-changes';
 import { LOG_DAY_ANCHOR } from '@/features/reminders/reminders';
@@ -35,13 +36,14 @@ export function DashboardPage() {
     () => (entries && pay ? weekPay(entries, pay.deductions, today, pay.couriers.map((c) => c.id)) : null),
     [entries, pay, today],
   );
-  const stats = useMemo(() => (entries ? { ...dashboardStats(entries, today), weekDeductions: week?.deductions ?? 0 } : null), [entries, today, week]);
+  const stats = useMemo(() => (entries ? { ...dashboardStats(entries, today, pay?.cards), weekDeductions: week?.deductions ?? 0 } : null), [entries, today, week, pay]);
   const parkedReasons = useMemo(() => parkedReasonsByRecord(parked), [parked]);
 
   return (
     <Page title="Dashboard">
       <GreetingCard displayName={profile?.displayName ?? session.user?.displayName} now={now} isNew={entries ? entries.length === 0 : null} />
       <RemindersCard />
+      <LoggedTwice entries={entries} pay={pay} />
       <StatCards stats={stats} />
       <PaySummaryPanel title="This week's pay" summary={week} from={weekStart(today)} to={addDays(weekStart(today), 6)} couriers={pay?.couriers ?? []} />
       {parked && parked.length > 0 ? <ParkedChanges changes={parked} /> : null}
@@ -57,7 +59,7 @@ export function DashboardPage() {
       </div>
       <div id={LOG_DAY_ANCHOR} className={styles.logArea}>
         <EntryForm pay={pay} entries={entries} />
-        <RecentEntries entries={entries} parkedReasons={parkedReasons} couriers={pay?.couriers} />
+        <RecentEntries entries={entries} parkedReasons={parkedReasons} pay={pay} />
       </div>
       <WeeklyStats stats={stats} today={today} />
     </Page>

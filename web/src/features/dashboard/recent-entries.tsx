@@ -2,25 +2,29 @@ import { useId } from 'react';
 import { ButtonLink } from '@/components/button';
 import { Spinner } from '@/components/spinner';
 import { EntryList } from '@/features/entries/entry-list';
+import { groupDays } from '@/features/entries/same-day';
 import { routes } from '@/lib/paths';
-import type { LocalCourier, LocalEntry } from '@/sync/types';
+import type { PaySetup } from '@/lib/sync/use-pay-setup';
+import type { LocalEntry } from '@/sync/types';
 import panel from '@/components/panel.module.css';
 
-/** Spec §9: Recent Entries shows 3; "View all entries (n)" appears above 3. */
+/** Spec §9: Recent Entries shows 3; "View all entries (n)" appears above 3. A day's shifts show as one. */
 export const RECENT_ENTRIES = 3;
 
 /** `entries` newest first (undefined while being read). */
 export function RecentEntries({
   entries,
   parkedReasons,
-  couriers,
+  pay,
 }: {
   entries: LocalEntry[] | undefined;
   parkedReasons: ReadonlyMap<string, string>;
-  /** Named on each day when there is more than one. */
-  couriers: readonly LocalCourier[] | undefined;
+  /** Couriers (named on each day when there is more than one) and cards (a capped day says why). */
+  pay: PaySetup | undefined;
 }) {
   const headingId = useId();
+  const days = entries ? groupDays(entries) : [];
+  const shown = days.slice(0, RECENT_ENTRIES).flatMap((day) => day.entries);
   return (
     <section className={panel.panel} aria-labelledby={headingId}>
       <h2 id={headingId} className={panel.panelTitle}>
@@ -31,9 +35,9 @@ export function RecentEntries({
       ) : entries.length === 0 ? (
         <p className={panel.muted}>No entries yet. Your logged days will show here.</p>
       ) : (
-        <EntryList entries={entries.slice(0, RECENT_ENTRIES)} parkedReasons={parkedReasons} couriers={couriers} />
+        <EntryList entries={shown} parkedReasons={parkedReasons} pay={pay} />
       )}
-      {entries && entries.length > RECENT_ENTRIES ? (
+      {entries && days.length > RECENT_ENTRIES ? (
         <ButtonLink to={routes.history} variant="secondary" block>
           View all entries ({entries.length})
         </ButtonLink>

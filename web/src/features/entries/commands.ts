@@ -1,11 +1,14 @@
 // What a driver does with their days. Each call is the whole write: it prices the day, stores
 // the entry with its outbox item in one transaction (sync/commands.ts), and nudges the engine.
 import type { IdentifiedCard } from '@/lib/pay';
-import { deleteEntry, saveEntry, undoDelete } from '@/sync/commands';
+import { deleteEntry, deleteRecords, saveEntry, saveRecords, undoDelete } from '@/sync/commands';
 import type { SyncHandle } from '@/sync/coordinator';
+import type { LocalDb } from '@/sync/db';
+import { contentOf } from '@/sync/records';
 import type { EntryContent, LocalEntry } from '@/sync/types';
 import { priceEditedDay, priceNewDay, type DayDraft } from './day-pricing';
-import { withinTotalBound } from './entry-form-schema';
+import { MAX_NOTES_CHARS, withinTotalBound } from './entry-form-schema';
+import { mergedDay, survivorOf } from './same-day';
 
 /** Logs a new day, priced with the card in force for its courier on its date (fixed from now on). */
 export async function logDay(handle: SyncHandle, day: DayDraft, cards: readonly IdentifiedCard[]): Promise<LocalEntry> {
@@ -32,5 +35,87 @@ export async function deleteDay(handle: SyncHandle, id: string): Promise<void> {
 /** Undo of a delete: the entry is back as it was (see undoDelete for a delete the server has). */
 export async function restoreDay(handle: SyncHandle, before: LocalEntry): Promise<void> {
   await undoDelete(handle.db, 'entry', before);
+  handle.requestSync();
+}
+
+/** The live days already logged for `courierId` on `date` (but `exceptId`, the day being edited), oldest first. */
+export async function sameDayEntries(db: LocalDb, courierId: string, date: string, exceptId?: string): Promise<LocalEntry[]> {
+  const onDate = await db.entries.where('[deleted+date]').equals([0, date]).toArray();
+  return onDate.filter((entry) => entry.courierId === courierId && entry.id !== exceptId).sort((a, b) => (a.createdAt < b.createdAt ? -1 : 1));
+}
+
+/** What a merge or a keep-both changed, so Undo can put it back. */
+export interface SameDayChange {
+  /** Each entry rewritten, as it was before. */
+  rewritten: LocalEntry[];
+  /** Each entry deleted, as it was before. */
+  deleted: LocalEntry[];
+}
+
+/** The still-live entries among `ids`, read inside the caller's transaction. */
+async function liveOf(db: LocalDb, ids: readonly string[]): Promise<LocalEntry[]> {
+  const found = await db.entries.bulkGet([...ids]);
+  return found.filter((entry): entry is LocalEntry => entry !== undefined && entry.deleted === 0);
+}
+
+/**
+ * The same day logged more than once becomes one day, in ONE transaction through the outbox:
+ * the entry with the smallest id takes the figures of `chosenId` (the driver's pick) and every
+ * double's notes, and the others are deleted (tombstones every device receives). Two devices
+ * merging the same day keep the same entry, so nothing is lost either way. Entries deleted
+ * since the choice was shown are left out.
+ */
+export async function mergeDoubles(handle: SyncHandle, ids: readonly string[], chosenId: string): Promise<SameDayChange> {
+  const { db } = handle;
+  const change = await db.transaction('rw', db.entries, db.outbox, async () => {
+    const live = await liveOf(db, ids);
+    if (live.length < 2) return { rewritten: [], deleted: [] };
+    const survivor = survivorOf(live);
+    const chosen = live.find((entry) => entry.id === chosenId) ?? survivor;
+    const contents = live.map((entry) => contentOf('entry', entry));
+    const merged = mergedDay(contents, contentOf('entry', chosen), MAX_NOTES_CHARS);
+    const others = live.filter((entry) => entry.id !== survivor.id);
+    await saveRecords(db, [{ kind: 'entry', id: survivor.id, content: merged }]);
+    await deleteRecords(
+      db,
+      others.map((entry) => ({ kind: 'entry' as const, id: entry.id })),
+    );
+    return { rewritten: [survivor], deleted: others };
+  });
+  handle.requestSync();
+  return change;
+}
+
+/**
+ * The doubles are separate shifts after all: each but the one with the smallest id is marked
+ * so, in ONE transaction, and the day is never flagged again on any device.
+ */
+export async function keepAsShifts(handle: SyncHandle, ids: readonly string[]): Promise<SameDayChange> {
+  const { db } = handle;
+  const change = await db.transaction('rw', db.entries, db.outbox, async () => {
+    const live = await liveOf(db, ids);
+    if (live.length < 2) return { rewritten: [], deleted: [] };
+    const survivor = survivorOf(live);
+    const marked = live.filter((entry) => entry.id !== survivor.id && !entry.separateShift);
+    await saveRecords(
+      db,
+      marked.map((entry) => ({ kind: 'entry' as const, id: entry.id, content: { ...contentOf('entry', entry), separateShift: true } })),
+    );
+    return { rewritten: marked, deleted: [] };
+  });
+  handle.requestSync();
+  return change;
+}
+
+/** Undo of a merge or a keep-both: each rewritten entry gets its old content back, each deleted one returns. */
+export async function undoSameDayChange(handle: SyncHandle, change: SameDayChange): Promise<void> {
+  const { db } = handle;
+  await db.transaction('rw', db.syncTables, async () => {
+    await saveRecords(
+      db,
+      change.rewritten.map((entry) => ({ kind: 'entry' as const, id: entry.id, content: contentOf('entry', entry) })),
+    );
+    for (const entry of change.deleted) await undoDelete(db, 'entry', entry);
+  });
   handle.requestSync();
 }

@@ -42,6 +42,7 @@ const draft = (over: Partial<DayDraft> = {}): DayDraft => ({
   finishTime: null,
   extra: 0,
   notes: '',
+  separateShift: false,
   ...over,
 });
 

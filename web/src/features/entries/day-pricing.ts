@@ -3,8 +3,8 @@
 // changed (issue 12: editing the notes of a day logged before a rate change must never
 // re-price it with today's rates). Pure, so the rule has its own tests.
 import { formatShortDate } from '@/lib/format';
-import { FIRST_CARD_FROM, priceDay, type IdentifiedCard } from '@/lib/pay';
-import type { EntryContent, LocalCourier } from '@/sync/types';
+import { FIRST_CARD_FROM, parcelsPaid, priceDay, type IdentifiedCard, type PayInputs } from '@/lib/pay';
+import type { EntryContent, LocalCourier, RateCardContent } from '@/sync/types';
 
 /** A day as typed: everything stored except what pricing decides. */
 export type DayDraft = Omit<EntryContent, 'total' | 'rateCardId'>;
@@ -56,16 +56,22 @@ export function lastUsedCourierId(
   return couriers[0]!.id;
 }
 
-/** The ways of being paid a card uses beyond stops, so the form can put those fields first. */
+/**
+ * The ways of being paid the card in force uses, so the form asks for those first (and requires
+ * the ones a day is priced by) and leaves the rest behind "More details". Stops count for a card
+ * that pays per stop, and for one whose parcel cap is per stop or whose peak adds per stop.
+ */
 export interface PaidFields {
+  stops: boolean;
   parcels: boolean;
   collections: boolean;
   failed: boolean;
   times: boolean;
 }
 
-export function paidFields(card: IdentifiedCard | null): PaidFields {
+export function paidFields(card: Pick<RateCardContent, 'perStop' | 'perParcel' | 'parcelCapPerStop' | 'perCollection' | 'perFailed' | 'hourly' | 'peaks'> | null): PaidFields {
   return {
+    stops: card !== null && (card.perStop !== null || (card.perParcel !== null && card.parcelCapPerStop !== null) || card.peaks.some((peak) => peak.extraPerStop !== null)),
     parcels: (card?.perParcel ?? null) !== null,
     collections: (card?.perCollection ?? null) !== null,
     // 0 is "failed items are unpaid" (Parcelforce): nothing to count for pay.
@@ -73,6 +79,19 @@ export function paidFields(card: IdentifiedCard | null): PaidFields {
     times: (card?.hourly ?? null) !== null,
   };
 }
+
+/**
+ * Why a capped day pays fewer parcels than were delivered ("80 of 95 parcels paid: up to 2 a
+ * stop on 40 stops"), or null when the cap did not bite (or the card has none).
+ */
+export function capNote(card: Pick<RateCardContent, 'perParcel' | 'parcelCapPerStop'> | null, day: Pick<PayInputs, 'parcels' | 'stops'>): string | null {
+  if (!card || card.perParcel === null || card.parcelCapPerStop === null || day.parcels === null) return null;
+  const paid = parcelsPaid(card, day);
+  if (paid >= day.parcels) return null;
+  return `${count.format(paid)} of ${count.format(day.parcels)} parcels paid: up to ${count.format(card.parcelCapPerStop)} a stop on ${count.format(day.stops)} ${day.stops === 1 ? 'stop' : 'stops'}`;
+}
+
+const count = new Intl.NumberFormat('en-GB');
 
 /** The words under the form saying what will price the day (the card in force, or none). */
 export function pricingNote(card: IdentifiedCard | null, courierName: string): string {

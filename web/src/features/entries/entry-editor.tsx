@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import { FormActions } from '@/components/form-actions';
 import { FormAlert } from '@/components/form-alert';
 import { penceToPounds } from '@/lib/money';
@@ -6,15 +6,17 @@ import type { PaySetup } from '@/lib/sync/use-pay-setup';
 import { useSyncHandle } from '@/lib/sync/use-sync';
 import { useForm } from '@/lib/use-form';
 import type { LocalEntry } from '@/sync/types';
-import { editDay } from './commands';
-import { EntryFields } from './entry-fields';
+import { editDay, sameDayEntries } from './commands';
+import type { DayDraft } from './day-pricing';
+import { EntryFields, formPaidFields, needsOf } from './entry-fields';
 import { entryFormSchema, saveFailureMessage, type EntryFormInput } from './entry-form-schema';
+import { SameDayNotice } from './same-day-notice';
 import styles from './entries.module.css';
 
 function formOf(entry: LocalEntry): EntryFormInput {
   return {
     date: entry.date,
-    stops: String(entry.stops),
+    stops: entry.stops === 0 && entry.parcels !== null ? '' : String(entry.stops),
     extra: entry.extra === 0 ? '' : penceToPounds(entry.extra),
     notes: entry.notes,
     courierId: entry.courierId,
@@ -35,26 +37,74 @@ interface EntryEditorProps {
 /**
  * Edits a logged day in place. Its total is worked out again only when something that decides
  * pay changes, and then with the card in force on its date (day-pricing.ts); the change syncs
- * like any other.
+ * like any other. Moved onto a courier's date that already has a day, it asks first whether it
+ * is a separate shift there; left on its own day, it stays what it was.
  */
 export function EntryEditor({ entry, pay, onDone }: EntryEditorProps) {
   const handle = useSyncHandle();
+  const [sameDay, setSameDay] = useState<{ day: DayDraft; logged: LocalEntry[] } | null>(null);
   const form = useForm({
-    schema: entryFormSchema,
+    schema: (values) => entryFormSchema(needsOf(formPaidFields(pay, values, entry.courierId))),
     initial: () => formOf(entry),
     ready: pay !== undefined,
-    command: (day) => editDay(handle, entry.id, entry, day, pay!.cards),
-    onSuccess: () => onDone(true),
+    command: async (typed): Promise<LocalEntry | null> => {
+      const moved = typed.date !== entry.date || typed.courierId !== entry.courierId;
+      const day: DayDraft = { ...typed, separateShift: moved ? false : entry.separateShift };
+      if (moved) {
+        const logged = await sameDayEntries(handle.db, day.courierId, day.date, entry.id);
+        if (logged.length > 0) {
+          setSameDay({ day, logged });
+          return null;
+        }
+      }
+      return editDay(handle, entry.id, entry, day, pay!.cards);
+    },
+    onSuccess: (saved) => {
+      if (saved !== null) onDone(true);
+    },
     failure: saveFailureMessage,
   });
   const headingId = useId();
+
+  async function saveAsShift() {
+    if (!sameDay || !pay) return;
+    const { day } = sameDay;
+    setSameDay(null);
+    try {
+      await editDay(handle, entry.id, entry, { ...day, separateShift: true }, pay.cards);
+      onDone(true);
+    } catch (error) {
+      form.fail(saveFailureMessage(error));
+    }
+  }
 
   return (
     <form className={styles.editor} aria-labelledby={headingId} onSubmit={(event) => void form.submit(event)} noValidate>
       <h3 id={headingId} className={styles.editorTitle}>
         Edit entry
       </h3>
-      <EntryFields form={form.values} errors={form.errors} pay={pay} defaultCourierId={entry.courierId} saved={entry} onChange={form.setField} />
+      <EntryFields
+        form={form.values}
+        errors={form.errors}
+        pay={pay}
+        defaultCourierId={entry.courierId}
+        saved={entry}
+        onChange={(field, value) => {
+          setSameDay(null);
+          form.setField(field, value);
+        }}
+      />
+      {sameDay ? (
+        <SameDayNotice
+          date={sameDay.day.date}
+          courierName={pay && pay.couriers.length > 1 ? (pay.couriers.find((c) => c.id === sameDay.day.courierId)?.name ?? null) : null}
+          logged={sameDay.logged}
+          offerOpen={false}
+          shiftLabel="Save as a separate shift"
+          onShift={() => void saveAsShift()}
+          onCancel={() => setSameDay(null)}
+        />
+      ) : null}
       {form.failure ? <FormAlert message={form.failure} /> : null}
       <FormActions submitLabel="Save changes" submitting={form.submitting} disabled={!pay} onCancel={() => onDone(false)} />
     </form>

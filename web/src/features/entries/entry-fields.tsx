@@ -2,11 +2,11 @@ import { ChevronRight } from 'lucide-react';
 import { useState, type ReactNode } from 'react';
 import { SelectField, TextAreaField, TextField } from '@/components/text-field';
 import { formatPence } from '@/lib/format';
-import { cardInForce } from '@/lib/pay';
+import { cardInForce, type IdentifiedCard } from '@/lib/pay';
 import type { PaySetup } from '@/lib/sync/use-pay-setup';
 import type { EntryContent } from '@/sync/types';
-import { paidFields, payInputsChanged, priceEditedDay, priceNewDay, pricingNote } from './day-pricing';
-import { MAX_ITEMS, MAX_NOTES_CHARS, MAX_STOPS, validateEntryForm, type EntryFormErrors, type EntryFormInput } from './entry-form-schema';
+import { capNote, paidFields, payInputsChanged, priceEditedDay, priceNewDay, pricingNote, type PaidFields } from './day-pricing';
+import { MAX_ITEMS, MAX_NOTES_CHARS, MAX_STOPS, validateEntryForm, type DayNeeds, type EntryFormErrors, type EntryFormInput } from './entry-form-schema';
 import styles from './entry-fields.module.css';
 
 interface EntryFieldsProps {
@@ -21,31 +21,52 @@ interface EntryFieldsProps {
   saved?: EntryContent | undefined;
 }
 
-type Optional = 'parcels' | 'collections' | 'failed' | 'times';
+type Optional = 'stops' | 'parcels' | 'collections' | 'failed' | 'times';
+
+/** The card in force for the form's courier on its date; null with no card (or no date yet). */
+export function formCard(pay: PaySetup | undefined, form: Pick<EntryFormInput, 'date' | 'courierId'>, defaultCourierId: string): IdentifiedCard | null {
+  if (!pay || !/^\d{4}-\d{2}-\d{2}$/.test(form.date)) return null;
+  return cardInForce(pay.cards, form.courierId || defaultCourierId, form.date);
+}
+
+/** What the form asks for: what the card in force prices (stops, as the spec's form, while the cards load). */
+export function formPaidFields(pay: PaySetup | undefined, form: Pick<EntryFormInput, 'date' | 'courierId'>, defaultCourierId: string): PaidFields {
+  if (!pay) return { stops: true, parcels: false, collections: false, failed: false, times: false };
+  return paidFields(formCard(pay, form, defaultCourierId));
+}
+
+/** What the form requires, from what the card prices. */
+export function needsOf(paid: PaidFields): DayNeeds {
+  return { stops: paid.stops, parcels: paid.parcels, times: paid.times };
+}
 
 /**
- * A day's fields with the total they come to, for new and edited days alike. The fields the
- * card in force pays for sit beside stops; the rest wait behind "More details", so a per-stop
- * driver sees the short form the spec describes and an Evri driver sees parcels at once.
+ * A day's fields with the total they come to, for new and edited days alike. The form asks for
+ * what the card in force prices (stops for a per-stop card, parcels for a per-parcel one, start
+ * and finish for an hourly one, nothing beyond the date for a day rate); the rest wait behind
+ * "More details", so a per-stop driver sees the short form the spec describes and an Evri
+ * driver sees parcels, not stops. The total follows every keystroke.
  */
 export function EntryFields({ form, errors, onChange, pay, defaultCourierId, saved }: EntryFieldsProps) {
   const courierId = form.courierId || defaultCourierId;
-  const card = pay && /^\d{4}-\d{2}-\d{2}$/.test(form.date) ? cardInForce(pay.cards, courierId, form.date) : null;
-  const paid = paidFields(card);
-  const checked = validateEntryForm({ ...form, courierId });
-  const draft = checked.ok ? checked.value : null;
+  const card = formCard(pay, form, defaultCourierId);
+  const paid = formPaidFields(pay, form, defaultCourierId);
+  const checked = validateEntryForm({ ...form, courierId }, needsOf(paid));
+  const draft = checked.ok ? { ...checked.value, separateShift: saved?.separateShift ?? false } : null;
   const unchanged = saved !== undefined && draft !== null && !payInputsChanged(saved, draft);
   const preview = !pay || !draft ? null : saved ? priceEditedDay(saved, draft, pay.cards).total : priceNewDay(draft, pay.cards).total;
   const courier = pay?.couriers.find((c) => c.id === courierId);
   const note = !pay ? '' : unchanged ? 'Nothing that decides pay was changed: the total stays as saved' : pricingNote(card, courier?.name ?? 'your courier');
+  const capped = draft && !unchanged ? capNote(card, draft) : null;
 
   const optional: Record<Optional, ReactNode> = {
-    parcels: <ItemField key="parcels" label="Parcels" field="parcels" form={form} errors={errors} onChange={onChange} />,
+    stops: <StopsField key="stops" required={paid.stops} form={form} errors={errors} onChange={onChange} />,
+    parcels: <ItemField key="parcels" label="Parcels" field="parcels" required={paid.parcels} form={form} errors={errors} onChange={onChange} />,
     collections: <ItemField key="collections" label="Collections" field="collections" form={form} errors={errors} onChange={onChange} />,
     failed: <ItemField key="failed" label="Failed/returned" field="failed" form={form} errors={errors} onChange={onChange} />,
     times: <TimeFields key="times" form={form} errors={errors} onChange={onChange} />,
   };
-  const order: Optional[] = ['parcels', 'collections', 'failed', 'times'];
+  const order: Optional[] = ['stops', 'parcels', 'collections', 'failed', 'times'];
   const shown = order.filter((field) => paid[field]);
   const hidden = order.filter((field) => !paid[field]);
 
@@ -72,19 +93,6 @@ export function EntryFields({ form, errors, onChange, pay, defaultCourierId, sav
           error={errors.date}
           onChange={(event) => onChange('date', event.target.value)}
         />
-        <TextField
-          label="Stops"
-          type="number"
-          inputMode="numeric"
-          min={0}
-          max={MAX_STOPS}
-          step={1}
-          required
-          placeholder="0"
-          value={form.stops}
-          error={errors.stops}
-          onChange={(event) => onChange('stops', event.target.value)}
-        />
         {shown.map((field) => optional[field])}
         <TextField
           label="Extra (£)"
@@ -105,6 +113,7 @@ export function EntryFields({ form, errors, onChange, pay, defaultCourierId, sav
       <p className={styles.pricing} data-card={card ? 'yes' : 'no'}>
         {note}
       </p>
+      {capped ? <p className={styles.capped}>{capped}</p> : null}
       {hidden.length > 0 ? <MoreDetails fields={hidden} form={form} errors={errors} render={(field) => optional[field]} /> : null}
       <TextAreaField
         label="Notes"
@@ -120,6 +129,7 @@ export function EntryFields({ form, errors, onChange, pay, defaultCourierId, sav
 }
 
 const hasValue: Record<Optional, (form: EntryFormInput) => boolean> = {
+  stops: (form) => form.stops.trim() !== '',
   parcels: (form) => form.parcels.trim() !== '',
   collections: (form) => form.collections.trim() !== '',
   failed: (form) => form.failed.trim() !== '',
@@ -127,6 +137,7 @@ const hasValue: Record<Optional, (form: EntryFormInput) => boolean> = {
 };
 
 const errorIn: Record<Optional, (errors: EntryFormErrors) => boolean> = {
+  stops: (errors) => Boolean(errors.stops),
   parcels: (errors) => Boolean(errors.parcels),
   collections: (errors) => Boolean(errors.collections),
   failed: (errors) => Boolean(errors.failed),
@@ -151,6 +162,7 @@ function MoreDetails({ fields, form, errors, render }: { fields: Optional[]; for
 }
 
 const OPTIONAL_WORDS: Record<Optional, string> = {
+  stops: 'stops',
   parcels: 'parcels',
   collections: 'collections',
   failed: 'failed/returned',
@@ -163,7 +175,28 @@ interface PartProps {
   onChange: (field: keyof EntryFormInput, value: string) => void;
 }
 
-function ItemField({ label, field, form, errors, onChange }: PartProps & { label: string; field: 'parcels' | 'collections' | 'failed' }) {
+/**
+ * Stops: required (the spec's form) when the card prices them. No greyed "0" in it: an empty
+ * field must not look like a count already typed.
+ */
+function StopsField({ required = false, form, errors, onChange }: PartProps & { required?: boolean }) {
+  return (
+    <TextField
+      label="Stops"
+      type="number"
+      inputMode="numeric"
+      min={0}
+      max={MAX_STOPS}
+      step={1}
+      required={required}
+      value={form.stops}
+      error={errors.stops}
+      onChange={(event) => onChange('stops', event.target.value)}
+    />
+  );
+}
+
+function ItemField({ label, field, required = false, form, errors, onChange }: PartProps & { label: string; field: 'parcels' | 'collections' | 'failed'; required?: boolean }) {
   return (
     <TextField
       label={label}
@@ -172,7 +205,7 @@ function ItemField({ label, field, form, errors, onChange }: PartProps & { label
       min={0}
       max={MAX_ITEMS}
       step={1}
-      placeholder="0"
+      required={required}
       value={form[field]}
       error={errors[field]}
       onChange={(event) => onChange(field, event.target.value)}

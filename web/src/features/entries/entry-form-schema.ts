@@ -15,6 +15,8 @@ export const MAX_ITEMS = 2_000;
 export const entryMessages = {
   date: 'Please enter a date',
   stopsRequired: 'Please enter number of stops',
+  parcelsRequired: 'Please enter number of parcels',
+  hoursRequired: 'Enter the start and finish times: this courier pays by the hour',
   stopsWhole: `Stops must be a whole number from 0 to ${MAX_STOPS}`,
   extraFormat: 'Enter extra pay in pounds and pence, e.g. 12.50',
   extraRange: 'Extra must be between £0.00 and £10,000.00',
@@ -26,15 +28,27 @@ export const entryMessages = {
   startWithoutFinish: 'Enter the finish time too, or clear the start time',
   finishWithoutStart: 'Enter the start time too, or clear the finish time',
   saved: 'Entry saved successfully!',
+  savedShift: 'Entry saved successfully as a separate shift!',
   failed: 'Failed to save entry',
   totalRange: 'This day comes to more than £110,000.00 with these rates: check the figures',
 } as const;
 
-/** An optional count of items: empty is "not counted" (null), never 0. */
-function itemCount(message: string) {
+/** Which counts the card in force asks for on a day (day-pricing.ts `paidFields` gives them). */
+export interface DayNeeds {
+  stops: boolean;
+  parcels: boolean;
+  times: boolean;
+}
+
+/** What a stops card asks: the spec's form, where stops are required. */
+export const STOPS_DAY: DayNeeds = Object.freeze({ stops: true, parcels: false, times: false });
+
+/** A count of items: empty is "not counted" (null), never 0, unless `required` says to ask for it. */
+function itemCount(message: string, required: string | null = null) {
   return z
     .string()
     .trim()
+    .refine((text) => required === null || text !== '', required ?? '')
     .refine((text) => text === '' || (/^\d+$/.test(text) && Number(text) <= MAX_ITEMS), message)
     .transform((text) => (text === '' ? null : Number(text)));
 }
@@ -49,38 +63,48 @@ const clockTime = z
  * The entry form's fields as typed, to what is stored. Extra is pounds with at most two
  * decimal places: "12.345" is refused (not rounded), because silently changing money a
  * driver typed is worse than asking again; the input's step of 0.01 says the same.
+ *
+ * What is required follows the card in force for the day's courier on its date (`needs`, from
+ * day-pricing.ts `paidFields`): stops only when the card prices stops (then with the spec's
+ * words), parcels when it pays per parcel, start and finish when it pays by the hour. Stops
+ * left empty are stored as 0, and a count left empty is "not counted" (null).
  */
-export const entryFormSchema = z.object({
-  date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, entryMessages.date),
-  stops: z
-    .string()
-    .trim()
-    .min(1, entryMessages.stopsRequired)
-    .regex(/^\d+$/, entryMessages.stopsWhole)
-    .transform(Number)
-    .refine((stops) => stops <= MAX_STOPS, entryMessages.stopsWhole),
-  extra: z
-    .string()
-    .trim()
-    .refine((text) => text === '' || parsePounds(text) !== null, entryMessages.extraFormat)
-    .transform((text) => (text === '' ? 0 : (parsePounds(text) ?? 0)))
-    .refine((pence) => pence <= MAX_EXTRA_PENCE, entryMessages.extraRange),
-  notes: z.string().trim().max(MAX_NOTES_CHARS, entryMessages.notes),
-  /** '' on a new day: the last used courier, resolved when it is saved. */
-  courierId: z.string(),
-  parcels: itemCount(entryMessages.parcels),
-  collections: itemCount(entryMessages.collections),
-  failed: itemCount(entryMessages.failedItems),
-  startTime: clockTime,
-  finishTime: clockTime,
-}).superRefine((day, ctx) => {
-  // Hours come from both times: one alone would silently pay nothing by the hour.
-  if (day.startTime !== null && day.finishTime === null) ctx.addIssue({ code: 'custom', path: ['finishTime'], message: entryMessages.startWithoutFinish });
-  if (day.startTime === null && day.finishTime !== null) ctx.addIssue({ code: 'custom', path: ['startTime'], message: entryMessages.finishWithoutStart });
-});
+export function entryFormSchema(needs: DayNeeds = STOPS_DAY) {
+  return z
+    .object({
+      date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, entryMessages.date),
+      stops: z
+        .string()
+        .trim()
+        .refine((text) => !needs.stops || text !== '', entryMessages.stopsRequired)
+        .refine((text) => text === '' || /^\d+$/.test(text), entryMessages.stopsWhole)
+        .transform((text) => (text === '' ? 0 : Number(text)))
+        .refine((stops) => stops <= MAX_STOPS, entryMessages.stopsWhole),
+      extra: z
+        .string()
+        .trim()
+        .refine((text) => text === '' || parsePounds(text) !== null, entryMessages.extraFormat)
+        .transform((text) => (text === '' ? 0 : (parsePounds(text) ?? 0)))
+        .refine((pence) => pence <= MAX_EXTRA_PENCE, entryMessages.extraRange),
+      notes: z.string().trim().max(MAX_NOTES_CHARS, entryMessages.notes),
+      /** '' on a new day: the last used courier, resolved when it is saved. */
+      courierId: z.string(),
+      parcels: itemCount(entryMessages.parcels, needs.parcels ? entryMessages.parcelsRequired : null),
+      collections: itemCount(entryMessages.collections),
+      failed: itemCount(entryMessages.failedItems),
+      startTime: clockTime,
+      finishTime: clockTime,
+    })
+    .superRefine((day, ctx) => {
+      // Hours come from both times: one alone would silently pay nothing by the hour.
+      if (day.startTime !== null && day.finishTime === null) ctx.addIssue({ code: 'custom', path: ['finishTime'], message: entryMessages.startWithoutFinish });
+      if (day.startTime === null && day.finishTime !== null) ctx.addIssue({ code: 'custom', path: ['startTime'], message: entryMessages.finishWithoutStart });
+      if (needs.times && day.startTime === null && day.finishTime === null) ctx.addIssue({ code: 'custom', path: ['startTime'], message: entryMessages.hoursRequired });
+    });
+}
 
-export type EntryFormInput = z.input<typeof entryFormSchema>;
-export type EntryFormValue = z.output<typeof entryFormSchema>;
+export type EntryFormInput = z.input<ReturnType<typeof entryFormSchema>>;
+export type EntryFormValue = z.output<ReturnType<typeof entryFormSchema>>;
 export type EntryFormErrors = FieldErrors<EntryFormInput>;
 
 /** An empty form: today, the last used courier, nothing counted. */
@@ -88,8 +112,8 @@ export function emptyEntryForm(date: string, courierId = ''): EntryFormInput {
   return { date, courierId, stops: '', parcels: '', collections: '', failed: '', startTime: '', finishTime: '', extra: '', notes: '' };
 }
 
-export function validateEntryForm(input: EntryFormInput): FormResult<EntryFormInput, EntryFormValue> {
-  return parseForm(entryFormSchema, input);
+export function validateEntryForm(input: EntryFormInput, needs: DayNeeds = STOPS_DAY): FormResult<EntryFormInput, EntryFormValue> {
+  return parseForm(entryFormSchema(needs), input);
 }
 
 /** Why a local save failed, in words a driver can act on. */

@@ -1,5 +1,5 @@
 import { CircleAlert, CircleCheck, CloudOff, RefreshCw, type LucideIcon } from 'lucide-react';
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import { Button } from '@/components/button';
 import { FormAlert } from '@/components/form-alert';
 import { Spinner } from '@/components/spinner';
@@ -10,10 +10,11 @@ import { useForm } from '@/lib/use-form';
 import { localDay } from '@/lib/week';
 import { shortStatusText, type SyncStatus } from '@/sync/status';
 import type { LocalEntry } from '@/sync/types';
-import { logDay } from './commands';
-import { lastUsedCourierId } from './day-pricing';
-import { EntryFields } from './entry-fields';
+import { logDay, sameDayEntries } from './commands';
+import { lastUsedCourierId, type DayDraft } from './day-pricing';
+import { EntryFields, formPaidFields, needsOf } from './entry-fields';
 import { emptyEntryForm, entryFormSchema, entryMessages, saveFailureMessage } from './entry-form-schema';
+import { SameDayNotice } from './same-day-notice';
 import styles from './entry-form.module.css';
 
 export { SUCCESS_MESSAGE_MS };
@@ -38,20 +39,44 @@ interface EntryFormProps {
 export function EntryForm({ pay, entries }: EntryFormProps) {
   const handle = useSyncHandle();
   const [saved, showSaved, clearSaved] = useFlash();
+  // A day for this courier and date is already logged: the driver chooses before anything is saved.
+  const [sameDay, setSameDay] = useState<{ day: DayDraft; logged: LocalEntry[] } | null>(null);
   const ready = pay !== undefined && entries !== undefined;
   const defaultCourierId = ready ? lastUsedCourierId(entries, pay.couriers, handle.db.userId) : handle.db.userId;
   const form = useForm({
-    schema: entryFormSchema,
+    schema: (values) => entryFormSchema(needsOf(formPaidFields(pay, values, defaultCourierId))),
     initial: emptyForm,
     ready,
-    command: (day) => logDay(handle, { ...day, courierId: day.courierId || defaultCourierId }, pay!.cards),
-    onSuccess: (_entry, { reset }) => {
+    command: async (typed): Promise<LocalEntry | null> => {
+      const day: DayDraft = { ...typed, courierId: typed.courierId || defaultCourierId, separateShift: false };
+      const logged = await sameDayEntries(handle.db, day.courierId, day.date);
+      if (logged.length > 0) {
+        setSameDay({ day, logged });
+        return null;
+      }
+      return logDay(handle, day, pay!.cards);
+    },
+    onSuccess: (entry, { reset }) => {
+      if (entry === null) return;
       reset(emptyForm());
       showSaved(entryMessages.saved);
     },
     failure: saveFailureMessage,
   });
   const headingId = useId();
+
+  async function saveAsShift() {
+    if (!sameDay || !pay) return;
+    const { day } = sameDay;
+    setSameDay(null);
+    try {
+      await logDay(handle, { ...day, separateShift: true }, pay.cards);
+      form.reset(emptyForm());
+      showSaved(entryMessages.savedShift);
+    } catch (error) {
+      form.fail(saveFailureMessage(error));
+    }
+  }
 
   return (
     <section className={styles.card} aria-labelledby={headingId}>
@@ -63,11 +88,31 @@ export function EntryForm({ pay, entries }: EntryFormProps) {
         onSubmit={(event) => {
           // A new attempt replaces the last one's confirmation.
           if (!form.submitting && ready) clearSaved();
+          setSameDay(null);
           void form.submit(event);
         }}
         noValidate
       >
-        <EntryFields form={form.values} errors={form.errors} onChange={form.setField} pay={pay} defaultCourierId={defaultCourierId} />
+        <EntryFields
+          form={form.values}
+          errors={form.errors}
+          onChange={(field, value) => {
+            // The notice is about the day as it was typed: a change to it asks again on Save.
+            setSameDay(null);
+            form.setField(field, value);
+          }}
+          pay={pay}
+          defaultCourierId={defaultCourierId}
+        />
+        {sameDay ? (
+          <SameDayNotice
+            date={sameDay.day.date}
+            courierName={pay && pay.couriers.length > 1 ? (pay.couriers.find((c) => c.id === sameDay.day.courierId)?.name ?? null) : null}
+            logged={sameDay.logged}
+            onShift={() => void saveAsShift()}
+            onCancel={() => setSameDay(null)}
+          />
+        ) : null}
         {form.failure ? <FormAlert message={form.failure} /> : null}
         <div className={styles.actions}>
           <Button type="submit" disabled={form.submitting || !ready} aria-busy={form.submitting}>

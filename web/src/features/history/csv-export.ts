@@ -20,6 +20,7 @@ export interface CsvCourier {
 }
 
 // Readable columns first; the ids last, for matching rows back to the JSON export.
+// "Separate shift" came later (issue 25): a file without it is still ours (import-csv-layouts.ts).
 export const CSV_HEADER = [
   'Date',
   'Courier',
@@ -32,9 +33,13 @@ export const CSV_HEADER = [
   'Extra (£)',
   'Total (£)',
   'Notes',
+  'Separate shift',
   'Courier ID',
   'Rate card ID',
 ] as const;
+
+/** How the file says a row is a deliberate extra shift on a day that already has one. */
+export const SEPARATE_SHIFT_MARK = 'yes';
 
 function byDateThenCreated(a: CsvEntry, b: CsvEntry): number {
   if (a.date !== b.date) return a.date < b.date ? -1 : 1;
@@ -58,6 +63,7 @@ function csvRow(entry: CsvEntry, names: ReadonlyMap<string, string>): string[] {
     penceToPounds(entry.extra),
     penceToPounds(entry.total),
     csvText(entry.notes),
+    entry.separateShift ? SEPARATE_SHIFT_MARK : '',
     entry.courierId,
     entry.rateCardId ?? '',
   ];

@@ -12,6 +12,7 @@ import { historyView, routes, type HistoryView } from '@/lib/paths';
 import { paySummary } from '@/lib/pay-summary';
 import { deleteDay, restoreDay } from '@/features/entries/commands';
 import { EntriesView } from '@/features/entries/entries-view';
+import { LoggedTwice } from '@/features/entries/logged-twice';
 import { useEntries } from '@/features/entries/use-entries';
 import { deleteCheck, restoreCheck } from '@/features/invoices/commands';
 import { InvoicesView } from '@/features/invoices/invoices-view';
@@ -172,6 +173,7 @@ export function HistoryPage() {
             </div>
           </section>
           <ImportPanel />
+          <LoggedTwice entries={entries} pay={pay} />
           {validRange ? <PaySummaryPanel title="Pay in this period" summary={rangePay} from={closed.from} to={closed.to} couriers={pay?.couriers ?? []} /> : null}
           {view === 'summaries' ? (
             <SummariesView
@@ -187,6 +189,7 @@ export function HistoryPage() {
               pay={pay}
               onDelete={(entry) => void remove({ kind: 'entry', record: entry })}
               onEdited={() => setNotice('Entry updated')}
+              initialEditing={params.get('edit')}
             />
           )}
         </>

@@ -28,6 +28,30 @@ export function parseDay(cell: string, order: DayOrder = 'dmy'): string | null {
   return order === 'dmy' ? realDay(year, second, first) : realDay(year, first, second);
 }
 
+const monthName = new Intl.DateTimeFormat('en-GB', { month: 'long', year: 'numeric', timeZone: 'UTC' });
+
+/**
+ * Why a date written in a form the reading accepts names no real day ("November 2026 has 30
+ * days"), or null when it is a real day or not in such a form at all (then the form is what to
+ * fix). A month part over 12 is left to the form: the file is likelier read the wrong way round.
+ */
+export function impossibleDay(cell: string, order: DayOrder = 'dmy'): string | null {
+  const text = cell.trim();
+  const iso = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(text);
+  const parts = iso ? null : SLASH_DAY.exec(text);
+  let year: number, month: number, day: number;
+  if (iso) [year, month, day] = [Number(iso[1]), Number(iso[2]), Number(iso[3])];
+  else if (parts) {
+    const [first, second] = [Number(parts[1]), Number(parts[2])];
+    year = Number(parts[3]);
+    [day, month] = order === 'dmy' ? [first, second] : [second, first];
+  } else return null;
+  if (month < 1 || month > 12 || realDay(year, month, day) !== null) return null;
+  if (day === 0) return 'a month has no day 0';
+  const days = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  return `${monthName.format(Date.UTC(year, month - 1, 1))} has ${days} days`;
+}
+
 /** How a file's dates are read, and whether the file itself settles it. */
 export interface DayReading {
   order: DayOrder;

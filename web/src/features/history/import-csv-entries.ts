@@ -5,7 +5,8 @@
 import { MAX_EXTRA_PENCE, MAX_ITEMS, MAX_NOTES_CHARS, MAX_STOPS, MAX_TOTAL_PENCE } from '@/features/entries/entry-form-schema';
 import { parseCsv } from '@/lib/csv-parse';
 import type { EntryContent } from '@/sync/types';
-import { detectDayOrder, parseCount, parseDay, parseMoney, parseTime, type DayOrder, type DayReading } from './import-cells';
+import { detectDayOrder, impossibleDay, parseCount, parseDay, parseMoney, parseTime, type DayOrder, type DayReading } from './import-cells';
+import { SEPARATE_SHIFT_MARK } from './csv-export';
 import type { ColumnMapping, CsvLayout } from './import-csv-layouts';
 import type { Candidate, ParsedFile, RowNote } from './import-plan';
 
@@ -88,7 +89,12 @@ function rowToEntry(cells: readonly string[], mapping: ColumnMapping, layout: Cs
 
   const date = parseDay(cell(mapping.date), order);
   const dateForm = order === 'dmy' ? 'dd/mm/yyyy' : 'mm/dd/yyyy';
-  if (date === null) problems.push(cell(mapping.date) === '' ? 'Date is missing' : `Date "${cell(mapping.date)}" is not ${dateForm} or yyyy-mm-dd`);
+  const impossible = date === null ? impossibleDay(cell(mapping.date), order) : null;
+  if (date === null) {
+    if (cell(mapping.date) === '') problems.push('Date is missing');
+    else if (impossible) problems.push(`Date "${cell(mapping.date)}" does not exist: ${impossible}`);
+    else problems.push(`Date "${cell(mapping.date)}" is not ${dateForm} or yyyy-mm-dd`);
+  }
   const stops = parseCount(cell(mapping.stops), MAX_STOPS);
   if (stops === null) problems.push(`Stops must be a whole number from 0 to ${MAX_STOPS}`);
   const amount = (example: string) => (decimalComma ? example.replace('.', ',') : example);
@@ -116,8 +122,11 @@ function rowToEntry(cells: readonly string[], mapping: ColumnMapping, layout: Cs
   const cardId = cell(mapping.rateCardId);
   const rateCardId = cardId !== '' && courierId !== undefined && context.cards.get(cardId) === courierId ? cardId : null;
 
+  // Only our own export marks a separate shift; any other file's second row for a day is a duplicate.
+  const separateShift = layout === 'ours' && cell(mapping.separateShift) === SEPARATE_SHIFT_MARK;
+
   if (problems.length > 0 || date === null || stops === null || extra === null || total === null || courierId === undefined) return { problems };
-  return { entry: { date, stops, extra, total, notes, courierId, rateCardId, parcels, collections, failed, startTime, finishTime } };
+  return { entry: { date, stops, extra, total, notes, courierId, rateCardId, parcels, collections, failed, startTime, finishTime, separateShift } };
 }
 
 /** Every data row: an entry to plan, or an invalid row with all of its problems. Dates are read in `order` (dayReading's by default). */

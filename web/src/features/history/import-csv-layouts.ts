@@ -16,6 +16,7 @@ export type CsvField =
   | 'extra'
   | 'total'
   | 'notes'
+  | 'separateShift'
   | 'courierId'
   | 'rateCardId';
 
@@ -52,13 +53,16 @@ export function emptyMapping(): ColumnMapping {
     extra: null,
     total: null,
     notes: null,
+    separateShift: null,
     courierId: null,
     rateCardId: null,
   };
 }
 
-// Our export's columns, by the field each one is.
-const OUR_FIELDS: readonly CsvField[] = ['date', 'courier', 'stops', 'parcels', 'collections', 'failed', 'startTime', 'finishTime', 'extra', 'total', 'notes', 'courierId', 'rateCardId'];
+// Our export's columns, by the field each one is; a file from before shifts has no such column.
+const OUR_FIELDS: readonly CsvField[] = ['date', 'courier', 'stops', 'parcels', 'collections', 'failed', 'startTime', 'finishTime', 'extra', 'total', 'notes', 'separateShift', 'courierId', 'rateCardId'];
+const OUR_FIELDS_BEFORE_SHIFTS = OUR_FIELDS.filter((field) => field !== 'separateShift');
+const HEADER_BEFORE_SHIFTS = CSV_HEADER.filter((name) => name !== 'Separate shift');
 const ORIGINAL_HEADER = ['date', 'stops', 'extra', 'total'];
 
 // Header words a spreadsheet commonly uses for each field, compared without case, spaces or symbols.
@@ -81,7 +85,7 @@ const simplified = (cell: string) => cell.trim().toLowerCase().replace(/gbp|£|[
 
 export function detectLayout(header: readonly string[]): CsvLayout {
   const cells = header.map((cell) => cell.trim());
-  if (cells.length === CSV_HEADER.length && CSV_HEADER.every((name, i) => cells[i] === name)) return 'ours';
+  for (const ours of [CSV_HEADER, HEADER_BEFORE_SHIFTS]) if (cells.length === ours.length && ours.every((name, i) => cells[i] === name)) return 'ours';
   if (cells.length === ORIGINAL_HEADER.length && cells.every((cell, i) => cell.toLowerCase() === ORIGINAL_HEADER[i])) return 'original';
   return 'generic';
 }
@@ -90,7 +94,7 @@ export function detectLayout(header: readonly string[]): CsvLayout {
 export function mappingFor(layout: CsvLayout, header: readonly string[]): ColumnMapping {
   const mapping = emptyMapping();
   if (layout === 'ours') {
-    OUR_FIELDS.forEach((field, i) => (mapping[field] = i));
+    (header.length === OUR_FIELDS.length ? OUR_FIELDS : OUR_FIELDS_BEFORE_SHIFTS).forEach((field, i) => (mapping[field] = i));
     return mapping;
   }
   if (layout === 'original') return { ...mapping, date: 0, stops: 1, extra: 2, total: 3 };

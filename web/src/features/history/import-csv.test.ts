@@ -73,7 +73,7 @@ describe("the original app's CSV (Date, Stops, Extra, Total)", () => {
     const { parsed } = read(text);
     expect(parsed.candidates.map((c) => c.place)).toEqual(['Row 2', 'Row 8']);
     expect(parsed.invalid).toEqual([
-      { place: 'Row 3', reason: 'Date "31/02/2025" is not dd/mm/yyyy or yyyy-mm-dd' },
+      { place: 'Row 3', reason: 'Date "31/02/2025" does not exist: February 2025 has 28 days' },
       { place: 'Row 4', reason: 'Stops must be a whole number from 0 to 1000' },
       { place: 'Row 6', reason: 'Extra must be an amount in pounds, like 12.50; Total is missing' },
       { place: 'Row 7', reason: 'Total must be an amount in pounds, like 120.50' },
@@ -97,6 +97,7 @@ describe('our own CSV export', () => {
     failed: null,
     startTime: null,
     finishTime: null,
+    separateShift: false,
     ...overrides,
   });
 
@@ -206,7 +207,7 @@ describe('CSV dialects', () => {
   });
 
   it('reads our own export day first whatever its dates look like', () => {
-    const csv = entriesToCsv([{ date: '2025-02-01', stops: 1, extra: 0, notes: '', total: 100, courierId: TEST_USER_ID, rateCardId: null, parcels: null, collections: null, failed: null, startTime: null, finishTime: null }], context.couriers);
+    const csv = entriesToCsv([{ date: '2025-02-01', stops: 1, extra: 0, notes: '', total: 100, courierId: TEST_USER_ID, rateCardId: null, parcels: null, collections: null, failed: null, startTime: null, finishTime: null, separateShift: false }], context.couriers);
     const { reading, parsed } = days(csv);
     expect(reading.order).toBe('dmy');
     expect(parsed.candidates.map((c) => 'date' in c.content && c.content.date)).toEqual(['2025-02-01']);

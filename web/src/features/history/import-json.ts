@@ -4,6 +4,7 @@
 // profile and settings in the file are not imported: they are the account's, not records.
 import { z } from '@/lib/zod';
 import { RECORD_KINDS, type RecordKind } from '@/sync/records';
+import { impossibleDay, parseDay } from './import-cells';
 import type { Candidate, ParsedFile, RowNote } from './import-plan';
 import { JSON_EXPORT_FORMAT, JSON_EXPORT_VERSION } from './json-export';
 
@@ -88,6 +89,15 @@ export function readJsonExport(text: string): JsonImport | { error: string } {
       const badDays = DAY_FIELDS[kind].filter((field) => !ISO_DAY.test(String(fields[field])));
       if (badDays.length > 0) {
         invalid.push({ place, reason: `${badDays.join(', ')}: not a day (YYYY-MM-DD)` });
+        return;
+      }
+      // Written right but naming no day (2026-11-31): the server would refuse it after the import.
+      const noSuchDays = DAY_FIELDS[kind].flatMap((field) => {
+        const why = parseDay(String(fields[field])) === null ? impossibleDay(String(fields[field])) : null;
+        return why ? [`${field}: ${String(fields[field])} does not exist (${why})`] : [];
+      });
+      if (noSuchDays.length > 0) {
+        invalid.push({ place, reason: noSuchDays.join('; ') });
         return;
       }
       candidates.push({ kind, id: id.data.id, content: content.data, place } as Candidate);

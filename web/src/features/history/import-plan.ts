@@ -93,8 +93,8 @@ function emptyCounts(): Record<RecordKind, number> {
 }
 
 /**
- * Decides every record of the file. A duplicate is a day for the same courier and date, or
- * for other kinds a record with the same id or equal content, already on the device or earlier
+ * Decides every record of the file. A duplicate is a day for the same courier and date (unless
+ * the file marks it a separate shift), or for other kinds a record with the same id or equal content, already on the device or earlier
  * in the file. A file id that matches a record on the device maps the file's references to it
  * (an exported default courier from another account is the same as this one's). An id that
  * is a tombstone here gets a new id: the server keeps a deleted id deleted. Without `keepIds`
@@ -163,7 +163,9 @@ export function planImport(
         plan.duplicates.push({ place: candidate.place, reason: `An equal ${KIND_WORDS[kind].one} is ${where(equal.fromFile)}` });
         continue;
       }
-      if (kind === 'entry') {
+      // A day the file itself marks as a separate shift is one (our exports say so); any other
+      // second day for a courier and date is a duplicate, as the entry form would ask.
+      if (kind === 'entry' && !(content as unknown as RecordContents['entry']).separateShift) {
         const day = dayKey(content as unknown as RecordContents['entry']);
         const seen = days.get(day);
         if (seen !== undefined) {

@@ -117,6 +117,7 @@ function exportedEntry(e: ExportableEntry): ExportedEntry {
     extra: e.extra,
     notes: e.notes,
     total: e.total,
+    separateShift: e.separateShift,
     createdAt: e.createdAt,
     updatedAt: e.updatedAt,
   };

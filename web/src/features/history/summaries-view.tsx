@@ -25,7 +25,7 @@ interface SummariesViewProps {
   deductions: readonly LocalDeduction[];
 }
 
-/** Weekly and monthly pay (gross, deductions, net, £/hour, £/stop) and a chart of stops and earnings per week. */
+/** Weekly and monthly pay (gross, deductions, net, £/hour, £/stop or £/parcel) and a chart of stops and earnings per week. */
 export function SummariesView({ entries, range, closed, deductions }: SummariesViewProps) {
   const weeks = useMemo(() => weeklySummaries(entries, deductions, closed), [entries, deductions, closed]);
   const months = useMemo(() => monthlySummaries(entries, deductions, closed), [entries, deductions, closed]);
@@ -75,8 +75,12 @@ interface SummaryRow {
   totals: PeriodTotals;
 }
 
-/** One row per period; on a phone it scrolls sideways inside its card, the period kept in view. */
+/**
+ * One row per period; on a phone it scrolls sideways inside its card, the period kept in view.
+ * Parcels and £/parcel (days paid without stops) show when any period has such a day.
+ */
 function SummaryTable({ caption, rows }: { caption: string; rows: SummaryRow[] }) {
+  const parcels = rows.some(({ totals }) => totals.perParcel !== null);
   return (
     <div className={styles.tableWrap}>
       <table className={styles.table}>
@@ -90,6 +94,8 @@ function SummaryTable({ caption, rows }: { caption: string; rows: SummaryRow[] }
             <th scope="col">Net</th>
             <th scope="col">£/hour</th>
             <th scope="col">£/stop</th>
+            {parcels ? <th scope="col">Parcels</th> : null}
+            {parcels ? <th scope="col">£/parcel</th> : null}
           </tr>
         </thead>
         <tbody>
@@ -105,6 +111,8 @@ function SummaryTable({ caption, rows }: { caption: string; rows: SummaryRow[] }
               <td className={styles.net}>{formatPence(totals.net)}</td>
               <td>{totals.perHour === null ? '–' : formatPence(totals.perHour)}</td>
               <td>{totals.perStop === null ? '–' : formatPence(totals.perStop)}</td>
+              {parcels ? <td>{totals.parcels === 0 ? '–' : count.format(totals.parcels)}</td> : null}
+              {parcels ? <td>{totals.perParcel === null ? '–' : formatPence(totals.perParcel)}</td> : null}
             </tr>
           ))}
         </tbody>

@@ -2,7 +2,7 @@ import { CircleCheck, Pencil, Plus } from 'lucide-react';
 import { useEffect, useId, useRef, useState } from 'react';
 import { Button } from '@/components/button';
 import { useFlash } from '@/lib/flash';
-import { formatShortDate } from '@/lib/format';
+import { formatPence, formatShortDate, formatWeekdayDate } from '@/lib/format';
 import { byValidFrom, cardInForce, FIRST_CARD_FROM } from '@/lib/pay';
 import { useSyncHandle } from '@/lib/sync/use-sync';
 import type { LocalRateCard } from '@/sync/types';
@@ -179,15 +179,56 @@ function RepriceDone({ count, onUndo, onDismiss }: { count: number; onUndo: () =
   );
 }
 
-/** "Re-price 3 days from 02/09/2025? Their pay changes by −£1.95": the driver decides. */
+/**
+ * The re-price offer: the rates by their start date, each day that would move with its pay
+ * before and after, and the total ("Re-price 2 days with the rates from 15/10/2026?"). The
+ * driver decides; nothing moves unasked.
+ */
 function RepriceOffer({ plan, busy, onConfirm, onDecline }: { plan: RepricePlan; busy: boolean; onConfirm: () => void; onDecline: () => void }) {
   const textId = useId();
+  const listId = useId();
   const ref = useInView();
+  const rates = plan.cardFrom <= FIRST_CARD_FROM ? 'the rates from the start' : `the rates from ${formatShortDate(plan.cardFrom)}`;
   return (
     <div ref={ref} className={styles.offer} role="group" aria-labelledby={textId}>
       <p id={textId} className={styles.offerText}>
-        Re-price {dayCount(plan.days.length)} from {formatShortDate(plan.from!)}? Their pay changes by <strong>{signedPence(plan.difference)}</strong>
+        Re-price {dayCount(plan.days.length)} with {rates}?
       </p>
+      <div className={styles.moves} role="region" aria-labelledby={listId} tabIndex={0}>
+        <table className={styles.movesTable}>
+          <caption id={listId} className="visually-hidden">
+            Days that would be re-priced
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">Day</th>
+              <th scope="col">Now</th>
+              <th scope="col">After</th>
+              <th scope="col">Change</th>
+            </tr>
+          </thead>
+          <tbody>
+            {plan.days.map((day) => (
+              <tr key={day.id}>
+                <th scope="row">{formatWeekdayDate(day.date)}</th>
+                <td>{formatPence(day.before.total)}</td>
+                <td>{formatPence(day.after.total)}</td>
+                <td>{signedPence(day.after.total - day.before.total)}</td>
+              </tr>
+            ))}
+          </tbody>
+          <tfoot>
+            <tr>
+              <th scope="row">Total</th>
+              <td>{formatPence(plan.days.reduce((sum, day) => sum + day.before.total, 0))}</td>
+              <td>{formatPence(plan.days.reduce((sum, day) => sum + day.after.total, 0))}</td>
+              <td>
+                <strong>{signedPence(plan.difference)}</strong>
+              </td>
+            </tr>
+          </tfoot>
+        </table>
+      </div>
       <p className={styles.hint}>Days already logged keep their pay unless you re-price them.</p>
       <div className={styles.actions}>
         <Button onClick={onConfirm} disabled={busy} aria-busy={busy}>

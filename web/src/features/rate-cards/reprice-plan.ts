@@ -1,6 +1,7 @@
 // Which days a rate card change re-prices, and by how much. Pure: the plan is shown to the
-// driver ("Re-price 3 days from 02/09/2025? Their pay changes by −£1.95") and nothing is written
-// until they confirm (commands.ts), because a day's total is fixed when it is saved.
+// driver (the card's start, each day that moves with its pay before and after, and the total)
+// and nothing is written until they confirm (commands.ts), because a day's total is fixed when
+// it is saved.
 import { cardInForce, priceDay, type IdentifiedCard, type PayInputs } from '@/lib/pay';
 import type { EntryContent } from '@/sync/types';
 
@@ -21,6 +22,8 @@ export interface RepriceDay {
 
 export interface RepricePlan {
   days: RepriceDay[];
+  /** The changed card's start (its validFrom): the offer names the rates by it, not by a day. */
+  cardFrom: string;
   /** The first day re-priced, or null when there is none. */
   from: string | null;
   /** Pence the days' pay changes by in all: after − before, signed. */
@@ -44,5 +47,5 @@ export function repricePlan(entries: readonly PlannedEntry[], cards: readonly Id
     days.push({ id: entry.id, date: entry.date, before: { total: entry.total, rateCardId: entry.rateCardId }, after });
   }
   days.sort((a, b) => (a.date === b.date ? a.id.localeCompare(b.id) : a.date < b.date ? -1 : 1));
-  return { days, from: days[0]?.date ?? null, difference: days.reduce((sum, day) => sum + day.after.total - day.before.total, 0) };
+  return { days, cardFrom: card.validFrom, from: days[0]?.date ?? null, difference: days.reduce((sum, day) => sum + day.after.total - day.before.total, 0) };
 }

@@ -1,0 +1,82 @@
+// One day, one record, unless the driver says otherwise (issue 25). A courier's date holds one
+// entry; a second one is either a deliberate extra shift (`separateShift`, which the driver
+// chose when saving it) or the same day logged twice, usually on two devices offline. Pure:
+// the screens group the shifts of a day into one, flag the doubles, and the commands merge
+// them or keep them as shifts (commands.ts).
+import type { EntryContent } from '@/sync/types';
+
+/** What grouping needs from an entry (a LocalEntry fits). */
+export type SameDayEntry = Pick<EntryContent, 'date' | 'courierId' | 'separateShift'> & { id: string };
+
+/** The entries of one courier on one date. */
+export interface DayGroup<E extends SameDayEntry> {
+  /** `courierId|date`. */
+  key: string;
+  courierId: string;
+  date: string;
+  /** In the order they came in (callers pass them newest first or oldest first). */
+  entries: E[];
+}
+
+export const sameDayKey = (entry: Pick<EntryContent, 'date' | 'courierId'>) => `${entry.courierId}|${entry.date}`;
+
+/** The entries grouped by courier and date, each group where its first entry was in `entries`. */
+export function groupDays<E extends SameDayEntry>(entries: readonly E[]): DayGroup<E>[] {
+  const groups = new Map<string, DayGroup<E>>();
+  for (const entry of entries) {
+    const key = sameDayKey(entry);
+    let group = groups.get(key);
+    if (!group) groups.set(key, (group = { key, courierId: entry.courierId, date: entry.date, entries: [] }));
+    group.entries.push(entry);
+  }
+  return [...groups.values()];
+}
+
+/**
+ * The entries of a group that look like one day logged more than once: those the driver did
+ * not keep as separate shifts, when there are two or more of them. Empty when the group is fine.
+ */
+export function loggedTwice<E extends SameDayEntry>(group: DayGroup<E>): E[] {
+  const unmarked = group.entries.filter((entry) => !entry.separateShift);
+  return unmarked.length > 1 ? unmarked : [];
+}
+
+/** Every day logged more than once, each with only the entries that double it (see loggedTwice). */
+export function duplicateDays<E extends SameDayEntry>(entries: readonly E[]): DayGroup<E>[] {
+  return groupDays(entries).flatMap((group) => {
+    const doubled = loggedTwice(group);
+    return doubled.length > 0 ? [{ ...group, entries: doubled }] : [];
+  });
+}
+
+/**
+ * The entry that stays when doubles are merged, and the one left unmarked when they are kept as
+ * shifts: the smallest id. Ids are the same on every device (unlike the times a device saw), so
+ * two devices resolving the same day at once write to the same record and never delete both.
+ */
+export function survivorOf<E extends { id: string }>(entries: readonly E[]): E {
+  return entries.reduce((best, entry) => (entry.id < best.id ? entry : best));
+}
+
+/** The fields that make two entries the same day's figures: all but the notes and the shift mark. */
+const FIGURES = ['stops', 'parcels', 'collections', 'failed', 'startTime', 'finishTime', 'extra', 'total', 'rateCardId'] as const;
+
+/** Whether the doubles disagree on anything but their notes, so the driver must pick whose figures stay. */
+export function figuresDiffer(entries: readonly Pick<EntryContent, (typeof FIGURES)[number]>[]): boolean {
+  const [first, ...rest] = entries;
+  return first !== undefined && rest.some((entry) => FIGURES.some((field) => entry[field] !== first[field]));
+}
+
+/**
+ * The one day the doubles become: the figures of `chosen` (the driver's pick, or any of them
+ * when they agree), the notes of all of them (each once, in the order given), and no shift mark.
+ * Notes longer than `maxNotes` together are cut there: the merged-away entries stay restorable.
+ */
+export function mergedDay(entries: readonly EntryContent[], chosen: EntryContent, maxNotes: number): EntryContent {
+  const notes: string[] = [];
+  for (const entry of [chosen, ...entries]) {
+    const note = entry.notes.trim();
+    if (note !== '' && !notes.includes(note)) notes.push(note);
+  }
+  return { ...chosen, notes: notes.join(' · ').slice(0, maxNotes), separateShift: false };
+}
