@@ -27,6 +27,8 @@ describe('payFigures', () => {
       minutesWorked: 0,
       perHour: null,
       perStop: null,
+      parcels: 0,
+      perParcel: null,
     });
   });
 

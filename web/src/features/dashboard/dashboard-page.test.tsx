@@ -109,24 +109,28 @@ describe('DashboardPage', () => {
     expect(within(weekly).getByText('16/03/2025 – 22/03/2025')).toBeInTheDocument();
   });
 
-  it('lists the 3 newest entries by date, then by time of creation', async () => {
+  it('lists the 3 newest days, a day’s shifts as one, newest first', async () => {
     await seed([
-      makeEntry({ date: '2025-03-18', notes: 'oldest' }),
+      makeEntry({ date: '2025-03-17', notes: 'oldest' }),
+      makeEntry({ date: '2025-03-18', notes: 'third day' }),
       makeEntry({ date: '2025-03-20', notes: 'same day, first' }),
       makeEntry({ date: '2025-03-21', notes: 'newest day' }),
-      makeEntry({ date: '2025-03-20', notes: 'same day, second' }),
+      makeEntry({ date: '2025-03-20', notes: 'same day, second', separateShift: true }),
       makeEntry({ date: '2025-03-21', notes: 'deleted', deleted: 1 }),
     ]);
     renderWithSync(<DashboardPage />, { handle });
 
     await within(recent()).findByText('newest day');
-    const items = within(recent()).getAllByRole('listitem');
-    expect(items.map((item) => within(item).getByRole('heading').textContent)).toEqual(['21/03/2025', '20/03/2025', '20/03/2025']);
-    expect(items[1]).toHaveTextContent('same day, second');
-    expect(items[2]).toHaveTextContent('same day, first');
+    const days = within(recent()).getAllByRole('article');
+    expect(days.map((day) => within(day).getAllByRole('heading')[0]!.textContent)).toEqual(['21/03/2025', '20/03/2025', '18/03/2025']);
+    // The two shifts of the 20th: one day, its figures added up, each shift under it, first logged first.
+    expect(days[1]).toHaveTextContent('2 shifts');
+    expect(days[1]).toHaveTextContent('£396.00');
+    const shifts = within(days[1]!).getAllByRole('listitem');
+    expect(shifts.map((shift) => shift.textContent)).toEqual([expect.stringContaining('same day, first'), expect.stringContaining('same day, second')]);
     expect(within(recent()).queryByText('oldest')).not.toBeInTheDocument();
     expect(within(recent()).queryByText('deleted')).not.toBeInTheDocument();
-    expect(within(recent()).getByRole('link', { name: 'View all entries (4)' })).toHaveAttribute('href', '/app/history');
+    expect(within(recent()).getByRole('link', { name: 'View all entries (5)' })).toHaveAttribute('href', '/app/history');
   });
 
   it('offers View all entries only above 3 entries', async () => {

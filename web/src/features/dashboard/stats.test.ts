@@ -15,7 +15,7 @@ describe('dashboardStats', () => {
     const stats = dashboardStats(entries, '2025-03-21');
     expect(stats.weekStops).toBe(227);
     expect(stats.weekEntries).toBe(3);
-    expect(stats.dailyAverage).toBe(76); // 227 / 3 = 75.67
+    expect(stats.dailyAverage).toBe(76); // 227 / 3 days with stops = 75.67
     expect(stats.weekEarnings).toBe(19_800 + 23_408 + 1_636);
     expect(stats.allTimeStops).toBe(767);
     expect(stats.days.map((d) => [d.date, d.stops])).toEqual([
@@ -41,11 +41,37 @@ describe('dashboardStats', () => {
     expect(dashboardStats([], '2025-03-21').dailyAverage).toBe(0);
   });
 
-  it('divides by entries, not days: two entries on one day count twice', () => {
-    const entries = [makeEntry({ date: '2025-03-17', stops: 60 }), makeEntry({ date: '2025-03-17', stops: 40 })];
+  it('divides by days with stops, not entries: two shifts on one day are one day', () => {
+    const entries = [makeEntry({ date: '2025-03-17', stops: 60 }), makeEntry({ date: '2025-03-17', stops: 40, separateShift: true })];
     const stats = dashboardStats(entries, '2025-03-21');
-    expect(stats.dailyAverage).toBe(50);
-    expect(stats.days[1]).toEqual({ date: '2025-03-17', stops: 100, entries: 2 });
+    expect(stats.dailyAverage).toBe(100);
+    expect(stats.weekDays).toBe(1);
+    expect(stats.days[1]).toEqual({ date: '2025-03-17', stops: 100, parcels: 0, entries: 2 });
+  });
+
+  it('counts a day paid per parcel beside the stops, never halving the stops average', () => {
+    // A DPD week paid per stop, and an Evri Sunday paid per parcel with no stops.
+    const dpd = { id: 'dpd-card', perParcel: null };
+    const evri = { id: 'evri-card', perParcel: 45 };
+    const cards = [dpd, evri].map((card) => ({ ...card, courierId: 'x', validFrom: '2000-01-01', label: '', perStop: null, parcelCapPerStop: null, perCollection: null, perFailed: null, dayRate: null, hourly: null, peaks: [] }));
+    const entries = [
+      makeEntry({ date: '2025-03-16', stops: 0, parcels: 140, total: 6_300, rateCardId: 'evri-card' }),
+      makeEntry({ date: '2025-03-17', stops: 128, parcels: 150, total: 24_444, rateCardId: 'dpd-card' }), // parcels noted on a per-stop day
+      makeEntry({ date: '2025-03-18', stops: 120, total: 23_260, rateCardId: 'dpd-card' }),
+    ];
+    const stats = dashboardStats(entries, '2025-03-21', cards);
+    expect([stats.weekStops, stats.weekParcels, stats.weekDays, stats.stopDays, stats.parcelDays]).toEqual([248, 140, 3, 2, 1]);
+    expect(stats.dailyAverage).toBe(124); // 248 / 2 days with stops, not / 3
+    expect(stats.dailyParcels).toBe(140);
+    expect(stats.weekEarnings).toBe(6_300 + 24_444 + 23_260);
+    expect([stats.allTimeStops, stats.allTimeParcels]).toEqual([248, 140]);
+    expect(stats.days[0]).toEqual({ date: '2025-03-16', stops: 0, parcels: 140, entries: 1 });
+    expect(stats.days[1]).toEqual({ date: '2025-03-17', stops: 128, parcels: 0, entries: 1 });
+  });
+
+  it('without the card that priced a day, counts its parcels only when it has no stops', () => {
+    const entries = [makeEntry({ date: '2025-03-16', stops: 0, parcels: 90, rateCardId: null }), makeEntry({ date: '2025-03-17', stops: 10, parcels: 30, rateCardId: 'gone' })];
+    expect(dashboardStats(entries, '2025-03-21').weekParcels).toBe(90);
   });
 
   it('spans a year end: Wednesday 1 January 2025 is in the week of Sunday 29 December', () => {

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_TIERS, FIRST_CARD_FROM, payFor, type IdentifiedCard } from '@/lib/pay';
 import type { EntryContent, RateCardContent } from '@/sync/types';
-import { lastUsedCourierId, paidFields, PAY_INPUTS, payInputsChanged, priceEditedDay, priceNewDay, pricingNote, type DayDraft } from './day-pricing';
+import { capNote, lastUsedCourierId, paidFields, PAY_INPUTS, payInputsChanged, priceEditedDay, priceNewDay, pricingNote, type DayDraft } from './day-pricing';
 
 const ME = 'user-1'; // the default courier and its first card have the user's id
 const EVRI = 'courier-evri';
@@ -153,12 +153,26 @@ describe('lastUsedCourierId', () => {
 });
 
 describe('paidFields and pricingNote', () => {
-  it('puts first what the card pays for beyond stops', () => {
-    expect(paidFields(first)).toEqual({ parcels: false, collections: false, failed: false, times: false });
-    expect(paidFields(evri)).toEqual({ parcels: true, collections: true, failed: false, times: false });
-    expect(paidFields(card('x', { perFailed: 0, hourly: 1_200 }))).toEqual({ parcels: false, collections: false, failed: false, times: true });
+  it('asks for what the card prices: stops for per-stop, parcels for per-parcel, times for hourly, nothing for a day rate', () => {
+    expect(paidFields(first)).toEqual({ stops: true, parcels: false, collections: false, failed: false, times: false });
+    expect(paidFields(evri)).toEqual({ stops: false, parcels: true, collections: true, failed: false, times: false });
+    expect(paidFields(card('x', { perStop: null, perFailed: 0, hourly: 1_200 }))).toEqual({ stops: false, parcels: false, collections: false, failed: false, times: true });
+    expect(paidFields(card('x', { perStop: null, dayRate: 12_000 }))).toEqual({ stops: false, parcels: false, collections: false, failed: false, times: false });
     expect(paidFields(card('x', { perFailed: 20 })).failed).toBe(true);
-    expect(paidFields(null)).toEqual({ parcels: false, collections: false, failed: false, times: false });
+    expect(paidFields(null)).toEqual({ stops: false, parcels: false, collections: false, failed: false, times: false });
+    // A cap per stop, or a peak's extra per stop, needs the stops even without per-stop pay.
+    expect(paidFields(card('x', { perStop: null, perParcel: 45, parcelCapPerStop: 2 })).stops).toBe(true);
+    expect(paidFields(card('x', { perStop: null, dayRate: 100, peaks: [{ from: '2025-12-01', to: '2025-12-24', extraPerStop: 10, multiplierPercent: null }] })).stops).toBe(true);
+  });
+
+  it('says how many parcels a cap paid and why, only when it bit', () => {
+    const capped = card('x', { perStop: null, perParcel: 45, parcelCapPerStop: 2 });
+    expect(capNote(capped, { parcels: 95, stops: 40 })).toBe('80 of 95 parcels paid: up to 2 a stop on 40 stops');
+    expect(capNote(capped, { parcels: 80, stops: 40 })).toBeNull();
+    expect(capNote(capped, { parcels: 3, stops: 1 })).toBe('2 of 3 parcels paid: up to 2 a stop on 1 stop');
+    expect(capNote(capped, { parcels: null, stops: 40 })).toBeNull();
+    expect(capNote(evri, { parcels: 500, stops: 1 })).toBeNull();
+    expect(capNote(null, { parcels: 500, stops: 1 })).toBeNull();
   });
 
   it('says which card prices the day, or that none does', () => {

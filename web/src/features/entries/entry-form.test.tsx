@@ -259,17 +259,18 @@ describe('EntryForm', () => {
     // Paid for: in the main grid, outside the disclosure.
     expect(more).not.toContainElement(screen.getByLabelText('Parcels'));
     expect(more).not.toContainElement(screen.getByLabelText('Collections'));
-    // Not paid for: behind the disclosure.
+    // Not paid for: behind the disclosure, stops too (this card does not price them).
+    expect(more).toContainElement(form.stops());
     expect(more).toContainElement(screen.getByLabelText('Failed/returned'));
     expect(more).toContainElement(screen.getByLabelText('Start time'));
-    expect(within(more).getByText('failed/returned, start and finish')).toBeInTheDocument();
+    expect(within(more).getByText('stops, failed/returned, start and finish')).toBeInTheDocument();
 
-    await form.user.type(form.stops(), '90');
     await form.user.type(screen.getByLabelText('Parcels'), '140');
     await form.user.type(screen.getByLabelText('Collections'), '3');
-    expect(screen.getByText('£63.90')).toBeInTheDocument(); // 140 × 45p + 3 × 30p
+    expect(screen.getByText('£63.90')).toBeInTheDocument(); // 140 × 45p + 3 × 30p, with no stops typed
     await form.user.click(screen.getByText('More details'));
     expect(more).toHaveAttribute('open');
+    await form.user.type(form.stops(), '90');
     await form.user.type(screen.getByLabelText('Failed/returned'), '2');
     await form.user.type(screen.getByLabelText('Start time'), '07:30');
     await form.user.type(screen.getByLabelText('Finish time'), '15:45');
@@ -293,7 +294,9 @@ describe('EntryForm', () => {
       await db.rateCards.put(makeRateCard(db.userId, db.userId, { perStop: null, hourly: 1_500 }));
     });
     expect(screen.getByText('More details').closest('details')).not.toContainElement(screen.getByLabelText('Start time'));
-    await form.user.type(form.stops(), '0');
+    await form.user.click(form.submit());
+    expect(await screen.findByText('Enter the start and finish times: this courier pays by the hour')).toBeInTheDocument();
+    expect(screen.queryByText('Please enter number of stops')).not.toBeInTheDocument();
     await form.user.type(screen.getByLabelText('Start time'), '22:00');
     await form.user.click(form.submit());
     expect(await screen.findByText('Enter the finish time too, or clear the start time')).toBeInTheDocument();
@@ -302,7 +305,7 @@ describe('EntryForm', () => {
     expect(screen.getByText('£52.50')).toBeInTheDocument();
     await form.user.click(form.submit());
     await screen.findByText('Entry saved successfully!');
-    expect((await form.handle.db.entries.toArray())[0]).toMatchObject({ startTime: '22:00', finishTime: '01:30', total: 5_250 });
+    expect((await form.handle.db.entries.toArray())[0]).toMatchObject({ stops: 0, startTime: '22:00', finishTime: '01:30', total: 5_250 });
   });
 
   it('with two couriers, offers a picker set to the last used one and prices with the chosen courier’s card', async () => {
@@ -321,13 +324,12 @@ describe('EntryForm', () => {
     expect(screen.getByText('Priced with Evri rates from the start')).toBeInTheDocument();
     expect(screen.getByText('More details').closest('details')).not.toContainElement(screen.getByLabelText('Parcels'));
 
-    await form.user.type(form.stops(), '100');
     await form.user.type(screen.getByLabelText('Parcels'), '120');
     expect(screen.getByText('£54.00')).toBeInTheDocument();
     await form.user.click(form.submit());
     await screen.findByText('Entry saved successfully!');
     const saved = await form.handle.db.entries.orderBy('id').filter((e) => e.parcels === 120).first();
-    expect(saved).toMatchObject({ courierId: 'evri', rateCardId: 'evri-card', total: 5_400 });
+    expect(saved).toMatchObject({ courierId: 'evri', rateCardId: 'evri-card', stops: 0, total: 5_400 });
 
     // Switching to the other courier re-prices the preview with its card, and saves against it.
     await form.user.selectOptions(screen.getByLabelText('Courier'), 'My courier');
@@ -337,5 +339,92 @@ describe('EntryForm', () => {
     await waitFor(async () => expect(await form.handle.db.entries.count()).toBe(4));
     const mine = (await form.handle.db.entries.toArray()).find((e) => e.syncState === 'pending' && e.courierId === form.handle.db.userId);
     expect(mine).toMatchObject({ stops: 100, total: 19_800, rateCardId: form.handle.db.userId });
+  });
+
+  it('an Evri day paid per parcel asks for parcels, not stops, and shows its total as it is typed', async () => {
+    const form = await setup(DEFAULT_TIERS, async (db) => {
+      await db.couriers.put(makeCourier(db.userId, { name: 'Evri' }));
+      await db.rateCards.put(makeRateCard(db.userId, db.userId, { perStop: null, perParcel: 45 }));
+    });
+    // No greyed "0" that reads as a count already typed.
+    expect(form.stops()).not.toHaveAttribute('placeholder');
+    expect(screen.getByLabelText('Parcels')).not.toHaveAttribute('placeholder');
+    expect(screen.getByLabelText('Parcels')).toBeRequired();
+    expect(form.stops()).not.toBeRequired();
+    await form.user.click(form.submit());
+    expect(await screen.findByText('Please enter number of parcels')).toBeInTheDocument();
+    expect(screen.queryByText('Please enter number of stops')).not.toBeInTheDocument();
+    await form.user.type(screen.getByLabelText('Parcels'), '140');
+    expect(screen.getByText('£63.00')).toBeInTheDocument();
+    await form.user.click(form.submit());
+    await screen.findByText('Entry saved successfully!');
+    expect((await form.handle.db.entries.toArray())[0]).toMatchObject({ stops: 0, parcels: 140, total: 6_300 });
+  });
+
+  it('a day rate asks for nothing beyond the date: its total shows at once', async () => {
+    const form = await setup(DEFAULT_TIERS, async (db) => {
+      await db.couriers.put(makeCourier(db.userId, { name: 'Route' }));
+      await db.rateCards.put(makeRateCard(db.userId, db.userId, { perStop: null, dayRate: 14_500 }));
+    });
+    expect(screen.getByText('£145.00')).toBeInTheDocument();
+    await form.user.click(form.submit());
+    await screen.findByText('Entry saved successfully!');
+    expect((await form.handle.db.entries.toArray())[0]).toMatchObject({ stops: 0, parcels: null, total: 14_500 });
+  });
+
+  it('a capped parcel day says how many parcels are paid and why', async () => {
+    const form = await setup(DEFAULT_TIERS, async (db) => {
+      await db.couriers.put(makeCourier(db.userId, { name: 'Evri' }));
+      await db.rateCards.put(makeRateCard(db.userId, db.userId, { perStop: null, perParcel: 45, parcelCapPerStop: 2 }));
+    });
+    // The cap is per stop, so the stops are asked for, beside the parcels.
+    expect(form.stops()).toBeRequired();
+    await form.user.type(form.stops(), '40');
+    await form.user.type(screen.getByLabelText('Parcels'), '95');
+    expect(screen.getByText('£36.00')).toBeInTheDocument(); // 80 × 45p
+    expect(screen.getByText('80 of 95 parcels paid: up to 2 a stop on 40 stops')).toBeInTheDocument();
+    await form.user.clear(screen.getByLabelText('Parcels'));
+    await form.user.type(screen.getByLabelText('Parcels'), '80');
+    expect(screen.queryByText(/parcels paid: up to/)).not.toBeInTheDocument();
+  });
+
+  it('says before saving when the courier’s day is already logged, and saves nothing until the driver chooses', async () => {
+    const form = await setup();
+    await act(() => form.handle.db.entries.put(makeEntry({ id: 'logged', date: '2025-11-27', stops: 128, total: 24_444, courierId: form.handle.db.userId })));
+    await form.user.clear(form.date());
+    await form.user.type(form.date(), '2025-11-27');
+    await form.user.type(form.stops(), '128');
+    await form.user.click(form.submit());
+    const notice = await screen.findByRole('group', { name: /already logged/ });
+    expect(notice).toHaveTextContent('Thu 27/11/2025 is already logged: 128 stops, £244.44. Is this another shift, or the same day?');
+    expect(within(notice).getByRole('link', { name: 'Open that day' })).toHaveAttribute('href', '/app/history?from=2025-11-27&to=2025-11-27&edit=logged');
+    expect(await form.handle.db.entries.count()).toBe(1);
+    expect(screen.queryByText('Entry saved successfully!')).not.toBeInTheDocument();
+
+    // Cancel keeps what was typed and saves nothing; changing the day asks afresh on Save.
+    await form.user.click(within(notice).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('group', { name: /already logged/ })).not.toBeInTheDocument();
+    expect(form.stops().value).toBe('128');
+    expect(await form.handle.db.entries.count()).toBe(1);
+
+    await form.user.click(form.submit());
+    await form.user.click(within(await screen.findByRole('group', { name: /already logged/ })).getByRole('button', { name: 'Add as a separate shift' }));
+    expect(await screen.findByText('Entry saved successfully as a separate shift!')).toBeInTheDocument();
+    const shift = (await form.handle.db.entries.toArray()).find((entry) => entry.id !== 'logged');
+    expect(shift).toMatchObject({ date: '2025-11-27', stops: 128, total: 24_444, separateShift: true, syncState: 'pending' });
+    expect(form.stops().value).toBe('');
+  });
+
+  it('asks nothing when the same date is another courier’s day', async () => {
+    const form = await setup(DEFAULT_TIERS, async (db) => {
+      await seedDefaultCourier(db);
+      await db.entries.put(makeEntry({ date: '2025-11-27', courierId: 'evri' }));
+    });
+    await form.user.clear(form.date());
+    await form.user.type(form.date(), '2025-11-27');
+    await form.user.type(form.stops(), '100');
+    await form.user.click(form.submit());
+    expect(await screen.findByText('Entry saved successfully!')).toBeInTheDocument();
+    expect(screen.queryByRole('group', { name: /already logged/ })).not.toBeInTheDocument();
   });
 });

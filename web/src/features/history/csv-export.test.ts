@@ -17,14 +17,15 @@ const HEADER = [
   'Extra (£)',
   'Total (£)',
   'Notes',
+  'Separate shift',
   'Courier ID',
   'Rate card ID',
 ];
 /** Where a column is, by its header. */
 const col = (name: string) => HEADER.indexOf(name);
 const COURIERS = [{ id: USER, name: 'My courier' }];
-/** What follows the notes on every row of a day of the default courier priced by its first card. */
-const IDS = `,${USER},${USER}\r\n`;
+/** What follows the notes on every row of a day of the default courier priced by its first card (no separate shift). */
+const IDS = `,,${USER},${USER}\r\n`;
 
 const entry = (overrides: Partial<CsvEntry> = {}): CsvEntry => ({
   date: '2025-03-21',
@@ -47,7 +48,7 @@ const notesOf = (notes: string) => readBack(entriesToCsv([entry({ notes })]))[1]
 describe('CSV export', () => {
   it('starts with a BOM and the header, and has only a header with no entries', () => {
     const csv = entriesToCsv([]);
-    expect(csv).toBe('\uFEFFDate,Courier,Stops,Parcels,Collections,Failed/returned,Start,Finish,Extra (£),Total (£),Notes,Courier ID,Rate card ID\r\n');
+    expect(csv).toBe('\uFEFFDate,Courier,Stops,Parcels,Collections,Failed/returned,Start,Finish,Extra (£),Total (£),Notes,Separate shift,Courier ID,Rate card ID\r\n');
     expect(readBack(csv)).toEqual([HEADER]);
   });
 
@@ -61,8 +62,8 @@ describe('CSV export', () => {
     );
     expect(readBack(csv)).toEqual([
       HEADER,
-      ['31/12/2024', 'My courier', '95', '', '', '', '', '', '0.00', '188.10', '', USER, USER],
-      ['21/03/2025', 'My courier', '120', '', '', '', '', '', '2.50', '220.30', 'Rain', USER, USER],
+      ['31/12/2024', 'My courier', '95', '', '', '', '', '', '0.00', '188.10', '', '', USER, USER],
+      ['21/03/2025', 'My courier', '120', '', '', '', '', '', '2.50', '220.30', 'Rain', '', USER, USER],
     ]);
   });
 
@@ -138,13 +139,16 @@ describe('CSV export of couriers and the optional counts', () => {
         [
           entry({ date: '2025-03-20', courierId: 'evri', rateCardId: 'evri-2025', parcels: 140, collections: 0, failed: 2, startTime: '07:30', finishTime: '16:05' }),
           entry({ date: '2025-03-21', rateCardId: null, extra: 500, total: 500 }),
+          entry({ date: '2025-03-21', rateCardId: null, extra: 700, total: 700, separateShift: true }),
         ],
         [...COURIERS, { id: 'evri', name: 'Evri' }],
       ),
     );
     expect(rows.slice(1)).toEqual([
-      ['20/03/2025', 'Evri', '120', '140', '0', '2', '07:30', '16:05', '0.00', '217.80', '', 'evri', 'evri-2025'],
-      ['21/03/2025', 'My courier', '120', '', '', '', '', '', '5.00', '5.00', '', USER, ''],
+      ['20/03/2025', 'Evri', '120', '140', '0', '2', '07:30', '16:05', '0.00', '217.80', '', '', 'evri', 'evri-2025'],
+      ['21/03/2025', 'My courier', '120', '', '', '', '', '', '5.00', '5.00', '', '', USER, ''],
+      // A deliberate extra shift says so, so reading the file back keeps it.
+      ['21/03/2025', 'My courier', '120', '', '', '', '', '', '7.00', '7.00', '', 'yes', USER, ''],
     ]);
   });
 

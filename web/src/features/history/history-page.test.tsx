@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { createTestSyncHandle, makeEntry, type TestSyncHandle } from '@/testing/sync-handle';
+import { createTestSyncHandle, makeEntry, TEST_USER_ID, type TestSyncHandle } from '@/testing/sync-handle';
 import { makeCourier, makeDeduction, makeRateCard, seedDefaultCourier } from '@/testing/pay-fixtures';
 import { renderWithSync } from '@/testing/render-with-sync';
 import { HistoryPage } from './history-page';
@@ -8,7 +8,7 @@ import { HistoryPage } from './history-page';
 const path = '/app/history';
 
 describe('HistoryPage', () => {
-  it('lists every live entry, newest first', async () => {
+  it('lists every live day, newest first, a day’s shifts as one', async () => {
     const handle = createTestSyncHandle();
     await handle.db.entries.bulkPut([
       makeEntry({ date: '2025-01-02', notes: 'second' }),
@@ -16,21 +16,24 @@ describe('HistoryPage', () => {
       makeEntry({ date: '2025-03-21', notes: 'gone', deleted: 1 }),
       makeEntry({ date: '2025-03-20', notes: 'fourth' }),
       makeEntry({ date: '2025-02-10', notes: 'third' }),
-      makeEntry({ date: '2025-03-20', notes: 'fifth' }),
+      makeEntry({ date: '2025-03-20', notes: 'fifth', separateShift: true }),
     ]);
     renderWithSync(<HistoryPage />, { handle, path });
 
     expect(screen.getByRole('heading', { level: 1, name: 'All Entries' })).toBeInTheDocument();
     expect(await screen.findByText('5 entries, newest first')).toBeInTheDocument();
     const list = await screen.findByRole('list', { name: 'Entries' });
-    const items = within(list).getAllByRole('listitem');
-    expect(items.map((item) => within(item).getByText(/first|second|third|fourth|fifth/).textContent)).toEqual([
-      'fifth',
-      'fourth',
-      'third',
-      'second',
-      'first',
+    const rows = [...list.children] as HTMLElement[];
+    expect(rows.map((row) => within(row).getAllByText(/first|second|third|fourth|fifth/).map((notes) => notes.textContent))).toEqual([
+      ['fourth', 'fifth'],
+      ['third'],
+      ['second'],
+      ['first'],
     ]);
+    // The shifts of the 20th: one card, each shift editable on its own.
+    expect(within(rows[0]!).getByText('2 shifts')).toBeInTheDocument();
+    expect(within(rows[0]!).getByRole('button', { name: 'Edit shift 2 for 20/03/2025' })).toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'Logged twice' })).not.toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Back to Dashboard' })).toHaveAttribute('href', '/app/dashboard');
   });
 
@@ -177,6 +180,9 @@ describe('HistoryPage', () => {
 
   it('keeps a bad edit on screen with the reason', async () => {
     const handle = createTestSyncHandle();
+    // The day's courier pays per stop, so its stops are required.
+    await handle.db.couriers.put(makeCourier(TEST_USER_ID));
+    await handle.db.rateCards.put(makeRateCard(TEST_USER_ID, TEST_USER_ID));
     await handle.db.entries.put(makeEntry({ date: '2025-03-20', stops: 100 }));
     const { user } = renderWithSync(<HistoryPage />, { handle, path });
     await user.click(await screen.findByRole('button', { name: 'Edit entry for 20/03/2025' }));

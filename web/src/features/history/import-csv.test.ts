@@ -53,6 +53,7 @@ describe("the original app's CSV (Date, Stops, Extra, Total)", () => {
           failed: null,
           startTime: null,
           finishTime: null,
+          separateShift: false,
         },
       },
       expect.objectContaining({ place: 'Row 3', content: expect.objectContaining({ date: '2025-03-22', stops: 95, extra: 0, total: 18_000 }) }),

@@ -140,7 +140,7 @@ describe('JSON export', () => {
   it('lets nothing the device keeps for syncing leak into the file', () => {
     const result = buildJsonExport(input({ entries: [localEntry()], invoices: [localInvoice()] }));
     expect(Object.keys(result.entries[0] ?? {}).sort()).toEqual(
-      ['collections', 'courierId', 'createdAt', 'date', 'extra', 'failed', 'finishTime', 'id', 'notes', 'parcels', 'rateCardId', 'startTime', 'stops', 'total', 'updatedAt'],
+      ['collections', 'courierId', 'createdAt', 'date', 'extra', 'failed', 'finishTime', 'id', 'notes', 'parcels', 'rateCardId', 'separateShift', 'startTime', 'stops', 'total', 'updatedAt'],
     );
     expect(Object.keys(result.invoices[0] ?? {}).sort()).toEqual(
       ['collections', 'courierId', 'createdAt', 'deductions', 'id', 'note', 'paid', 'parcels', 'periodEnd', 'periodStart', 'reference', 'status', 'stops', 'updatedAt'],

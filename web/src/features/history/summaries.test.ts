@@ -15,6 +15,8 @@ const noCharges = (gross: number, stops: number, daysWorked: number, perStop: nu
   minutesWorked: 0,
   perHour: null,
   perStop,
+  parcels: 0,
+  perParcel: null,
 });
 
 afterEach(() => vi.unstubAllEnvs());

@@ -200,6 +200,13 @@ describe('the per-stop tiers of a rate card (spec: payment settings)', () => {
   });
 });
 
+/** The offer's table, row by row, as the driver reads it. */
+function rowsOf(offer: HTMLElement): string[][] {
+  return within(offer)
+    .getAllByRole('row')
+    .map((row) => [...row.querySelectorAll('th, td')].map((cell) => cell.textContent ?? ''));
+}
+
 describe('rate cards from a date and re-pricing', () => {
   async function withDays() {
     const handle = createTestSyncHandle();
@@ -214,11 +221,11 @@ describe('rate cards from a date and re-pricing', () => {
     return app;
   }
 
-  async function cutFromSeptember(app: Awaited<ReturnType<typeof withDays>>) {
+  async function cutFromSeptember(app: Awaited<ReturnType<typeof withDays>>, from = '2025-09-01') {
     await app.user.click(screen.getByRole('button', { name: 'Change rates from a date' }));
     const start = screen.getByLabelText(/New rates start on/);
     expect(start).toHaveValue(TODAY);
-    fireEvent.change(start, { target: { value: '2025-09-01' } });
+    fireEvent.change(start, { target: { value: from } });
     fireEvent.change(screen.getByRole('spinbutton', { name: 'Tier 1: rate (£ per stop)' }), { target: { value: '1.90' } });
     await app.user.click(screen.getByRole('button', { name: 'Save' }));
   }
@@ -228,11 +235,26 @@ describe('rate cards from a date and re-pricing', () => {
     await cutFromSeptember(app);
     const offer = await screen.findByRole('group', { name: /Re-price/ });
     // 100 stops: −£8.00; 120 stops: 110 × −£0.08 = −£8.80.
-    expect(offer).toHaveTextContent('Re-price 2 days from 01/09/2025? Their pay changes by −£16.80');
+    expect(within(offer).getByText(/^Re-price \d/)).toHaveTextContent('Re-price 2 days with the rates from 01/09/2025?');
+    expect(rowsOf(offer)).toEqual([
+      ['Day', 'Now', 'After', 'Change'],
+      ['Mon 01/09/2025', '£198.00', '£190.00', '−£8.00'],
+      ['Tue 02/09/2025', '£232.60', '£223.80', '−£8.80'],
+      ['Total', '£430.60', '£413.80', '−£16.80'],
+    ]);
     expect(screen.getAllByText(/^From /).map((p) => p.textContent)).toEqual(['From 01/09/2025', 'From the start']);
     // Nothing re-priced yet: only the card went out.
     expect((await app.handle.db.outbox.toArray()).map((i) => i.name)).toEqual(['rateCard.put']);
     expect((await app.handle.db.entries.get('sep1'))?.total).toBe(19_800);
+  });
+
+  it('names the rates by the card’s start, not by the first day they move', async () => {
+    const app = await withDays();
+    await cutFromSeptember(app, '2025-08-20');
+    const offer = await screen.findByRole('group', { name: /Re-price/ });
+    expect(within(offer).getByText(/^Re-price \d/)).toHaveTextContent('Re-price 3 days with the rates from 20/08/2025?');
+    expect(rowsOf(offer).map((row) => row[0])).toEqual(['Day', 'Sun 31/08/2025', 'Mon 01/09/2025', 'Tue 02/09/2025', 'Total']);
+    expect(rowsOf(offer).at(-1)).toEqual(['Total', '£628.60', '£603.80', '−£24.80']);
   });
 
   it('re-prices on Re-price in one go, and Undo puts each day back', async () => {

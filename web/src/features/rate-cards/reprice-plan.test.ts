@@ -45,7 +45,7 @@ describe('repricePlan', () => {
       day('october', '2025-10-02', 100, first),
       day('done', '2025-09-05', 100, cut),
     ];
-    expect(repricePlan(entries, [first, cut, later], cut)).toEqual({ days: [], from: null, difference: 0 });
+    expect(repricePlan(entries, [first, cut, later], cut)).toEqual({ days: [], cardFrom: '2025-09-01', from: null, difference: 0 });
   });
 
   it('takes the days a card no longer reaches when its date moves later, priced by the card before it', () => {
