@@ -2,11 +2,11 @@ import { ChevronRight } from 'lucide-react';
 import { useState, type ReactNode } from 'react';
 import { SelectField, TextAreaField, TextField } from '@/components/text-field';
 import { formatPence } from '@/lib/format';
-import { cardInForce, type IdentifiedCard } from '@/lib/pay';
 import type { PaySetup } from '@/lib/sync/use-pay-setup';
 import type { EntryContent } from '@/sync/types';
-import { capNote, paidFields, payInputsChanged, priceEditedDay, priceNewDay, pricingNote, type PaidFields } from './day-pricing';
-import { MAX_ITEMS, MAX_NOTES_CHARS, MAX_STOPS, validateEntryForm, type DayNeeds, type EntryFormErrors, type EntryFormInput } from './entry-form-schema';
+import { capNote, payInputsChanged, priceEditedDay, priceNewDay, pricingNote } from './day-pricing';
+import { formCard, formPaidFields, needsOf } from './form-card';
+import { MAX_ITEMS, MAX_NOTES_CHARS, MAX_STOPS, validateEntryForm, type EntryFormErrors, type EntryFormInput } from './entry-form-schema';
 import styles from './entry-fields.module.css';
 
 interface EntryFieldsProps {
@@ -22,23 +22,6 @@ interface EntryFieldsProps {
 }
 
 type Optional = 'stops' | 'parcels' | 'collections' | 'failed' | 'times';
-
-/** The card in force for the form's courier on its date; null with no card (or no date yet). */
-export function formCard(pay: PaySetup | undefined, form: Pick<EntryFormInput, 'date' | 'courierId'>, defaultCourierId: string): IdentifiedCard | null {
-  if (!pay || !/^\d{4}-\d{2}-\d{2}$/.test(form.date)) return null;
-  return cardInForce(pay.cards, form.courierId || defaultCourierId, form.date);
-}
-
-/** What the form asks for: what the card in force prices (stops, as the spec's form, while the cards load). */
-export function formPaidFields(pay: PaySetup | undefined, form: Pick<EntryFormInput, 'date' | 'courierId'>, defaultCourierId: string): PaidFields {
-  if (!pay) return { stops: true, parcels: false, collections: false, failed: false, times: false };
-  return paidFields(formCard(pay, form, defaultCourierId));
-}
-
-/** What the form requires, from what the card prices. */
-export function needsOf(paid: PaidFields): DayNeeds {
-  return { stops: paid.stops, parcels: paid.parcels, times: paid.times };
-}
 
 /**
  * A day's fields with the total they come to, for new and edited days alike. The form asks for

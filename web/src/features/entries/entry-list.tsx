@@ -5,7 +5,7 @@ import type { PaySetup } from '@/lib/sync/use-pay-setup';
 import type { LocalEntry, RecordSyncState } from '@/sync/types';
 import { courierShown, type CourierTag } from './courier-tag';
 import { dayDetails, savedCapNote } from './day-words';
-import { groupDays, loggedTwice, type DayGroup } from './same-day';
+import { byLogged, groupDays, loggedTwice, type DayGroup } from './same-day';
 import styles from './entry-list.module.css';
 
 const count = new Intl.NumberFormat('en-GB');
@@ -68,7 +68,7 @@ export function DayCard({ group, pay, parkedReasons, actionsFor, editorFor }: Da
   const courier = courierShown(pay?.couriers, group.courierId);
   const doubled = loggedTwice(group).length > 0;
   // Oldest first: "Shift 1" is the first logged.
-  const shifts = [...entries].sort((a, b) => (a.createdAt === b.createdAt ? (a.id < b.id ? -1 : 1) : a.createdAt < b.createdAt ? -1 : 1));
+  const shifts = [...entries].sort(byLogged);
   const date = formatShortDate(group.date);
   const state = dayState(entries);
   return (

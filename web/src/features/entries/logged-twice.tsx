@@ -8,7 +8,7 @@ import type { LocalEntry } from '@/sync/types';
 import { keepAsShifts, mergeDoubles, undoSameDayChange, type SameDayChange } from './commands';
 import { courierShown } from './courier-tag';
 import { dayCounts, dayDetails } from './day-words';
-import { duplicateDays, figuresDiffer, type DayGroup } from './same-day';
+import { byLogged, duplicateDays, figuresDiffer, type DayGroup } from './same-day';
 import panel from '@/components/panel.module.css';
 import styles from './same-day.module.css';
 
@@ -100,7 +100,9 @@ function copyText(entry: LocalEntry): string {
 
 function DoubledDay({ day, courierName, onMerge, onKeep }: { day: DayGroup<LocalEntry>; courierName: string | null; onMerge: (chosenId: string) => Promise<void>; onKeep: () => Promise<void> }) {
   const titleId = useId();
-  const differ = figuresDiffer(day.entries);
+  // Oldest first, as they were logged.
+  const copies = [...day.entries].sort(byLogged);
+  const differ = figuresDiffer(copies);
   // The copy changed last is the likeliest to be right; the driver picks when they differ.
   const latest = day.entries.reduce((best, entry) => (entry.updatedAt > best.updatedAt ? entry : best));
   const [chosen, setChosen] = useState(latest.id);
@@ -122,7 +124,7 @@ function DoubledDay({ day, courierName, onMerge, onKeep }: { day: DayGroup<Local
       {differ ? (
         <fieldset className={styles.choices}>
           <legend className={styles.legend}>They differ. Keep the figures of:</legend>
-          {day.entries.map((entry) => (
+          {copies.map((entry) => (
             <label key={entry.id} className={styles.choice}>
               <input type="radio" name={`keep-${day.key}`} value={entry.id} checked={chosen === entry.id} onChange={() => setChosen(entry.id)} />
               <span>{copyText(entry)}</span>
@@ -131,7 +133,7 @@ function DoubledDay({ day, courierName, onMerge, onKeep }: { day: DayGroup<Local
         </fieldset>
       ) : (
         <ul className={styles.copies}>
-          {day.entries.map((entry) => (
+          {copies.map((entry) => (
             <li key={entry.id}>{copyText(entry)}</li>
           ))}
         </ul>

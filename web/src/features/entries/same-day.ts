@@ -58,6 +58,12 @@ export function survivorOf<E extends { id: string }>(entries: readonly E[]): E {
   return entries.reduce((best, entry) => (entry.id < best.id ? entry : best));
 }
 
+/** Oldest logged first (then by id): the order a day's shifts and copies are shown in. */
+export function byLogged(a: { createdAt: string; id: string }, b: { createdAt: string; id: string }): number {
+  if (a.createdAt !== b.createdAt) return a.createdAt < b.createdAt ? -1 : 1;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
 /** The fields that make two entries the same day's figures: all but the notes and the shift mark. */
 const FIGURES = ['stops', 'parcels', 'collections', 'failed', 'startTime', 'finishTime', 'extra', 'total', 'rateCardId'] as const;
 
