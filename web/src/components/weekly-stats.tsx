@@ -90,10 +90,14 @@ export function WeeklyStats({ stats, today }: { stats: WeekFigures | null; today
       </ol>
       {withParcels ? (
         <p className={styles.legend}>
-          <span className={styles.key} data-kind="stops" aria-hidden="true" />
-          Stops
-          <span className={styles.key} data-kind="parcels" aria-hidden="true" />
-          Parcels (days paid per parcel)
+          <span className={styles.legendItem}>
+            <span className={styles.key} data-kind="stops" aria-hidden="true" />
+            Stops
+          </span>
+          <span className={styles.legendItem}>
+            <span className={styles.key} data-kind="parcels" aria-hidden="true" />
+            Parcels (days paid per parcel)
+          </span>
         </p>
       ) : null}
     </section>

@@ -86,6 +86,20 @@ describe('payFigures', () => {
     // 3 pence over 2 stops is 1.5: halves up.
     expect(payFigures([day('2025-03-17', 3, { stops: 2 })], [], '2025-03-17', '2025-03-17').perStop).toBe(2);
   });
+
+  it('works £ per parcel over the days with parcels and no stops, never mixing them into £ per stop', () => {
+    const days = [
+      day('2025-03-16', 6_300, { stops: 0, parcels: 140 }), // an Evri Sunday, paid per parcel
+      day('2025-03-17', 24_444, { stops: 128, parcels: 150 }), // parcels noted on a stops day
+      day('2025-03-18', 12_000, { stops: 0, parcels: null }), // a day rate: in neither
+    ];
+    const figures = payFigures(days, [], '2025-03-16', '2025-03-22');
+    expect(figures.perStop).toBe(Math.round(24_444 / 128)); // £1.91, not £0.81 over 268 "stops and parcels"
+    expect([figures.parcels, figures.perParcel]).toEqual([140, 45]);
+    expect(figures.gross).toBe(6_300 + 24_444 + 12_000);
+    expect(figures.daysWorked).toBe(3);
+    expect(payFigures([day('2025-03-17', 100, { stops: 10 })], [], '2025-03-17', '2025-03-17').perParcel).toBeNull();
+  });
 });
 
 describe('paySummary', () => {

@@ -97,6 +97,38 @@ describe('DashboardPage', () => {
     expect(within(card('All-time stops')).getByText('1,211')).toBeInTheDocument();
   });
 
+  it('counts an Evri day paid per parcel beside the stops: in the cards, the bars and the week’s £ per parcel', async () => {
+    await handle.db.couriers.bulkPut([makeCourier('dpd', { name: 'DPD' }), makeCourier('evri', { name: 'Evri' })]);
+    await handle.db.rateCards.bulkPut([makeRateCard('dpd-card', 'dpd'), makeRateCard('evri-card', 'evri', { perStop: null, perParcel: 45 })]);
+    await seed([
+      makeEntry({ date: '2025-03-16', courierId: 'evri', rateCardId: 'evri-card', stops: 0, parcels: 140, total: 6_300 }), // Sunday
+      makeEntry({ date: '2025-03-17', courierId: 'dpd', rateCardId: 'dpd-card', stops: 128, total: 24_444 }),
+      makeEntry({ date: '2025-03-18', courierId: 'dpd', rateCardId: 'dpd-card', stops: 120, total: 23_260 }),
+    ]);
+    renderWithSync(<DashboardPage />, { handle });
+    const stats = screen.getByRole('list', { name: 'Your stats' });
+    const card = (label: string) => within(stats).getByText(label).closest('li')!;
+    expect(await within(card('This week')).findByText('and 140 parcels')).toBeInTheDocument();
+    expect(within(card('This week')).getByText('248')).toBeInTheDocument();
+    // Not halved by the parcel day: 248 stops over the 2 days with stops.
+    expect(within(card('Daily average')).getByText('124')).toBeInTheDocument();
+    expect(within(card('Daily average')).getByText('and 140 parcels a day (1 day)')).toBeInTheDocument();
+    expect(within(card('Earnings')).getByText('£540.04')).toBeInTheDocument();
+    expect(within(card('All-time stops')).getByText('and 140 parcels')).toBeInTheDocument();
+
+    const weekly = screen.getByRole('region', { name: 'Weekly Stats' });
+    const days = within(weekly).getAllByRole('listitem');
+    expect(days[0]).toHaveTextContent('Sunday 16 March: 140 parcels');
+    expect(days[1]).toHaveTextContent('Monday 17 March: 128 stops');
+    expect(within(weekly).getByText('Parcels (days paid per parcel)')).toBeInTheDocument();
+
+    const week = screen.getByRole('region', { name: "This week's pay" });
+    const tile = (label: string) => within(week).getByText(label, { exact: true }).closest('li')!;
+    await waitFor(() => expect(tile('£ per parcel')).toHaveTextContent('£0.45'));
+    expect(tile('£ per stop')).toHaveTextContent('£1.92'); // (244.44 + 232.60) / 248
+    expect(tile('Gross')).toHaveTextContent('3 days worked');
+  });
+
   it('shows this week Sunday to Saturday in Weekly Stats', async () => {
     await seed([makeEntry({ date: '2025-03-16', stops: 100 }), makeEntry({ date: '2025-03-21', stops: 7 })]);
     renderWithSync(<DashboardPage />, { handle });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { detectDayOrder, parseCount, parseDay, parseMoney, parseTime } from './import-cells';
+import { detectDayOrder, impossibleDay, parseCount, parseDay, parseMoney, parseTime } from './import-cells';
 
 describe('import cells', () => {
   it('reads dd/mm/yyyy and yyyy-mm-dd days, and refuses days that do not exist', () => {
@@ -9,6 +9,18 @@ describe('import cells', () => {
     expect(parseDay('2025-03-21')).toBe('2025-03-21');
     expect(parseDay('2025-3-1')).toBe('2025-03-01');
     for (const bad of ['31/02/2025', '2025-13-01', '21/03/25', 'yesterday', '', '2025/03/21']) expect(parseDay(bad)).toBeNull();
+  });
+
+  it('says why a well-written date names no real day, and leaves a wrong form to the form message', () => {
+    expect(impossibleDay('31/11/2026')).toBe('November 2026 has 30 days');
+    expect(impossibleDay('29/02/2027')).toBe('February 2027 has 28 days');
+    expect(impossibleDay('30/02/2028')).toBe('February 2028 has 29 days');
+    expect(impossibleDay('2026-11-31')).toBe('November 2026 has 30 days');
+    expect(impossibleDay('00/03/2026')).toBe('a month has no day 0');
+    expect(impossibleDay('11/31/2026', 'mdy')).toBe('November 2026 has 30 days');
+    // A real day, a month over 12 (likelier the other reading) and a wrong form are not "impossible".
+    for (const cell of ['30/11/2026', '13/13/2026', '31/11/26', 'yesterday', '']) expect(impossibleDay(cell)).toBeNull();
+    expect(impossibleDay('31/01/2026', 'mdy')).toBeNull();
   });
 
   it('reads pounds as exact pence, with or without £ and thousands commas', () => {

@@ -107,11 +107,26 @@ describe('our own CSV export', () => {
       day({}),
       day({ date: '2025-03-22', courierId: 'evri', rateCardId: 'evri-card', parcels: 140, collections: 3, failed: 2, startTime: '08:00', finishTime: '17:30', notes: '=SUM(A1) "Café", line\n2' }),
       day({ date: '2025-03-23', rateCardId: null, notes: '-5 parking' }),
+      day({ date: '2025-03-23', rateCardId: null, stops: 30, total: 5_940, separateShift: true }),
     ];
     const { layout, parsed } = read(entriesToCsv(days, context.couriers));
     expect(layout).toBe('ours');
     expect(parsed.invalid).toEqual([]);
     expect(parsed.candidates.map((c) => c.content)).toEqual(days);
+  });
+
+  it('still reads our export from before shifts (no Separate shift column), its days not shifts', () => {
+    const now = entriesToCsv([day({ notes: 'older file' })], context.couriers);
+    const before = now.replace(',Separate shift,', ',').replace(/,older file,,/, ',older file,');
+    expect(before.split('\r\n')[0]).not.toContain('Separate shift');
+    const { layout, parsed } = read(before);
+    expect(layout).toBe('ours');
+    expect(parsed.candidates.map((c) => c.content)).toEqual([day({ notes: 'older file' })]);
+  });
+
+  it('marks a shift only from our own file: another file’s second row for a day stays a duplicate', () => {
+    const generic = read('Date,Stops,Total,Separate shift\n21/03/2025,100,198.00,yes\n');
+    expect(generic.parsed.candidates.map((c) => 'separateShift' in c.content && c.content.separateShift)).toEqual([false]);
   });
 
   it('drops a rate card that is not on the device (the total still stands) and refuses an unknown courier', () => {

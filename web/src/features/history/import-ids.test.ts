@@ -8,6 +8,8 @@ import { makeCourier, seedDefaultCourier } from '@/testing/pay-fixtures';
 import { TEST_USER_ID } from '@/testing/sync-handle';
 import { describe, expect, it } from 'vitest';
 import { readCsvContext, readDeviceRecords } from './import-commands';
+import { entryFieldsBeforeCouriers } from '@/sync/default-courier';
+import { entriesToCsv } from './csv-export';
 import { csvEntries, readCsvTable } from './import-csv-entries';
 import { detectLayout, mappingFor } from './import-csv-layouts';
 import { importIds } from './import-ids';
@@ -67,6 +69,27 @@ describe('the ids an import writes', () => {
     for (const write of onPhone.writes) expect(write.id).toMatch(V5);
     // Two couriers on one date are two days, with two ids.
     expect(new Set(onPhone.writes.map((w) => w.id)).size).toBe(3);
+  });
+
+  it('import a separate shift from our own export beside its day, with the same ids on both devices', async () => {
+    const shiftDay = (total: number, separateShift: boolean) => ({ date: '2025-03-21', stops: 60, extra: 0, notes: '', total, ...entryFieldsBeforeCouriers(TEST_USER_ID), rateCardId: null, separateShift });
+    const ours = entriesToCsv([shiftDay(11_880, false), shiftDay(9_900, true), shiftDay(5_000, true)], [{ id: TEST_USER_ID, name: 'My courier' }]);
+    const read = async (db: LocalDb) => {
+      const table = readCsvTable(ours);
+      const layout = detectLayout(table.header);
+      expect(layout).toBe('ours');
+      return csvEntries(table, mappingFor(layout, table.header), layout, await readCsvContext(db));
+    };
+    const [phone, laptop] = [await newDevice(), await newDevice()];
+    const onPhone = await importFile(phone, read);
+    const onLaptop = await importFile(laptop, read);
+    expect(onPhone.added.entry).toBe(3);
+    expect(onPhone.duplicates).toEqual([]);
+    expect(onLaptop.writes).toEqual(onPhone.writes);
+    expect(new Set(onPhone.writes.map((w) => w.id)).size).toBe(3);
+    expect(onPhone.writes.map((w) => 'separateShift' in w.content && w.content.separateShift)).toEqual([false, true, true]);
+    // A second import finds each of them already there.
+    expect((await importFile(phone, read)).writes).toEqual([]);
   });
 
   it('leave a second import on the same device to the duplicates check, as before', async () => {

@@ -154,6 +154,13 @@ describe('importing our JSON export', () => {
     expect(plan.added.entry).toBe(1);
   });
 
+  it('calls a well-written date that names no real day impossible, rather than importing it for the server to refuse', () => {
+    const file = fullExport() as unknown as Record<string, unknown[]>;
+    (file.entries as Record<string, unknown>[])[0] = { ...(file.entries?.[0] as object), date: '2026-11-31' };
+    const plan = planImport(parsed(JSON.stringify(file)), emptyDevice(), noNewIds);
+    expect(plan.invalid).toEqual([{ place: 'Entry 1', reason: 'date: 2026-11-31 does not exist (November 2026 has 30 days)' }]);
+  });
+
   it('reads an export from before expenses, vehicles and mileage were in it', () => {
     const { expenses: _e, vehicles: _v, mileage: _m, ...older } = fullExport();
     const plan = planImport(parsed(JSON.stringify(older)), emptyDevice(), noNewIds);
