@@ -39,4 +39,36 @@ describe('a temporary password', () => {
       endOtherSessions: true,
     });
   });
+
+  it('right after signing in with the temporary password, does not ask for it again', async () => {
+    let mustChange = true;
+    const app = renderApp('/app/dashboard', {
+      routes: {
+        [SESSION]: () => json(200, { user: makeUser({ mustChangePassword: mustChange, signedInWithTemporaryPassword: mustChange }) }),
+        [PASSWORD]: () => {
+          mustChange = false;
+          return json(200, { endedSessions: 0 });
+        },
+      },
+    });
+    expect(await screen.findByRole('heading', { name: 'Choose a new password' })).toBeInTheDocument();
+    expect(screen.getByText('Your password was reset and is temporary. Pick your own below.')).toBeInTheDocument();
+    expect(screen.queryByLabelText('Current password')).not.toBeInTheDocument();
+    await app.user.type(screen.getByLabelText('New password'), 'my-own-route-9');
+    await app.user.click(screen.getByRole('button', { name: 'Change Password' }));
+    await waitFor(() => expect(screen.queryByRole('heading', { name: 'Choose a new password' })).not.toBeInTheDocument());
+    expect(app.server.callsTo(PASSWORD)[0]?.body).toEqual({ newPassword: 'my-own-route-9', endOtherSessions: true });
+  });
+
+  it('asks for the current password after all when the server wants it', async () => {
+    const app = renderApp('/app/dashboard', {
+      routes: {
+        [SESSION]: () => json(200, { user: makeUser({ mustChangePassword: true, signedInWithTemporaryPassword: true }) }),
+        [PASSWORD]: () => json(422, { error: { code: 'validation', message: 'Current password is required', fields: { currentPassword: ['Current password is required'] } } }),
+      },
+    });
+    await app.user.type(await screen.findByLabelText('New password'), 'my-own-route-9');
+    await app.user.click(screen.getByRole('button', { name: 'Change Password' }));
+    expect(await screen.findByLabelText('Current password')).toHaveAccessibleDescription('Current password is required');
+  });
 });

@@ -29,7 +29,8 @@ export async function endOtherSessions(): Promise<number> {
   return ended;
 }
 
-export async function changePassword(input: { currentPassword: string; newPassword: string; endOtherSessions: boolean }): Promise<number> {
+/** `currentPassword` is left out only by a session that signed in with the temporary password. */
+export async function changePassword(input: { currentPassword?: string; newPassword: string; endOtherSessions: boolean }): Promise<number> {
   const { endedSessions } = await request(apiPaths.password, {
     method: 'POST',
     body: input,

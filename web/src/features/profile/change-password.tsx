@@ -13,10 +13,17 @@ interface ChangePasswordProps {
   title?: string;
   /** Called after the server took the new password (e.g. to re-read the session). */
   onChanged?: () => void;
+  /**
+   * False right after signing in with a temporary password: that sign-in proved it, so it is
+   * not asked for again (the server knows the session and skips the check for it only).
+   */
+  askCurrent?: boolean;
 }
 
 /** Change Password: the current one first, and an offer to sign out everywhere else. */
-export function ChangePassword({ title = 'Change Password', onChanged }: ChangePasswordProps) {
+export function ChangePassword({ title = 'Change Password', onChanged, askCurrent: askCurrentAtFirst = true }: ChangePasswordProps) {
+  // The server has the last word: should it want the current password after all, it is asked.
+  const [askCurrent, setAskCurrent] = useState(askCurrentAtFirst);
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
   const [endOthers, setEndOthers] = useState(true);
@@ -29,7 +36,7 @@ export function ChangePassword({ title = 'Change Password', onChanged }: ChangeP
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const found = {
-      current: current ? undefined : 'Current password is required',
+      current: current || !askCurrent ? undefined : 'Current password is required',
       next: !next ? 'New password is required' : next.length < MIN_PASSWORD ? 'Password should be at least 6 characters' : undefined,
     };
     setErrors(found);
@@ -38,13 +45,17 @@ export function ChangePassword({ title = 'Change Password', onChanged }: ChangeP
     if (found.current || found.next) return;
     setSaving(true);
     try {
-      const ended = await changePassword({ currentPassword: current, newPassword: next, endOtherSessions: endOthers });
+      const ended = await changePassword({ ...(askCurrent ? { currentPassword: current } : {}), newPassword: next, endOtherSessions: endOthers });
       setCurrent('');
       setNext('');
       setDone(ended > 0 ? `Password changed. Signed out of ${ended} other ${ended === 1 ? 'device' : 'devices'}.` : 'Password changed.');
       onChanged?.();
     } catch (error) {
       if (isApiError(error) && error.code === 'wrong-password') setErrors({ current: 'Current password is incorrect' });
+      else if (isApiError(error) && error.fields?.currentPassword) {
+        setAskCurrent(true);
+        setErrors({ current: 'Current password is required' });
+      }
       else if (isApiError(error) && error.code === 'network') setFailure('Changing your password needs a connection.');
       else setFailure((isApiError(error) && error.message) || 'Failed to change password');
     } finally {
@@ -58,7 +69,9 @@ export function ChangePassword({ title = 'Change Password', onChanged }: ChangeP
         {title}
       </h2>
       <form className={styles.accountForm} onSubmit={(event) => void onSubmit(event)} noValidate>
-        <TextField label="Current password" type="password" autoComplete="current-password" value={current} error={errors.current} onChange={(e) => setCurrent(e.target.value)} />
+        {askCurrent ? (
+          <TextField label="Current password" type="password" autoComplete="current-password" value={current} error={errors.current} onChange={(e) => setCurrent(e.target.value)} />
+        ) : null}
         <TextField label="New password" type="password" autoComplete="new-password" value={next} error={errors.next} onChange={(e) => setNext(e.target.value)} />
         <label className={styles.check}>
           <input type="checkbox" checked={endOthers} onChange={(e) => setEndOthers(e.target.checked)} />

@@ -1,6 +1,6 @@
 import { Button } from '@/components/button';
 import { ChangePassword } from './change-password';
-import { useSessionStore } from '@/lib/session/use-session';
+import { useSession, useSessionStore } from '@/lib/session/use-session';
 import styles from './choose-new-password.module.css';
 
 /**
@@ -11,14 +11,18 @@ import styles from './choose-new-password.module.css';
  */
 export function ChooseNewPassword() {
   const session = useSessionStore();
+  // Signed in with the temporary password just now: it is not asked for again.
+  const proved = useSession().user?.signedInWithTemporaryPassword === true;
   return (
     <main className={styles.page}>
       <div className={styles.card}>
         <div className={styles.heading}>
           <h1 className={styles.title}>Choose a new password</h1>
-          <p className={styles.tagline}>Your password was reset and is temporary. Use it as the current password below, then pick your own.</p>
+          <p className={styles.tagline}>
+            {proved ? 'Your password was reset and is temporary. Pick your own below.' : 'Your password was reset and is temporary. Use it as the current password below, then pick your own.'}
+          </p>
         </div>
-        <ChangePassword title="Your own password" onChanged={() => void session.refresh().catch(() => undefined)} />
+        <ChangePassword title="Your own password" askCurrent={!proved} onChanged={() => void session.refresh().catch(() => undefined)} />
         <Button variant="ghost" block onClick={() => void session.signOut().catch(() => undefined)}>
           Sign out
         </Button>

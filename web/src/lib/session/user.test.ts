@@ -17,6 +17,7 @@ const zodUser = z.object({
   createdAt: z.string(),
   lastLogin: z.string().nullable().optional(),
   mustChangePassword: z.boolean().default(false),
+  signedInWithTemporaryPassword: z.boolean().optional(),
 });
 const zodSessionResponse = z.object({ user: zodUser });
 const zodSessionCheck = z.object({ user: zodUser.nullable() });
@@ -35,6 +36,7 @@ const arbitraryUser = fc.record(
     createdAt: usually(fc.string()),
     lastLogin: fc.oneof(nullableString, fc.constant(undefined)),
     mustChangePassword: fc.oneof(usually(fc.boolean()), fc.constant(undefined)),
+    signedInWithTemporaryPassword: fc.oneof(usually(fc.boolean()), fc.constant(undefined)),
     extra: fc.string(),
   },
   // Any key may be missing, as from an older or a broken server.
@@ -51,6 +53,8 @@ const userCases: unknown[] = [
   { ...user, id: '' },
   { ...user, email: undefined },
   { ...olderUser, mustChangePassword: 'yes' },
+  { ...user, mustChangePassword: true, signedInWithTemporaryPassword: true },
+  { ...user, signedInWithTemporaryPassword: 1 },
   { ...user, isAnonymous: 0 },
   { ...user, createdAt: null },
   { ...user, role: undefined },
