@@ -212,7 +212,8 @@ export function runningTotals(records: TaxRecords, year: TaxYearLabel, until: st
       return {
         courierId,
         name: names.get(courierId) ?? 'Removed courier',
-        days: days.length,
+        // Days worked: a day's shifts (or one logged twice) are one day.
+        days: new Set(days.map((entry) => entry.date)).size,
         turnover: days.reduce((sum, entry) => sum + entry.total, 0),
         deductions: deductedBetween(own, from, repeatsUntil),
       };
