@@ -73,8 +73,11 @@ describe('couriers and rate cards', () => {
     await mine.getByRole('button', { name: 'Save' }).click();
     const offer = mine.getByRole('group', { name: /Re-price/ });
     await offer.waitFor();
-    // 100 stops: −£8.00; 120 stops: 110 × −£0.08 = −£8.80. The day before the cut is not in it.
-    assert.equal((await offer.locator('p').first().textContent())?.trim(), 'Re-price 2 days from 02/09/2025? Their pay changes by −£16.80');
+    // 100 stops: −£8.00; 120 stops: 110 × −£0.08 = −£8.80. The day before the cut is not in it,
+    // and the offer names the card's start (01/09), not the first day that moves (02/09).
+    assert.equal((await offer.locator('p').first().textContent())?.trim(), 'Re-price 2 days with the rates from 01/09/2025?');
+    const moves = await offer.getByRole('row').allTextContents();
+    assert.deepEqual(moves, ['DayNowAfterChange', 'Tue 02/09/2025£198.00£190.00−£8.00', 'Wed 03/09/2025£232.60£223.80−£8.80', 'Total£430.60£413.80−£16.80']);
     await mine.getByText('From 01/09/2025', { exact: true }).waitFor();
 
     // The history, open in a second tab of the same device, still shows the old pay.

@@ -83,7 +83,8 @@ describe('the pay journey', () => {
     await cut.getByText(`From ${short(tuesday)}`, { exact: true }).waitFor();
     // Offered for the Wednesday only (the Monday is before the cut), confirmed, then undone.
     const offer = cut.getByRole('group', { name: /Re-price/ });
-    assert.equal((await offer.locator('p').first().textContent())?.trim(), `Re-price 1 day from ${short(wednesday)}? Their pay changes by −£8.00`);
+    assert.equal((await offer.locator('p').first().textContent())?.trim(), `Re-price 1 day with the rates from ${short(tuesday)}?`);
+    await offer.getByRole('row', { name: /−£8\.00/ }).first().waitFor();
     await offer.getByRole('button', { name: 'Re-price' }).click();
     await cut.getByText('Re-priced 1 day').waitFor();
     await cut.getByRole('button', { name: 'Undo' }).click();
@@ -91,10 +92,13 @@ describe('the pay journey', () => {
 
     await openNav(phone.page, 'Home');
     await addEntry(phone.page, friday, 100, 'After the cut'); // a new day: 100 × £1.90 = £190.00
+    // Evri pays per parcel: the form asks for parcels, not stops.
     await phone.page.getByLabel('Courier').selectOption({ label: 'Evri' });
     await phone.page.getByLabel('Date').fill(thursday);
     await phone.page.getByLabel('Parcels').fill('100');
-    await addEntry(phone.page, thursday, 30, 'Evri round'); // 100 parcels × £0.45 = £45.00
+    await phone.page.getByLabel('Notes').fill('Evri round');
+    await phone.page.getByRole('button', { name: 'Save Entry' }).click();
+    await phone.page.getByText('Entry saved successfully!').waitFor(); // 100 parcels × £0.45 = £45.00
 
     // The old day's notes, edited offline: its pay stays as it was saved.
     await phone.page.goto('/app/history');
