@@ -76,8 +76,9 @@ describe('couriers and rate cards', () => {
     // 100 stops: −£8.00; 120 stops: 110 × −£0.08 = −£8.80. The day before the cut is not in it,
     // and the offer names the card's start (01/09), not the first day that moves (02/09).
     assert.equal((await offer.locator('p').first().textContent())?.trim(), 'Re-price 2 days with the rates from 01/09/2025?');
-    const moves = await offer.getByRole('row').allTextContents();
-    assert.deepEqual(moves, ['DayNowAfterChange', 'Tue 02/09/2025£198.00£190.00−£8.00', 'Wed 03/09/2025£232.60£223.80−£8.80', 'Total£430.60£413.80−£16.80']);
+    const moves = await offer.getByRole('region', { name: 'Days that would be re-priced' }).getByRole('listitem').allTextContents();
+    assert.deepEqual(moves, ['Tue 02/09/2025−£8.00Now £198.00 · after £190.00', 'Wed 03/09/2025−£8.80Now £232.60 · after £223.80']);
+    assert.equal(await offer.getByText('Total: now £430.60 · after £413.80 · −£16.80').count(), 1);
     await mine.getByText('From 01/09/2025', { exact: true }).waitFor();
 
     // The history, open in a second tab of the same device, still shows the old pay.

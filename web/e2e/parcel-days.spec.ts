@@ -148,13 +148,12 @@ describe('days paid without stops', () => {
     const offer = evri.getByRole('group', { name: /Re-price/ });
     await offer.waitFor();
     assert.equal((await offer.locator('p').first().textContent())?.trim(), 'Re-price 3 days with the rates from 15/10/2026?');
-    assert.deepEqual(await offer.getByRole('row').allTextContents(), [
-      'DayNowAfterChange',
-      'Tue 20/10/2026£42.75£36.00−£6.75',
-      'Wed 21/10/2026£45.00£40.50−£4.50',
-      'Thu 22/10/2026£27.00£27.00£0.00',
-      'Total£114.75£103.50−£11.25',
+    assert.deepEqual(await offer.getByRole('region', { name: 'Days that would be re-priced' }).getByRole('listitem').allTextContents(), [
+      'Tue 20/10/2026−£6.75Now £42.75 · after £36.00',
+      'Wed 21/10/2026−£4.50Now £45.00 · after £40.50',
+      'Thu 22/10/2026£0.00Now £27.00 · after £27.00',
     ]);
+    assert.equal(await offer.getByText('Total: now £114.75 · after £103.50 · −£11.25').count(), 1);
     await offer.getByRole('button', { name: 'Re-price' }).click();
     await evri.getByText('Re-priced 3 days').waitFor();
 

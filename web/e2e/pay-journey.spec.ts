@@ -84,7 +84,7 @@ describe('the pay journey', () => {
     // Offered for the Wednesday only (the Monday is before the cut), confirmed, then undone.
     const offer = cut.getByRole('group', { name: /Re-price/ });
     assert.equal((await offer.locator('p').first().textContent())?.trim(), `Re-price 1 day with the rates from ${short(tuesday)}?`);
-    await offer.getByRole('row', { name: /−£8\.00/ }).first().waitFor();
+    await offer.getByRole('listitem').filter({ hasText: `${short(wednesday)}−£8.00` }).waitFor();
     await offer.getByRole('button', { name: 'Re-price' }).click();
     await cut.getByText('Re-priced 1 day').waitFor();
     await cut.getByRole('button', { name: 'Undo' }).click();

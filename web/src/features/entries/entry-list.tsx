@@ -89,20 +89,24 @@ export function DayCard({ group, pay, parkedReasons, actionsFor, editorFor }: Da
         </div>
       </dl>
       <p className={doubled ? styles.doubled : styles.shiftCount}>
-        {doubled ? `Logged ${entries.length === 2 ? 'twice' : `${entries.length} times`}: merge it or keep the shifts (see “Logged twice”)` : `${entries.length} shifts`}
+        {doubled ? `Logged ${entries.length === 2 ? 'twice' : `${entries.length} times`}: merge it, or keep both as shifts, under “Logged twice”` : `${entries.length} shifts`}
       </p>
       <ol className={styles.shifts}>
         {shifts.map((entry, index) => {
           const editor = editorFor?.(entry);
           if (editor) return <li key={entry.id}>{editor}</li>;
-          const name = `shift ${index + 1} for ${date}`;
+          // Copies of one day logged twice are not shifts (yet): they are named as entries.
+          const word = doubled ? 'Entry' : 'Shift';
+          const name = `${word.toLowerCase()} ${index + 1} for ${date}`;
           const details = [`${shown.parcels ? countText(entry.parcels ?? 0, 'parcel') : countText(entry.stops, 'stop')}`, ...dayDetails(entry, shown.parcels), formatPence(entry.total)];
           const cap = savedCapNote(entry, pay?.cards);
           const actions = actionsFor?.(entry, name);
           return (
-            <li key={entry.id} className={styles.shift} aria-label={`Shift ${index + 1}`}>
+            <li key={entry.id} className={styles.shift} aria-label={`${word} ${index + 1}`}>
               <div className={styles.shiftTop}>
-                <span className={styles.shiftName}>Shift {index + 1}</span>
+                <span className={styles.shiftName}>
+                  {word} {index + 1}
+                </span>
                 <SyncStateLabel state={entry.syncState} reason={parkedReasons?.get(entry.id)} />
               </div>
               <p className={styles.details}>{details.join(' · ')}</p>

@@ -200,11 +200,10 @@ describe('the per-stop tiers of a rate card (spec: payment settings)', () => {
   });
 });
 
-/** The offer's table, row by row, as the driver reads it. */
-function rowsOf(offer: HTMLElement): string[][] {
-  return within(offer)
-    .getAllByRole('row')
-    .map((row) => [...row.querySelectorAll('th, td')].map((cell) => cell.textContent ?? ''));
+/** The offer's days, each as its day, change and pay, then its total line. */
+function rowsOf(offer: HTMLElement): string[] {
+  const days = within(within(offer).getByRole('region', { name: 'Days that would be re-priced' })).getAllByRole('listitem');
+  return [...days.map((day) => [...day.children].map((part) => part.textContent).join(' | ')), within(offer).getByText(/^Total:/).textContent ?? ''];
 }
 
 describe('rate cards from a date and re-pricing', () => {
@@ -237,10 +236,9 @@ describe('rate cards from a date and re-pricing', () => {
     // 100 stops: −£8.00; 120 stops: 110 × −£0.08 = −£8.80.
     expect(within(offer).getByText(/^Re-price \d/)).toHaveTextContent('Re-price 2 days with the rates from 01/09/2025?');
     expect(rowsOf(offer)).toEqual([
-      ['Day', 'Now', 'After', 'Change'],
-      ['Mon 01/09/2025', '£198.00', '£190.00', '−£8.00'],
-      ['Tue 02/09/2025', '£232.60', '£223.80', '−£8.80'],
-      ['Total', '£430.60', '£413.80', '−£16.80'],
+      'Mon 01/09/2025 | −£8.00 | Now £198.00 · after £190.00',
+      'Tue 02/09/2025 | −£8.80 | Now £232.60 · after £223.80',
+      'Total: now £430.60 · after £413.80 · −£16.80',
     ]);
     expect(screen.getAllByText(/^From /).map((p) => p.textContent)).toEqual(['From 01/09/2025', 'From the start']);
     // Nothing re-priced yet: only the card went out.
@@ -253,8 +251,8 @@ describe('rate cards from a date and re-pricing', () => {
     await cutFromSeptember(app, '2025-08-20');
     const offer = await screen.findByRole('group', { name: /Re-price/ });
     expect(within(offer).getByText(/^Re-price \d/)).toHaveTextContent('Re-price 3 days with the rates from 20/08/2025?');
-    expect(rowsOf(offer).map((row) => row[0])).toEqual(['Day', 'Sun 31/08/2025', 'Mon 01/09/2025', 'Tue 02/09/2025', 'Total']);
-    expect(rowsOf(offer).at(-1)).toEqual(['Total', '£628.60', '£603.80', '−£24.80']);
+    expect(rowsOf(offer).map((row) => row.slice(0, 14))).toEqual(['Sun 31/08/2025', 'Mon 01/09/2025', 'Tue 02/09/2025', 'Total: now £62']);
+    expect(rowsOf(offer).at(-1)).toBe('Total: now £628.60 · after £603.80 · −£24.80');
   });
 
   it('re-prices on Re-price in one go, and Undo puts each day back', async () => {

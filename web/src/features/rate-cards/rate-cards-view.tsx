@@ -186,7 +186,6 @@ function RepriceDone({ count, onUndo, onDismiss }: { count: number; onUndo: () =
  */
 function RepriceOffer({ plan, busy, onConfirm, onDecline }: { plan: RepricePlan; busy: boolean; onConfirm: () => void; onDecline: () => void }) {
   const textId = useId();
-  const listId = useId();
   const ref = useInView();
   const rates = plan.cardFrom <= FIRST_CARD_FROM ? 'the rates from the start' : `the rates from ${formatShortDate(plan.cardFrom)}`;
   return (
@@ -194,41 +193,24 @@ function RepriceOffer({ plan, busy, onConfirm, onDecline }: { plan: RepricePlan;
       <p id={textId} className={styles.offerText}>
         Re-price {dayCount(plan.days.length)} with {rates}?
       </p>
-      <div className={styles.moves} role="region" aria-labelledby={listId} tabIndex={0}>
-        <table className={styles.movesTable}>
-          <caption id={listId} className="visually-hidden">
-            Days that would be re-priced
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">Day</th>
-              <th scope="col">Now</th>
-              <th scope="col">After</th>
-              <th scope="col">Change</th>
-            </tr>
-          </thead>
-          <tbody>
-            {plan.days.map((day) => (
-              <tr key={day.id}>
-                <th scope="row">{formatWeekdayDate(day.date)}</th>
-                <td>{formatPence(day.before.total)}</td>
-                <td>{formatPence(day.after.total)}</td>
-                <td>{signedPence(day.after.total - day.before.total)}</td>
-              </tr>
-            ))}
-          </tbody>
-          <tfoot>
-            <tr>
-              <th scope="row">Total</th>
-              <td>{formatPence(plan.days.reduce((sum, day) => sum + day.before.total, 0))}</td>
-              <td>{formatPence(plan.days.reduce((sum, day) => sum + day.after.total, 0))}</td>
-              <td>
-                <strong>{signedPence(plan.difference)}</strong>
-              </td>
-            </tr>
-          </tfoot>
-        </table>
+      {/* A list, not a table: on a phone each day reads on its own lines, never sideways. */}
+      <div className={styles.moves} role="region" aria-label="Days that would be re-priced" tabIndex={0}>
+        <ul className={styles.moveList}>
+          {plan.days.map((day) => (
+            <li key={day.id} className={styles.move}>
+              <span className={styles.moveDay}>{formatWeekdayDate(day.date)}</span>
+              <span className={styles.moveChange}>{signedPence(day.after.total - day.before.total)}</span>
+              <span className={styles.movePay}>
+                Now {formatPence(day.before.total)} · after {formatPence(day.after.total)}
+              </span>
+            </li>
+          ))}
+        </ul>
       </div>
+      <p className={styles.moveTotal}>
+        Total: now {formatPence(plan.days.reduce((sum, day) => sum + day.before.total, 0))} · after {formatPence(plan.days.reduce((sum, day) => sum + day.after.total, 0))} ·{' '}
+        <strong>{signedPence(plan.difference)}</strong>
+      </p>
       <p className={styles.hint}>Days already logged keep their pay unless you re-price them.</p>
       <div className={styles.actions}>
         <Button onClick={onConfirm} disabled={busy} aria-busy={busy}>
