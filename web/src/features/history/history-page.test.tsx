@@ -7,6 +7,10 @@ import { HistoryPage } from './history-page';
 
 const path = '/app/history';
 
+// The chart (uPlot) needs a canvas and matchMedia, which jsdom lacks: the tables beside it, with
+// the same figures, are what is checked here.
+vi.mock('./weekly-chart', () => ({ default: () => null }));
+
 describe('HistoryPage', () => {
   it('lists every live day, newest first, a day’s shifts as one', async () => {
     const handle = createTestSyncHandle();
@@ -178,6 +182,39 @@ describe('HistoryPage', () => {
     await waitFor(() => expect(screen.getByRole('article', { name: 'Entry for 20/03/2025' })).toHaveTextContent('Evri'));
   });
 
+  it('edits one shift of a day in place, and asks before moving a day onto a date already logged', async () => {
+    const handle = createTestSyncHandle();
+    await handle.db.couriers.put(makeCourier(TEST_USER_ID));
+    await handle.db.rateCards.put(makeRateCard(TEST_USER_ID, TEST_USER_ID));
+    await handle.db.entries.bulkPut([
+      makeEntry({ id: 'morning', date: '2025-03-20', stops: 60, total: 11_880, notes: 'Morning' }),
+      makeEntry({ id: 'evening', date: '2025-03-20', stops: 40, total: 7_920, notes: 'Evening', separateShift: true }),
+      makeEntry({ id: 'friday', date: '2025-03-21', stops: 100, total: 19_800, notes: 'Friday' }),
+    ]);
+    const { user } = renderWithSync(<HistoryPage />, { handle, path });
+
+    await user.click(await screen.findByRole('button', { name: 'Edit shift 2 for 20/03/2025' }));
+    const editor = screen.getByRole('form', { name: 'Edit entry' });
+    await user.clear(within(editor).getByLabelText(/Notes/));
+    await user.type(within(editor).getByLabelText(/Notes/), 'Evening, rain');
+    await user.click(within(editor).getByRole('button', { name: 'Save changes' }));
+    await waitFor(async () => expect(await handle.db.entries.get('evening')).toMatchObject({ notes: 'Evening, rain', separateShift: true, total: 7_920 }));
+
+    // Friday moved onto the 20th, which has its shifts: asked first, then kept as a shift there.
+    await user.click(screen.getByRole('button', { name: 'Edit entry for 21/03/2025' }));
+    const friday = screen.getByRole('form', { name: 'Edit entry' });
+    await user.clear(within(friday).getByLabelText('Date'));
+    await user.type(within(friday).getByLabelText('Date'), '2025-03-20');
+    await user.click(within(friday).getByRole('button', { name: 'Save changes' }));
+    const notice = await within(friday).findByRole('group', { name: /already logged/ });
+    expect(notice).toHaveTextContent('Thu 20/03/2025 is already logged for My courier: 2 shifts, £198.00 in all.');
+    expect(within(notice).queryByRole('link', { name: 'Open that day' })).not.toBeInTheDocument();
+    expect((await handle.db.entries.get('friday'))?.date).toBe('2025-03-21');
+    await user.click(within(notice).getByRole('button', { name: 'Save as a separate shift' }));
+    await waitFor(async () => expect(await handle.db.entries.get('friday')).toMatchObject({ date: '2025-03-20', separateShift: true }));
+    expect(await within(await screen.findByRole('article', { name: 'Entry for 20/03/2025' })).findByText('3 shifts')).toBeInTheDocument();
+  });
+
   it('keeps a bad edit on screen with the reason', async () => {
     const handle = createTestSyncHandle();
     // The day's courier pays per stop, so its stops are required.
@@ -228,6 +265,19 @@ describe('HistoryPage', () => {
     expect(within(monthly).getByRole('row', { name: /January 2025/ })).toHaveTextContent('£118.80');
     expect(within(monthly).getByRole('row', { name: /December 2024/ })).toHaveTextContent('£198.00');
     expect(screen.getByRole('region', { name: 'Stops and earnings per week' })).toBeInTheDocument();
+  });
+
+  it('shows a day paid per parcel under the stops and in £/parcel, never in £/stop', async () => {
+    const handle = createTestSyncHandle();
+    await handle.db.entries.bulkPut([
+      makeEntry({ date: '2025-03-16', stops: 0, parcels: 140, total: 6_300, rateCardId: null }),
+      makeEntry({ date: '2025-03-17', stops: 128, total: 24_444 }),
+    ]);
+    renderWithSync(<HistoryPage />, { handle, path, at: `${path}?view=summaries` });
+    const weekly = await screen.findByRole('region', { name: 'Weekly summary' });
+    expect(within(weekly).getAllByRole('columnheader').map((cell) => cell.textContent)).toEqual(['Week', 'Days', 'Stops, parcels', 'Gross', 'Deductions', 'Net', '£/hour', '£/stop', '£/parcel']);
+    const week = within(weekly).getByRole('row', { name: /Week of 16\/03\/2025/ });
+    expect(within(week).getAllByRole('cell').map((cell) => cell.textContent)).toEqual(['2', '128140 parcels', '£307.44', '–', '£307.44', '–', '£1.91', '£0.45']);
   });
 
   it('sums the range’s pay with its deductions, per courier', async () => {

@@ -77,7 +77,8 @@ interface SummaryRow {
 
 /**
  * One row per period; on a phone it scrolls sideways inside its card, the period kept in view.
- * Parcels and £/parcel (days paid without stops) show when any period has such a day.
+ * The parcels of days paid without stops show under the stops, and £/parcel beside £/stop,
+ * when any period has such a day.
  */
 function SummaryTable({ caption, rows }: { caption: string; rows: SummaryRow[] }) {
   const parcels = rows.some(({ totals }) => totals.perParcel !== null);
@@ -88,13 +89,12 @@ function SummaryTable({ caption, rows }: { caption: string; rows: SummaryRow[] }
           <tr>
             <th scope="col">{caption}</th>
             <th scope="col">Days</th>
-            <th scope="col">Stops</th>
+            <th scope="col">{parcels ? 'Stops, parcels' : 'Stops'}</th>
             <th scope="col">Gross</th>
             <th scope="col">Deductions</th>
             <th scope="col">Net</th>
             <th scope="col">£/hour</th>
             <th scope="col">£/stop</th>
-            {parcels ? <th scope="col">Parcels</th> : null}
             {parcels ? <th scope="col">£/parcel</th> : null}
           </tr>
         </thead>
@@ -105,13 +105,15 @@ function SummaryTable({ caption, rows }: { caption: string; rows: SummaryRow[] }
                 {prefix ? <span className={styles.prefix}>{prefix}</span> : null} {label}
               </th>
               <td>{totals.daysWorked}</td>
-              <td>{count.format(totals.stops)}</td>
+              <td>
+                {count.format(totals.stops)}
+                {totals.parcels > 0 ? <span className={styles.parcels}>{count.format(totals.parcels)} parcels</span> : null}
+              </td>
               <td>{formatPence(totals.gross)}</td>
               <td>{totals.deductions === 0 ? '–' : formatPence(-totals.deductions)}</td>
               <td className={styles.net}>{formatPence(totals.net)}</td>
               <td>{totals.perHour === null ? '–' : formatPence(totals.perHour)}</td>
               <td>{totals.perStop === null ? '–' : formatPence(totals.perStop)}</td>
-              {parcels ? <td>{totals.parcels === 0 ? '–' : count.format(totals.parcels)}</td> : null}
               {parcels ? <td>{totals.perParcel === null ? '–' : formatPence(totals.perParcel)}</td> : null}
             </tr>
           ))}
