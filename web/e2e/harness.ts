@@ -125,6 +125,17 @@ export async function newPage(browser: Browser, server: RunningServer): Promise<
   return { context, page };
 }
 
+const DAY_MS = 86_400_000;
+/** The Sunday starting this week (the spec's weeks start on Sunday), plus `offset` days, as YYYY-MM-DD. */
+export function thisWeek(offset: number): string {
+  const today = new Date();
+  const sunday = Date.UTC(today.getFullYear(), today.getMonth(), today.getDate()) - today.getDay() * DAY_MS;
+  return new Date(sunday + offset * DAY_MS).toISOString().slice(0, 10);
+}
+
+/** A YYYY-MM-DD day as the app writes it: dd/mm/yyyy. */
+export const short = (iso: string) => `${iso.slice(8, 10)}/${iso.slice(5, 7)}/${iso.slice(0, 4)}`;
+
 let counter = 0;
 /** A unique e-mail per call, so tests never collide. */
 export function uniqueEmail(tag: string): string {

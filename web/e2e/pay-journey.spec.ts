@@ -8,18 +8,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
-import { addEntry, courierItem, couriersSection, goOffline, goOnline, logIn, newPage, openCourier, openNav, serverHolds, signUp, syncBadge, uniqueEmail, serverAndBrowser } from './harness';
+import { addEntry, courierItem, couriersSection, goOffline, goOnline, logIn, newPage, openCourier, openNav, serverHolds, signUp, syncBadge, short, thisWeek, uniqueEmail, serverAndBrowser } from './harness';
 
 const run = serverAndBrowser();
 
-const DAY_MS = 86_400_000;
-/** The Sunday starting this week (the spec's weeks start on Sunday), plus `offset` days, as YYYY-MM-DD. */
-function thisWeek(offset: number): string {
-  const today = new Date();
-  const sunday = Date.UTC(today.getFullYear(), today.getMonth(), today.getDate()) - today.getDay() * DAY_MS;
-  return new Date(sunday + offset * DAY_MS).toISOString().slice(0, 10);
-}
-const short = (iso: string) => `${iso.slice(8, 10)}/${iso.slice(5, 7)}/${iso.slice(0, 4)}`;
 
 /** The week's pay panel on the dashboard, one tile by its label. */
 function weekTile(page: Page, label: string): Locator {

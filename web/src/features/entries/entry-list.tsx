@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { SyncStateLabel } from '@/components/sync-state-label';
-import { formatPence, formatShortDate } from '@/lib/format';
+import { countWords, formatPence, formatShortDate } from '@/lib/format';
 import type { PaySetup } from '@/lib/sync/use-pay-setup';
 import type { LocalEntry, RecordSyncState } from '@/sync/types';
 import { courierShown, type CourierTag } from './courier-tag';
@@ -74,20 +74,7 @@ export function DayCard({ group, pay, parkedReasons, actionsFor, editorFor }: Da
   return (
     <article className={styles.entry} data-sync={state} data-doubled={doubled || undefined} aria-label={`Entry for ${date}`}>
       <CardTop date={date} courier={courier} state={state} reason={undefined} />
-      <dl className={styles.figures}>
-        <div>
-          <dt>{shown.label}</dt>
-          <dd>{count.format(shown.value)}</dd>
-        </div>
-        <div>
-          <dt>Extra</dt>
-          <dd>{formatPence(entries.reduce((sum, entry) => sum + entry.extra, 0))}</dd>
-        </div>
-        <div className={styles.total}>
-          <dt>Total</dt>
-          <dd>{formatPence(entries.reduce((sum, entry) => sum + entry.total, 0))}</dd>
-        </div>
-      </dl>
+      <DayFigures entries={entries} />
       <p className={doubled ? styles.doubled : styles.shiftCount}>
         {doubled ? `Logged ${entries.length === 2 ? 'twice' : `${entries.length} times`}: merge it, or keep both as shifts, under “Logged twice”` : `${entries.length} shifts`}
       </p>
@@ -98,7 +85,7 @@ export function DayCard({ group, pay, parkedReasons, actionsFor, editorFor }: Da
           // Copies of one day logged twice are not shifts (yet): they are named as entries.
           const word = doubled ? 'Entry' : 'Shift';
           const name = `${word.toLowerCase()} ${index + 1} for ${date}`;
-          const details = [`${shown.parcels ? countText(entry.parcels ?? 0, 'parcel') : countText(entry.stops, 'stop')}`, ...dayDetails(entry, shown.parcels), formatPence(entry.total)];
+          const details = [`${shown.parcels ? countWords(entry.parcels ?? 0, 'parcel') : countWords(entry.stops, 'stop')}`, ...dayDetails(entry, shown.parcels), formatPence(entry.total)];
           const cap = savedCapNote(entry, pay?.cards);
           const actions = actionsFor?.(entry, name);
           return (
@@ -121,7 +108,26 @@ export function DayCard({ group, pay, parkedReasons, actionsFor, editorFor }: Da
   );
 }
 
-const countText = (n: number, one: string) => `${count.format(n)} ${n === 1 ? one : `${one}s`}`;
+/** A day's figures: its stops (or parcels), extra and total, its entries added up. */
+function DayFigures({ entries }: { entries: readonly LocalEntry[] }) {
+  const shown = mainCount(entries);
+  return (
+    <dl className={styles.figures}>
+      <div>
+        <dt>{shown.label}</dt>
+        <dd>{count.format(shown.value)}</dd>
+      </div>
+      <div>
+        <dt>Extra</dt>
+        <dd>{formatPence(entries.reduce((sum, entry) => sum + entry.extra, 0))}</dd>
+      </div>
+      <div className={styles.total}>
+        <dt>Total</dt>
+        <dd>{formatPence(entries.reduce((sum, entry) => sum + entry.total, 0))}</dd>
+      </div>
+    </dl>
+  );
+}
 
 function CardTop({ date, courier, state, reason }: { date: string; courier: CourierTag | null; state: RecordSyncState; reason: string | undefined }) {
   return (
@@ -160,20 +166,7 @@ export function EntryCard({
   return (
     <article className={styles.entry} data-sync={entry.syncState} aria-label={`Entry for ${formatShortDate(entry.date)}`}>
       <CardTop date={formatShortDate(entry.date)} courier={courier} state={entry.syncState} reason={parkedReason} />
-      <dl className={styles.figures}>
-        <div>
-          <dt>{shown.label}</dt>
-          <dd>{count.format(shown.value)}</dd>
-        </div>
-        <div>
-          <dt>Extra</dt>
-          <dd>{formatPence(entry.extra)}</dd>
-        </div>
-        <div className={styles.total}>
-          <dt>Total</dt>
-          <dd>{formatPence(entry.total)}</dd>
-        </div>
-      </dl>
+      <DayFigures entries={[entry]} />
       {details.length > 0 ? <p className={styles.details}>{details.join(' · ')}</p> : null}
       {capNote ? <p className={styles.capped}>{capNote}</p> : null}
       {entry.notes ? <p className={styles.notes}>{entry.notes}</p> : null}
