@@ -45,11 +45,13 @@ describe('one day, one record', () => {
 
     // "Open that day" opens the day already logged, in its editor.
     await notice.getByRole('link', { name: 'Open that day' }).click();
-    await page.waitForURL(/\/app\/history\?from=2025-11-27&to=2025-11-27&edit=/);
+    await page.waitForURL(/\/app\/history\?from=2025-11-27&to=2025-11-27/);
     const editor = page.getByRole('form', { name: 'Edit entry' });
     await editor.waitFor();
     assert.equal(await editor.getByLabel('Notes').inputValue(), 'Morning round');
     await editor.getByRole('button', { name: 'Cancel' }).click();
+    // Read once: the link's "edit" leaves the address, so a reload does not reopen the editor.
+    await page.waitForURL((url) => !url.searchParams.has('edit'));
 
     // Back on the dashboard, an afternoon shift this time: kept as a separate shift.
     await page.goto('/app/dashboard');

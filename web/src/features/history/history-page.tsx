@@ -1,5 +1,5 @@
 import { ArrowLeft } from 'lucide-react';
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { ButtonLink } from '@/components/button';
 import { Page } from '@/components/page';
@@ -58,6 +58,20 @@ export function HistoryPage() {
   const [params, setParams] = useSearchParams();
   const view = viewOf(params);
   const range = rangeFromParams(params);
+  // "Open that day" (the entry form's same-day notice) names the day to open in its editor: read
+  // once, then dropped from the URL so a reload or Back does not open it again.
+  const [openEditor] = useState(() => params.get('edit'));
+  useEffect(() => {
+    if (!params.has('edit')) return;
+    setParams(
+      (current) => {
+        const updated = new URLSearchParams(current);
+        updated.delete('edit');
+        return updated;
+      },
+      { replace: true },
+    );
+  }, [params, setParams]);
   const today = localDay(useNow());
 
   const entries = useEntries();
@@ -189,7 +203,7 @@ export function HistoryPage() {
               pay={pay}
               onDelete={(entry) => void remove({ kind: 'entry', record: entry })}
               onEdited={() => setNotice('Entry updated')}
-              initialEditing={params.get('edit')}
+              initialEditing={openEditor}
             />
           )}
         </>
