@@ -117,10 +117,10 @@ describe('history', () => {
     assert.deepEqual(
       rows.map((row) => row.slice(0, -2)),
       [
-        ['Date', 'Courier', 'Stops', 'Parcels', 'Collections', 'Failed/returned', 'Start', 'Finish', 'Extra (£)', 'Total (£)', 'Notes'],
-        ['17/03/2025', 'My courier', '100', '', '', '', '', '', '0.00', '198.00', 'Depot B, "late" start'],
-        ['18/03/2025', 'My courier', '120', '', '', '', '', '', '0.00', '232.60', "'=SUM(A1:A9)"],
-        ['19/03/2025', 'My courier', '90', '', '', '', '', '', '0.00', '178.20', ''],
+        ['Date', 'Courier', 'Stops', 'Parcels', 'Collections', 'Failed/returned', 'Start', 'Finish', 'Extra (£)', 'Total (£)', 'Notes', 'Separate shift'],
+        ['17/03/2025', 'My courier', '100', '', '', '', '', '', '0.00', '198.00', 'Depot B, "late" start', ''],
+        ['18/03/2025', 'My courier', '120', '', '', '', '', '', '0.00', '232.60', "'=SUM(A1:A9)", ''],
+        ['19/03/2025', 'My courier', '90', '', '', '', '', '', '0.00', '178.20', '', ''],
       ],
     );
     assert.deepEqual(rows[0]!.slice(-2), ['Courier ID', 'Rate card ID']);
