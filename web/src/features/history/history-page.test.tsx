@@ -275,9 +275,9 @@ describe('HistoryPage', () => {
     ]);
     renderWithSync(<HistoryPage />, { handle, path, at: `${path}?view=summaries` });
     const weekly = await screen.findByRole('region', { name: 'Weekly summary' });
-    expect(within(weekly).getAllByRole('columnheader').map((cell) => cell.textContent)).toEqual(['Week', 'Days', 'Stops, parcels', 'Gross', 'Deductions', 'Net', '£/hour', '£/stop', '£/parcel']);
+    expect(within(weekly).getAllByRole('columnheader').map((cell) => cell.textContent)).toEqual(['Week', 'Days', 'Stops', 'Gross', 'Deductions', 'Net', '£/hour', '£/stop']);
     const week = within(weekly).getByRole('row', { name: /Week of 16\/03\/2025/ });
-    expect(within(week).getAllByRole('cell').map((cell) => cell.textContent)).toEqual(['2', '128140 parcels', '£307.44', '–', '£307.44', '–', '£1.91', '£0.45']);
+    expect(within(week).getAllByRole('cell').map((cell) => cell.textContent)).toEqual(['2', '128140 parcels', '£307.44', '–', '£307.44', '–', '£1.91£0.45/parcel']);
   });
 
   it('sums the range’s pay with its deductions, per courier', async () => {

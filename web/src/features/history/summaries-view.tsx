@@ -77,11 +77,10 @@ interface SummaryRow {
 
 /**
  * One row per period; on a phone it scrolls sideways inside its card, the period kept in view.
- * The parcels of days paid without stops show under the stops, and £/parcel beside £/stop,
- * when any period has such a day.
+ * A period with days paid without stops shows their parcels under its stops, and their £ per
+ * parcel under its £ per stop (which never counts them).
  */
 function SummaryTable({ caption, rows }: { caption: string; rows: SummaryRow[] }) {
-  const parcels = rows.some(({ totals }) => totals.perParcel !== null);
   return (
     <div className={styles.tableWrap}>
       <table className={styles.table}>
@@ -89,13 +88,12 @@ function SummaryTable({ caption, rows }: { caption: string; rows: SummaryRow[] }
           <tr>
             <th scope="col">{caption}</th>
             <th scope="col">Days</th>
-            <th scope="col">{parcels ? 'Stops, parcels' : 'Stops'}</th>
+            <th scope="col">Stops</th>
             <th scope="col">Gross</th>
             <th scope="col">Deductions</th>
             <th scope="col">Net</th>
             <th scope="col">£/hour</th>
             <th scope="col">£/stop</th>
-            {parcels ? <th scope="col">£/parcel</th> : null}
           </tr>
         </thead>
         <tbody>
@@ -113,8 +111,10 @@ function SummaryTable({ caption, rows }: { caption: string; rows: SummaryRow[] }
               <td>{totals.deductions === 0 ? '–' : formatPence(-totals.deductions)}</td>
               <td className={styles.net}>{formatPence(totals.net)}</td>
               <td>{totals.perHour === null ? '–' : formatPence(totals.perHour)}</td>
-              <td>{totals.perStop === null ? '–' : formatPence(totals.perStop)}</td>
-              {parcels ? <td>{totals.perParcel === null ? '–' : formatPence(totals.perParcel)}</td> : null}
+              <td>
+                {totals.perStop === null ? '–' : formatPence(totals.perStop)}
+                {totals.perParcel === null ? null : <span className={styles.parcels}>{formatPence(totals.perParcel)}/parcel</span>}
+              </td>
             </tr>
           ))}
         </tbody>
