@@ -277,7 +277,7 @@ describe('HistoryPage', () => {
     const weekly = await screen.findByRole('region', { name: 'Weekly summary' });
     expect(within(weekly).getAllByRole('columnheader').map((cell) => cell.textContent)).toEqual(['Week', 'Days', 'Stops', 'Gross', 'Deductions', 'Net', '£/hour', '£/stop']);
     const week = within(weekly).getByRole('row', { name: /Week of 16\/03\/2025/ });
-    expect(within(week).getAllByRole('cell').map((cell) => cell.textContent)).toEqual(['2', '128140 parcels', '£307.44', '–', '£307.44', '–', '£1.91£0.45/parcel']);
+    expect(within(week).getAllByRole('cell').map((cell) => cell.textContent)).toEqual(['2', '128140 parcels', '£307.44', '–', '£307.44', '–', '£1.91£0.45 a parcel']);
   });
 
   it('sums the range’s pay with its deductions, per courier', async () => {

@@ -113,7 +113,7 @@ function SummaryTable({ caption, rows }: { caption: string; rows: SummaryRow[] }
               <td>{totals.perHour === null ? '–' : formatPence(totals.perHour)}</td>
               <td>
                 {totals.perStop === null ? '–' : formatPence(totals.perStop)}
-                {totals.perParcel === null ? null : <span className={styles.parcels}>{formatPence(totals.perParcel)}/parcel</span>}
+                {totals.perParcel === null ? null : <span className={styles.parcels}>{formatPence(totals.perParcel)} a parcel</span>}
               </td>
             </tr>
           ))}
