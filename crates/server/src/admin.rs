@@ -27,32 +27,66 @@ use crate::{
 /// Characters in a temporary password: about 119 bits from [A-Za-z0-9].
 const TEMPORARY_PASSWORD_CHARS: usize = 20;
 
+/// Prints every user as a table whose columns line up whatever strangers typed (escaped first,
+/// then padded by the width a terminal gives each character), with the free-text display name
+/// last so a long one cannot push the other columns out.
 pub async fn list_users(store: &DynStore, out: &mut impl Write) -> anyhow::Result<()> {
     let users = store.list_users().await?;
     let phones: HashMap<Uuid, String> = store.user_phones().await?.into_iter().collect();
-    writeln!(
-        out,
-        "{:<36}  {:<32}  {:<16}  {:<5}  {:<9}  {:<20}  created",
-        "id", "email", "phone", "role", "kind", "display name"
-    )?;
+    let mut rows = vec![
+        [
+            "id",
+            "email",
+            "phone",
+            "plan",
+            "kind",
+            "created",
+            "display name",
+        ]
+        .map(String::from),
+    ];
     for user in &users {
-        writeln!(
-            out,
-            "{:<36}  {:<32}  {:<16}  {:<5}  {:<9}  {:<20}  {}",
-            user.id,
-            terminal_safe(user.email.as_deref().unwrap_or("-")),
-            terminal_safe(phones.get(&user.id).map_or("-", String::as_str)),
-            user.role,
+        rows.push([
+            user.id.to_string(),
+            terminal_safe(user.email.as_deref().unwrap_or("-")).into_owned(),
+            terminal_safe(phones.get(&user.id).map_or("-", String::as_str)).into_owned(),
+            user.role.to_string(),
             if user.is_anonymous {
                 "guest"
             } else {
                 "account"
-            },
-            terminal_safe(user.display_name.as_deref().unwrap_or("-")),
+            }
+            .to_owned(),
             rfc3339_from_ms(user.created_at_ms),
-        )?;
+            terminal_safe(user.display_name.as_deref().unwrap_or("-")).into_owned(),
+        ]);
     }
+    write_table(out, &rows)?;
     writeln!(out, "{} user(s)", users.len())?;
+    Ok(())
+}
+
+/// Writes `rows` with each column padded to its widest cell (two spaces between columns, none
+/// after the last), measured in terminal columns: an accent is one, a CJK letter or emoji two.
+fn write_table<const N: usize>(out: &mut impl Write, rows: &[[String; N]]) -> std::io::Result<()> {
+    use unicode_width::UnicodeWidthStr;
+    let mut widths = [0; N];
+    for row in rows {
+        for (width, cell) in widths.iter_mut().zip(row) {
+            *width = (*width).max(cell.width());
+        }
+    }
+    for row in rows {
+        let mut line = String::new();
+        for (column, cell) in row.iter().enumerate() {
+            line.push_str(cell);
+            if column + 1 < N {
+                let pad = widths[column] - cell.width() + 2;
+                line.extend(std::iter::repeat_n(' ', pad));
+            }
+        }
+        writeln!(out, "{}", line.trim_end())?;
+    }
     Ok(())
 }
 
@@ -132,7 +166,8 @@ pub async fn delete_user(
     announce_user_changed(store, user.id).await;
     let removed = files.delete_user_files(user.id).await.with_context(|| {
         format!(
-            "the account {} is deleted but its files under users/{}/ were not all removed;              remove them by hand",
+            "the account {} is deleted but its files under users/{}/ were not all removed; \
+             remove them by hand",
             user.id, user.id
         )
     })?;
@@ -150,7 +185,8 @@ pub async fn reset_password(
     let user = find_user(store, who, region).await?;
     if user.email.is_none() {
         anyhow::bail!(
-            "{} has no e-mail, so no password sign-in: it signs in by phone, OpenID or as a              guest",
+            "{} has no e-mail, so no password sign-in: it signs in by phone, OpenID or as a \
+             guest",
             describe(&user)
         );
     }

@@ -23,6 +23,7 @@ pub mod notify;
 pub mod quotas;
 pub mod rate_cards;
 pub mod records;
+pub mod startup;
 pub mod store;
 pub mod sync;
 pub mod vehicles;
@@ -274,6 +275,17 @@ pub async fn serve(
     state: AppState,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
+    serve_announced(listener, state, shutdown, || {}).await
+}
+
+/// As [`serve`], calling `ready` once everything is started and logged, just before the first
+/// connection is accepted: the binary prints where to open the app there, as its last line.
+pub async fn serve_announced(
+    listener: TcpListener,
+    state: AppState,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+    ready: impl FnOnce(),
+) -> std::io::Result<()> {
     let notifier = state.notifier.clone();
     let relay = state.store.start_signal_relay(state.notifier.clone());
     let stream_check = sync::stream_check::start(&state);
@@ -297,6 +309,13 @@ pub async fn serve(
         http::connections::open_file_limit(),
         state.config.http.trust_proxy,
     );
+    tracing::info!(
+        max_connections = limits.max_connections,
+        max_per_ip = limits.max_per_ip,
+        header_read_timeout_secs = limits.header_read_timeout.as_secs(),
+        "connection limits"
+    );
+    ready();
     let outcome = http::connections::serve_bounded(listener, app(state), limits, shutdown).await;
     housekeeping.abort();
     stream_check.abort();

@@ -211,6 +211,8 @@ fn operator_commands_refuse_a_data_dir_without_a_database() {
     let missing = dir.path().join("not-here");
     for args in [
         &["users", "list"][..],
+        &["users", "set-plan", "a@example.com", "pro"],
+        // The command's old name still works.
         &["users", "set-role", "a@example.com", "pro"],
         &["users", "delete", "a@example.com", "--yes"],
         &["users", "reset-password", "a@example.com"],
@@ -227,6 +229,60 @@ fn operator_commands_refuse_a_data_dir_without_a_database() {
         assert!(!output.status.success(), "{args:?}");
         assert!(stderr.contains("no database at"), "{args:?}: {stderr}");
         assert!(!missing.exists(), "{args:?} created {}", missing.display());
+    }
+}
+
+/// Each command's help fits on a screen: its own arguments and the few settings it takes as
+/// flags (where the data is), while the server's settings are listed under `serve --help`.
+#[test]
+fn each_commands_help_is_short_and_its_own() {
+    let help = |args: &[&str]| {
+        let output = Command::new(env!("CARGO_BIN_EXE_delivery-tracker"))
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{args:?}");
+        String::from_utf8(output.stdout).unwrap()
+    };
+    let finds_data: &[&[&str]] = &[
+        &["users"],
+        &["users", "list"],
+        &["users", "set-plan"],
+        &["users", "set-role"],
+        &["users", "delete"],
+        &["users", "reset-password"],
+        &["backup"],
+        &["restore"],
+        &["messages"],
+        &["messages", "list"],
+    ];
+    let others: &[&[&str]] = &[&[], &["healthcheck"]];
+    for (command, shows_data) in finds_data
+        .iter()
+        .map(|c| (c, true))
+        .chain(others.iter().map(|c| (c, false)))
+    {
+        for flag in ["--help", "-h"] {
+            let args = [command.to_vec(), vec![flag]].concat();
+            let text = help(&args);
+            let lines = text.lines().count();
+            assert!(lines < 40, "{args:?}: {lines} lines\n{text}");
+            assert!(
+                !text.contains("SMTP_URL") && !text.contains("SESSION_IDLE_DAYS"),
+                "{args:?} lists the server's settings:\n{text}"
+            );
+            assert_eq!(
+                text.contains("--data-dir") && text.contains("DATABASE_URL"),
+                shows_data,
+                "{args:?}:\n{text}"
+            );
+        }
+    }
+    assert!(help(&["users", "set-plan", "--help"]).contains("<PLAN>"));
+    assert!(help(&["healthcheck", "--help"]).contains("--listen"));
+    let serve = help(&["serve", "--help"]);
+    for setting in ["--listen", "SMTP_URL", "BACKUP_DIR", "COOKIE_SECURE"] {
+        assert!(serve.contains(setting), "serve --help lacks {setting}");
     }
 }
 

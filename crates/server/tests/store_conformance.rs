@@ -71,6 +71,7 @@ async fn users_round_trip_and_emails_are_unique(backend: Backend) {
     let Some((store, _keep)) = store(backend).await else {
         return;
     };
+    assert_eq!(store.count_users().await.unwrap(), 0);
     let created = store.create_user(account("a@example.com")).await.unwrap();
     assert_eq!(created.email.as_deref(), Some("a@example.com"));
     assert_eq!(created.role, Role::Free);
@@ -93,6 +94,7 @@ async fn users_round_trip_and_emails_are_unique(backend: Backend) {
     store.create_user(guest()).await.unwrap();
     store.create_user(guest()).await.unwrap();
     assert_eq!(store.list_users().await.unwrap().len(), 3);
+    assert_eq!(store.count_users().await.unwrap(), 3);
 }
 
 async fn password_login_lookup_skips_guests(backend: Backend) {

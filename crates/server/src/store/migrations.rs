@@ -51,6 +51,22 @@ pub const POSTGRES: &[Migration] = &[
     migration!("postgres", 14, "0014_must_change_password"),
 ];
 
+/// One log line for a migration run, whatever it applied: the operator reads where the schema
+/// stands, not a line per file. A run that applied nothing says so only at debug level (every
+/// operator command opens the store too).
+pub fn log_migrations(applied_now: &[&str], all: &[Migration]) {
+    let latest = all.last().map_or(0, |m| m.version);
+    match applied_now {
+        [] => tracing::debug!(schema = latest, "database schema up to date"),
+        [only] => tracing::info!(schema = latest, "database schema migrated: applied {only}"),
+        [first, .., last] => tracing::info!(
+            schema = latest,
+            "database schema migrated: applied {} migrations, {first} to {last}",
+            applied_now.len()
+        ),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

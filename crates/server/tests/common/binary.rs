@@ -80,6 +80,57 @@ fn launch(
     child
 }
 
+/// Starts `delivery-tracker serve` over `data_dir` with `env` on top (LISTEN among them), at
+/// the log level an operator gets by default, and returns once it printed its last start-up
+/// line ("Open … in a browser …"): the child, with its log (stderr) piped, and every line it
+/// printed on stdout. A server that exits first fails the test with its log.
+pub fn start_announced(data_dir: &Path, env: &[(&str, &str)]) -> (Child, Vec<String>) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_delivery-tracker"))
+        .arg("serve")
+        .env_remove("LOG")
+        .env_remove("LOG_FORMAT")
+        .env("DATA_DIR", data_dir)
+        .envs(env.iter().copied())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the server binary starts");
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut printed = Vec::new();
+    loop {
+        let mut line = String::new();
+        if stdout.read_line(&mut line).unwrap() == 0 {
+            let _ = child.kill();
+            let output = child.wait_with_output().unwrap();
+            panic!(
+                "the server stopped before it was ready; stdout {printed:?}, log:\n{}",
+                String::from_utf8_lossy(&output.stderr)
+            );
+        }
+        let line = line.trim_end().to_owned();
+        let last = line.starts_with("Open ");
+        printed.push(line);
+        if last {
+            return (child, printed);
+        }
+    }
+}
+
+/// Stops `child` and returns its log (stderr).
+pub fn stop_and_read_log(mut child: Child) -> String {
+    use std::io::Read;
+    let _ = child.kill();
+    let _ = child.wait();
+    let mut log = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut log)
+        .unwrap();
+    log
+}
+
 /// Signs in as a new guest over HTTP; returns the session cookie (`name=value`).
 pub async fn guest_cookie(http: &reqwest::Client, base: &str) -> String {
     let response = http

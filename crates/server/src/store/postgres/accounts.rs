@@ -132,6 +132,15 @@ impl AccountStore for PgStore {
         Ok(rows.iter().map(user_from_row).collect())
     }
 
+    async fn count_users(&self) -> StoreResult<u64> {
+        let client = self.client().await?;
+        let row = client
+            .query_one("SELECT COUNT(*) FROM users", &[])
+            .await
+            .map_err(db_err)?;
+        Ok(u64::try_from(row.get::<_, i64>(0)).unwrap_or(0))
+    }
+
     async fn password_hash(&self, user_id: Uuid) -> StoreResult<Option<String>> {
         let client = self.client().await?;
         let row = client

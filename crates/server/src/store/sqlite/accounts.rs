@@ -147,6 +147,15 @@ impl AccountStore for SqliteStore {
             .await
     }
 
+    async fn count_users(&self) -> StoreResult<u64> {
+        self.readers
+            .read(|conn| {
+                conn.query_row_cached("SELECT COUNT(*) FROM users", [], |r| r.get::<_, u64>(0))
+                    .map_err(db_err)
+            })
+            .await
+    }
+
     async fn password_hash(&self, user_id: Uuid) -> StoreResult<Option<String>> {
         self.readers
             .read(move |conn| {
