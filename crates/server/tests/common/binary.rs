@@ -83,7 +83,8 @@ fn launch(
 /// Starts `delivery-tracker serve` over `data_dir` with `env` on top (LISTEN among them), at
 /// the log level an operator gets by default, and returns once it printed its last start-up
 /// line ("Open … in a browser …"): the child, with its log (stderr) piped, and every line it
-/// printed on stdout. A server that exits first fails the test with its log.
+/// printed on stdout. A server that exits first, or prints no such line within a minute (a
+/// bound against a hung test, not a measure of speed), fails the test with what it printed.
 pub fn start_announced(data_dir: &Path, env: &[(&str, &str)]) -> (Child, Vec<String>) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_delivery-tracker"))
         .arg("serve")
@@ -95,23 +96,29 @@ pub fn start_announced(data_dir: &Path, env: &[(&str, &str)]) -> (Child, Vec<Str
         .stderr(Stdio::piped())
         .spawn()
         .expect("the server binary starts");
-    let mut stdout = BufReader::new(child.stdout.take().unwrap());
-    let mut printed = Vec::new();
-    loop {
-        let mut line = String::new();
-        if stdout.read_line(&mut line).unwrap() == 0 {
-            let _ = child.kill();
-            let output = child.wait_with_output().unwrap();
-            panic!(
-                "the server stopped before it was ready; stdout {printed:?}, log:\n{}",
-                String::from_utf8_lossy(&output.stderr)
-            );
+    let stdout = BufReader::new(child.stdout.take().unwrap());
+    let (lines, printed) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in stdout.lines().map_while(Result::ok) {
+            if lines.send(line).is_err() {
+                break;
+            }
         }
-        let line = line.trim_end().to_owned();
-        let last = line.starts_with("Open ");
-        printed.push(line);
-        if last {
-            return (child, printed);
+    });
+    let mut seen = Vec::new();
+    loop {
+        match printed.recv_timeout(std::time::Duration::from_secs(60)) {
+            Ok(line) => {
+                let last = line.starts_with("Open ");
+                seen.push(line);
+                if last {
+                    return (child, seen);
+                }
+            }
+            Err(_) => {
+                let log = stop_and_read_log(child);
+                panic!("no \"Open … in a browser\" line; stdout {seen:?}, log:\n{log}");
+            }
         }
     }
 }

@@ -6,6 +6,7 @@ import { Spinner } from '@/components/spinner';
 import { TextField } from '@/components/text-field';
 import { isApiError } from '@/lib/api';
 import { routes } from '@/lib/paths';
+import { signInNotKeptMessage } from '@/lib/session/sign-in-not-kept';
 import type { AuthResponse } from '@/lib/session/user';
 import { useSessionStore } from '@/lib/session/use-session';
 import { authErrorMessage, type AuthAction } from './auth-messages';
@@ -54,7 +55,11 @@ export function LoginPage() {
     setError(null);
     try {
       const { user } = await call();
-      session.signedIn(user);
+      if (!(await session.confirmSignIn(user))) {
+        setError(signInNotKeptMessage(kind === 'guest' ? 'guest' : action, window.location));
+        setPending(null);
+        return;
+      }
       navigate(routes.dashboard, { replace: true });
     } catch (caught) {
       setError(authErrorMessage(caught, action));
