@@ -16,7 +16,7 @@ CARGO_TEST := $(shell $(CARGO) nextest --version >/dev/null 2>&1 && echo "nextes
 # under -j names a jobserver that $(shell) does not pass on, and rustc warns about it.)
 LINTED := RUSTC_WORKSPACE_WRAPPER=$(shell MAKEFLAGS= rustc --print sysroot)/bin/clippy-driver CLIPPY_ARGS=-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__
 
-.PHONY: run test web release lint lint-rust fmt-rust lint-web checks-rust checks-web test-rust test-web test-e2e test-binary bench abuse deny package package-test container container-test dist
+.PHONY: run test web release lint lint-rust fmt-rust lint-web checks-rust checks-web test-rust test-web test-e2e test-binary bench abuse deny package package-test container container-test dist dist-test
 
 run: release
 	$(BIN) serve
@@ -157,3 +157,8 @@ container-test: release
 # (NO_IMAGE=1 leaves it out).
 dist: package
 	deploy/dist.sh $(BIN) "$$(ls -t $(TARGET_DIR)/debian/delivery-tracker_*.deb | head -n 1)" dist
+
+# The tarball from `make dist` started on fresh Debian 12 and 13 roots made with debootstrap, and
+# its documented service install run there (deploy/check-systems.sh; root, Debian's mirror).
+dist-test:
+	deploy/check-systems.sh "$$(ls -t dist/delivery-tracker-*-linux-gnu.tar.gz | head -n 1)"
