@@ -294,6 +294,36 @@ mod tests {
     use super::*;
 
     #[test]
+    fn table_columns_line_up_whatever_their_width() {
+        use unicode_width::UnicodeWidthStr;
+        let rows = [
+            ["id", "email", "plan", "display name"],
+            [
+                "1",
+                "a-very-long-address-for-a-driver@example.co.uk",
+                "pro",
+                "Zoë",
+            ],
+            ["2", "司机@example.com", "free", "📦 Sam"],
+            ["3", "x@y.z", "free", "-"],
+        ]
+        .map(|row| row.map(String::from));
+        let mut out = Vec::new();
+        write_table(&mut out, &rows).unwrap();
+        let out = String::from_utf8(out).unwrap();
+        // Every row's third and fourth cells start at the same terminal column as the header's.
+        let column_of = |line: &str, cell: &str| line[..line.find(cell).unwrap()].width();
+        let lines: Vec<&str> = out.lines().collect();
+        let plan_at = column_of(lines[0], "plan");
+        let name_at = column_of(lines[0], "display name");
+        for (line, row) in lines.iter().zip(&rows) {
+            assert_eq!(column_of(line, &row[2]), plan_at, "{out}");
+            assert_eq!(column_of(line, &row[3]), name_at, "{out}");
+            assert_eq!(*line, line.trim_end(), "no trailing spaces");
+        }
+    }
+
+    #[test]
     fn plain_text_is_untouched() {
         for text in ["Jo Bloggs", "Zoë Ó Sé", "Parcel 📦 left", "a@b.co.uk", ""] {
             assert!(matches!(terminal_safe(text), Cow::Borrowed(t) if t == text));
