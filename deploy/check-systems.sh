@@ -25,7 +25,7 @@ echo "$name: binary $(du -h "$work/$name/delivery-tracker" | cut -f1), tarball $
 rm -rf "$work"
 
 # The tarball's service install, as docs/installing.md gives it (the block after "As a service").
-service_commands=$(awk '/^As a service/ {found = 1} found && /^```sh/ {inside = 1; next} inside && /^```/ {exit} inside {print}' "$docs")
+service_commands=$(awk '/As a service/ {found = 1} found && /^```sh/ {inside = 1; next} inside && /^```/ {exit} inside {print}' "$docs")
 [ -n "$service_commands" ] || fail "no service install commands in $docs"
 
 server_pid=

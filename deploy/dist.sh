@@ -27,8 +27,8 @@ trap 'rm -rf "$stage"' EXIT
 echo "==> $name.tar.gz"
 dir=$stage/$name
 mkdir -p "$dir"
-# Debug symbols off (the .deb strips them too): a third of the size.
-strip --strip-debug -o "$dir/delivery-tracker" "$binary"
+# Symbols stripped as cargo-deb strips the .deb's: the same binary in every artefact, 2.6 MB less.
+strip --strip-unneeded -o "$dir/delivery-tracker" "$binary"
 chmod 0755 "$dir/delivery-tracker"
 install -m 0644 "$repo/README.md" "$repo/LICENSE" "$repo/.env.example" \
   "$repo/deploy/debian/delivery-tracker.service" "$repo/deploy/debian/delivery-tracker.env" "$dir/"

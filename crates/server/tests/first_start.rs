@@ -6,7 +6,11 @@
 
 mod common;
 
-use std::{path::Path, process::Command};
+use std::{
+    path::Path,
+    process::{Command, Output, Stdio},
+    time::{Duration, Instant},
+};
 
 use common::binary::{free_port, start_announced, stop_and_read_log};
 
@@ -17,6 +21,30 @@ fn binary() -> Command {
         .env_remove("DATABASE_URL")
         .env_remove("BACKUP_DIR");
     command
+}
+
+/// Runs a start that must be refused to its end. One that is still running after a minute (it
+/// started where it should have refused; a bound against a hung test, not a measure of speed)
+/// is stopped and fails the test with its log.
+fn refused_start(command: &mut Command) -> Output {
+    let mut child = command
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while child.try_wait().unwrap().is_none() {
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let output = child.wait_with_output().unwrap();
+            panic!(
+                "the server started instead of refusing:\n{}",
+                String::from_utf8_lossy(&output.stderr)
+            );
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    child.wait_with_output().unwrap()
 }
 
 fn database_in(data_dir: &Path) -> bool {
@@ -123,12 +151,12 @@ fn the_port_is_taken_before_migrations_and_named_when_in_use() {
     let data_dir = dir.path().join("data");
     let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let address = taken.local_addr().unwrap();
-    let output = binary()
-        .arg("serve")
-        .env("DATA_DIR", &data_dir)
-        .env("LISTEN", address.to_string())
-        .output()
-        .unwrap();
+    let output = refused_start(
+        binary()
+            .arg("serve")
+            .env("DATA_DIR", &data_dir)
+            .env("LISTEN", address.to_string()),
+    );
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(!output.status.success());
     assert!(
@@ -154,13 +182,13 @@ fn a_backup_dir_that_cannot_be_written_stops_the_start() {
         (data_dir.join("files/backups"), "inside DATA_DIR"),
     ];
     for (backup_dir, why) in cases {
-        let output = binary()
-            .arg("serve")
-            .env("DATA_DIR", &data_dir)
-            .env("LISTEN", format!("127.0.0.1:{}", free_port()))
-            .env("BACKUP_DIR", &backup_dir)
-            .output()
-            .unwrap();
+        let output = refused_start(
+            binary()
+                .arg("serve")
+                .env("DATA_DIR", &data_dir)
+                .env("LISTEN", format!("127.0.0.1:{}", free_port()))
+                .env("BACKUP_DIR", &backup_dir),
+        );
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert_eq!(
             output.status.code(),
