@@ -3,7 +3,7 @@
 #   delivery-tracker-VERSION-ARCH-linux-gnu.tar.gz  the binary (web app embedded), README.md,
 #       LICENSE, .env.example, the systemd unit and its settings file, docs/
 #   delivery-tracker_VERSION-1_ARCH.deb               the Debian package (DEB, from cargo-deb)
-#   delivery-tracker-VERSION-image.tar.gz             the container image, a docker-archive
+#   delivery-tracker-VERSION-image.tar                the container image, a docker-archive
 #   SHA256SUMS                                        `sha256sum -c SHA256SUMS` checks them
 # The tarball is reproducible from the same binary: fixed order, owners and times (the last
 # commit's). Without podman or buildah the image cannot be built: the script says so and fails,
@@ -43,7 +43,7 @@ tar --sort=name --owner=0 --group=0 --numeric-owner --mtime="@$mtime" -C "$stage
 echo "==> $(basename "$deb")"
 cp "$deb" "$out/"
 
-image=delivery-tracker-$version-image.tar.gz
+image=delivery-tracker-$version-image.tar
 if [ "${NO_IMAGE:-0}" = 1 ]; then
   echo "==> $image: left out (NO_IMAGE=1)"
 else
@@ -51,7 +51,7 @@ else
   "$here/container/build-image.sh" "$dir/delivery-tracker" "$stage/container" "localhost/delivery-tracker:$version" "$out/$image"
 fi
 
-(cd "$out" && sha256sum -- *.tar.gz *.deb >SHA256SUMS)
+(cd "$out" && sha256sum -- *.tar.gz *.tar *.deb >SHA256SUMS)
 echo
 ls -l "$out"
 echo "check with: (cd $out && sha256sum -c SHA256SUMS)"

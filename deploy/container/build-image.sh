@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the container image (Containerfile: FROM scratch over the root filesystem rootfs.sh
 # assembles from BINARY; no base image is pulled) as TAG, with podman or else buildah, and with
-# ARCHIVE saves it as a gzip'd docker-archive (`podman load -i` or `docker load -i` reads it).
+# ARCHIVE saves it as a docker-archive (`podman load -i` or `docker load -i` reads it; podman 4
+# reads no gzip'd one, so it is left uncompressed).
 # Options that work inside a sandbox as on a normal host: vfs storage (no overlay mounts) and
 # chroot isolation (the build runs no container: the Containerfile only copies files).
 # Usage: build-image.sh BINARY WORKDIR TAG [ARCHIVE]
@@ -29,13 +30,13 @@ else
   "${engine[@]}" bud --format docker --isolation chroot -t "$tag" "$work"
 fi
 if [ -n "$archive" ]; then
-  rm -f "$archive" "$archive.tar"
+  rm -f "$archive"
   if [ "${engine[0]}" = podman ]; then
-    "${engine[@]}" save --format docker-archive -o "$archive.tar" "$tag"
+    "${engine[@]}" save --format docker-archive -o "$archive" "$tag"
   else
-    "${engine[@]}" push "$tag" "docker-archive:$archive.tar:$tag"
+    "${engine[@]}" push "$tag" "docker-archive:$archive:$tag"
   fi
-  gzip -n -9 <"$archive.tar" >"$archive"
-  rm -f "$archive.tar"
+  # The archive is the release file: the engine's own copy is not kept.
+  "${engine[@]}" rmi "$tag" >/dev/null
   echo "image $tag saved to $archive"
 fi
