@@ -37,7 +37,7 @@ const UK_BANDS: [number, number][] = [
   [12_514_000, 40],
 ];
 const SCOTTISH_BANDS: [number, number][] = [
-  [396_600, 19],
+  [396_700, 19],
   [1_695_600, 20],
   [3_109_200, 21],
   [6_243_000, 42],
