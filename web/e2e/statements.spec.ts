@@ -43,7 +43,8 @@ describe('statement checks', () => {
     await mine.getByRole('button', { name: 'Save courier' }).click();
     await mine.getByText(`4-4-5 from ${short(anchor)}, paid 2 weeks in arrears`).waitFor();
     await mine.getByRole('button', { name: 'Add deduction' }).click();
-    await mine.getByLabel('What for').fill('Device rent');
+    await mine.getByLabel('What it is for').selectOption('equipment');
+    await mine.getByLabel('Name on the statement').fill('Device rent');
     await mine.getByLabel('Amount (£)').fill('15');
     await mine.getByLabel('Repeats').selectOption('weekly');
     await mine.getByLabel('First charge').fill(first);

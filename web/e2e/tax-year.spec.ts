@@ -110,7 +110,7 @@ async function addExpense(page: Page, fields: { date: string; amount: string; ca
   await form.getByLabel(fields.monthly ? 'First payment' : 'Paid on').fill(fields.date);
   await form.getByLabel('Amount (£)').fill(fields.amount);
   await form.getByLabel('Category').selectOption(fields.category);
-  if (fields.vehicle) await form.getByLabel('Vehicle (optional)').selectOption({ label: fields.vehicle });
+  if (fields.vehicle) await form.getByLabel('Vehicle', { exact: true }).selectOption({ label: fields.vehicle });
   await form.getByLabel('Note').fill(fields.note);
   await form.getByRole('button', { name: 'Add expense' }).click();
   await page.getByRole('region', { name: 'Expenses' }).getByText(fields.note).first().waitFor();

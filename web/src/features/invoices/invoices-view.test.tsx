@@ -22,8 +22,8 @@ async function fourFourFiveDriver() {
   const courier: LocalCourier = { id: courierId, name: 'DPD', colour: '#dc0032', periodKind: 'fourFourFive', periodAnchor: '2025-01-05', arrearsWeeks: 2, ...stamp };
   const other: LocalCourier = { id: 'courier-evri', name: 'Evri', colour: '#00a0df', periodKind: 'weekly', periodAnchor: '2000-01-02', arrearsWeeks: 0, ...stamp };
   const deductions: LocalDeduction[] = [
-    { id: 'van', courierId, label: 'Van hire', amount: 19_500, repeat: 'weekly', from: '2025-01-06', to: null, ...stamp },
-    { id: 'admin', courierId, label: 'Admin fee', amount: 1_250, repeat: 'once', from: '2025-03-10', to: null, ...stamp },
+    { id: 'van', courierId, label: 'Van hire', amount: 19_500, repeat: 'weekly', from: '2025-01-06', to: null, purpose: null, vehicleId: null, ...stamp },
+    { id: 'admin', courierId, label: 'Admin fee', amount: 1_250, repeat: 'once', from: '2025-03-10', to: null, purpose: null, vehicleId: null, ...stamp },
   ];
   // Sun 02/03 – Sat 05/04/2025 (35 days): Monday to Friday, 100, 101, … stops.
   const days = Array.from({ length: 35 }, (_, i) => addDays('2025-03-02', i)).filter((d) => weekdayOf(d) !== 0 && weekdayOf(d) !== 6);

@@ -44,7 +44,7 @@ const records: TaxRecords = {
     { id: 'e3', date: '2025-04-07', total: 12_345, courierId: DPD.id, stops: 1 },
     { id: 'e4', date: '2025-04-08', total: 50_000, courierId: DPD.id, stops: 200, deleted: 1 },
   ],
-  deductions: [{ id: 'd1', courierId: EVRI.id, label: 'Van hire, weekly', amount: 2_500, repeat: 'weekly', from: '2025-04-07', to: null }],
+  deductions: [{ id: 'd1', courierId: EVRI.id, label: 'Van hire, weekly', amount: 2_500, repeat: 'weekly', from: '2025-04-07', to: null, purpose: null, vehicleId: null }],
   expenses: [
     // Monthly phone: 10 April and 10 May by 15 May.
     expense('x1', '2025-04-10', 1_500, { repeat: 'monthly', note: '=SUM(A1) "unlimited" plan' }),

@@ -25,7 +25,7 @@ function miles(date: string, businessMiles: number, fields: Partial<MileageConte
   return { id: nextId('trip'), date, vehicleId: VAN.id, courierId: null, odometerStart: null, odometerEnd: null, businessMiles, commuteMiles: 0, note: '', ...fields };
 }
 function deduction(from: string, amount: number, fields: Partial<DeductionContent> = {}): DeductionContent & { id: string } {
-  return { id: nextId('deduction'), courierId: EVRI.id, label: 'Van hire', amount, repeat: 'once', from, to: null, ...fields };
+  return { id: nextId('deduction'), courierId: EVRI.id, label: 'Van hire', amount, repeat: 'once', from, to: null, purpose: null, vehicleId: null, ...fields };
 }
 function records(parts: Partial<TaxRecords>): TaxRecords {
   return { entries: [], couriers: [EVRI, DPD], deductions: [], expenses: [], vehicles: [VAN, LEASED], mileage: [], ...parts };
