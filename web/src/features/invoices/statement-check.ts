@@ -4,10 +4,10 @@
 // the statement (invoice-check.ts's search) and the deduction charges that make up a
 // deductions difference. Computed on every render from the records, never stored.
 import { occurrences } from '@/lib/deductions';
-import { formatPence, formatShortDate } from '@/lib/format';
+import { formatPence, formatShortDate, listText } from '@/lib/format';
 import { addDays } from '@/lib/week';
 import type { DeductionContent, EntryContent, InvoiceContent } from '@/sync/types';
-import { alternativesText, checkInvoice, dayText, invoiceSentence, listText, smallestSet, type InvoiceCheck } from './invoice-check';
+import { alternativesText, checkInvoice, dayText, invoiceSentence, smallestSet, type InvoiceCheck } from './invoice-check';
 
 /** What the comparison needs from a check; a LocalInvoice fits. */
 export type StatementFigures = Pick<InvoiceContent, 'periodStart' | 'periodEnd' | 'courierId' | 'paid' | 'stops' | 'parcels' | 'collections' | 'deductions'>;
