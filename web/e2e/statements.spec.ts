@@ -57,7 +57,7 @@ describe('statement checks', () => {
     await page.getByText(`My courier: 4-4-5 from ${short(anchor)}, paid 2 weeks in arrears.`).waitFor({ timeout: 20_000 });
     const period = page.getByRole('listitem', { name: `Pay period ${short(anchor)} – ${short(periodEnd)}` });
     await period.getByText('3 days, 310 stops · £608.80 gross − £60.00 = £548.80 net', { exact: false }).waitFor();
-    await period.getByText('Unchecked').waitFor();
+    await period.getByText('No statement checked yet').waitFor();
 
     // The statement leaves out the second day (£232.60) and takes the rent five times (£75.00).
     await period.getByRole('button', { name: 'Check statement' }).click();
@@ -65,9 +65,9 @@ describe('statement checks', () => {
     const csv = 'Period,Total paid (£),Stops,Deductions (£)\r\nP1,"£301.20",190,-75.00\r\n';
     await form.getByLabel('Statement CSV file').setInputFiles({ name: 'statement.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
     await form.getByText('Read 1 row from statement.csv. Check the figures, then save.').waitFor();
-    assert.equal(await form.getByLabel('Total paid (£)').inputValue(), '301.20');
-    assert.equal(await form.getByLabel('Deductions (£) (optional)').inputValue(), '75.00');
-    await form.getByLabel('Status').selectOption('disputed');
+    assert.equal(await form.getByLabel('Net paid, after deductions (£)').inputValue(), '301.20');
+    assert.equal(await form.getByLabel('Deductions taken (£) (optional)').inputValue(), '75.00');
+    await form.getByLabel('Your status').selectOption('disputed');
     await form.getByLabel('Note (optional)').fill('One day missing, rent taken twice: emailed the depot');
     await form.getByRole('button', { name: 'Save check' }).click();
 
@@ -77,7 +77,7 @@ describe('statement checks', () => {
     const card = page.getByRole('article', { name: checkName });
     await card.getByText(dayFinding).waitFor();
     await card.getByText(rentFinding).waitFor();
-    await card.getByText('Disputed').waitFor();
+    await card.getByText('Your status: Disputed').waitFor();
     await card.getByText('Waiting to sync').waitFor();
     await goOnline(context);
     await card.getByText('Waiting to sync').waitFor({ state: 'detached', timeout: 20_000 });
@@ -90,7 +90,7 @@ describe('statement checks', () => {
     const again = laptop.page.getByRole('article', { name: checkName });
     await again.getByText(dayFinding).waitFor({ timeout: 20_000 });
     await again.getByText(rentFinding).waitFor();
-    await again.getByText('Disputed').waitFor();
+    await again.getByText('Your status: Disputed').waitFor();
     await again.getByText('One day missing, rent taken twice: emailed the depot').waitFor();
     assert.equal(await again.getByText('Waiting to sync').count(), 0, 'the check reached the server');
     const lines = await again.getByRole('row').allTextContents();

@@ -25,7 +25,7 @@ interface SummariesViewProps {
   deductions: readonly LocalDeduction[];
 }
 
-/** Weekly and monthly pay (gross, deductions, net, £/hour, £/stop) and a chart of stops and earnings per week. */
+/** Weekly and monthly pay (gross, deductions, net, £/hour gross and net, £/stop) and a chart of stops and earnings per week. */
 export function SummariesView({ entries, range, closed, deductions }: SummariesViewProps) {
   const weeks = useMemo(() => weeklySummaries(entries, deductions, closed), [entries, deductions, closed]);
   const months = useMemo(() => monthlySummaries(entries, deductions, closed), [entries, deductions, closed]);
@@ -89,6 +89,7 @@ function SummaryTable({ caption, rows }: { caption: string; rows: SummaryRow[] }
             <th scope="col">Deductions</th>
             <th scope="col">Net</th>
             <th scope="col">£/hour</th>
+            <th scope="col">Net £/hour</th>
             <th scope="col">£/stop</th>
           </tr>
         </thead>
@@ -104,6 +105,7 @@ function SummaryTable({ caption, rows }: { caption: string; rows: SummaryRow[] }
               <td>{totals.deductions === 0 ? '–' : formatPence(-totals.deductions)}</td>
               <td className={styles.net}>{formatPence(totals.net)}</td>
               <td>{totals.perHour === null ? '–' : formatPence(totals.perHour)}</td>
+              <td>{totals.netPerHour === null ? '–' : formatPence(totals.netPerHour)}</td>
               <td>{totals.perStop === null ? '–' : formatPence(totals.perStop)}</td>
             </tr>
           ))}
