@@ -103,4 +103,68 @@ describe('statement checks', () => {
     await laptop.context.close();
     await context.close();
   });
+
+  it('compares as the driver types and says what it found in words, the driver’s status apart', async () => {
+    const { page } = await newPage(run.browser, run.server);
+    await signUp(page, uniqueEmail('statement-words'), 'van-route-42');
+    await page.waitForURL('**/app/dashboard');
+
+    // Last week (the default courier is paid weekly from Sunday): Monday 100 stops (£198.00) and
+    // Tuesday 1 stop with £17.70 extra (£19.68). An admin fee the log has the week before.
+    const now = new Date();
+    const today = new Date(Date.UTC(now.getFullYear(), now.getMonth(), now.getDate())).toISOString().slice(0, 10);
+    const lastSunday = day(new Date(`${today}T00:00:00Z`), -new Date(`${today}T00:00:00Z`).getUTCDay() - 7);
+    const sunday = new Date(`${lastSunday}T00:00:00Z`);
+    const [monday, tuesday, saturday] = [day(sunday, 1), day(sunday, 2), day(sunday, 6)];
+    const [feeDay, before, beforeEnd] = [day(sunday, -3), day(sunday, -7), day(sunday, -1)];
+    await addEntry(page, monday, 100, 'Depot A');
+    await page.getByLabel('Date').fill(tuesday);
+    await page.getByLabel('Stops').fill('1');
+    await page.getByLabel('Extra (£)').fill('17.70');
+    await page.getByRole('button', { name: 'Save Entry' }).click();
+    await page.getByText('Entry saved successfully!').waitFor();
+    await openNav(page, 'Settings');
+    const mine = await openCourier(page, 'My courier');
+    await mine.getByRole('button', { name: 'Add deduction' }).click();
+    await mine.getByLabel('What it is for').selectOption('other');
+    await mine.getByLabel('Name on the statement').fill('Admin fee');
+    await mine.getByLabel('Amount (£)').fill('25');
+    await mine.getByLabel('Repeats').selectOption('once');
+    await mine.getByLabel('Charged on').fill(feeDay);
+    await mine.getByRole('button', { name: 'Add deduction' }).last().click();
+    await mine.getByText('Admin fee').waitFor();
+
+    await page.goto('/app/history?view=invoices');
+    const period = page.getByRole('listitem', { name: `Pay period ${short(lastSunday)} – ${short(saturday)}` });
+    await period.getByText('No statement checked yet').waitFor({ timeout: 20_000 });
+    await period.getByRole('button', { name: 'Check statement' }).click();
+    const form = period.getByRole('form', { name: `Check statement ${short(lastSunday)} – ${short(saturday)}` });
+    const live = form.getByRole('region', { name: 'Compared with your log' });
+    await live.getByText('Enter the net paid to compare it with your log.').waitFor();
+
+    // The statement pays £198.00: before any Save, the form says £19.68 short and names the day.
+    await form.getByLabel('Net paid, after deductions (£)').fill('198.00');
+    await live.getByText('£19.68 short').waitFor();
+    await live.getByText(`${weekday(tuesday)} ${short(tuesday)} (1 stop, £19.68) is missing from the statement.`).waitFor();
+    // It also takes £25 of deductions (net £173.00): the fee the log has a week earlier, said with its date and period.
+    await form.getByLabel('Deductions taken (£) (optional)').fill('25.00');
+    await form.getByLabel('Net paid, after deductions (£)').fill('173.00');
+    await live.getByText('£44.68 short').waitFor();
+    const fee = `Admin fee of £25.00 was taken on ${short(feeDay)}, in the period ${short(before).slice(0, 5)}–${short(beforeEnd).slice(0, 5)}: this statement takes it.`;
+    await live.getByText(fee).waitFor();
+    await form.getByRole('button', { name: 'Save check' }).click();
+
+    const card = page.getByRole('article', { name: `Statement check ${short(lastSunday)} – ${short(saturday)}` });
+    await card.getByText('£44.68 short').waitFor();
+    await card.getByText(fee).waitFor();
+    // Nothing reads "Unchecked" beside a short statement, and no status is set until the driver sets one.
+    assert.equal(await card.getByText(/Unchecked|Your status/).count(), 0);
+    await card.getByRole('button', { name: /^Edit statement check/ }).click();
+    await period.getByLabel('Your status').selectOption('disputed');
+    await period.getByRole('button', { name: 'Save changes' }).click();
+    await card.getByText('Your status: Disputed').waitFor();
+    await card.getByText('£44.68 short').waitFor();
+    // The sync state is said in words at the card's foot, apart from both.
+    await card.getByText(/Synced|Waiting to sync/).first().waitFor();
+  });
 });
