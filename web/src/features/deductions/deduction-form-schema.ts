@@ -14,7 +14,7 @@ export const MAX_LABEL_CHARS = 60;
 export const MAX_AMOUNT_PENCE = 1_000_000;
 
 export const deductionMessages = {
-  label: 'Please say what the deduction is, e.g. Van hire',
+  label: 'Please enter its name on the statement, e.g. Van hire',
   labelLength: `The label must be at most ${MAX_LABEL_CHARS} characters`,
   labelControl: 'The label cannot contain control characters',
   amountRequired: 'Please enter the amount',

@@ -20,7 +20,7 @@ describe('DeductionsView', () => {
     expect(await screen.findByText('Nothing comes off this courier’s statements.')).toBeInTheDocument();
     await app.user.click(screen.getByRole('button', { name: 'Add deduction' }));
     await app.user.click(screen.getByRole('button', { name: 'Add deduction' }));
-    expect(await screen.findByText('Please say what the deduction is, e.g. Van hire')).toBeInTheDocument();
+    expect(await screen.findByText('Please enter its name on the statement, e.g. Van hire')).toBeInTheDocument();
     expect(await screen.findByText('Please choose what the deduction is for')).toBeInTheDocument();
     await app.user.selectOptions(screen.getByLabelText('What it is for'), 'vehicleHire');
     // No vehicle yet: nothing to ask about.

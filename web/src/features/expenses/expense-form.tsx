@@ -121,6 +121,15 @@ export function ExpenseForm({ editing, couriers, vehicles, today, onSaved, onCan
         <SelectField label="Category" value={values.category} error={errors.category} onChange={(e) => update('category', e.target.value as ExpenseCategory | '')}>
           <ExpenseCategoryOptions />
         </SelectField>
+        {showVehicles ? (
+          <VehicleField
+            vehicles={vehicles}
+            value={values.vehicleId}
+            asked={asksForVehicle(values.category, hasVehicles)}
+            error={errors.vehicleId}
+            onChange={(value) => update('vehicleId', value)}
+          />
+        ) : null}
         <SelectField label="Repeats" value={values.repeat} onChange={(e) => update('repeat', e.target.value as DeductionRepeat)}>
           <option value="once">Once</option>
           <option value="weekly">Every week</option>
@@ -137,15 +146,6 @@ export function ExpenseForm({ editing, couriers, vehicles, today, onSaved, onCan
             ))}
             {values.courierId !== '' && !couriers.some((courier) => courier.id === values.courierId) ? <option value={values.courierId}>Deleted courier</option> : null}
           </SelectField>
-        ) : null}
-        {showVehicles ? (
-          <VehicleField
-            vehicles={vehicles}
-            value={values.vehicleId}
-            asked={asksForVehicle(values.category, hasVehicles)}
-            error={errors.vehicleId}
-            onChange={(value) => update('vehicleId', value)}
-          />
         ) : null}
       </div>
       <TextField

@@ -216,8 +216,8 @@ describe('HistoryPage', () => {
     const weekly = await screen.findByRole('region', { name: 'Weekly summary' });
     // Sun 29/12/2024 – Sat 04/01/2025 is one week across the year end; two entries on 02/01 are one day.
     const week = within(weekly).getByRole('row', { name: /Week of 29\/12\/2024/ });
-    // Days, stops, gross, deductions, net, £/hour and net £/hour (no times), £/stop.
-    expect(within(week).getAllByRole('cell').map((cell) => cell.textContent)).toEqual(['2', '160', '£316.80', '–', '£316.80', '–', '–', '£1.98']);
+    // Days, stops, gross, deductions, net, £/hour (gross and net; no times), £/stop.
+    expect(within(week).getAllByRole('cell').map((cell) => cell.textContent)).toEqual(['2', '160', '£316.80', '–', '£316.80', '–', '£1.98']);
     const monthly = screen.getByRole('region', { name: 'Monthly summary' });
     expect(within(monthly).getByRole('row', { name: /January 2025/ })).toHaveTextContent('£118.80');
     expect(within(monthly).getByRole('row', { name: /December 2024/ })).toHaveTextContent('£198.00');

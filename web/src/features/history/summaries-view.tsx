@@ -89,7 +89,6 @@ function SummaryTable({ caption, rows }: { caption: string; rows: SummaryRow[] }
             <th scope="col">Deductions</th>
             <th scope="col">Net</th>
             <th scope="col">£/hour</th>
-            <th scope="col">Net £/hour</th>
             <th scope="col">£/stop</th>
           </tr>
         </thead>
@@ -104,8 +103,17 @@ function SummaryTable({ caption, rows }: { caption: string; rows: SummaryRow[] }
               <td>{formatPence(totals.gross)}</td>
               <td>{totals.deductions === 0 ? '–' : formatPence(-totals.deductions)}</td>
               <td className={styles.net}>{formatPence(totals.net)}</td>
-              <td>{totals.perHour === null ? '–' : formatPence(totals.perHour)}</td>
-              <td>{totals.netPerHour === null ? '–' : formatPence(totals.netPerHour)}</td>
+              <td>
+                {totals.perHour === null ? (
+                  '–'
+                ) : (
+                  <>
+                    {formatPence(totals.perHour)}
+                    {/* Net of the period's deductions, under the gross: one column keeps the table on a laptop's width. */}
+                    {totals.netPerHour === null ? null : <span className={styles.netRate}>{formatPence(totals.netPerHour)} net</span>}
+                  </>
+                )}
+              </td>
               <td>{totals.perStop === null ? '–' : formatPence(totals.perStop)}</td>
             </tr>
           ))}

@@ -47,20 +47,22 @@ export function InvoiceCard({ check, result, parkedReason, onEdit, onDelete }: I
           {check.note}
         </p>
       ) : null}
-      <div className={styles.cardActions}>
+      <footer className={styles.cardFoot}>
         <span className={styles.syncState}>
           <SyncStateLabel state={check.syncState} reason={parkedReason} />
           {check.syncState === 'synced' ? <span aria-hidden="true">Synced</span> : null}
         </span>
-        <Button variant="ghost" aria-label={`Edit statement check ${period}`} onClick={onEdit}>
-          <Pencil aria-hidden="true" />
-          Edit
-        </Button>
-        <Button variant="ghost" className={styles.delete} aria-label={`Delete statement check ${period}`} onClick={onDelete}>
-          <Trash2 aria-hidden="true" />
-          Delete
-        </Button>
-      </div>
+        <div className={styles.cardActions}>
+          <Button variant="ghost" aria-label={`Edit statement check ${period}`} onClick={onEdit}>
+            <Pencil aria-hidden="true" />
+            Edit
+          </Button>
+          <Button variant="ghost" className={styles.delete} aria-label={`Delete statement check ${period}`} onClick={onDelete}>
+            <Trash2 aria-hidden="true" />
+            Delete
+          </Button>
+        </div>
+      </footer>
     </article>
   );
 }

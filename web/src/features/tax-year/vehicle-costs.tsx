@@ -31,7 +31,7 @@ export function VehicleCostWarnings({ summary, hasVehicles }: { summary: TaxSumm
             vehicle hire, say so and name its vehicle, so it is claimed once.
           </p>
           <ButtonLink variant="secondary" to={routes.settings}>
-            Open the deductions in Settings
+            Review deductions
           </ButtonLink>
         </div>
       ) : null}
