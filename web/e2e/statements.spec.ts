@@ -123,21 +123,20 @@ describe('statement checks', () => {
     await page.getByLabel('Extra (£)').fill('17.70');
     await page.getByRole('button', { name: 'Save Entry' }).click();
     await page.getByText('Entry saved successfully!').waitFor();
-    await openNav(page, 'Settings');
-    const mine = await openCourier(page, 'My courier');
-    await mine.getByRole('button', { name: 'Add deduction' }).click();
-    await mine.getByLabel('What it is for').selectOption('other');
-    await mine.getByLabel('Name on the statement').fill('Admin fee');
-    await mine.getByLabel('Amount (£)').fill('25');
-    await mine.getByLabel('Repeats').selectOption('once');
-    await mine.getByLabel('Charged on').fill(feeDay);
-    await mine.getByRole('button', { name: 'Add deduction' }).last().click();
-    await mine.getByText('Admin fee').waitFor();
+    // The fee comes from another device, through the server (the default courier's id is the account's).
+    const pushed = await page.evaluate(async (from) => {
+      const session = await (await fetch('/api/v1/auth/session')).json();
+      const courierId = session.user.id;
+      const args = { id: crypto.randomUUID(), courierId, label: 'Admin fee', amount: 2_500, repeat: 'once', from, to: null };
+      const body = { clientId: crypto.randomUUID(), mutations: [{ id: crypto.randomUUID(), name: 'deduction.put', args }] };
+      const reply = await fetch('/api/v1/sync/push', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      return (await reply.json()).results[0].status;
+    }, feeDay);
+    assert.equal(pushed, 'applied');
 
     await page.goto('/app/history?view=invoices');
     const period = page.getByRole('listitem', { name: `Pay period ${short(lastSunday)} – ${short(saturday)}` });
-    await period.getByText('No statement checked yet').waitFor({ timeout: 20_000 });
-    await period.getByRole('button', { name: 'Check statement' }).click();
+    await period.getByRole('button', { name: 'Check statement' }).click({ timeout: 20_000 });
     const form = period.getByRole('form', { name: `Check statement ${short(lastSunday)} – ${short(saturday)}` });
     const live = form.getByRole('region', { name: 'Compared with your log' });
     await live.getByText('Enter the net paid to compare it with your log.').waitFor();
