@@ -918,7 +918,10 @@ async fn invoice_validation_rejects_each_rule(backend: Backend) {
     };
     // (args, a phrase the driver sees)
     let refused = [
-        (args(json!({"id": "INV-1"})), "Statement check id must be a UUID"),
+        (
+            args(json!({"id": "INV-1"})),
+            "Statement check id must be a UUID",
+        ),
         (
             args(json!({"periodStart": "2025-02-29"})),
             "Period start must be a real day",
