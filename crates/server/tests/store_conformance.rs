@@ -896,6 +896,8 @@ async fn couriers_cards_and_deductions_round_trip(backend: Backend) {
         repeat: Repeat::Weekly,
         from: day("2025-09-01"),
         to: Some(day("2025-12-31")),
+        purpose: Some(domain::expense::ExpenseCategory::VehicleHire),
+        vehicle_id: None,
     };
     let time = |raw| domain::fields::parse_clock(raw).unwrap();
     let entry = Entry {
@@ -959,6 +961,8 @@ async fn couriers_cards_and_deductions_round_trip(backend: Backend) {
                 repeat: Repeat::Weekly,
                 from: "2025-09-01".into(),
                 to: Some("2025-12-31".into()),
+                purpose: Some(domain::expense::ExpenseCategory::VehicleHire),
+                vehicle_id: None,
                 created_at: at.clone(),
                 updated_at: at.clone(),
             })),
