@@ -2,7 +2,6 @@
 //! sign-up or linking the number to the signed-in (guest) user in place.
 
 mod captcha;
-pub mod clock;
 mod code;
 mod handlers;
 pub mod sender;
@@ -16,6 +15,7 @@ use rand::{RngCore, rngs::OsRng};
 use tokio::sync::OnceCell;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
+pub use super::clock;
 use self::{clock::Clock, sender::SmsSender};
 use crate::{AppState, config::Config, error::AppError, http::client_ip::IpKey, store::DynStore};
 
