@@ -207,11 +207,7 @@ pub async fn change_password(
             "Current password is incorrect",
         ));
     }
-    check_new_password(
-        &new_password,
-        current.user.email.as_deref(),
-        "newPassword",
-    )?;
+    check_new_password(&new_password, current.user.email.as_deref(), "newPassword")?;
     let hash = state.passwords.hash(&new_password).await?;
     state
         .store

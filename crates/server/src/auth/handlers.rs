@@ -39,7 +39,11 @@ pub(super) fn account_error(err: AccountError) -> AppError {
 /// Checks a new password for the account with `email` (the one rule, `validate_password`):
 /// a refusal is 422 `weak-password` and also a field error on `field`, the request's password
 /// field, so a form shows the reason under the field the driver is typing in.
-pub(super) fn check_new_password(password: &str, email: Option<&str>, field: &str) -> ApiResult<()> {
+pub(super) fn check_new_password(
+    password: &str,
+    email: Option<&str>,
+    field: &str,
+) -> ApiResult<()> {
     validate_password(password, email).map_err(|err| AppError::Client {
         status: StatusCode::UNPROCESSABLE_ENTITY,
         code: "weak-password",

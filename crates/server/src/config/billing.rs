@@ -183,6 +183,9 @@ mod tests {
             ..off
         };
         let why = selling.validate(&http).expect_err("refused").0;
-        assert!(why.contains("PLANS_ENABLED") && why.contains("STRIPE_SECRET_KEY"), "{why}");
+        assert!(
+            why.contains("PLANS_ENABLED") && why.contains("STRIPE_SECRET_KEY"),
+            "{why}"
+        );
     }
 }

@@ -82,7 +82,11 @@ pub trait LinkStore: Send + Sync {
     /// replaces any earlier one to the same address (the newest is the one that works).
     async fn create_email_link(&self, link: NewEmailLink) -> StoreResult<()>;
     /// The link with this token hash, if it is live at `now_ms` (not used, not expired).
-    async fn find_email_link(&self, token_hash: &str, now_ms: i64) -> StoreResult<Option<EmailLink>>;
+    async fn find_email_link(
+        &self,
+        token_hash: &str,
+        now_ms: i64,
+    ) -> StoreResult<Option<EmailLink>>;
     /// Uses a live reset link, in one transaction: the account gets `password_hash` (chosen by
     /// its holder, so no longer temporary), every one of its sessions ends and every other
     /// reset link for it stops working. None when no live reset link has that token.

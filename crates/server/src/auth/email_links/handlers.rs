@@ -60,8 +60,9 @@ pub async fn request_password_reset(
     state.limits.check_ip(ip)?;
     let email = required(body.email, "email", "Email is required")?;
     let email = Email::parse(&email).map_err(account_error)?;
-    links.per_client.check(IpKey::of(ip))?;
+    // Per address first: a request refused for its address costs the client nothing.
     links.per_address.check(email.as_str().to_owned())?;
+    links.per_client.check(IpKey::of(ip))?;
     // Whether the address has an account is looked up after this answer, by the queue's worker.
     let queued = links.queue.push(email, || Worker {
         store: state.store.clone(),

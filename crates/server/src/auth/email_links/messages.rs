@@ -60,11 +60,18 @@ mod tests {
     #[test]
     fn a_reset_names_the_account_the_link_and_the_hour() {
         let to = Email::parse("sam@example.com").unwrap();
-        let message = password_reset(&from(), &to, "https://dt.example.com/reset-password#t0k").unwrap();
+        let message =
+            password_reset(&from(), &to, "https://dt.example.com/reset-password#t0k").unwrap();
         let text = String::from_utf8(message.formatted()).unwrap();
         assert!(text.contains("To: sam@example.com"), "{text}");
-        assert!(text.contains("Subject: Reset your Delivery Tracker password"), "{text}");
-        assert!(text.contains("https://dt.example.com/reset-password#t0k"), "{text}");
+        assert!(
+            text.contains("Subject: Reset your Delivery Tracker password"),
+            "{text}"
+        );
+        assert!(
+            text.contains("https://dt.example.com/reset-password#t0k"),
+            "{text}"
+        );
         assert!(text.contains("within an hour"), "{text}");
     }
 

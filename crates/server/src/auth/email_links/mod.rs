@@ -162,7 +162,11 @@ mod tests {
     fn links_carry_the_token_after_the_hash() {
         let token = LinkToken("abc_-123".into());
         assert_eq!(
-            link_url("https://dt.example.com/", LinkPurpose::PasswordReset, &token),
+            link_url(
+                "https://dt.example.com/",
+                LinkPurpose::PasswordReset,
+                &token
+            ),
             "https://dt.example.com/reset-password#abc_-123"
         );
         assert_eq!(

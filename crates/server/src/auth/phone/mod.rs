@@ -15,8 +15,8 @@ use rand::{RngCore, rngs::OsRng};
 use tokio::sync::OnceCell;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
-pub use super::clock;
 use self::{clock::Clock, sender::SmsSender};
+pub use super::clock;
 use crate::{AppState, config::Config, error::AppError, http::client_ip::IpKey, store::DynStore};
 
 /// Wrong guesses a code survives (the fifth attempt is its last).

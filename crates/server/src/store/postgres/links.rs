@@ -4,7 +4,9 @@ use async_trait::async_trait;
 use tokio_postgres::Row;
 use uuid::Uuid;
 
-use super::{PgStore, accounts::USER_COLUMNS, accounts::insert_user, accounts::user_from_row, db_err};
+use super::{
+    PgStore, accounts::USER_COLUMNS, accounts::insert_user, accounts::user_from_row, db_err,
+};
 use crate::store::{
     NewUser, StoreError, StoreResult,
     links::{EmailLink, InviteUse, LinkPurpose, LinkStore, NewEmailLink, PasswordReset},
