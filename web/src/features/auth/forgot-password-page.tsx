@@ -82,7 +82,7 @@ function ResetByEmail() {
     );
   }
   return (
-    <form className={styles.form} onSubmit={(event) => void onSubmit(event)} noValidate aria-label="Email me a link">
+    <form className={styles.form} onSubmit={(event) => void onSubmit(event)} noValidate aria-label="Ask for a link">
       <FormAlert message={failure} />
       <TextField
         label="Email"

@@ -66,7 +66,7 @@ function NewPasswordForm({ token, email }: { token: string; email: string }) {
   }
 
   return (
-    <form className={styles.form} onSubmit={(event) => void onSubmit(event)} noValidate aria-label="Choose a new password">
+    <form className={styles.form} onSubmit={(event) => void onSubmit(event)} noValidate>
       <AuthNote>
         <p>
           For <FixedEmail address={email} />
