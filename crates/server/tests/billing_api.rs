@@ -280,11 +280,24 @@ async fn plans_off_is_told_with_the_user(backend: Backend) {
     assert_eq!(user["plansEnabled"], false, "{user}");
     let session = off.get("/api/v1/auth/session", Some(&cookie)).await;
     assert_eq!(session.body["user"]["plansEnabled"], false);
-    assert_eq!(session.body["user"]["role"], "free", "the stored plan is kept");
+    assert_eq!(
+        session.body["user"]["role"], "free",
+        "the stored plan is kept"
+    );
     let checkout = off
-        .request(Method::POST, "/api/v1/billing/checkout", None, Some(&cookie))
+        .request(
+            Method::POST,
+            "/api/v1/billing/checkout",
+            None,
+            Some(&cookie),
+        )
         .await;
-    assert_eq!(checkout.error_code(), "billing-disabled", "{}", checkout.text);
+    assert_eq!(
+        checkout.error_code(),
+        "billing-disabled",
+        "{}",
+        checkout.text
+    );
 }
 
 on_both_backends!(

@@ -533,8 +533,7 @@ mod created_and_invited {
             FirstPassword::Given("van123".into()),
         )
         .await
-        .err()
-        .expect("a weak password is refused")
+        .expect_err("a weak password is refused")
         .to_string();
         assert!(refused.contains("app's name"), "{refused}");
         assert!(

@@ -76,7 +76,7 @@ fn letters_of(text: &str) -> String {
 /// with digits and symbols.
 fn repeats(letters: &str, word: &str) -> bool {
     !letters.is_empty()
-        && letters.len() % word.len() == 0
+        && letters.len().is_multiple_of(word.len())
         && letters == word.repeat(letters.len() / word.len())
 }
 
