@@ -127,9 +127,9 @@ describe('the invitation link', () => {
       [CHECK]: link('invite', 'new.driver@example.com'),
       [ACCEPT]: () => json(201, { user: makeUser({ email: 'new.driver@example.com' }), isNewUser: true }),
     });
-    const email = await screen.findByLabelText('Email');
-    expect(email).toHaveValue('new.driver@example.com');
-    expect(email).toHaveAttribute('readonly');
+    // The address is the invitation's: shown, not a field to change.
+    expect(await screen.findByText('new.driver@example.com')).toBeInTheDocument();
+    expect(screen.queryByRole('textbox', { name: 'Email' })).not.toBeInTheDocument();
     await app.user.type(screen.getByLabelText(/Display name/), ' Nat ');
     await app.user.type(screen.getByLabelText('Password'), 'ringroad-dawn-7');
     await app.user.click(screen.getByRole('button', { name: 'Sign Up' }));

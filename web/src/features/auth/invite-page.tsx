@@ -8,7 +8,7 @@ import { isApiError } from '@/lib/api';
 import { passwordProblem } from '@/lib/credentials-schema';
 import { routes } from '@/lib/paths';
 import { useSessionStore } from '@/lib/session/use-session';
-import { AuthCard, AuthLinks, AuthNote, LinkUnreachable } from './auth-card';
+import { AuthCard, AuthLinks, AuthNote, FixedEmail, LinkUnreachable } from './auth-card';
 import { acceptInvite } from './email-links';
 import { useEmailLink } from './use-email-link';
 import styles from './login-page.module.css';
@@ -72,8 +72,14 @@ function SignUpForm({ token, email }: { token: string; email: string }) {
 
   return (
     <form className={styles.form} onSubmit={(event) => void onSubmit(event)} noValidate aria-label="Sign Up">
+      <AuthNote>
+        <p>
+          Your account&apos;s email: <FixedEmail address={email} />
+        </p>
+      </AuthNote>
       <FormAlert message={failure} />
-      <TextField label="Email" type="email" autoComplete="username" value={email} readOnly />
+      {/* Lets a password manager file the new password under the right account. */}
+      <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
       <TextField
         label="Display name"
         optional
