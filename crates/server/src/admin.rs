@@ -1,5 +1,7 @@
 //! Operator commands (`delivery-tracker users …`): they work on the same store as the server
 //! and take effect at once, because the server reads roles from the store on every request.
+//! `users create` and `users invite` add accounts whatever SIGNUPS_OPEN says: the operator
+//! decides who is in.
 //!
 //! Everything printed from the store went through [`terminal_safe`] first: display names and
 //! contact messages are typed by strangers (a contact message needs no account), and raw
@@ -10,18 +12,22 @@ use std::{borrow::Cow, collections::HashMap, fmt::Write as _, io::Write};
 
 use anyhow::Context;
 use domain::{
-    Email, Role,
+    DisplayName, Email, Role,
     phone::{PhoneNumber, PhoneRegion},
     time_fmt::{now_ms, rfc3339_from_ms},
+    validate_password,
 };
 use rand::{Rng, distributions::Alphanumeric};
 use uuid::Uuid;
 
 use crate::{
-    auth::password::PasswordHasher,
+    auth::{
+        email_links::{issue_link, link_url},
+        password::PasswordHasher,
+    },
     files::FileStore,
     notify::Signal,
-    store::{DynStore, EmailDelivery, EmailStatus, UserRecord},
+    store::{DynStore, EmailDelivery, EmailStatus, LinkPurpose, NewUser, StoreError, UserRecord},
 };
 
 /// Characters in a temporary password: about 119 bits from [A-Za-z0-9].
@@ -190,17 +196,113 @@ pub async fn reset_password(
             describe(&user)
         );
     }
-    let password: String = rand::thread_rng()
-        .sample_iter(&Alphanumeric)
-        .take(TEMPORARY_PASSWORD_CHARS)
-        .map(char::from)
-        .collect();
+    let password = temporary_password();
     let hash = PasswordHasher::new()?.hash(&password).await?;
     store.set_password(user.id, &hash, true, now_ms()).await?;
     // An empty `keep` matches no session: every one ends.
     let ended = store.delete_other_sessions(user.id, "").await?.len();
     announce_user_changed(store, user.id).await;
     Ok((user, password, ended))
+}
+
+fn temporary_password() -> String {
+    rand::thread_rng()
+        .sample_iter(&Alphanumeric)
+        .take(TEMPORARY_PASSWORD_CHARS)
+        .map(char::from)
+        .collect()
+}
+
+/// How `users create` sets the new account's first password.
+pub enum FirstPassword {
+    /// The operator's (read from stdin), held to the same rules as any new password.
+    Given(String),
+    /// A random one to pass on, which must be changed at first sign-in.
+    Temporary,
+}
+
+/// Creates an e-mail account, sign-ups open or not. Returns the user and, for
+/// [`FirstPassword::Temporary`], the password to pass on.
+pub async fn create_user(
+    store: &DynStore,
+    email: &str,
+    display_name: Option<&str>,
+    first_password: FirstPassword,
+) -> anyhow::Result<(UserRecord, Option<String>)> {
+    let email = Email::parse(email)
+        .map_err(|e| anyhow::anyhow!("{}: {}", e.message(), terminal_safe(email)))?;
+    let display_name = DisplayName::parse_optional(display_name)
+        .map_err(|e| anyhow::anyhow!("{}", e.message()))?;
+    let (password, temporary) = match first_password {
+        FirstPassword::Given(password) => {
+            validate_password(&password, Some(email.as_str()))
+                .map_err(|e| anyhow::anyhow!("{}", e.message()))?;
+            (password, false)
+        }
+        FirstPassword::Temporary => (temporary_password(), true),
+    };
+    let hash = PasswordHasher::new()?.hash(&password).await?;
+    let now = now_ms();
+    let created = store
+        .create_user(NewUser {
+            id: Uuid::now_v7(),
+            email: Some(email.as_str().to_owned()),
+            display_name,
+            password_hash: Some(hash.clone()),
+            is_anonymous: false,
+            now_ms: now,
+        })
+        .await;
+    let user = match created {
+        Ok(user) => user,
+        Err(StoreError::Conflict(_)) => {
+            anyhow::bail!("{} already has an account", terminal_safe(email.as_str()))
+        }
+        Err(err) => return Err(err.into()),
+    };
+    if temporary {
+        // The mark that makes the app ask for a new password first (as `users reset-password`).
+        store.set_password(user.id, &hash, true, now).await?;
+    }
+    let user = UserRecord {
+        must_change_password: temporary,
+        ..user
+    };
+    Ok((user, temporary.then_some(password)))
+}
+
+/// An invitation made by [`invite_user`], to e-mail or print.
+pub struct Invitation {
+    pub email: Email,
+    pub url: String,
+    pub expires_at_ms: i64,
+}
+
+/// Makes a sign-up link for `email`, working once for `days` days, sign-ups open or not; an
+/// earlier invitation to the address stops working. `origin` is the address the link names.
+pub async fn invite_user(
+    store: &DynStore,
+    email: &str,
+    days: u32,
+    origin: &str,
+) -> anyhow::Result<Invitation> {
+    let email = Email::parse(email)
+        .map_err(|e| anyhow::anyhow!("{}: {}", e.message(), terminal_safe(email)))?;
+    if let Some(user) = store.find_user_by_email(email.as_str()).await? {
+        anyhow::bail!(
+            "{} already has an account: they sign in with it (`users reset-password` if they \
+             forgot the password)",
+            describe(&user)
+        );
+    }
+    let now = now_ms();
+    let ttl_ms = i64::from(days) * 24 * 60 * 60 * 1000;
+    let token = issue_link(store, LinkPurpose::Invite, &email, None, now, ttl_ms).await?;
+    Ok(Invitation {
+        url: link_url(origin, LinkPurpose::Invite, &token),
+        email,
+        expires_at_ms: now + ttl_ms,
+    })
 }
 
 /// One line on whether the operator's e-mail copy went out.

@@ -17,6 +17,7 @@ pub mod healthcheck;
 pub mod housekeeping;
 pub mod http;
 pub mod invoices;
+pub mod mail;
 pub mod metrics;
 pub mod mileage;
 pub mod notify;
@@ -97,6 +98,8 @@ pub struct Services {
     pub quotas: quotas::Quotas,
     /// Counters and gauges served at `/metrics`.
     pub metrics: Arc<metrics::Metrics>,
+    /// Password-reset and invitation links.
+    pub email_links: auth::email_links::EmailLinks,
 }
 
 impl AppState {
@@ -139,6 +142,7 @@ impl AppState {
             .build()?;
         let phone = auth::phone::PhoneAuth::from_config(&config, http.clone())?;
         let quota_limits = quotas::Quotas::new(&config.quotas);
+        let email_links = auth::email_links::EmailLinks::from_config(&config)?;
         Ok(AppState(Arc::new(Services {
             config: Arc::new(config),
             public_origin,
@@ -156,6 +160,7 @@ impl AppState {
             oidc,
             quotas: quota_limits,
             metrics: Arc::default(),
+            email_links,
         })))
     }
 

@@ -150,6 +150,27 @@ enum UsersCommand {
         /// The user's e-mail, phone number or id.
         user: String,
     },
+    /// Create an e-mail account (also while SIGNUPS_OPEN=false). Prints a temporary password,
+    /// to be changed at first sign-in, unless --password-stdin gives one.
+    Create {
+        /// The new account's e-mail address.
+        email: String,
+        /// Read the password from the first line of standard input instead.
+        #[arg(long)]
+        password_stdin: bool,
+        /// The display name.
+        #[arg(long)]
+        name: Option<String>,
+    },
+    /// Invite an e-mail address to sign up (also while SIGNUPS_OPEN=false): e-mails a link that
+    /// works once when SMTP_URL and PUBLIC_URL are set, otherwise prints it.
+    Invite {
+        /// The address to invite.
+        email: String,
+        /// Days the link works.
+        #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(u32).range(1..=30))]
+        days: u32,
+    },
 }
 
 impl Command {
@@ -317,8 +338,98 @@ async fn users(config: &Config, command: UsersCommand) -> anyhow::Result<()> {
                 server::admin::describe(&user)
             );
         }
+        UsersCommand::Create {
+            email,
+            password_stdin,
+            name,
+        } => {
+            let first = if password_stdin {
+                server::admin::FirstPassword::Given(read_password_line()?)
+            } else {
+                server::admin::FirstPassword::Temporary
+            };
+            let (user, temporary) =
+                server::admin::create_user(&store, &email, name.as_deref(), first).await?;
+            match temporary {
+                Some(password) => println!(
+                    "created {} with this temporary password:\n\n    {password}\n\nPass it on \
+                     privately; the app asks them to choose a new one before anything else.",
+                    server::admin::describe(&user)
+                ),
+                None => println!(
+                    "created {}; it signs in with the password given",
+                    server::admin::describe(&user)
+                ),
+            }
+        }
+        UsersCommand::Invite { email, days } => invite(config, &store, &email, days).await?,
     }
     Ok(())
+}
+
+/// `users invite`: e-mailed when links can be (SMTP and PUBLIC_URL), printed otherwise.
+async fn invite(
+    config: &Config,
+    store: &store::DynStore,
+    email: &str,
+    days: u32,
+) -> anyhow::Result<()> {
+    use server::auth::email_links::{LinkMail, fallback_origin, messages};
+    let mail = LinkMail::from_config(config)?;
+    let public = config.http.public_origin()?;
+    let origin = match (&mail, &public) {
+        (Some(mail), _) => mail.origin.clone(),
+        (None, Some(origin)) => origin.clone(),
+        (None, None) => fallback_origin(config.http.listen),
+    };
+    let invitation = server::admin::invite_user(store, email, days, &origin).await?;
+    let until = domain::time_fmt::rfc3339_from_ms(invitation.expires_at_ms);
+    if let Some(mail) = mail {
+        let message = messages::invitation(
+            mail.mailer.from(),
+            &invitation.email,
+            &invitation.url,
+            &mail.origin,
+            invitation.expires_at_ms,
+        )?;
+        if let Err(why) = mail.mailer.send(message).await {
+            anyhow::bail!(
+                "could not e-mail the invitation to {} ({why}). The link works all the same \
+                 (once, until {until}); pass it on yourself:\n\n    {}\n",
+                invitation.email.as_str(),
+                invitation.url
+            );
+        }
+        println!(
+            "e-mailed an invitation to {}: the link works once, until {until}",
+            invitation.email.as_str()
+        );
+        return Ok(());
+    }
+    println!(
+        "invitation for {} (it works once, until {until}):\n\n    {}\n\nPass it on to them; it \
+         opens a sign-up page for that address, even with sign-ups closed.",
+        invitation.email.as_str(),
+        invitation.url
+    );
+    if public.is_none() {
+        println!(
+            "note: PUBLIC_URL is not set, so the link names LISTEN's address; set PUBLIC_URL to \
+             the address your users open."
+        );
+    }
+    Ok(())
+}
+
+/// The first line of standard input, without its line ending (for `--password-stdin`).
+fn read_password_line() -> anyhow::Result<String> {
+    let mut line = String::new();
+    std::io::stdin().read_line(&mut line)?;
+    let password = line.trim_end_matches(['\r', '\n']).to_owned();
+    if password.is_empty() {
+        anyhow::bail!("--password-stdin: standard input held no password");
+    }
+    Ok(password)
 }
 
 /// The store for an operator command. On SQLite the database must already exist: a command

@@ -33,6 +33,7 @@ pub const SQLITE: &[Migration] = &[
     migration!("sqlite", 13, "0013_tax_year"),
     migration!("sqlite", 14, "0014_must_change_password"),
     migration!("sqlite", 15, "0015_deduction_purpose"),
+    migration!("sqlite", 16, "0016_email_links"),
 ];
 
 pub const POSTGRES: &[Migration] = &[
@@ -51,6 +52,7 @@ pub const POSTGRES: &[Migration] = &[
     migration!("postgres", 13, "0013_tax_year"),
     migration!("postgres", 14, "0014_must_change_password"),
     migration!("postgres", 15, "0015_deduction_purpose"),
+    migration!("postgres", 16, "0016_email_links"),
 ];
 
 /// One log line for a migration run, whatever it applied: the operator reads where the schema

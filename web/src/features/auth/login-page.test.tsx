@@ -125,6 +125,19 @@ describe('login page', () => {
     expect(screen.getByLabelText(/Display name/)).toHaveAttribute('aria-invalid', 'true');
   });
 
+  it('shows a password the server refused under the Password field, not twice', async () => {
+    const why = 'This is one of the most common passwords, among the first anyone would try. Please choose a less predictable one';
+    const app = await openLogin({ [SIGNUP]: () => apiError(422, 'weak-password', why, { fields: { password: [why] } }) });
+    await app.user.click(screen.getByRole('tab', { name: 'Sign Up' }));
+    await fill(app, 'driver@example.com', 'iloveyou');
+    await app.user.click(screen.getByRole('button', { name: 'Sign Up' }));
+
+    expect(await screen.findByText(why)).toBeInTheDocument();
+    expect(screen.getByLabelText('Password')).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.getByLabelText('Password')).toHaveAccessibleDescription(why);
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+
   it('logs in and opens the dashboard', async () => {
     const user = makeUser();
     const app = await openLogin(signsIn(LOGIN, 200, user));

@@ -3,6 +3,7 @@
 mod accounts;
 mod contact;
 mod identities;
+mod links;
 mod ops;
 mod phone;
 mod plans;
