@@ -145,8 +145,9 @@ pub fn welcome(local: SocketAddr, config: &Config, users: u64) -> Vec<String> {
     let first_step = match (users, config.signups.signups_open) {
         (0, true) => "and choose Sign Up to create the first account",
         (0, false) => {
-            "(sign-ups are closed and there is no account yet: open them with SIGNUPS_OPEN=true \
-             to create one)"
+            "(sign-ups are closed and there is no account yet: create one with \
+             `delivery-tracker users create EMAIL` or send a sign-up link with \
+             `delivery-tracker users invite EMAIL`)"
         }
         (_, _) => "and sign in",
     };
