@@ -163,7 +163,7 @@ enum UsersCommand {
         name: Option<String>,
     },
     /// Invite an e-mail address to sign up (also while SIGNUPS_OPEN=false): e-mails a link that
-    /// works once when SMTP_URL and PUBLIC_URL are set, otherwise prints it.
+    /// works once when the server can send mail, otherwise prints it.
     Invite {
         /// The address to invite.
         email: String,
