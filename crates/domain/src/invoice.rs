@@ -99,7 +99,7 @@ impl InvoiceInput {
     pub fn validate(&self, user_id: Uuid) -> Result<Invoice, FieldProblems> {
         let mut problems = FieldProblems::new();
         let id = uuid::Uuid::parse_str(&self.id)
-            .map_err(|_| problems.push(("id", "Invoice id must be a UUID".into())))
+            .map_err(|_| problems.push(("id", "Statement check id must be a UUID".into())))
             .ok();
         let start = parse_date(&self.period_start);
         if start.is_none() {

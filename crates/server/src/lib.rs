@@ -17,12 +17,14 @@ pub mod healthcheck;
 pub mod housekeeping;
 pub mod http;
 pub mod invoices;
+pub mod mail;
 pub mod metrics;
 pub mod mileage;
 pub mod notify;
 pub mod quotas;
 pub mod rate_cards;
 pub mod records;
+pub mod startup;
 pub mod store;
 pub mod sync;
 pub mod vehicles;
@@ -96,6 +98,8 @@ pub struct Services {
     pub quotas: quotas::Quotas,
     /// Counters and gauges served at `/metrics`.
     pub metrics: Arc<metrics::Metrics>,
+    /// Password-reset and invitation links.
+    pub email_links: auth::email_links::EmailLinks,
 }
 
 impl AppState {
@@ -138,6 +142,7 @@ impl AppState {
             .build()?;
         let phone = auth::phone::PhoneAuth::from_config(&config, http.clone())?;
         let quota_limits = quotas::Quotas::new(&config.quotas);
+        let email_links = auth::email_links::EmailLinks::from_config(&config)?;
         Ok(AppState(Arc::new(Services {
             config: Arc::new(config),
             public_origin,
@@ -155,6 +160,7 @@ impl AppState {
             oidc,
             quotas: quota_limits,
             metrics: Arc::default(),
+            email_links,
         })))
     }
 
@@ -274,6 +280,17 @@ pub async fn serve(
     state: AppState,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
+    serve_announced(listener, state, shutdown, || {}).await
+}
+
+/// As [`serve`], calling `ready` once everything is started and logged, just before the first
+/// connection is accepted: the binary prints where to open the app there, as its last line.
+pub async fn serve_announced(
+    listener: TcpListener,
+    state: AppState,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+    ready: impl FnOnce(),
+) -> std::io::Result<()> {
     let notifier = state.notifier.clone();
     let relay = state.store.start_signal_relay(state.notifier.clone());
     let stream_check = sync::stream_check::start(&state);
@@ -297,6 +314,13 @@ pub async fn serve(
         http::connections::open_file_limit(),
         state.config.http.trust_proxy,
     );
+    tracing::info!(
+        max_connections = limits.max_connections,
+        max_per_ip = limits.max_per_ip,
+        header_read_timeout_secs = limits.header_read_timeout.as_secs(),
+        "connection limits"
+    );
+    ready();
     let outcome = http::connections::serve_bounded(listener, app(state), limits, shutdown).await;
     housekeeping.abort();
     stream_check.abort();

@@ -121,7 +121,7 @@ async fn rows_move_into_records(backend: Backend) {
                     failed: None,
                     start_time: None,
                     finish_time: None,
-                    // Migration 0015: not a separate shift.
+                    // Migration 0017: not a separate shift.
                     separate_shift: false,
                     created_at: day.clone(),
                     updated_at: later,

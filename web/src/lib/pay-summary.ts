@@ -1,6 +1,6 @@
 // What a period paid: gross (the days' fixed totals), the deductions charged in it, net, and
-// the rates a driver compares couriers by (per hour; per stop, or per parcel for days paid
-// without stops). One pure function serves the dashboard's week, the
+// the rates a driver compares couriers by (£ per hour gross and net; £ per stop, or per parcel
+// for days paid without stops). One pure function serves the dashboard's week, the
 // history's range and each summary row, so every screen adds money up the same way.
 import type { DeductionContent, EntryContent } from '@/sync/types';
 import { deductedBetween } from './deductions';
@@ -29,6 +29,14 @@ export interface PayFigures {
    * day. Null when no day in the period has times.
    */
   perHour: number | null;
+  /** Days with a start and a finish time: the days £ per hour counts. */
+  timedDays: number;
+  /**
+   * Pence per hour net of deductions: the timed days' gross less their share of the period's
+   * deductions (shared over the days worked, so a week's van hire weighs on each day alike),
+   * over the same hours. Negative when the charges outweigh the work; null with no times.
+   */
+  netPerHour: number | null;
   /** Pence per stop: the gross of the days with stops over those stops, to the nearest penny. Null with no stops. */
   perStop: number | null;
   /** Parcels of the days with no stops (the days £ per parcel is over). */
@@ -52,6 +60,12 @@ export interface PaySummary extends PayFigures {
   byCourier: CourierPay[];
 }
 
+/** roundedShare of an amount that may be negative: halves away from zero. */
+function signedShare(amount: number, numerator: number, denominator: number): number {
+  const share = roundedShare(Math.abs(amount), numerator, denominator);
+  return amount < 0 && share > 0 ? -share : share;
+}
+
 /** The figures of the days and charges from `from` to `to` (YYYY-MM-DD, both inclusive). */
 export function payFigures(days: readonly PayDay[], deductions: readonly PayDeduction[], from: string, to: string): PayFigures {
   let gross = 0;
@@ -62,6 +76,7 @@ export function payFigures(days: readonly PayDay[], deductions: readonly PayDedu
   let parcels = 0;
   let parcelGross = 0;
   const dates = new Set<string>();
+  const timedDates = new Set<string>();
   for (const day of days) {
     if (day.date < from || day.date > to) continue;
     gross += day.total;
@@ -72,6 +87,7 @@ export function payFigures(days: readonly PayDay[], deductions: readonly PayDedu
     if (minutes) {
       minutesWorked += minutes;
       timedGross += day.total;
+      timedDates.add(day.date);
     }
     if (day.stops > 0) stopGross += day.total;
     else if ((day.parcels ?? 0) > 0) {
@@ -80,6 +96,7 @@ export function payFigures(days: readonly PayDay[], deductions: readonly PayDedu
     }
   }
   const deducted = deductedBetween(deductions, from, to);
+  const timedDeductions = timedDates.size > 0 ? roundedShare(deducted, timedDates.size, dates.size) : 0;
   return {
     gross,
     deductions: deducted,
@@ -88,6 +105,8 @@ export function payFigures(days: readonly PayDay[], deductions: readonly PayDedu
     daysWorked: dates.size,
     minutesWorked,
     perHour: minutesWorked > 0 ? roundedShare(timedGross, 60, minutesWorked) : null,
+    timedDays: timedDates.size,
+    netPerHour: minutesWorked > 0 ? signedShare(timedGross - timedDeductions, 60, minutesWorked) : null,
     perStop: stops > 0 ? roundedShare(stopGross, 1, stops) : null,
     parcels,
     perParcel: parcels > 0 ? roundedShare(parcelGross, 1, parcels) : null,

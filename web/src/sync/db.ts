@@ -64,11 +64,16 @@ export class LocalDb extends Dexie {
       mileage: 'id, date, vehicleId, deleted',
       receiptPhotos: 'id, expenseId',
     });
-    // Separate shifts (issue 25): every day already on the device is not one, as the server's
-    // migration 0015 says of its copy.
+    // A deduction says what it is for and which vehicle (issue 25): the ones on the device get
+    // null for both, as the server's migration 0015 gives them.
     this.version(6)
       .stores({})
-      .upgrade((tx) => fillFields(tx, 'entries', { separateShift: false }));
+      .upgrade((tx) => fillDeductionPurpose(tx));
+    // Separate shifts (issue 25): every day already on the device is not one, as the server's
+    // migration 0017 says of its copy.
+    this.version(7)
+      .stores({})
+      .upgrade((tx) => tx.table('entries').toCollection().modify(fillMissing({ separateShift: false })));
   }
 
   async getDoc<K extends DocKind>(kind: K): Promise<Extract<LocalDoc, { kind: K }> | undefined> {
@@ -107,21 +112,23 @@ export class LocalDb extends Dexie {
  * copy (and the server copy it keeps for discards) reads exactly as a fresh pull would.
  */
 async function fillCourierFields(tx: Transaction, userId: string): Promise<void> {
-  await fillFields(tx, 'entries', entryFieldsBeforeCouriers(userId));
-  await fillFields(tx, 'invoices', invoiceFieldsBeforeCouriers(userId));
+  await tx.table('entries').toCollection().modify(fillMissing(entryFieldsBeforeCouriers(userId)));
+  await tx.table('invoices').toCollection().modify(fillMissing(invoiceFieldsBeforeCouriers(userId)));
 }
 
-/** Gives each record of `table` (and the server copy it keeps) the `fields` it lacks; tombstones too. */
-async function fillFields(tx: Transaction, table: string, fields: object): Promise<void> {
-  await tx
-    .table(table)
-    .toCollection()
-    .modify((record: Record<string, unknown>) => {
-      for (const target of [record, record.server as Record<string, unknown> | null]) {
-        if (!target) continue;
-        for (const [field, value] of Object.entries(fields)) if (!(field in target)) target[field] = value;
-      }
-    });
+/** Version 6's upgrade: what the server's migration 0015 does to the same deductions. */
+async function fillDeductionPurpose(tx: Transaction): Promise<void> {
+  await tx.table('deductions').toCollection().modify(fillMissing({ purpose: null, vehicleId: null }));
+}
+
+/** Sets each field a record (and the server copy it keeps for discards) does not have yet. */
+function fillMissing(fields: object) {
+  return (record: Record<string, unknown>) => {
+    for (const target of [record, record.server as Record<string, unknown> | null]) {
+      if (!target) continue;
+      for (const [field, value] of Object.entries(fields)) if (!(field in target)) target[field] = value;
+    }
+  };
 }
 
 export function databaseName(userId: string): string {

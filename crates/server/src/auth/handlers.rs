@@ -16,22 +16,43 @@ use super::{
 };
 use crate::{
     AppState,
-    error::{ApiJson, ApiResult, AppError, ErrorBody},
+    error::{ApiJson, ApiResult, AppError, ErrorBody, FieldErrors},
     http::client_ip::ClientIp,
     store::{NewUser, StoreError, UserRecord},
 };
 
 pub(super) fn account_error(err: AccountError) -> AppError {
-    let (status, code) = match err {
-        AccountError::InvalidEmail => (StatusCode::UNPROCESSABLE_ENTITY, "invalid-email"),
+    let code = match err {
+        AccountError::InvalidEmail => "invalid-email",
         AccountError::PasswordTooShort
         | AccountError::PasswordTooLong
-        | AccountError::PasswordTooCommon => (StatusCode::UNPROCESSABLE_ENTITY, "weak-password"),
+        | AccountError::PasswordTooCommon
+        | AccountError::PasswordFromEmail
+        | AccountError::PasswordFromAppName => "weak-password",
         AccountError::DisplayNameTooLong => {
             return AppError::validation("displayName", err.message());
         }
     };
-    AppError::client(status, code, err.message())
+    AppError::client(StatusCode::UNPROCESSABLE_ENTITY, code, err.message())
+}
+
+/// Checks a new password for the account with `email` (the one rule, `validate_password`):
+/// a refusal is 422 `weak-password` and also a field error on `field`, the request's password
+/// field, so a form shows the reason under the field the driver is typing in.
+pub(super) fn check_new_password(
+    password: &str,
+    email: Option<&str>,
+    field: &str,
+) -> ApiResult<()> {
+    validate_password(password, email).map_err(|err| AppError::Client {
+        status: StatusCode::UNPROCESSABLE_ENTITY,
+        code: "weak-password",
+        message: err.message().to_owned(),
+        fields: Some(FieldErrors::from([(
+            field.to_owned(),
+            vec![err.message().to_owned()],
+        )])),
+    })
 }
 
 pub(super) fn required(value: Option<String>, field: &str, message: &str) -> ApiResult<String> {
@@ -42,7 +63,7 @@ pub(super) fn required(value: Option<String>, field: &str, message: &str) -> Api
 
 /// Answers with the user and a fresh session cookie. `with_password`: the sign-in proved the
 /// account's password, which is temporary when the user must change it.
-async fn signed_in(
+pub(super) async fn signed_in(
     state: &AppState,
     headers: &HeaderMap,
     user: &UserRecord,
@@ -53,7 +74,7 @@ async fn signed_in(
     let temporary_password = with_password && user.must_change_password;
     let cookie = begin_session(state, headers, user.id, temporary_password).await?;
     let body = AuthResponse {
-        user: UserView::for_session(user, temporary_password),
+        user: UserView::for_session(user, state, temporary_password),
         is_new_user,
     };
     Ok((status, [(header::SET_COOKIE, cookie)], Json(body)).into_response())
@@ -78,7 +99,7 @@ pub async fn create_account(
     let email = required(body.email, "email", "Email is required")?;
     let password = required(body.password, "password", "Password is required")?;
     let email = Email::parse(&email).map_err(account_error)?;
-    validate_password(&password).map_err(account_error)?;
+    check_new_password(&password, Some(email.as_str()), "password")?;
     let display_name =
         DisplayName::parse_optional(body.display_name.as_deref()).map_err(account_error)?;
 
@@ -194,10 +215,17 @@ pub async fn delete_session(State(state): State<AppState>, jar: CookieJar) -> Ap
     responses(
         (status = 200, description = "The signed-in user, or `user: null` when signed out", body = SessionCheck),
     ))]
-pub async fn get_session(current: Option<CurrentUser>) -> Json<SessionCheck> {
+pub async fn get_session(
+    State(state): State<AppState>,
+    current: Option<CurrentUser>,
+) -> Json<SessionCheck> {
     Json(SessionCheck {
         user: current.map(|current| {
-            UserView::for_session(&current.user, current.signed_in_with_temporary_password)
+            UserView::for_session(
+                &current.user,
+                &state,
+                current.signed_in_with_temporary_password,
+            )
         }),
     })
 }

@@ -4,7 +4,7 @@ use domain::{DisplayName, Role, time_fmt::rfc3339_from_ms};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use crate::store::UserRecord;
+use crate::{AppState, store::UserRecord};
 
 #[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -39,21 +39,28 @@ pub struct UserView {
     /// This session signed in with that temporary password: choosing the new one does not ask
     /// for it again. False on every other session (they must give the current password).
     pub signed_in_with_temporary_password: bool,
+    /// Whether this server has plans (PLANS_ENABLED). False: no Pro banner, no upgrade page, no
+    /// plan labels, every user has everything, whatever `role` says. The app keeps it with the
+    /// signed-in user, so it holds offline too.
+    pub plans_enabled: bool,
 }
 
 impl UserView {
     /// The user as the session that asks sees them (`CurrentUser`'s flag, or a sign-in's).
-    pub fn for_session(user: &UserRecord, signed_in_with_temporary_password: bool) -> Self {
+    pub fn for_session(
+        user: &UserRecord,
+        state: &AppState,
+        signed_in_with_temporary_password: bool,
+    ) -> Self {
         UserView {
             signed_in_with_temporary_password: signed_in_with_temporary_password
                 && user.must_change_password,
-            ..UserView::from(user)
+            ..UserView::new(user, state)
         }
     }
-}
 
-impl From<&UserRecord> for UserView {
-    fn from(user: &UserRecord) -> Self {
+    /// The user as any other answer shows them (no session's sign-in in question).
+    pub fn new(user: &UserRecord, state: &AppState) -> Self {
         UserView {
             id: user.id.to_string(),
             email: user.email.clone(),
@@ -69,6 +76,7 @@ impl From<&UserRecord> for UserView {
             last_login: rfc3339_from_ms(user.last_login_ms),
             must_change_password: user.must_change_password,
             signed_in_with_temporary_password: false,
+            plans_enabled: state.config.billing.plans_enabled,
         }
     }
 }

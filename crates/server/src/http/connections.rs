@@ -121,12 +121,6 @@ pub async fn serve_bounded(
     let mut http = http1::Builder::new();
     http.timer(TokioTimer::new())
         .header_read_timeout(limits.header_read_timeout);
-    tracing::info!(
-        max_connections = limits.max_connections,
-        max_per_ip = limits.max_per_ip,
-        header_read_timeout_secs = limits.header_read_timeout.as_secs(),
-        "connection limits"
-    );
     tokio::pin!(shutdown);
     loop {
         // Wait for a free slot before accepting: at the bound, new connections queue in the

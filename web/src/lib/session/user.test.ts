@@ -18,6 +18,7 @@ const zodUser = z.object({
   lastLogin: z.string().nullable().optional(),
   mustChangePassword: z.boolean().default(false),
   signedInWithTemporaryPassword: z.boolean().optional(),
+  plansEnabled: z.boolean().default(true),
 });
 const zodSessionResponse = z.object({ user: zodUser });
 const zodSessionCheck = z.object({ user: zodUser.nullable() });
@@ -37,6 +38,7 @@ const arbitraryUser = fc.record(
     lastLogin: fc.oneof(nullableString, fc.constant(undefined)),
     mustChangePassword: fc.oneof(usually(fc.boolean()), fc.constant(undefined)),
     signedInWithTemporaryPassword: fc.oneof(usually(fc.boolean()), fc.constant(undefined)),
+    plansEnabled: fc.oneof(usually(fc.boolean()), fc.constant(undefined)),
     extra: fc.string(),
   },
   // Any key may be missing, as from an older or a broken server.
@@ -44,7 +46,7 @@ const arbitraryUser = fc.record(
 );
 
 const user = makeUser();
-const { bio: _bio, lastLogin: _lastLogin, mustChangePassword: _must, ...olderUser } = user;
+const { bio: _bio, lastLogin: _lastLogin, mustChangePassword: _must, plansEnabled: _plans, ...olderUser } = user;
 const userCases: unknown[] = [
   user,
   olderUser,
@@ -55,6 +57,8 @@ const userCases: unknown[] = [
   { ...olderUser, mustChangePassword: 'yes' },
   { ...user, mustChangePassword: true, signedInWithTemporaryPassword: true },
   { ...user, signedInWithTemporaryPassword: 1 },
+  { ...user, plansEnabled: false },
+  { ...user, plansEnabled: 'no' },
   { ...user, isAnonymous: 0 },
   { ...user, createdAt: null },
   { ...user, role: undefined },
@@ -65,9 +69,10 @@ const userCases: unknown[] = [
 
 describe('the user in a server answer', () => {
   it('reads what the zod schema read, defaults included', () => {
-    expect(readUser(olderUser)).toStrictEqual({ ...olderUser, mustChangePassword: false });
+    expect(readUser(olderUser)).toStrictEqual({ ...olderUser, mustChangePassword: false, plansEnabled: true });
     expect(readUser({ ...user, extra: 1 })).toStrictEqual(user);
     expect(readUser({ ...user, id: '' })).toBeUndefined();
+    expect(readUser({ ...user, plansEnabled: false })?.plansEnabled).toBe(false);
   });
 
   it('agrees with the zod schema on the session check', () => {

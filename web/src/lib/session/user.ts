@@ -18,12 +18,14 @@ export interface User {
   mustChangePassword: boolean;
   /** This session signed in with that temporary password: choosing the new one does not ask for it again. */
   signedInWithTemporaryPassword?: boolean | undefined;
+  /** The server's PLANS_ENABLED: false means no banner, upgrade page or plan labels. */
+  plansEnabled: boolean;
 }
 
 /** The user in a server answer, with only the fields above; undefined when it does not fit. */
 export function readUser(value: unknown): User | undefined {
   if (!isRecord(value)) return undefined;
-  const { id, email, displayName, photoURL, bio, role, isAnonymous, createdAt, lastLogin, mustChangePassword, signedInWithTemporaryPassword } = value;
+  const { id, email, displayName, photoURL, bio, role, isAnonymous, createdAt, lastLogin, mustChangePassword, signedInWithTemporaryPassword, plansEnabled } = value;
   const fits =
     isString(id) &&
     id !== '' &&
@@ -36,9 +38,21 @@ export function readUser(value: unknown): User | undefined {
     isString(createdAt) &&
     isOptional(lastLogin, isNullableString) &&
     isOptional(mustChangePassword, isBoolean) &&
-    isOptional(signedInWithTemporaryPassword, isBoolean);
+    isOptional(signedInWithTemporaryPassword, isBoolean) &&
+    isOptional(plansEnabled, isBoolean);
   if (!fits) return undefined;
-  const user: User = { id, email, displayName, photoURL, role, isAnonymous, createdAt, mustChangePassword: mustChangePassword ?? false };
+  const user: User = {
+    id,
+    email,
+    displayName,
+    photoURL,
+    role,
+    isAnonymous,
+    createdAt,
+    mustChangePassword: mustChangePassword ?? false,
+    // A server from before the setting always had plans.
+    plansEnabled: plansEnabled ?? true,
+  };
   // A server from before these fields leaves them out, and so does the user read back.
   if ('bio' in value) user.bio = bio;
   if ('lastLogin' in value) user.lastLogin = lastLogin;
