@@ -3,7 +3,7 @@
 //! balancer each allow the configured amount). The records and receipt quotas are counted in
 //! the store; their figures and refusals are here.
 
-use std::{net::IpAddr, sync::Arc};
+use std::sync::Arc;
 
 use axum::http::StatusCode;
 use uuid::Uuid;
@@ -84,8 +84,8 @@ impl Quotas {
     }
 
     /// One guest account from `ip`, within the per-IP and the overall hourly limits.
-    pub fn check_guest(&self, ip: IpAddr) -> Result<(), AppError> {
-        self.inner.guests_per_ip.check(IpKey::of(ip))?;
+    pub fn check_guest(&self, client: IpKey) -> Result<(), AppError> {
+        self.inner.guests_per_ip.check(client)?;
         self.inner.guests.check(())
     }
 }
@@ -149,7 +149,7 @@ mod tests {
             c.guest_rate_limit_per_ip_per_hour = 2;
             c.guest_rate_limit_per_hour = 3;
         });
-        let ip = |last: u8| IpAddr::from([10, 0, 0, last]);
+        let ip = |last: u8| IpKey::of(std::net::IpAddr::from([10, 0, 0, last]));
         quotas.check_guest(ip(1)).unwrap();
         quotas.check_guest(ip(1)).unwrap();
         assert!(matches!(
@@ -164,7 +164,7 @@ mod tests {
     #[test]
     fn guests_from_one_ipv6_network_share_a_limit() {
         let quotas = quotas(|c| c.guest_rate_limit_per_ip_per_hour = 2);
-        let ip = |s: &str| s.parse::<IpAddr>().unwrap();
+        let ip = |s: &str| IpKey::of(s.parse().unwrap());
         quotas.check_guest(ip("2001:db8:1:2::1")).unwrap();
         quotas.check_guest(ip("2001:db8:1:2::ffff")).unwrap();
         assert!(matches!(

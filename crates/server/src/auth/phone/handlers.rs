@@ -94,7 +94,7 @@ pub async fn send_code(
     ApiJson(body): ApiJson<SendCodeRequest>,
 ) -> ApiResult<Response> {
     let phone = phone_auth(&state)?;
-    state.limits.check_ip(client.0)?;
+    state.limits.check_ip(client.key())?;
     let number = body
         .phone
         .as_deref()
@@ -192,13 +192,13 @@ pub async fn send_code(
     ))]
 pub async fn verify_code(
     State(state): State<AppState>,
-    ClientIp(ip): ClientIp,
+    client: ClientIp,
     current: Option<CurrentUser>,
     headers: HeaderMap,
     ApiJson(body): ApiJson<VerifyCodeRequest>,
 ) -> ApiResult<Response> {
     let phone = phone_auth(&state)?;
-    state.limits.check_ip(ip)?;
+    state.limits.check_ip(client.key())?;
     let entered = body
         .code
         .map(|c| c.trim().to_owned())
