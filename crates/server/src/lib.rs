@@ -96,6 +96,10 @@ pub struct Services {
     pub quotas: quotas::Quotas,
     /// Counters and gauges served at `/metrics`.
     pub metrics: Arc<metrics::Metrics>,
+    /// The connection bounds in force (from the open-file limit at start).
+    pub connection_limits: config::ConnectionLimits,
+    /// The event streams' share of the connection slots.
+    pub stream_slots: http::connections::StreamSlots,
 }
 
 impl AppState {
@@ -138,6 +142,11 @@ impl AppState {
             .build()?;
         let phone = auth::phone::PhoneAuth::from_config(&config, http.clone())?;
         let quota_limits = quotas::Quotas::new(&config.quotas);
+        let connection_limits = config.connections.limits(
+            http::connections::open_file_limit(),
+            config.http.trust_proxy,
+        );
+        let stream_slots = http::connections::StreamSlots::new(&connection_limits);
         Ok(AppState(Arc::new(Services {
             config: Arc::new(config),
             public_origin,
@@ -155,6 +164,8 @@ impl AppState {
             oidc,
             quotas: quota_limits,
             metrics: Arc::default(),
+            connection_limits,
+            stream_slots,
         })))
     }
 
@@ -293,10 +304,7 @@ pub async fn serve(
         .contact_mailer
         .clone()
         .map(|mailer| tokio::spawn(mailer.run(state.store.clone(), mailer_stopped)));
-    let limits = state.config.connections.limits(
-        http::connections::open_file_limit(),
-        state.config.http.trust_proxy,
-    );
+    let limits = state.connection_limits;
     let outcome = http::connections::serve_bounded(listener, app(state), limits, shutdown).await;
     housekeeping.abort();
     stream_check.abort();
