@@ -1437,40 +1437,42 @@ async fn receipts_are_owned_counted_and_swept(backend: Backend) {
         id: listed,
         bytes: 400,
         created_at_ms: 1_000,
+        version: Some("v1".into()),
     };
     assert_eq!(
         store
-            .insert_receipt(alice.id, listed, 400, 1_000, 1_000)
+            .insert_receipt(alice.id, listed, 400, "v1", 1_000, 1_000)
             .await
             .unwrap(),
-        ReceiptInsert::Stored(stored)
+        ReceiptInsert::Stored(stored.clone())
     );
     assert_eq!(
         store.find_receipt(alice.id, listed).await.unwrap(),
-        ReceiptHolder::Me(stored)
+        ReceiptHolder::Me(stored.clone())
     );
     assert_eq!(
         store.find_receipt(bob.id, listed).await.unwrap(),
         ReceiptHolder::Other
     );
-    // A resend stores nothing and is not refused by a quota it already counts in.
+    // A resend (or a concurrent upload that lost) stores nothing and is not refused by a
+    // quota it already counts in; the answer names the version that won.
     assert_eq!(
         store
-            .insert_receipt(alice.id, listed, 999, 2_000, 400)
+            .insert_receipt(alice.id, listed, 999, "v2", 2_000, 400)
             .await
             .unwrap(),
-        ReceiptInsert::Existing(stored)
+        ReceiptInsert::Existing(stored.clone())
     );
     assert_eq!(
         store
-            .insert_receipt(bob.id, listed, 10, 2_000, 1_000)
+            .insert_receipt(bob.id, listed, 10, "b", 2_000, 1_000)
             .await
             .unwrap(),
         ReceiptInsert::OtherHolder
     );
     assert_eq!(
         store
-            .insert_receipt(alice.id, unlisted, 601, 1_000, 1_000)
+            .insert_receipt(alice.id, unlisted, 601, "u", 1_000, 1_000)
             .await
             .unwrap(),
         ReceiptInsert::OverQuota
@@ -1482,7 +1484,7 @@ async fn receipts_are_owned_counted_and_swept(backend: Backend) {
     let outcomes = futures_util::future::join_all(
         racers
             .iter()
-            .map(|id| store.insert_receipt(alice.id, *id, 200, 1_500, 1_000)),
+            .map(|id| store.insert_receipt(alice.id, *id, 200, "r", 1_500, 1_000)),
     )
     .await;
     let stored_now: Vec<Uuid> = racers
@@ -1498,17 +1500,21 @@ async fn receipts_are_owned_counted_and_swept(backend: Backend) {
     assert_eq!((stored_now.len(), refused), (3, 5), "{outcomes:?}");
     assert_eq!(store.receipt_bytes(alice.id).await.unwrap(), 1_000);
     for id in &stored_now {
-        assert!(store.delete_receipt(alice.id, *id).await.unwrap());
-        assert!(!store.delete_receipt(alice.id, *id).await.unwrap());
+        let removed = store.delete_receipt(alice.id, *id).await.unwrap();
+        assert_eq!(
+            removed.map(|r| (r.id, r.bytes, r.version)),
+            Some((*id, 200, Some("r".into())))
+        );
+        assert_eq!(store.delete_receipt(alice.id, *id).await.unwrap(), None);
     }
-    assert!(!store.delete_receipt(bob.id, listed).await.unwrap());
+    assert_eq!(store.delete_receipt(bob.id, listed).await.unwrap(), None);
     assert_eq!(store.receipt_bytes(alice.id).await.unwrap(), 400);
 
     // The sweep: an expense lists `listed`; `unlisted` is old and listed by nothing but a
     // deleted expense; `fresh` is within the grace period.
     for (id, now_ms) in [(unlisted, 1_000), (fresh, 9_000)] {
         let inserted = store
-            .insert_receipt(alice.id, id, 100, now_ms, 1_000)
+            .insert_receipt(alice.id, id, 100, "s", now_ms, 1_000)
             .await
             .unwrap();
         assert!(matches!(inserted, ReceiptInsert::Stored(_)), "{inserted:?}");
@@ -1546,12 +1552,16 @@ async fn receipts_are_owned_counted_and_swept(backend: Backend) {
     // Bob's receipt with the same age is his: alice's expense listing nothing of his.
     let bobs = Uuid::now_v7();
     store
-        .insert_receipt(bob.id, bobs, 100, 1_000, 1_000)
+        .insert_receipt(bob.id, bobs, 100, "bob", 1_000, 1_000)
         .await
         .unwrap();
     let first = store.delete_orphan_receipts(5_000, 1).await.unwrap();
     let second = store.delete_orphan_receipts(5_000, 10).await.unwrap();
-    let mut swept: Vec<(Uuid, Uuid)> = first.iter().chain(&second).copied().collect();
+    let mut swept: Vec<(Uuid, Uuid)> = first
+        .iter()
+        .chain(&second)
+        .map(|(user, record)| (*user, record.id))
+        .collect();
     swept.sort();
     let mut expected = vec![(alice.id, unlisted), (bob.id, bobs)];
     expected.sort();
@@ -1584,7 +1594,8 @@ async fn receipts_are_owned_counted_and_swept(backend: Backend) {
         .unwrap();
     assert_eq!(
         store.delete_orphan_receipts(5_000, 10).await.unwrap(),
-        [(alice.id, listed)]
+        [(alice.id, stored)],
+        "with what it was, to find its object"
     );
 }
 
@@ -1602,7 +1613,7 @@ async fn a_deleted_guests_receipts_go_with_it(backend: Backend) {
         .unwrap();
     let id = Uuid::now_v7();
     store
-        .insert_receipt(guest.id, id, 100, 1_000, 1_000)
+        .insert_receipt(guest.id, id, 100, "g", 1_000, 1_000)
         .await
         .unwrap();
     assert_eq!(

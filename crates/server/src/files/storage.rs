@@ -78,17 +78,46 @@ impl FileKey for PictureKey {
     }
 }
 
-/// A receipt photo's place in the store: `users/{uid}/receipt_{id}`, the id being the
-/// device's (canonical, so one receipt has one key).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// A receipt photo's place in the store: `users/{uid}/receipt_{id}_{version}`, the id being
+/// the device's (canonical) and the version the upload's own (random), so two uploads of one
+/// id never write the same object. Photos stored before versions are at `receipt_{id}`.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ReceiptKey {
     pub user_id: Uuid,
     pub id: Uuid,
+    pub version: Option<String>,
+}
+
+impl ReceiptKey {
+    /// The key of a new upload of `id`: a version of its own.
+    pub fn new_upload(user_id: Uuid, id: Uuid) -> ReceiptKey {
+        ReceiptKey {
+            user_id,
+            id,
+            version: Some(Uuid::new_v4().simple().to_string()),
+        }
+    }
+
+    /// Where the stored receipt `record` of `user_id` is.
+    pub fn of(user_id: Uuid, record: &crate::store::ReceiptRecord) -> ReceiptKey {
+        ReceiptKey {
+            user_id,
+            id: record.id,
+            version: record.version.clone(),
+        }
+    }
 }
 
 impl FileKey for ReceiptKey {
     fn object_key(&self) -> String {
-        format!("users/{}/receipt_{}", self.user_id, self.id.hyphenated())
+        match &self.version {
+            Some(version) => format!(
+                "users/{}/receipt_{}_{version}",
+                self.user_id,
+                self.id.hyphenated()
+            ),
+            None => format!("users/{}/receipt_{}", self.user_id, self.id.hyphenated()),
+        }
     }
 }
 
@@ -246,14 +275,25 @@ mod tests {
 
     #[test]
     fn receipt_keys_sit_beside_the_users_pictures() {
-        let key = ReceiptKey {
+        let mut key = ReceiptKey {
             user_id: Uuid::parse_str(UID).unwrap(),
             id: Uuid::parse_str("0190a6e2-7c1d-7000-8000-0000000000a1").unwrap(),
+            version: None,
         };
         assert_eq!(
             key.object_key(),
             format!("users/{UID}/receipt_0190a6e2-7c1d-7000-8000-0000000000a1")
         );
+        key.version = Some("5f0c".into());
+        assert_eq!(
+            key.object_key(),
+            format!("users/{UID}/receipt_0190a6e2-7c1d-7000-8000-0000000000a1_5f0c")
+        );
+        let (a, b) = (
+            ReceiptKey::new_upload(key.user_id, key.id),
+            ReceiptKey::new_upload(key.user_id, key.id),
+        );
+        assert_ne!(a.object_key(), b.object_key(), "each upload its own object");
     }
 
     #[test]

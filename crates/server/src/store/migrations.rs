@@ -32,6 +32,7 @@ pub const SQLITE: &[Migration] = &[
     migration!("sqlite", 12, "0012_couriers"),
     migration!("sqlite", 13, "0013_tax_year"),
     migration!("sqlite", 14, "0014_must_change_password"),
+    migration!("sqlite", 15, "0015_bounded_storage"),
 ];
 
 pub const POSTGRES: &[Migration] = &[
@@ -49,6 +50,7 @@ pub const POSTGRES: &[Migration] = &[
     migration!("postgres", 12, "0012_couriers"),
     migration!("postgres", 13, "0013_tax_year"),
     migration!("postgres", 14, "0014_must_change_password"),
+    migration!("postgres", 15, "0015_bounded_storage"),
 ];
 
 #[cfg(test)]
