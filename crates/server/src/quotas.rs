@@ -9,7 +9,8 @@ use axum::http::StatusCode;
 use uuid::Uuid;
 
 use crate::{
-    auth::rate_limit::Limiter, config::quotas::QuotaConfig, error::AppError, http::client_ip::IpKey,
+    auth::rate_limit::Limiter, config::quotas::QuotaConfig, error::AppError,
+    http::client_ip::IpKey, store::PushQuota,
 };
 
 const MEBIBYTE: i64 = 1_048_576;
@@ -21,6 +22,7 @@ pub struct Quotas {
 
 struct Inner {
     max_records: i64,
+    max_replays: i64,
     max_receipt_bytes: i64,
     pushes: Limiter<Uuid>,
     /// Keyed like every per-IP limit: an IPv6 /64 is one client.
@@ -33,6 +35,7 @@ impl Quotas {
         Quotas {
             inner: Arc::new(Inner {
                 max_records: i64::from(config.max_records_per_user),
+                max_replays: i64::from(config.max_replay_records_per_user),
                 // validate() keeps it within 1 TiB.
                 max_receipt_bytes: i64::try_from(config.max_receipt_bytes_per_user)
                     .unwrap_or(i64::MAX),
@@ -43,9 +46,12 @@ impl Quotas {
         }
     }
 
-    /// The most records (entry and invoice rows) one user may hold.
-    pub fn max_records(&self) -> i64 {
-        self.inner.max_records
+    /// The most records and replay records one user may hold, as push checks them.
+    pub fn push_quota(&self) -> PushQuota {
+        PushQuota {
+            max_records: self.inner.max_records,
+            max_replays: self.inner.max_replays,
+        }
     }
 
     /// The most bytes of receipt photos one user may keep.

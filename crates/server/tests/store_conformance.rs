@@ -2,6 +2,8 @@
 
 mod common;
 
+use common::quota;
+
 use std::collections::HashSet;
 
 use common::{Backend, store_for};
@@ -347,7 +349,7 @@ async fn invoices_round_trip_beside_entries(backend: Backend) {
                 prepared(MutationAction::delete::<Invoices>(uncounted.id)),
             ],
             86_400_000,
-            50_000,
+            quota(50_000),
         )
         .await
         .unwrap();
@@ -482,7 +484,7 @@ async fn records_quota_counts_every_new_row(backend: Backend) {
                 mutation("m3", MutationAction::delete::<Entries>(c)),
             ],
             1_000,
-            S + 3,
+            quota(S + 3),
         )
         .await
         .unwrap();
@@ -503,7 +505,7 @@ async fn records_quota_counts_every_new_row(backend: Backend) {
                 mutation("m7", MutationAction::delete::<Entries>(a)),
             ],
             2_000,
-            S + 3,
+            quota(S + 3),
         )
         .await
         .unwrap();
@@ -532,7 +534,7 @@ async fn records_quota_counts_every_new_row(backend: Backend) {
                 MutationAction::put::<Entries>(&day_entry(user.id, d, 1)),
             )],
             3_000,
-            S + 4,
+            quota(S + 4),
         )
         .await
         .unwrap();
@@ -545,7 +547,7 @@ async fn records_quota_counts_every_new_row(backend: Backend) {
                 MutationAction::put::<Entries>(&day_entry(user.id, d, 1)),
             )],
             3_000,
-            S + 4,
+            quota(S + 4),
         )
         .await
         .unwrap();
@@ -676,7 +678,7 @@ async fn inactive_guests_are_deleted_with_their_data(backend: Backend) {
                 MutationAction::put::<Entries>(&day_entry(abandoned.id, entry, 5)),
             )],
             2_000,
-            100,
+            quota(100),
         )
         .await
         .unwrap();
@@ -709,7 +711,7 @@ async fn inactive_guests_are_deleted_with_their_data(backend: Backend) {
                 MutationAction::put::<Entries>(&day_entry(in_use.id, entry, 6)),
             )],
             60_000,
-            100,
+            quota(100),
         )
         .await
         .unwrap();
@@ -741,7 +743,7 @@ async fn pruned_replays_cannot_duplicate_or_resurrect(backend: Backend) {
             user.id,
             vec![create_kept.clone(), create_deleted.clone()],
             1_000,
-            100,
+            quota(100),
         )
         .await
         .unwrap();
@@ -753,7 +755,7 @@ async fn pruned_replays_cannot_duplicate_or_resurrect(backend: Backend) {
                 MutationAction::delete::<Entries>(deleted),
             )],
             90_000,
-            100,
+            quota(100),
         )
         .await
         .unwrap();
@@ -762,7 +764,12 @@ async fn pruned_replays_cannot_duplicate_or_resurrect(backend: Backend) {
     assert_eq!(store.prune_applied_mutations(50_000, 10).await.unwrap(), 0);
 
     let late = store
-        .push(user.id, vec![create_kept, create_deleted], 200_000, 100)
+        .push(
+            user.id,
+            vec![create_kept, create_deleted],
+            200_000,
+            quota(100),
+        )
         .await
         .unwrap();
     assert_eq!(codes(&late), [None, None]);
@@ -788,7 +795,7 @@ async fn pruned_replays_cannot_duplicate_or_resurrect(backend: Backend) {
                 MutationAction::delete::<Entries>(deleted),
             )],
             200_000,
-            100,
+            quota(100),
         )
         .await
         .unwrap();
@@ -915,7 +922,7 @@ async fn couriers_cards_and_deductions_round_trip(backend: Backend) {
                 mutation("c4", MutationAction::put::<Entries>(&entry)),
             ],
             5_000,
-            100,
+            quota(100),
         )
         .await
         .unwrap();
@@ -1004,7 +1011,7 @@ async fn couriers_cards_and_deductions_round_trip(backend: Backend) {
                 MutationAction::UpdateProfile(update.clone()),
             )],
             9_000,
-            100,
+            quota(100),
         )
         .await
         .unwrap();
@@ -1044,7 +1051,7 @@ async fn couriers_cards_and_deductions_round_trip(backend: Backend) {
                 ),
             ],
             10_000,
-            100,
+            quota(100),
         )
         .await
         .unwrap();
@@ -1211,7 +1218,7 @@ async fn vehicles_expenses_and_mileage_round_trip(backend: Backend) {
                 mutation("m3", MutationAction::put::<MileageLog>(&stray)),
             ],
             5_000,
-            100,
+            quota(100),
         )
         .await
         .unwrap();
@@ -1295,7 +1302,7 @@ async fn vehicles_expenses_and_mileage_round_trip(backend: Backend) {
                 mutation("x3", MutationAction::delete::<Expenses>(phone.id)),
             ],
             6_000,
-            100,
+            quota(100),
         )
         .await
         .unwrap();
@@ -1332,7 +1339,7 @@ async fn the_tax_region_is_kept_unless_a_put_names_it(backend: Backend) {
                     MutationAction::PutSettings(update),
                 )],
                 now_ms,
-                100,
+                quota(100),
             )
             .await
             .unwrap();
@@ -1544,7 +1551,7 @@ async fn receipts_are_owned_counted_and_swept(backend: Backend) {
                 mutation("r3", MutationAction::delete::<Expenses>(dropped.id)),
             ],
             2_000,
-            100,
+            quota(100),
         )
         .await
         .unwrap();
@@ -1588,7 +1595,7 @@ async fn receipts_are_owned_counted_and_swept(backend: Backend) {
             alice.id,
             vec![mutation("r4", MutationAction::delete::<Expenses>(keeps.id))],
             3_000,
-            100,
+            quota(100),
         )
         .await
         .unwrap();

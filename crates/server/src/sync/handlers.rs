@@ -101,7 +101,7 @@ pub async fn push_changes(
             current.user.id,
             prepared,
             now_ms(),
-            state.quotas.max_records(),
+            state.quotas.push_quota(),
         )
         .await?;
     if profile_updated {
