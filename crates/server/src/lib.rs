@@ -25,6 +25,7 @@ pub mod rate_cards;
 pub mod records;
 pub mod store;
 pub mod sync;
+pub mod unix_users;
 pub mod vehicles;
 
 use std::{future::Future, sync::Arc, time::Duration};

@@ -172,7 +172,8 @@ async fn large_honest_pictures_at_once_stay_within_the_budget() {
     let rgba: Vec<u8> = (0..width * height)
         .flat_map(|i| {
             let (x, y) = (i % width, i / width);
-            [(x / 32) as u8, (y / 20) as u8, ((x + y) / 64) as u8, 255]
+            let byte = |n: u32| n.to_le_bytes()[0];
+            [byte(x / 32), byte(y / 20), byte((x + y) / 64), 255]
         })
         .collect();
     let mut picture = Vec::new();

@@ -21,9 +21,13 @@ use crate::config::{Config, DatabaseTarget, StorageKind};
 /// the first read of a database can).
 const BUSY_TIMEOUT_MS: u32 = 30_000;
 
+/// The two files a backup writes beside its archive until it is whole: ours by name.
+pub(super) fn work_files(out: &Path) -> [PathBuf; 2] {
+    [sibling(out, "partial"), sibling(out, "db-snapshot")]
+}
+
 pub(super) fn create_blocking(config: &Config, out: &Path) -> anyhow::Result<BackupSummary> {
-    let partial = sibling(out, "partial");
-    let snapshot = sibling(out, "db-snapshot");
+    let [partial, snapshot] = work_files(out);
     // Leftovers of an interrupted run are ours by name.
     remove_if_present(&partial)?;
     remove_if_present(&snapshot)?;
@@ -132,8 +136,11 @@ fn write_archive(
 
 /// Copies the database at `path` into `snapshot` with `VACUUM INTO` on a connection of our own:
 /// one read transaction, so the copy is the database as of one instant, while the server's
-/// writer goes on (WAL readers never block it). Returns the copy's schema version.
+/// writer goes on (WAL readers never block it). Returns the copy's schema version. The copy
+/// holds password and session hashes: its file is made empty and private first, and SQLite
+/// fills that file (VACUUM INTO takes an empty one) rather than making its own.
 fn snapshot_sqlite(path: &Path, snapshot: &Path) -> anyhow::Result<i64> {
+    drop(create_private(snapshot).with_context(|| format!("creating {}", snapshot.display()))?);
     // No CREATE flag: a wrong DATA_DIR must not back up a new, empty database.
     let conn = Connection::open_with_flags(
         path,
