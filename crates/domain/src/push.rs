@@ -11,6 +11,9 @@ use crate::{
 pub const QUOTA_EXCEEDED: &str = "quota-exceeded";
 /// The error code of a put whose record points at a record that does not exist (yet).
 pub const MISSING_REFERENCE: &str = "missing-reference";
+/// The error code of a put whose record points at a record that does not go with it (a day
+/// priced with another courier's rate card).
+pub const MISMATCHED_REFERENCE: &str = "mismatched-reference";
 
 /// The answer for a mutation that targets another user's record.
 pub fn not_owner(mutation_id: &str) -> MutationResult {
@@ -21,21 +24,25 @@ pub fn not_owner(mutation_id: &str) -> MutationResult {
     )
 }
 
-/// Whether a mutation's answer is worth keeping for replays. A quota or missing-reference
-/// refusal is not: it changed nothing, and the same mutation sent again (the driver's Retry
-/// after making room, or once the referenced courier has arrived) must be looked at afresh.
+/// Whether a mutation's answer is worth keeping for replays. A quota, missing-reference or
+/// mismatched-reference refusal is not: it changed nothing, and the same mutation sent again
+/// (the driver's Retry after making room, or once the referenced courier has arrived or the
+/// card been moved) must be looked at afresh.
 pub fn is_recorded(result: &MutationResult) -> bool {
     !matches!(
         result.code.as_deref(),
-        Some(QUOTA_EXCEEDED | MISSING_REFERENCE)
+        Some(QUOTA_EXCEEDED | MISSING_REFERENCE | MISMATCHED_REFERENCE)
     )
 }
 
-/// One record a put's content points at (`kind`, as the store found it).
+/// One record a put's content points at (`kind`, as the store found it). `mismatch` says why
+/// it does not go with the put, when the kind asks for a field of it (a day's card must be a
+/// card of the day's courier) and the user's live record holds another value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Reference<'a> {
     pub kind: &'a str,
     pub state: Existing,
+    pub mismatch: Option<&'a str>,
 }
 
 /// Whether a put may point where it does: never at another account's record (`not-owner`),
@@ -48,14 +55,21 @@ pub fn check_references(
     if references.iter().any(|r| r.state == Existing::OtherOwner) {
         return Err(not_owner(mutation_id));
     }
-    match references.iter().find(|r| r.state == Existing::Absent) {
-        Some(missing) => Err(MutationResult::rejected(
+    if let Some(missing) = references.iter().find(|r| r.state == Existing::Absent) {
+        return Err(MutationResult::rejected(
             mutation_id,
             MISSING_REFERENCE,
             format!(
                 "This record points at a {} that does not exist (yet). Nothing was saved.",
                 missing.kind
             ),
+        ));
+    }
+    match references.iter().find_map(|r| r.mismatch) {
+        Some(why) => Err(MutationResult::rejected(
+            mutation_id,
+            MISMATCHED_REFERENCE,
+            format!("{why} Nothing was saved."),
         )),
         None => Ok(()),
     }
@@ -314,6 +328,7 @@ mod tests {
     const OTHERS: Reference<'static> = Reference {
         kind: "courier",
         state: OtherOwner,
+        mismatch: None,
     };
 
     fn code(plan: &Plan) -> Option<&str> {
@@ -551,7 +566,35 @@ mod tests {
         Reference {
             kind: "courier",
             state,
+            mismatch: None,
         }
+    }
+
+    #[test]
+    fn a_reference_that_does_not_go_with_the_put_is_refused_and_not_kept() {
+        let card = Reference {
+            kind: "rateCard",
+            state: Live,
+            mismatch: Some("This day's rate card is another courier's."),
+        };
+        let got = plan("m1", None, Intent::Record(Put), Absent, &[card], START);
+        assert_eq!(code(&got), Some(MISMATCHED_REFERENCE));
+        assert_eq!(
+            got.answer.message.as_deref(),
+            Some("This day's rate card is another courier's. Nothing was saved.")
+        );
+        assert_eq!((got.write, got.record_answer), (Write::None, false));
+        // A missing or foreign reference is said first.
+        let missing = courier(Absent);
+        let got = plan(
+            "m1",
+            None,
+            Intent::Record(Put),
+            Absent,
+            &[card, missing],
+            START,
+        );
+        assert_eq!(code(&got), Some(MISSING_REFERENCE));
     }
 
     /// A put that writes is checked against what it points at; a put that writes nothing

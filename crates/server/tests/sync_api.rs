@@ -1691,6 +1691,79 @@ async fn references_are_checked_in_push_order(backend: Backend) {
     }
 }
 
+/// Issue 31: a day could name one courier with another courier's rate card. The card must be
+/// a card of the day's courier (`mismatched-reference`, not recorded: the same day applies
+/// once it is corrected); a day of the default courier from an app before couriers, and a day
+/// priced with no card, are fine.
+async fn a_days_rate_card_must_be_its_couriers(backend: Backend) {
+    let Some(app) = spawn_app(backend).await else {
+        return;
+    };
+    let (cookie, _) = app
+        .sign_up("card-courier@example.com", "van-route-42")
+        .await;
+    let me = user_id(&app, &cookie).await;
+    let (evri, dpd, evri_card, dpd_card) = (new_id(), new_id(), new_id(), new_id());
+    let setup = app
+        .push(
+            &cookie,
+            vec![
+                mutation("courier.put", courier_args(&evri, "Evri")),
+                mutation("courier.put", courier_args(&dpd, "DPD")),
+                mutation("rateCard.put", card_args(&evri_card, &evri)),
+                mutation("rateCard.put", card_args(&dpd_card, &dpd)),
+            ],
+        )
+        .await;
+    assert_eq!(statuses(&setup), ["applied"; 4], "{}", setup.text);
+
+    let crossed = mutation("entry.put", day_args(&new_id(), &evri, Some(&dpd_card)));
+    for _ in 0..2 {
+        let reply = app.push(&cookie, vec![crossed.clone()]).await;
+        let result = &reply.body["results"][0];
+        assert_eq!(result["code"], "mismatched-reference", "{}", reply.text);
+        assert_eq!(
+            result["message"],
+            "This day's rate card is another courier's. Nothing was saved."
+        );
+    }
+    let reply = app
+        .push(
+            &cookie,
+            vec![
+                mutation("entry.put", day_args(&new_id(), &evri, Some(&evri_card))),
+                mutation("entry.put", day_args(&new_id(), &dpd, None)),
+                mutation("entry.put", day_args(&new_id(), &me, Some(&me))),
+                mutation(
+                    "entry.put",
+                    json!({"id": new_id(), "date": "2025-09-03", "stops": 3, "total": 594}),
+                ),
+            ],
+        )
+        .await;
+    assert_eq!(statuses(&reply), ["applied"; 4], "{}", reply.text);
+    // An edit that moves a day to another courier must move its card too.
+    let day = new_id();
+    app.push(
+        &cookie,
+        vec![mutation(
+            "entry.put",
+            day_args(&day, &evri, Some(&evri_card)),
+        )],
+    )
+    .await;
+    let moved = app
+        .push(
+            &cookie,
+            vec![mutation(
+                "entry.put",
+                day_args(&day, &dpd, Some(&evri_card)),
+            )],
+        )
+        .await;
+    assert_eq!(moved.body["results"][0]["code"], "mismatched-reference");
+}
+
 fn vehicle_args(id: &str, name: &str) -> Value {
     json!({"id": id, "name": name, "type": "carVan", "method": "flatRate"})
 }
@@ -2371,6 +2444,7 @@ async fn pulls_racing_pushes_never_skip_a_change(backend: Backend) {
 }
 
 on_both_backends!(
+    a_days_rate_card_must_be_its_couriers,
     starter_records_come_first_in_every_new_account,
     vehicles_expenses_and_mileage_put_edit_delete,
     spending_kinds_refuse_bad_input_naming_every_problem,

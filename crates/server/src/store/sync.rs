@@ -264,7 +264,20 @@ pub(crate) async fn push(
         if let (None, MutationAction::Put { record, .. }) = (&recorded, &mutation.action) {
             for &(kind, id) in &record.references {
                 let state = state_of(db.record_state(kind, id).await?);
-                references.push(Reference { kind, state });
+                references.push(Reference {
+                    kind,
+                    state,
+                    mismatch: None,
+                });
+            }
+            for agreement in &record.agreements {
+                if !agrees(db, agreement).await? {
+                    references.push(Reference {
+                        kind: agreement.kind,
+                        state: Existing::Live,
+                        mismatch: Some(agreement.otherwise),
+                    });
+                }
             }
         }
         let planned = plan(
@@ -345,6 +358,20 @@ pub(crate) async fn insert_starter_records(
         replays: 0,
     })
     .await
+}
+
+/// Whether the user's live record an agreement names holds the value it asks for. A record
+/// that is not the user's live one agrees: ownership and existence are the references' check,
+/// and a tombstone has no content to disagree with.
+async fn agrees(db: &mut impl SyncSql, agreement: &records::kind::Agreement) -> StoreResult<bool> {
+    let Some(content) = db.record_content(agreement.kind, agreement.id).await? else {
+        return Ok(true);
+    };
+    let content: serde_json::Value = serde_json::from_str(&content).map_err(json_err)?;
+    Ok(content
+        .get(agreement.field)
+        .and_then(serde_json::Value::as_str)
+        == Some(agreement.value.as_str()))
 }
 
 fn state_of(state: Option<(bool, bool)>) -> Existing {
