@@ -7,14 +7,22 @@ use uuid::Uuid;
 
 use crate::entry::{FieldProblems, parse_date};
 
-/// A field that must be a UUID.
+/// A UUID that can name a record: not the nil UUID (all zeros) nor the max one (all ones),
+/// which no device generates and which code elsewhere may read as "none" or "every".
+pub fn parse_id(raw: &str) -> Option<Uuid> {
+    Uuid::parse_str(raw)
+        .ok()
+        .filter(|id| !id.is_nil() && !id.is_max())
+}
+
+/// A field that must be a UUID naming a record ([`parse_id`]).
 pub fn uuid(
     raw: &str,
     field: &'static str,
     what: &str,
     problems: &mut FieldProblems,
 ) -> Option<Uuid> {
-    let parsed = Uuid::parse_str(raw).ok();
+    let parsed = parse_id(raw);
     if parsed.is_none() {
         problems.push((field, format!("{what} must be a UUID")));
     }
@@ -22,11 +30,9 @@ pub fn uuid(
 }
 
 /// A field that must be a UUID in its canonical form (lowercase, hyphenated), so the same id
-/// is the same text on every device and in every storage key.
+/// is the same text on every device and in every storage key; never nil or max.
 pub fn canonical_uuid(raw: &str) -> Option<Uuid> {
-    Uuid::parse_str(raw)
-        .ok()
-        .filter(|id| id.hyphenated().to_string() == raw)
+    parse_id(raw).filter(|id| id.hyphenated().to_string() == raw)
 }
 
 /// A field that must be one of an enum's wire words (its serde names): the enum-like fields
@@ -183,6 +189,22 @@ mod tests {
             ["label"; 3]
         );
         assert!(problems[0].1.contains("1 to 3") && problems[2].1.contains("at most 3"));
+    }
+
+    #[test]
+    fn nil_and_max_uuids_name_nothing() {
+        let mut problems = FieldProblems::new();
+        for refused in [
+            "00000000-0000-0000-0000-000000000000",
+            "ffffffff-ffff-ffff-ffff-ffffffffffff",
+            "FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF",
+        ] {
+            assert_eq!(parse_id(refused), None, "{refused}");
+            assert_eq!(canonical_uuid(refused), None, "{refused}");
+            assert_eq!(uuid(refused, "id", "Entry id", &mut problems), None);
+        }
+        assert_eq!(problems.len(), 3);
+        assert!(parse_id("00000000-0000-0000-0000-000000000001").is_some());
     }
 
     #[test]

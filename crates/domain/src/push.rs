@@ -663,6 +663,7 @@ mod tests {
         let card = Reference {
             kind: "rateCard",
             state: Absent,
+            mismatch: None,
         };
         let both = check_references("m1", &[card, courier(OtherOwner)]).unwrap_err();
         assert_eq!(both.code.as_deref(), Some("not-owner"));

@@ -1764,6 +1764,47 @@ async fn a_days_rate_card_must_be_its_couriers(backend: Backend) {
     assert_eq!(moved.body["results"][0]["code"], "mismatched-reference");
 }
 
+/// Issue 31: the nil and max UUIDs were taken as record ids, and `+2025-01-01` as a date.
+async fn nil_and_max_ids_and_signed_dates_are_refused(backend: Backend) {
+    let Some(app) = spawn_app(backend).await else {
+        return;
+    };
+    let (cookie, _) = app.sign_up("odd-ids@example.com", "van-route-42").await;
+    let me = user_id(&app, &cookie).await;
+    let (nil, max) = (
+        "00000000-0000-0000-0000-000000000000",
+        "ffffffff-ffff-ffff-ffff-ffffffffffff",
+    );
+    let mut signed = day_args(&new_id(), &me, Some(&me));
+    signed["date"] = json!("+2025-01-01");
+    let reply = app
+        .push(
+            &cookie,
+            vec![
+                mutation("entry.put", day_args(nil, &me, Some(&me))),
+                mutation("courier.put", courier_args(max, "Max")),
+                mutation("entry.delete", json!({"id": nil})),
+                mutation("rateCard.delete", json!({"id": max})),
+                mutation("entry.put", day_args(&new_id(), nil, None)),
+                mutation("entry.put", signed),
+            ],
+        )
+        .await;
+    let codes: Vec<&str> = reply.body["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["code"].as_str().unwrap_or("applied"))
+        .collect();
+    assert_eq!(codes, ["validation"; 6], "{}", reply.text);
+    assert!(
+        reply.body["results"][5]["message"]
+            .as_str()
+            .unwrap()
+            .contains("YYYY-MM-DD")
+    );
+}
+
 fn vehicle_args(id: &str, name: &str) -> Value {
     json!({"id": id, "name": name, "type": "carVan", "method": "flatRate"})
 }
@@ -2445,6 +2486,7 @@ async fn pulls_racing_pushes_never_skip_a_change(backend: Backend) {
 
 on_both_backends!(
     a_days_rate_card_must_be_its_couriers,
+    nil_and_max_ids_and_signed_dates_are_refused,
     starter_records_come_first_in_every_new_account,
     vehicles_expenses_and_mileage_put_edit_delete,
     spending_kinds_refuse_bad_input_naming_every_problem,
