@@ -16,6 +16,7 @@ pub enum AccountError {
     PasswordTooLong,
     PasswordTooCommon,
     DisplayNameTooLong,
+    DisplayNameUnclean,
 }
 
 impl AccountError {
@@ -29,6 +30,10 @@ impl AccountError {
                 "This password is too common. Please choose a less predictable one"
             }
             AccountError::DisplayNameTooLong => "Display name must be at most 80 characters",
+            AccountError::DisplayNameUnclean => {
+                "Display name must not contain line breaks, control characters or text-direction \
+                 marks"
+            }
         }
     }
 }
@@ -45,7 +50,10 @@ impl Email {
         if email.is_empty() || email.chars().count() > EMAIL_MAX_CHARS {
             return Err(AccountError::InvalidEmail);
         }
-        if email.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        if email
+            .chars()
+            .any(|c| c.is_whitespace() || !crate::fields::allowed_in_text(c, false))
+        {
             return Err(AccountError::InvalidEmail);
         }
         let (local, domain) = email.split_once('@').ok_or(AccountError::InvalidEmail)?;
@@ -109,6 +117,9 @@ impl DisplayName {
         };
         if name.chars().count() > DISPLAY_NAME_MAX_CHARS {
             return Err(AccountError::DisplayNameTooLong);
+        }
+        if !crate::fields::is_clean_text(name, false) {
+            return Err(AccountError::DisplayNameUnclean);
         }
         Ok(Some(name.to_owned()))
     }

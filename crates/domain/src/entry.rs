@@ -118,12 +118,13 @@ impl EntryInput {
         if !(0..=MAX_EXTRA_PENCE).contains(&self.extra) {
             problems.push(("extra", "Extra must be between £0.00 and £10,000.00".into()));
         }
-        if self.notes.chars().count() > MAX_NOTES_CHARS {
-            problems.push((
-                "notes",
-                format!("Notes must be at most {MAX_NOTES_CHARS} characters"),
-            ));
-        }
+        fields::multi_line(
+            &self.notes,
+            "notes",
+            "Notes",
+            MAX_NOTES_CHARS,
+            &mut problems,
+        );
         if !(0..=MAX_TOTAL_PENCE).contains(&self.total) || self.total < self.extra {
             problems.push(("total", "Total is out of range".into()));
         }

@@ -136,11 +136,8 @@ impl InvoiceInput {
                 "reference",
                 format!("Reference must be at most {MAX_REFERENCE_CHARS} characters"),
             ));
-        } else if reference.chars().any(char::is_control) {
-            problems.push((
-                "reference",
-                "Reference must not contain line breaks or control characters".into(),
-            ));
+        } else if !fields::is_clean_text(reference, false) {
+            problems.push(("reference", fields::unclean_text("Reference", false)));
         }
         let courier_id = match &self.courier_id {
             None => Some(user_id),
@@ -170,12 +167,7 @@ impl InvoiceInput {
                 "Status must be unchecked, matches, disputed or resolved".into(),
             ));
         }
-        if self.note.chars().count() > MAX_NOTE_CHARS {
-            problems.push((
-                "note",
-                format!("Note must be at most {MAX_NOTE_CHARS} characters"),
-            ));
-        }
+        fields::multi_line(&self.note, "note", "Note", MAX_NOTE_CHARS, &mut problems);
         match (id, start, end, courier_id, status, problems.is_empty()) {
             (
                 Some(id),

@@ -1805,6 +1805,49 @@ async fn nil_and_max_ids_and_signed_dates_are_refused(backend: Backend) {
     );
 }
 
+/// Issue 31: `entry.notes` took NUL, ESC, DEL and C1 controls, and names and labels took
+/// bidi overrides. Every free-text field refuses them now; notes keep line breaks and tabs.
+async fn free_text_refuses_control_characters_and_direction_marks(backend: Backend) {
+    let Some(app) = spawn_app(backend).await else {
+        return;
+    };
+    let (cookie, _) = app.sign_up("free-text@example.com", "van-route-42").await;
+    let me = user_id(&app, &cookie).await;
+    let notes = |text: &str| {
+        let mut args = day_args(&new_id(), &me, Some(&me));
+        args["notes"] = json!(text);
+        mutation("entry.put", args)
+    };
+    let refused = [
+        notes("nul\u{0}"),
+        notes("esc\u{1b}[2J"),
+        notes("del\u{7f}"),
+        notes("c1\u{9b}31m"),
+        notes("gnp.\u{202e}exe"),
+        mutation("courier.put", courier_args(&new_id(), "Evri\u{202e}")),
+        mutation("profile.update", json!({"displayName": "Sam\u{2066}"})),
+        mutation("profile.update", json!({"bio": "bell\u{7}"})),
+    ];
+    let reply = app.push(&cookie, refused.to_vec()).await;
+    let codes: Vec<&str> = reply.body["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["code"].as_str().unwrap_or("applied"))
+        .collect();
+    assert_eq!(codes, ["validation"; 8], "{}", reply.text);
+    let fine = app
+        .push(
+            &cookie,
+            vec![
+                notes("first line\nsecond\ttabbed"),
+                mutation("profile.update", json!({"bio": "two\nlines"})),
+            ],
+        )
+        .await;
+    assert_eq!(statuses(&fine), ["applied"; 2], "{}", fine.text);
+}
+
 fn vehicle_args(id: &str, name: &str) -> Value {
     json!({"id": id, "name": name, "type": "carVan", "method": "flatRate"})
 }
@@ -2486,6 +2529,7 @@ async fn pulls_racing_pushes_never_skip_a_change(backend: Backend) {
 
 on_both_backends!(
     a_days_rate_card_must_be_its_couriers,
+    free_text_refuses_control_characters_and_direction_marks,
     nil_and_max_ids_and_signed_dates_are_refused,
     starter_records_come_first_in_every_new_account,
     vehicles_expenses_and_mileage_put_edit_delete,

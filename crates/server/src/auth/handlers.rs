@@ -27,7 +27,7 @@ pub(super) fn account_error(err: AccountError) -> AppError {
         AccountError::PasswordTooShort
         | AccountError::PasswordTooLong
         | AccountError::PasswordTooCommon => (StatusCode::UNPROCESSABLE_ENTITY, "weak-password"),
-        AccountError::DisplayNameTooLong => {
+        AccountError::DisplayNameTooLong | AccountError::DisplayNameUnclean => {
             return AppError::validation("displayName", err.message());
         }
     };
