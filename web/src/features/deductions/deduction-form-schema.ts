@@ -1,6 +1,7 @@
 // The deduction form, as typed, to what is stored. Bounds match the server's deduction rules
 // (the issue-12 contract) so a typo is caught here, not parked after a push.
 import { z } from '@/lib/zod';
+import { forbiddenCharactersMessage, hasForbiddenCharacters } from '@/lib/text-rules';
 import { parseForm, type FieldErrors, type FormResult } from '@/lib/form';
 import { parsePounds, penceToPounds } from '@/lib/money';
 import type { DeductionContent, DeductionRepeat } from '@/sync/types';
@@ -12,7 +13,7 @@ export const MAX_AMOUNT_PENCE = 1_000_000;
 export const deductionMessages = {
   label: 'Please say what the deduction is, e.g. Van hire',
   labelLength: `The label must be at most ${MAX_LABEL_CHARS} characters`,
-  labelControl: 'The label cannot contain control characters',
+  labelControl: forbiddenCharactersMessage('The label'),
   amountRequired: 'Please enter the amount',
   amountFormat: 'Enter the amount in pounds and pence, e.g. 185.00',
   amountRange: 'The amount must be from £0.01 to £10,000.00',
@@ -34,8 +35,6 @@ export type DeductionFormErrors = FieldErrors<DeductionFormInput>;
 export type DeductionFields = Omit<DeductionContent, 'courierId'>;
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
-// eslint-disable-next-line no-control-regex -- the rule is precisely "no control characters"
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
 export const deductionFormSchema = z
   .object({
@@ -44,7 +43,7 @@ export const deductionFormSchema = z
       .trim()
       .min(1, deductionMessages.label)
       .refine((text) => [...text].length <= MAX_LABEL_CHARS, deductionMessages.labelLength)
-      .refine((text) => !CONTROL.test(text), deductionMessages.labelControl),
+      .refine((text) => !hasForbiddenCharacters(text), deductionMessages.labelControl),
     amount: z
       .string()
       .trim()
