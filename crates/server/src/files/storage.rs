@@ -128,17 +128,21 @@ fn path(key: &impl FileKey) -> Path {
 #[derive(Clone)]
 pub struct FileStore {
     objects: Arc<dyn ObjectStore>,
+    /// DATA_DIR/files with local storage (where a user's folder is to be removed with them).
+    local_root: Option<std::path::PathBuf>,
 }
 
 impl FileStore {
     /// Opens the configured store. Nothing is contacted yet: a bucket that is missing or
     /// unreachable shows up as a failed upload (and in the log), not as a failed start.
     pub fn from_config(config: &Config) -> anyhow::Result<FileStore> {
+        let mut local_root = None;
         let objects: Arc<dyn ObjectStore> = match config.storage.storage {
             StorageKind::Local => {
                 let dir = config.files_dir();
                 std::fs::create_dir_all(&dir)
                     .with_context(|| format!("creating the file store {}", dir.display()))?;
+                local_root = Some(dir.clone());
                 Arc::new(LocalFileSystem::new_with_prefix(&dir)?)
             }
             StorageKind::S3 => {
@@ -178,7 +182,10 @@ impl FileStore {
                 Arc::new(builder.build().context("configuring S3 storage")?)
             }
         };
-        Ok(FileStore { objects })
+        Ok(FileStore {
+            objects,
+            local_root,
+        })
     }
 
     pub async fn put(&self, key: &impl FileKey, bytes: Bytes) -> anyhow::Result<()> {
@@ -208,7 +215,9 @@ impl FileStore {
     }
 
     /// Removes every object under `users/{uid}/` (a deleted account's pictures and receipt
-    /// photos, including any an interrupted replacement left behind); returns how many went.
+    /// photos, including any an interrupted replacement left behind) and, with local storage,
+    /// the folder itself with whatever is left in it (an upload that never finished); returns
+    /// how many objects went.
     pub async fn delete_user_files(&self, user_id: Uuid) -> anyhow::Result<u64> {
         use futures_util::TryStreamExt;
         let prefix = Path::from(format!("users/{user_id}"));
@@ -223,6 +232,16 @@ impl FileStore {
                 Ok(()) | Err(object_store::Error::NotFound { .. }) => {}
                 Err(err) => {
                     return Err(err).with_context(|| format!("deleting {}", object.location));
+                }
+            }
+        }
+        if let Some(root) = &self.local_root {
+            let folder = root.join("users").join(user_id.to_string());
+            match tokio::fs::remove_dir_all(&folder).await {
+                Ok(()) => {}
+                Err(err) if err.kind() == std::io::ErrorKind::NotFound => {}
+                Err(err) => {
+                    return Err(err).with_context(|| format!("removing {}", folder.display()));
                 }
             }
         }
