@@ -62,7 +62,7 @@ pub async fn run(binary: &Path) -> Vec<Figure> {
         mutation(
             "rateCard.put",
             json!({"id": card, "courierId": courier, "validFrom": "2020-01-01",
-            "label": "", "perStop": [{"rate": 150}]}),
+            "label": "", "perStop": [{"stopCount": 100, "rate": 150}, {"rate": 100}]}),
         ),
     ])
     .await;

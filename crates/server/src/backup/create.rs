@@ -21,18 +21,26 @@ use crate::config::{Config, DatabaseTarget, StorageKind};
 /// the first read of a database can).
 const BUSY_TIMEOUT_MS: u32 = 30_000;
 
-/// The two files a backup writes beside its archive until it is whole: ours by name.
-pub(super) fn work_files(out: &Path) -> [PathBuf; 2] {
-    [sibling(out, "partial"), sibling(out, "db-snapshot")]
+/// The files a backup writes beside its archive until it is whole, ours by name: the partial
+/// archive, the database snapshot, and the journal SQLite keeps beside the snapshot while it
+/// fills it.
+pub(super) fn work_files(out: &Path) -> [PathBuf; 3] {
+    [
+        sibling(out, "partial"),
+        sibling(out, "db-snapshot"),
+        sibling(out, "db-snapshot-journal"),
+    ]
 }
 
 pub(super) fn create_blocking(config: &Config, out: &Path) -> anyhow::Result<BackupSummary> {
-    let [partial, snapshot] = work_files(out);
+    let [partial, snapshot, journal] = work_files(out);
     // Leftovers of an interrupted run are ours by name.
-    remove_if_present(&partial)?;
-    remove_if_present(&snapshot)?;
+    for file in [&partial, &snapshot, &journal] {
+        remove_if_present(file)?;
+    }
     let result = write_archive(config, &partial, &snapshot);
     let _ = fs::remove_file(&snapshot);
+    let _ = fs::remove_file(&journal);
     match result {
         Ok(summary) => {
             // Renamed into place only when complete: an archive at `out` is always whole.

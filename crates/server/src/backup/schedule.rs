@@ -69,7 +69,7 @@ pub fn remove_leftovers(dir: &Path) -> io::Result<Vec<PathBuf>> {
     for entry in entries.filter_map(Result::ok) {
         let name = entry.file_name();
         let name = name.to_string_lossy();
-        let work = [".partial", ".db-snapshot"]
+        let work = [".partial", ".db-snapshot", ".db-snapshot-journal"]
             .iter()
             .any(|end| name.ends_with(&format!("{SUFFIX}{end}")));
         if name.starts_with(PREFIX) && work {
@@ -138,6 +138,7 @@ mod tests {
             "delivery-tracker-20260102T000000.000Z.tar.gz.partial",
             "delivery-tracker-20260102T000000.000Z.tar.gz.db-snapshot",
             "mine.tar.gz.partial",
+            "delivery-tracker-20260102T000000.000Z.tar.gz.db-snapshot-journal",
         ];
         for name in names {
             fs::write(dir.path().join(name), b"x").unwrap();
@@ -146,7 +147,11 @@ mod tests {
         removed.sort();
         assert_eq!(
             removed,
-            [dir.path().join(names[2]), dir.path().join(names[1])]
+            [
+                dir.path().join(names[2]),
+                dir.path().join(names[4]),
+                dir.path().join(names[1])
+            ]
         );
         assert!(dir.path().join(names[0]).exists() && dir.path().join(names[3]).exists());
         assert!(
