@@ -106,10 +106,10 @@ async fn receipt_race(binary: &Path) -> Vec<Figure> {
     vec![Figure::new(
         "quotas: receipts on disk after 20 pairs of uploads under one id at once (2 MiB quota)",
         format!(
-            "{:.1} MB on disk ({:.1}× the quota), {:.1} MB recorded",
-            on_disk as f64 / 1e6,
+            "{:.1} kB on disk ({:.2}× the quota), {:.1} kB recorded",
+            on_disk as f64 / 1e3,
             times(on_disk),
-            recorded as f64 / 1e6
+            recorded as f64 / 1e3
         ),
     )]
 }
