@@ -26,9 +26,9 @@ pub struct UploadsConfig {
 
     /// Memory for decoding pictures at once across all uploads, in MiB: a decode waits until
     /// what it needs at its peak fits (worked out from the picture's header: a 12-megapixel
-    /// phone photo needs about 50 MiB, a 40-megapixel one about 140, a 30-megapixel
-    /// progressive JPEG about 290), and a picture needing more than the whole budget is
-    /// refused. At least 64.
+    /// photo needs about 50 MiB as a profile picture and 140 as a receipt, which the app
+    /// shrinks on the phone first; a progressive JPEG about three times as much), and a
+    /// picture needing more than the whole budget is refused. At least 64.
     #[arg(long, env = "DECODE_BUDGET_MB", default_value_t = 256, global = true)]
     pub decode_budget_mb: u32,
 }
