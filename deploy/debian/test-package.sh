@@ -3,10 +3,13 @@
 # files for systemd-analyze; PID 1 on a build machine or in CI is not systemd, so nothing can
 # start the unit for real), then starts the service the way its unit says, read
 # from the installed unit file: ExecStart as its User/Group, with its Environment,
-# EnvironmentFile and WorkingDirectory. Checks /healthz, `delivery-tracker healthcheck`, the
-# data directory's owner, a graceful stop, and that remove and purge keep the data.
-# What this does not exercise: systemd itself (the sandboxing options, StateDirectory creation,
-# Restart=); `systemd-analyze verify` checks the unit's syntax when it is installed.
+# EnvironmentFile and WorkingDirectory, after making its StateDirectory= folders as systemd
+# would. Checks /healthz, `delivery-tracker healthcheck`, the data directory's owner, a first
+# scheduled backup in the settings file's example BACKUP_DIR, the admin command the docs give
+# (run with sudo from /root, a folder the service user cannot read), a graceful stop, and that
+# remove and purge keep the data.
+# What this does not exercise: systemd itself (the sandboxing options, Restart=);
+# `systemd-analyze verify` checks the unit's syntax when it is installed.
 # Usage: test-package.sh DEB ROOT   (ROOT is made with debootstrap when it is not a Debian root)
 set -euo pipefail
 deb=$(realpath "$1")
@@ -19,7 +22,7 @@ fail() { printf 'FAIL: %s\n' "$*" >&2; exit 1; }
 if [ ! -f "$root/etc/debian_version" ]; then
   command -v debootstrap >/dev/null || fail "debootstrap is missing (apt-get install debootstrap), and $root is not a Debian root"
   say "Making a Debian 12 root in $root with debootstrap"
-  debootstrap --variant=minbase --include=adduser,ca-certificates,procps,systemd bookworm "$root" >/dev/null
+  debootstrap --variant=minbase --include=adduser,ca-certificates,procps,sudo,systemd bookworm "$root" >/dev/null
 fi
 
 mounted=
@@ -65,11 +68,19 @@ exec_start=$(service_value ExecStart)
 
 say "The package made the service's user and its directories"
 in_root getent passwd "$user" || fail "no user $user"
-state=/var/lib/$(service_value StateDirectory)
-# Names from inside the root: its uids are not the host's.
-owner=$(in_root stat -c %U "$state")
-[ "$owner" = "$user" ] || fail "$state is owned by $owner, not $user"
-in_root ls -ld "$state" /etc/delivery-tracker /etc/delivery-tracker/delivery-tracker.env
+read -ra state_dirs <<<"$(service_value StateDirectory)"
+state=/var/lib/${state_dirs[0]}
+# What systemd does at each start: every StateDirectory= folder exists, the service user's, with
+# StateDirectoryMode (the package's postinst made them already).
+for dir in "${state_dirs[@]}"; do
+  in_root install -d -o "$user" -g "$group" -m "$(service_value StateDirectoryMode)" "/var/lib/$dir"
+done
+for dir in "${state_dirs[@]}"; do
+  # Names from inside the root: its uids are not the host's.
+  owner=$(in_root stat -c %U "/var/lib/$dir")
+  [ "$owner" = "$user" ] || fail "/var/lib/$dir is owned by $owner, not $user"
+done
+in_root ls -ld "${state_dirs[@]/#//var/lib/}" /etc/delivery-tracker /etc/delivery-tracker/delivery-tracker.env
 
 # The environment systemd would give the process: Environment= lines, then each
 # EnvironmentFile (a leading `-` means optional), whose values win.
@@ -90,9 +101,12 @@ while read -r file; do
     continue
   fi
   if [ -z "$env_file_edit" ]; then
-    # The test listens on a free port, set the way an operator would: in the settings file.
-    say "Setting LISTEN=127.0.0.1:$port in $file"
-    sed -i "s/^LISTEN=.*/LISTEN=127.0.0.1:$port/" "$root$file"
+    # The test listens on a free port and turns on the example BACKUP_DIR, the way an operator
+    # would: in the settings file.
+    say "Setting LISTEN=127.0.0.1:$port and the example BACKUP_DIR in $file"
+    sed -i -e "s/^LISTEN=.*/LISTEN=127.0.0.1:$port/" -e "s/^#BACKUP_DIR=/BACKUP_DIR=/" "$root$file"
+    backup_dir=$(sed -n 's/^BACKUP_DIR=//p' "$root$file")
+    [ -n "$backup_dir" ] || fail "$file has no example BACKUP_DIR"
     env_file_edit=1
   fi
   while IFS= read -r setting; do
@@ -122,6 +136,28 @@ echo "GET /healthz: $body"
 running_as=$(ps -o uid= -p "$server_pid" | tr -d ' ')
 echo "the server process runs as uid $running_as"
 [ "$running_as" = "$(in_root id -u "$user")" ] || fail "runs as uid $running_as, not $user"
+
+say "The first scheduled backup, in $backup_dir"
+backup=
+for _ in $(seq 1 60); do
+  backup=$(in_root sh -c "ls $backup_dir/delivery-tracker-*.tar.gz 2>/dev/null" || true)
+  [ -n "$backup" ] && break
+  kill -0 "$server_pid" 2>/dev/null || fail "the service exited"
+  sleep 0.5
+done
+[ -n "$backup" ] || fail "no scheduled backup in $backup_dir"
+in_root ls -l "$backup"
+[ "$(in_root stat -c %U "$backup")" = "$user" ] || fail "the backup is not $user's"
+
+say "The admin command from docs/installing.md, run with sudo from /root"
+admin_command=$(grep -o "sudo -u delivery-tracker sh -c '[^']*'" "$(dirname "$0")/../../docs/installing.md" | head -n 1)
+[ -n "$admin_command" ] || fail "docs/installing.md gives no admin command"
+echo "$admin_command"
+in_root sh -c "command -v sudo >/dev/null || apt-get install -y -qq sudo >/dev/null"
+listing=$(in_root env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root sh -c "cd /root && $admin_command") ||
+  fail "the admin command failed"
+echo "$listing"
+echo "$listing" | grep -q "0 user(s)" || fail "unexpected listing"
 
 say "delivery-tracker healthcheck (the container's probe) as $user"
 chroot --userspec="$user:$group" "$root" /usr/bin/env -i "${envs[@]}" /usr/bin/delivery-tracker healthcheck
@@ -164,4 +200,4 @@ fi
 
 rm -f "$root/tmp/package.deb"
 echo
-echo "package test passed: installed, started as $user from the installed unit, /healthz ok, stopped cleanly, data kept on remove and purge"
+echo "package test passed: installed, started as $user from the installed unit, /healthz ok, a scheduled backup in $backup_dir, the documented admin command ok, stopped cleanly, data kept on remove and purge"

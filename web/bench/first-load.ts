@@ -2,7 +2,7 @@
  * First load of the landing and login pages (issue 15): the JS a first visit downloads, as a
  * ratio to a bare stack (React 19 + react-router + Dexie + workbox-window, bench/bare-stack,
  * built with the same Vite), and Lighthouse (mobile, median of 3) on `/` and `/login` against
- * the release binary. Prints figures; asserts nothing (see the README's benchmark section).
+ * the release binary. Prints figures; asserts nothing (see docs/development.md, "Tests and benchmarks").
  *
  *   npx tsx bench/first-load.ts     (after `make release`; goals: ratio ≤ 1.15, performance
  *                                    ≥ 95, best practices 100, SEO 100)

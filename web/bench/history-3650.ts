@@ -2,7 +2,7 @@
  * Ten years of daily entries (3,650) on a phone-sized Chromium against the release binary:
  * how long the history takes to show, how many rows are really in the page, how smooth a
  * scroll to the bottom is, and how long the summaries (tables + chart) take. Prints figures;
- * asserts nothing (shared machines are noisy; see the README's benchmark section).
+ * asserts nothing (shared machines are noisy; see docs/development.md, "Tests and benchmarks").
  *
  *   npx tsx bench/history-3650.ts     (after `make release`)
  */

@@ -1,5 +1,5 @@
 // Benchmarks are command-line programs whose output is their result: they print figures and
-// assert nothing (see the README's benchmark section).
+// assert nothing (see docs/development.md, "Tests and benchmarks").
 
 export function report(line: string): void {
   process.stdout.write(`${line}\n`);

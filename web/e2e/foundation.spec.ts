@@ -112,14 +112,14 @@ describe('guest', () => {
 });
 
 describe('operator', () => {
-  it('users set-role takes effect at once and users list shows the account', async () => {
+  it('users set-plan takes effect at once and users list shows the account', async () => {
     const { context, page } = await newPage(run.browser, run.server);
     const email = uniqueEmail('pro');
     await signUp(page, email);
     await page.waitForURL('**/app/dashboard');
 
-    run.server.admin('users', 'set-role', email, 'pro');
-    // Columns: id, e-mail, phone ("-" for an e-mail account), role.
+    run.server.admin('users', 'set-plan', email, 'pro');
+    // Columns: id, e-mail, phone ("-" for an e-mail account), plan.
     assert.match(run.server.admin('users', 'list'), new RegExp(`${email.replace(/[.]/g, '\\.')}\\s+-\\s+pro`));
     // The CLI is another process: the server notices its commit (and drops what it cached
     // about sessions) within a quarter of a second, so wait on the server's answer, not a clock.

@@ -119,6 +119,18 @@ export async function launchProfile(server: RunningServer, profileDir: string): 
 
 export const phone = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 1 };
 
+/** A free loopback port (bound, then released for the server to take): for specs whose settings
+ * name the server's own address (PUBLIC_URL) before it starts. */
+export async function freePort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const address = probe.address();
+  await new Promise((resolve) => probe.close(resolve));
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}
+
 export async function newPage(browser: Browser, server: RunningServer): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ ...phone, baseURL: server.url });
   const page = await context.newPage();

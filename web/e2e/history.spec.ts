@@ -125,14 +125,14 @@ describe('history', () => {
     );
     assert.deepEqual(rows[0]!.slice(-2), ['Courier ID', 'Rate card ID']);
 
-    await page.getByRole('link', { name: 'Invoice checks' }).click();
+    await page.getByRole('link', { name: 'Statement checks' }).click();
     // The default courier is paid weekly from Sunday; the week checked is older than the first page of periods.
     await page.getByRole('list', { name: 'Pay periods' }).waitFor();
     const period = page.getByRole('listitem', { name: 'Pay period 16/03/2025 – 22/03/2025' });
     while ((await period.count()) === 0) await page.getByRole('button', { name: /^Show older periods/ }).click();
     await period.getByRole('button', { name: 'Check statement' }).click();
     const form = period.getByRole('form', { name: 'Check statement 16/03/2025 – 22/03/2025' });
-    await form.getByLabel('Total paid (£)').fill('376.20');
+    await form.getByLabel('Net paid, after deductions (£)').fill('376.20');
     await form.getByRole('button', { name: 'Save check' }).click();
     const check = page.getByRole('article', { name: 'Statement check 16/03/2025 – 22/03/2025' });
     await check.getByText('Tue 18/03/2025 (120 stops, £232.60) is missing from the statement.', { exact: false }).waitFor();

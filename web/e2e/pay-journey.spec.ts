@@ -41,7 +41,8 @@ describe('the pay journey', () => {
     await openNav(phone.page, 'Settings');
     const mine = await openCourier(phone.page, 'My courier');
     await mine.getByRole('button', { name: 'Add deduction' }).click();
-    await mine.getByLabel('What for').fill('Van hire');
+    await mine.getByLabel('What it is for').selectOption('vehicleHire');
+    await mine.getByLabel('Name on the statement').fill('Van hire');
     await mine.getByLabel('Amount (£)').fill('195');
     await mine.getByLabel('Repeats').selectOption('weekly');
     await mine.getByLabel('First charge').fill(thisWeek(0));

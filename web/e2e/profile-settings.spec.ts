@@ -148,7 +148,7 @@ describe('profile, settings, plans and theme', () => {
     await dialog.getByRole('button', { name: 'OK' }).click();
     await openNav(page, 'Profile');
 
-    run.server.admin('users', 'set-role', email, 'pro');
+    run.server.admin('users', 'set-plan', email, 'pro');
 
     // Poked and pulled: no reload.
     await profileCard(page).getByRole('link', { name: 'Pro Member' }).waitFor({ timeout: 20_000 });

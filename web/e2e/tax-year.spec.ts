@@ -37,7 +37,7 @@ const UK_BANDS: [number, number][] = [
   [12_514_000, 40],
 ];
 const SCOTTISH_BANDS: [number, number][] = [
-  [396_600, 19],
+  [396_700, 19],
   [1_695_600, 20],
   [3_109_200, 21],
   [6_243_000, 42],
@@ -110,16 +110,16 @@ async function addExpense(page: Page, fields: { date: string; amount: string; ca
   await form.getByLabel(fields.monthly ? 'First payment' : 'Paid on').fill(fields.date);
   await form.getByLabel('Amount (£)').fill(fields.amount);
   await form.getByLabel('Category').selectOption(fields.category);
-  if (fields.vehicle) await form.getByLabel('Vehicle (optional)').selectOption({ label: fields.vehicle });
+  if (fields.vehicle) await form.getByLabel('Vehicle', { exact: true }).selectOption({ label: fields.vehicle });
   await form.getByLabel('Note').fill(fields.note);
   await form.getByRole('button', { name: 'Add expense' }).click();
   await page.getByRole('region', { name: 'Expenses' }).getByText(fields.note).first().waitFor();
   await form.waitFor({ state: 'hidden' });
 }
 
-/** A figure of the tax year's overview (a <dl>: the term, then its value). */
+/** A figure of the tax year's overview (its <dl>s: the term, then its value). */
 async function figure(page: Page, label: string): Promise<string> {
-  const value = page.locator('dl[aria-label="The year in figures"] > div').filter({ has: page.locator('dt', { hasText: new RegExp(`^${label}$`) }) }).locator('dd');
+  const value = page.locator('section[aria-labelledby="tax-overview"] dl > div').filter({ has: page.locator('dt', { hasText: new RegExp(`^${label}$`) }) }).locator('dd');
   return (await value.textContent())?.trim() ?? '';
 }
 
@@ -198,10 +198,10 @@ describe('the tax year', () => {
     await page.getByRole('heading', { name: `Set aside for ${yearLabel.replace('-', '–')}` }).waitFor();
     await page.getByText('This is an estimate to help you plan, not tax advice.').waitFor();
     // Every record is on this device already; wait for the last one to be counted.
-    await page.locator('dl[aria-label="The year in figures"] dd', { hasText: pounds(expenses) }).waitFor();
+    await page.locator('dl[aria-label="The year in figures"] dd', { hasText: `−${pounds(expenses)}` }).waitFor();
     assert.equal(await figure(page, 'Turnover'), pounds(turnover));
-    assert.equal(await figure(page, 'Expenses'), pounds(expenses));
-    assert.equal(await figure(page, 'Mileage claim'), pounds(mileageClaim));
+    assert.equal(await figure(page, 'Expenses'), `−${pounds(expenses)}`);
+    assert.equal(await figure(page, 'Mileage claim'), `−${pounds(mileageClaim)}`);
     assert.equal(await figure(page, 'Profit'), pounds(profit));
     assert.equal(await figure(page, 'Income Tax'), pounds(incomeTaxOf(profit, UK_BANDS)));
     assert.equal(await figure(page, 'Class 4 NI'), pounds(class4Of(profit)));
@@ -218,7 +218,7 @@ describe('the tax year', () => {
     // Saved on the device first: the figures follow once the button shows it chosen.
     await page.getByRole('button', { name: 'Scotland', pressed: true }).waitFor();
     const scottish = incomeTaxOf(profit, SCOTTISH_BANDS);
-    await page.locator('dl[aria-label="The year in figures"] dd', { hasText: pounds(scottish) }).waitFor();
+    await page.locator('dl[aria-label="The tax on it"] dd', { hasText: pounds(scottish) }).waitFor();
     assert.equal(await figure(page, 'Income Tax'), pounds(scottish));
     assert.notEqual(scottish, incomeTaxOf(profit, UK_BANDS));
     assert.equal(await figure(page, 'Class 4 NI'), pounds(class4Of(profit)));

@@ -24,7 +24,7 @@ const viewports = [
   { name: 'desktop', width: 1280, height: 800 },
 ] as const;
 
-const publicPages = ['/', '/login', '/privacy', '/terms', '/contact'];
+const publicPages = ['/', '/login', '/forgot-password', '/privacy', '/terms', '/contact'];
 
 function slug(path: string) {
   return path === '/' ? 'landing' : path.replace(/^\//, '').replaceAll('/', '-');
@@ -234,7 +234,7 @@ async function main() {
       await page.waitForTimeout(300);
       await shot('app-banner', false);
       problems.push(...(await bannerCovers(viewport.name, page)));
-      await page.getByRole('complementary', { name: 'Pro plan' }).getByRole('link', { name: 'See plans' }).click();
+      await page.getByRole('complementary', { name: 'Pro plan' }).getByRole('link', { name: /Go ad-free with Pro/ }).click();
       await page.getByRole('button', { name: 'Upgrade to Pro' }).waitFor();
       await shot('app-upgrade-free', true);
       await page.getByRole('button', { name: 'Upgrade to Pro' }).click();

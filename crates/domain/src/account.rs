@@ -1,11 +1,5 @@
-//! Account input rules: e-mail addresses, passwords and display names.
+//! Account input rules: e-mail addresses and display names (passwords: `password`).
 
-use std::{collections::HashSet, sync::OnceLock};
-
-/// Spec §5 "Login": password minimum is 6 characters.
-pub const PASSWORD_MIN_CHARS: usize = 6;
-/// Upper bound so a hashing request cannot be made arbitrarily expensive.
-pub const PASSWORD_MAX_CHARS: usize = 256;
 const EMAIL_MAX_CHARS: usize = 254;
 const DISPLAY_NAME_MAX_CHARS: usize = 80;
 
@@ -15,6 +9,8 @@ pub enum AccountError {
     PasswordTooShort,
     PasswordTooLong,
     PasswordTooCommon,
+    PasswordFromEmail,
+    PasswordFromAppName,
     DisplayNameTooLong,
     DisplayNameUnclean,
 }
@@ -27,7 +23,16 @@ impl AccountError {
             AccountError::PasswordTooShort => "Password should be at least 6 characters",
             AccountError::PasswordTooLong => "Password must be at most 256 characters",
             AccountError::PasswordTooCommon => {
-                "This password is too common. Please choose a less predictable one"
+                "This is one of the most common passwords, among the first anyone would try. \
+                 Please choose a less predictable one"
+            }
+            AccountError::PasswordFromEmail => {
+                "This password is made from your email address. Please choose one that is \
+                 harder to guess"
+            }
+            AccountError::PasswordFromAppName => {
+                "This password is made from the app's name or words of the job (like \"delivery\" \
+                 or \"van\"). Please choose one that is harder to guess"
             }
             AccountError::DisplayNameTooLong => "Display name must be at most 80 characters",
             AccountError::DisplayNameUnclean => {
@@ -75,33 +80,6 @@ impl Email {
     pub fn into_string(self) -> String {
         self.0
     }
-}
-
-/// Checks a new password: the spec's minimum, a sane maximum, and a blocklist of the most
-/// common passwords (DESIGN §3), compared case-insensitively.
-pub fn validate_password(password: &str) -> Result<(), AccountError> {
-    let chars = password.chars().count();
-    if chars < PASSWORD_MIN_CHARS {
-        return Err(AccountError::PasswordTooShort);
-    }
-    if chars > PASSWORD_MAX_CHARS {
-        return Err(AccountError::PasswordTooLong);
-    }
-    if common_passwords().contains(password.to_lowercase().as_str()) {
-        return Err(AccountError::PasswordTooCommon);
-    }
-    Ok(())
-}
-
-fn common_passwords() -> &'static HashSet<&'static str> {
-    static LIST: OnceLock<HashSet<&'static str>> = OnceLock::new();
-    LIST.get_or_init(|| {
-        include_str!("common-passwords.txt")
-            .lines()
-            .map(str::trim)
-            .filter(|line| !line.is_empty())
-            .collect()
-    })
 }
 
 /// An optional display name: trimmed, empty means "not set" (shown as 'User').
@@ -157,29 +135,6 @@ mod tests {
                 "{bad:?}"
             );
         }
-    }
-
-    #[test]
-    fn password_rules() {
-        assert_eq!(
-            validate_password("abc12"),
-            Err(AccountError::PasswordTooShort)
-        );
-        assert_eq!(
-            validate_password("Password1"),
-            Err(AccountError::PasswordTooCommon)
-        );
-        assert_eq!(
-            validate_password("qwerty"),
-            Err(AccountError::PasswordTooCommon)
-        );
-        assert_eq!(
-            validate_password(&"x".repeat(257)),
-            Err(AccountError::PasswordTooLong)
-        );
-        assert_eq!(validate_password("van-route-42"), Ok(()));
-        // Characters, not bytes: six multi-byte characters are enough.
-        assert_eq!(validate_password("ééééé1"), Ok(()));
     }
 
     #[test]

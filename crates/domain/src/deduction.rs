@@ -1,12 +1,14 @@
 //! A deduction (`kind: "deduction"`): what a courier takes off a statement, once on a date or
-//! every week or month (van hire, device rent, a damage charge). Occurrences and net pay are
-//! computed on the device (web `lib/deductions.ts`).
+//! every week or month (van hire, device rent, a damage charge), what it is for (an expense
+//! category: van hire is a vehicle cost, claimed once with its vehicle) and, for a vehicle cost,
+//! which vehicle. Occurrences, net pay and the tax treatment are computed on the device (web
+//! `lib/deductions.ts`, `lib/tax/`).
 
 use serde::{Deserialize, Serialize};
 use time::Date;
 use uuid::Uuid;
 
-use crate::{entry::FieldProblems, fields};
+use crate::{entry::FieldProblems, expense::ExpenseCategory, fields};
 
 pub const MAX_LABEL_CHARS: usize = 60;
 /// £10,000 in one charge.
@@ -48,6 +50,14 @@ pub struct DeductionInput {
     /// The last day a recurring deduction may fall on; null = ongoing (and always for once).
     #[serde(default)]
     pub to: Option<String>,
+    /// What it is for: an expense category id (`vehicleHire`, `equipment`, … `other`), or null
+    /// when not said (deductions saved before it could be). Absent from an app older than the
+    /// field: an update then keeps the stored purpose and vehicle (see `server::deductions`).
+    #[serde(default, deserialize_with = "fields::present")]
+    pub purpose: Option<Option<String>>,
+    /// The vehicle a vehicle cost is for, or null (absent = null).
+    #[serde(default)]
+    pub vehicle_id: Option<String>,
 }
 
 /// A validated deduction.
@@ -60,6 +70,8 @@ pub struct Deduction {
     pub repeat: Repeat,
     pub from: Date,
     pub to: Option<Date>,
+    pub purpose: Option<ExpenseCategory>,
+    pub vehicle_id: Option<Uuid>,
 }
 
 impl DeductionInput {
@@ -93,18 +105,56 @@ impl DeductionInput {
             }
             _ => {}
         }
-        match (id, courier_id, label, repeat, from, to, p.is_empty()) {
-            (Some(id), Some(courier_id), Some(label), Some(repeat), Some(from), Ok(to), true) => {
-                Ok(Deduction {
-                    id,
-                    courier_id,
-                    label,
-                    amount: self.amount,
-                    repeat,
-                    from,
-                    to,
-                })
-            }
+        let purpose = match self.purpose.as_ref().and_then(Option::as_deref) {
+            None => Some(None),
+            Some(raw) => fields::choice::<ExpenseCategory>(
+                raw,
+                "purpose",
+                || "Choose what the deduction is for from the list".into(),
+                &mut p,
+            )
+            .map(Some),
+        };
+        let vehicle_id = fields::optional_uuid(&self.vehicle_id, "vehicleId", "Vehicle id", &mut p);
+        // A vehicle says which vehicle a cost is for: it comes with the purpose, never alone.
+        if matches!(vehicle_id, Some(Some(_))) && matches!(purpose, Some(None)) {
+            p.push((
+                "purpose",
+                "Say what the deduction is for when it names a vehicle".into(),
+            ));
+        }
+        match (
+            id,
+            courier_id,
+            label,
+            repeat,
+            from,
+            to,
+            purpose,
+            vehicle_id,
+            p.is_empty(),
+        ) {
+            (
+                Some(id),
+                Some(courier_id),
+                Some(label),
+                Some(repeat),
+                Some(from),
+                Ok(to),
+                Some(purpose),
+                Some(vehicle_id),
+                true,
+            ) => Ok(Deduction {
+                id,
+                courier_id,
+                label,
+                amount: self.amount,
+                repeat,
+                from,
+                to,
+                purpose,
+                vehicle_id,
+            }),
             _ => Err(p),
         }
     }
@@ -124,6 +174,8 @@ mod tests {
             repeat: "weekly".into(),
             from: "2025-03-03".into(),
             to: None,
+            purpose: Some(Some("vehicleHire".into())),
+            vehicle_id: Some("0190a6e2-7c1d-7000-8000-0000000000f1".into()),
         }
     }
 
@@ -141,6 +193,49 @@ mod tests {
             (deduction.label.as_str(), deduction.repeat, deduction.to),
             ("Van hire", Repeat::Weekly, None)
         );
+        assert_eq!(
+            (
+                deduction.purpose,
+                deduction.vehicle_id.map(|id| id.to_string())
+            ),
+            (
+                Some(ExpenseCategory::VehicleHire),
+                Some("0190a6e2-7c1d-7000-8000-0000000000f1".into())
+            )
+        );
+    }
+
+    #[test]
+    fn a_purpose_is_optional_and_a_vehicle_comes_with_one() {
+        // Not said (null), or left out by an app older than the field: no purpose, no vehicle.
+        for purpose in [None, Some(None)] {
+            let deduction = DeductionInput {
+                purpose,
+                vehicle_id: None,
+                ..input()
+            }
+            .validate()
+            .unwrap();
+            assert_eq!((deduction.purpose, deduction.vehicle_id), (None, None));
+        }
+        // Any purpose may go without a vehicle ("No vehicle" is a choice).
+        let fee = DeductionInput {
+            purpose: Some(Some("other".into())),
+            vehicle_id: None,
+            ..input()
+        }
+        .validate()
+        .unwrap();
+        assert_eq!(fee.purpose, Some(ExpenseCategory::Other));
+        let json = r#"{"id":"0190a6e2-7c1d-7000-8000-0000000000e1","courierId":"0190a6e2-7c1d-7000-8000-0000000000c1","label":"Admin","amount":500,"repeat":"once","from":"2025-03-03"}"#;
+        let old_app: DeductionInput = serde_json::from_str(json).unwrap();
+        assert_eq!((old_app.purpose, old_app.vehicle_id), (None, None));
+        let said_null: DeductionInput = serde_json::from_str(&json.replace(
+            r#""from":"2025-03-03""#,
+            r#""from":"2025-03-03","purpose":null,"vehicleId":null"#,
+        ))
+        .unwrap();
+        assert_eq!(said_null.purpose, Some(None));
     }
 
     #[test]
@@ -158,6 +253,9 @@ mod tests {
             (|d| d.from = "2025-02-29".into(), "from"),
             (|d| d.to = Some("2025-13-01".into()), "to"),
             (|d| d.to = Some("2025-03-02".into()), "to"), // before from
+            (|d| d.purpose = Some(Some("vanHire".into())), "purpose"),
+            (|d| d.purpose = Some(None), "purpose"), // a vehicle without a purpose
+            (|d| d.vehicle_id = Some("van".into()), "vehicleId"),
             (
                 |d| {
                     d.repeat = "once".into();
@@ -207,10 +305,22 @@ mod tests {
             repeat: "sometimes".into(),
             from: "never".into(),
             to: Some("nope".into()),
+            purpose: Some(Some("fun".into())),
+            vehicle_id: Some("car".into()),
         };
         assert_eq!(
             fields(&bad),
-            ["id", "courierId", "label", "amount", "repeat", "from", "to"]
+            [
+                "id",
+                "courierId",
+                "label",
+                "amount",
+                "repeat",
+                "from",
+                "to",
+                "purpose",
+                "vehicleId"
+            ]
         );
     }
 
@@ -223,6 +333,7 @@ mod tests {
         for json in [
             format!("{{{base},\"amount\":500,\"vat\":true}}"),
             format!("{{{base},\"amount\":5.5}}"),
+            format!("{{{base},\"amount\":500,\"purpose\":7}}"),
             format!("{{{base}}}"),
         ] {
             assert!(

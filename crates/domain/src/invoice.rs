@@ -98,7 +98,7 @@ impl InvoiceInput {
     /// `user_id` is the pushing user's, the id of their default courier.
     pub fn validate(&self, user_id: Uuid) -> Result<Invoice, FieldProblems> {
         let mut problems = FieldProblems::new();
-        let id = fields::uuid(&self.id, "id", "Invoice id", &mut problems);
+        let id = fields::uuid(&self.id, "id", "Statement check id", &mut problems);
         let start = parse_date(&self.period_start);
         if start.is_none() {
             problems.push((

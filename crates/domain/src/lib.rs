@@ -16,6 +16,7 @@ pub mod invoice;
 pub mod merge;
 pub mod mileage;
 pub mod money;
+pub mod password;
 pub mod phone;
 pub mod profile;
 pub mod push;
@@ -27,9 +28,8 @@ pub mod time_fmt;
 pub mod vehicle;
 pub mod week;
 
-pub use account::{
-    AccountError, DisplayName, Email, PASSWORD_MAX_CHARS, PASSWORD_MIN_CHARS, validate_password,
-};
+pub use account::{AccountError, DisplayName, Email};
 pub use money::Money;
+pub use password::{PASSWORD_MAX_CHARS, PASSWORD_MIN_CHARS, validate_password};
 pub use role::Role;
 pub use tiers::{PayTier, PayTiers};

@@ -156,6 +156,10 @@ pub struct DeductionData {
     pub repeat: crate::deduction::Repeat,
     pub from: String,
     pub to: Option<String>,
+    /// What it is for (an expense category); null when not said.
+    pub purpose: Option<crate::expense::ExpenseCategory>,
+    /// The vehicle a vehicle cost is for.
+    pub vehicle_id: Option<String>,
     pub created_at: String,
     pub updated_at: String,
 }
@@ -373,7 +377,7 @@ mod tests {
             }],
             ..bare_card.clone()
         };
-        let deduction = |to: Option<&str>| {
+        let deduction = |to: Option<&str>, vehicle: Option<&str>| {
             ChangeData::Deduction(DeductionData {
                 courier_id: "0190a6e2-7c1d-7000-8000-0000000000c1".into(),
                 label: "Van hire".into(),
@@ -381,6 +385,8 @@ mod tests {
                 repeat: crate::deduction::Repeat::Weekly,
                 from: "2025-03-03".into(),
                 to: to.map(Into::into),
+                purpose: vehicle.map(|_| crate::expense::ExpenseCategory::VehicleHire),
+                vehicle_id: vehicle.map(Into::into),
                 created_at: "2025-03-24T09:00:00Z".into(),
                 updated_at: "2025-03-24T09:00:00Z".into(),
             })
@@ -435,8 +441,11 @@ mod tests {
             courier,
             ChangeData::RateCard(bare_card),
             ChangeData::RateCard(full_card),
-            deduction(None),
-            deduction(Some("2025-12-31")),
+            deduction(None, None),
+            deduction(
+                Some("2025-12-31"),
+                Some("0190a6e2-7c1d-7000-8000-0000000000f1"),
+            ),
             expense(None, None, &[]),
             expense(
                 Some(courier_id),

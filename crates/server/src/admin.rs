@@ -1,5 +1,7 @@
 //! Operator commands (`delivery-tracker users …`): they work on the same store as the server
 //! and take effect at once, because the server reads roles from the store on every request.
+//! `users create` and `users invite` add accounts whatever SIGNUPS_OPEN says: the operator
+//! decides who is in.
 //!
 //! Everything printed from the store went through [`terminal_safe`] first: display names and
 //! contact messages are typed by strangers (a contact message needs no account), and raw
@@ -10,49 +12,87 @@ use std::{borrow::Cow, collections::HashMap, fmt::Write as _, io::Write};
 
 use anyhow::Context;
 use domain::{
-    Email, Role,
+    DisplayName, Email, Role,
     phone::{PhoneNumber, PhoneRegion},
     time_fmt::{now_ms, rfc3339_from_ms},
+    validate_password,
 };
 use rand::{Rng, distributions::Alphanumeric};
 use uuid::Uuid;
 
 use crate::{
-    auth::password::PasswordHasher,
+    auth::{
+        email_links::{issue_link, link_url},
+        password::PasswordHasher,
+    },
     files::FileStore,
     notify::Signal,
-    store::{DynStore, EmailDelivery, EmailStatus, UserRecord},
+    store::{DynStore, EmailDelivery, EmailStatus, LinkPurpose, NewUser, StoreError, UserRecord},
 };
 
 /// Characters in a temporary password: about 119 bits from [A-Za-z0-9].
 const TEMPORARY_PASSWORD_CHARS: usize = 20;
 
+/// Prints every user as a table whose columns line up whatever strangers typed (escaped first,
+/// then padded by the width a terminal gives each character), with the free-text display name
+/// last so a long one cannot push the other columns out.
 pub async fn list_users(store: &DynStore, out: &mut impl Write) -> anyhow::Result<()> {
     let users = store.list_users().await?;
     let phones: HashMap<Uuid, String> = store.user_phones().await?.into_iter().collect();
-    writeln!(
-        out,
-        "{:<36}  {:<32}  {:<16}  {:<5}  {:<9}  {:<20}  created",
-        "id", "email", "phone", "role", "kind", "display name"
-    )?;
+    let mut rows = vec![
+        [
+            "id",
+            "email",
+            "phone",
+            "plan",
+            "kind",
+            "created",
+            "display name",
+        ]
+        .map(String::from),
+    ];
     for user in &users {
-        writeln!(
-            out,
-            "{:<36}  {:<32}  {:<16}  {:<5}  {:<9}  {:<20}  {}",
-            user.id,
-            terminal_safe(user.email.as_deref().unwrap_or("-")),
-            terminal_safe(phones.get(&user.id).map_or("-", String::as_str)),
-            user.role,
+        rows.push([
+            user.id.to_string(),
+            terminal_safe(user.email.as_deref().unwrap_or("-")).into_owned(),
+            terminal_safe(phones.get(&user.id).map_or("-", String::as_str)).into_owned(),
+            user.role.to_string(),
             if user.is_anonymous {
                 "guest"
             } else {
                 "account"
-            },
-            terminal_safe(user.display_name.as_deref().unwrap_or("-")),
+            }
+            .to_owned(),
             rfc3339_from_ms(user.created_at_ms),
-        )?;
+            terminal_safe(user.display_name.as_deref().unwrap_or("-")).into_owned(),
+        ]);
     }
+    write_table(out, &rows)?;
     writeln!(out, "{} user(s)", users.len())?;
+    Ok(())
+}
+
+/// Writes `rows` with each column padded to its widest cell (two spaces between columns, none
+/// after the last), measured in terminal columns: an accent is one, a CJK letter or emoji two.
+fn write_table<const N: usize>(out: &mut impl Write, rows: &[[String; N]]) -> std::io::Result<()> {
+    use unicode_width::UnicodeWidthStr;
+    let mut widths = [0; N];
+    for row in rows {
+        for (width, cell) in widths.iter_mut().zip(row) {
+            *width = (*width).max(cell.width());
+        }
+    }
+    for row in rows {
+        let mut line = String::new();
+        for (column, cell) in row.iter().enumerate() {
+            line.push_str(cell);
+            if column + 1 < N {
+                let pad = widths[column] - cell.width() + 2;
+                line.extend(std::iter::repeat_n(' ', pad));
+            }
+        }
+        writeln!(out, "{}", line.trim_end())?;
+    }
     Ok(())
 }
 
@@ -132,7 +172,8 @@ pub async fn delete_user(
     announce_user_changed(store, user.id).await;
     let removed = files.delete_user_files(user.id).await.with_context(|| {
         format!(
-            "the account {} is deleted but its files under users/{}/ were not all removed;              remove them by hand",
+            "the account {} is deleted but its files under users/{}/ were not all removed; \
+             remove them by hand",
             user.id, user.id
         )
     })?;
@@ -150,21 +191,118 @@ pub async fn reset_password(
     let user = find_user(store, who, region).await?;
     if user.email.is_none() {
         anyhow::bail!(
-            "{} has no e-mail, so no password sign-in: it signs in by phone, OpenID or as a              guest",
+            "{} has no e-mail, so no password sign-in: it signs in by phone, OpenID or as a \
+             guest",
             describe(&user)
         );
     }
-    let password: String = rand::thread_rng()
-        .sample_iter(&Alphanumeric)
-        .take(TEMPORARY_PASSWORD_CHARS)
-        .map(char::from)
-        .collect();
+    let password = temporary_password();
     let hash = PasswordHasher::new()?.hash(&password).await?;
     store.set_password(user.id, &hash, true, now_ms()).await?;
     // An empty `keep` matches no session: every one ends.
     let ended = store.delete_other_sessions(user.id, "").await?.len();
     announce_user_changed(store, user.id).await;
     Ok((user, password, ended))
+}
+
+fn temporary_password() -> String {
+    rand::thread_rng()
+        .sample_iter(&Alphanumeric)
+        .take(TEMPORARY_PASSWORD_CHARS)
+        .map(char::from)
+        .collect()
+}
+
+/// How `users create` sets the new account's first password.
+pub enum FirstPassword {
+    /// The operator's (read from stdin), held to the same rules as any new password.
+    Given(String),
+    /// A random one to pass on, which must be changed at first sign-in.
+    Temporary,
+}
+
+/// Creates an e-mail account, sign-ups open or not. Returns the user and, for
+/// [`FirstPassword::Temporary`], the password to pass on.
+pub async fn create_user(
+    store: &DynStore,
+    email: &str,
+    display_name: Option<&str>,
+    first_password: FirstPassword,
+) -> anyhow::Result<(UserRecord, Option<String>)> {
+    let email = Email::parse(email)
+        .map_err(|e| anyhow::anyhow!("{}: {}", e.message(), terminal_safe(email)))?;
+    let display_name = DisplayName::parse_optional(display_name)
+        .map_err(|e| anyhow::anyhow!("{}", e.message()))?;
+    let (password, temporary) = match first_password {
+        FirstPassword::Given(password) => {
+            validate_password(&password, Some(email.as_str()))
+                .map_err(|e| anyhow::anyhow!("{}", e.message()))?;
+            (password, false)
+        }
+        FirstPassword::Temporary => (temporary_password(), true),
+    };
+    let hash = PasswordHasher::new()?.hash(&password).await?;
+    let now = now_ms();
+    let created = store
+        .create_user(NewUser {
+            id: Uuid::now_v7(),
+            email: Some(email.as_str().to_owned()),
+            display_name,
+            password_hash: Some(hash.clone()),
+            is_anonymous: false,
+            now_ms: now,
+        })
+        .await;
+    let user = match created {
+        Ok(user) => user,
+        Err(StoreError::Conflict(_)) => {
+            anyhow::bail!("{} already has an account", terminal_safe(email.as_str()))
+        }
+        Err(err) => return Err(err.into()),
+    };
+    if temporary {
+        // The mark that makes the app ask for a new password first (as `users reset-password`).
+        store.set_password(user.id, &hash, true, now).await?;
+    }
+    let user = UserRecord {
+        must_change_password: temporary,
+        ..user
+    };
+    Ok((user, temporary.then_some(password)))
+}
+
+/// An invitation made by [`invite_user`], to e-mail or print.
+pub struct Invitation {
+    pub email: Email,
+    pub url: String,
+    pub expires_at_ms: i64,
+}
+
+/// Makes a sign-up link for `email`, working once for `days` days, sign-ups open or not; an
+/// earlier invitation to the address stops working. `origin` is the address the link names.
+pub async fn invite_user(
+    store: &DynStore,
+    email: &str,
+    days: u32,
+    origin: &str,
+) -> anyhow::Result<Invitation> {
+    let email = Email::parse(email)
+        .map_err(|e| anyhow::anyhow!("{}: {}", e.message(), terminal_safe(email)))?;
+    if let Some(user) = store.find_user_by_email(email.as_str()).await? {
+        anyhow::bail!(
+            "{} already has an account: they sign in with it (`users reset-password` if they \
+             forgot the password)",
+            describe(&user)
+        );
+    }
+    let now = now_ms();
+    let ttl_ms = i64::from(days) * 24 * 60 * 60 * 1000;
+    let token = issue_link(store, LinkPurpose::Invite, &email, None, now, ttl_ms).await?;
+    Ok(Invitation {
+        url: link_url(origin, LinkPurpose::Invite, &token),
+        email,
+        expires_at_ms: now + ttl_ms,
+    })
 }
 
 /// One line on whether the operator's e-mail copy went out.
@@ -256,6 +394,36 @@ fn steers_terminal(c: char) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn table_columns_line_up_whatever_their_width() {
+        use unicode_width::UnicodeWidthStr;
+        let rows = [
+            ["id", "email", "plan", "display name"],
+            [
+                "1",
+                "a-very-long-address-for-a-driver@example.co.uk",
+                "pro",
+                "Zoë",
+            ],
+            ["2", "司机@example.com", "free", "📦 Sam"],
+            ["3", "x@y.z", "free", "-"],
+        ]
+        .map(|row| row.map(String::from));
+        let mut out = Vec::new();
+        write_table(&mut out, &rows).unwrap();
+        let out = String::from_utf8(out).unwrap();
+        // Every row's third and fourth cells start at the same terminal column as the header's.
+        let column_of = |line: &str, cell: &str| line[..line.find(cell).unwrap()].width();
+        let lines: Vec<&str> = out.lines().collect();
+        let plan_at = column_of(lines[0], "plan");
+        let name_at = column_of(lines[0], "display name");
+        for (line, row) in lines.iter().zip(&rows) {
+            assert_eq!(column_of(line, &row[2]), plan_at, "{out}");
+            assert_eq!(column_of(line, &row[3]), name_at, "{out}");
+            assert_eq!(*line, line.trim_end(), "no trailing spaces");
+        }
+    }
 
     #[test]
     fn plain_text_is_untouched() {

@@ -17,12 +17,14 @@ pub mod healthcheck;
 pub mod housekeeping;
 pub mod http;
 pub mod invoices;
+pub mod mail;
 pub mod metrics;
 pub mod mileage;
 pub mod notify;
 pub mod quotas;
 pub mod rate_cards;
 pub mod records;
+pub mod startup;
 pub mod store;
 pub mod sync;
 pub mod unix_users;
@@ -101,6 +103,8 @@ pub struct Services {
     pub connection_limits: config::ConnectionLimits,
     /// The event streams' share of the connection slots.
     pub stream_slots: http::connections::StreamSlots,
+    /// Password-reset and invitation links.
+    pub email_links: auth::email_links::EmailLinks,
 }
 
 impl AppState {
@@ -148,6 +152,7 @@ impl AppState {
             config.http.trust_proxy,
         );
         let stream_slots = http::connections::StreamSlots::new(&connection_limits);
+        let email_links = auth::email_links::EmailLinks::from_config(&config)?;
         Ok(AppState(Arc::new(Services {
             config: Arc::new(config),
             public_origin,
@@ -167,6 +172,7 @@ impl AppState {
             metrics: Arc::default(),
             connection_limits,
             stream_slots,
+            email_links,
         })))
     }
 
@@ -286,6 +292,17 @@ pub async fn serve(
     state: AppState,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
+    serve_announced(listener, state, shutdown, || {}).await
+}
+
+/// As [`serve`], calling `ready` once everything is started and logged, just before the first
+/// connection is accepted: the binary prints where to open the app there, as its last line.
+pub async fn serve_announced(
+    listener: TcpListener,
+    state: AppState,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+    ready: impl FnOnce(),
+) -> std::io::Result<()> {
     let notifier = state.notifier.clone();
     let relay = state.store.start_signal_relay(state.notifier.clone());
     let stream_check = sync::stream_check::start(&state);
@@ -306,6 +323,15 @@ pub async fn serve(
         .clone()
         .map(|mailer| tokio::spawn(mailer.run(state.store.clone(), mailer_stopped)));
     let limits = state.connection_limits;
+    tracing::info!(
+        max_connections = limits.max_connections,
+        max_per_ip = limits.max_per_ip,
+        header_read_timeout_secs = limits.header_read_timeout.as_secs(),
+        max_event_streams = limits.max_event_streams,
+        event_streams_per_ip = limits.event_streams_per_ip,
+        "connection limits"
+    );
+    ready();
     let outcome = http::connections::serve_bounded(listener, app(state), limits, shutdown).await;
     housekeeping.abort();
     stream_check.abort();

@@ -86,7 +86,7 @@ async fn sign_up_rejects_taken_and_invalid_input(backend: Backend) {
             json!({"email": "a@b.co", "password": "password123"}),
             422,
             "weak-password",
-            "This password is too common. Please choose a less predictable one",
+            "This is one of the most common passwords, among the first anyone would try. Please choose a less predictable one",
         ),
         (
             json!({"password": "van-route-42"}),

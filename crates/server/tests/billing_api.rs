@@ -261,7 +261,47 @@ async fn provider_trouble_is_a_clear_error(backend: Backend) {
     assert_eq!(anonymous.status, StatusCode::UNAUTHORIZED);
 }
 
+/// PLANS_ENABLED=false: the app is told with the signed-in user (and keeps it offline), so it
+/// shows no banner, upgrade page or plan label; checkout has nothing to sell. The stored plan is
+/// kept, for a server that turns plans back on.
+async fn plans_off_is_told_with_the_user(backend: Backend) {
+    let (Some(on), Some(off)) = (
+        spawn_app(backend).await,
+        spawn_app_with(backend, |config| config.billing.plans_enabled = false).await,
+    ) else {
+        return;
+    };
+    let (cookie, user) = on.sign_up("on@example.com", "van-route-42").await;
+    assert_eq!(user["plansEnabled"], true);
+    let session = on.get("/api/v1/auth/session", Some(&cookie)).await;
+    assert_eq!(session.body["user"]["plansEnabled"], true);
+
+    let (cookie, user) = off.sign_up("off@example.com", "van-route-42").await;
+    assert_eq!(user["plansEnabled"], false, "{user}");
+    let session = off.get("/api/v1/auth/session", Some(&cookie)).await;
+    assert_eq!(session.body["user"]["plansEnabled"], false);
+    assert_eq!(
+        session.body["user"]["role"], "free",
+        "the stored plan is kept"
+    );
+    let checkout = off
+        .request(
+            Method::POST,
+            "/api/v1/billing/checkout",
+            None,
+            Some(&cookie),
+        )
+        .await;
+    assert_eq!(
+        checkout.error_code(),
+        "billing-disabled",
+        "{}",
+        checkout.text
+    );
+}
+
 on_both_backends!(
+    plans_off_is_told_with_the_user,
     without_a_provider_plans_are_the_operators,
     checkout_then_signed_webhook_makes_the_user_pro,
     provider_trouble_is_a_clear_error,

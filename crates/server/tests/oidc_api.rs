@@ -393,7 +393,7 @@ async fn providers_and_disabled_routes(backend: Backend) {
     let providers = app.get("/api/v1/auth/providers", None).await;
     assert_eq!(
         providers.body,
-        json!({"phone": false, "oidc": null, "signups": true, "guests": true, "phoneRegion": "GB"})
+        json!({"phone": false, "oidc": null, "signups": true, "guests": true, "phoneRegion": "GB", "passwordReset": false})
     );
     for path in [
         "/api/v1/auth/oidc/start",

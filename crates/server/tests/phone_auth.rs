@@ -621,7 +621,7 @@ async fn off_without_a_sender(backend: Backend) {
     assert_eq!(providers.status, StatusCode::OK);
     assert_eq!(
         providers.body,
-        json!({"phone": false, "oidc": null, "signups": true, "guests": true, "phoneRegion": "GB"})
+        json!({"phone": false, "oidc": null, "signups": true, "guests": true, "phoneRegion": "GB", "passwordReset": false})
     );
     for reply in [
         app.get(CHALLENGE, None).await,
@@ -641,7 +641,7 @@ async fn off_without_a_sender(backend: Backend) {
     };
     assert_eq!(
         on.get(PROVIDERS, None).await.body,
-        json!({"phone": true, "oidc": null, "signups": true, "guests": true, "phoneRegion": "GB"})
+        json!({"phone": true, "oidc": null, "signups": true, "guests": true, "phoneRegion": "GB", "passwordReset": false})
     );
     let challenge = on.get(CHALLENGE, None).await;
     assert_eq!(challenge.headers["cache-control"], "no-store");

@@ -736,7 +736,8 @@ async fn a_cheap_header_claiming_many_pixels_is_refused() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// S3-compatible storage against a real server: moto_server (`pip install "moto[server]"`).
+// S3-compatible storage against a real server: moto_server, which `make test` installs into the
+// tools venv and names in MOTO_SERVER (else the one on the PATH).
 
 /// A moto_server process on a free loopback port, stopped (by its PID) when dropped.
 struct Moto {
@@ -754,9 +755,9 @@ impl Drop for Moto {
 fn moto_missing(why: &str) -> Option<Moto> {
     assert!(
         std::env::var("CI").is_err(),
-        "CI must provide moto_server (pip install \"moto[server]\") so S3 storage is tested: {why}"
+        "CI must provide moto_server (`make test` installs it) so S3 storage is tested: {why}"
     );
-    eprintln!("skipping S3 round trip: {why} (pip install \"moto[server]\")");
+    eprintln!("skipping S3 round trip: {why} (`make test` installs moto_server)");
     None
 }
 
@@ -766,7 +767,8 @@ async fn start_moto() -> Option<Moto> {
         .local_addr()
         .unwrap()
         .port();
-    let child = Command::new("moto_server")
+    let moto_server = std::env::var_os("MOTO_SERVER").unwrap_or_else(|| "moto_server".into());
+    let child = Command::new(moto_server)
         .args(["-H", "127.0.0.1", "-p", &port.to_string()])
         .stdin(Stdio::null())
         .stdout(Stdio::null())

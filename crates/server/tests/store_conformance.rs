@@ -34,8 +34,9 @@ use server::{
     mileage::MileageLog,
     rate_cards::RateCards,
     store::{
-        DynStore, ExternalIdentity, MutationAction, NewUser, PreparedMutation, ReceiptHolder,
-        ReceiptInsert, ReceiptRecord, SessionRecord, StoreError,
+        DynStore, EmailLink, ExternalIdentity, InviteUse, LinkPurpose, MutationAction,
+        NewEmailLink, NewUser, PreparedMutation, ReceiptHolder, ReceiptInsert, ReceiptRecord,
+        SessionRecord, StoreError,
         phone::{PhoneCodeStart, PhoneSignIn, PhoneSignInRequest},
         sessions::READ_BATCH,
     },
@@ -73,6 +74,7 @@ async fn users_round_trip_and_emails_are_unique(backend: Backend) {
     let Some((store, _keep)) = store(backend).await else {
         return;
     };
+    assert_eq!(store.count_users().await.unwrap(), 0);
     let created = store.create_user(account("a@example.com")).await.unwrap();
     assert_eq!(created.email.as_deref(), Some("a@example.com"));
     assert_eq!(created.role, Role::Free);
@@ -95,6 +97,7 @@ async fn users_round_trip_and_emails_are_unique(backend: Backend) {
     store.create_user(guest()).await.unwrap();
     store.create_user(guest()).await.unwrap();
     assert_eq!(store.list_users().await.unwrap().len(), 3);
+    assert_eq!(store.count_users().await.unwrap(), 3);
 }
 
 async fn password_login_lookup_skips_guests(backend: Backend) {
@@ -901,6 +904,8 @@ async fn couriers_cards_and_deductions_round_trip(backend: Backend) {
         repeat: Repeat::Weekly,
         from: day("2025-09-01"),
         to: Some(day("2025-12-31")),
+        purpose: Some(domain::expense::ExpenseCategory::VehicleHire),
+        vehicle_id: None,
     };
     let time = |raw| domain::fields::parse_clock(raw).unwrap();
     let entry = Entry {
@@ -964,6 +969,8 @@ async fn couriers_cards_and_deductions_round_trip(backend: Backend) {
                 repeat: Repeat::Weekly,
                 from: "2025-09-01".into(),
                 to: Some("2025-12-31".into()),
+                purpose: Some(domain::expense::ExpenseCategory::VehicleHire),
+                vehicle_id: None,
                 created_at: at.clone(),
                 updated_at: at.clone(),
             })),
@@ -1638,6 +1645,287 @@ async fn a_deleted_guests_receipts_go_with_it(backend: Backend) {
     assert_eq!(store.receipt_bytes(guest.id).await.unwrap(), 0);
 }
 
+fn link(
+    token_hash: &str,
+    purpose: LinkPurpose,
+    email: &str,
+    user_id: Option<Uuid>,
+) -> NewEmailLink {
+    NewEmailLink {
+        token_hash: token_hash.into(),
+        purpose,
+        email: email.into(),
+        user_id,
+        now_ms: 1_000,
+        expires_at_ms: 1_000 + 3_600_000,
+    }
+}
+
+fn session_of(user_id: Uuid, token_hash: &str) -> SessionRecord {
+    SessionRecord {
+        token_hash: token_hash.into(),
+        user_id,
+        created_at_ms: 1_000,
+        last_seen_ms: 1_000,
+        user_agent: None,
+    }
+}
+
+async fn reset_links_work_once_until_they_expire_and_end_every_session(backend: Backend) {
+    let Some((store, _keep)) = store(backend).await else {
+        return;
+    };
+    let sam = store.create_user(account("sam@example.com")).await.unwrap();
+    let pat = store.create_user(account("pat@example.com")).await.unwrap();
+    // A temporary password from the operator: choosing one by link clears the mark.
+    store
+        .set_password(sam.id, "$argon2id$temporary", true, 1_000)
+        .await
+        .unwrap();
+    for token in ["sam-phone", "sam-laptop"] {
+        store
+            .create_session(session_of(sam.id, token))
+            .await
+            .unwrap();
+    }
+    store
+        .create_session(session_of(pat.id, "pat-phone"))
+        .await
+        .unwrap();
+    let reset = |hash: &str, user: &server::store::UserRecord| {
+        link(
+            hash,
+            LinkPurpose::PasswordReset,
+            user.email.as_deref().unwrap(),
+            Some(user.id),
+        )
+    };
+    store.create_email_link(reset("sam-1", &sam)).await.unwrap();
+    store.create_email_link(reset("sam-2", &sam)).await.unwrap();
+    store.create_email_link(reset("pat-1", &pat)).await.unwrap();
+
+    let expires = 1_000 + 3_600_000;
+    assert_eq!(
+        store.find_email_link("sam-1", expires - 1).await.unwrap(),
+        Some(EmailLink {
+            purpose: LinkPurpose::PasswordReset,
+            email: "sam@example.com".into(),
+            user_id: Some(sam.id),
+            created_at_ms: 1_000,
+            expires_at_ms: expires,
+        })
+    );
+    assert_eq!(
+        store.find_email_link("sam-1", expires).await.unwrap(),
+        None,
+        "expired on the hour"
+    );
+    assert_eq!(store.find_email_link("nobody", 1_000).await.unwrap(), None);
+
+    let done = store
+        .reset_password_with_link("sam-1", "$argon2id$chosen", expires - 1)
+        .await
+        .unwrap()
+        .expect("a live link works");
+    assert_eq!(done.user.id, sam.id);
+    assert!(!done.user.must_change_password);
+    let mut ended = done.ended_sessions.clone();
+    ended.sort();
+    assert_eq!(ended, ["sam-laptop", "sam-phone"]);
+    assert_eq!(
+        store.password_hash(sam.id).await.unwrap().as_deref(),
+        Some("$argon2id$chosen")
+    );
+    assert!(store.get_session("sam-phone").await.unwrap().is_none());
+    // Used once; the account's other reset link stopped working with it; others' did not.
+    assert_eq!(
+        store
+            .reset_password_with_link("sam-1", "$argon2id$again", 2_000)
+            .await
+            .unwrap(),
+        None
+    );
+    assert_eq!(store.find_email_link("sam-2", 2_000).await.unwrap(), None);
+    assert!(
+        store
+            .find_email_link("pat-1", 2_000)
+            .await
+            .unwrap()
+            .is_some()
+    );
+    assert!(store.get_session("pat-phone").await.unwrap().is_some());
+    // Expired: refused, and nothing changes.
+    assert_eq!(
+        store
+            .reset_password_with_link("pat-1", "$argon2id$late", expires)
+            .await
+            .unwrap(),
+        None
+    );
+    assert_eq!(
+        store.password_hash(pat.id).await.unwrap().as_deref(),
+        Some("$argon2id$fake")
+    );
+    assert!(store.get_session("pat-phone").await.unwrap().is_some());
+
+    // A deleted account takes its links with it.
+    store.create_email_link(reset("pat-2", &pat)).await.unwrap();
+    assert!(store.delete_user(pat.id).await.unwrap());
+    assert_eq!(store.find_email_link("pat-2", 2_000).await.unwrap(), None);
+}
+
+async fn invitations_create_one_account_once(backend: Backend) {
+    let Some((store, _keep)) = store(backend).await else {
+        return;
+    };
+    let invite = |hash: &str, email: &str| link(hash, LinkPurpose::Invite, email, None);
+    store
+        .create_email_link(invite("first", "new@example.com"))
+        .await
+        .unwrap();
+    store
+        .create_email_link(invite("second", "new@example.com"))
+        .await
+        .unwrap();
+    assert_eq!(
+        store.find_email_link("first", 2_000).await.unwrap(),
+        None,
+        "replaced by the newer invitation"
+    );
+    let live = store
+        .find_email_link("second", 2_000)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!((live.purpose, live.user_id), (LinkPurpose::Invite, None));
+    // An invitation is no reset link, and the other way round.
+    assert_eq!(
+        store
+            .reset_password_with_link("second", "$argon2id$x", 2_000)
+            .await
+            .unwrap(),
+        None
+    );
+    let joining = NewUser {
+        email: Some("ignored@example.com".into()),
+        now_ms: 2_000,
+        ..account("")
+    };
+    assert_eq!(
+        store
+            .sign_up_with_invite("first", joining.clone())
+            .await
+            .unwrap(),
+        InviteUse::Gone
+    );
+
+    let InviteUse::Created(user) = store
+        .sign_up_with_invite("second", joining.clone())
+        .await
+        .unwrap()
+    else {
+        panic!("a live invitation creates the account");
+    };
+    assert_eq!(
+        user.email.as_deref(),
+        Some("new@example.com"),
+        "the invited address, not the request's"
+    );
+    assert_eq!(user.created_at_ms, 2_000);
+    assert!(
+        store
+            .find_password_login("new@example.com")
+            .await
+            .unwrap()
+            .is_some()
+    );
+    assert!(
+        store
+            .find_user_by_email("ignored@example.com")
+            .await
+            .unwrap()
+            .is_none()
+    );
+    // Every account starts with its starter records, this one too.
+    let pulled = store.pull(user.id, 0, 1_000).await.unwrap();
+    let records = pulled.changes.len();
+    assert!(
+        i64::try_from(records).unwrap() >= STARTER_RECORDS,
+        "{records}"
+    );
+    let again = NewUser {
+        id: Uuid::now_v7(),
+        ..joining.clone()
+    };
+    assert_eq!(
+        store.sign_up_with_invite("second", again).await.unwrap(),
+        InviteUse::Gone,
+        "used once"
+    );
+
+    // The address got an account meanwhile: nothing is created and the invitation stands.
+    store
+        .create_user(account("taken@example.com"))
+        .await
+        .unwrap();
+    store
+        .create_email_link(invite("taken", "taken@example.com"))
+        .await
+        .unwrap();
+    let taken = NewUser {
+        id: Uuid::now_v7(),
+        ..joining.clone()
+    };
+    assert_eq!(
+        store.sign_up_with_invite("taken", taken).await.unwrap(),
+        InviteUse::EmailTaken
+    );
+    assert!(
+        store
+            .find_email_link("taken", 2_000)
+            .await
+            .unwrap()
+            .is_some()
+    );
+
+    // Expired: refused. And storing a link clears the expired ones.
+    store
+        .create_email_link(NewEmailLink {
+            expires_at_ms: 1_500,
+            ..invite("short", "late@example.com")
+        })
+        .await
+        .unwrap();
+    let late = NewUser {
+        id: Uuid::now_v7(),
+        now_ms: 1_500,
+        ..joining.clone()
+    };
+    assert_eq!(
+        store.sign_up_with_invite("short", late).await.unwrap(),
+        InviteUse::Gone
+    );
+    assert!(
+        store
+            .find_email_link("short", 1_200)
+            .await
+            .unwrap()
+            .is_some()
+    );
+    store
+        .create_email_link(NewEmailLink {
+            now_ms: 1_600,
+            ..invite("later", "later@example.com")
+        })
+        .await
+        .unwrap();
+    assert_eq!(
+        store.find_email_link("short", 1_200).await.unwrap(),
+        None,
+        "cleared once expired"
+    );
+}
+
 async fn ping_answers(backend: Backend) {
     let Some((store, _keep)) = store(backend).await else {
         return;
@@ -1666,4 +1954,6 @@ on_both_backends!(
     users_from_before_tax_regions_get_the_uk_bands,
     receipts_are_owned_counted_and_swept,
     a_deleted_guests_receipts_go_with_it,
+    reset_links_work_once_until_they_expire_and_end_every_session,
+    invitations_create_one_account_once,
 );

@@ -918,7 +918,10 @@ async fn invoice_validation_rejects_each_rule(backend: Backend) {
     };
     // (args, a phrase the driver sees)
     let refused = [
-        (args(json!({"id": "INV-1"})), "Invoice id must be a UUID"),
+        (
+            args(json!({"id": "INV-1"})),
+            "Statement check id must be a UUID",
+        ),
         (
             args(json!({"periodStart": "2025-02-29"})),
             "Period start must be a real day",
@@ -1471,6 +1474,140 @@ async fn couriers_cards_and_deductions_put_edit_delete(backend: Backend) {
             ("rateCard", true, true),
             ("courier", true, true)
         ]
+    );
+}
+
+/// A deduction says what it is for and which vehicle: the vehicle must be the user's and must
+/// exist, as an expense's; an app from before the fields edits a deduction without undoing them;
+/// a newer app changes them, "No vehicle" (null) included.
+async fn a_deduction_says_what_it_is_for_and_which_vehicle(backend: Backend) {
+    let Some(app) = spawn_app(backend).await else {
+        return;
+    };
+    let (cookie, _) = app.sign_up("van-hire@example.com", "van-route-42").await;
+    let (mallory, _) = app
+        .sign_up("mallory-van-hire@example.com", "van-route-42")
+        .await;
+    let (courier, van, hire) = (new_id(), new_id(), new_id());
+    let mallory_van = new_id();
+    let reply = app
+        .push(
+            &mallory,
+            vec![mutation("vehicle.put", vehicle_args(&mallory_van, "Hers"))],
+        )
+        .await;
+    assert_eq!(statuses(&reply), ["applied"], "{}", reply.text);
+    let with = |id: &str, purpose: Value, vehicle: Value| {
+        let mut args = deduction_args(id, &courier);
+        args["purpose"] = purpose;
+        args["vehicleId"] = vehicle;
+        args
+    };
+    let reply = app
+        .push(
+            &cookie,
+            vec![
+                mutation("courier.put", courier_args(&courier, "DPD")),
+                mutation("vehicle.put", vehicle_args(&van, "Hired van")),
+                mutation(
+                    "deduction.put",
+                    with(&hire, json!("vehicleHire"), json!(van)),
+                ),
+                // Another account's vehicle, and one that does not exist.
+                mutation(
+                    "deduction.put",
+                    with(&new_id(), json!("vehicleHire"), json!(mallory_van)),
+                ),
+                mutation(
+                    "deduction.put",
+                    with(&new_id(), json!("vehicleHire"), json!(new_id())),
+                ),
+                // Not a purpose from the list; a vehicle with no purpose.
+                mutation(
+                    "deduction.put",
+                    with(&new_id(), json!("vanHire"), Value::Null),
+                ),
+                mutation("deduction.put", with(&new_id(), Value::Null, json!(van))),
+            ],
+        )
+        .await;
+    let codes: Vec<&str> = reply.body["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["code"].as_str().unwrap_or("applied"))
+        .collect();
+    assert_eq!(
+        codes,
+        [
+            "applied",
+            "applied",
+            "applied",
+            "not-owner",
+            "missing-reference",
+            "validation",
+            "validation"
+        ],
+        "{}",
+        reply.text
+    );
+    let deduction = |changes: &[Value]| {
+        changes
+            .iter()
+            .rev()
+            .find(|c| c["kind"] == "deduction" && c["id"] == json!(hire))
+            .map(|c| c["data"].clone())
+            .unwrap()
+    };
+    let stored = deduction(&pull_all(&app, &cookie).await);
+    assert_eq!(
+        (&stored["purpose"], &stored["vehicleId"]),
+        (&json!("vehicleHire"), &json!(van))
+    );
+
+    // An old cached app renames it: it sends neither field, and both are kept.
+    let mut old = deduction_args(&hire, &courier);
+    old["label"] = json!("Van hire (DPD)");
+    let reply = app
+        .push(&cookie, vec![mutation("deduction.put", old)])
+        .await;
+    assert_eq!(statuses(&reply), ["applied"], "{}", reply.text);
+    let kept = deduction(&pull_all(&app, &cookie).await);
+    assert_eq!(
+        (&kept["label"], &kept["purpose"], &kept["vehicleId"]),
+        (&json!("Van hire (DPD)"), &json!("vehicleHire"), &json!(van))
+    );
+    // An old app's new deduction says nothing: both null.
+    let fee = new_id();
+    let reply = app
+        .push(
+            &cookie,
+            vec![mutation("deduction.put", deduction_args(&fee, &courier))],
+        )
+        .await;
+    assert_eq!(statuses(&reply), ["applied"], "{}", reply.text);
+    let changes = pull_all(&app, &cookie).await;
+    let fee = changes.iter().find(|c| c["id"] == json!(fee)).unwrap();
+    assert_eq!(
+        (&fee["data"]["purpose"], &fee["data"]["vehicleId"]),
+        (&Value::Null, &Value::Null)
+    );
+
+    // A newer app says it is no vehicle's after all.
+    let reply = app
+        .push(
+            &cookie,
+            vec![mutation(
+                "deduction.put",
+                with(&hire, json!("vehicleHire"), Value::Null),
+            )],
+        )
+        .await;
+    assert_eq!(statuses(&reply), ["applied"], "{}", reply.text);
+    let unlinked = deduction(&pull_all(&app, &cookie).await);
+    assert_eq!(
+        (&unlinked["purpose"], &unlinked["vehicleId"]),
+        (&json!("vehicleHire"), &Value::Null)
     );
 }
 
@@ -2538,6 +2675,7 @@ on_both_backends!(
     spending_needs_the_vehicle_and_courier_it_names,
     the_tax_region_syncs_and_an_old_apps_theme_keeps_it,
     couriers_cards_and_deductions_put_edit_delete,
+    a_deduction_says_what_it_is_for_and_which_vehicle,
     new_kinds_refuse_bad_input_naming_every_problem,
     other_accounts_couriers_and_cards_are_not_owned,
     references_are_checked_in_push_order,

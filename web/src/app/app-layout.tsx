@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { Outlet, ScrollRestoration, useLocation } from 'react-router';
 import { AlertDialog } from '@/components/alert-dialog';
 import { AppHeader } from '@/components/app-header';
@@ -7,7 +8,8 @@ import { FullScreenSpinner } from '@/components/spinner';
 import { SyncBadge } from '@/components/sync-badge';
 import { useSyncData } from '@/features/sync-data/use-sync-data';
 import { routes } from '@/lib/paths';
-import { planOf } from '@/lib/plans';
+import { isBannerSnoozed, snoozeBanner } from '@/lib/banner-snooze';
+import { planOf, plansOn } from '@/lib/plans';
 import { useSession } from '@/lib/session/use-session';
 import { useProfile, useSessionFollowsProfile, useThemeSetting } from '@/lib/sync/use-profile';
 import { useSyncBadge } from '@/lib/sync/use-sync-badge';
@@ -30,13 +32,22 @@ function SignedInShell() {
   const profile = useProfile();
   useThemeSetting();
   useSessionFollowsProfile();
+  const [bannerSnoozed, setBannerSnoozed] = useState(() => isBannerSnoozed(localStorage, Date.now()));
   const user = session.status === 'signed-in' ? session.user : null;
-  // Free users get the house banner; not on the plans page itself, which says it all.
-  const banner = profile !== undefined && planOf(profile.role) === 'free' && pathname !== routes.upgrade;
+  // Free users get the house banner where the server has plans, unless they hid it this week;
+  // not on the plans page itself, which says it all.
+  const banner = plansOn(user) && profile !== undefined && planOf(profile.role) === 'free' && pathname !== routes.upgrade && !bannerSnoozed;
   return (
     <div className={styles.appShell}>
       <AppHeader photoURL={user?.photoURL} syncing={syncing} onSync={() => void sync()} />
-      {banner ? <ProBanner /> : null}
+      {banner ? (
+        <ProBanner
+          onHide={() => {
+            snoozeBanner(localStorage, Date.now());
+            setBannerSnoozed(true);
+          }}
+        />
+      ) : null}
       <main className={styles.appMain}>
         <Outlet />
       </main>

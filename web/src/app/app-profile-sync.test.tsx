@@ -25,10 +25,24 @@ describe('Pro banner', () => {
     const banner = await screen.findByRole('complementary', { name: 'Pro plan' });
     expect(banner).toHaveTextContent('£4.99 a month');
     expect(banner.querySelector('img, iframe, script')).toBeNull(); // a house banner: nothing from elsewhere
-    await app.user.click(within(banner).getByRole('link', { name: 'See plans' }));
+    await app.user.click(within(banner).getByRole('link', { name: 'Go ad-free with Pro for £4.99 a month' }));
     expect(await screen.findByRole('button', { name: 'Upgrade to Pro' })).toBeInTheDocument();
     expect(currentPath(app.router)).toBe('/app/upgrade');
     // The plans page says it all: no banner there.
+    expect(screen.queryByRole('complementary', { name: 'Pro plan' })).not.toBeInTheDocument();
+  });
+
+  it('hides for a week on this device', async () => {
+    const first = renderApp('/app/dashboard', { user: makeUser({ role: 'free' }) });
+    const banner = await screen.findByRole('complementary', { name: 'Pro plan' });
+    await first.user.click(within(banner).getByRole('button', { name: 'Hide for a week' }));
+    expect(screen.queryByRole('complementary', { name: 'Pro plan' })).not.toBeInTheDocument();
+    first.unmount();
+
+    // The next start on this device remembers it.
+    renderApp('/app/dashboard', { user: makeUser({ role: 'free' }) });
+    await screen.findByRole('heading', { name: 'Dashboard' });
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Save Entry' })).toBeEnabled()); // the profile has been read
     expect(screen.queryByRole('complementary', { name: 'Pro plan' })).not.toBeInTheDocument();
   });
 
@@ -46,6 +60,26 @@ describe('Pro banner', () => {
     });
     expect(await screen.findByRole('link', { name: 'Pro Member' })).toBeInTheDocument();
     await waitFor(() => expect(screen.queryByRole('complementary', { name: 'Pro plan' })).not.toBeInTheDocument());
+  });
+});
+
+describe('plans turned off by the operator (PLANS_ENABLED=false)', () => {
+  const noPlans = makeUser({ role: 'free', plansEnabled: false });
+
+  it('shows no banner and no plan label', async () => {
+    renderApp('/app/profile', { user: noPlans });
+    expect(await screen.findByRole('heading', { name: 'Sam Driver' })).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Edit Profile' })).toBeEnabled());
+    expect(screen.queryByRole('complementary', { name: 'Pro plan' })).not.toBeInTheDocument();
+    expect(screen.queryByText('Free User')).not.toBeInTheDocument();
+    expect(screen.queryByText('Pro Member')).not.toBeInTheDocument();
+  });
+
+  it('sends the upgrade page to the dashboard', async () => {
+    const app = renderApp('/app/upgrade', { user: noPlans });
+    expect(await screen.findByRole('heading', { name: 'Dashboard' })).toBeInTheDocument();
+    expect(currentPath(app.router)).toBe('/app/dashboard');
+    expect(screen.queryByRole('button', { name: 'Upgrade to Pro' })).not.toBeInTheDocument();
   });
 });
 

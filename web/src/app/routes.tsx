@@ -16,6 +16,9 @@ const privacy = (inApp: boolean) => () =>
   import('@/features/legal/privacy-page').then(({ PrivacyPage }) => ({ element: <PrivacyPage inApp={inApp} /> }));
 const terms = (inApp: boolean) => () =>
   import('@/features/legal/terms-page').then(({ TermsPage }) => ({ element: <TermsPage inApp={inApp} /> }));
+const forgotPassword = () => import('@/features/auth/forgot-password-page').then((m) => ({ Component: m.ForgotPasswordPage }));
+const resetPassword = () => import('@/features/auth/reset-password-page').then((m) => ({ Component: m.ResetPasswordPage }));
+const invite = () => import('@/features/auth/invite-page').then((m) => ({ Component: m.InvitePage }));
 
 /** Spec §2. Kept as data so tests mount the very same tree in a memory router; paths from lib/paths.ts. */
 export const appRoutes: RouteObject[] = [
@@ -32,11 +35,20 @@ export const appRoutes: RouteObject[] = [
             children: [
               { index: true, element: <LandingPage /> },
               { path: routes.login, element: <LoginPage /> },
+              { path: routes.forgotPassword, lazy: forgotPassword },
               { path: routes.contact, lazy: contact },
               { path: routes.privacy, lazy: privacy(false) },
               { path: routes.terms, lazy: terms(false) },
             ],
           },
+        ],
+      },
+      // Opened from an e-mailed link, signed in or not: using it signs this browser in.
+      {
+        element: <PublicLayout />,
+        children: [
+          { path: routes.resetPassword, lazy: resetPassword },
+          { path: routes.invite, lazy: invite },
         ],
       },
       {

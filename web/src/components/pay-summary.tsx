@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { formatMinutes, formatPence, formatShortDate } from '@/lib/format';
+import { countWords, formatMinutes, formatPence, formatShortDate } from '@/lib/format';
 import type { CourierPay, PaySummary } from '@/lib/pay-summary';
 import styles from './pay-summary.module.css';
 import panel from './panel.module.css';
@@ -23,7 +23,7 @@ interface PaySummaryPanelProps {
 }
 
 /**
- * Gross, deductions and net for a period, with £ per hour and £ per stop, and each courier's
+ * Gross, deductions and net for a period, with £ per hour (gross and net) and £ per stop, and each courier's
  * share when more than one courier was worked for or charged in it.
  */
 export function PaySummaryPanel({ title, summary, from, to, couriers }: PaySummaryPanelProps) {
@@ -54,7 +54,15 @@ function Figures({ label, figures }: { label: string; figures: PaySummary }) {
     { label: 'Deductions', value: formatPence(-figures.deductions), hint: 'charged in the period', tone: 'minus' },
     { label: 'Net', value: formatPence(figures.net), hint: 'gross − deductions', tone: 'net' },
   ];
-  if (figures.perHour !== null) tiles.push({ label: '£ per hour', value: formatPence(figures.perHour), hint: `gross over ${formatMinutes(figures.minutesWorked)} timed` });
+  if (figures.perHour !== null) {
+    // The days it counts: only days with a start and a finish time have hours.
+    const days = figures.timedDays === figures.daysWorked ? countWords(figures.timedDays, 'day') : `${figures.timedDays} of ${countWords(figures.daysWorked, 'day')}`;
+    tiles.push({ label: '£ per hour', value: formatPence(figures.perHour), hint: `gross over ${formatMinutes(figures.minutesWorked)} on ${days} timed` });
+    if (figures.netPerHour !== null) {
+      const net = figures.deductions === 0 ? 'no deductions' : figures.timedDays === figures.daysWorked ? `after ${formatPence(figures.deductions)} of deductions` : 'after those days’ share of deductions';
+      tiles.push({ label: '£ per hour net', value: formatPence(figures.netPerHour), hint: net, tone: 'net' });
+    }
+  }
   if (figures.perStop !== null) tiles.push({ label: '£ per stop', value: formatPence(figures.perStop), hint: `gross over ${count.format(figures.stops)} stops` });
   return (
     <ul className={styles.tiles} aria-label={label}>
@@ -81,7 +89,7 @@ function ByCourier({ rows, couriers }: { rows: CourierPay[]; couriers: readonly 
           const courier = couriers.find((c) => c.id === row.courierId);
           const name = courier?.name ?? 'Deleted courier';
           const rates = [
-            row.perHour === null ? null : `${formatPence(row.perHour)}/hour`,
+            row.perHour === null ? null : `${formatPence(row.perHour)}/hour (${formatPence(row.netPerHour ?? 0)} net)`,
             row.perStop === null ? null : `${formatPence(row.perStop)}/stop`,
           ].filter(Boolean);
           return (

@@ -17,7 +17,8 @@ import styles from './phone-verification.module.css';
 interface PhoneVerificationProps {
   /** The step-2 button: "Verify and sign in", "Verify and link"… */
   verifyLabel: string;
-  onVerified: (response: AuthResponse) => void;
+  /** Takes the verified sign-in; may answer why it did not complete (shown in the form). */
+  onVerified: (response: AuthResponse) => void | Promise<string | null>;
   /** Leaves the flow from step 1 (e.g. back to the other sign-in options). */
   onCancel: () => void;
   cancelLabel: string;
@@ -78,7 +79,11 @@ export function PhoneVerification({ verifyLabel, onVerified, onCancel, cancelLab
     dispatch({ type: 'verify' });
     setError(null);
     try {
-      onVerified(await verifyCode(state.verificationId, result.value));
+      const problem = await onVerified(await verifyCode(state.verificationId, result.value));
+      if (problem) {
+        setError(problem);
+        dispatch({ type: 'failed' });
+      }
     } catch (caught) {
       setError(phoneErrorMessage(caught, 'verify'));
       dispatch({ type: 'failed' });

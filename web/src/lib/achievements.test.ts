@@ -52,7 +52,7 @@ describe('achievements', () => {
       ['Delivery Expert', false, '0 / 1,000 stops'],
       ['Perfect Week', false, 'best week: 0 of 7 days'],
       ['Top Performer', false, 'best day: 0 / 151 stops'],
-      ['Invoice Master', false, '0 / 10 invoices'],
+      ['Invoice Master', false, '0 / 10 statement checks'],
     ]);
   });
 
@@ -77,11 +77,13 @@ describe('achievements', () => {
     expect(byId(week([...six, '2025-03-22'])).get('perfect-week')).toMatchObject({ unlocked: true, value: 7 });
   });
 
-  it('unlocks Invoice Master at the tenth invoice check', () => {
+  it('unlocks Invoice Master at the tenth statement check', () => {
     const master = (checks: number) => achievements([day('2025-03-17', 999)], checks).find((a) => a.id === 'invoice-master');
-    expect(master(0)).toMatchObject({ unlocked: false, value: 0, max: 10, progress: '0 / 10 invoices' });
-    expect(master(9)).toMatchObject({ unlocked: false, value: 9, progress: '9 / 10 invoices' });
+    expect(master(0)).toMatchObject({ unlocked: false, value: 0, max: 10, progress: '0 / 10 statement checks' });
+    expect(master(9)).toMatchObject({ unlocked: false, value: 9, progress: '9 / 10 statement checks' });
     expect(master(10)).toMatchObject({ unlocked: true, value: 10 });
-    expect(master(12)).toMatchObject({ unlocked: true, value: 10, progress: '12 / 10 invoices' });
+    expect(master(12)).toMatchObject({ unlocked: true, value: 10, progress: '12 / 10 statement checks' });
+    // The spec's title, described in the feature's one name.
+    expect(master(0)).toMatchObject({ title: 'Invoice Master', description: 'Save 10 statement checks against your log' });
   });
 });

@@ -54,7 +54,7 @@ export function achievementFacts(entries: readonly DayLog[]): AchievementFacts {
 
 const count = new Intl.NumberFormat('en-GB');
 
-/** `invoiceChecks`: how many invoice checks the driver has saved (live ones). */
+/** `invoiceChecks`: how many statement checks the driver has saved (live ones). */
 export function achievements(entries: readonly DayLog[], invoiceChecks = 0): Achievement[] {
   const facts = achievementFacts(entries);
   const topTarget = TOP_PERFORMER_STOPS + 1;
@@ -89,11 +89,11 @@ export function achievements(entries: readonly DayLog[], invoiceChecks = 0): Ach
     {
       id: 'invoice-master',
       title: 'Invoice Master',
-      description: `Check ${INVOICE_MASTER_CHECKS} invoices against your log`,
+      description: `Save ${INVOICE_MASTER_CHECKS} statement checks against your log`,
       unlocked: invoiceChecks >= INVOICE_MASTER_CHECKS,
       value: Math.min(invoiceChecks, INVOICE_MASTER_CHECKS),
       max: INVOICE_MASTER_CHECKS,
-      progress: `${count.format(invoiceChecks)} / ${INVOICE_MASTER_CHECKS} invoices`,
+      progress: `${count.format(invoiceChecks)} / ${INVOICE_MASTER_CHECKS} statement checks`,
     },
   ];
 }

@@ -16,6 +16,11 @@ export function countWords(n: number, one: string, many = `${one}s`): string {
 
 const shortDate = new Intl.DateTimeFormat('en-GB', { day: '2-digit', month: '2-digit', year: 'numeric' });
 
+/** "a", "a and b", "a, b and c". */
+export function listText(items: readonly string[]): string {
+  return items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
+}
+
 /** en-GB short form (dd/mm/yyyy). Accepts a YYYY-MM-DD day or any Date. */
 export function formatShortDate(value: string | Date): string {
   const day = typeof value === 'string' ? /^(\d{4})-(\d{2})-(\d{2})$/.exec(value) : null;

@@ -3,6 +3,11 @@
 export const routes = {
   home: '/',
   login: '/login',
+  forgotPassword: '/forgot-password',
+  /** Opened from an e-mailed link: the token is the URL's fragment (`#…`). */
+  resetPassword: '/reset-password',
+  /** Opened from the operator's invitation: the token is the URL's fragment (`#…`). */
+  invite: '/invite',
   contact: '/contact',
   privacy: '/privacy',
   terms: '/terms',
@@ -53,6 +58,10 @@ export const apiPaths = {
   sessions: '/api/v1/auth/sessions',
   endOtherSessions: '/api/v1/auth/sessions/end-others',
   password: '/api/v1/auth/password',
+  forgotPassword: '/api/v1/auth/password/forgot',
+  resetPassword: '/api/v1/auth/password/reset',
+  checkLink: '/api/v1/auth/links/check',
+  acceptInvite: '/api/v1/auth/invite/accept',
   linkPassword: '/api/v1/auth/link/password',
   oidcStart: '/api/v1/auth/oidc/start',
   oidcLink: '/api/v1/auth/oidc/start?link=1',

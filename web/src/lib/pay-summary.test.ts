@@ -26,6 +26,8 @@ describe('payFigures', () => {
       daysWorked: 0,
       minutesWorked: 0,
       perHour: null,
+      timedDays: 0,
+      netPerHour: null,
       perStop: null,
     });
   });
@@ -64,6 +66,30 @@ describe('payFigures', () => {
     // £150.00 over 11 hours = 1363.6363… pence an hour.
     expect(figures.perHour).toBe(1_364);
     expect(figures.gross).toBe(74_999);
+  });
+
+  it('works £ per hour net of deductions too, with the days it counts', () => {
+    // £175 of van hire and fees in a week of three days, two of them timed (8 h and 9 h).
+    const days = [
+      day('2025-03-17', 20_000, { startTime: '08:00', finishTime: '16:00' }),
+      day('2025-03-18', 22_000, { startTime: '07:00', finishTime: '16:00' }),
+      day('2025-03-19', 18_000),
+    ];
+    const charges: PayDeduction[] = [{ courierId: 'c', amount: 17_500, repeat: 'once', from: '2025-03-17', to: null }];
+    const figures = payFigures(days, charges, '2025-03-16', '2025-03-22');
+    expect(figures).toMatchObject({ timedDays: 2, daysWorked: 3, minutesWorked: 17 * 60 });
+    // Gross: £420 over 17 h = 2470.6p. Net: the two timed days carry 2/3 of £175 (£116.67):
+    // (£420 − £116.67) over 17 h = 1784.3p.
+    expect(figures.perHour).toBe(2_471);
+    expect(figures.netPerHour).toBe(1_784);
+    // Every day timed: net £ per hour is simply net over the hours.
+    const allTimed = payFigures(days.slice(0, 2), charges, '2025-03-16', '2025-03-22');
+    expect(allTimed.netPerHour).toBe(Math.round(((42_000 - 17_500) * 60) / (17 * 60)));
+    // Charges beyond the work: a loss per hour, said as such.
+    const heavy = payFigures([days[0]!], [{ ...charges[0]!, amount: 30_000 }], '2025-03-16', '2025-03-22');
+    expect(heavy.netPerHour).toBe(-1_250);
+    // No times: neither rate.
+    expect(payFigures([days[2]!], charges, '2025-03-16', '2025-03-22')).toMatchObject({ perHour: null, netPerHour: null, timedDays: 0 });
   });
 
   it('rounds £ per hour half up at exactly half a penny', () => {

@@ -1,5 +1,5 @@
 // What a period paid: gross (the days' fixed totals), the deductions charged in it, net, and
-// two rates a driver compares couriers by. One pure function serves the dashboard's week, the
+// the rates a driver compares couriers by (£ per hour gross and net, £ per stop). One pure function serves the dashboard's week, the
 // history's range and each summary row, so every screen adds money up the same way.
 import type { DeductionContent, EntryContent } from '@/sync/types';
 import { deductedBetween } from './deductions';
@@ -28,6 +28,14 @@ export interface PayFigures {
    * day. Null when no day in the period has times.
    */
   perHour: number | null;
+  /** Days with a start and a finish time: the days £ per hour counts. */
+  timedDays: number;
+  /**
+   * Pence per hour net of deductions: the timed days' gross less their share of the period's
+   * deductions (shared over the days worked, so a week's van hire weighs on each day alike),
+   * over the same hours. Negative when the charges outweigh the work; null with no times.
+   */
+  netPerHour: number | null;
   /** Pence per stop: the gross of the days with stops over those stops, to the nearest penny. Null with no stops. */
   perStop: number | null;
 }
@@ -44,6 +52,12 @@ export interface PaySummary extends PayFigures {
   byCourier: CourierPay[];
 }
 
+/** roundedShare of an amount that may be negative: halves away from zero. */
+function signedShare(amount: number, numerator: number, denominator: number): number {
+  const share = roundedShare(Math.abs(amount), numerator, denominator);
+  return amount < 0 && share > 0 ? -share : share;
+}
+
 /** The figures of the days and charges from `from` to `to` (YYYY-MM-DD, both inclusive). */
 export function payFigures(days: readonly PayDay[], deductions: readonly PayDeduction[], from: string, to: string): PayFigures {
   let gross = 0;
@@ -52,6 +66,7 @@ export function payFigures(days: readonly PayDay[], deductions: readonly PayDedu
   let minutesWorked = 0;
   let stopGross = 0;
   const dates = new Set<string>();
+  const timedDates = new Set<string>();
   for (const day of days) {
     if (day.date < from || day.date > to) continue;
     gross += day.total;
@@ -62,10 +77,12 @@ export function payFigures(days: readonly PayDay[], deductions: readonly PayDedu
     if (minutes) {
       minutesWorked += minutes;
       timedGross += day.total;
+      timedDates.add(day.date);
     }
     if (day.stops > 0) stopGross += day.total;
   }
   const deducted = deductedBetween(deductions, from, to);
+  const timedDeductions = timedDates.size > 0 ? roundedShare(deducted, timedDates.size, dates.size) : 0;
   return {
     gross,
     deductions: deducted,
@@ -74,6 +91,8 @@ export function payFigures(days: readonly PayDay[], deductions: readonly PayDedu
     daysWorked: dates.size,
     minutesWorked,
     perHour: minutesWorked > 0 ? roundedShare(timedGross, 60, minutesWorked) : null,
+    timedDays: timedDates.size,
+    netPerHour: minutesWorked > 0 ? signedShare(timedGross - timedDeductions, 60, minutesWorked) : null,
     perStop: stops > 0 ? roundedShare(stopGross, 1, stops) : null,
   };
 }

@@ -11,6 +11,7 @@ const zodProviders = z.object({
   signups: z.boolean().default(true),
   guests: z.boolean().default(true),
   phoneRegion: z.string().default('GB'),
+  passwordReset: z.boolean().default(false),
 });
 
 describe('the sign-in methods a server offers', () => {
@@ -27,6 +28,8 @@ describe('the sign-in methods a server offers', () => {
         { phone: 'yes', oidc: null },
         { phone: false, oidc: null, signups: null },
         { phone: false, oidc: null, phoneRegion: 44 },
+        { phone: false, oidc: null, passwordReset: true },
+        { phone: false, oidc: null, passwordReset: 'yes' },
         [],
         null,
       ],
@@ -37,6 +40,7 @@ describe('the sign-in methods a server offers', () => {
           signups: fc.oneof(usually(fc.boolean()), fc.constant(undefined)),
           guests: fc.oneof(usually(fc.boolean()), fc.constant(undefined)),
           phoneRegion: fc.oneof(usually(fc.string()), fc.constant(undefined)),
+          passwordReset: fc.oneof(usually(fc.boolean()), fc.constant(undefined)),
         },
         { requiredKeys: [] },
       ),

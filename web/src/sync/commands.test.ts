@@ -104,7 +104,7 @@ describe('undoDelete', () => {
   it('withdraws a pending delete of any kind, not only of entries', async () => {
     const db = open();
     const [deduction] = await saveRecords(db, [
-      { kind: 'deduction', content: { courierId: 'c', label: 'Van hire', amount: 18_500, repeat: 'weekly', from: '2025-03-03', to: null } },
+      { kind: 'deduction', content: { courierId: 'c', label: 'Van hire', amount: 18_500, repeat: 'weekly', from: '2025-03-03', to: null, purpose: 'vehicleHire', vehicleId: null } },
     ]);
     await deleteRecord(db, 'deduction', deduction!.id);
     const before = (await db.deductions.get(deduction!.id))!;

@@ -51,3 +51,30 @@ describe('LocalDb upgrade to couriers (version 4)', () => {
     db.close();
   });
 });
+
+describe('LocalDb upgrade to deduction purposes (version 6)', () => {
+  it('gives every deduction on the device no purpose and no vehicle, as the server does, keeping the rest', async () => {
+    name = `upgrade-${crypto.randomUUID()}`;
+    const old = new Dexie(name);
+    old.version(1).stores({ entries: 'id, date, [deleted+date]', outbox: '++seq, &mutationId, recordId, parked', meta: 'key' });
+    old.version(2).stores({ docs: 'kind' });
+    old.version(3).stores({ invoices: 'id, periodStart, deleted' });
+    old.version(4).stores({ couriers: 'id, deleted', rateCards: 'id, courierId, deleted', deductions: 'id, courierId, deleted' });
+    old.version(5).stores({ expenses: 'id, date, deleted', vehicles: 'id, deleted', mileage: 'id, date, vehicleId, deleted', receiptPhotos: 'id, expenseId' });
+    await old.open();
+    const content = { courierId: 'c1', label: 'Van hire', amount: 19_500, repeat: 'weekly', from: '2025-09-01', to: null };
+    const stamps = { createdAt: '2025-09-01T18:00:00Z', updatedAt: '2025-09-01T18:00:00Z' };
+    await old.table('deductions').bulkPut([
+      { id: 'd1', ...content, ...stamps, deleted: 0, syncState: 'synced', server: { ...content, version: 7 } },
+      { id: 'd2', ...content, label: 'Fee', ...stamps, deleted: 0, syncState: 'pending', server: null },
+    ]);
+    old.close();
+
+    const db = new LocalDb(name, userId);
+    const [hire, fee] = await db.deductions.orderBy('id').toArray();
+    expect(hire).toMatchObject({ label: 'Van hire', amount: 19_500, purpose: null, vehicleId: null, syncState: 'synced' });
+    expect(hire?.server).toMatchObject({ label: 'Van hire', purpose: null, vehicleId: null, version: 7 });
+    expect(fee).toMatchObject({ label: 'Fee', purpose: null, vehicleId: null, server: null });
+    db.close();
+  });
+});

@@ -64,6 +64,11 @@ export class LocalDb extends Dexie {
       mileage: 'id, date, vehicleId, deleted',
       receiptPhotos: 'id, expenseId',
     });
+    // A deduction says what it is for and which vehicle (issue 25): the ones on the device get
+    // null for both, as the server's migration 0015 gives them.
+    this.version(6)
+      .stores({})
+      .upgrade((tx) => fillDeductionPurpose(tx));
   }
 
   async getDoc<K extends DocKind>(kind: K): Promise<Extract<LocalDoc, { kind: K }> | undefined> {
@@ -102,14 +107,23 @@ export class LocalDb extends Dexie {
  * copy (and the server copy it keeps for discards) reads exactly as a fresh pull would.
  */
 async function fillCourierFields(tx: Transaction, userId: string): Promise<void> {
-  const fill = (fields: object) => (record: Record<string, unknown>) => {
+  await tx.table('entries').toCollection().modify(fillMissing(entryFieldsBeforeCouriers(userId)));
+  await tx.table('invoices').toCollection().modify(fillMissing(invoiceFieldsBeforeCouriers(userId)));
+}
+
+/** Version 6's upgrade: what the server's migration 0015 does to the same deductions. */
+async function fillDeductionPurpose(tx: Transaction): Promise<void> {
+  await tx.table('deductions').toCollection().modify(fillMissing({ purpose: null, vehicleId: null }));
+}
+
+/** Sets each field a record (and the server copy it keeps for discards) does not have yet. */
+function fillMissing(fields: object) {
+  return (record: Record<string, unknown>) => {
     for (const target of [record, record.server as Record<string, unknown> | null]) {
       if (!target) continue;
       for (const [field, value] of Object.entries(fields)) if (!(field in target)) target[field] = value;
     }
   };
-  await tx.table('entries').toCollection().modify(fill(entryFieldsBeforeCouriers(userId)));
-  await tx.table('invoices').toCollection().modify(fill(invoiceFieldsBeforeCouriers(userId)));
 }
 
 export function databaseName(userId: string): string {

@@ -556,7 +556,7 @@ describe('SyncEngine and record kinds it did not know before', () => {
 
     // An old tab still open on this database pulls (moving the cursor, leaving out what it does
     // not know): the next pull by this app starts again from 0.
-    server.records.set('d1', { kind: 'deduction', id: 'd1', version: 3, deleted: false, data: { courierId: TEST_USER_ID, label: 'Van hire', amount: 19_500, repeat: 'weekly', from: '2025-03-02', to: null, createdAt: 'c', updatedAt: 'u' } });
+    server.records.set('d1', { kind: 'deduction', id: 'd1', version: 3, deleted: false, data: { courierId: TEST_USER_ID, label: 'Van hire', amount: 19_500, repeat: 'weekly', from: '2025-03-02', to: null, purpose: 'vehicleHire', vehicleId: null, createdAt: 'c', updatedAt: 'u' } });
     server.seq = 3;
     await db.setMeta('cursor', 3);
     asked.length = 0;

@@ -40,6 +40,24 @@ const pence = z.number().int();
 const count = z.number().int();
 const tier = z.object({ stopCount: z.number().int().optional(), rate: pence });
 const peak = z.object({ from: day, to: day, extraPerStop: pence.nullable(), multiplierPercent: z.number().int().nullable() });
+const expenseCategory = z.enum([
+  'fuel',
+  'vehicleRepairs',
+  'vehicleInsurance',
+  'vehicleTax',
+  'vehicleHire',
+  'parkingTolls',
+  'travel',
+  'phone',
+  'office',
+  'equipment',
+  'clothing',
+  'insurance',
+  'bankCharges',
+  'accountancy',
+  'subscriptions',
+  'other',
+]);
 
 interface KindInfo<K extends RecordKind> {
   /** The content as the server sends it in a pull (crates/domain/src/sync.rs). */
@@ -125,6 +143,9 @@ export const RECORD_KINDS: { [K in RecordKind]: KindInfo<K> } = {
       repeat: z.enum(['once', 'weekly', 'monthly']),
       from: day,
       to: day.nullable(),
+      // Absent from a server or an export older than them: not said, no vehicle.
+      purpose: expenseCategory.nullable().default(null),
+      vehicleId: z.string().nullable().default(null),
     }),
     put: 'deduction.put',
     remove: 'deduction.delete',
@@ -134,24 +155,7 @@ export const RECORD_KINDS: { [K in RecordKind]: KindInfo<K> } = {
     content: z.object({
       date: day,
       amount: pence,
-      category: z.enum([
-        'fuel',
-        'vehicleRepairs',
-        'vehicleInsurance',
-        'vehicleTax',
-        'vehicleHire',
-        'parkingTolls',
-        'travel',
-        'phone',
-        'office',
-        'equipment',
-        'clothing',
-        'insurance',
-        'bankCharges',
-        'accountancy',
-        'subscriptions',
-        'other',
-      ]),
+      category: expenseCategory,
       note: z.string(),
       courierId: z.string().nullable(),
       vehicleId: z.string().nullable(),

@@ -68,6 +68,10 @@ export interface DeductionContent {
   repeat: DeductionRepeat;
   from: string;
   to: string | null; // null: once, or recurring with no end
+  /** What it is for, as an expense category (van hire is a vehicle cost); null: not said (saved before it could be). */
+  purpose: ExpenseCategory | null;
+  /** The vehicle a vehicle cost is for; null: none. */
+  vehicleId: string | null;
 }
 
 /** The SA103 expense categories in a driver's words (lib/tax/expense-categories.ts maps them). */

@@ -13,6 +13,7 @@ export function makeUser(overrides: Partial<User> = {}): User {
     createdAt: '2025-03-01T09:00:00Z',
     lastLogin: '2025-03-20T07:30:00Z',
     mustChangePassword: false,
+    plansEnabled: true,
     ...overrides,
   };
 }

@@ -18,7 +18,7 @@ export function makeRateCard(id: string, courierId: string, content: Partial<Rat
 }
 
 export function makeDeduction(id: string, courierId: string, content: Partial<DeductionContent> = {}): LocalDeduction {
-  return { id, courierId, label: 'Van hire', amount: 20_000, repeat: 'weekly', from: '2025-01-06', to: null, ...content, ...synced };
+  return { id, courierId, label: 'Van hire', amount: 20_000, repeat: 'weekly', from: '2025-01-06', to: null, purpose: null, vehicleId: null, ...content, ...synced };
 }
 
 /** What every account has once the server's records arrive: the default courier and its first card. */

@@ -11,14 +11,13 @@ use domain::{
     Email,
     device::describe_device,
     time_fmt::{now_ms, rfc3339_from_ms},
-    validate_password,
 };
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use utoipa::ToSchema;
 
 use super::{
-    handlers::{account_error, required},
+    handlers::{account_error, check_new_password, required},
     session::{CurrentUser, SignedInForPasswordChange, rotate_session, user_agent},
     types::{AuthResponse, UserView},
 };
@@ -208,7 +207,7 @@ pub async fn change_password(
             "Current password is incorrect",
         ));
     }
-    validate_password(&new_password).map_err(account_error)?;
+    check_new_password(&new_password, current.user.email.as_deref(), "newPassword")?;
     let hash = state.passwords.hash(&new_password).await?;
     state
         .store
@@ -263,7 +262,7 @@ pub async fn link_password(
     let email = required(body.email, "email", "Email is required")?;
     let password = required(body.password, "password", "Password is required")?;
     let email = Email::parse(&email).map_err(account_error)?;
-    validate_password(&password).map_err(account_error)?;
+    check_new_password(&password, Some(email.as_str()), "password")?;
     let hash = state.passwords.hash(&password).await?;
     let now = now_ms();
     let cursor = match state
@@ -298,7 +297,7 @@ pub async fn link_password(
     };
     tracing::info!(user_id = %user.id, "guest added an e-mail and password");
     let body = AuthResponse {
-        user: UserView::from(&user),
+        user: UserView::new(&user, &state),
         is_new_user: false,
     };
     Ok(([(header::SET_COOKIE, cookie)], Json(body)).into_response())

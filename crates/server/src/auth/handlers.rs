@@ -16,22 +16,43 @@ use super::{
 };
 use crate::{
     AppState,
-    error::{ApiJson, ApiResult, AppError, ErrorBody},
+    error::{ApiJson, ApiResult, AppError, ErrorBody, FieldErrors},
     http::client_ip::ClientIp,
     store::{NewUser, StoreError, UserRecord},
 };
 
 pub(super) fn account_error(err: AccountError) -> AppError {
-    let (status, code) = match err {
-        AccountError::InvalidEmail => (StatusCode::UNPROCESSABLE_ENTITY, "invalid-email"),
+    let code = match err {
+        AccountError::InvalidEmail => "invalid-email",
         AccountError::PasswordTooShort
         | AccountError::PasswordTooLong
-        | AccountError::PasswordTooCommon => (StatusCode::UNPROCESSABLE_ENTITY, "weak-password"),
+        | AccountError::PasswordTooCommon
+        | AccountError::PasswordFromEmail
+        | AccountError::PasswordFromAppName => "weak-password",
         AccountError::DisplayNameTooLong | AccountError::DisplayNameUnclean => {
             return AppError::validation("displayName", err.message());
         }
     };
-    AppError::client(status, code, err.message())
+    AppError::client(StatusCode::UNPROCESSABLE_ENTITY, code, err.message())
+}
+
+/// Checks a new password for the account with `email` (the one rule, `validate_password`):
+/// a refusal is 422 `weak-password` and also a field error on `field`, the request's password
+/// field, so a form shows the reason under the field the driver is typing in.
+pub(super) fn check_new_password(
+    password: &str,
+    email: Option<&str>,
+    field: &str,
+) -> ApiResult<()> {
+    validate_password(password, email).map_err(|err| AppError::Client {
+        status: StatusCode::UNPROCESSABLE_ENTITY,
+        code: "weak-password",
+        message: err.message().to_owned(),
+        fields: Some(FieldErrors::from([(
+            field.to_owned(),
+            vec![err.message().to_owned()],
+        )])),
+    })
 }
 
 pub(super) fn required(value: Option<String>, field: &str, message: &str) -> ApiResult<String> {
@@ -41,7 +62,7 @@ pub(super) fn required(value: Option<String>, field: &str, message: &str) -> Api
 }
 
 /// Answers with the user and a fresh session cookie.
-async fn signed_in(
+pub(super) async fn signed_in(
     state: &AppState,
     headers: &HeaderMap,
     user: &UserRecord,
@@ -50,7 +71,7 @@ async fn signed_in(
 ) -> ApiResult<Response> {
     let cookie = begin_session(state, headers, user.id).await?;
     let body = AuthResponse {
-        user: UserView::from(user),
+        user: UserView::new(user, state),
         is_new_user,
     };
     Ok((status, [(header::SET_COOKIE, cookie)], Json(body)).into_response())
@@ -75,7 +96,7 @@ pub async fn create_account(
     let email = required(body.email, "email", "Email is required")?;
     let password = required(body.password, "password", "Password is required")?;
     let email = Email::parse(&email).map_err(account_error)?;
-    validate_password(&password).map_err(account_error)?;
+    check_new_password(&password, Some(email.as_str()), "password")?;
     let display_name =
         DisplayName::parse_optional(body.display_name.as_deref()).map_err(account_error)?;
 
@@ -191,8 +212,11 @@ pub async fn delete_session(State(state): State<AppState>, jar: CookieJar) -> Ap
     responses(
         (status = 200, description = "The signed-in user, or `user: null` when signed out", body = SessionCheck),
     ))]
-pub async fn get_session(current: Option<CurrentUser>) -> Json<SessionCheck> {
+pub async fn get_session(
+    State(state): State<AppState>,
+    current: Option<CurrentUser>,
+) -> Json<SessionCheck> {
     Json(SessionCheck {
-        user: current.map(|current| UserView::from(&current.user)),
+        user: current.map(|current| UserView::new(&current.user, &state)),
     })
 }

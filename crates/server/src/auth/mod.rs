@@ -1,8 +1,10 @@
 //! Accounts and sessions: e-mail/password, phone, OpenID providers, anonymous guests, session
 //! cookies, and a user's own account security (sessions list, password change, a guest adding a
-//! password).
+//! password), and links e-mailed to reset a password or accept an invitation.
 
 mod account;
+pub mod clock;
+pub mod email_links;
 mod handlers;
 pub mod oidc;
 pub mod password;
@@ -31,6 +33,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(account::change_password))
         .routes(routes!(account::link_password))
         .routes(routes!(providers::get_providers))
+        .merge(email_links::router())
         .merge(phone::router())
         .merge(oidc::router())
 }

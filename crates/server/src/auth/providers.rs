@@ -20,6 +20,9 @@ pub struct ProvidersResponse {
     /// The country whose numbers may be typed without a country code (PHONE_DEFAULT_REGION),
     /// e.g. "GB", so the web app reads numbers as the server does.
     pub phone_region: String,
+    /// Whether "Forgot password?" e-mails a reset link (SMTP and PUBLIC_URL are set); false: the
+    /// operator resets passwords.
+    pub password_reset: bool,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -39,5 +42,6 @@ pub async fn get_providers(State(state): State<AppState>) -> Json<ProvidersRespo
         signups: state.config.signups.signups_open,
         guests: state.config.signups.guests_enabled,
         phone_region: state.config.phone.phone_default_region.code().to_owned(),
+        password_reset: state.email_links.mail.is_some(),
     })
 }

@@ -191,7 +191,8 @@ impl SessionManager {
     }
 }
 
-fn new_token() -> String {
+/// An opaque 256-bit random token, URL-safe: sessions and e-mailed links.
+pub(crate) fn new_token() -> String {
     let mut bytes = [0u8; 32];
     rand::rngs::OsRng.fill_bytes(&mut bytes);
     URL_SAFE_NO_PAD.encode(bytes)

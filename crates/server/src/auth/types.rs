@@ -4,7 +4,7 @@ use domain::{DisplayName, Role, time_fmt::rfc3339_from_ms};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use crate::store::UserRecord;
+use crate::{AppState, store::UserRecord};
 
 #[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -36,10 +36,14 @@ pub struct UserView {
     /// The password is temporary (an operator's reset): the app asks for a new one before
     /// anything else, and the server refuses other writes with 403 `password-change-required`.
     pub must_change_password: bool,
+    /// Whether this server has plans (PLANS_ENABLED). False: no Pro banner, no upgrade page, no
+    /// plan labels, every user has everything, whatever `role` says. The app keeps it with the
+    /// signed-in user, so it holds offline too.
+    pub plans_enabled: bool,
 }
 
-impl From<&UserRecord> for UserView {
-    fn from(user: &UserRecord) -> Self {
+impl UserView {
+    pub fn new(user: &UserRecord, state: &AppState) -> Self {
         UserView {
             id: user.id.to_string(),
             email: user.email.clone(),
@@ -54,6 +58,7 @@ impl From<&UserRecord> for UserView {
             created_at: rfc3339_from_ms(user.created_at_ms),
             last_login: rfc3339_from_ms(user.last_login_ms),
             must_change_password: user.must_change_password,
+            plans_enabled: state.config.billing.plans_enabled,
         }
     }
 }

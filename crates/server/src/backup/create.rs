@@ -82,7 +82,7 @@ fn write_archive(
         DatabaseTarget::Postgres(_) => {
             summary.notes.push(
                 "the PostgreSQL database is not in this archive: back it up with pg_dump \
-                 (README, \"Backups\")"
+                 (docs/operating.md, \"Backups\")"
                     .into(),
             );
             ("postgres", None)
@@ -117,7 +117,7 @@ fn write_archive(
     } else {
         summary.notes.push(
             "stored files are in S3 and not in this archive: keep bucket versioning on \
-             (README, \"Backups\")"
+             (docs/operating.md, \"Backups\")"
                 .into(),
         );
     }

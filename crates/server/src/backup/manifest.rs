@@ -22,7 +22,8 @@ pub struct Manifest {
     pub format: u32,
     /// The `delivery-tracker` version that wrote the archive.
     pub app_version: String,
-    /// `sqlite`, or `postgres` when the database is not in the archive (see the README).
+    /// `sqlite`, or `postgres` when the database is not in the archive (see docs/operating.md,
+    /// "Backups").
     pub database: String,
     /// The newest migration applied to the archived database; None when it holds none.
     pub schema_version: Option<i64>,

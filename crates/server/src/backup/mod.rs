@@ -1,7 +1,8 @@
 //! `delivery-tracker backup` and `restore`: one archive (tar + gzip) holding a consistent copy
 //! of the SQLite database, the local file store and a manifest of checksums. On PostgreSQL or
 //! S3 the archive holds what this process can copy consistently (the files, or only the
-//! manifest) and says what it left to `pg_dump` and bucket versioning (README, "Backups").
+//! manifest) and says what it left to `pg_dump` and bucket versioning (docs/operating.md,
+//! "Backups").
 
 mod create;
 mod database;

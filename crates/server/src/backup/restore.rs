@@ -251,7 +251,7 @@ fn write(
     if manifest.database == "postgres" {
         summary.notes.push(
             "this archive holds no database: restore the PostgreSQL database with pg_restore \
-             (README, \"Backups\")"
+             (docs/operating.md, \"Backups\")"
                 .into(),
         );
     }

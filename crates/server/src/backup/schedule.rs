@@ -2,14 +2,15 @@
 //! BACKUP_INTERVAL_HOURS, keeping the newest BACKUP_KEEP archives.
 
 use std::{
-    fs, io,
+    fs,
+    io::{self, Write},
     path::{Path, PathBuf},
     sync::Arc,
 };
 
 use anyhow::Context;
 
-use crate::config::Config;
+use crate::config::{Config, ConfigError};
 
 const PREFIX: &str = "delivery-tracker-";
 const SUFFIX: &str = ".tar.gz";
@@ -44,6 +45,38 @@ pub fn start(config: Arc<Config>) -> Option<tokio::task::JoinHandle<()>> {
             }
         }
     }))
+}
+
+/// Creates BACKUP_DIR if it is missing and writes (then removes) a file in it, so a folder the
+/// server cannot write stops the start with the reason, as other bad settings do, instead of
+/// the server running without backups and logging an error once per interval.
+pub fn check_writable(dir: &Path) -> Result<(), ConfigError> {
+    let probe = dir.join(format!(".write-test-{}", std::process::id()));
+    let written = fs::create_dir_all(dir).and_then(|()| {
+        let mut file = fs::File::create_new(&probe)?;
+        file.write_all(b"delivery-tracker")?;
+        file.sync_all()
+    });
+    let _ = fs::remove_file(&probe);
+    written.map_err(|err| {
+        let hint = match err.kind() {
+            io::ErrorKind::ReadOnlyFilesystem => {
+                " (under the packaged systemd service only /var/lib/delivery-tracker and \
+                 /var/lib/delivery-tracker-backups can be written: use the second, or allow the \
+                 folder with ReadWritePaths= in `systemctl edit delivery-tracker`)"
+                    .to_owned()
+            }
+            io::ErrorKind::PermissionDenied => format!(
+                " (the server runs as uid {}: give that user the folder, e.g. chown)",
+                rustix::process::getuid().as_raw()
+            ),
+            _ => String::new(),
+        };
+        ConfigError(format!(
+            "BACKUP_DIR {} cannot be written: {err}{hint}",
+            dir.display()
+        ))
+    })
 }
 
 /// Writes one archive into `dir`, then deletes all but the newest BACKUP_KEEP of ours.
@@ -106,6 +139,32 @@ pub fn prune(dir: &Path, keep: u32) -> io::Result<Vec<PathBuf>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_writable_backup_dir_is_made_and_left_clean() {
+        let root = tempfile::tempdir().unwrap();
+        let dir = root.path().join("backups/nightly");
+        check_writable(&dir).unwrap();
+        assert!(dir.is_dir());
+        assert_eq!(
+            fs::read_dir(&dir).unwrap().count(),
+            0,
+            "the probe is removed"
+        );
+    }
+
+    #[test]
+    fn an_unwritable_backup_dir_is_refused_with_its_path() {
+        let root = tempfile::tempdir().unwrap();
+        // A file where the folder should be: refused whoever runs the test (root included).
+        let blocked = root.path().join("not-a-folder");
+        fs::write(&blocked, b"x").unwrap();
+        let why = check_writable(&blocked.join("backups")).unwrap_err().0;
+        assert!(
+            why.contains("BACKUP_DIR") && why.contains("not-a-folder/backups"),
+            "{why}"
+        );
+    }
 
     #[test]
     fn prune_keeps_the_newest_and_leaves_other_files() {

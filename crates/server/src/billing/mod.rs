@@ -1,5 +1,5 @@
 //! Plans: Stripe Checkout to become Pro, and the signed webhook that sets the plan. Without a
-//! payment provider configured, plans are managed by the operator (`users set-role`).
+//! payment provider configured, plans are managed by the operator (`users set-plan`).
 
 mod handlers;
 pub mod signature;

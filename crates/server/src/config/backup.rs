@@ -1,7 +1,10 @@
 //! Scheduled backups while serving: an archive in BACKUP_DIR every BACKUP_INTERVAL_HOURS,
 //! keeping the newest BACKUP_KEEP. Off unless BACKUP_DIR is set.
 
-use std::{path::PathBuf, time::Duration};
+use std::{
+    path::{Component, Path, PathBuf},
+    time::Duration,
+};
 
 use clap::Args;
 
@@ -68,6 +71,54 @@ impl BackupConfig {
         }
         Ok(())
     }
+
+    /// Refuses a BACKUP_DIR inside DATA_DIR: each archive copies `DATA_DIR/files` (so archives
+    /// kept there would hold the ones before them and double in size), and `restore` needs an
+    /// empty data directory (the archives would be in its way, or lost with it).
+    pub fn validate_location(&self, data_dir: &Path) -> Result<(), ConfigError> {
+        let Some(dir) = &self.backup_dir else {
+            return Ok(());
+        };
+        let (backups, data) = (resolved(dir), resolved(data_dir));
+        if backups.starts_with(&data) {
+            return Err(ConfigError(format!(
+                "BACKUP_DIR {} is inside DATA_DIR {}: each backup would copy the ones before it, \
+                 and a restore needs an empty DATA_DIR. Keep backups beside it instead (e.g. {})",
+                dir.display(),
+                data_dir.display(),
+                data.with_file_name(format!(
+                    "{}-backups",
+                    data.file_name()
+                        .map_or("delivery-tracker".into(), |n| n.to_string_lossy())
+                ))
+                .display()
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// `path` made absolute with symbolic links followed as far as it exists, and `.`/`..` taken
+/// out of the rest, so two spellings of one folder compare equal (before either is created).
+fn resolved(path: &Path) -> PathBuf {
+    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_owned());
+    let components: Vec<Component> = absolute.components().collect();
+    for split in (1..=components.len()).rev() {
+        let existing: PathBuf = components[..split].iter().collect();
+        if let Ok(mut out) = existing.canonicalize() {
+            for component in &components[split..] {
+                match component {
+                    Component::ParentDir => {
+                        out.pop();
+                    }
+                    Component::Normal(name) => out.push(name),
+                    _ => {}
+                }
+            }
+            return out;
+        }
+    }
+    absolute
 }
 
 #[cfg(test)]
@@ -80,6 +131,50 @@ mod tests {
         assert!(config.backup_dir.is_none());
         assert!(config.validate().is_ok());
         assert_eq!(config.interval(), Duration::from_secs(86_400));
+    }
+
+    #[test]
+    fn a_backup_dir_inside_the_data_dir_is_refused() {
+        let root = tempfile::tempdir().unwrap();
+        let data = root.path().join("data");
+        std::fs::create_dir(&data).unwrap();
+        let with_dir = |dir: PathBuf| BackupConfig {
+            backup_dir: Some(dir),
+            ..BackupConfig::default()
+        };
+        for inside in [
+            data.clone(),
+            data.join("files"),
+            data.join("files/backups"),
+            data.join("not-yet/../backups"),
+            root.path().join("data/./x"),
+        ] {
+            let why = with_dir(inside.clone())
+                .validate_location(&data)
+                .expect_err("refused")
+                .0;
+            assert!(
+                why.contains("inside DATA_DIR") && why.contains("data-backups"),
+                "{}: {why}",
+                inside.display()
+            );
+        }
+        // The same folder through a symbolic link is the same folder.
+        let link = root.path().join("link");
+        std::os::unix::fs::symlink(&data, &link).unwrap();
+        assert!(with_dir(link.join("b")).validate_location(&data).is_err());
+        for outside in [
+            root.path().join("data-backups"),
+            root.path().join("database"),
+            data.join("../elsewhere"),
+        ] {
+            assert!(
+                with_dir(outside.clone()).validate_location(&data).is_ok(),
+                "{}",
+                outside.display()
+            );
+        }
+        assert!(BackupConfig::default().validate_location(&data).is_ok());
     }
 
     #[test]

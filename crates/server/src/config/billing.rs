@@ -1,4 +1,6 @@
-//! Stripe checkout: STRIPE_SECRET_KEY, STRIPE_PRICE_ID and STRIPE_WEBHOOK_SECRET, all or none.
+//! Plans: PLANS_ENABLED turns the Free/Pro plans off for a self-hosted server where everyone has
+//! everything; Stripe checkout (STRIPE_SECRET_KEY, STRIPE_PRICE_ID and STRIPE_WEBHOOK_SECRET,
+//! all or none) sells Pro where they are on.
 
 use std::fmt;
 
@@ -8,6 +10,11 @@ use super::{ConfigError, HttpConfig};
 
 #[derive(Args, Clone)]
 pub struct BillingConfig {
+    /// The Free and Pro plans: `false` turns them off (a private server): no Pro banner, no
+    /// upgrade page, no plan labels, and every user has everything.
+    #[arg(long, env = "PLANS_ENABLED", default_value_t = true, action = clap::ArgAction::Set, global = true)]
+    pub plans_enabled: bool,
+
     /// Stripe secret key; with STRIPE_PRICE_ID and STRIPE_WEBHOOK_SECRET it turns on checkout.
     #[arg(long, env = "STRIPE_SECRET_KEY", global = true, hide_env_values = true)]
     pub stripe_secret_key: Option<String>,
@@ -38,6 +45,7 @@ pub struct BillingConfig {
 impl Default for BillingConfig {
     fn default() -> Self {
         BillingConfig {
+            plans_enabled: true,
             stripe_secret_key: None,
             stripe_price_id: None,
             stripe_webhook_secret: None,
@@ -50,6 +58,7 @@ impl fmt::Debug for BillingConfig {
     // Keys are secrets: only say which price and where.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("BillingConfig")
+            .field("plans_enabled", &self.plans_enabled)
             .field("stripe_price_id", &self.stripe_price_id)
             .field("stripe_api_base", &self.stripe_api_base)
             .finish_non_exhaustive()
@@ -114,7 +123,18 @@ impl BillingConfig {
     }
 
     pub fn validate(&self, http: &HttpConfig) -> Result<(), ConfigError> {
-        self.stripe(http).map(drop)
+        let stripe = self.stripe(http)?;
+        // Checkout sells Pro: with plans off there is nothing to sell, so the pair is refused
+        // rather than one of them silently ignored.
+        if stripe.is_some() && !self.plans_enabled {
+            return Err(ConfigError(
+                "PLANS_ENABLED=false turns the Pro plan off, so Stripe checkout has nothing to \
+                 sell: unset STRIPE_SECRET_KEY, STRIPE_PRICE_ID and STRIPE_WEBHOOK_SECRET, or \
+                 turn plans on"
+                    .into(),
+            ));
+        }
+        Ok(())
     }
 }
 
@@ -140,6 +160,32 @@ mod tests {
         assert!(
             !format!("{config:?}").contains("sk_test"),
             "secrets never printed"
+        );
+        assert!(config.validate(&http).is_ok());
+    }
+
+    #[test]
+    fn plans_are_on_by_default_and_off_refuses_a_checkout() {
+        let http = HttpConfig {
+            public_url: Some("https://dt.example.com".into()),
+            ..HttpConfig::default()
+        };
+        let off = BillingConfig {
+            plans_enabled: false,
+            ..BillingConfig::default()
+        };
+        assert!(BillingConfig::default().plans_enabled);
+        assert!(off.validate(&http).is_ok(), "plans off, no checkout: fine");
+        let selling = BillingConfig {
+            stripe_secret_key: Some("sk_test".into()),
+            stripe_price_id: Some("price_1".into()),
+            stripe_webhook_secret: Some("whsec_1".into()),
+            ..off
+        };
+        let why = selling.validate(&http).expect_err("refused").0;
+        assert!(
+            why.contains("PLANS_ENABLED") && why.contains("STRIPE_SECRET_KEY"),
+            "{why}"
         );
     }
 }

@@ -85,7 +85,11 @@ impl DatabaseConfig {
                     "DATABASE_URL sqlite:// needs a file path".into(),
                 ));
             }
-            return Ok(DatabaseTarget::Sqlite(PathBuf::from(path)));
+            let path = Path::new(path);
+            if path.is_relative() {
+                return Err(relative_sqlite_path(path, data_dir));
+            }
+            return Ok(DatabaseTarget::Sqlite(path.to_owned()));
         }
         if url.starts_with("postgres://") || url.starts_with("postgresql://") {
             return Ok(DatabaseTarget::Postgres(url.to_owned()));
@@ -97,9 +101,8 @@ impl DatabaseConfig {
         ))
     }
 
-    pub fn validate(&self) -> Result<(), ConfigError> {
-        // The data directory only changes where a default SQLite file goes, never validity.
-        self.target(Path::new("."))?;
+    pub fn validate(&self, data_dir: &Path) -> Result<(), ConfigError> {
+        self.target(data_dir)?;
         if !matches!(
             self.sqlite_synchronous.to_uppercase().as_str(),
             "FULL" | "NORMAL"
@@ -110,6 +113,27 @@ impl DatabaseConfig {
         }
         Ok(())
     }
+}
+
+/// A relative SQLite path would be read from the working directory, apart from DATA_DIR's
+/// files: a backup, a restore or a start from another directory would then miss the database
+/// or create an empty one. Which folder was meant is a guess, so both are named and neither
+/// taken (resolving it against DATA_DIR now would hide an existing database behind a new one).
+fn relative_sqlite_path(path: &Path, data_dir: &Path) -> ConfigError {
+    let absolute = |base: &Path| {
+        std::path::absolute(base.join(path)).map_or_else(
+            |_| base.join(path).display().to_string(),
+            |p| p.display().to_string(),
+        )
+    };
+    ConfigError(format!(
+        "DATABASE_URL sqlite://{} is a relative path, which would be read from the working \
+         directory rather than DATA_DIR: write it in full, e.g. sqlite://{} (in DATA_DIR) or \
+         sqlite://{} (here), or unset DATABASE_URL for DATA_DIR/delivery-tracker.db",
+        path.display(),
+        absolute(data_dir),
+        absolute(Path::new(".")),
+    ))
 }
 
 #[cfg(test)]
@@ -147,5 +171,22 @@ mod tests {
         ));
         let err = target(with_url("mysql://h/db")).unwrap_err();
         assert!(err.0.contains("sqlite://"), "{err}");
+    }
+
+    #[test]
+    fn an_absolute_sqlite_path_is_taken_and_a_relative_one_refused() {
+        let data_dir = Path::new("/srv/dt");
+        assert_eq!(
+            with_url("sqlite:///var/db/dt.db").target(data_dir).unwrap(),
+            DatabaseTarget::Sqlite("/var/db/dt.db".into())
+        );
+        for url in ["sqlite://relative.db", "sqlite://./data/dt.db"] {
+            let err = with_url(url).target(data_dir).unwrap_err().0;
+            assert!(
+                err.contains("relative path") && err.contains("sqlite:///srv/dt/"),
+                "{url}: {err}"
+            );
+            assert!(with_url(url).validate(data_dir).is_err(), "{url}");
+        }
     }
 }

@@ -63,6 +63,50 @@ impl HttpConfig {
     pub fn validate(&self) -> Result<(), ConfigError> {
         self.public_origin().map(drop)
     }
+
+    /// The warning for the trap of a server reached over plain http on the network: browsers
+    /// keep a Secure cookie only over https or on localhost, so a phone that opens
+    /// `http://192.168.1.20:8080` signs up (201) and is signed out again at once. None when
+    /// browsers can keep the cookie: only loopback listens, PUBLIC_URL is https (a proxy in
+    /// front), or COOKIE_SECURE is off.
+    pub fn plain_http_warning(&self) -> Option<String> {
+        if !self.cookie_secure {
+            return None;
+        }
+        let origin = self.public_origin().ok().flatten();
+        let reached_at = match origin.as_deref() {
+            Some(origin) if origin.starts_with("https://") => return None,
+            Some(origin) if is_localhost_origin(origin) => return None,
+            Some(origin) => format!("PUBLIC_URL is {origin}"),
+            None if self.listen.ip().is_loopback() => return None,
+            None => format!(
+                "LISTEN {} is reachable from other devices over plain http",
+                self.listen
+            ),
+        };
+        Some(format!(
+            "{reached_at}, but the sign-in cookie is Secure (COOKIE_SECURE=true), which browsers \
+             keep only over https or on localhost: a phone opening this server by its address \
+             signs up and stays signed out. Fix: put an https proxy in front and set \
+             PUBLIC_URL=https://your.domain (docs/installing.md), or, on a network you trust, \
+             set COOKIE_SECURE=false"
+        ))
+    }
+}
+
+/// `http://localhost`, `http://127.x.x.x` and `http://[::1]`: origins browsers treat as
+/// secure, where a Secure cookie is kept without https.
+fn is_localhost_origin(origin: &str) -> bool {
+    let host = origin.split_once("://").map_or(origin, |(_, rest)| rest);
+    let host = host
+        .strip_prefix('[')
+        .and_then(|h| h.split_once(']'))
+        .map_or_else(|| host.split(':').next().unwrap_or(host), |(h, _)| h);
+    host == "localhost"
+        || host.ends_with(".localhost")
+        || host
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback())
 }
 
 #[cfg(test)]
@@ -84,5 +128,45 @@ mod tests {
             ..HttpConfig::default()
         };
         assert!(bad.validate().is_err());
+    }
+
+    #[test]
+    fn plain_http_on_the_network_with_a_secure_cookie_is_warned_about() {
+        let config = |listen: &str, public_url: Option<&str>, cookie_secure: bool| HttpConfig {
+            listen: listen.parse().unwrap(),
+            public_url: public_url.map(Into::into),
+            cookie_secure,
+            trust_proxy: false,
+        };
+        for (listen, public_url) in [
+            ("0.0.0.0:8080", None),
+            ("192.168.1.20:8080", None),
+            ("[::]:8080", None),
+            ("0.0.0.0:8080", Some("http://192.168.1.20:8080")),
+            ("127.0.0.1:8080", Some("http://tracker.lan")),
+        ] {
+            let warning = config(listen, public_url, true)
+                .plain_http_warning()
+                .unwrap_or_else(|| panic!("{listen} {public_url:?}: no warning"));
+            assert!(
+                warning.contains("COOKIE_SECURE=false") && warning.contains("PUBLIC_URL=https://"),
+                "{warning}"
+            );
+        }
+        for (listen, public_url, secure) in [
+            ("127.0.0.1:8080", None, true),
+            ("[::1]:8080", None, true),
+            ("0.0.0.0:8080", Some("https://tracker.example.com"), true),
+            ("0.0.0.0:8080", Some("http://localhost:8080"), true),
+            ("0.0.0.0:8080", Some("http://127.0.0.1:8080"), true),
+            ("0.0.0.0:8080", Some("http://[::1]:8080"), true),
+            ("0.0.0.0:8080", None, false),
+        ] {
+            assert_eq!(
+                config(listen, public_url, secure).plain_http_warning(),
+                None,
+                "{listen} {public_url:?} {secure}"
+            );
+        }
     }
 }

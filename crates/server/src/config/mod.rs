@@ -125,6 +125,18 @@ impl Config {
         }
     }
 
+    /// Every setting from the environment (and `.env`) alone, as flags would be read with none
+    /// given: for the operator commands, whose help shows only the few settings they take as
+    /// flags.
+    pub fn from_env() -> Result<Config, clap::Error> {
+        #[derive(clap::Parser)]
+        struct FromEnv {
+            #[command(flatten)]
+            config: Config,
+        }
+        <FromEnv as clap::Parser>::try_parse_from(["delivery-tracker"]).map(|parsed| parsed.config)
+    }
+
     /// The directory of the local file store.
     pub fn files_dir(&self) -> PathBuf {
         self.data_dir.join("files")
@@ -132,7 +144,7 @@ impl Config {
 
     /// Checks everything that can be checked before opening anything.
     pub fn validate(&self) -> Result<(), ConfigError> {
-        self.database.validate()?;
+        self.database.validate(&self.data_dir)?;
         self.http.validate()?;
         self.sessions.validate()?;
         self.billing.validate(&self.http)?;
@@ -144,6 +156,7 @@ impl Config {
         self.rate_limits.validate()?;
         self.uploads.validate()?;
         self.backup.validate()?;
+        self.backup.validate_location(&self.data_dir)?;
         self.signups.validate()?;
         self.metrics.validate()?;
         self.storage.validate()

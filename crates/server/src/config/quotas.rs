@@ -11,7 +11,7 @@ use super::ConfigError;
 
 #[derive(Args, Clone, Debug)]
 pub struct QuotaConfig {
-    /// Records one user may hold: entries and invoice checks together, deleted ones included
+    /// Records one user may hold: entries, statement checks and every other kind together, deleted ones included
     /// (a delete keeps a tombstone). A push beyond it is refused per mutation (`quota-exceeded`).
     #[arg(
         long,

@@ -13,23 +13,16 @@ use domain::{
 };
 use futures_util::FutureExt;
 use lettre::{
-    AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor,
+    Message,
     message::{Mailbox, SinglePart},
-    transport::smtp::{
-        authentication::Credentials,
-        client::{Tls, TlsParameters},
-    },
 };
 use tokio::sync::{Notify, watch};
 
 use crate::{
-    config::{ContactEmailConfig, SmtpSecurity},
+    config::ContactEmailConfig,
+    mail::Mailer,
     store::{ContactRecord, DynStore, EmailAttempt},
 };
-
-/// Each SMTP command may take this long; a whole send is bounded by `SEND_TIMEOUT`.
-const COMMAND_TIMEOUT: Duration = Duration::from_secs(30);
-const SEND_TIMEOUT: Duration = Duration::from_secs(120);
 /// A claimed message is not offered to another worker for this long (longer than a send).
 /// Messages are claimed one at a time, so a lease never waits behind other sends.
 const LEASE_MS: i64 = 5 * 60 * 1000;
@@ -45,31 +38,16 @@ pub struct ContactMailer {
 }
 
 struct Inner {
-    transport: AsyncSmtpTransport<Tokio1Executor>,
+    mailer: Mailer,
     config: ContactEmailConfig,
     wake: Notify,
 }
 
 impl ContactMailer {
     pub fn new(config: ContactEmailConfig) -> anyhow::Result<ContactMailer> {
-        let mut builder = AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(&config.host)
-            .port(config.port)
-            .timeout(Some(COMMAND_TIMEOUT));
-        builder = match config.security {
-            SmtpSecurity::ImplicitTls => {
-                builder.tls(Tls::Wrapper(TlsParameters::new(config.host.clone())?))
-            }
-            SmtpSecurity::StartTls => {
-                builder.tls(Tls::Required(TlsParameters::new(config.host.clone())?))
-            }
-            SmtpSecurity::Plain => builder.tls(Tls::None),
-        };
-        if let Some((user, password)) = &config.credentials {
-            builder = builder.credentials(Credentials::new(user.clone(), password.clone()));
-        }
         Ok(ContactMailer {
             inner: Arc::new(Inner {
-                transport: builder.build(),
+                mailer: Mailer::new(&config)?,
                 config,
                 wake: Notify::new(),
             }),
@@ -165,11 +143,7 @@ impl ContactMailer {
 
     async fn send(&self, record: &ContactRecord) -> Result<(), String> {
         let email = self.message_for(record).map_err(|err| err.to_string())?;
-        match tokio::time::timeout(SEND_TIMEOUT, self.inner.transport.send(email)).await {
-            Ok(Ok(_)) => Ok(()),
-            Ok(Err(err)) => Err(err.to_string()),
-            Err(_) => Err(format!("no answer within {} s", SEND_TIMEOUT.as_secs())),
-        }
+        self.inner.mailer.send(email).await
     }
 
     /// Headers are typed lettre headers: the visitor's subject is encoded (RFC 2047) so a

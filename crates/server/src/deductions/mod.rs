@@ -1,15 +1,17 @@
 //! A deduction (`kind: "deduction"`): what a courier takes off a statement. Declared once:
-//! its rules are `domain::deduction::DeductionInput::validate`; it points at its courier.
+//! its rules are `domain::deduction::DeductionInput::validate`; it points at its courier, and
+//! at its vehicle when it names one (which must be the user's, as an expense's).
 
 use domain::{
     deduction::{Deduction, DeductionInput, Repeat},
     entry::{FieldProblems, format_date},
+    expense::ExpenseCategory,
     sync::{ChangeData, DeductionData},
 };
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
-use crate::{couriers::Couriers, records::RecordKind};
+use crate::{couriers::Couriers, records::RecordKind, vehicles::Vehicles};
 
 pub struct Deductions;
 
@@ -23,6 +25,9 @@ pub struct DeductionContent {
     repeat: Repeat,
     from: String,
     to: Option<String>,
+    /// Migration 0015 gave every earlier deduction `null` for both.
+    purpose: Option<ExpenseCategory>,
+    vehicle_id: Option<Uuid>,
 }
 
 impl RecordKind for Deductions {
@@ -39,8 +44,21 @@ impl RecordKind for Deductions {
         deduction.id
     }
 
+    /// An app from before deductions said what they were for sends no `purpose` (a newer one
+    /// always does, null included): its edit keeps the stored purpose and vehicle.
+    fn kept_when_absent(input: &DeductionInput) -> &'static [&'static str] {
+        if input.purpose.is_none() {
+            &["purpose", "vehicleId"]
+        } else {
+            &[]
+        }
+    }
+
     fn references(deduction: &Deduction) -> Vec<(&'static str, Uuid)> {
-        vec![(Couriers::NAME, deduction.courier_id)]
+        let vehicle = deduction.vehicle_id.map(|id| (Vehicles::NAME, id));
+        std::iter::once((Couriers::NAME, deduction.courier_id))
+            .chain(vehicle)
+            .collect()
     }
 
     fn content(deduction: &Deduction) -> DeductionContent {
@@ -51,6 +69,8 @@ impl RecordKind for Deductions {
             repeat: deduction.repeat,
             from: format_date(deduction.from),
             to: deduction.to.map(format_date),
+            purpose: deduction.purpose,
+            vehicle_id: deduction.vehicle_id,
         }
     }
 
@@ -62,6 +82,8 @@ impl RecordKind for Deductions {
             repeat: c.repeat,
             from: c.from,
             to: c.to,
+            purpose: c.purpose,
+            vehicle_id: c.vehicle_id.map(|id| id.to_string()),
             created_at,
             updated_at,
         })

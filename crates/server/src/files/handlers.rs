@@ -107,7 +107,7 @@ async fn store_photo(
         .await?
         .ok_or_else(AppError::unauthenticated)?;
     Ok(Json(SessionResponse {
-        user: UserView::from(&user),
+        user: UserView::new(&user, state),
     }))
 }
 

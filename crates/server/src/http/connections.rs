@@ -175,14 +175,6 @@ pub async fn serve_bounded(
     let mut http = http1::Builder::new();
     http.timer(TokioTimer::new())
         .header_read_timeout(limits.header_read_timeout);
-    tracing::info!(
-        max_connections = limits.max_connections,
-        max_per_ip = limits.max_per_ip,
-        header_read_timeout_secs = limits.header_read_timeout.as_secs(),
-        max_event_streams = limits.max_event_streams,
-        event_streams_per_ip = limits.event_streams_per_ip,
-        "connection limits"
-    );
     tokio::pin!(shutdown);
     loop {
         // Wait for a free slot before accepting: at the bound, new connections queue in the

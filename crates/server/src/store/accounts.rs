@@ -54,6 +54,8 @@ pub trait AccountStore: Send + Sync {
     async fn find_password_login(&self, email: &str) -> StoreResult<Option<(UserRecord, String)>>;
     async fn record_login(&self, id: Uuid, now_ms: i64) -> StoreResult<()>;
     async fn list_users(&self) -> StoreResult<Vec<UserRecord>>;
+    /// How many users there are, guests included (without reading them all).
+    async fn count_users(&self) -> StoreResult<u64>;
     /// The user with this normalised e-mail, whatever way they sign in.
     async fn find_user_by_email(&self, email: &str) -> StoreResult<Option<UserRecord>>;
     /// Deletes the user and, by the same cascade the guest sweep relies on, everything of

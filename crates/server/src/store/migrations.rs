@@ -32,7 +32,9 @@ pub const SQLITE: &[Migration] = &[
     migration!("sqlite", 12, "0012_couriers"),
     migration!("sqlite", 13, "0013_tax_year"),
     migration!("sqlite", 14, "0014_must_change_password"),
-    migration!("sqlite", 15, "0015_bounded_storage"),
+    migration!("sqlite", 15, "0015_deduction_purpose"),
+    migration!("sqlite", 16, "0016_email_links"),
+    migration!("sqlite", 19, "0019_bounded_storage"),
 ];
 
 pub const POSTGRES: &[Migration] = &[
@@ -50,8 +52,26 @@ pub const POSTGRES: &[Migration] = &[
     migration!("postgres", 12, "0012_couriers"),
     migration!("postgres", 13, "0013_tax_year"),
     migration!("postgres", 14, "0014_must_change_password"),
-    migration!("postgres", 15, "0015_bounded_storage"),
+    migration!("postgres", 15, "0015_deduction_purpose"),
+    migration!("postgres", 16, "0016_email_links"),
+    migration!("postgres", 19, "0019_bounded_storage"),
 ];
+
+/// One log line for a migration run, whatever it applied: the operator reads where the schema
+/// stands, not a line per file. A run that applied nothing says so only at debug level (every
+/// operator command opens the store too).
+pub fn log_migrations(applied_now: &[&str], all: &[Migration]) {
+    let latest = all.last().map_or(0, |m| m.version);
+    match applied_now {
+        [] => tracing::debug!(schema = latest, "database schema up to date"),
+        [only] => tracing::info!(schema = latest, "database schema migrated: applied {only}"),
+        [first, .., last] => tracing::info!(
+            schema = latest,
+            "database schema migrated: applied {} migrations, {first} to {last}",
+            applied_now.len()
+        ),
+    }
+}
 
 /// The newest migration this binary knows (the same on both backends).
 pub fn newest() -> i64 {

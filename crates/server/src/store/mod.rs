@@ -9,6 +9,7 @@
 pub mod accounts;
 pub mod contact;
 pub mod identities;
+pub mod links;
 pub(crate) mod migrations;
 pub mod ops;
 pub mod phone;
@@ -25,6 +26,7 @@ pub use self::{
     accounts::{AccountStore, NewUser, PhotoSwap, UserRecord},
     contact::{ContactRecord, ContactStore, EmailAttempt, EmailDelivery, EmailStatus},
     identities::{ExternalIdentity, IdentityStore, OidcRequest},
+    links::{EmailLink, InviteUse, LinkPurpose, LinkStore, NewEmailLink, PasswordReset},
     ops::{OpsStore, StoreGauges},
     phone::PhoneStore,
     plans::PlanStore,
@@ -53,6 +55,7 @@ pub trait Store:
     + PlanStore
     + SessionStore
     + IdentityStore
+    + LinkStore
     + ContactStore
     + PhoneStore
     + OpsStore
@@ -67,6 +70,7 @@ impl<T> Store for T where
         + PlanStore
         + SessionStore
         + IdentityStore
+        + LinkStore
         + ContactStore
         + PhoneStore
         + OpsStore

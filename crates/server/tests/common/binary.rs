@@ -80,6 +80,64 @@ fn launch(
     child
 }
 
+/// Starts `delivery-tracker serve` over `data_dir` with `env` on top (LISTEN among them), at
+/// the log level an operator gets by default, and returns once it printed its last start-up
+/// line ("Open … in a browser …"): the child, with its log (stderr) piped, and every line it
+/// printed on stdout. A server that exits first, or prints no such line within a minute (a
+/// bound against a hung test, not a measure of speed), fails the test with what it printed.
+pub fn start_announced(data_dir: &Path, env: &[(&str, &str)]) -> (Child, Vec<String>) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_delivery-tracker"))
+        .arg("serve")
+        .env_remove("LOG")
+        .env_remove("LOG_FORMAT")
+        .env("DATA_DIR", data_dir)
+        .envs(env.iter().copied())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the server binary starts");
+    let stdout = BufReader::new(child.stdout.take().unwrap());
+    let (lines, printed) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in stdout.lines().map_while(Result::ok) {
+            if lines.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let mut seen = Vec::new();
+    loop {
+        match printed.recv_timeout(std::time::Duration::from_secs(60)) {
+            Ok(line) => {
+                let last = line.starts_with("Open ");
+                seen.push(line);
+                if last {
+                    return (child, seen);
+                }
+            }
+            Err(_) => {
+                let log = stop_and_read_log(child);
+                panic!("no \"Open … in a browser\" line; stdout {seen:?}, log:\n{log}");
+            }
+        }
+    }
+}
+
+/// Stops `child` and returns its log (stderr).
+pub fn stop_and_read_log(mut child: Child) -> String {
+    use std::io::Read;
+    let _ = child.kill();
+    let _ = child.wait();
+    let mut log = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut log)
+        .unwrap();
+    log
+}
+
 /// Signs in as a new guest over HTTP; returns the session cookie (`name=value`).
 pub async fn guest_cookie(http: &reqwest::Client, base: &str) -> String {
     let response = http

@@ -14,7 +14,8 @@ use std::{net::SocketAddr, sync::Arc};
 use reqwest::{Method, StatusCode, header::HeaderMap};
 use serde_json::{Value, json};
 use server::{
-    AppState,
+    AppState, Services,
+    auth::clock::{Clock, ManualTime},
     config::Config,
     store::{
         DynStore,
@@ -128,15 +129,42 @@ pub async fn spawn_app_on_listener(
     listener: TcpListener,
     tweak: impl FnOnce(&mut Config),
 ) -> TestApp {
+    serve_test_app(test_store, listener, tweak, |_| {}).await
+}
+
+/// A server whose e-mailed links (reset, invitation) read a hand-moved clock, and its handle.
+pub async fn spawn_app_with_link_clock(
+    backend: Backend,
+    tweak: impl FnOnce(&mut Config),
+) -> Option<(TestApp, ManualTime)> {
+    let test_store = store_for(backend).await?;
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let (clock, time) = Clock::manual();
+    let app = serve_test_app(test_store, listener, tweak, |services| {
+        services.email_links.clock = clock;
+    })
+    .await;
+    Some((app, time))
+}
+
+async fn serve_test_app(
+    test_store: TestStore,
+    listener: TcpListener,
+    tweak: impl FnOnce(&mut Config),
+    services: impl FnOnce(&mut Services),
+) -> TestApp {
     let TestStore { store, dir } = test_store;
     let mut config = Config::for_data_dir(dir.path());
     // Generous defaults so only the rate-limit tests ever trip a limit.
     config.rate_limits.auth_rate_limit_per_minute = 10_000;
     config.rate_limits.login_rate_limit_per_minute = 10_000;
     config.rate_limits.contact_rate_limit_per_minute = 10_000;
+    config.rate_limits.password_reset_per_address_per_hour = 10_000;
+    config.rate_limits.password_reset_per_client_per_hour = 10_000;
     config.uploads.uploads_per_user_per_minute = 10_000;
     tweak(&mut config);
-    let state = AppState::new(config, store.clone()).unwrap();
+    let mut state = AppState::new(config, store.clone()).unwrap();
+    services(state.services_mut().expect("not shared yet"));
     let addr = listener.local_addr().unwrap();
     let (stop, stopped) = oneshot::channel::<()>();
     tokio::spawn(server::serve(listener, state, async {

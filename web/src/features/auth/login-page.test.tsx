@@ -1,6 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { apiError, json, networkFailure, pending, type FakeHandler } from '@/testing/fake-fetch';
+import type { User } from '@/lib/session/user';
 import { makeUser } from '@/testing/fixtures';
 import { currentPath, renderApp, waitForSession } from '@/testing/render-app';
 
@@ -12,6 +13,18 @@ async function openLogin(routes: Record<string, FakeHandler> = {}) {
   const app = renderApp('/login', { routes });
   await waitForSession();
   return app;
+}
+
+/** A server whose session reads signed in once `route` answered `user` (the browser kept the cookie). */
+function signsIn(route: string, status: number, user: User): Record<string, FakeHandler> {
+  let signedIn = false;
+  return {
+    [route]: () => {
+      signedIn = true;
+      return json(status, { user, isNewUser: status === 201 });
+    },
+    'GET /api/v1/auth/session': () => json(200, { user: signedIn ? user : null }),
+  };
 }
 
 async function fill(app: Awaited<ReturnType<typeof openLogin>>, email: string, password: string) {
@@ -112,9 +125,22 @@ describe('login page', () => {
     expect(screen.getByLabelText(/Display name/)).toHaveAttribute('aria-invalid', 'true');
   });
 
+  it('shows a password the server refused under the Password field, not twice', async () => {
+    const why = 'This is one of the most common passwords, among the first anyone would try. Please choose a less predictable one';
+    const app = await openLogin({ [SIGNUP]: () => apiError(422, 'weak-password', why, { fields: { password: [why] } }) });
+    await app.user.click(screen.getByRole('tab', { name: 'Sign Up' }));
+    await fill(app, 'driver@example.com', 'iloveyou');
+    await app.user.click(screen.getByRole('button', { name: 'Sign Up' }));
+
+    expect(await screen.findByText(why)).toBeInTheDocument();
+    expect(screen.getByLabelText('Password')).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.getByLabelText('Password')).toHaveAccessibleDescription(why);
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+
   it('logs in and opens the dashboard', async () => {
     const user = makeUser();
-    const app = await openLogin({ [LOGIN]: () => json(200, { user, isNewUser: false }) });
+    const app = await openLogin(signsIn(LOGIN, 200, user));
     await fill(app, 'driver@example.com', 'secret123');
 
     await app.user.click(screen.getByRole('button', { name: 'Login' }));
@@ -126,7 +152,7 @@ describe('login page', () => {
 
   it('signs up with the optional display name', async () => {
     const user = makeUser({ displayName: 'Alex' });
-    const app = await openLogin({ [SIGNUP]: () => json(201, { user, isNewUser: true }) });
+    const app = await openLogin(signsIn(SIGNUP, 201, user));
     await app.user.click(screen.getByRole('tab', { name: 'Sign Up' }));
     await app.user.type(screen.getByLabelText(/Display name/), '  Alex ');
     await fill(app, 'alex@example.com', 'secret123');
@@ -138,7 +164,7 @@ describe('login page', () => {
   });
 
   it('omits an empty display name', async () => {
-    const app = await openLogin({ [SIGNUP]: () => json(201, { user: makeUser(), isNewUser: true }) });
+    const app = await openLogin(signsIn(SIGNUP, 201, makeUser()));
     await app.user.click(screen.getByRole('tab', { name: 'Sign Up' }));
     await fill(app, 'alex@example.com', 'secret123');
     await app.user.click(screen.getByRole('button', { name: 'Sign Up' }));
@@ -149,12 +175,44 @@ describe('login page', () => {
 
   it('continues as guest', async () => {
     const guest = makeUser({ email: null, displayName: 'User', isAnonymous: true });
-    const app = await openLogin({ [GUEST]: () => json(201, { user: guest, isNewUser: true }) });
+    const app = await openLogin(signsIn(GUEST, 201, guest));
 
     await app.user.click(screen.getByRole('button', { name: 'Continue as guest' }));
 
     await waitFor(() => expect(currentPath(app.router)).toBe('/app/dashboard'));
     expect(app.server.callsTo(GUEST)).toHaveLength(1);
+  });
+
+  it.each<[string, string]>([
+    ['sign-up', 'Your account was created: once that is fixed, log in with the same e-mail and password.'],
+    // jsdom's page is on http://localhost, where a browser that drops the cookie blocks cookies.
+    ['login', "it refused this site's cookie. Allow cookies for localhost"],
+  ])('says why when the %s succeeded but the browser dropped the session cookie', async (mode, expected) => {
+    // The server answered with a user, yet the next session check reads signed out.
+    const route = mode === 'login' ? LOGIN : SIGNUP;
+    const app = await openLogin({ [route]: () => json(mode === 'login' ? 200 : 201, { user: makeUser(), isNewUser: mode !== 'login' }) });
+    if (mode === 'sign-up') await app.user.click(screen.getByRole('tab', { name: 'Sign Up' }));
+    await fill(app, 'driver@example.com', 'secret123');
+
+    await app.user.click(screen.getByRole('button', { name: mode === 'login' ? 'Login' : 'Sign Up' }));
+
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('This browser did not keep the sign-in');
+    expect(alert).toHaveTextContent(expected);
+    expect(currentPath(app.router)).toBe('/login');
+    expect(screen.getByRole('button', { name: mode === 'login' ? 'Login' : 'Sign Up' })).toBeEnabled();
+  });
+
+  it('trusts the sign-in when the session check cannot reach the server', async () => {
+    const user = makeUser();
+    let checks = 0;
+    const app = await openLogin({
+      [LOGIN]: () => json(200, { user, isNewUser: false }),
+      'GET /api/v1/auth/session': () => (++checks === 1 ? json(200, { user: null }) : networkFailure()),
+    });
+    await fill(app, 'driver@example.com', 'secret123');
+    await app.user.click(screen.getByRole('button', { name: 'Login' }));
+    await waitFor(() => expect(currentPath(app.router)).toBe('/app/dashboard'));
   });
 
   it('falls back to "Failed to login" when guest sign-in cannot reach the server', async () => {

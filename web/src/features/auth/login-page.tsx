@@ -1,17 +1,19 @@
 import { lazy, Suspense, useState, type FormEvent } from 'react';
-import { useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { Button } from '@/components/button';
 import { FormAlert } from '@/components/form-alert';
 import { Spinner } from '@/components/spinner';
 import { TextField } from '@/components/text-field';
 import { isApiError } from '@/lib/api';
 import { routes } from '@/lib/paths';
+import { signInNotKeptMessage } from '@/lib/session/sign-in-not-kept';
 import type { AuthResponse } from '@/lib/session/user';
 import { useSessionStore } from '@/lib/session/use-session';
 import { authErrorMessage, type AuthAction } from './auth-messages';
 import { continueAsGuest, logIn, signUp } from './commands';
 import { validateCredentials, type CredentialsErrors, type CredentialsInput } from '@/lib/credentials-schema';
 import { tabId, type Mode } from './mode';
+import { AuthCard } from './auth-card';
 import { ModeTabs } from './mode-tabs';
 import { OidcSignIn } from './oidc-sign-in';
 import { useProviders } from './use-providers';
@@ -54,11 +56,17 @@ export function LoginPage() {
     setError(null);
     try {
       const { user } = await call();
-      session.signedIn(user);
+      if (!(await session.confirmSignIn(user))) {
+        setError(signInNotKeptMessage(kind === 'guest' ? 'guest' : action, window.location));
+        setPending(null);
+        return;
+      }
       navigate(routes.dashboard, { replace: true });
     } catch (caught) {
-      setError(authErrorMessage(caught, action));
-      if (isApiError(caught) && caught.fields) setFieldErrors(firstOfEach(caught.fields));
+      const fields = isApiError(caught) && caught.fields ? firstOfEach(caught.fields) : {};
+      setFieldErrors(fields);
+      // A refusal about a field (a weak password) is shown under that field, not twice.
+      setError(Object.keys(fields).length > 0 ? null : authErrorMessage(caught, action));
       setPending(null);
     }
   }
@@ -85,86 +93,84 @@ export function LoginPage() {
     );
   }
   return (
-    <div className={styles.page}>
-      <div className={styles.card}>
-        <div className={styles.heading}>
-          <h1 className={styles.title}>Delivery Tracker</h1>
-          <p className={styles.tagline}>Track your delivery stats efficiently</p>
-        </div>
+    <AuthCard title="Delivery Tracker" intro="Track your delivery stats efficiently">
+      {providers.signups ? (
+        <ModeTabs mode={mode} panelId={panelId} onChange={changeMode} />
+      ) : (
+        <p className={styles.closed}>New accounts are closed on this server. Sign in with an account you already have.</p>
+      )}
 
-        {providers.signups ? (
-          <ModeTabs mode={mode} panelId={panelId} onChange={changeMode} />
-        ) : (
-          <p className={styles.closed}>New accounts are closed on this server. Sign in with an account you already have.</p>
+      <form
+        id={panelId}
+        role={providers.signups ? 'tabpanel' : undefined}
+        aria-labelledby={providers.signups ? tabId(mode) : undefined}
+        aria-label={providers.signups ? undefined : 'Login'}
+        className={styles.form}
+        onSubmit={onSubmit}
+        noValidate
+      >
+        <FormAlert message={error} />
+        {signingUp ? (
+          <TextField
+            label="Display name"
+            optional
+            autoComplete="nickname"
+            value={form.displayName}
+            error={fieldErrors.displayName}
+            onChange={(event) => update('displayName', event.target.value)}
+          />
+        ) : null}
+        <TextField
+          label="Email"
+          type="email"
+          autoComplete="email"
+          inputMode="email"
+          required
+          value={form.email}
+          error={fieldErrors.email}
+          onChange={(event) => update('email', event.target.value)}
+        />
+        <TextField
+          label="Password"
+          type="password"
+          autoComplete={signingUp ? 'new-password' : 'current-password'}
+          required
+          value={form.password}
+          error={fieldErrors.password}
+          onChange={(event) => update('password', event.target.value)}
+        />
+        {signingUp ? null : (
+          <Link to={routes.forgotPassword} className={styles.forgot}>
+            Forgot password?
+          </Link>
         )}
+        <Button type="submit" block disabled={busy} aria-busy={pending === 'credentials'}>
+          {pending === 'credentials' ? <Spinner size="sm" decorative /> : null}
+          {signingUp ? 'Sign Up' : 'Login'}
+        </Button>
+      </form>
 
-        <form
-          id={panelId}
-          role={providers.signups ? 'tabpanel' : undefined}
-          aria-labelledby={providers.signups ? tabId(mode) : undefined}
-          aria-label={providers.signups ? undefined : 'Login'}
-          className={styles.form}
-          onSubmit={onSubmit}
-          noValidate
+      <div className={styles.divider} aria-hidden="true" />
+
+      {providers.guests ? (
+        <Button
+          variant="secondary"
+          block
+          disabled={busy}
+          aria-busy={pending === 'guest'}
+          onClick={() => void run('guest', 'login', continueAsGuest)}
         >
-          <FormAlert message={error} />
-          {signingUp ? (
-            <TextField
-              label="Display name"
-              optional
-              autoComplete="nickname"
-              value={form.displayName}
-              error={fieldErrors.displayName}
-              onChange={(event) => update('displayName', event.target.value)}
-            />
-          ) : null}
-          <TextField
-            label="Email"
-            type="email"
-            autoComplete="email"
-            inputMode="email"
-            required
-            value={form.email}
-            error={fieldErrors.email}
-            onChange={(event) => update('email', event.target.value)}
-          />
-          <TextField
-            label="Password"
-            type="password"
-            autoComplete={signingUp ? 'new-password' : 'current-password'}
-            required
-            value={form.password}
-            error={fieldErrors.password}
-            onChange={(event) => update('password', event.target.value)}
-          />
-          <Button type="submit" block disabled={busy} aria-busy={pending === 'credentials'}>
-            {pending === 'credentials' ? <Spinner size="sm" decorative /> : null}
-            {signingUp ? 'Sign Up' : 'Login'}
-          </Button>
-        </form>
-
-        <div className={styles.divider} aria-hidden="true" />
-
-        {providers.guests ? (
-          <Button
-            variant="secondary"
-            block
-            disabled={busy}
-            aria-busy={pending === 'guest'}
-            onClick={() => void run('guest', 'login', continueAsGuest)}
-          >
-            {pending === 'guest' ? <Spinner size="sm" decorative /> : null}
-            Continue as guest
-          </Button>
-        ) : null}
-        {providers.phone ? (
-          <Button variant="secondary" block disabled={busy} onClick={() => setPhoneOpen(true)}>
-            Sign in with Phone
-          </Button>
-        ) : null}
-        <OidcSignIn oidc={providers.oidc} disabled={busy} />
-      </div>
-    </div>
+          {pending === 'guest' ? <Spinner size="sm" decorative /> : null}
+          Continue as guest
+        </Button>
+      ) : null}
+      {providers.phone ? (
+        <Button variant="secondary" block disabled={busy} onClick={() => setPhoneOpen(true)}>
+          Sign in with Phone
+        </Button>
+      ) : null}
+      <OidcSignIn oidc={providers.oidc} disabled={busy} />
+    </AuthCard>
   );
 }
 

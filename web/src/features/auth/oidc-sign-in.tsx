@@ -5,6 +5,7 @@ import { FormAlert } from '@/components/form-alert';
 import { Spinner } from '@/components/spinner';
 import { oidcFailureMessage, runOidcPopup } from '@/lib/oidc-popup';
 import { apiPaths, routes } from '@/lib/paths';
+import { signInNotKeptMessage } from '@/lib/session/sign-in-not-kept';
 import { useSessionStore } from '@/lib/session/use-session';
 
 /** "Sign in with Google" (the server's label), shown only when the server offers it. */
@@ -23,16 +24,19 @@ export function OidcSignIn({ oidc, disabled }: { oidc: { label: string } | null;
     setPending(true);
     const result = await outcome;
     if (result.kind === 'success') {
+      let message = `Failed to login with ${label}`;
       try {
         // The popup's response set the session cookie; ask the server who we are now.
         if (await session.refresh()) {
           navigate(routes.dashboard, { replace: true });
           return;
         }
+        // Signed in at the provider and on the server, yet signed out here: the cookie was dropped.
+        message = signInNotKeptMessage('login', window.location);
       } catch {
-        // Unreachable server: fall through to the generic message.
+        // Unreachable server: the generic message.
       }
-      setError(`Failed to login with ${label}`);
+      setError(message);
     } else {
       setError(oidcFailureMessage(result, label));
     }

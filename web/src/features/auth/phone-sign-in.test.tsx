@@ -56,7 +56,16 @@ describe('phone sign-in', () => {
 
   it('solves the captcha invisibly, sends, verifies and lands on the dashboard', async () => {
     const user = makeUser({ email: null, isAnonymous: false });
-    const app = await openPhone(phoneRoutes({ [VERIFY]: () => json(200, { user, isNewUser: true }) }));
+    let verified = false;
+    const app = await openPhone(
+      phoneRoutes({
+        [VERIFY]: () => {
+          verified = true;
+          return json(200, { user, isNewUser: true });
+        },
+        'GET /api/v1/auth/session': () => json(200, { user: verified ? user : null }),
+      }),
+    );
     await app.user.type(screen.getByLabelText('Phone number'), '+44 7700 900123');
     await app.user.click(screen.getByRole('button', { name: 'Send code' }));
 
@@ -143,5 +152,18 @@ describe('phone sign-in', () => {
 
     await app.user.click(screen.getByRole('button', { name: 'Back to other sign-in options' }));
     expect(screen.getByRole('button', { name: 'Login' })).toBeInTheDocument();
+  });
+
+  it('says why when the code was right but the browser dropped the session cookie', async () => {
+    const user = makeUser({ email: null, isAnonymous: false });
+    const app = await openPhone(phoneRoutes({ [VERIFY]: () => json(200, { user, isNewUser: true }) }));
+    await app.user.type(screen.getByLabelText('Phone number'), '+44 7700 900123');
+    await app.user.click(screen.getByRole('button', { name: 'Send code' }));
+    await app.user.type(await screen.findByLabelText('Verification code'), '042917');
+    await app.user.click(screen.getByRole('button', { name: 'Verify and sign in' }));
+
+    expect(await screen.findByRole('alert')).toHaveTextContent('This browser did not keep the sign-in');
+    expect(currentPath(app.router)).toBe('/login');
+    expect(screen.getByRole('button', { name: 'Verify and sign in' })).toBeEnabled();
   });
 });

@@ -2,6 +2,7 @@ import { useNavigate } from 'react-router';
 import { PhoneVerification } from '@/components/phone-verification';
 import type { Solver } from '@/lib/phone/captcha';
 import { routes } from '@/lib/paths';
+import { signInNotKeptMessage } from '@/lib/session/sign-in-not-kept';
 import { useSessionStore } from '@/lib/session/use-session';
 import styles from './login-page.module.css';
 
@@ -22,9 +23,10 @@ export function PhoneSignIn({ onBack, region, solve }: { onBack: () => void; reg
           onCancel={onBack}
           region={region}
           solve={solve}
-          onVerified={({ user }) => {
-            session.signedIn(user);
+          onVerified={async ({ user }) => {
+            if (!(await session.confirmSignIn(user))) return signInNotKeptMessage('login', window.location);
             navigate(routes.dashboard, { replace: true });
+            return null;
           }}
         />
       </div>

@@ -272,7 +272,10 @@ describe('DashboardPage', () => {
     expect(tile('Gross')).toHaveTextContent('2 days worked');
     expect(tile('Net')).toHaveTextContent('£230.60');
     expect(tile('£ per hour')).toHaveTextContent('£24.75'); // £198.00 over 8 h
-    expect(tile('£ per hour')).toHaveTextContent('gross over 8h timed');
+    expect(tile('£ per hour')).toHaveTextContent('gross over 8h on 1 of 2 days timed');
+    // Net: the timed day carries half the week's £200 van hire: (£198 − £100) over 8 h.
+    expect(tile('£ per hour net')).toHaveTextContent('£12.25');
+    expect(tile('£ per hour net')).toHaveTextContent('after those days’ share of deductions');
     expect(tile('£ per stop')).toHaveTextContent('£1.96'); // £430.60 / 220 = 1.957…
     // One courier: no breakdown.
     expect(within(pay).queryByText('By courier')).not.toBeInTheDocument();
@@ -290,6 +293,7 @@ describe('DashboardPage', () => {
     const pay = await screen.findByRole('region', { name: "This week's pay" });
     await waitFor(() => expect(within(pay).getByText('Gross', { selector: 'span' }).closest('li')).toHaveTextContent('£120.00'));
     expect(within(pay).queryByText('£ per hour')).not.toBeInTheDocument();
+    expect(within(pay).queryByText('£ per hour net')).not.toBeInTheDocument();
     expect(within(pay).queryByText('£ per stop')).not.toBeInTheDocument();
   });
 
@@ -310,7 +314,7 @@ describe('DashboardPage', () => {
     expect(rows[0]).toHaveTextContent('£198.00 net');
     expect(rows[0]).toHaveTextContent('£198.00 gross − £0.00 deductions · £1.98/stop');
     expect(rows[1]).toHaveTextContent('£58.00 net');
-    expect(rows[1]).toHaveTextContent('£63.00 gross − £5.00 deductions · £14.00/hour · £0.79/stop');
+    expect(rows[1]).toHaveTextContent('£63.00 gross − £5.00 deductions · £14.00/hour (£12.89 net) · £0.79/stop');
     expect(within(pay).getByText('Net', { selector: 'span' }).closest('li')).toHaveTextContent('£256.00');
 
     const evriDay = await within(recent()).findByRole('article', { name: 'Entry for 19/03/2025' });

@@ -1,10 +1,13 @@
-import { useId } from 'react';
+import { useId, useMemo } from 'react';
+import { ExpenseCategoryOptions } from '@/components/expense-category-options';
 import { FormActions } from '@/components/form-actions';
 import { FormAlert } from '@/components/form-alert';
 import { SelectField, TextField } from '@/components/text-field';
+import { VehicleField } from '@/components/vehicle-field';
 import { useSyncHandle } from '@/lib/sync/use-sync';
 import { useForm } from '@/lib/use-form';
-import type { DeductionRepeat, LocalDeduction } from '@/sync/types';
+import { asksForVehicle, NO_VEHICLE } from '@/lib/vehicle-choice';
+import type { DeductionRepeat, ExpenseCategory, LocalDeduction, LocalVehicle } from '@/sync/types';
 import { saveDeduction } from './commands';
 import { blankDeductionForm, deductionFormOf, deductionFormSchema, MAX_LABEL_CHARS } from './deduction-form-schema';
 import recordForm from '@/components/record-form.module.css';
@@ -12,16 +15,20 @@ import recordForm from '@/components/record-form.module.css';
 interface DeductionFormProps {
   courierId: string;
   editing?: LocalDeduction | undefined;
+  /** The driver's live vehicles: a vehicle cost says which one it is for. */
+  vehicles: readonly LocalVehicle[];
   today: string;
   onSaved: () => void;
   onCancel: () => void;
 }
 
-/** What a courier takes off the statement, and when. */
-export function DeductionForm({ courierId, editing, today, onSaved, onCancel }: DeductionFormProps) {
+/** What a courier takes off the statement, what it is for (and for a vehicle cost, which vehicle), and when. */
+export function DeductionForm({ courierId, editing, vehicles, today, onSaved, onCancel }: DeductionFormProps) {
   const handle = useSyncHandle();
+  const hasVehicles = vehicles.length > 0;
+  const schema = useMemo(() => deductionFormSchema(hasVehicles), [hasVehicles]);
   const form = useForm({
-    schema: deductionFormSchema,
+    schema,
     initial: () => (editing ? deductionFormOf(editing) : blankDeductionForm(today)),
     command: (fields) => saveDeduction(handle, { ...fields, courierId }, editing?.id),
     onSuccess: () => onSaved(),
@@ -30,6 +37,9 @@ export function DeductionForm({ courierId, editing, today, onSaved, onCancel }: 
   const { values, errors, setField: update } = form;
   const headingId = useId();
   const once = values.repeat === 'once';
+  const askVehicle = asksForVehicle(values.purpose, hasVehicles);
+  // Shown when it must be answered, or to take off a vehicle another purpose had.
+  const showVehicle = askVehicle || (values.vehicleId !== '' && values.vehicleId !== NO_VEHICLE);
 
   return (
     <form className={recordForm.form} aria-labelledby={headingId} onSubmit={(event) => void form.submit(event)} noValidate>
@@ -37,8 +47,12 @@ export function DeductionForm({ courierId, editing, today, onSaved, onCancel }: 
         {editing ? `Edit ${editing.label}` : 'Add a deduction'}
       </h4>
       <div className={recordForm.grid}>
+        <SelectField label="What it is for" value={values.purpose} error={errors.purpose} onChange={(e) => update('purpose', e.target.value as ExpenseCategory | '')}>
+          <ExpenseCategoryOptions />
+        </SelectField>
+        {showVehicle ? <VehicleField vehicles={vehicles} value={values.vehicleId} asked={askVehicle} error={errors.vehicleId} onChange={(value) => update('vehicleId', value)} /> : null}
         <TextField
-          label="What for"
+          label="Name on the statement"
           required
           maxLength={MAX_LABEL_CHARS}
           placeholder="e.g. Van hire"

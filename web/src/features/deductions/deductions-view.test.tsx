@@ -5,6 +5,10 @@ import { usePaySetup } from '@/lib/sync/use-pay-setup';
 import { renderWithSync } from '@/testing/render-with-sync';
 import { DeductionsView } from './deductions-view';
 
+function makeVehicle(id: string, name: string) {
+  return { id, name, type: 'carVan' as const, method: 'flatRate' as const, createdAt: '2025-01-01T00:00:00Z', updatedAt: '2025-01-01T00:00:00Z', deleted: 0 as const, server: null };
+}
+
 function LiveDeductions() {
   const setup = usePaySetup();
   return setup ? <DeductionsView courierId="evri" deductions={setup.deductions.filter((d) => d.courierId === 'evri')} today="2025-03-03" /> : null;
@@ -16,8 +20,12 @@ describe('DeductionsView', () => {
     expect(await screen.findByText('Nothing comes off this courier’s statements.')).toBeInTheDocument();
     await app.user.click(screen.getByRole('button', { name: 'Add deduction' }));
     await app.user.click(screen.getByRole('button', { name: 'Add deduction' }));
-    expect(await screen.findByText('Please say what the deduction is, e.g. Van hire')).toBeInTheDocument();
-    await app.user.type(screen.getByLabelText(/What for/), 'Van hire');
+    expect(await screen.findByText('Please enter its name on the statement, e.g. Van hire')).toBeInTheDocument();
+    expect(await screen.findByText('Please choose what the deduction is for')).toBeInTheDocument();
+    await app.user.selectOptions(screen.getByLabelText('What it is for'), 'vehicleHire');
+    // No vehicle yet: nothing to ask about.
+    expect(screen.queryByLabelText(/^Vehicle/)).not.toBeInTheDocument();
+    await app.user.type(screen.getByLabelText(/Name on the statement/), 'Van hire');
     await app.user.type(screen.getByLabelText(/Amount/), '185');
     await app.user.click(screen.getByRole('button', { name: 'Add deduction' }));
 
@@ -25,8 +33,9 @@ describe('DeductionsView', () => {
     const item = await within(list).findByRole('listitem');
     expect(item).toHaveTextContent('Van hire −£185.00');
     expect(item).toHaveTextContent('Weekly from 03/03/2025');
+    expect(item).toHaveTextContent('Vehicle hire or lease · no vehicle');
     const [put] = await app.handle.db.outbox.toArray();
-    expect(put).toMatchObject({ name: 'deduction.put', args: { courierId: 'evri', label: 'Van hire', amount: 18_500, repeat: 'weekly', from: '2025-03-03', to: null } });
+    expect(put).toMatchObject({ name: 'deduction.put', args: { courierId: 'evri', label: 'Van hire', amount: 18_500, repeat: 'weekly', from: '2025-03-03', to: null, purpose: 'vehicleHire', vehicleId: null } });
 
     await app.user.click(screen.getByRole('button', { name: 'Delete Van hire' }));
     expect(await screen.findByText('Van hire deleted')).toBeInTheDocument();
@@ -40,7 +49,8 @@ describe('DeductionsView', () => {
   it('edits a deduction into a one-off', async () => {
     const app = renderWithSync(<LiveDeductions />, { path: '/app/settings' });
     await app.user.click(await screen.findByRole('button', { name: 'Add deduction' }));
-    await app.user.type(screen.getByLabelText(/What for/), 'Damage');
+    await app.user.selectOptions(screen.getByLabelText('What it is for'), 'other');
+    await app.user.type(screen.getByLabelText(/Name on the statement/), 'Damage');
     await app.user.type(screen.getByLabelText(/Amount/), '12.50');
     await app.user.click(screen.getByRole('button', { name: 'Add deduction' }));
     await app.user.click(await screen.findByRole('button', { name: 'Edit Damage' }));
@@ -48,5 +58,21 @@ describe('DeductionsView', () => {
     expect(screen.queryByLabelText(/Last charge/)).not.toBeInTheDocument();
     await app.user.click(screen.getByRole('button', { name: 'Save deduction' }));
     expect(await screen.findByText('Once on 03/03/2025')).toBeInTheDocument();
+  });
+
+  it('asks which vehicle van hire is for once the driver has a van, and links it', async () => {
+    const app = renderWithSync(<LiveDeductions />, { path: '/app/settings' });
+    await app.handle.db.vehicles.put({ ...makeVehicle('van', 'Transit'), syncState: 'synced' });
+    await app.user.click(await screen.findByRole('button', { name: 'Add deduction' }));
+    await app.user.selectOptions(screen.getByLabelText('What it is for'), 'vehicleHire');
+    await app.user.type(screen.getByLabelText(/Name on the statement/), 'Van hire');
+    await app.user.type(screen.getByLabelText(/Amount/), '195');
+    await app.user.click(screen.getByRole('button', { name: 'Add deduction' }));
+    expect(await screen.findByText('Please choose the vehicle this is for, or No vehicle')).toBeInTheDocument();
+    await app.user.selectOptions(screen.getByLabelText('Vehicle'), 'Transit');
+    await app.user.click(screen.getByRole('button', { name: 'Add deduction' }));
+    expect(await screen.findByText('Vehicle hire or lease · Transit')).toBeInTheDocument();
+    const [put] = await app.handle.db.outbox.toArray();
+    expect(put).toMatchObject({ args: { purpose: 'vehicleHire', vehicleId: 'van' } });
   });
 });

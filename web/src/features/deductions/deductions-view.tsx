@@ -4,10 +4,11 @@ import { Button } from '@/components/button';
 import { UndoToast } from '@/components/undo-toast';
 import { formatPence } from '@/lib/format';
 import { useSyncHandle } from '@/lib/sync/use-sync';
+import { useVehicles } from '@/lib/sync/use-vehicles';
 import type { LocalDeduction } from '@/sync/types';
 import { deleteDeduction, restoreDeduction } from './commands';
 import { DeductionForm } from './deduction-form';
-import { scheduleWords } from './deduction-words';
+import { purposeWords, scheduleWords } from './deduction-words';
 import styles from './deductions.module.css';
 
 interface DeductionsViewProps {
@@ -20,6 +21,7 @@ interface DeductionsViewProps {
 /** A courier's deductions (van hire, admin fees, …): list, add, edit, delete with Undo. */
 export function DeductionsView({ courierId, deductions, today }: DeductionsViewProps) {
   const handle = useSyncHandle();
+  const vehicles = useVehicles() ?? [];
   const headingId = useId();
   const [editing, setEditing] = useState<string | 'new' | null>(null);
   const [deleted, setDeleted] = useState<LocalDeduction | null>(null);
@@ -43,13 +45,13 @@ export function DeductionsView({ courierId, deductions, today }: DeductionsViewP
           </Button>
         )}
       </div>
-      {editing === 'new' ? <DeductionForm courierId={courierId} today={today} onSaved={() => setEditing(null)} onCancel={() => setEditing(null)} /> : null}
+      {editing === 'new' ? <DeductionForm courierId={courierId} vehicles={vehicles} today={today} onSaved={() => setEditing(null)} onCancel={() => setEditing(null)} /> : null}
       {deductions.length === 0 && editing !== 'new' ? <p className={styles.hint}>Nothing comes off this courier’s statements.</p> : null}
       <ul className={styles.list}>
         {deductions.map((deduction) =>
           editing === deduction.id ? (
             <li key={deduction.id}>
-              <DeductionForm courierId={courierId} editing={deduction} today={today} onSaved={() => setEditing(null)} onCancel={() => setEditing(null)} />
+              <DeductionForm courierId={courierId} editing={deduction} vehicles={vehicles} today={today} onSaved={() => setEditing(null)} onCancel={() => setEditing(null)} />
             </li>
           ) : (
             <li key={deduction.id} className={styles.item}>
@@ -58,6 +60,9 @@ export function DeductionsView({ courierId, deductions, today }: DeductionsViewP
                   {deduction.label} <span className={styles.amount}>−{formatPence(deduction.amount)}</span>
                 </p>
                 <p className={styles.schedule}>{scheduleWords(deduction)}</p>
+                <p className={styles.schedule} data-unsaid={deduction.purpose === null ? true : undefined}>
+                  {purposeWords(deduction, vehicles)}
+                </p>
               </div>
               <div className={styles.itemActions}>
                 <Button variant="ghost" aria-label={`Edit ${deduction.label}`} onClick={() => setEditing(deduction.id)}>

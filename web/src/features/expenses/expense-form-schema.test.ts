@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { NO_VEHICLE, vehicleChoiceMessages } from '@/lib/vehicle-choice';
 import { blankExpenseForm, expenseFormOf, expenseMessages, isRealDay, validateExpenseForm, type ExpenseFormInput } from './expense-form-schema';
 
 const COURIER = '0190a6e2-7c1d-7000-8000-000000000c01';
@@ -84,6 +85,26 @@ describe('the expense form', () => {
     expect(errors(form({ receipts: [...five, 'f'] })).receipts).toBe(expenseMessages.receipts);
     const twice = validateExpenseForm(form({ receipts: ['a', 'a'] }));
     expect(twice.ok && twice.value.receipts).toEqual(['a']);
+  });
+
+  it('asks which vehicle a running cost is for while the driver has one; "No vehicle" is an answer', () => {
+    const withVehicles = (input: ExpenseFormInput) => validateExpenseForm(input, true);
+    const refused = withVehicles(form({ category: 'fuel', vehicleId: '' }));
+    expect(refused.ok ? null : refused.errors.vehicleId).toBe(vehicleChoiceMessages.choose);
+    for (const category of ['vehicleRepairs', 'vehicleInsurance', 'vehicleTax', 'vehicleHire'] as const) {
+      expect(withVehicles(form({ category, vehicleId: '' })).ok).toBe(false);
+    }
+    const linked = withVehicles(form({ category: 'fuel', vehicleId: VEHICLE }));
+    expect(linked.ok && linked.value.vehicleId).toBe(VEHICLE);
+    const none = withVehicles(form({ category: 'fuel', vehicleId: NO_VEHICLE }));
+    expect(none.ok && none.value.vehicleId).toBeNull();
+    // Parking is claimed on top of the mileage rate: no question. Nor with no vehicle at all.
+    expect(withVehicles(form({ category: 'parkingTolls', vehicleId: '' })).ok).toBe(true);
+    expect(validateExpenseForm(form({ category: 'fuel', vehicleId: '' }), false).ok).toBe(true);
+    // Fuel saved before the van: editing it asks again rather than keeping "no vehicle".
+    const before = expenseFormOf({ date: '2025-05-02', amount: 4_550, category: 'fuel', note: '', courierId: null, vehicleId: null, repeat: 'once', repeatUntil: null, receipts: [] });
+    expect(before.vehicleId).toBe('');
+    expect(withVehicles(before).ok).toBe(false);
   });
 
   it('reads a stored expense back into the same form', () => {

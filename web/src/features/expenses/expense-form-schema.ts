@@ -4,7 +4,8 @@ import { z } from '@/lib/zod';
 import { hasForbiddenCharacters } from '@/lib/text-rules';
 import { parseForm, type FieldErrors, type FormResult } from '@/lib/form';
 import { parsePounds, penceToPounds } from '@/lib/money';
-import { EXPENSE_CATEGORIES } from '@/lib/tax/expense-categories';
+import { EXPENSE_CATEGORY_IDS } from '@/lib/tax/expense-categories';
+import { asksForVehicle, vehicleChoiceOf, vehicleChoiceProblem, vehicleIdOf } from '@/lib/vehicle-choice';
 import { MAX_RECEIPTS } from '@/sync/receipts';
 import type { DeductionRepeat, ExpenseCategory, ExpenseContent } from '@/sync/types';
 
@@ -40,7 +41,7 @@ export interface ExpenseFormInput {
   note: string;
   /** '' = no courier. */
   courierId: string;
-  /** '' = no vehicle. */
+  /** A vehicle id, NO_VEHICLE, or '' (not chosen: no vehicle, unless a running cost must say). */
   vehicleId: string;
   repeat: DeductionRepeat;
   /** Repeating only; '' = still running. */
@@ -51,7 +52,6 @@ export interface ExpenseFormInput {
 
 export type ExpenseFormErrors = FieldErrors<ExpenseFormInput>;
 
-const CATEGORY_IDS = EXPENSE_CATEGORIES.map((category) => category.id) as [ExpenseCategory, ...ExpenseCategory[]];
 
 /** A real calendar day written YYYY-MM-DD in the years the server takes (2000–2100). */
 export function isRealDay(text: string): boolean {
@@ -63,55 +63,63 @@ export function isRealDay(text: string): boolean {
   return date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
-export const expenseFormSchema = z
-  .object({
-    date: z.string(),
-    amount: z
-      .string()
-      .trim()
-      .min(1, expenseMessages.amountRequired)
-      .refine((text) => parsePounds(text) !== null, expenseMessages.amountFormat)
-      .transform((text) => parsePounds(text) ?? 0)
-      .refine((pence) => pence >= 1 && pence <= MAX_AMOUNT_PENCE, expenseMessages.amountRange),
-    category: z.enum(CATEGORY_IDS, { error: expenseMessages.category }),
-    note: z
-      .string()
-      .trim()
-      .refine((text) => [...text].length <= MAX_NOTE_CHARS, expenseMessages.noteLength)
-      .refine((text) => !hasForbiddenCharacters(text), expenseMessages.noteControl),
-    courierId: z.string(),
-    vehicleId: z.string(),
-    repeat: z.enum(['once', 'weekly', 'monthly']),
-    until: z.string().trim(),
-    receipts: z.array(z.string()).refine((ids) => ids.length <= MAX_RECEIPTS, expenseMessages.receipts),
-  })
-  .superRefine((value, context) => {
-    if (!isRealDay(value.date)) {
-      context.addIssue({ code: 'custom', path: ['date'], message: value.repeat === 'once' ? expenseMessages.date : expenseMessages.firstDate });
-      return;
-    }
-    if (value.repeat === 'once' || value.until === '') return;
-    if (!isRealDay(value.until)) context.addIssue({ code: 'custom', path: ['until'], message: expenseMessages.untilDate });
-    else if (value.until < value.date) context.addIssue({ code: 'custom', path: ['until'], message: expenseMessages.until });
-  })
-  .transform(
-    (value): ExpenseContent => ({
-      date: value.date,
-      amount: value.amount,
-      category: value.category,
-      note: value.note,
-      courierId: value.courierId === '' ? null : value.courierId,
-      vehicleId: value.vehicleId === '' ? null : value.vehicleId,
-      repeat: value.repeat,
-      // A one-off has no end; a repeating one with no last day is still running.
-      repeatUntil: value.repeat === 'once' || value.until === '' ? null : value.until,
-      // One photo is one photo: the same id twice would be stored once and listed twice.
-      receipts: [...new Set(value.receipts)],
-    }),
-  );
+/**
+ * The form's rules. `hasVehicles`: the driver has a vehicle, so a running cost (fuel, repairs…)
+ * must say which one it is for, or "No vehicle" (lib/vehicle-choice.ts).
+ */
+export function expenseFormSchema(hasVehicles: boolean) {
+  return z
+    .object({
+      date: z.string(),
+      amount: z
+        .string()
+        .trim()
+        .min(1, expenseMessages.amountRequired)
+        .refine((text) => parsePounds(text) !== null, expenseMessages.amountFormat)
+        .transform((text) => parsePounds(text) ?? 0)
+        .refine((pence) => pence >= 1 && pence <= MAX_AMOUNT_PENCE, expenseMessages.amountRange),
+      category: z.enum(EXPENSE_CATEGORY_IDS, { error: expenseMessages.category }),
+      note: z
+        .string()
+        .trim()
+        .refine((text) => [...text].length <= MAX_NOTE_CHARS, expenseMessages.noteLength)
+        .refine((text) => !hasForbiddenCharacters(text), expenseMessages.noteControl),
+      courierId: z.string(),
+      vehicleId: z.string(),
+      repeat: z.enum(['once', 'weekly', 'monthly']),
+      until: z.string().trim(),
+      receipts: z.array(z.string()).refine((ids) => ids.length <= MAX_RECEIPTS, expenseMessages.receipts),
+    })
+    .superRefine((value, context) => {
+      const vehicleProblem = vehicleChoiceProblem(value.vehicleId, asksForVehicle(value.category, hasVehicles));
+      if (vehicleProblem) context.addIssue({ code: 'custom', path: ['vehicleId'], message: vehicleProblem });
+      if (!isRealDay(value.date)) {
+        context.addIssue({ code: 'custom', path: ['date'], message: value.repeat === 'once' ? expenseMessages.date : expenseMessages.firstDate });
+        return;
+      }
+      if (value.repeat === 'once' || value.until === '') return;
+      if (!isRealDay(value.until)) context.addIssue({ code: 'custom', path: ['until'], message: expenseMessages.untilDate });
+      else if (value.until < value.date) context.addIssue({ code: 'custom', path: ['until'], message: expenseMessages.until });
+    })
+    .transform(
+      (value): ExpenseContent => ({
+        date: value.date,
+        amount: value.amount,
+        category: value.category,
+        note: value.note,
+        courierId: value.courierId === '' ? null : value.courierId,
+        vehicleId: vehicleIdOf(value.vehicleId),
+        repeat: value.repeat,
+        // A one-off has no end; a repeating one with no last day is still running.
+        repeatUntil: value.repeat === 'once' || value.until === '' ? null : value.until,
+        // One photo is one photo: the same id twice would be stored once and listed twice.
+        receipts: [...new Set(value.receipts)],
+      }),
+    );
+}
 
-export function validateExpenseForm(input: ExpenseFormInput): FormResult<ExpenseFormInput, ExpenseContent> {
-  return parseForm(expenseFormSchema, input);
+export function validateExpenseForm(input: ExpenseFormInput, hasVehicles = false): FormResult<ExpenseFormInput, ExpenseContent> {
+  return parseForm(expenseFormSchema(hasVehicles), input);
 }
 
 export function blankExpenseForm(today: string): ExpenseFormInput {
@@ -125,7 +133,7 @@ export function expenseFormOf(expense: ExpenseContent): ExpenseFormInput {
     category: expense.category,
     note: expense.note,
     courierId: expense.courierId ?? '',
-    vehicleId: expense.vehicleId ?? '',
+    vehicleId: vehicleChoiceOf(expense.vehicleId),
     repeat: expense.repeat,
     until: expense.repeatUntil ?? '',
     receipts: [...expense.receipts],

@@ -1,12 +1,14 @@
 import { Camera, ImagePlus } from 'lucide-react';
-import { useId, useRef, useState, type ChangeEvent } from 'react';
+import { useId, useMemo, useRef, useState, type ChangeEvent } from 'react';
 import { Button } from '@/components/button';
 import { FormActions } from '@/components/form-actions';
+import { ExpenseCategoryOptions } from '@/components/expense-category-options';
 import { FormAlert } from '@/components/form-alert';
 import { SelectField, TextField } from '@/components/text-field';
-import { EXPENSE_CATEGORIES } from '@/lib/tax/expense-categories';
+import { VehicleField } from '@/components/vehicle-field';
 import { useSyncHandle } from '@/lib/sync/use-sync';
 import { useForm } from '@/lib/use-form';
+import { asksForVehicle } from '@/lib/vehicle-choice';
 import { newId } from '@/sync/ids';
 import { MAX_RECEIPTS, type NewReceipt } from '@/sync/receipts';
 import type { DeductionRepeat, ExpenseCategory, LocalCourier, LocalExpense, LocalVehicle } from '@/sync/types';
@@ -39,8 +41,10 @@ export function ExpenseForm({ editing, couriers, vehicles, today, onSaved, onCan
   const [photoError, setPhotoError] = useState<string | null>(null);
   const fileRef = useRef<HTMLInputElement>(null);
   const cameraRef = useRef<HTMLInputElement>(null);
+  const hasVehicles = vehicles.length > 0;
+  const schema = useMemo(() => expenseFormSchema(hasVehicles), [hasVehicles]);
   const form = useForm({
-    schema: expenseFormSchema,
+    schema,
     initial: () => (editing ? expenseFormOf(editing) : blankExpenseForm(today)),
     command: (fields) =>
       saveExpense(handle, fields, editing?.id, {
@@ -115,13 +119,17 @@ export function ExpenseForm({ editing, couriers, vehicles, today, onSaved, onCan
           onChange={(e) => update('amount', e.target.value)}
         />
         <SelectField label="Category" value={values.category} error={errors.category} onChange={(e) => update('category', e.target.value as ExpenseCategory | '')}>
-          <option value="">Choose…</option>
-          {EXPENSE_CATEGORIES.map((category) => (
-            <option key={category.id} value={category.id}>
-              {category.label}
-            </option>
-          ))}
+          <ExpenseCategoryOptions />
         </SelectField>
+        {showVehicles ? (
+          <VehicleField
+            vehicles={vehicles}
+            value={values.vehicleId}
+            asked={asksForVehicle(values.category, hasVehicles)}
+            error={errors.vehicleId}
+            onChange={(value) => update('vehicleId', value)}
+          />
+        ) : null}
         <SelectField label="Repeats" value={values.repeat} onChange={(e) => update('repeat', e.target.value as DeductionRepeat)}>
           <option value="once">Once</option>
           <option value="weekly">Every week</option>
@@ -137,17 +145,6 @@ export function ExpenseForm({ editing, couriers, vehicles, today, onSaved, onCan
               </option>
             ))}
             {values.courierId !== '' && !couriers.some((courier) => courier.id === values.courierId) ? <option value={values.courierId}>Deleted courier</option> : null}
-          </SelectField>
-        ) : null}
-        {showVehicles ? (
-          <SelectField label="Vehicle" optional value={values.vehicleId} onChange={(e) => update('vehicleId', e.target.value)}>
-            <option value="">No vehicle</option>
-            {vehicles.map((vehicle) => (
-              <option key={vehicle.id} value={vehicle.id}>
-                {vehicle.name}
-              </option>
-            ))}
-            {values.vehicleId !== '' && !vehicles.some((vehicle) => vehicle.id === values.vehicleId) ? <option value={values.vehicleId}>Deleted vehicle</option> : null}
           </SelectField>
         ) : null}
       </div>

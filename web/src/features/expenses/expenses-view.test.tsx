@@ -108,4 +108,22 @@ describe('ExpensesView', () => {
     await app.user.click(screen.getByRole('button', { name: 'Undo' }));
     expect(await screen.findByRole('img', { name: 'Receipt photo 1 of 1' })).toBeInTheDocument();
   });
+
+  it('says a fuel bill names no vehicle once the driver has one, and links it from the edit form', async () => {
+    const handle = createTestSyncHandle();
+    const fuelId = newId();
+    await saveRecord(handle.db, 'expense', fuel(), fuelId);
+    const van = newId();
+    await saveRecord(handle.db, 'vehicle', { name: 'Hired van', type: 'carVan', method: 'flatRate' }, van);
+    const app = renderWithSync(<ExpensesView />, { handle, path: '/app/spending' });
+    const item = (await screen.findByText('No vehicle: edit to link it')).closest('li')!;
+    await app.user.click(within(item).getByRole('button', { name: /^Edit Fuel/ }));
+    // Saved before the van: the form asks again rather than keep "no vehicle" for it.
+    await app.user.click(screen.getByRole('button', { name: 'Save expense' }));
+    expect(await screen.findByText('Please choose the vehicle this is for, or No vehicle')).toBeInTheDocument();
+    await app.user.selectOptions(screen.getByLabelText('Vehicle'), 'Hired van');
+    await app.user.click(screen.getByRole('button', { name: 'Save expense' }));
+    await waitFor(() => expect(screen.queryByText('No vehicle: edit to link it')).not.toBeInTheDocument());
+    expect(await handle.db.expenses.get(fuelId)).toMatchObject({ vehicleId: van, note: 'Diesel' });
+  });
 });

@@ -5,6 +5,7 @@ import { Button } from '@/components/button';
 import { Spinner } from '@/components/spinner';
 import { UndoToast } from '@/components/undo-toast';
 import { formatMonthYear, formatPence, formatShortDate } from '@/lib/format';
+import { expenseCategory } from '@/lib/tax/expense-categories';
 import { usePaySetup } from '@/lib/sync/use-pay-setup';
 import { useReceiptQueue } from '@/lib/sync/use-receipts';
 import { useSyncHandle } from '@/lib/sync/use-sync';
@@ -153,6 +154,8 @@ function ExpenseItem({ day, couriers, vehicles, onEdit, onDelete }: ExpenseItemP
   const repeat = repeatWords(expense);
   const courier = expense.courierId === null ? null : (couriers.find((c) => c.id === expense.courierId) ?? { name: 'Deleted courier', colour: 'transparent' });
   const vehicle = expense.vehicleId === null ? null : (vehicles.find((v) => v.id === expense.vehicleId)?.name ?? 'Deleted vehicle');
+  // A running cost the driver has a vehicle for, named with none: it counts in full, so say so.
+  const unlinked = expense.vehicleId === null && vehicles.length > 0 && expenseCategory(expense.category).runningCost;
   const count = expense.receipts.length;
   return (
     <li className={styles.item} data-sync={expense.syncState}>
@@ -166,7 +169,7 @@ function ExpenseItem({ day, couriers, vehicles, onEdit, onDelete }: ExpenseItemP
             {expense.note ? ` · ${expense.note}` : ''}
           </p>
           {repeat ? <p className={styles.details}>{repeat}</p> : null}
-          {courier || vehicle ? (
+          {courier || vehicle || unlinked ? (
             <p className={styles.tags}>
               {courier ? (
                 <span className={styles.tag}>
@@ -178,6 +181,12 @@ function ExpenseItem({ day, couriers, vehicles, onEdit, onDelete }: ExpenseItemP
                 <span className={styles.tag}>
                   <Car aria-hidden="true" />
                   {vehicle}
+                </span>
+              ) : null}
+              {unlinked ? (
+                <span className={styles.tag} data-unlinked="true">
+                  <Car aria-hidden="true" />
+                  No vehicle: edit to link it
                 </span>
               ) : null}
             </p>

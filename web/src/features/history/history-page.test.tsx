@@ -216,7 +216,7 @@ describe('HistoryPage', () => {
     const weekly = await screen.findByRole('region', { name: 'Weekly summary' });
     // Sun 29/12/2024 – Sat 04/01/2025 is one week across the year end; two entries on 02/01 are one day.
     const week = within(weekly).getByRole('row', { name: /Week of 29\/12\/2024/ });
-    // Days, stops, gross, deductions, net, £/hour (no times), £/stop.
+    // Days, stops, gross, deductions, net, £/hour (gross and net; no times), £/stop.
     expect(within(week).getAllByRole('cell').map((cell) => cell.textContent)).toEqual(['2', '160', '£316.80', '–', '£316.80', '–', '£1.98']);
     const monthly = screen.getByRole('region', { name: 'Monthly summary' });
     expect(within(monthly).getByRole('row', { name: /January 2025/ })).toHaveTextContent('£118.80');
@@ -245,6 +245,8 @@ describe('HistoryPage', () => {
     expect(tile('Gross')).toHaveTextContent('£261.00');
     expect(tile('Net')).toHaveTextContent('£46.00');
     expect(tile('£ per hour')).toHaveTextContent('£24.75');
+    // The timed day carries half of the £215 (two days worked): (£198 − £107.50) over 8 h.
+    expect(tile('£ per hour net')).toHaveTextContent('£11.31');
     expect(tile('£ per stop')).toHaveTextContent('£1.63'); // 26100 / 160 = 163.1
     const rows = within(within(pay).getByRole('list', { name: 'By courier' })).getAllByRole('listitem');
     expect(rows.map((row) => row.getAttribute('aria-label'))).toEqual(['My courier', 'Evri']);
@@ -270,7 +272,7 @@ describe('HistoryPage', () => {
       expect(period).toHaveTextContent('3 days, 310 stops · £608.80 gross');
       await user.click(within(period).getByRole('button', { name: 'Check statement' }));
       const form = within(period).getByRole('form', { name: 'Check statement 16/03/2025 – 22/03/2025' });
-      await user.type(within(form).getByLabelText('Total paid (£)'), '376.20');
+      await user.type(within(form).getByLabelText('Net paid, after deductions (£)'), '376.20');
       await user.click(within(form).getByRole('button', { name: 'Save check' }));
 
       const card = await screen.findByRole('article', { name: 'Statement check 16/03/2025 – 22/03/2025' });

@@ -37,7 +37,7 @@ import styles from './history-page.module.css';
 const VIEWS: { id: HistoryView; label: string }[] = [
   { id: 'entries', label: 'Entries' },
   { id: 'summaries', label: 'Summaries' },
-  { id: 'invoices', label: 'Invoice checks' },
+  { id: 'invoices', label: 'Statement checks' },
 ];
 
 function viewOf(params: URLSearchParams): HistoryView {
@@ -121,7 +121,7 @@ export function HistoryPage() {
     setDeleted(null);
     if (deleted.kind === 'entry') await restoreDay(handle, deleted.record);
     else await restoreCheck(handle, deleted.record);
-    setNotice(deleted.kind === 'entry' ? 'Entry restored' : 'Invoice check restored');
+    setNotice(deleted.kind === 'entry' ? 'Entry restored' : 'Statement check restored');
   }
 
   const dismiss = useCallback(() => setDeleted(null), []);
@@ -196,7 +196,7 @@ export function HistoryPage() {
       </p>
       {deleted ? (
         <UndoToast
-          message={deleted.kind === 'entry' ? `Entry for ${formatShortDate(deleted.record.date)} deleted` : 'Invoice check deleted'}
+          message={deleted.kind === 'entry' ? `Entry for ${formatShortDate(deleted.record.date)} deleted` : 'Statement check deleted'}
           onUndo={() => void undo()}
           onDismiss={dismiss}
         />

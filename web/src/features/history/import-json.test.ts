@@ -101,6 +101,18 @@ describe('importing our JSON export', () => {
     expect(kinds.lastIndexOf('vehicle')).toBeLessThan(kinds.indexOf('mileage'));
   });
 
+  it('reads a deduction from a file made before deductions said what they were for as not said', () => {
+    const file = fullExport();
+    const old = JSON.parse(JSON.stringify(file)) as { deductions: Record<string, unknown>[] };
+    for (const deduction of old.deductions) {
+      delete deduction.purpose;
+      delete deduction.vehicleId;
+    }
+    const plan = planImport(parsed(JSON.stringify(old)), emptyDevice(), noNewIds);
+    expect(plan.invalid).toEqual([]);
+    expect(plan.writes.find((w) => w.kind === 'deduction')?.content).toMatchObject({ label: 'Van hire', purpose: null, vehicleId: null });
+  });
+
   it('writes nothing the second time: every record is a duplicate by its id', () => {
     const file = fullExport();
     const first = planImport(parsed(file), emptyDevice(), noNewIds);

@@ -57,7 +57,10 @@ const REFERENCES: Record<RecordKind, readonly Reference[]> = {
   courier: [],
   vehicle: [],
   rateCard: [{ field: 'courierId', kind: 'courier' }],
-  deduction: [{ field: 'courierId', kind: 'courier' }],
+  deduction: [
+    { field: 'courierId', kind: 'courier' },
+    { field: 'vehicleId', kind: 'vehicle' },
+  ],
   entry: [
     { field: 'courierId', kind: 'courier' },
     { field: 'rateCardId', kind: 'rateCard' },

@@ -214,6 +214,8 @@ describe('JSON export', () => {
         repeat: 'weekly',
         from: '2024-06-03',
         to: null,
+        purpose: null,
+        vehicleId: null,
         createdAt: '2025-01-01T00:00:00.000Z',
         updatedAt: '2025-01-01T00:00:00.000Z',
       },

@@ -182,6 +182,8 @@ function exportedDeduction(d: Exportable<DeductionContent>): Exported<DeductionC
     repeat: d.repeat,
     from: d.from,
     to: d.to,
+    purpose: d.purpose,
+    vehicleId: d.vehicleId,
     createdAt: d.createdAt,
     updatedAt: d.updatedAt,
   };

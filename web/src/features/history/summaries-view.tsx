@@ -25,7 +25,7 @@ interface SummariesViewProps {
   deductions: readonly LocalDeduction[];
 }
 
-/** Weekly and monthly pay (gross, deductions, net, £/hour, £/stop) and a chart of stops and earnings per week. */
+/** Weekly and monthly pay (gross, deductions, net, £/hour gross and net, £/stop) and a chart of stops and earnings per week. */
 export function SummariesView({ entries, range, closed, deductions }: SummariesViewProps) {
   const weeks = useMemo(() => weeklySummaries(entries, deductions, closed), [entries, deductions, closed]);
   const months = useMemo(() => monthlySummaries(entries, deductions, closed), [entries, deductions, closed]);
@@ -103,7 +103,17 @@ function SummaryTable({ caption, rows }: { caption: string; rows: SummaryRow[] }
               <td>{formatPence(totals.gross)}</td>
               <td>{totals.deductions === 0 ? '–' : formatPence(-totals.deductions)}</td>
               <td className={styles.net}>{formatPence(totals.net)}</td>
-              <td>{totals.perHour === null ? '–' : formatPence(totals.perHour)}</td>
+              <td>
+                {totals.perHour === null ? (
+                  '–'
+                ) : (
+                  <>
+                    {formatPence(totals.perHour)}
+                    {/* Net of the period's deductions, under the gross: one column keeps the table on a laptop's width. */}
+                    {totals.netPerHour === null ? null : <span className={styles.netRate}>{formatPence(totals.netPerHour)} net</span>}
+                  </>
+                )}
+              </td>
               <td>{totals.perStop === null ? '–' : formatPence(totals.perStop)}</td>
             </tr>
           ))}

@@ -14,6 +14,8 @@ const noCharges = (gross: number, stops: number, daysWorked: number, perStop: nu
   daysWorked,
   minutesWorked: 0,
   perHour: null,
+  timedDays: 0,
+  netPerHour: null,
   perStop,
 });
 

@@ -3,7 +3,7 @@
 // the entries every time rather than stored, so editing an entry updates the check.
 // Callers pass live entries only: deleted ones are filtered where entries are read, as for
 // every other total in the app.
-import { formatPence, formatShortDate } from '@/lib/format';
+import { formatPence, formatShortDate, listText } from '@/lib/format';
 import { weekdayOf } from '@/lib/week';
 import type { EntryContent, InvoiceContent } from '@/sync/types';
 
@@ -210,10 +210,6 @@ export function dayText(day: DaySummary): string {
   return `${SHORT_WEEKDAYS[weekdayOf(day.date)]} ${formatShortDate(day.date)} (${stopsText(day.stops)}, ${formatPence(day.total)})`;
 }
 
-/** "a", "a and b", "a, b and c". */
-export function listText(items: readonly string[]): string {
-  return items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
-}
 
 const SET_NAMES = {
   day: { 1: ['day', 'days'], 2: ['pair of days', 'pairs of days'], 3: ['set of three days', 'sets of three days'] },

@@ -1,4 +1,4 @@
-// The statement check form (an "invoice check"), as typed, to what is stored. Bounds match the
+// The statement check form, as typed, to what is stored. Bounds match the
 // server (crates/domain/src/invoice.rs) so a typo is caught here, not parked after a push.
 import { z } from '@/lib/zod';
 import { parseForm, type FieldErrors, type FormResult } from '@/lib/form';
@@ -16,9 +16,13 @@ export const MAX_STATEMENT_COUNT = 100_000;
 export const MAX_DEDUCTIONS_PENCE = 10_000_000;
 export const MAX_NOTE_CHARS = 1_000;
 
+/**
+ * The driver's own follow-up of a check, apart from what the comparison finds ("Matches",
+ * "£19.68 short"): the stored values keep their names, the words are the driver's.
+ */
 export const STATUSES: readonly { value: StatementStatus; label: string }[] = [
-  { value: 'unchecked', label: 'Unchecked' },
-  { value: 'matches', label: 'Matches' },
+  { value: 'unchecked', label: 'Not followed up' },
+  { value: 'matches', label: 'Accepted' },
   { value: 'disputed', label: 'Disputed' },
   { value: 'resolved', label: 'Resolved' },
 ];
@@ -32,7 +36,7 @@ export const invoiceMessages = {
   periodEnd: 'Please enter the last day of the statement',
   order: 'The last day must be on or after the first day',
   length: `A statement can cover at most ${MAX_PERIOD_DAYS} days`,
-  paidRequired: 'Please enter the amount paid',
+  paidRequired: 'Please enter the net amount paid, after deductions',
   paidFormat: 'Enter the amount in pounds and pence, e.g. 512.40',
   paidRange: 'The amount paid must be at most £100,000.00',
   stops: `Stops must be a whole number from 0 to ${MAX_STATEMENT_STOPS.toLocaleString('en-GB')}`,

@@ -13,6 +13,7 @@ import { saveCheck } from './commands';
 import { blankInvoiceForm, invoiceFormOf, invoiceFormSchema, MAX_NOTE_CHARS, MAX_REFERENCE_CHARS, STATUSES, type StatementFormValue } from './invoice-form-schema';
 import { csvMessages, MAX_STATEMENT_CSV_BYTES, readStatementCsv } from './statement-csv';
 import type { StatementCheck } from './statement-check';
+import { StatementComparison, StatementResultBadge } from './statement-comparison';
 import panel from '@/components/panel.module.css';
 import styles from './invoices.module.css';
 
@@ -21,7 +22,7 @@ interface InvoiceFormProps {
   period: PayPeriod;
   /** The check being edited, or undefined for a new one. */
   editing?: LocalInvoice | undefined;
-  /** Compares what is typed with the log, to suggest "Matches" when every line agrees. */
+  /** Compares what is typed with the log: shown live, before the check is saved. */
   compare: (figures: StatementFormValue) => StatementCheck;
   onSaved: (check: LocalInvoice) => void;
   onCancel: () => void;
@@ -45,9 +46,10 @@ export function InvoiceForm({ courierId, period, editing, compare, onSaved, onCa
   const fileInput = useRef<HTMLInputElement>(null);
   const [imported, setImported] = useState<Imported | null>(null);
 
-  const agrees = useMemo(() => {
+  // The comparison as the driver types: whenever the figures read as a statement.
+  const live = useMemo(() => {
     const parsed = invoiceFormSchema.safeParse(values);
-    return parsed.success && compare(parsed.data).agrees;
+    return parsed.success ? compare(parsed.data) : null;
   }, [values, compare]);
 
   async function importFile(event: ChangeEvent<HTMLInputElement>) {
@@ -93,11 +95,11 @@ export function InvoiceForm({ courierId, period, editing, compare, onSaved, onCa
           {imported.text}
         </p>
       ) : (
-        <p className={styles.hint}>Enter what the statement says, or import it from a CSV file. Only the total is needed.</p>
+        <p className={styles.hint}>Enter what the statement says, or import it from a CSV file. Only the net paid is needed: the gross is worked out as net + deductions.</p>
       )}
       <div className={styles.formGrid}>
         <TextField
-          label="Total paid (£)"
+          label="Net paid, after deductions (£)"
           type="text"
           inputMode="decimal"
           required
@@ -107,7 +109,7 @@ export function InvoiceForm({ courierId, period, editing, compare, onSaved, onCa
           onChange={(e) => update('paid', e.target.value)}
         />
         <TextField
-          label="Deductions (£)"
+          label="Deductions taken (£)"
           optional
           type="text"
           inputMode="decimal"
@@ -127,22 +129,21 @@ export function InvoiceForm({ courierId, period, editing, compare, onSaved, onCa
           error={errors.collections}
           onChange={(e) => update('collections', e.target.value)}
         />
-        <SelectField label="Status" value={values.status} error={errors.status} onChange={(e) => update('status', e.target.value as StatementFormValue['status'])}>
-          {STATUSES.map((status) => (
-            <option key={status.value} value={status.value}>
-              {status.label}
-            </option>
-          ))}
-        </SelectField>
       </div>
-      {agrees && values.status !== 'matches' ? (
-        <p className={styles.suggestion} role="status">
-          Every line agrees with your log.
-          <Button variant="ghost" onClick={() => update('status', 'matches')}>
-            Mark as matches
-          </Button>
-        </p>
-      ) : null}
+      <section className={styles.live} aria-label="Compared with your log">
+        <div className={styles.liveHead}>
+          <h5 className={styles.liveTitle}>Compared with your log</h5>
+          {live ? <StatementResultBadge result={live} /> : null}
+        </div>
+        {live ? <StatementComparison result={live} /> : <p className={styles.hint}>Enter the net paid to compare it with your log.</p>}
+      </section>
+      <SelectField label="Your status" value={values.status} error={errors.status} onChange={(e) => update('status', e.target.value as StatementFormValue['status'])}>
+        {STATUSES.map((status) => (
+          <option key={status.value} value={status.value}>
+            {status.label}
+          </option>
+        ))}
+      </SelectField>
       <TextAreaField label="Note" optional rows={2} maxLength={MAX_NOTE_CHARS} value={values.note} error={errors.note} onChange={(e) => update('note', e.target.value)} />
       <TextField
         label="Reference"

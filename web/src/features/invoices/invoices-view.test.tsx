@@ -22,8 +22,8 @@ async function fourFourFiveDriver() {
   const courier: LocalCourier = { id: courierId, name: 'DPD', colour: '#dc0032', periodKind: 'fourFourFive', periodAnchor: '2025-01-05', arrearsWeeks: 2, ...stamp };
   const other: LocalCourier = { id: 'courier-evri', name: 'Evri', colour: '#00a0df', periodKind: 'weekly', periodAnchor: '2000-01-02', arrearsWeeks: 0, ...stamp };
   const deductions: LocalDeduction[] = [
-    { id: 'van', courierId, label: 'Van hire', amount: 19_500, repeat: 'weekly', from: '2025-01-06', to: null, ...stamp },
-    { id: 'admin', courierId, label: 'Admin fee', amount: 1_250, repeat: 'once', from: '2025-03-10', to: null, ...stamp },
+    { id: 'van', courierId, label: 'Van hire', amount: 19_500, repeat: 'weekly', from: '2025-01-06', to: null, purpose: null, vehicleId: null, ...stamp },
+    { id: 'admin', courierId, label: 'Admin fee', amount: 1_250, repeat: 'once', from: '2025-03-10', to: null, purpose: null, vehicleId: null, ...stamp },
   ];
   // Sun 02/03 – Sat 05/04/2025 (35 days): Monday to Friday, 100, 101, … stops.
   const days = Array.from({ length: 35 }, (_, i) => addDays('2025-03-02', i)).filter((d) => weekdayOf(d) !== 0 && weekdayOf(d) !== 6);
@@ -51,7 +51,7 @@ describe('statement checks of a 4-4-5 courier', () => {
     const period = periods[1]!;
     expect(period).toHaveTextContent(`25 days, 2,800 stops`);
     expect(period).toHaveTextContent('pay due 19/04/2025');
-    expect(period).toHaveTextContent('Unchecked');
+    expect(period).toHaveTextContent('No statement checked yet');
 
     await user.click(within(period).getByRole('button', { name: 'Check statement' }));
     const form = within(period).getByRole('form', { name: 'Check statement 02/03/2025 – 05/04/2025' });
@@ -63,11 +63,14 @@ describe('statement checks of a 4-4-5 courier', () => {
     const csv = `Statement,Total Paid (£),Stops,Deductions\nDPD 2025 P3,${pounds(paid)},${2_800 - 106},${pounds(deductions)}\n`;
     await user.upload(within(form).getByLabelText('Statement CSV file'), new File([csv], 'dpd-p3.csv', { type: 'text/csv' }));
     expect(await within(form).findByText('Read 1 row from dpd-p3.csv. Check the figures, then save.')).toBeInTheDocument();
-    expect(within(form).getByLabelText('Total paid (£)')).toHaveValue(String(paid / 100).replace(/(\.\d)$/, '$10'));
+    expect(within(form).getByLabelText('Net paid, after deductions (£)')).toHaveValue(String(paid / 100).replace(/(\.\d)$/, '$10'));
     expect(within(form).getByLabelText('Stops (optional)')).toHaveValue('2694');
-    expect(within(form).queryByText('Every line agrees with your log.')).not.toBeInTheDocument();
+    // Compared before it is saved: the result in words and what explains it.
+    const live = within(form).getByRole('region', { name: 'Compared with your log' });
+    expect(live).toHaveTextContent(`Result: £${((missing.total + 1_250) / 100).toFixed(2)} short`);
+    expect(within(live).getByRole('list', { name: 'What explains it' })).toHaveTextContent('Tue 11/03/2025 (106 stops, £209.88) is missing from the statement.');
 
-    await user.selectOptions(within(form).getByLabelText('Status'), 'disputed');
+    await user.selectOptions(within(form).getByLabelText('Your status'), 'disputed');
     await user.type(within(form).getByLabelText('Note (optional)'), 'Emailed depot about 11/03');
     await user.click(within(form).getByRole('button', { name: 'Save check' }));
 
@@ -76,7 +79,7 @@ describe('statement checks of a 4-4-5 courier', () => {
     expect(saved[0]).toMatchObject({ courierId: handle.db.userId, periodStart: '2025-03-02', periodEnd: '2025-04-05', paid, stops: 2_694, deductions, status: 'disputed', note: 'Emailed depot about 11/03' });
   });
 
-  it('shows a saved check line by line with what explains it, and suggests Matches when all agrees', async () => {
+  it('shows a saved check line by line with its result in words, the driver’s status apart, and compares edits live', async () => {
     const { handle, entries, gross, logDeductions } = await fourFourFiveDriver();
     const missing = entries.find((e) => e.date === '2025-03-11')!;
     const check: LocalInvoice = {
@@ -96,7 +99,9 @@ describe('statement checks of a 4-4-5 courier', () => {
     };
     const { user } = renderView(handle, await handle.db.entries.toArray(), [check]);
     const card = await screen.findByRole('article', { name: 'Statement check 02/03/2025 – 05/04/2025' });
-    expect(card).toHaveTextContent('Disputed');
+    expect(card).toHaveTextContent('Result: £222.38 short');
+    expect(card).toHaveTextContent('Your status: Disputed');
+    expect(card).toHaveTextContent('Synced');
     expect(card).toHaveTextContent('Note: Emailed depot');
     const rows = within(card).getAllByRole('row').map((row) => within(row).queryAllByRole('cell').map((cell) => cell.textContent));
     expect(rows.slice(1)).toEqual([
@@ -108,19 +113,24 @@ describe('statement checks of a 4-4-5 courier', () => {
     const findings = within(within(card).getByRole('list', { name: 'What explains it' })).getAllByRole('listitem').map((li) => li.textContent);
     expect(findings).toEqual(['Tue 11/03/2025 (106 stops, £209.88) is missing from the statement.', 'Admin fee on 10/03/2025 (£12.50) is charged twice.']);
 
-    // Editing to the log's own figures: every line agrees, and Matches is suggested.
+    // Editing to the log's own figures: the comparison follows each keystroke, before Save.
     await user.click(within(card).getByRole('button', { name: 'Edit statement check 02/03/2025 – 05/04/2025' }));
     const form = screen.getByRole('form', { name: 'Edit statement check 02/03/2025 – 05/04/2025' });
     const field = (label: string) => within(form).getByLabelText(label);
-    await user.clear(field('Total paid (£)'));
-    await user.type(field('Total paid (£)'), String((gross - logDeductions) / 100));
+    const live = within(form).getByRole('region', { name: 'Compared with your log' });
+    await user.clear(field('Net paid, after deductions (£)'));
+    expect(live).toHaveTextContent('Enter the net paid to compare it with your log.');
+    await user.type(field('Net paid, after deductions (£)'), String((gross - logDeductions) / 100));
     await user.clear(field('Stops (optional)'));
     await user.type(field('Stops (optional)'), '2800');
-    await user.clear(field('Deductions (£) (optional)'));
-    await user.type(field('Deductions (£) (optional)'), '987.50');
-    expect(within(form).getByText('Every line agrees with your log.')).toBeInTheDocument();
-    await user.click(within(form).getByRole('button', { name: 'Mark as matches' }));
-    expect(field('Status')).toHaveValue('matches');
+    // The net is right now, but the statement's gross and deductions are both £12.50 higher.
+    expect(live).toHaveTextContent('Result: Net matches, lines differ');
+    await user.clear(field('Deductions taken (£) (optional)'));
+    await user.type(field('Deductions taken (£) (optional)'), '987.50');
+    expect(live).toHaveTextContent('Result: Matches');
+    expect(live).toHaveTextContent('Every line agrees with your log.');
+    // The driver's own status is theirs to set: the result does not change it.
+    expect(field('Your status')).toHaveValue('disputed');
   });
 
   it('offers the courier picker when there are several, and says why a CSV cannot be read', async () => {

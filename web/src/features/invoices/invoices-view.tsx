@@ -34,8 +34,8 @@ type Editing = { kind: 'new'; start: string } | { kind: 'edit'; id: string } | n
 const count = new Intl.NumberFormat('en-GB');
 
 /**
- * Statement checks ("invoice checks") of one courier: its pay periods newest first, each with
- * what the log says and its check, or "Unchecked" and a way to check it.
+ * Statement checks of one courier: its pay periods newest first, each with what the log says
+ * and its check, or a way to check it.
  */
 export function InvoicesView({ invoices, entries, parkedReasons, today, onDelete }: InvoicesViewProps) {
   const { db } = useSyncHandle();
@@ -136,9 +136,7 @@ function CourierStatements({ courier, invoices, entries, deductions, parkedReaso
               <InvoiceForm courierId={courier.id} period={row.period} compare={compare} onSaved={() => setEditing(null)} onCancel={() => setEditing(null)} />
             ) : row.checks.length === 0 ? (
               <div className={styles.unchecked}>
-                <span className={styles.status} data-status="unchecked">
-                  Unchecked
-                </span>
+                <span className={styles.hint}>No statement checked yet</span>
                 <button type="button" className={styles.checkButton} onClick={() => setEditing({ kind: 'new', start: row.period.start })}>
                   Check statement
                 </button>

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { payFor, DEFAULT_TIERS } from '@/lib/pay';
 import { periodHolding, type PeriodRule } from '@/lib/pay-period';
 import { addDays } from '@/lib/week';
-import { chargesBetween, checkStatement, statementFindings, type StatementDeduction, type StatementEntry, type StatementFigures } from './statement-check';
+import { chargesBetween, checkStatement, resultWords, statementFindings, statementResult, type StatementDeduction, type StatementEntry, type StatementFigures } from './statement-check';
 
 const COURIER = 'courier-a';
 const OTHER = 'courier-b';
@@ -132,7 +132,9 @@ describe('statement check lines', () => {
       [...DEDUCTIONS, rent],
       AROUND,
     );
-    expect(statementFindings(check)).toEqual(['Device rent on 08/04/2025 (£18.00) is not in your log for this period.']);
+    // Said as a charge taken at another time, with its date and period: not as one the log lacks.
+    expect(statementFindings(check)).toEqual(['Device rent of £18.00 was taken on 08/04/2025, in the period 06/04–03/05: this statement takes it.']);
+    expect(check.deductions).toMatchObject({ kind: 'other-period', charges: [{ label: 'Device rent', date: '2025-04-08', period: { start: '2025-04-06', end: '2025-05-03' } }] });
     // Without the neighbouring periods nothing explains it.
     const alone = checkStatement(statement(PERIOD, { paid: GROSS - LOG_DEDUCTIONS - 1_800, deductions: LOG_DEDUCTIONS + 1_800 }), DAYS, [...DEDUCTIONS, rent]);
     expect(statementFindings(alone)).toEqual(['The statement takes £18.00 more in deductions than your log, and no charge in your log makes up the difference.']);
@@ -159,6 +161,15 @@ describe('statement check lines', () => {
     const none = checkStatement(statement(PERIOD, { paid: 0 }), [], []);
     expect(none.lines.map((l) => l.id)).toEqual(['stops', 'gross', 'deductions', 'net']);
     expect(none.agrees).toBe(true);
+  });
+
+  it('says what it found in words: Matches, short, over, or counts that differ', () => {
+    const words = (figures: Partial<StatementFigures>) => resultWords(statementResult(checkStatement(statement(PERIOD, figures), DAYS, DEDUCTIONS)));
+    expect(words({ paid: GROSS - LOG_DEDUCTIONS, deductions: LOG_DEDUCTIONS })).toBe('Matches');
+    expect(words({ paid: GROSS - LOG_DEDUCTIONS - 1_968 })).toBe('£19.68 short');
+    expect(words({ paid: GROSS - LOG_DEDUCTIONS + 300 })).toBe('£3.00 over');
+    expect(words({ paid: GROSS - LOG_DEDUCTIONS, stops: STOPS + 4 })).toBe('Paid right, counts differ');
+    expect(words({ paid: GROSS - LOG_DEDUCTIONS, deductions: LOG_DEDUCTIONS + 1_250 })).toBe('Net matches, lines differ');
   });
 
   it('keeps the old invoice wording for a rate difference or an overpayment', () => {

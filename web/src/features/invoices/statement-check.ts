@@ -4,10 +4,11 @@
 // the statement (invoice-check.ts's search) and the deduction charges that make up a
 // deductions difference. Computed on every render from the records, never stored.
 import { occurrences } from '@/lib/deductions';
-import { formatPence, formatShortDate } from '@/lib/format';
+import { formatPence, formatShortDate, listText } from '@/lib/format';
+import type { PayPeriod } from '@/lib/pay-period';
 import { addDays } from '@/lib/week';
 import type { DeductionContent, EntryContent, InvoiceContent } from '@/sync/types';
-import { alternativesText, checkInvoice, dayText, invoiceSentence, listText, smallestSet, type InvoiceCheck } from './invoice-check';
+import { alternativesText, checkInvoice, dayText, invoiceSentence, smallestSet, type InvoiceCheck } from './invoice-check';
 
 /** What the comparison needs from a check; a LocalInvoice fits. */
 export type StatementFigures = Pick<InvoiceContent, 'periodStart' | 'periodEnd' | 'courierId' | 'paid' | 'stops' | 'parcels' | 'collections' | 'deductions'>;
@@ -20,6 +21,8 @@ export interface Charge {
   date: string;
   /** Pence. */
   amount: number;
+  /** The pay period it falls in, for a charge found outside the statement's own. */
+  period?: PayPeriod;
 }
 
 export type LineId = 'stops' | 'parcels' | 'collections' | 'gross' | 'deductions' | 'net';
@@ -71,7 +74,7 @@ function findCharges(charges: readonly Charge[], amount: number): { charges: Cha
     charges.map((charge) => ({ ...charge, total: charge.amount, stops: 0 })),
     { total: amount, stops: null },
   );
-  return found ? { charges: found.items.map(({ label, date, amount: pence }) => ({ label, date, amount: pence })), alternatives: found.alternatives } : null;
+  return found ? { charges: found.items.map(({ total: _total, stops: _stops, ...charge }) => charge), alternatives: found.alternatives } : null;
 }
 
 function explainDeductions(difference: number | null, inPeriod: readonly Charge[], nearby: readonly Charge[]): DeductionExplanation {
@@ -108,9 +111,8 @@ export function checkStatement(
   const ownEntries = entries.filter((e) => e.courierId === courierId && periodStart <= e.date && e.date <= periodEnd);
   const ownDeductions = deductions.filter((d) => d.courierId === courierId);
   const charges = chargesBetween(ownDeductions, periodStart, periodEnd);
-  const nearby = around
-    ? [...chargesBetween(ownDeductions, around.from, addDays(periodStart, -1)), ...chargesBetween(ownDeductions, addDays(periodEnd, 1), around.to)]
-    : [];
+  const inPeriod = (period: PayPeriod) => chargesBetween(ownDeductions, period.start, period.end).map((charge) => ({ ...charge, period }));
+  const nearby = around ? [...inPeriod({ start: around.from, end: addDays(periodStart, -1) }), ...inPeriod({ start: addDays(periodEnd, 1), end: around.to })] : [];
   const logDeductions = sum(charges.map((c) => c.amount));
   // Without a deductions figure the statement's gross is its total plus what the log deducts,
   // so a shortfall still reads as missing days rather than as a deductions difference.
@@ -144,6 +146,15 @@ export function chargeText(charge: Charge): string {
   return `${charge.label} on ${formatShortDate(charge.date)} (${formatPence(charge.amount)})`;
 }
 
+/** "25/11": a day of a period, its year said by the date beside it. */
+const dayMonth = (day: string) => `${day.slice(8, 10)}/${day.slice(5, 7)}`;
+
+/** "Admin fee of £25.00 was taken on 25/11/2026, in the period 22/11–28/11". */
+export function otherPeriodText(charge: Charge): string {
+  const where = charge.period ? `, in the period ${dayMonth(charge.period.start)}–${dayMonth(charge.period.end)}` : ', in another period';
+  return `${charge.label} of ${formatPence(charge.amount)} was taken on ${formatShortDate(charge.date)}${where}`;
+}
+
 function isAre(count: number): string {
   return count === 1 ? 'is' : 'are';
 }
@@ -173,17 +184,16 @@ function deductionFindings(check: StatementCheck): string[] {
     case 'match':
     case 'not-given':
       return [];
-    case 'not-on-statement':
-    case 'charged-twice':
     case 'other-period': {
+      // The log has the charge in the period before or after: the statement took it early or late.
+      const { charges, alternatives } = explanation;
+      return [`${listText(charges.map(otherPeriodText))}: this statement takes ${charges.length === 1 ? 'it' : 'them'}.${alternativesText(alternatives, charges.length, 'charge')}`];
+    }
+    case 'not-on-statement':
+    case 'charged-twice': {
       const { charges, alternatives } = explanation;
       const named = listText(charges.map(chargeText));
-      const what =
-        explanation.kind === 'not-on-statement'
-          ? `${isAre(charges.length)} in your log but not on the statement`
-          : explanation.kind === 'charged-twice'
-            ? `${isAre(charges.length)} charged twice`
-            : `${isAre(charges.length)} not in your log for this period`;
+      const what = explanation.kind === 'not-on-statement' ? `${isAre(charges.length)} in your log but not on the statement` : `${isAre(charges.length)} charged twice`;
       return [`${named} ${what}.${alternativesText(alternatives, charges.length, 'charge')}`];
     }
     case 'unexplained':
@@ -201,4 +211,35 @@ export function statementFindings(check: StatementCheck): string[] {
   // 'unexplained' covers stops alone), deductions, parcels and collections here; net follows
   // from gross and deductions.
   return [...grossFindings(check.gross), ...deductionFindings(check), ...counts.filter((note): note is string => note !== null)];
+}
+
+/** What the check found, in one or two words: the net paid against the log's net. */
+export type StatementResult = { kind: 'matches' } | { kind: 'short'; pence: number } | { kind: 'over'; pence: number } | { kind: 'lines' } | { kind: 'counts' };
+
+export function statementResult(check: StatementCheck): StatementResult {
+  if (check.agrees) return { kind: 'matches' };
+  const net = check.lines.find((l) => l.id === 'net')?.difference ?? 0;
+  if (net < 0) return { kind: 'short', pence: -net };
+  if (net > 0) return { kind: 'over', pence: net };
+  const money = check.lines.some((l) => l.money && l.difference !== null && l.difference !== 0);
+  return { kind: money ? 'lines' : 'counts' };
+}
+
+/**
+ * "Matches", "£19.68 short", "£3.00 over"; with the net right, "Net matches, lines differ" (gross
+ * and deductions are off by the same) or "Paid right, counts differ" (stops or parcels are off).
+ */
+export function resultWords(result: StatementResult): string {
+  switch (result.kind) {
+    case 'matches':
+      return 'Matches';
+    case 'short':
+      return `${formatPence(result.pence)} short`;
+    case 'over':
+      return `${formatPence(result.pence)} over`;
+    case 'lines':
+      return 'Net matches, lines differ';
+    case 'counts':
+      return 'Paid right, counts differ';
+  }
 }

@@ -36,7 +36,7 @@ describe('Showcase', () => {
     expect(seen).toEqual([
       '1 of 5: Dashboard',
       '2 of 5: Weekly view',
-      '3 of 5: Invoice',
+      '3 of 5: Statement check',
       '4 of 5: Recent entries',
       '5 of 5: Stats',
       '1 of 5: Dashboard',
@@ -64,7 +64,7 @@ describe('Showcase', () => {
 
     fireEvent.click(screen.getByRole('button', { name: 'Play showcase' }));
     wait(SHOWCASE_INTERVAL_MS);
-    expect(slide()).toHaveAttribute('aria-label', '3 of 5: Invoice');
+    expect(slide()).toHaveAttribute('aria-label', '3 of 5: Statement check');
   });
 
   it('lets the user pick a preview, which then stays for a full 4 seconds', () => {

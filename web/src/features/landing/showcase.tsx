@@ -19,7 +19,7 @@ interface Slide {
   render: () => ReactNode;
 }
 
-// Spec §2, in its order: dashboard, weekly view, invoice, recent entries, stats.
+// Spec §2, in its order: dashboard, weekly view, invoice (a statement check here: one name for the feature on every screen), recent entries, stats.
 const slides: readonly Slide[] = [
   {
     title: 'Dashboard',
@@ -31,7 +31,7 @@ const slides: readonly Slide[] = [
     ),
   },
   { title: 'Weekly view', render: () => <WeeklyStats stats={sampleWeek} today={SAMPLE_TODAY} /> },
-  { title: 'Invoice', render: () => <InvoicePreview /> },
+  { title: 'Statement check', render: () => <InvoicePreview /> },
   { title: 'Recent entries', render: () => <EntryList entries={sampleEntries.slice(0, 3)} /> },
   { title: 'Stats', render: () => <AllTimePreview /> },
 ];
@@ -67,7 +67,13 @@ function InvoicePreview() {
         <tfoot>
           <tr>
             <th scope="row" colSpan={3}>
-              Total due
+              Your log
+            </th>
+            <td>{formatPence(total)}</td>
+          </tr>
+          <tr>
+            <th scope="row" colSpan={3}>
+              Statement: matches
             </th>
             <td>{formatPence(total)}</td>
           </tr>

@@ -32,7 +32,7 @@ export function PrivacyPage({ inApp = false }: { inApp?: boolean }) {
             </li>
             <li>The delivery entries you log: date, number of stops, extra pay, notes and the total worked out for that day.</li>
             <li>
-              Invoice checks you save: the period of a pay statement, the amount and stops it shows, and a reference you may add.
+              Statement checks you save: the period of a pay statement, the amounts and counts it shows, your status and note, and a reference you may add.
             </li>
             <li>Your payment settings (your pay tiers and rates) and your choice of theme.</li>
             <li>Messages you send through the contact form: your name, e-mail address, subject and message.</li>

@@ -58,8 +58,8 @@ export function TermsPage({ inApp = false }: { inApp?: boolean }) {
         <section>
           <h2>Plans and payment</h2>
           <p>
-            Two plans exist. Free has the basic features and standard support, and shows a banner about Pro. Pro is
-            ad-free, has premium features and priority support, and costs £4.99 per month. The operator sets your plan, or,
+            Two plans exist, with the same features. Free shows a banner about Pro; Pro is ad-free and costs £4.99 per
+            month. A server may also run without plans, and then everyone has everything. The operator sets your plan, or,
             when online payments are enabled, you pay through a checkout page run by Stripe. To cancel or ask about a
             payment, <Link to={contact}>contact us</Link>.
           </p>

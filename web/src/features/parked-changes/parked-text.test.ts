@@ -36,22 +36,22 @@ describe('parked changes to the profile and settings', () => {
   });
 });
 
-describe('parked invoice checks', () => {
-  it('are described as invoice checks, never as entries', () => {
+describe('parked statement checks', () => {
+  it('are described as statement checks, never as entries', () => {
     const args = { id: 'i1', periodStart: '2025-03-17', periodEnd: '2025-03-23', paid: 98_000, stops: null, reference: 'ST-1' };
     const fresh = parked('invoice.put', args, 'i1', { kind: 'invoice', record: check });
-    expect(describeChange(fresh)).toBe('New invoice check for 17/03/2025 to 23/03/2025 (£980.00 paid)');
-    expect(discardWarning(fresh)).toBe('What you typed will be lost: this invoice check is only on this device and will be removed.');
+    expect(describeChange(fresh)).toBe('New statement check for 17/03/2025 to 23/03/2025 (£980.00 paid)');
+    expect(discardWarning(fresh)).toBe('What you typed will be lost: this statement check is only on this device and will be removed.');
 
     const synced = { ...check, server: { ...check, version: 3 } };
     const edited = parked('invoice.put', args, 'i1', { kind: 'invoice', record: synced });
-    expect(describeChange(edited)).toMatch(/^Changes to the invoice check for 17\/03\/2025/);
-    expect(discardWarning(edited)).toBe('What you typed will be lost: the invoice check goes back to what the server has.');
+    expect(describeChange(edited)).toMatch(/^Changes to the statement check for 17\/03\/2025/);
+    expect(discardWarning(edited)).toBe('What you typed will be lost: the statement check goes back to what the server has.');
 
     const removal = parked('invoice.delete', { id: 'i1' }, 'i1', { kind: 'invoice', record: { ...synced, deleted: 1 } });
-    expect(describeChange(removal)).toBe('Deleting the invoice check for 17/03/2025 to 23/03/2025');
-    expect(discardWarning(removal)).toBe('The invoice check will come back as the server has it, and will not be deleted.');
-    expect(describeChange(parked('invoice.delete', { id: 'i2' }, 'i2', { kind: 'invoice', record: undefined }))).toBe('Deleting an invoice check');
+    expect(describeChange(removal)).toBe('Deleting the statement check for 17/03/2025 to 23/03/2025');
+    expect(discardWarning(removal)).toBe('The statement check will come back as the server has it, and will not be deleted.');
+    expect(describeChange(parked('invoice.delete', { id: 'i2' }, 'i2', { kind: 'invoice', record: undefined }))).toBe('Deleting a statement check');
   });
 
   it('leave entries described as before', () => {

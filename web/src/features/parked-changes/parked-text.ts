@@ -5,9 +5,9 @@ import type { ParkedChange } from './use-parked-changes';
 
 /** How a record kind is named in the parked-changes panel. A new kind adds its words here. */
 interface KindWords<C> {
-  /** "entry", "invoice check": the record in the driver's words. */
+  /** "entry", "statement check": the record in the driver's words. */
   noun: string;
-  /** The noun with its article: "an entry", "an invoice check". */
+  /** The noun with its article: "an entry", "a statement check". */
   one: string;
   /** What the record is for, e.g. "for 21/03/2025", from its pushed args or the stored copy. */
   about: (content: Partial<C>) => string;
@@ -23,8 +23,8 @@ const WORDS: { [K in RecordKind]: KindWords<RecordContents[K]> } = {
     figures: ({ stops, total }) => (typeof stops === 'number' && typeof total === 'number' ? ` (${stops} stops, ${formatPence(total)})` : ''),
   },
   invoice: {
-    noun: 'invoice check',
-    one: 'an invoice check',
+    noun: 'statement check',
+    one: 'a statement check',
     about: ({ periodStart, periodEnd }) =>
       periodStart && periodEnd ? ` for ${formatShortDate(periodStart)} to ${formatShortDate(periodEnd)}` : '',
     figures: ({ paid }) => (typeof paid === 'number' ? ` (${formatPence(paid)} paid)` : ''),

@@ -90,9 +90,32 @@ describe('ChangePassword', () => {
       endOtherSessions: true,
     });
   });
+
+  it('shows a new password the server refused under the New password field', async () => {
+    const why = 'This password is made from your email address. Please choose one that is harder to guess';
+    serve({ 'POST /api/v1/auth/password': () => apiError(422, 'weak-password', why, { fields: { newPassword: [why] } }) });
+    const { user } = renderWithSync(<ChangePassword />);
+    await user.type(screen.getByLabelText('Current password'), 'van-route-42');
+    await user.type(screen.getByLabelText('New password'), 'SamDriver!');
+    await user.click(screen.getByRole('button', { name: 'Change Password' }));
+    expect(await screen.findByText(why)).toBeInTheDocument();
+    expect(screen.getByLabelText('New password')).toHaveAccessibleDescription(why);
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
 });
 
 describe('GuestUpgrade', () => {
+  it('shows a password the server refused under the Password field', async () => {
+    const why = 'This is one of the most common passwords, among the first anyone would try. Please choose a less predictable one';
+    serve({ 'POST /api/v1/auth/link/password': () => apiError(422, 'weak-password', why, { fields: { password: [why] } }) });
+    const { user } = renderWithSync(<GuestUpgrade />, { user: makeUser({ isAnonymous: true, email: null }) });
+    await user.type(screen.getByLabelText('Email'), 'sam@example.com');
+    await user.type(screen.getByLabelText('Password'), 'qwertyuiop');
+    await user.click(screen.getByRole('button', { name: 'Save account' }));
+    expect(await screen.findByText(why)).toBeInTheDocument();
+    expect(screen.getByLabelText('Password')).toHaveAttribute('aria-invalid', 'true');
+  });
+
   it('saves the guest account in place and refuses an e-mail someone else has', async () => {
     const guest = makeUser({ isAnonymous: true, email: null });
     const server = serve({ 'POST /api/v1/auth/link/password': () => apiError(409, 'email-already-in-use', 'This email is already registered') });

@@ -47,7 +47,7 @@ export function AchievementsCard() {
                   )}
                   {item.id === 'invoice-master' ? (
                     <Link to={historyView('invoices')} className={styles.achievementLink}>
-                      Check an invoice
+                      Check a statement
                     </Link>
                   ) : null}
                 </div>

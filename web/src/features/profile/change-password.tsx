@@ -4,10 +4,9 @@ import { Card } from '@/components/card';
 import { FormAlert } from '@/components/form-alert';
 import { TextField } from '@/components/text-field';
 import { isApiError } from '@/lib/api';
+import { passwordProblem } from '@/lib/credentials-schema';
 import { changePassword } from './account-api';
 import styles from './profile-page.module.css';
-
-const MIN_PASSWORD = 6;
 
 interface ChangePasswordProps {
   title?: string;
@@ -30,7 +29,7 @@ export function ChangePassword({ title = 'Change Password', onChanged }: ChangeP
     event.preventDefault();
     const found = {
       current: current ? undefined : 'Current password is required',
-      next: !next ? 'New password is required' : next.length < MIN_PASSWORD ? 'Password should be at least 6 characters' : undefined,
+      next: next ? passwordProblem(next) : 'New password is required',
     };
     setErrors(found);
     setDone(null);
@@ -44,7 +43,9 @@ export function ChangePassword({ title = 'Change Password', onChanged }: ChangeP
       setDone(ended > 0 ? `Password changed. Signed out of ${ended} other ${ended === 1 ? 'device' : 'devices'}.` : 'Password changed.');
       onChanged?.();
     } catch (error) {
-      if (isApiError(error) && error.code === 'wrong-password') setErrors({ current: 'Current password is incorrect' });
+      const field = isApiError(error) ? error.fields?.newPassword?.[0] : undefined;
+      if (field) setErrors({ next: field });
+      else if (isApiError(error) && error.code === 'wrong-password') setErrors({ current: 'Current password is incorrect' });
       else if (isApiError(error) && error.code === 'network') setFailure('Changing your password needs a connection.');
       else setFailure((isApiError(error) && error.message) || 'Failed to change password');
     } finally {

@@ -36,7 +36,9 @@ export function GuestUpgrade({ children }: { children?: ReactNode }) {
       const { user } = await linkPassword({ email: result.value.email, password: result.value.password });
       store.signedIn(user);
     } catch (error) {
-      if (isApiError(error) && error.code === 'network') setFailure('Saving your account needs a connection.');
+      const field = isApiError(error) ? error.fields?.password?.[0] : undefined;
+      if (field) setErrors({ password: field });
+      else if (isApiError(error) && error.code === 'network') setFailure('Saving your account needs a connection.');
       else setFailure((isApiError(error) && error.message) || 'Failed to save your account');
       setSaving(false);
     }

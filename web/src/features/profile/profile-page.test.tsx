@@ -83,8 +83,8 @@ describe('ProfilePage view mode', () => {
     await waitFor(() => expect(item('Delivery Expert')).toHaveTextContent('640 / 1,000 stops'));
     expect(item('Perfect Week')).toHaveTextContent('best week: 2 of 7 days');
     expect(item('Top Performer')).toHaveTextContent('Unlocked');
-    expect(item('Invoice Master')).toHaveTextContent('2 / 10 invoices');
-    expect(within(item('Invoice Master')).getByRole('link', { name: 'Check an invoice' })).toHaveAttribute('href', '/app/history?view=invoices');
+    expect(item('Invoice Master')).toHaveTextContent('2 / 10 statement checks');
+    expect(within(item('Invoice Master')).getByRole('link', { name: 'Check a statement' })).toHaveAttribute('href', '/app/history?view=invoices');
     expect(within(item('Delivery Expert')).getByRole('progressbar', { name: 'Delivery Expert progress' })).toHaveAttribute('value', '640');
   });
 

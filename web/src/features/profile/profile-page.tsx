@@ -10,7 +10,7 @@ import { Spinner } from '@/components/spinner';
 import { isApiError } from '@/lib/api';
 import { useFlash } from '@/lib/flash';
 import { routes } from '@/lib/paths';
-import { planLabel, planOf } from '@/lib/plans';
+import { planLabel, planOf, plansOn } from '@/lib/plans';
 import type { User } from '@/lib/session/user';
 import { useSession, useSessionStore } from '@/lib/session/use-session';
 import { profileView, useProfileDoc, type ProfileView } from '@/lib/sync/use-profile';
@@ -69,7 +69,7 @@ function SignedInProfile({ user }: { user: User }) {
             }}
           />
         ) : (
-          <ProfileDetails profile={profile} onEdit={() => setEditing(true)} />
+          <ProfileDetails profile={profile} plans={plansOn(user)} onEdit={() => setEditing(true)} />
         )}
         <p role="status" className={styles.success}>
           {updated ? (
@@ -94,7 +94,8 @@ function SignedInProfile({ user }: { user: User }) {
   );
 }
 
-function ProfileDetails({ profile, onEdit }: { profile: ProfileView; onEdit: () => void }) {
+/** `plans`: the server has plans (PLANS_ENABLED); without them there is no plan to show. */
+function ProfileDetails({ profile, plans, onEdit }: { profile: ProfileView; plans: boolean; onEdit: () => void }) {
   const plan = planOf(profile.role);
   return (
     <Card className={styles.profileCard} aria-label="Your profile">
@@ -108,10 +109,12 @@ function ProfileDetails({ profile, onEdit }: { profile: ProfileView; onEdit: () 
           ) : (
             <p className={styles.email}>{profile.isAnonymous ? 'Guest account: no email address' : 'No email address'}</p>
           )}
-          <Link to={routes.upgrade} className={styles.plan} data-plan={plan}>
-            {plan === 'pro' ? <Crown aria-hidden="true" /> : null}
-            {planLabel[plan]}
-          </Link>
+          {plans ? (
+            <Link to={routes.upgrade} className={styles.plan} data-plan={plan}>
+              {plan === 'pro' ? <Crown aria-hidden="true" /> : null}
+              {planLabel[plan]}
+            </Link>
+          ) : null}
         </div>
       </PhotoUpload>
       <div className={styles.bioBlock}>

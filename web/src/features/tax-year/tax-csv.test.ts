@@ -1,4 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { taxRecordsArb } from '@/testing/tax-arbitraries';
 import { parseCsv } from '@/lib/csv-parse';
 import { taxSummary, type TaxRecords } from '@/lib/tax/tax-summary';
 import type { ExpenseContent, MileageContent } from '@/sync/types';
@@ -44,7 +46,7 @@ const records: TaxRecords = {
     { id: 'e3', date: '2025-04-07', total: 12_345, courierId: DPD.id, stops: 1 },
     { id: 'e4', date: '2025-04-08', total: 50_000, courierId: DPD.id, stops: 200, deleted: 1 },
   ],
-  deductions: [{ id: 'd1', courierId: EVRI.id, label: 'Van hire, weekly', amount: 2_500, repeat: 'weekly', from: '2025-04-07', to: null }],
+  deductions: [{ id: 'd1', courierId: EVRI.id, label: 'Van hire, weekly', amount: 2_500, repeat: 'weekly', from: '2025-04-07', to: null, purpose: null, vehicleId: null }],
   expenses: [
     // Monthly phone: 10 April and 10 May by 15 May.
     expense('x1', '2025-04-10', 1_500, { repeat: 'monthly', note: '=SUM(A1) "unlimited" plan' }),
@@ -74,16 +76,16 @@ describe('the records CSV', () => {
       ['06/04/2025', 'Evri: 80 stops', 'Turnover', '150.00', 'Income', '15', 'turnover'],
       ['06/04/2025', 'Van: 9,990 business miles, 9,990 miles at 45p', 'Mileage (simplified expenses)', '-4495.50', 'Mileage', '20', 'carVanTravelExpenses'],
       ['07/04/2025', 'DPD: 1 stop', 'Turnover', '123.45', 'Income', '15', 'turnover'],
-      ['07/04/2025', 'Evri: Van hire, weekly', 'Courier deductions', '-25.00', 'Expense', '30', 'otherExpenses'],
+      ['07/04/2025', 'Evri: Van hire, weekly', 'Other business costs', '-25.00', 'Expense', '30', 'otherExpenses'],
       ['07/04/2025', 'Van: 20 business miles, 10 miles at 45p + 10 at 25p', 'Mileage (simplified expenses)', '-7.00', 'Mileage', '20', 'carVanTravelExpenses'],
       ['10/04/2025', `'=SUM(A1) "unlimited" plan`, 'Phone and data', '-15.00', 'Expense', '23', 'adminCosts'],
       ['12/04/2025', 'Vehicle insurance (75% business use of Leased van)', 'Vehicle insurance', '-75.01', 'Expense', '20', 'carVanTravelExpenses'],
-      ['14/04/2025', 'Evri: Van hire, weekly', 'Courier deductions', '-25.00', 'Expense', '30', 'otherExpenses'],
-      ['21/04/2025', 'Evri: Van hire, weekly', 'Courier deductions', '-25.00', 'Expense', '30', 'otherExpenses'],
-      ['28/04/2025', 'Evri: Van hire, weekly', 'Courier deductions', '-25.00', 'Expense', '30', 'otherExpenses'],
-      ['05/05/2025', 'Evri: Van hire, weekly', 'Courier deductions', '-25.00', 'Expense', '30', 'otherExpenses'],
+      ['14/04/2025', 'Evri: Van hire, weekly', 'Other business costs', '-25.00', 'Expense', '30', 'otherExpenses'],
+      ['21/04/2025', 'Evri: Van hire, weekly', 'Other business costs', '-25.00', 'Expense', '30', 'otherExpenses'],
+      ['28/04/2025', 'Evri: Van hire, weekly', 'Other business costs', '-25.00', 'Expense', '30', 'otherExpenses'],
+      ['05/05/2025', 'Evri: Van hire, weekly', 'Other business costs', '-25.00', 'Expense', '30', 'otherExpenses'],
       ['10/05/2025', `'=SUM(A1) "unlimited" plan`, 'Phone and data', '-15.00', 'Expense', '23', 'adminCosts'],
-      ['12/05/2025', 'Evri: Van hire, weekly', 'Courier deductions', '-25.00', 'Expense', '30', 'otherExpenses'],
+      ['12/05/2025', 'Evri: Van hire, weekly', 'Other business costs', '-25.00', 'Expense', '30', 'otherExpenses'],
     ]);
   });
 
@@ -92,6 +94,41 @@ describe('the records CSV', () => {
     const pence = rows.reduce((sum, row) => sum + Math.round(Number(row[3]) * 100), 0);
     expect(pence).toBe(summary.totals.profit);
     expect(summary.totals.profit).toBe(15_000 + 12_345 - 6 * 2_500 - 2 * 1_500 - 7_501 - 449_550 - 700);
+  });
+
+  it('writes a deduction for a flat-rate van as nothing, and one for an actual-cost van at its share in box 20', () => {
+    const withPurposes: TaxRecords = {
+      ...records,
+      deductions: [
+        { id: 'd-flat', courierId: DPD.id, label: 'Van hire', amount: 19_500, repeat: 'once', from: '2025-04-14', to: null, purpose: 'vehicleHire', vehicleId: VAN.id },
+        { id: 'd-leased', courierId: DPD.id, label: 'Lease', amount: 10_001, repeat: 'once', from: '2025-04-15', to: null, purpose: 'vehicleHire', vehicleId: LEASED.id },
+      ],
+    };
+    const rows = read(recordsCsv(taxSummary(withPurposes, '2025-26', '2025-05-15', 'uk'), withPurposes)).slice(1);
+    expect(rows.filter((row) => row[1]!.startsWith('DPD: ') && row[4] === 'Expense')).toEqual([['15/04/2025', 'DPD: Lease (75% business use of Leased van)', 'Vehicle hire or lease', '-75.01', 'Expense', '20', 'carVanTravelExpenses']]);
+  });
+
+  it('adds up to the profit shown, and each kind of row to its figure, for any records (fast-check prints its seed)', () => {
+    fc.assert(
+      fc.property(taxRecordsArb, fc.constantFrom('2025-05-15', '2025-11-30', '2026-06-01'), (r, today) => {
+        const shown = taxSummary(r, '2025-26', today, 'uk');
+        const rows = read(recordsCsv(shown, r)).slice(1);
+        // Pence of the rows that pass; money out as a positive figure with `out`.
+        const pence = (keep: (row: string[]) => boolean, out = false) => rows.filter(keep).reduce((total, row) => total + Math.round(Number(row[3]) * 100) * (out ? -1 : 1), 0);
+        const sum = (type?: string) => pence((row) => !type || row[4] === type);
+        expect(sum()).toBe(shown.profit.withExpenses);
+        expect(sum()).toBe(shown.totals.profit);
+        expect(sum('Income')).toBe(shown.totals.turnover);
+        expect(pence((row) => row[4] === 'Expense', true)).toBe(shown.totals.costs.allowed);
+        expect(pence((row) => row[4] === 'Mileage', true)).toBe(shown.totals.mileage.claimPence);
+        // By box: the rows of each SA103 box add up to the allowed costs the screen puts in it.
+        for (const category of shown.totals.costs.byCategory) {
+          const inBox = shown.totals.costs.byCategory.filter((c) => c.box === category.box).reduce((total, c) => total + c.allowed, 0) + (category.box === 20 ? shown.totals.mileage.claimPence : 0);
+          expect(pence((row) => row[4] !== 'Income' && row[5] === String(category.box), true)).toBe(inBox);
+        }
+      }),
+      { numRuns: 120 },
+    );
   });
 
   it('quotes fields with commas and quotes, and ends every line with CRLF', () => {

@@ -10,21 +10,21 @@
 //    Sign: ONE signed Amount column, money in positive, money out (expenses, deductions, the
 //    mileage claim) negative: the convention of bank-statement style imports (Xero's precoded
 //    statement CSV, FreeAgent's and QuickBooks' single Amount column), so the file's sum is
-//    the profit. Only allowable amounts are written: a flat-rate vehicle's running costs are
-//    left out (the mileage rate covers them) and an actual-cost vehicle's rows carry their
-//    business share, so the rows add up to the screen's figures exactly.
+//    the profit. Only allowable amounts are written: a flat-rate vehicle's running costs, paid
+//    or deducted by a courier, are left out (the mileage rate covers them) and an actual-cost
+//    vehicle's rows carry their business share, so the rows add up to the screen's figures
+//    exactly. A courier's deduction is a cost row in the category it is for.
 //    Dates are dd/mm/yyyy like the history export (and UK bookkeeping imports); amounts are
 //    pounds with two decimals and no £, so they read as numbers.
 // 2. Quarters: one row per MTD quarter with the cumulative figures from 6 April, one column per
 //    MTD expense field (the mileage claim inside car, van and travel, and shown on its own too).
 import { csvFile, csvText } from '@/lib/csv-write';
-import { occurrences } from '@/lib/deductions';
 import { claimLineWords } from '@/features/mileage/mileage-words';
 import { countWords, formatShortDate } from '@/lib/format';
 import { penceToPounds } from '@/lib/money';
 import { expenseCategory, MTD_EXPENSE_FIELDS } from '@/lib/tax/expense-categories';
 import { taxYearRates } from '@/lib/tax/tax-year';
-import { DEDUCTIONS_BOX, DEDUCTIONS_MTD_FIELD, MILEAGE_BOX, MILEAGE_MTD_FIELD, type QuarterStatus, type TaxRecords, type TaxSummary } from '@/lib/tax/tax-summary';
+import { MILEAGE_BOX, MILEAGE_MTD_FIELD, type QuarterStatus, type TaxRecords, type TaxSummary } from '@/lib/tax/tax-summary';
 
 export const RECORDS_HEADER = ['Date', 'Description', 'Category', 'Amount', 'Type', 'SA103 box', 'MTD field'] as const;
 
@@ -66,27 +66,13 @@ export function recordRows(summary: TaxSummary, records: TaxRecords): Row[] {
     });
   }
 
-  for (const deduction of records.deductions) {
-    if (deduction.deleted === 1) continue;
-    for (const date of occurrences(deduction, summary.from, summary.through)) {
-      rows.push({
-        date,
-        description: `${courierName.get(deduction.courierId) ?? 'Removed courier'}: ${deduction.label}`,
-        category: 'Courier deductions',
-        amount: -deduction.amount,
-        type: 'Expense',
-        box: String(DEDUCTIONS_BOX),
-        field: DEDUCTIONS_MTD_FIELD,
-      });
-    }
-  }
-
-  const shares = new Map(summary.totals.expenses.actualCostVehicles.map((vehicle) => [vehicle.vehicleId, vehicle]));
-  for (const occurrence of summary.totals.expenses.occurrences) {
+  const shares = new Map(summary.totals.costs.actualCostVehicles.map((vehicle) => [vehicle.vehicleId, vehicle]));
+  for (const occurrence of summary.totals.costs.occurrences) {
     if (occurrence.allowed === 0) continue;
     const info = expenseCategory(occurrence.category);
     const share = occurrence.treatment === 'businessShare' && occurrence.vehicleId ? shares.get(occurrence.vehicleId) : undefined;
-    const text = occurrence.note || info.label;
+    const text =
+      occurrence.source === 'deduction' ? `${courierName.get(occurrence.courierId ?? '') ?? 'Removed courier'}: ${occurrence.note}` : occurrence.note || info.label;
     rows.push({
       date: occurrence.date,
       description: share ? `${text} (${percentOf(share.businessMiles, share.totalMiles)} business use of ${share.name})` : text,

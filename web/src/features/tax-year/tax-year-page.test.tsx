@@ -12,6 +12,11 @@ import { TaxYearPage } from './tax-year-page';
 const stamp = '2026-01-01T00:00:00.000Z';
 const synced = { createdAt: stamp, updatedAt: stamp, deleted: 0 as const, syncState: 'synced' as const, server: null };
 
+/** The terms of a <dl> of figures, in order. */
+function labels(list: string): string[] {
+  return [...document.querySelectorAll(`dl[aria-label="${list}"] dt`)].map((term) => term.textContent ?? '');
+}
+
 function figure(list: string, label: string): string {
   // A <dl> has no ARIA role to find it by: its label names it.
   const group = document.querySelector<HTMLElement>(`dl[aria-label="${list}"]`);
@@ -58,18 +63,23 @@ describe('TaxYearPage', () => {
     // £30,000 turnover − £1,500 phone − 1,000 × 45p; the van's fuel is covered by the rate.
     const profit = 3_000_000 - 150_000 - 45_000;
     expect(figure('The year in figures', 'Turnover')).toBe(formatPence(3_000_000));
-    expect(figure('The year in figures', 'Expenses')).toBe(formatPence(150_000));
-    expect(figure('The year in figures', 'Mileage claim')).toBe(formatPence(45_000));
+    expect(figure('The year in figures', 'Expenses')).toBe(formatPence(-150_000));
+    expect(figure('The year in figures', 'Mileage claim')).toBe(formatPence(-45_000));
     expect(figure('The year in figures', 'Profit')).toBe(formatPence(profit));
+    expect(labels('The year in figures')).toEqual(['Turnover', 'Expenses', 'Mileage claim', 'Profit']);
     const { rates } = taxYearRates('2026-27');
-    expect(figure('The year in figures', 'Income Tax')).toBe(formatPence(incomeTax(profit, rates, 'uk').tax));
+    expect(figure('The tax on it', 'Income Tax')).toBe(formatPence(incomeTax(profit, rates, 'uk').tax));
     expect(screen.getByText(/covered by the mileage rate, not counted/)).toHaveTextContent(formatPence(8_000));
 
     await user.selectOptions(screen.getByLabelText('Tax year'), '2025-26');
     expect(await screen.findByRole('heading', { name: 'Set aside for 2025–26' })).toBeInTheDocument();
     expect(figure('The year in figures', 'Turnover')).toBe(formatPence(500_000));
-    // £5,000 turnover with no costs: the £1,000 allowance is the better choice.
+    // £5,000 turnover with no costs: the £1,000 allowance is the better choice, and the headline
+    // shows it in place of the costs, so turnover less what is shown is the profit.
+    expect(figure('The year in figures', 'Trading allowance')).toBe(formatPence(-100_000));
     expect(figure('The year in figures', 'Profit')).toBe(formatPence(400_000));
+    expect(labels('The year in figures')).toEqual(['Turnover', 'Trading allowance', 'Profit']);
+    expect(screen.getByText(/trading allowance of £1,000.00 is claimed instead of your £0.00 of expenses/)).toBeInTheDocument();
     expect(screen.getByText(/trading allowance leaves the lower profit/)).toBeInTheDocument();
   });
 
@@ -82,11 +92,39 @@ describe('TaxYearPage', () => {
     const { rates } = taxYearRates('2026-27');
 
     await user.click(screen.getByRole('button', { name: 'Scotland' }));
-    await waitFor(() => expect(figure('The year in figures', 'Income Tax')).toBe(formatPence(incomeTax(profit, rates, 'scotland').tax)));
+    await waitFor(() => expect(figure('The tax on it', 'Income Tax')).toBe(formatPence(incomeTax(profit, rates, 'scotland').tax)));
     expect(screen.getByRole('button', { name: 'Scotland' })).toHaveAttribute('aria-pressed', 'true');
     const items = await handle.db.outbox.toArray();
     expect(items.map((item) => [item.name, item.args])).toEqual([['settings.put', { taxRegion: 'scotland' }]]);
     expect(handle.requestSync).toHaveBeenCalled();
+  });
+
+  it('warns about fuel that names no vehicle while the van is on the flat rate, and links it in one step', async () => {
+    const handle = createTestSyncHandle();
+    await seed(handle);
+    const before: LocalExpense = { id: 'early-fuel', date: '2026-04-10', amount: 6_000, category: 'fuel', note: 'Before the van', courierId: null, vehicleId: null, repeat: 'once', repeatUntil: null, receipts: [], ...synced };
+    await handle.db.expenses.put(before);
+    const { user } = renderWithSync(<TaxYearPage />, { handle, path: '/app/tax' });
+    const warning = await screen.findByRole('note', { name: 'Vehicle costs with no vehicle' });
+    expect(warning).toHaveTextContent('£60.00 of vehicle costs name no vehicle and are counted in full: fuel £60.00. Van is on the flat mileage rate');
+    expect(figure('The year in figures', 'Expenses')).toBe(formatPence(-(150_000 + 6_000)));
+
+    await user.click(within(warning).getByRole('button', { name: 'Link them to Van' }));
+    await waitFor(() => expect(screen.queryByRole('note', { name: 'Vehicle costs with no vehicle' })).not.toBeInTheDocument());
+    expect(figure('The year in figures', 'Expenses')).toBe(formatPence(-150_000));
+    expect(await handle.db.expenses.get('early-fuel')).toMatchObject({ vehicleId: 'van', note: 'Before the van', syncState: 'pending' });
+    expect((await handle.db.outbox.toArray()).map((item) => [item.name, item.recordId])).toEqual([['expense.put', 'early-fuel']]);
+  });
+
+  it('shows both methods for the van while its method is open', async () => {
+    const handle = createTestSyncHandle();
+    await seed(handle);
+    renderWithSync(<TaxYearPage />, { handle, path: '/app/tax' });
+    const van = await screen.findByRole('region', { name: 'Van: both methods' });
+    // 1,000 business miles at 45p; £80 of fuel at 100% business use (no commuting logged).
+    expect(within(van).getByText('Flat rate').closest('li')).toHaveTextContent('£450.00');
+    expect(within(van).getByText('Actual costs').closest('li')).toHaveTextContent('£80.00');
+    expect(van).toHaveTextContent('The flat rate claim £370.00 more so far.');
   });
 
   it('prints the summary and says when a year has no rates yet', async () => {

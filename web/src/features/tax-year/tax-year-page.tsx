@@ -13,8 +13,10 @@ import { useNow } from '@/lib/use-now';
 import { localDay } from '@/lib/week';
 import { formatLongDate } from './long-date';
 import { TaxExports } from './tax-exports';
+import { keptMethod } from '@/features/mileage/vehicle-form-schema';
 import { DatesSection, EstimateSection, ExpensesSection, IncomeSection, MileageSection, QuartersSection } from './tax-year-sections';
 import { useTaxRecords } from './use-tax-records';
+import { VehicleCostWarnings, VehicleMethodsSection } from './vehicle-costs';
 import styles from './tax-year-page.module.css';
 import panel from '@/components/panel.module.css';
 
@@ -47,13 +49,15 @@ export function TaxYearPage() {
       ) : !summary || !records ? (
         <Spinner label="Loading the tax year" />
       ) : (
-        <TaxYear summary={summary} records={records} />
+        <TaxYear summary={summary} records={records} today={today} />
       )}
     </Page>
   );
 }
 
-function TaxYear({ summary, records }: { summary: TaxSummary; records: NonNullable<ReturnType<typeof useTaxRecords>> }) {
+function TaxYear({ summary, records, today }: { summary: TaxSummary; records: NonNullable<ReturnType<typeof useTaxRecords>>; today: string }) {
+  const liveVehicles = records.vehicles.filter((vehicle) => vehicle.deleted !== 1);
+  const keptMethods = new Set(liveVehicles.filter((vehicle) => keptMethod(vehicle, records.mileage, today) !== null).map((vehicle) => vehicle.id));
   return (
     <>
       <div className={styles.notice} role="note">
@@ -73,8 +77,9 @@ function TaxYear({ summary, records }: { summary: TaxSummary; records: NonNullab
       </div>
       <Overview summary={summary} />
       <IncomeSection summary={summary} />
-      <ExpensesSection summary={summary} />
+      <ExpensesSection summary={summary} warnings={<VehicleCostWarnings summary={summary} hasVehicles={liveVehicles.length > 0} />} />
       <MileageSection summary={summary} />
+      <VehicleMethodsSection summary={summary} keptMethods={keptMethods} />
       <EstimateSection summary={summary} />
       <DatesSection summary={summary} />
       <QuartersSection summary={summary} />
@@ -127,14 +132,22 @@ function RegionSwitch({ region, disabled }: { region: IncomeTaxRegion; disabled:
   );
 }
 
+/**
+ * The year at a glance. Its figures add up on the screen: turnover, less what is claimed (the
+ * expenses and the mileage claim, or the trading allowance when it wins), is the profit.
+ */
 function Overview({ summary }: { summary: TaxSummary }) {
-  const figures: [string, number][] = [
-    ['Turnover', summary.totals.turnover],
-    ['Expenses', summary.totals.deductions + summary.totals.expenses.allowed],
-    ['Mileage claim', summary.totals.mileage.claimPence],
-    ['Profit', summary.profit.taxable],
-    ['Income Tax', summary.incomeTax.tax],
-    ['Class 4 NI', summary.class4.contribution],
+  const { profit, totals } = summary;
+  const allowance = profit.better === 'allowance';
+  const figures: [string, string][] = [
+    ['Turnover', formatPence(totals.turnover)],
+    ...(allowance
+      ? ([['Trading allowance', formatPence(-profit.allowance)]] as [string, string][])
+      : ([
+          ['Expenses', formatPence(-totals.costs.allowed)],
+          ['Mileage claim', formatPence(-totals.mileage.claimPence)],
+        ] as [string, string][])),
+    ['Profit', formatPence(allowance ? profit.withAllowance : profit.withExpenses)],
   ];
   return (
     <section className={`${panel.panel} ${styles.section}`} aria-labelledby="tax-overview">
@@ -147,11 +160,31 @@ function Overview({ summary }: { summary: TaxSummary }) {
         </p>
         <p className={styles.muted}>
           Income Tax {formatPence(summary.incomeTax.tax)} + Class 4 National Insurance {formatPence(summary.class4.contribution)}
-          {summary.class2.payable ? ` + Class 2 ${formatPence(summary.class2.contribution)}` : ''}, on a profit of {formatPence(summary.profit.taxable)}.
+          {summary.class2.payable ? ` + Class 2 ${formatPence(summary.class2.contribution)}` : ''}, on a profit of {formatPence(profit.taxable)}.
         </p>
       </div>
       <dl className={styles.figures} aria-label="The year in figures">
         {figures.map(([label, value]) => (
+          <div key={label} className={styles.figure} data-total={label === 'Profit' ? true : undefined}>
+            <dt>{label}</dt>
+            <dd>{value}</dd>
+          </div>
+        ))}
+      </dl>
+      {allowance ? (
+        <p className={styles.muted}>
+          The trading allowance of {formatPence(profit.allowance)} is claimed instead of your {formatPence(totals.costs.allowed)} of expenses and{' '}
+          {formatPence(totals.mileage.claimPence)} mileage claim: it leaves the lower profit.
+        </p>
+      ) : null}
+      <dl className={styles.figures} aria-label="The tax on it">
+        {(
+          [
+            ['Income Tax', summary.incomeTax.tax],
+            ['Class 4 NI', summary.class4.contribution],
+            ...(summary.class2.payable ? ([['Class 2 NI', summary.class2.contribution]] as [string, number][]) : []),
+          ] as [string, number][]
+        ).map(([label, value]) => (
           <div key={label} className={styles.figure}>
             <dt>{label}</dt>
             <dd>{formatPence(value)}</dd>

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import panel from '@/components/panel.module.css';
 import { countWords, formatPence } from '@/lib/format';
-import { DEDUCTIONS_BOX, type QuarterStatus, type TaxSummary } from '@/lib/tax/tax-summary';
+import type { QuarterStatus, TaxSummary } from '@/lib/tax/tax-summary';
 import { recordsKeptUntil, taxYearLabel, startYearOf, taxYearRates } from '@/lib/tax/tax-year';
 import { formatDayMonth, formatLongDate } from './long-date';
 import styles from './tax-year-page.module.css';
@@ -10,7 +10,7 @@ const count = new Intl.NumberFormat('en-GB');
 const percent = new Intl.NumberFormat('en-GB', { maximumFractionDigits: 1 });
 const pretty = (label: string) => label.replace('-', '–');
 
-function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+export function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
   return (
     <section className={`${panel.panel} ${styles.section}`} aria-labelledby={id}>
       <h2 id={id} className={panel.panelTitle}>
@@ -21,7 +21,7 @@ function Section({ id, title, children }: { id: string; title: string; children:
   );
 }
 
-function Row({ label, hint, amount, total }: { label: ReactNode; hint?: ReactNode; amount: number; total?: boolean }) {
+export function Row({ label, hint, amount, total }: { label: ReactNode; hint?: ReactNode; amount: number; total?: boolean }) {
   return (
     <li className={`${styles.row} ${total ? styles.total : ''}`}>
       <span className={styles.rowLabel}>
@@ -34,7 +34,7 @@ function Row({ label, hint, amount, total }: { label: ReactNode; hint?: ReactNod
 }
 
 export function IncomeSection({ summary }: { summary: TaxSummary }) {
-  const { couriers, turnover, deductions } = summary.totals;
+  const { couriers, turnover, deducted } = summary.totals;
   return (
     <Section id="tax-income" title="Turnover by courier">
       {couriers.length === 0 ? (
@@ -50,56 +50,60 @@ export function IncomeSection({ summary }: { summary: TaxSummary }) {
             />
           ))}
           <Row label="Turnover" hint="the saved totals of your days" amount={turnover} total />
-          {deductions > 0 ? <Row label="Courier deductions" hint="taken off your pay: counted as costs below" amount={deductions} /> : null}
+          {deducted > 0 ? <Row label="Courier deductions" hint="taken off your pay: costs below, by what each is for" amount={deducted} /> : null}
         </ul>
       )}
     </Section>
   );
 }
 
-export function ExpensesSection({ summary }: { summary: TaxSummary }) {
-  const { expenses, deductions } = summary.totals;
-  const shown = expenses.byCategory.filter((category) => category.paid > 0);
+/** Why a category's amount is what it is: its box, what couriers took of it, what the mileage rate covers, the business share. */
+function categoryHint(category: TaxSummary['totals']['costs']['byCategory'][number]): string {
+  const counted = category.paid - category.coveredByMileage;
+  return [
+    `SA103 box ${category.box}`,
+    category.deducted > 0 ? `${formatPence(category.deducted)} taken by couriers${category.unsaid > 0 ? ` (${formatPence(category.unsaid)} not said what for)` : ''}` : null,
+    category.coveredByMileage > 0 ? `${formatPence(category.coveredByMileage)} covered by the mileage rate, not counted` : null,
+    category.allowed !== counted ? `business share of ${formatPence(counted)}` : null,
+  ]
+    .filter(Boolean)
+    .join(' · ');
+}
+
+/** The costs of the year by category, expenses and courier deductions together, each in its SA103 box. */
+export function ExpensesSection({ summary, warnings }: { summary: TaxSummary; warnings?: ReactNode }) {
+  const { costs } = summary.totals;
+  const shown = costs.byCategory.filter((category) => category.paid > 0);
   return (
     <Section id="tax-expenses" title="Expenses by category">
-      {shown.length === 0 && deductions === 0 ? (
+      {shown.length === 0 ? (
         <p className={styles.muted}>No expenses in this tax year yet.</p>
       ) : (
         <ul className={styles.rows} aria-label="Expenses by category">
           {shown.map((category) => (
-            <Row
-              key={category.category}
-              label={category.label}
-              hint={[
-                `SA103 box ${category.box}`,
-                category.coveredByMileage > 0 ? `${formatPence(category.coveredByMileage)} covered by the mileage rate, not counted` : null,
-                category.paid !== category.allowed + category.coveredByMileage ? `business share of ${formatPence(category.paid - category.coveredByMileage)}` : null,
-              ]
-                .filter(Boolean)
-                .join(' · ')}
-              amount={category.allowed}
-            />
+            <Row key={category.category} label={category.label} hint={categoryHint(category)} amount={category.allowed} />
           ))}
-          {deductions > 0 ? <Row label="Courier deductions" hint={`SA103 box ${DEDUCTIONS_BOX}`} amount={deductions} /> : null}
-          <Row label="Expenses" amount={expenses.allowed + deductions} total />
+          <Row label="Expenses" hint="paid and taken by couriers" amount={costs.allowed} total />
         </ul>
       )}
-      {expenses.coveredByMileage > 0 ? (
+      {costs.coveredByMileage > 0 ? (
         <p className={styles.muted}>
-          Fuel, repairs, insurance, tax and hire of a vehicle on the flat mileage rate are covered by the rate, so they are shown but not counted.
+          Fuel, repairs, insurance, tax and hire of a vehicle on the flat mileage rate, paid by you or taken by a courier, are covered by the rate, so they are
+          shown but never counted.
         </p>
       ) : null}
+      {warnings}
     </Section>
   );
 }
 
 export function MileageSection({ summary }: { summary: TaxSummary }) {
-  const { mileage, expenses } = summary.totals;
+  const { mileage, costs } = summary.totals;
   const { rates } = taxYearRates(summary.year);
   const flat = mileage.vehicles.filter((vehicle) => vehicle.method === 'flatRate' && vehicle.businessMiles > 0);
   return (
     <Section id="tax-mileage" title="Mileage claim">
-      {flat.length === 0 && expenses.actualCostVehicles.length === 0 ? (
+      {flat.length === 0 && costs.actualCostVehicles.length === 0 ? (
         <p className={styles.muted}>No business miles logged in this tax year.</p>
       ) : (
         <ul className={styles.rows} aria-label="Mileage claim">
@@ -114,13 +118,13 @@ export function MileageSection({ summary }: { summary: TaxSummary }) {
               />
             );
           })}
-          {expenses.actualCostVehicles.map((vehicle) => (
+          {costs.actualCostVehicles.map((vehicle) => (
             <Row
               key={vehicle.vehicleId}
               label={`${vehicle.name} (actual costs)`}
               hint={
                 vehicle.totalMiles > 0
-                  ? `${percent.format((vehicle.businessMiles / vehicle.totalMiles) * 100)}% business use (${count.format(vehicle.businessMiles)} of ${countWords(vehicle.totalMiles, 'mile')}) of ${formatPence(vehicle.costs)} costs, counted in expenses`
+                  ? `${percent.format((vehicle.businessMiles / vehicle.totalMiles) * 100)}% business use (${count.format(vehicle.businessMiles)} of ${countWords(vehicle.totalMiles, 'mile')}) of ${formatPence(vehicle.costs)} costs, counted in expenses (box 20)`
                   : `No miles logged, so none of its ${formatPence(vehicle.costs)} costs can be counted yet`
               }
               amount={vehicle.allowed}
@@ -253,7 +257,7 @@ export function QuartersSection({ summary }: { summary: TaxSummary }) {
                 </div>
                 <div>
                   <dt>Expenses</dt>
-                  <dd>{formatPence(quarter.totals.deductions + quarter.totals.expenses.allowed)}</dd>
+                  <dd>{formatPence(quarter.totals.costs.allowed)}</dd>
                 </div>
                 <div>
                   <dt>Mileage claim</dt>

@@ -1,6 +1,6 @@
 // What "Upgrade to Pro" does, in one place. The server opens a checkout when the operator has
 // configured a payment provider; otherwise (404 billing-disabled, or a server without billing)
-// plans are set by the operator (`delivery-tracker users set-role EMAIL pro`), and the driver
+// plans are set by the operator (`delivery-tracker users set-plan EMAIL pro`), and the driver
 // is told whom to ask. The button is never dead.
 import { z } from '@/lib/zod';
 import { ApiError, request } from '@/lib/api';

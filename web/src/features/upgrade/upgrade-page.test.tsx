@@ -33,16 +33,17 @@ async function clickUpgrade() {
 }
 
 describe('UpgradePage', () => {
-  it('compares Free and Pro', async () => {
+  it('compares Free and Pro, saying exactly what Pro gives: no banner', async () => {
     renderWithSync(<UpgradePage />, { path: '/app/upgrade' });
     await screen.findByRole('button', { name: 'Upgrade to Pro' });
-    expect(plan('Free')).toHaveTextContent('Shows ads');
-    expect(plan('Free')).toHaveTextContent('Basic features');
-    expect(plan('Free')).toHaveTextContent('Standard support');
+    expect(screen.getByText(/Pro removes the banner, and that is all/)).toBeInTheDocument();
+    expect(plan('Free')).toHaveTextContent('Every feature');
+    expect(plan('Free')).toHaveTextContent('Shows ads: a small banner for Pro');
     expect(plan('Pro')).toHaveTextContent('£4.99 per month');
-    expect(plan('Pro')).toHaveTextContent('Ad-free');
-    expect(plan('Pro')).toHaveTextContent('Premium features');
-    expect(plan('Pro')).toHaveTextContent('Priority support');
+    expect(plan('Pro')).toHaveTextContent('Every feature, the same as Free');
+    expect(plan('Pro')).toHaveTextContent('Ad-free: no banner');
+    // Nothing promised that Pro does not give.
+    expect(plan('Pro')).not.toHaveTextContent(/premium|priority/i);
   });
 
   it('offers a free user Upgrade to Pro; without a payment provider it says the operator sets plans', async () => {

@@ -1,17 +1,26 @@
 import { Check, Crown, Minus } from 'lucide-react';
 import { useId, useRef, useState, type ReactNode } from 'react';
+import { Navigate } from 'react-router';
 import { Button } from '@/components/button';
 import { Modal } from '@/components/modal';
 import { Page } from '@/components/page';
 import { Spinner } from '@/components/spinner';
 import { formatPence } from '@/lib/format';
-import { planFeatures, planOf, PRO_PRICE_PENCE, type Plan } from '@/lib/plans';
+import { routes } from '@/lib/paths';
+import { planFeatures, planOf, plansOn, PRO_PRICE_PENCE, type Plan } from '@/lib/plans';
+import { useSession } from '@/lib/session/use-session';
 import { useProfile } from '@/lib/sync/use-profile';
 import { openCheckout, startUpgrade, type UpgradeStep } from './start-upgrade';
 import styles from './upgrade-page.module.css';
 
-/** Spec §2 "Upgrade page": Free and Pro side by side. */
+/** Spec §2 "Upgrade page": Free and Pro side by side; nothing where the operator turned plans off. */
 export function UpgradePage() {
+  const session = useSession();
+  if (session.status === 'signed-in' && !plansOn(session.user)) return <Navigate to={routes.dashboard} replace />;
+  return <Plans />;
+}
+
+function Plans() {
   const profile = useProfile();
   const plan = profile ? planOf(profile.role) : null;
   const [step, setStep] = useState<Extract<UpgradeStep, { kind: 'explain' }> | null>(null);
@@ -29,7 +38,7 @@ export function UpgradePage() {
   }
 
   return (
-    <Page title="Upgrade to Pro" intro="Both plans log, price and sync your days the same way, offline too.">
+    <Page title="Upgrade to Pro" intro="Pro removes the banner, and that is all: both plans have every feature, offline and synced on all your devices.">
       <div className={styles.plans}>
         <PlanCard plan="free" name="Free" price="£0" current={plan === 'free'}>
           {plan === 'free' ? <p className={styles.yours}>Your plan</p> : null}

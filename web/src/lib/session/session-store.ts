@@ -53,6 +53,14 @@ export interface SessionStore {
   refresh(): Promise<User | null>;
   /** Records a user that just signed in, signed up or continued as guest. */
   signedIn(user: User): void;
+  /**
+   * Records a user that just signed in, once the server confirms that this browser kept the
+   * session cookie the sign-in set. False (and nobody recorded) when it did not: the session
+   * reads signed out right after the sign-in succeeded, as over plain http to another machine,
+   * where browsers drop the Secure cookie. A server that cannot be reached cannot tell, so the
+   * sign-in's own answer is trusted then.
+   */
+  confirmSignIn(user: User): Promise<boolean>;
   /** Ends the session on the server, then locally. Throws when the server could not be told. */
   signOut(): Promise<void>;
 }
@@ -110,6 +118,17 @@ export function createSessionStore(): SessionStore {
     },
     signedIn(user) {
       set({ status: 'signed-in', user });
+    },
+    async confirmSignIn(user) {
+      let current: User | null;
+      try {
+        current = await fetchUser();
+      } catch {
+        current = user;
+      }
+      if (!current) return false;
+      set({ status: 'signed-in', user: current });
+      return true;
     },
     async signOut() {
       try {

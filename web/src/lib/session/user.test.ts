@@ -17,6 +17,7 @@ const zodUser = z.object({
   createdAt: z.string(),
   lastLogin: z.string().nullable().optional(),
   mustChangePassword: z.boolean().default(false),
+  plansEnabled: z.boolean().default(true),
 });
 const zodSessionResponse = z.object({ user: zodUser });
 const zodSessionCheck = z.object({ user: zodUser.nullable() });
@@ -35,6 +36,7 @@ const arbitraryUser = fc.record(
     createdAt: usually(fc.string()),
     lastLogin: fc.oneof(nullableString, fc.constant(undefined)),
     mustChangePassword: fc.oneof(usually(fc.boolean()), fc.constant(undefined)),
+    plansEnabled: fc.oneof(usually(fc.boolean()), fc.constant(undefined)),
     extra: fc.string(),
   },
   // Any key may be missing, as from an older or a broken server.
@@ -42,7 +44,7 @@ const arbitraryUser = fc.record(
 );
 
 const user = makeUser();
-const { bio: _bio, lastLogin: _lastLogin, mustChangePassword: _must, ...olderUser } = user;
+const { bio: _bio, lastLogin: _lastLogin, mustChangePassword: _must, plansEnabled: _plans, ...olderUser } = user;
 const userCases: unknown[] = [
   user,
   olderUser,
@@ -51,6 +53,8 @@ const userCases: unknown[] = [
   { ...user, id: '' },
   { ...user, email: undefined },
   { ...olderUser, mustChangePassword: 'yes' },
+  { ...user, plansEnabled: false },
+  { ...user, plansEnabled: 'no' },
   { ...user, isAnonymous: 0 },
   { ...user, createdAt: null },
   { ...user, role: undefined },
@@ -61,9 +65,10 @@ const userCases: unknown[] = [
 
 describe('the user in a server answer', () => {
   it('reads what the zod schema read, defaults included', () => {
-    expect(readUser(olderUser)).toStrictEqual({ ...olderUser, mustChangePassword: false });
+    expect(readUser(olderUser)).toStrictEqual({ ...olderUser, mustChangePassword: false, plansEnabled: true });
     expect(readUser({ ...user, extra: 1 })).toStrictEqual(user);
     expect(readUser({ ...user, id: '' })).toBeUndefined();
+    expect(readUser({ ...user, plansEnabled: false })?.plansEnabled).toBe(false);
   });
 
   it('agrees with the zod schema on the session check', () => {

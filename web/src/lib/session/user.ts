@@ -16,12 +16,14 @@ export interface User {
   lastLogin?: string | null | undefined;
   /** The password is temporary (an operator's reset): nothing else until a new one is chosen. */
   mustChangePassword: boolean;
+  /** The server's PLANS_ENABLED: false means no banner, upgrade page or plan labels. */
+  plansEnabled: boolean;
 }
 
 /** The user in a server answer, with only the fields above; undefined when it does not fit. */
 export function readUser(value: unknown): User | undefined {
   if (!isRecord(value)) return undefined;
-  const { id, email, displayName, photoURL, bio, role, isAnonymous, createdAt, lastLogin, mustChangePassword } = value;
+  const { id, email, displayName, photoURL, bio, role, isAnonymous, createdAt, lastLogin, mustChangePassword, plansEnabled } = value;
   const fits =
     isString(id) &&
     id !== '' &&
@@ -33,9 +35,21 @@ export function readUser(value: unknown): User | undefined {
     isBoolean(isAnonymous) &&
     isString(createdAt) &&
     isOptional(lastLogin, isNullableString) &&
-    isOptional(mustChangePassword, isBoolean);
+    isOptional(mustChangePassword, isBoolean) &&
+    isOptional(plansEnabled, isBoolean);
   if (!fits) return undefined;
-  const user: User = { id, email, displayName, photoURL, role, isAnonymous, createdAt, mustChangePassword: mustChangePassword ?? false };
+  const user: User = {
+    id,
+    email,
+    displayName,
+    photoURL,
+    role,
+    isAnonymous,
+    createdAt,
+    mustChangePassword: mustChangePassword ?? false,
+    // A server from before the setting always had plans.
+    plansEnabled: plansEnabled ?? true,
+  };
   // A server from before these fields leaves them out, and so does the user read back.
   if ('bio' in value) user.bio = bio;
   if ('lastLogin' in value) user.lastLogin = lastLogin;

@@ -64,6 +64,9 @@ export const EXPENSE_CATEGORIES: readonly ExpenseCategoryInfo[] = [
   { id: 'other', label: 'Other business costs', box: 30, mtdField: 'otherExpenses', runningCost: false },
 ];
 
+/** The category ids, as a non-empty tuple (the forms' enum of choices). */
+export const EXPENSE_CATEGORY_IDS = EXPENSE_CATEGORIES.map((category) => category.id) as [ExpenseCategory, ...ExpenseCategory[]];
+
 const BY_ID = new Map(EXPENSE_CATEGORIES.map((category) => [category.id, category]));
 
 export function expenseCategory(id: ExpenseCategory): ExpenseCategoryInfo {

@@ -32,17 +32,17 @@ describe('Income Tax, rest of the UK and Scottish bands', () => {
   });
 
   it('keeps the pence, rounded down, and shows each band', () => {
-    // £30,000 in Scotland 2026-27: taxable £17,430 = £3,966 × 19% (£753.54) + £12,990 × 20%
-    // (£2,598) + £474 × 21% (£99.54) = £3,451.08.
+    // £30,000 in Scotland 2026-27: taxable £17,430 = £3,967 × 19% (£753.73) + £12,989 × 20%
+    // (£2,597.80) + £474 × 21% (£99.54) = £3,451.07.
     const scottish = incomeTax(pounds(30_000), rates('2026-27'), 'scotland');
     expect(scottish.personalAllowance).toBe(pounds(12_570));
     expect(scottish.taxableIncome).toBe(pounds(17_430));
     expect(scottish.bands.map((band) => [band.name, band.income, band.tax])).toEqual([
-      ['Starter rate', pounds(3_966), 75_354],
-      ['Basic rate', pounds(12_990), 259_800],
+      ['Starter rate', pounds(3_967), 75_373],
+      ['Basic rate', pounds(12_989), 259_780],
       ['Intermediate rate', pounds(474), 9_954],
     ]);
-    expect(scottish.tax).toBe(345_108);
+    expect(scottish.tax).toBe(345_107);
     // A penny of taxable income at 20% is 0.2p: rounded down, in the driver's favour.
     expect(incomeTax(pounds(12_570) + 1, rates('2025-26'), 'uk').tax).toBe(0);
     expect(incomeTax(pounds(12_570) + 5, rates('2025-26'), 'uk').tax).toBe(1);
@@ -78,6 +78,8 @@ describe('the Personal Allowance taper', () => {
   it.each([
     [100_000, 12_570],
     [100_002, 12_569],
+    // An odd pound over takes nothing more: £1 for every whole £2.
+    [100_003, 12_569],
     [110_000, 7_570],
     [125_138, 1],
     [125_140, 0],

@@ -4,9 +4,10 @@
 //
 // Rounding: each band's tax is kept exact (pence × percent, an integer for whole percents) and
 // the sum is rounded DOWN to the penny once, as HMRC's own calculation rounds tax in the
-// taxpayer's favour. The Personal Allowance taper takes £1 for every whole £2 over the taper
-// threshold (ITA 2007 s35: "reduced by one-half of the excess"), worked in pence: half of the
-// excess, rounded down, so the allowance is never cut by more than the law says.
+// taxpayer's favour. The Personal Allowance taper takes £1 for every whole £2 of income over the
+// taper threshold (GOV.UK "Income Tax rates and Personal Allowances": "goes down by £1 for every
+// £2 of income above £100,000"; ITA 2007 s35), so an odd pound or a few pence over never cut the
+// allowance by part of a pound: the allowance stays in whole pounds, in the taxpayer's favour.
 import type { IncomeTaxRegion, TaxYearRates } from './tax-year';
 
 export interface IncomeTaxBandLine {
@@ -32,10 +33,10 @@ export interface IncomeTaxEstimate {
 
 type AllowanceRates = Pick<TaxYearRates, 'personalAllowance' | 'personalAllowanceTaperFrom'>;
 
-/** The Personal Allowance for an income: cut by half of the income over the taper threshold, never below 0. */
+/** The Personal Allowance for an income (pence): £1 less for every whole £2 over the taper threshold, never below 0. */
 export function personalAllowanceFor(income: number, rates: AllowanceRates): number {
   const over = Math.max(0, income - rates.personalAllowanceTaperFrom);
-  return Math.max(0, rates.personalAllowance - Math.floor(over / 2));
+  return Math.max(0, rates.personalAllowance - Math.floor(over / 200) * 100);
 }
 
 /** Income Tax on `profit` (pence, the year's only income) with the `region`'s bands of `rates`. */

@@ -1,9 +1,13 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { deductionArb, expenseArb, FLAT_BIKE, FLAT_RATE_IDS, FLAT_VAN, taxRecordsArb } from '@/testing/tax-arbitraries';
 import type { DeductionContent, EntryContent, ExpenseContent, MileageContent, VehicleContent } from '@/sync/types';
+import { expenseCategory } from './expense-categories';
 import { incomeTax } from './income-tax';
 import { class4 } from './national-insurance';
 import { taxYearRates } from './tax-year';
-import { apportion, chooseProfit, taxSummary, yearsWithRecords, type TaxRecords } from './tax-summary';
+import { apportion } from './running-costs';
+import { chooseProfit, taxSummary, yearsWithRecords, type TaxRecords } from './tax-summary';
 
 const pounds = (value: number) => value * 100;
 let n = 0;
@@ -25,7 +29,7 @@ function miles(date: string, businessMiles: number, fields: Partial<MileageConte
   return { id: nextId('trip'), date, vehicleId: VAN.id, courierId: null, odometerStart: null, odometerEnd: null, businessMiles, commuteMiles: 0, note: '', ...fields };
 }
 function deduction(from: string, amount: number, fields: Partial<DeductionContent> = {}): DeductionContent & { id: string } {
-  return { id: nextId('deduction'), courierId: EVRI.id, label: 'Van hire', amount, repeat: 'once', from, to: null, ...fields };
+  return { id: nextId('deduction'), courierId: EVRI.id, label: 'Van hire', amount, repeat: 'once', from, to: null, purpose: null, vehicleId: null, ...fields };
 }
 function records(parts: Partial<TaxRecords>): TaxRecords {
   return { entries: [], couriers: [EVRI, DPD], deductions: [], expenses: [], vehicles: [VAN, LEASED], mileage: [], ...parts };
@@ -42,8 +46,8 @@ describe('the tax year a record lands in', () => {
     });
     const old = taxSummary(r, '2024-25', '2025-06-01', 'uk');
     const current = taxSummary(r, '2025-26', '2025-06-01', 'uk');
-    expect([old.totals.turnover, old.totals.expenses.allowed, old.totals.mileage.claimPence]).toEqual([pounds(100), pounds(10), 10 * 45]);
-    expect([current.totals.turnover, current.totals.expenses.allowed, current.totals.mileage.claimPence]).toEqual([pounds(150), pounds(20), 20 * 45]);
+    expect([old.totals.turnover, old.totals.costs.allowed, old.totals.mileage.claimPence]).toEqual([pounds(100), pounds(10), 10 * 45]);
+    expect([current.totals.turnover, current.totals.costs.allowed, current.totals.mileage.claimPence]).toEqual([pounds(150), pounds(20), 20 * 45]);
     expect([old.from, old.to, current.from]).toEqual(['2024-04-06', '2025-04-05', '2025-04-06']);
   });
 });
@@ -77,7 +81,7 @@ describe('turnover and deductions by courier', () => {
     });
     // Up to Monday 5 May: 7, 14, 21, 28 April and 5 May.
     const summary = taxSummary(r, '2025-26', '2025-05-05', 'uk');
-    expect(summary.totals.deductions).toBe(pounds(50));
+    expect(summary.totals.deducted).toBe(pounds(50));
     expect(summary.totals.couriers[0]).toMatchObject({ name: 'Evri', deductions: pounds(50) });
     expect(summary.totals.byMtdField.otherExpenses).toBe(pounds(50));
     expect(summary.totals.profit).toBe(pounds(50));
@@ -96,20 +100,20 @@ describe('expenses', () => {
       ],
     });
     const summary = taxSummary(r, '2025-26', '2025-06-20', 'uk');
-    expect(summary.totals.expenses.occurrences.map((o) => [o.date, o.category, o.allowed])).toEqual([
+    expect(summary.totals.costs.occurrences.filter((o) => o.source === 'expense').map((o) => [o.date, o.category, o.allowed])).toEqual([
       ['2025-04-09', 'subscriptions', pounds(3)],
       ['2025-04-15', 'phone', pounds(20)],
       ['2025-04-16', 'subscriptions', pounds(3)],
       ['2025-05-15', 'phone', pounds(20)],
       ['2025-06-15', 'phone', pounds(20)],
     ]);
-    expect(summary.totals.expenses.byCategory.map((c) => [c.label, c.box, c.allowed])).toEqual([
+    expect(summary.totals.costs.byCategory.map((c) => [c.label, c.box, c.allowed])).toEqual([
       ['Phone and data', 23, pounds(60)],
       ['Software and subscriptions', 23, pounds(6)],
     ]);
     expect(summary.through).toBe('2025-06-20');
     // A finished year expands to 5 April.
-    expect(taxSummary(r, '2024-25', '2025-06-20', 'uk').totals.expenses.allowed).toBe(pounds(60));
+    expect(taxSummary(r, '2024-25', '2025-06-20', 'uk').totals.costs.allowed).toBe(pounds(60));
   });
 
   it('does not count a running cost of a flat-rate vehicle, shares an actual-cost one, counts one with no vehicle in full', () => {
@@ -127,16 +131,16 @@ describe('expenses', () => {
       mileage: [miles('2025-05-01', 800, { vehicleId: LEASED.id, odometerStart: 1_000, odometerEnd: 2_000, commuteMiles: 50 }), miles('2025-05-01', 100)],
     });
     const summary = taxSummary(r, '2025-26', '2026-06-01', 'uk');
-    const byCategory = Object.fromEntries(summary.totals.expenses.byCategory.map((c) => [c.category, c]));
+    const byCategory = Object.fromEntries(summary.totals.costs.byCategory.map((c) => [c.category, c]));
     expect(byCategory.fuel).toMatchObject({ paid: pounds(50) + pounds(40) + 1_001, coveredByMileage: pounds(50), allowed: pounds(40) + 801 });
     expect(byCategory.vehicleRepairs).toMatchObject({ paid: pounds(300), allowed: pounds(240) });
     expect(byCategory.parkingTolls).toMatchObject({ allowed: pounds(6) });
-    expect(summary.totals.expenses.coveredByMileage).toBe(pounds(50));
-    expect(summary.totals.expenses.actualCostVehicles).toEqual([
+    expect(summary.totals.costs.coveredByMileage).toBe(pounds(50));
+    expect(summary.totals.costs.actualCostVehicles).toEqual([
       { vehicleId: LEASED.id, name: 'Leased van', businessMiles: 800, totalMiles: 1_000, costs: pounds(300) + 1_001, allowed: pounds(240) + 801 },
     ]);
     // Each row carries its part, adding up to the category's share: £80 + £160.
-    const repairs = summary.totals.expenses.occurrences.filter((o) => o.category === 'vehicleRepairs');
+    const repairs = summary.totals.costs.occurrences.filter((o) => o.category === 'vehicleRepairs');
     expect(repairs.map((o) => [o.treatment, o.allowed])).toEqual([
       ['businessShare', pounds(80)],
       ['businessShare', pounds(160)],
@@ -148,8 +152,156 @@ describe('expenses', () => {
   it('allows nothing of an actual-cost vehicle with no miles logged: the share needs the log', () => {
     const r = records({ expenses: [expense('2025-05-04', pounds(100), { category: 'vehicleInsurance', vehicleId: LEASED.id })] });
     const summary = taxSummary(r, '2025-26', '2026-06-01', 'uk');
-    expect(summary.totals.expenses.allowed).toBe(0);
-    expect(summary.totals.expenses.actualCostVehicles[0]).toMatchObject({ costs: pounds(100), allowed: 0, totalMiles: 0 });
+    expect(summary.totals.costs.allowed).toBe(0);
+    expect(summary.totals.costs.actualCostVehicles[0]).toMatchObject({ costs: pounds(100), allowed: 0, totalMiles: 0 });
+  });
+});
+
+describe('vehicle costs, paid or deducted, claimed once', () => {
+  const HIRED = { id: 'vehicle-hired', name: 'Hired van', type: 'carVan', method: 'flatRate' } as const;
+  const vanHire = (fields: Partial<DeductionContent> = {}) =>
+    deduction('2025-05-05', pounds(195), { courierId: DPD.id, repeat: 'weekly', to: '2025-05-12', purpose: 'vehicleHire', vehicleId: HIRED.id, ...fields });
+
+  // The driver: a van hired from the courier at £195 a week on the 45p flat rate, £141.99
+  // of fuel, 120 business miles. Only the mileage claim is allowable.
+  it('covers a flat-rate van’s hire from the courier and its fuel by the mileage rate', () => {
+    const r = records({
+      vehicles: [HIRED],
+      entries: [day('2025-05-05', pounds(2_648), DPD.id)],
+      deductions: [vanHire()],
+      expenses: [expense('2025-05-06', 14_199, { category: 'fuel', vehicleId: HIRED.id })],
+      mileage: [miles('2025-05-05', 120, { vehicleId: HIRED.id })],
+    });
+    const { totals } = taxSummary(r, '2025-26', '2026-06-01', 'uk');
+    expect(totals.deducted).toBe(pounds(390));
+    expect(totals.couriers[0]).toMatchObject({ name: 'DPD', deductions: pounds(390) });
+    expect(totals.costs.allowed).toBe(0);
+    expect(totals.costs.coveredByMileage).toBe(pounds(390) + 14_199);
+    expect(totals.allowable).toBe(120 * 45);
+    expect(totals.profit).toBe(pounds(2_648) - 120 * 45);
+    const hire = totals.costs.byCategory.find((c) => c.category === 'vehicleHire');
+    expect(hire).toMatchObject({ box: 20, paid: pounds(390), deducted: pounds(390), coveredByMileage: pounds(390), allowed: 0 });
+    expect(totals.costs.unlinked).toBeNull();
+  });
+
+  it('counts an actual-cost van’s hire from the courier at the log’s business share, in box 20', () => {
+    const r = records({
+      deductions: [vanHire({ vehicleId: LEASED.id })],
+      expenses: [expense('2025-05-06', pounds(100), { category: 'vehicleHire', vehicleId: LEASED.id })],
+      // 300 business of 400 miles: 75%.
+      mileage: [miles('2025-05-05', 300, { vehicleId: LEASED.id, commuteMiles: 100 })],
+    });
+    const { totals } = taxSummary(r, '2025-26', '2026-06-01', 'uk');
+    const hire = totals.costs.byCategory.find((c) => c.category === 'vehicleHire');
+    // (£390 + £100) × 75% = £367.50, one share for the category, paid and deducted together.
+    expect(hire).toMatchObject({ box: 20, mtdField: 'carVanTravelExpenses', paid: pounds(490), deducted: pounds(390), allowed: 36_750 });
+    expect(totals.costs.actualCostVehicles).toEqual([{ vehicleId: LEASED.id, name: 'Leased van', businessMiles: 300, totalMiles: 400, costs: pounds(490), allowed: 36_750 }]);
+    expect(totals.byMtdField.carVanTravelExpenses).toBe(36_750);
+    expect(totals.byMtdField.otherExpenses).toBe(0);
+    const rows = totals.costs.occurrences.filter((o) => o.category === 'vehicleHire');
+    expect(rows.reduce((sum, o) => sum + o.allowed, 0)).toBe(36_750);
+  });
+
+  it('puts a deduction in the box of what it is for, and one that does not say in box 30 as before', () => {
+    const r = records({
+      deductions: [
+        deduction('2025-05-05', pounds(15), { purpose: 'equipment' }),
+        deduction('2025-05-05', pounds(20), { purpose: 'vehicleHire' }),
+        deduction('2025-05-06', pounds(25)),
+      ],
+    });
+    const { totals } = taxSummary(r, '2025-26', '2026-06-01', 'uk');
+    expect(Object.fromEntries(totals.costs.byCategory.map((c) => [c.category, [c.box, c.allowed, c.unsaid]]))).toEqual({
+      equipment: [30, pounds(15), 0],
+      vehicleHire: [20, pounds(20), 0],
+      other: [30, pounds(25), pounds(25)],
+    });
+    expect(totals.costs.unsaid).toEqual({ paid: pounds(25), deductions: 1 });
+    expect(totals.costs.allowed).toBe(pounds(60));
+  });
+
+  it('warns, with the amount, about vehicle costs that name no vehicle while a flat-rate vehicle exists', () => {
+    const fuel = expense('2025-05-06', 14_199, { category: 'fuel' });
+    const hire = vanHire({ vehicleId: null });
+    const phone = expense('2025-05-06', pounds(30), { category: 'phone' });
+    const r = records({ vehicles: [HIRED], deductions: [hire], expenses: [fuel, phone] });
+    const { totals } = taxSummary(r, '2025-26', '2026-06-01', 'uk');
+    // Counted in full until linked.
+    expect(totals.costs.allowed).toBe(pounds(390) + 14_199 + pounds(30));
+    expect(totals.costs.unlinked).toEqual({
+      flatRateVehicles: [{ vehicleId: HIRED.id, name: 'Hired van' }],
+      paid: pounds(390) + 14_199,
+      byCategory: [
+        { category: 'vehicleHire', label: 'Vehicle hire or lease', paid: pounds(390) },
+        { category: 'fuel', label: 'Fuel', paid: 14_199 },
+      ],
+      records: [
+        { source: 'deduction', recordId: hire.id },
+        { source: 'expense', recordId: fuel.id },
+      ],
+    });
+    // No flat-rate vehicle: nothing to warn about (an actual-cost one does not cover them).
+    expect(taxSummary(records({ vehicles: [LEASED], deductions: [hire], expenses: [fuel] }), '2025-26', '2026-06-01', 'uk').totals.costs.unlinked).toBeNull();
+    // A deleted flat-rate van with no miles this year is not in use.
+    expect(taxSummary(records({ vehicles: [{ ...HIRED, deleted: 1 }], expenses: [fuel] }), '2025-26', '2026-06-01', 'uk').totals.costs.unlinked).toBeNull();
+  });
+
+  it('shows both methods for a vehicle whose method is still open, and none once it is kept', () => {
+    const r = records({
+      vehicles: [HIRED, LEASED],
+      deductions: [vanHire()],
+      expenses: [expense('2025-05-06', pounds(100), { category: 'fuel', vehicleId: LEASED.id })],
+      // The hired van: 200 business of 250 miles. The leased van: 80 of 100, and miles last year.
+      mileage: [
+        miles('2025-05-05', 200, { vehicleId: HIRED.id, commuteMiles: 50 }),
+        miles('2025-05-05', 80, { vehicleId: LEASED.id, commuteMiles: 20 }),
+        miles('2025-03-01', 10, { vehicleId: LEASED.id }),
+      ],
+    });
+    const { vehicleMethods } = taxSummary(r, '2025-26', '2026-06-01', 'uk');
+    // £390 × 80% = £312 of actual costs against 200 × 45p = £90 at the flat rate.
+    expect(vehicleMethods).toEqual([
+      { vehicleId: HIRED.id, name: 'Hired van', type: 'carVan', method: 'flatRate', businessMiles: 200, totalMiles: 250, flatRate: 9_000, costs: pounds(390), actualCosts: 31_200, better: 'actualCosts' },
+    ]);
+    // In 2024-25 the leased van's method was still open: 10 miles, its fuel came later.
+    expect(taxSummary(r, '2024-25', '2026-06-01', 'uk').vehicleMethods.find((v) => v.vehicleId === LEASED.id)).toMatchObject({ flatRate: 450, actualCosts: 0, better: 'flatRate' });
+  });
+});
+
+describe('the allowable costs, for any records (fast-check prints its seed)', () => {
+  it('never count a cost of a flat-rate vehicle’s running: adding them changes nothing allowable', () => {
+    fc.assert(
+      fc.property(taxRecordsArb, fc.array(fc.oneof(expenseArb.map((e) => ({ kind: 'expense' as const, e })), deductionArb.map((d) => ({ kind: 'deduction' as const, d }))), { maxLength: 6 }), (base, extra) => {
+        // Every extra cost is a running cost of a flat-rate vehicle.
+        const expenses = extra.flatMap((x) => (x.kind === 'expense' ? [{ ...x.e, category: 'fuel' as const, vehicleId: FLAT_VAN.id }] : []));
+        const deductions = extra.flatMap((x) => (x.kind === 'deduction' ? [{ ...x.d, purpose: 'vehicleHire' as const, vehicleId: FLAT_BIKE.id }] : []));
+        const before = taxSummary(base, '2025-26', '2026-06-01', 'uk').totals;
+        const after = taxSummary({ ...base, expenses: [...base.expenses, ...expenses], deductions: [...base.deductions, ...deductions] }, '2025-26', '2026-06-01', 'uk').totals;
+        expect(after.allowable).toBe(before.allowable);
+        expect(after.byMtdField).toEqual(before.byMtdField);
+        // And in any records, no flat-rate vehicle's running cost is allowed a penny.
+        for (const o of after.costs.occurrences) {
+          if (o.vehicleId !== null && FLAT_RATE_IDS.has(o.vehicleId) && expenseCategory(o.category).runningCost) expect(o.allowed).toBe(0);
+        }
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('add up: allowable is the allowed costs plus the mileage claim, by category and by MTD field', () => {
+    fc.assert(
+      fc.property(taxRecordsArb, (r) => {
+        const { totals } = taxSummary(r, '2025-26', '2026-02-01', 'uk');
+        const allowed = totals.costs.occurrences.reduce((sum, o) => sum + o.allowed, 0);
+        expect(allowed).toBe(totals.costs.allowed);
+        expect(totals.costs.byCategory.reduce((sum, c) => sum + c.allowed, 0)).toBe(allowed);
+        expect(Object.values(totals.byMtdField).reduce((a, b) => a + b, 0)).toBe(totals.allowable);
+        expect(totals.allowable).toBe(allowed + totals.mileage.claimPence);
+        expect(totals.profit).toBe(totals.turnover - totals.allowable);
+        for (const o of totals.costs.occurrences) expect(o.allowed).toBeLessThanOrEqual(o.paid);
+      }),
+      { numRuns: 150 },
+    );
   });
 });
 
@@ -249,7 +401,7 @@ describe('the MTD quarters, cumulative', () => {
       ['2026-01-06', '2026-04-05', '2026-05-07', 'ended'],
     ]);
     expect(summary.quarters.map((q) => q.totals.turnover)).toEqual([pounds(100), pounds(300), pounds(700), pounds(1_500)]);
-    expect(summary.quarters.map((q) => q.totals.expenses.allowed)).toEqual([pounds(1), pounds(3), pounds(7), pounds(15)]);
+    expect(summary.quarters.map((q) => q.totals.costs.allowed)).toEqual([pounds(1), pounds(3), pounds(7), pounds(15)]);
     expect(summary.quarters.map((q) => q.totals.mileage.claimPence)).toEqual([450, 1_350, 3_150, 6_750]);
     expect(summary.quarters.map((q) => q.totals.byMtdField.carVanTravelExpenses)).toEqual([550, 1_450, 3_250, 6_850]);
     expect(summary.quarters.map((q) => q.totals.byMtdField.professionalFees)).toEqual([0, 0, pounds(4), pounds(4)]);

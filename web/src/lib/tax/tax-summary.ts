@@ -4,27 +4,31 @@
 // How each figure is made (the view says the important parts in words):
 // - Turnover: the sum of the year's days' saved totals. A day's pay is fixed when it is saved
 //   and is never re-priced here.
-// - Courier deductions (van hire, fees the courier kept back): business costs, each charge on
-//   its date inside the year and no later than today (lib/deductions.ts occurrences). They
-//   land in SA103 box 30 / MTD otherExpenses: the app does not know what each one was for.
-// - Expenses: each occurrence of a once/weekly/monthly expense inside the year, a repeat no
-//   later than today. A vehicle running cost (fuel, repairs…) with a flat-rate vehicle is
-//   covered by the mileage rate (shown, not counted); with an actual-cost vehicle it counts ×
-//   that vehicle's business-use share from the log (one round-half-up per vehicle and category);
-//   with no vehicle it counts in full.
-// - Profit: turnover less all of the above and the flat-rate mileage claim, or turnover less the
+// - Costs: each occurrence inside the year of an expense the driver paid and of a deduction a
+//   courier took (van hire, fees), a repeat no later than today (lib/deductions.ts occurrences).
+//   Both count by what they are for (their category: its SA103 box and MTD field), so van hire
+//   from the courier is treated exactly as van hire paid directly. A deduction saved before it
+//   could say what it is for counts as "other" (box 30), as it always did.
+// - A vehicle running cost (fuel, repairs, insurance, tax, hire), paid or deducted, with a
+//   flat-rate vehicle is covered by the mileage rate (shown, never counted); with an actual-cost
+//   vehicle it counts × that vehicle's business-use share from the log (one round-half-up per
+//   vehicle and category, box 20); with no vehicle it counts in full, and while a flat-rate
+//   vehicle exists the year warns about it (it may be that vehicle's, claimed twice).
+// - Profit: turnover less the allowed costs and the flat-rate mileage claim, or turnover less the
 //   trading allowance, whichever is lower (the allowance replaces every expense).
 // - Tax: Income Tax (the driver's region) + Class 4 (+ Class 2 when compulsory) on that profit,
 //   as if it were the driver's only income.
 // - Quarters: the MTD updates are cumulative, so each quarter's figures run from 6 April to the
 //   quarter's last day, worked the same way (an actual-cost share from the log up to that day).
-import { deductedBetween, occurrences } from '@/lib/deductions';
+import { deductedBetween, occurrences as occurrencesOf } from '@/lib/deductions';
 import type { CourierContent, DeductionContent, EntryContent, ExpenseCategory, ExpenseContent, MileageContent, VehicleContent } from '@/sync/types';
 import { expenseCategory, MTD_EXPENSE_FIELDS, type MtdExpenseField, type Sa103Box } from './expense-categories';
 import { incomeTax, type IncomeTaxEstimate } from './income-tax';
-import { businessShareOf, mileageClaim, type MileageClaim } from './mileage-claim';
+import { mileageClaim, type MileageClaim } from './mileage-claim';
 import { mtdOutlook, type MtdYear } from './mtd';
 import { class2, class4, type Class2Estimate, type Class4Estimate } from './national-insurance';
+import { costTreatment, shareRunningCosts, type CostTreatment } from './running-costs';
+import { vehicleMethodFigures, type VehicleMethodFigures } from './vehicle-methods';
 import {
   currentTaxYear,
   mtdRules,
@@ -53,9 +57,8 @@ export interface TaxRecords {
   mileage: readonly Stored<MileageContent>[];
 }
 
-/** Where courier deductions land (see the top of this file). */
-export const DEDUCTIONS_BOX: Sa103Box = 30;
-export const DEDUCTIONS_MTD_FIELD: MtdExpenseField = 'otherExpenses';
+/** What a deduction that does not say what it is for counts as (see the top of this file). */
+export const UNSAID_DEDUCTION_CATEGORY: ExpenseCategory = 'other';
 /** The flat-rate mileage claim is a car, van and travel expense (SA103F box 20). */
 export const MILEAGE_BOX: Sa103Box = 20;
 export const MILEAGE_MTD_FIELD: MtdExpenseField = 'carVanTravelExpenses';
@@ -65,23 +68,32 @@ export interface CourierTotals {
   name: string;
   days: number;
   turnover: number;
+  /** Everything the courier took off, whatever of it counts as a cost. */
   deductions: number;
 }
 
-/** How an expense occurrence counts. */
-export type ExpenseTreatment = 'full' | 'businessShare' | 'coveredByMileage';
+/** Where a cost comes from: an expense the driver paid, or a deduction a courier took. */
+export type CostSource = 'expense' | 'deduction';
 
-export interface ExpenseOccurrence {
-  expenseId: string;
+export interface CostOccurrence {
+  source: CostSource;
+  /** The expense's or the deduction's id. */
+  recordId: string;
   date: string;
+  /** What it counts as; a deduction that does not say is UNSAID_DEDUCTION_CATEGORY. */
   category: ExpenseCategory;
+  /** A deduction saved before it could say what it is for. */
+  unsaid: boolean;
+  /** The expense's note, or the deduction's name on the statement. */
   note: string;
+  /** A deduction's courier; an expense's when it names one. */
+  courierId: string | null;
   vehicleId: string | null;
-  /** What was paid. */
+  /** What was paid (or taken). */
   paid: number;
   /** What counts: all of it, its business share, or nothing (covered by the mileage rate). */
   allowed: number;
-  treatment: ExpenseTreatment;
+  treatment: CostTreatment;
 }
 
 export interface CategoryTotals {
@@ -93,9 +105,13 @@ export interface CategoryTotals {
   allowed: number;
   /** Running costs of flat-rate vehicles: paid, shown, not counted. */
   coveredByMileage: number;
+  /** The part of `paid` couriers took off as deductions. */
+  deducted: number;
+  /** The part of `deducted` from deductions that do not say what they are for. */
+  unsaid: number;
 }
 
-/** An actual-cost vehicle's year: its running costs and the part the log allows. */
+/** An actual-cost vehicle's year: its running costs (paid and deducted) and the part the log allows. */
 export interface ActualCostVehicle {
   vehicleId: string;
   name: string;
@@ -105,22 +121,44 @@ export interface ActualCostVehicle {
   allowed: number;
 }
 
+/**
+ * Vehicle running costs linked to no vehicle, counted in full, while a flat-rate vehicle exists:
+ * the flat rate already covers that vehicle's, so they may be claimed twice.
+ */
+export interface UnlinkedVehicleCosts {
+  /** The flat-rate vehicles that make it matter. */
+  flatRateVehicles: { vehicleId: string; name: string }[];
+  /** What they add up to in the period. */
+  paid: number;
+  /** Per category, largest first. */
+  byCategory: { category: ExpenseCategory; label: string; paid: number }[];
+  /** The records behind them, each once (a repeating one has several occurrences). */
+  records: { source: CostSource; recordId: string }[];
+}
+
 /** Figures from 6 April to a day (the year's end, or a quarter's). */
 export interface RunningTotals {
   turnover: number;
   couriers: CourierTotals[];
-  deductions: number;
-  expenses: {
-    occurrences: ExpenseOccurrence[];
+  /** Everything couriers took off, counted as a cost or not. */
+  deducted: number;
+  costs: {
+    /** Expenses and deductions, oldest first. */
+    occurrences: CostOccurrence[];
     byCategory: CategoryTotals[];
+    /** Every cost that counts (expenses and deductions), the mileage claim aside. */
     allowed: number;
     coveredByMileage: number;
     actualCostVehicles: ActualCostVehicle[];
+    /** Null when there is nothing to warn about. */
+    unlinked: UnlinkedVehicleCosts | null;
+    /** Deductions that do not say what they are for: their total and how many there are. */
+    unsaid: { paid: number; deductions: number };
   };
   mileage: MileageClaim;
-  /** Everything allowable (deductions, expenses, mileage claim) by MTD field. */
+  /** Everything allowable (costs and the mileage claim) by MTD field. */
   byMtdField: Record<MtdExpenseField, number>;
-  /** Deductions + allowed expenses + mileage claim. */
+  /** Allowed costs + mileage claim. */
   allowable: number;
   /** Turnover less `allowable` (may be a loss). */
   profit: number;
@@ -165,6 +203,8 @@ export interface TaxSummary {
   paymentsOnAccount: { each: number; dates: [string, string] } | null;
   /** MTD this tax year (today's) and the two coming ones. */
   mtd: MtdYear[];
+  /** Both methods' figures for each vehicle whose method is still open this year. */
+  vehicleMethods: VehicleMethodFigures[];
   /** Whether this year's turnover is below the simplified-update limit (totals only). */
   simplifiedUpdates: boolean;
   quarters: QuarterTotals[];
@@ -172,25 +212,6 @@ export interface TaxSummary {
 
 const live = <T extends { deleted?: 0 | 1 }>(records: readonly T[]): T[] => records.filter((record) => record.deleted !== 1);
 const minDay = (a: string, b: string) => (a < b ? a : b);
-
-/**
- * Splits `total` over parts in proportion to `weights`, in whole pence that add up to it
- * exactly (largest remainder first, earlier parts first on a tie), so a CSV's rows sum to the
- * figure the screen shows.
- */
-export function apportion(total: number, weights: readonly number[]): number[] {
-  const sum = weights.reduce((a, b) => a + b, 0);
-  if (sum <= 0) return weights.map(() => 0);
-  const parts = weights.map((weight) => Math.floor((total * weight) / sum));
-  const remainders = weights.map((weight, index) => ({ index, rest: (total * weight) % sum }));
-  let left = total - parts.reduce((a, b) => a + b, 0);
-  for (const { index } of remainders.sort((a, b) => b.rest - a.rest || a.index - b.index)) {
-    if (left <= 0) break;
-    parts[index] = (parts[index] as number) + 1;
-    left -= 1;
-  }
-  return parts;
-}
 
 function emptyFields(): Record<MtdExpenseField, number> {
   return Object.fromEntries(MTD_EXPENSE_FIELDS.map(({ field }) => [field, 0])) as Record<MtdExpenseField, number>;
@@ -227,91 +248,114 @@ export function runningTotals(records: TaxRecords, year: TaxYearLabel, until: st
   const vehicles = new Map(records.vehicles.map((vehicle) => [vehicle.id, vehicle]));
   const logged = new Map(mileage.vehicles.map((vehicle) => [vehicle.vehicleId, vehicle]));
 
-  const expenseOccurrences: ExpenseOccurrence[] = [];
+  const occurrences: CostOccurrence[] = [];
+  const add = (cost: Omit<CostOccurrence, 'date' | 'allowed' | 'treatment'>, dates: readonly string[]) => {
+    const treatment = costTreatment(cost.category, cost.vehicleId ? vehicles.get(cost.vehicleId) : undefined);
+    for (const date of dates) occurrences.push({ ...cost, date, allowed: treatment === 'full' ? cost.paid : 0, treatment });
+  };
   for (const expense of live(records.expenses)) {
     const last = expense.repeat === 'once' ? until : repeatsUntil;
-    const info = expenseCategory(expense.category);
-    const vehicle = expense.vehicleId ? vehicles.get(expense.vehicleId) : undefined;
-    const treatment: ExpenseTreatment = !info.runningCost || !vehicle ? 'full' : vehicle.method === 'flatRate' ? 'coveredByMileage' : 'businessShare';
-    for (const date of occurrences({ repeat: expense.repeat, from: expense.date, to: expense.repeatUntil }, from, last)) {
-      expenseOccurrences.push({
-        expenseId: expense.id,
-        date,
-        category: expense.category,
-        note: expense.note,
-        vehicleId: expense.vehicleId,
-        paid: expense.amount,
-        allowed: treatment === 'full' ? expense.amount : 0,
-        treatment,
-      });
-    }
+    const dates = occurrencesOf({ repeat: expense.repeat, from: expense.date, to: expense.repeatUntil }, from, last);
+    add({ source: 'expense', recordId: expense.id, category: expense.category, unsaid: false, note: expense.note, courierId: expense.courierId, vehicleId: expense.vehicleId, paid: expense.amount }, dates);
   }
-  expenseOccurrences.sort((a, b) => a.date.localeCompare(b.date) || a.expenseId.localeCompare(b.expenseId));
+  for (const deduction of deductions) {
+    // Saved before deductions said what they were for: counted as "other", as it always was.
+    const purpose = deduction.purpose ?? null;
+    add(
+      {
+        source: 'deduction',
+        recordId: deduction.id,
+        category: purpose ?? UNSAID_DEDUCTION_CATEGORY,
+        unsaid: purpose === null,
+        note: deduction.label,
+        courierId: deduction.courierId,
+        vehicleId: deduction.vehicleId ?? null,
+        paid: deduction.amount,
+      },
+      occurrencesOf(deduction, from, repeatsUntil),
+    );
+  }
+  occurrences.sort((a, b) => a.date.localeCompare(b.date) || a.source.localeCompare(b.source) || a.recordId.localeCompare(b.recordId));
 
-  // Actual-cost running costs: one share per vehicle and category, spread back over its rows.
+  // Actual-cost running costs, paid or deducted: one share per vehicle and category.
   const actualCostVehicles: ActualCostVehicle[] = [];
   for (const vehicle of records.vehicles.filter((v) => v.method === 'actualCosts')) {
     const miles = logged.get(vehicle.id) ?? { businessMiles: 0, totalMiles: 0 };
-    const own = expenseOccurrences.filter((o) => o.treatment === 'businessShare' && o.vehicleId === vehicle.id);
+    const own = occurrences.filter((o) => o.treatment === 'businessShare' && o.vehicleId === vehicle.id);
     if (own.length === 0 && miles.totalMiles === 0) continue;
-    let allowed = 0;
-    for (const category of new Set(own.map((o) => o.category))) {
-      const rows = own.filter((o) => o.category === category);
-      const share = businessShareOf(
-        rows.reduce((sum, o) => sum + o.paid, 0),
-        miles,
-      );
-      apportion(share, rows.map((o) => o.paid)).forEach((part, index) => {
-        (rows[index] as ExpenseOccurrence).allowed = part;
-      });
-      allowed += share;
-    }
     actualCostVehicles.push({
       vehicleId: vehicle.id,
       name: vehicle.name,
       businessMiles: miles.businessMiles,
       totalMiles: miles.totalMiles,
       costs: own.reduce((sum, o) => sum + o.paid, 0),
-      allowed,
+      allowed: shareRunningCosts(own, miles),
     });
   }
 
   const byCategory: CategoryTotals[] = [];
-  for (const occurrence of expenseOccurrences) {
+  for (const occurrence of occurrences) {
     let line = byCategory.find((c) => c.category === occurrence.category);
     if (!line) {
       const info = expenseCategory(occurrence.category);
-      line = { category: info.id, label: info.label, box: info.box, mtdField: info.mtdField, paid: 0, allowed: 0, coveredByMileage: 0 };
+      line = { category: info.id, label: info.label, box: info.box, mtdField: info.mtdField, paid: 0, allowed: 0, coveredByMileage: 0, deducted: 0, unsaid: 0 };
       byCategory.push(line);
     }
     line.paid += occurrence.paid;
     line.allowed += occurrence.allowed;
     if (occurrence.treatment === 'coveredByMileage') line.coveredByMileage += occurrence.paid;
+    if (occurrence.source === 'deduction') line.deducted += occurrence.paid;
+    if (occurrence.unsaid) line.unsaid += occurrence.paid;
   }
   byCategory.sort((a, b) => b.allowed - a.allowed || b.paid - a.paid || a.label.localeCompare(b.label));
-  const allowedExpenses = byCategory.reduce((sum, c) => sum + c.allowed, 0);
+  const allowedCosts = byCategory.reduce((sum, c) => sum + c.allowed, 0);
 
   const byMtdField = emptyFields();
   for (const category of byCategory) byMtdField[category.mtdField] += category.allowed;
-  byMtdField[DEDUCTIONS_MTD_FIELD] += deducted;
   byMtdField[MILEAGE_MTD_FIELD] += mileage.claimPence;
-  const allowable = deducted + allowedExpenses + mileage.claimPence;
+  const allowable = allowedCosts + mileage.claimPence;
+  const unsaid = occurrences.filter((o) => o.unsaid);
 
   return {
     turnover,
     couriers,
-    deductions: deducted,
-    expenses: {
-      occurrences: expenseOccurrences,
+    deducted,
+    costs: {
+      occurrences,
       byCategory,
-      allowed: allowedExpenses,
+      allowed: allowedCosts,
       coveredByMileage: byCategory.reduce((sum, c) => sum + c.coveredByMileage, 0),
       actualCostVehicles,
+      unlinked: unlinkedVehicleCosts(occurrences, records.vehicles, mileage),
+      unsaid: { paid: unsaid.reduce((sum, o) => sum + o.paid, 0), deductions: new Set(unsaid.map((o) => o.recordId)).size },
     },
     mileage,
     byMtdField,
     allowable,
     profit: turnover - allowable,
+  };
+}
+
+/**
+ * Running costs counted in full for want of a vehicle, while a flat-rate vehicle is in use (a
+ * live one, or one with business miles in the period): null when there are none or no such
+ * vehicle.
+ */
+function unlinkedVehicleCosts(occurrences: readonly CostOccurrence[], vehicles: TaxRecords['vehicles'], mileage: MileageClaim): UnlinkedVehicleCosts | null {
+  const driven = new Set(mileage.vehicles.filter((v) => v.businessMiles > 0).map((v) => v.vehicleId));
+  const flatRate = vehicles.filter((v) => v.method === 'flatRate' && (v.deleted !== 1 || driven.has(v.id)));
+  const unlinked = occurrences.filter((o) => o.treatment === 'full' && expenseCategory(o.category).runningCost);
+  if (flatRate.length === 0 || unlinked.length === 0) return null;
+  const byCategory = new Map<ExpenseCategory, number>();
+  for (const o of unlinked) byCategory.set(o.category, (byCategory.get(o.category) ?? 0) + o.paid);
+  const records = new Map(unlinked.map((o) => [`${o.source}:${o.recordId}`, { source: o.source, recordId: o.recordId }]));
+  return {
+    flatRateVehicles: flatRate.map((v) => ({ vehicleId: v.id, name: v.name })),
+    paid: unlinked.reduce((sum, o) => sum + o.paid, 0),
+    byCategory: [...byCategory]
+      .map(([category, paid]) => ({ category, label: expenseCategory(category).label, paid }))
+      .sort((a, b) => b.paid - a.paid || a.label.localeCompare(b.label)),
+    records: [...records.values()],
   };
 }
 
@@ -363,6 +407,7 @@ export function taxSummary(records: TaxRecords, year: TaxYearLabel, today: strin
     dates,
     paymentsOnAccount,
     mtd: mtdOutlook(currentTaxYear(today), turnoverByYear(records.entries)),
+    vehicleMethods: vehicleMethodFigures(records, year, totals.costs.occurrences, totals.mileage),
     simplifiedUpdates: totals.turnover < mtdRules.simplifiedUpdatesBelow,
     quarters: quartersOf(year).map((quarter) => ({
       ...quarter,

@@ -321,7 +321,7 @@ pub async fn verify_code(
         None => begin_session(&state, &headers, user.id).await?,
     };
     let body = AuthResponse {
-        user: UserView::from(&user),
+        user: UserView::new(&user, &state),
         is_new_user,
     };
     Ok((StatusCode::OK, [(header::SET_COOKIE, cookie)], Json(body)).into_response())

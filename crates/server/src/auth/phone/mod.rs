@@ -2,7 +2,6 @@
 //! sign-up or linking the number to the signed-in (guest) user in place.
 
 mod captcha;
-pub mod clock;
 mod code;
 mod handlers;
 pub mod sender;
@@ -17,6 +16,7 @@ use tokio::sync::OnceCell;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use self::{clock::Clock, sender::SmsSender};
+pub use super::clock;
 use crate::{AppState, config::Config, error::AppError, http::client_ip::IpKey, store::DynStore};
 
 /// Wrong guesses a code survives (the fifth attempt is its last).

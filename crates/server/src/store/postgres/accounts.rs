@@ -1,6 +1,7 @@
 //! Users: creating and reading them, password sign-in, and the profile picture.
 
 use async_trait::async_trait;
+use deadpool_postgres::Transaction;
 use domain::Role;
 use tokio_postgres::Row;
 use uuid::Uuid;
@@ -28,33 +29,40 @@ pub(super) fn user_from_row(row: &Row) -> UserRecord {
     }
 }
 
+/// Creates `user` with the records every account starts with, inside `tx`; `Conflict("email")`
+/// when the e-mail is taken (the transaction is then failed: roll it back).
+pub(super) async fn insert_user(tx: &Transaction<'_>, user: &NewUser) -> StoreResult<UserRecord> {
+    let row = tx
+        .query_one(
+            &format!(
+                "INSERT INTO users (id, email, password_hash, display_name, is_anonymous,
+                                    created_at, last_login, updated_at)
+                 VALUES ($1, $2, $3, $4, $5, $6, $6, $6)
+                 RETURNING {USER_COLUMNS}"
+            ),
+            &[
+                &user.id,
+                &user.email,
+                &user.password_hash,
+                &user.display_name,
+                &user.is_anonymous,
+                &user.now_ms,
+            ],
+        )
+        .await
+        .map_err(|e| unique_or(e, "email"))?;
+    super::sync::insert_starter_records(tx, user.id, user.now_ms).await?;
+    Ok(user_from_row(&row))
+}
+
 #[async_trait]
 impl AccountStore for PgStore {
     async fn create_user(&self, user: NewUser) -> StoreResult<UserRecord> {
         let mut client = self.client().await?;
         let tx = client.transaction().await.map_err(db_err)?;
-        let row = tx
-            .query_one(
-                &format!(
-                    "INSERT INTO users (id, email, password_hash, display_name, is_anonymous,
-                                        created_at, last_login, updated_at)
-                     VALUES ($1, $2, $3, $4, $5, $6, $6, $6)
-                     RETURNING {USER_COLUMNS}"
-                ),
-                &[
-                    &user.id,
-                    &user.email,
-                    &user.password_hash,
-                    &user.display_name,
-                    &user.is_anonymous,
-                    &user.now_ms,
-                ],
-            )
-            .await
-            .map_err(|e| unique_or(e, "email"))?;
-        super::sync::insert_starter_records(&tx, user.id, user.now_ms).await?;
+        let created = insert_user(&tx, &user).await?;
         tx.commit().await.map_err(db_err)?;
-        Ok(user_from_row(&row))
+        Ok(created)
     }
 
     async fn get_user(&self, id: Uuid) -> StoreResult<Option<UserRecord>> {
@@ -130,6 +138,15 @@ impl AccountStore for PgStore {
             .await
             .map_err(db_err)?;
         Ok(rows.iter().map(user_from_row).collect())
+    }
+
+    async fn count_users(&self) -> StoreResult<u64> {
+        let client = self.client().await?;
+        let row = client
+            .query_one("SELECT COUNT(*) FROM users", &[])
+            .await
+            .map_err(db_err)?;
+        Ok(u64::try_from(row.get::<_, i64>(0)).unwrap_or(0))
     }
 
     async fn password_hash(&self, user_id: Uuid) -> StoreResult<Option<String>> {

@@ -3,6 +3,7 @@
 mod accounts;
 mod contact;
 mod identities;
+mod links;
 mod ops;
 mod phone;
 mod plans;
@@ -17,7 +18,10 @@ use tokio_postgres::{NoTls, error::SqlState};
 
 // sync.rs reads the profile row with it.
 use self::accounts::user_from_row;
-use super::{StoreError, StoreResult, migrations::POSTGRES};
+use super::{
+    StoreError, StoreResult,
+    migrations::{POSTGRES, log_migrations},
+};
 
 const POOL_SIZE: usize = 16;
 /// Serialises migrations when several processes start at once.
@@ -46,6 +50,14 @@ impl PgStore {
             },
         );
         let pool = Pool::builder(manager).max_size(POOL_SIZE).build()?;
+        // One connection first, so an unreachable server is named once, by host and port.
+        drop(pool.get().await.map_err(|err| {
+            anyhow::anyhow!(
+                "cannot connect to {}: {}",
+                describe(&config),
+                root_cause(&err)
+            )
+        })?);
         let store = PgStore { pool, config };
         store
             .migrate()
@@ -77,6 +89,7 @@ impl PgStore {
                 POSTGRES,
                 "the PostgreSQL database",
             )?;
+            let mut applied_now = Vec::new();
             for migration in POSTGRES {
                 let tx = client.transaction().await?;
                 let applied = tx
@@ -94,10 +107,11 @@ impl PgStore {
                         &[&migration.version, &migration.name, &domain::time_fmt::now_ms()],
                     )
                     .await?;
-                    tracing::info!(migration = migration.name, "applied PostgreSQL migration");
+                    applied_now.push(migration.name);
                 }
                 tx.commit().await?;
             }
+            log_migrations(&applied_now, POSTGRES);
             anyhow::Ok(())
         }
         .await;
@@ -113,6 +127,53 @@ impl PgStore {
             .await
             .map_err(|e| StoreError::Backend(e.into()))
     }
+}
+
+/// Where a PostgreSQL configuration points, without its password: `PostgreSQL at HOST:PORT
+/// (database D, user U)`, or the socket folder for a local socket.
+pub fn describe(config: &tokio_postgres::Config) -> String {
+    use tokio_postgres::config::Host;
+    let ports = config.get_ports();
+    let hosts: Vec<String> = config
+        .get_hosts()
+        .iter()
+        .enumerate()
+        .map(|(i, host)| {
+            // One port for every host, or one each; 5432 when none is named.
+            let port = ports.get(i).or(ports.first()).copied().unwrap_or(5432);
+            match host {
+                Host::Tcp(name) if name.contains(':') => format!("[{name}]:{port}"),
+                Host::Tcp(name) => format!("{name}:{port}"),
+                Host::Unix(dir) => format!("the socket in {} (port {port})", dir.display()),
+            }
+        })
+        .collect();
+    let at = if hosts.is_empty() {
+        // libpq's own default; the driver needs a host, so this only shows in a refusal.
+        "no host (add host=… or @HOST to DATABASE_URL)".to_owned()
+    } else {
+        hosts.join(", ")
+    };
+    let mut what = format!("PostgreSQL at {at}");
+    let details: Vec<String> = [
+        config.get_dbname().map(|d| format!("database {d}")),
+        config.get_user().map(|u| format!("user {u}")),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    if !details.is_empty() {
+        what.push_str(&format!(" ({})", details.join(", ")));
+    }
+    what
+}
+
+/// The innermost reason of an error chain ("Connection refused (os error 111)", "password
+/// authentication failed…"): the layers above it repeat "error connecting to server".
+fn root_cause(err: &(dyn std::error::Error + 'static)) -> String {
+    std::iter::successors(Some(err), |e| e.source())
+        .last()
+        .map_or_else(String::new, ToString::to_string)
 }
 
 pub(super) fn db_err(err: tokio_postgres::Error) -> StoreError {

@@ -42,29 +42,33 @@ pub(super) fn select_user(conn: &Connection, id: Uuid) -> StoreResult<Option<Use
     .map_err(db_err)
 }
 
+/// Creates `user` with the records every account starts with; `Conflict("email")` when the
+/// e-mail is taken.
+pub(super) fn insert_user(conn: &Connection, user: &NewUser) -> StoreResult<UserRecord> {
+    conn.execute_cached(
+        "INSERT INTO users (id, email, password_hash, display_name, is_anonymous,
+                            created_at, last_login, updated_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?6)",
+        params![
+            user.id.to_string(),
+            user.email,
+            user.password_hash,
+            user.display_name,
+            user.is_anonymous,
+            user.now_ms
+        ],
+    )
+    .map_err(conflict_as("email"))?;
+    super::sync::insert_starter_records(conn, user.id, user.now_ms)?;
+    select_user(conn, user.id)?
+        .ok_or_else(|| StoreError::Backend(anyhow::anyhow!("inserted user vanished")))
+}
+
 #[async_trait]
 impl AccountStore for SqliteStore {
     async fn create_user(&self, user: NewUser) -> StoreResult<UserRecord> {
         self.writer
-            .write(move |conn| {
-                conn.execute_cached(
-                    "INSERT INTO users (id, email, password_hash, display_name, is_anonymous,
-                                        created_at, last_login, updated_at)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?6)",
-                    params![
-                        user.id.to_string(),
-                        user.email,
-                        user.password_hash,
-                        user.display_name,
-                        user.is_anonymous,
-                        user.now_ms
-                    ],
-                )
-                .map_err(conflict_as("email"))?;
-                super::sync::insert_starter_records(conn, user.id, user.now_ms)?;
-                select_user(conn, user.id)?
-                    .ok_or_else(|| StoreError::Backend(anyhow::anyhow!("inserted user vanished")))
-            })
+            .write(move |conn| insert_user(conn, &user))
             .await
     }
 
@@ -143,6 +147,15 @@ impl AccountStore for SqliteStore {
                     .collect::<rusqlite::Result<Vec<_>>>()
                     .map_err(db_err)?;
                 Ok(users)
+            })
+            .await
+    }
+
+    async fn count_users(&self) -> StoreResult<u64> {
+        self.readers
+            .read(|conn| {
+                conn.query_row_cached("SELECT COUNT(*) FROM users", [], |r| r.get::<_, u64>(0))
+                    .map_err(db_err)
             })
             .await
     }

@@ -3,6 +3,7 @@
 mod accounts;
 mod contact;
 mod identities;
+mod links;
 mod ops;
 mod phone;
 mod plans;
@@ -21,7 +22,10 @@ use rusqlite::{Connection, ErrorCode, OpenFlags, params};
 // sync.rs reads the profile row with it.
 use self::accounts::user_from_row;
 use self::{readers::Readers, writer::Writer};
-use super::{StoreError, migrations::SQLITE};
+use super::{
+    StoreError,
+    migrations::{SQLITE, log_migrations},
+};
 
 const READER_CONNECTIONS: usize = 4;
 /// Every distinct statement the store runs fits, so none is compiled twice (rusqlite keeps 16).
@@ -117,6 +121,7 @@ fn migrate(conn: &mut Connection, path: &Path) -> anyhow::Result<()> {
         SQLITE,
         &format!("the database {}", path.display()),
     )?;
+    let mut applied_now = Vec::new();
     for migration in SQLITE {
         let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
         let applied: bool = tx.query_row(
@@ -135,10 +140,11 @@ fn migrate(conn: &mut Connection, path: &Path) -> anyhow::Result<()> {
                     domain::time_fmt::now_ms()
                 ],
             )?;
-            tracing::info!(migration = migration.name, "applied SQLite migration");
+            applied_now.push(migration.name);
         }
         tx.commit()?;
     }
+    log_migrations(&applied_now, SQLITE);
     Ok(())
 }
 

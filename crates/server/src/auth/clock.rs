@@ -1,5 +1,6 @@
-//! The time phone sign-in reads: the system clock, or one a test moves by hand (to cross a
-//! 60-second send interval or a 5-minute code lifetime without waiting).
+//! The time sign-in reads where it expires something (phone codes and send intervals, e-mailed
+//! links): the system clock, or one a test moves by hand (to cross a 5-minute code lifetime or
+//! a 1-hour link lifetime without waiting).
 
 use std::sync::{
     Arc,
