@@ -8,19 +8,35 @@ use std::{
     time::Duration,
 };
 
-/// A release binary serving on a free loopback port with a fresh data directory; killed on drop.
+/// A release binary serving on a free loopback port with a fresh data directory (or a given
+/// one); killed on drop.
 pub struct Server {
     pub base: String,
     pub addr: std::net::SocketAddr,
     child: Child,
-    dir: tempfile::TempDir,
+    dir: std::path::PathBuf,
+    _fresh: Option<tempfile::TempDir>,
 }
 
 impl Server {
     /// Starts `binary serve` with `env` on top of a quiet default environment, under an
     /// open-file limit of `nofile` (soft and hard) when given.
     pub async fn start(binary: &Path, env: &[(&str, &str)], nofile: Option<u64>) -> Server {
-        let dir = tempfile::tempdir().expect("temp dir");
+        let fresh = tempfile::tempdir().expect("temp dir");
+        let mut server = Server::start_in(binary, fresh.path(), env, nofile).await;
+        server._fresh = Some(fresh);
+        server
+    }
+
+    /// As `start`, on the data directory `data_dir` (a restart over the same data).
+    pub async fn start_in(
+        binary: &Path,
+        data_dir: &Path,
+        env: &[(&str, &str)],
+        nofile: Option<u64>,
+    ) -> Server {
+        let dir = data_dir;
+        std::fs::create_dir_all(dir).expect("data dir");
         let mut command = match nofile {
             Some(limit) => {
                 let mut c = Command::new("prlimit");
@@ -31,12 +47,16 @@ impl Server {
             }
             None => Command::new(binary),
         };
-        let log = std::fs::File::create(dir.path().join("server.log")).expect("log file");
+        let log = std::fs::File::options()
+            .create(true)
+            .append(true)
+            .open(dir.join("server.log"))
+            .expect("log file");
         command
             .arg("serve")
             .env_clear()
             .env("PATH", std::env::var("PATH").unwrap_or_default())
-            .env("DATA_DIR", dir.path())
+            .env("DATA_DIR", dir)
             .env("LISTEN", "127.0.0.1:0")
             .env("LOG", "warn")
             .envs(env.iter().copied())
@@ -57,7 +77,7 @@ impl Server {
             .await
             .expect("start watcher");
         let addr = started.unwrap_or_else(|_| {
-            let log = std::fs::read_to_string(dir.path().join("server.log")).unwrap_or_default();
+            let log = std::fs::read_to_string(dir.join("server.log")).unwrap_or_default();
             panic!("{} did not start:\n{log}", binary.display())
         });
         let addr: std::net::SocketAddr = addr.parse().expect("listen address");
@@ -65,7 +85,8 @@ impl Server {
             base: format!("http://{addr}"),
             addr,
             child,
-            dir,
+            dir: dir.to_owned(),
+            _fresh: None,
         }
     }
 
@@ -74,7 +95,7 @@ impl Server {
     }
 
     pub fn data_dir(&self) -> &Path {
-        self.dir.path()
+        &self.dir
     }
 
     /// Resident memory (VmRSS) in KiB, 0 once the process is gone.
@@ -99,7 +120,7 @@ impl Server {
 
     /// The server's log so far.
     pub fn log(&self) -> String {
-        std::fs::read_to_string(self.dir.path().join("server.log")).unwrap_or_default()
+        std::fs::read_to_string(self.dir.join("server.log")).unwrap_or_default()
     }
 }
 

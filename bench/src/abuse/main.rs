@@ -1,4 +1,4 @@
-//! `make abuse`: the attacks of issue 10 replayed against release binaries on loopback, with the
+//! `make abuse`: the attacks of issues 10 and 31 replayed against release binaries on loopback, with the
 //! figures printed side by side. Not a test (nothing here passes or fails): it reproduces what
 //! a hostile visitor could do to a binary, so a fix can be shown before and after.
 //!
@@ -7,9 +7,15 @@
 //! Every scenario starts its own server(s) with a fresh DATA_DIR, is bounded in time and count,
 //! and sends traffic only to 127.0.0.0/8.
 
+mod archives;
+mod bomb;
 mod connections;
+mod gaps;
 mod phone;
+mod quotas;
+mod signups;
 mod storage;
+mod streams;
 mod uploads;
 
 use std::{
@@ -48,6 +54,13 @@ fn scenarios() -> Vec<(&'static str, Scenario)> {
         ("storage", |b| Box::pin(storage::run(b))),
         ("uploads", |b| Box::pin(uploads::run(b))),
         ("phone", |b| Box::pin(phone::run(b))),
+        // Issue 31.
+        ("streams", |b| Box::pin(streams::run(b))),
+        ("bomb", |b| Box::pin(bomb::run(b))),
+        ("quotas", |b| Box::pin(quotas::run(b))),
+        ("signups", |b| Box::pin(signups::run(b))),
+        ("archives", |b| Box::pin(archives::run(b))),
+        ("gaps", |b| Box::pin(gaps::run(b))),
     ]
 }
 

@@ -30,7 +30,7 @@ struct Tally {
 }
 
 /// Finds the number like the browser does (SHA-256 of salt + number until it matches).
-fn solve(challenge: &Value) -> Option<Value> {
+pub(super) fn solve(challenge: &Value) -> Option<Value> {
     let salt = challenge["salt"].as_str()?;
     let target = challenge["challenge"].as_str()?;
     let max = challenge["maxnumber"].as_u64()?;

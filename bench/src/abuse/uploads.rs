@@ -252,7 +252,7 @@ fn count_files(dir: &Path) -> usize {
 }
 
 /// Deterministic noise: incompressible, so the PNG is about 3 bytes per pixel.
-fn noisy_png(side: u32) -> Vec<u8> {
+pub(super) fn noisy_png(side: u32) -> Vec<u8> {
     let mut state = 0x2545_f491_4f6c_dd1d_u64;
     let picture = RgbImage::from_fn(side, side, |_, _| {
         state ^= state << 13;

@@ -12,6 +12,7 @@ pub enum AccountError {
     PasswordFromEmail,
     PasswordFromAppName,
     DisplayNameTooLong,
+    DisplayNameUnclean,
 }
 
 impl AccountError {
@@ -34,6 +35,10 @@ impl AccountError {
                  or \"van\"). Please choose one that is harder to guess"
             }
             AccountError::DisplayNameTooLong => "Display name must be at most 80 characters",
+            AccountError::DisplayNameUnclean => {
+                "Display name must not contain line breaks, control characters or text-direction \
+                 marks"
+            }
         }
     }
 }
@@ -50,7 +55,10 @@ impl Email {
         if email.is_empty() || email.chars().count() > EMAIL_MAX_CHARS {
             return Err(AccountError::InvalidEmail);
         }
-        if email.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        if email
+            .chars()
+            .any(|c| c.is_whitespace() || !crate::fields::allowed_in_text(c, false))
+        {
             return Err(AccountError::InvalidEmail);
         }
         let (local, domain) = email.split_once('@').ok_or(AccountError::InvalidEmail)?;
@@ -87,6 +95,9 @@ impl DisplayName {
         };
         if name.chars().count() > DISPLAY_NAME_MAX_CHARS {
             return Err(AccountError::DisplayNameTooLong);
+        }
+        if !crate::fields::is_clean_text(name, false) {
+            return Err(AccountError::DisplayNameUnclean);
         }
         Ok(Some(name.to_owned()))
     }

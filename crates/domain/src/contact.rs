@@ -64,14 +64,20 @@ impl ContactInput {
         if message.is_empty() {
             return Err(("message", "Message is required".into()));
         }
-        for (field, value, max) in [
-            ("name", &name, NAME_MAX_CHARS),
-            ("email", &email, EMAIL_MAX_CHARS),
-            ("subject", &subject, SUBJECT_MAX_CHARS),
-            ("message", &message, MESSAGE_MAX_CHARS),
+        for (field, value, max, multi_line) in [
+            ("name", &name, NAME_MAX_CHARS, false),
+            ("email", &email, EMAIL_MAX_CHARS, false),
+            ("subject", &subject, SUBJECT_MAX_CHARS, false),
+            ("message", &message, MESSAGE_MAX_CHARS, true),
         ] {
             if value.chars().count() > max {
                 return Err((field, format!("Please keep this under {max} characters")));
+            }
+            if !crate::fields::is_clean_text(value, multi_line) {
+                return Err((
+                    field,
+                    "Please remove control characters and text-direction marks".into(),
+                ));
             }
         }
         Ok(ContactMessage {

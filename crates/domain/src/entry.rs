@@ -84,7 +84,16 @@ pub struct Entry {
 /// Field name → message, in a stable order.
 pub type FieldProblems = Vec<(&'static str, String)>;
 
+/// A real day written `YYYY-MM-DD`, four digits of year and no sign (`+2025-01-01` is not a
+/// date a device writes), between the years 2000 and 2100.
 pub fn parse_date(raw: &str) -> Option<Date> {
+    let digits_at = |range: std::ops::Range<usize>| {
+        raw.get(range)
+            .is_some_and(|part| part.bytes().all(|b| b.is_ascii_digit()))
+    };
+    if raw.len() != 10 || !digits_at(0..4) || !digits_at(5..7) || !digits_at(8..10) {
+        return None;
+    }
     let date = Date::parse(raw, format_description!("[year]-[month]-[day]")).ok()?;
     (MIN_YEAR..=MAX_YEAR).contains(&date.year()).then_some(date)
 }
@@ -99,9 +108,7 @@ impl EntryInput {
     /// so a day without courier fields (an old app's) belongs to them.
     pub fn validate(&self, user_id: Uuid) -> Result<Entry, FieldProblems> {
         let mut problems = FieldProblems::new();
-        let id = uuid::Uuid::parse_str(&self.id)
-            .map_err(|_| problems.push(("id", "Entry id must be a UUID".into())))
-            .ok();
+        let id = fields::uuid(&self.id, "id", "Entry id", &mut problems);
         let date = parse_date(&self.date);
         if date.is_none() {
             problems.push(("date", "Date must be a real day written YYYY-MM-DD".into()));
@@ -118,12 +125,13 @@ impl EntryInput {
         if !(0..=MAX_EXTRA_PENCE).contains(&self.extra) {
             problems.push(("extra", "Extra must be between £0.00 and £10,000.00".into()));
         }
-        if self.notes.chars().count() > MAX_NOTES_CHARS {
-            problems.push((
-                "notes",
-                format!("Notes must be at most {MAX_NOTES_CHARS} characters"),
-            ));
-        }
+        fields::multi_line(
+            &self.notes,
+            "notes",
+            "Notes",
+            MAX_NOTES_CHARS,
+            &mut problems,
+        );
         if !(0..=MAX_TOTAL_PENCE).contains(&self.total) || self.total < self.extra {
             problems.push(("total", "Total is out of range".into()));
         }
@@ -207,6 +215,26 @@ impl EntryInput {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn dates_are_four_digit_years_without_a_sign() {
+        assert!(parse_date("2025-01-01").is_some());
+        for refused in [
+            "+2025-01-01",
+            "-2025-01-01",
+            "+02025-01-01",
+            " 2025-01-01",
+            "2025-1-01",
+            "2025-01-1",
+            "20250-01-01",
+            "2025/01/01",
+            "1999-12-31",
+            "2101-01-01",
+            "2025-02-29",
+        ] {
+            assert_eq!(parse_date(refused), None, "{refused}");
+        }
+    }
     use proptest::prelude::*;
 
     const USER: Uuid = Uuid::from_u128(0x0190a6e2_7c1d_7000_8000_00000000f001);

@@ -7,14 +7,22 @@ use uuid::Uuid;
 
 use crate::entry::{FieldProblems, parse_date};
 
-/// A field that must be a UUID.
+/// A UUID that can name a record: not the nil UUID (all zeros) nor the max one (all ones),
+/// which no device generates and which code elsewhere may read as "none" or "every".
+pub fn parse_id(raw: &str) -> Option<Uuid> {
+    Uuid::parse_str(raw)
+        .ok()
+        .filter(|id| !id.is_nil() && !id.is_max())
+}
+
+/// A field that must be a UUID naming a record ([`parse_id`]).
 pub fn uuid(
     raw: &str,
     field: &'static str,
     what: &str,
     problems: &mut FieldProblems,
 ) -> Option<Uuid> {
-    let parsed = Uuid::parse_str(raw).ok();
+    let parsed = parse_id(raw);
     if parsed.is_none() {
         problems.push((field, format!("{what} must be a UUID")));
     }
@@ -22,11 +30,9 @@ pub fn uuid(
 }
 
 /// A field that must be a UUID in its canonical form (lowercase, hyphenated), so the same id
-/// is the same text on every device and in every storage key.
+/// is the same text on every device and in every storage key; never nil or max.
 pub fn canonical_uuid(raw: &str) -> Option<Uuid> {
-    Uuid::parse_str(raw)
-        .ok()
-        .filter(|id| id.hyphenated().to_string() == raw)
+    parse_id(raw).filter(|id| id.hyphenated().to_string() == raw)
 }
 
 /// A field that must be one of an enum's wire words (its serde names): the enum-like fields
@@ -90,8 +96,55 @@ pub fn optional_date(
     }
 }
 
+/// Whether `c` may stand in free text a person typed: no control character (C0, DEL, C1), no
+/// text-direction control (embeddings, overrides, isolates: text would read in another order
+/// than it is stored) and no Unicode line or paragraph separator; in multi-line text, line
+/// breaks (`\n`, `\r`) and tabs are fine. The web app holds its forms to the same rule
+/// (web/src/lib/text-rules.ts).
+pub fn allowed_in_text(c: char, multi_line: bool) -> bool {
+    if multi_line && matches!(c, '\n' | '\r' | '\t') {
+        return true;
+    }
+    !(c.is_control()
+        || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{2028}' | '\u{2029}'))
+}
+
+/// Whether all of `text` is [`allowed_in_text`].
+pub fn is_clean_text(text: &str, multi_line: bool) -> bool {
+    text.chars().all(|c| allowed_in_text(c, multi_line))
+}
+
+/// What a field says when its text is not clean.
+pub fn unclean_text(what: &str, multi_line: bool) -> String {
+    if multi_line {
+        format!("{what} must not contain control characters or text-direction marks")
+    } else {
+        format!("{what} must not contain line breaks, control characters or text-direction marks")
+    }
+}
+
+/// Free text of several lines (notes): at most `max` characters, [`is_clean_text`]; kept as
+/// typed.
+pub fn multi_line(
+    raw: &str,
+    field: &'static str,
+    what: &str,
+    max: usize,
+    problems: &mut FieldProblems,
+) -> Option<String> {
+    if raw.chars().count() > max {
+        problems.push((field, format!("{what} must be at most {max} characters")));
+        None
+    } else if !is_clean_text(raw, true) {
+        problems.push((field, unclean_text(what, true)));
+        None
+    } else {
+        Some(raw.to_owned())
+    }
+}
+
 /// A one-line name or label: trimmed (so " Van " and "Van" are the same on every device),
-/// `min..=max` characters, no line breaks or control characters.
+/// `min..=max` characters, [`is_clean_text`] on one line.
 pub fn line(
     raw: &str,
     field: &'static str,
@@ -109,11 +162,8 @@ pub fn line(
         };
         problems.push((field, format!("{what} must be {range}")));
         None
-    } else if trimmed.chars().any(char::is_control) {
-        problems.push((
-            field,
-            format!("{what} must not contain line breaks or control characters"),
-        ));
+    } else if !is_clean_text(trimmed, false) {
+        problems.push((field, unclean_text(what, false)));
         None
     } else {
         Some(trimmed.to_owned())
@@ -183,6 +233,78 @@ mod tests {
             ["label"; 3]
         );
         assert!(problems[0].1.contains("1 to 3") && problems[2].1.contains("at most 3"));
+    }
+
+    #[test]
+    fn nil_and_max_uuids_name_nothing() {
+        let mut problems = FieldProblems::new();
+        for refused in [
+            "00000000-0000-0000-0000-000000000000",
+            "ffffffff-ffff-ffff-ffff-ffffffffffff",
+            "FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF",
+        ] {
+            assert_eq!(parse_id(refused), None, "{refused}");
+            assert_eq!(canonical_uuid(refused), None, "{refused}");
+            assert_eq!(uuid(refused, "id", "Entry id", &mut problems), None);
+        }
+        assert_eq!(problems.len(), 3);
+        assert!(parse_id("00000000-0000-0000-0000-000000000001").is_some());
+    }
+
+    #[test]
+    fn free_text_holds_no_control_or_direction_characters() {
+        for clean in [
+            "Van 3",
+            "Zoë Ó Sé",
+            "📦 left at №12",
+            "شارع",
+            "\u{200f}RLM is a mark",
+        ] {
+            assert!(is_clean_text(clean, false), "{clean:?}");
+        }
+        for dirty in [
+            "nul\0",
+            "esc\u{1b}[2J",
+            "del\u{7f}",
+            "c1\u{85}",
+            "csi\u{9b}",
+            "abc\u{202e}fdp",
+            "\u{2066}isolate\u{2069}",
+            "para\u{2029}",
+            "line\u{2028}",
+        ] {
+            assert!(!is_clean_text(dirty, false), "{dirty:?}");
+            assert!(!is_clean_text(dirty, true), "{dirty:?} in notes too");
+        }
+        assert!(is_clean_text("first line\nsecond\r\n\ttabbed", true));
+        assert!(!is_clean_text("a\nb", false));
+        assert!(!is_clean_text("a\tb", false));
+
+        let mut problems = FieldProblems::new();
+        assert_eq!(
+            multi_line("two\nlines", "notes", "Notes", 10, &mut problems).as_deref(),
+            Some("two\nlines")
+        );
+        assert_eq!(
+            multi_line("bell\u{7}", "notes", "Notes", 10, &mut problems),
+            None
+        );
+        assert_eq!(
+            multi_line("elevenchars", "notes", "Notes", 10, &mut problems),
+            None
+        );
+        assert_eq!(
+            line("Van\u{202e}", "name", "Name", (1, 9), &mut problems),
+            None
+        );
+        assert_eq!(
+            problems.iter().map(|(_, m)| m.as_str()).collect::<Vec<_>>(),
+            [
+                "Notes must not contain control characters or text-direction marks",
+                "Notes must be at most 10 characters",
+                "Name must not contain line breaks, control characters or text-direction marks",
+            ]
+        );
     }
 
     #[test]

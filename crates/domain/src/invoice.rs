@@ -98,9 +98,7 @@ impl InvoiceInput {
     /// `user_id` is the pushing user's, the id of their default courier.
     pub fn validate(&self, user_id: Uuid) -> Result<Invoice, FieldProblems> {
         let mut problems = FieldProblems::new();
-        let id = uuid::Uuid::parse_str(&self.id)
-            .map_err(|_| problems.push(("id", "Statement check id must be a UUID".into())))
-            .ok();
+        let id = fields::uuid(&self.id, "id", "Statement check id", &mut problems);
         let start = parse_date(&self.period_start);
         if start.is_none() {
             problems.push((
@@ -138,11 +136,8 @@ impl InvoiceInput {
                 "reference",
                 format!("Reference must be at most {MAX_REFERENCE_CHARS} characters"),
             ));
-        } else if reference.chars().any(char::is_control) {
-            problems.push((
-                "reference",
-                "Reference must not contain line breaks or control characters".into(),
-            ));
+        } else if !fields::is_clean_text(reference, false) {
+            problems.push(("reference", fields::unclean_text("Reference", false)));
         }
         let courier_id = match &self.courier_id {
             None => Some(user_id),
@@ -172,12 +167,7 @@ impl InvoiceInput {
                 "Status must be unchecked, matches, disputed or resolved".into(),
             ));
         }
-        if self.note.chars().count() > MAX_NOTE_CHARS {
-            problems.push((
-                "note",
-                format!("Note must be at most {MAX_NOTE_CHARS} characters"),
-            ));
-        }
+        fields::multi_line(&self.note, "note", "Note", MAX_NOTE_CHARS, &mut problems);
         match (id, start, end, courier_id, status, problems.is_empty()) {
             (
                 Some(id),

@@ -4,7 +4,10 @@
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use crate::tiers::{PayTier, PayTiers};
+use crate::{
+    fields,
+    tiers::{PayTier, PayTiers},
+};
 
 pub const DISPLAY_NAME_MAX_CHARS: usize = 80;
 pub const BIO_MAX_CHARS: usize = 500;
@@ -40,11 +43,17 @@ impl ProfileUpdateInput {
                     "Display name must be at most {DISPLAY_NAME_MAX_CHARS} characters"
                 ));
             }
+            Some(name) if !fields::is_clean_text(&name, false) => {
+                return Err(fields::unclean_text("Display name", false));
+            }
             other => other,
         };
         let bio = match self.bio {
             Some(bio) if bio.chars().count() > BIO_MAX_CHARS => {
                 return Err(format!("Bio must be at most {BIO_MAX_CHARS} characters"));
+            }
+            Some(bio) if !fields::is_clean_text(&bio, true) => {
+                return Err(fields::unclean_text("Bio", true));
             }
             other => other,
         };

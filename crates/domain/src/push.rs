@@ -11,6 +11,9 @@ use crate::{
 pub const QUOTA_EXCEEDED: &str = "quota-exceeded";
 /// The error code of a put whose record points at a record that does not exist (yet).
 pub const MISSING_REFERENCE: &str = "missing-reference";
+/// The error code of a put whose record points at a record that does not go with it (a day
+/// priced with another courier's rate card).
+pub const MISMATCHED_REFERENCE: &str = "mismatched-reference";
 
 /// The answer for a mutation that targets another user's record.
 pub fn not_owner(mutation_id: &str) -> MutationResult {
@@ -21,21 +24,25 @@ pub fn not_owner(mutation_id: &str) -> MutationResult {
     )
 }
 
-/// Whether a mutation's answer is worth keeping for replays. A quota or missing-reference
-/// refusal is not: it changed nothing, and the same mutation sent again (the driver's Retry
-/// after making room, or once the referenced courier has arrived) must be looked at afresh.
+/// Whether a mutation's answer is worth keeping for replays. A quota, missing-reference or
+/// mismatched-reference refusal is not: it changed nothing, and the same mutation sent again
+/// (the driver's Retry after making room, or once the referenced courier has arrived or the
+/// card been moved) must be looked at afresh.
 pub fn is_recorded(result: &MutationResult) -> bool {
     !matches!(
         result.code.as_deref(),
-        Some(QUOTA_EXCEEDED | MISSING_REFERENCE)
+        Some(QUOTA_EXCEEDED | MISSING_REFERENCE | MISMATCHED_REFERENCE)
     )
 }
 
-/// One record a put's content points at (`kind`, as the store found it).
+/// One record a put's content points at (`kind`, as the store found it). `mismatch` says why
+/// it does not go with the put, when the kind asks for a field of it (a day's card must be a
+/// card of the day's courier) and the user's live record holds another value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Reference<'a> {
     pub kind: &'a str,
     pub state: Existing,
+    pub mismatch: Option<&'a str>,
 }
 
 /// Whether a put may point where it does: never at another account's record (`not-owner`),
@@ -48,14 +55,21 @@ pub fn check_references(
     if references.iter().any(|r| r.state == Existing::OtherOwner) {
         return Err(not_owner(mutation_id));
     }
-    match references.iter().find(|r| r.state == Existing::Absent) {
-        Some(missing) => Err(MutationResult::rejected(
+    if let Some(missing) = references.iter().find(|r| r.state == Existing::Absent) {
+        return Err(MutationResult::rejected(
             mutation_id,
             MISSING_REFERENCE,
             format!(
                 "This record points at a {} that does not exist (yet). Nothing was saved.",
                 missing.kind
             ),
+        ));
+    }
+    match references.iter().find_map(|r| r.mismatch) {
+        Some(why) => Err(MutationResult::rejected(
+            mutation_id,
+            MISMATCHED_REFERENCE,
+            format!("{why} Nothing was saved."),
         )),
         None => Ok(()),
     }
@@ -87,12 +101,41 @@ impl RecordBudget {
     }
 }
 
+/// The replay records quota during one push: the answers kept for replays
+/// (`applied_mutations`) the user holds, and the most they may hold. Every mutation that is not
+/// a replay keeps its answer, so with none left a mutation is refused before it changes
+/// anything: a change the server could not recognise when it is resent is not made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReplayBudget {
+    pub held: i64,
+    pub max: i64,
+}
+
+impl ReplayBudget {
+    fn refusal(&self, mutation_id: &str) -> Option<MutationResult> {
+        (self.held >= self.max).then(|| {
+            MutationResult::rejected(
+                mutation_id,
+                QUOTA_EXCEEDED,
+                format!(
+                    "This account has sent more changes recently than this server keeps track \
+                     of ({}). Nothing was saved: try again in a few days, as older ones are \
+                     forgotten.",
+                    self.max
+                ),
+            )
+        })
+    }
+}
+
 /// The user's counters as a push goes: the change sequence (every write takes the next
-/// number, which becomes the written record's version) and the records budget.
+/// number, which becomes the written record's version), the records budget and the replay
+/// records budget.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Counters {
     pub seq: i64,
     pub budget: RecordBudget,
+    pub replays: ReplayBudget,
 }
 
 /// What a parsed mutation asks for.
@@ -138,11 +181,49 @@ pub struct Plan {
 }
 
 /// Plans one mutation. `recorded` is the answer already stored for its id (a replay changes
-/// nothing and gets that answer again). `existing` is who holds the targeted record and
+/// nothing and gets that answer again). Any other mutation is refused (`quota-exceeded`, not
+/// kept) when the user holds the most replay records allowed, and otherwise counts one more
+/// when its answer is kept. `existing` is who holds the targeted record and
 /// `references` what a put's content points at; they are looked at only for a record put or
 /// delete that is not a replay, so the store reads them only then. References matter only
 /// to a put that writes (a put on a tombstone changes nothing, wherever it points).
 pub fn plan(
+    mutation_id: &str,
+    recorded: Option<MutationResult>,
+    intent: Intent<'_>,
+    existing: Existing,
+    references: &[Reference<'_>],
+    counters: Counters,
+) -> Plan {
+    if recorded.is_none()
+        && let Some(refused) = counters.replays.refusal(mutation_id)
+    {
+        return Plan {
+            answer: refused,
+            write: Write::None,
+            record_answer: false,
+            counters,
+        };
+    }
+    counted(plan_within_quota(
+        mutation_id,
+        recorded,
+        intent,
+        existing,
+        references,
+        counters,
+    ))
+}
+
+/// `plan` with the kept answer counted in the replay budget.
+fn counted(mut plan: Plan) -> Plan {
+    if plan.record_answer {
+        plan.counters.replays.held += 1;
+    }
+    plan
+}
+
+fn plan_within_quota(
     mutation_id: &str,
     recorded: Option<MutationResult>,
     intent: Intent<'_>,
@@ -207,12 +288,12 @@ pub fn plan(
 /// looked absent to both, and the other committed first): the other's row wins and this
 /// mutation is answered like any other account's id, with `counters` as they were before it.
 pub fn claimed_meanwhile(mutation_id: &str, counters: Counters) -> Plan {
-    Plan {
+    counted(Plan {
         answer: not_owner(mutation_id),
         write: Write::None,
         record_answer: true,
         counters,
-    }
+    })
 }
 
 fn applied(mutation_id: &str, write: Write, mut counters: Counters) -> Plan {
@@ -229,18 +310,25 @@ fn applied(mutation_id: &str, write: Write, mut counters: Counters) -> Plan {
 mod tests {
     use super::{Existing::*, Op::*, *};
 
+    const ROOM: ReplayBudget = ReplayBudget {
+        held: 10,
+        max: 1_000,
+    };
     const START: Counters = Counters {
         seq: 7,
         budget: RecordBudget { held: 2, max: 3 },
+        replays: ROOM,
     };
     const FULL: Counters = Counters {
         seq: 7,
         budget: RecordBudget { held: 3, max: 3 },
+        replays: ROOM,
     };
 
     const OTHERS: Reference<'static> = Reference {
         kind: "courier",
         state: OtherOwner,
+        mismatch: None,
     };
 
     fn code(plan: &Plan) -> Option<&str> {
@@ -372,8 +460,13 @@ mod tests {
             (Some("validation"), Some("Stops must be a whole number"))
         );
         assert_eq!(
-            (got.write, got.record_answer, got.counters),
-            (Write::None, true, START)
+            (
+                got.write,
+                got.record_answer,
+                got.counters.seq,
+                got.counters.budget
+            ),
+            (Write::None, true, START.seq, START.budget)
         );
     }
 
@@ -395,8 +488,71 @@ mod tests {
     fn an_id_claimed_meanwhile_is_another_accounts_and_takes_nothing() {
         let got = claimed_meanwhile("m1", START);
         assert_eq!(
-            (code(&got), got.write, got.record_answer, got.counters),
-            (Some("not-owner"), Write::None, true, START)
+            (code(&got), got.write, got.record_answer),
+            (Some("not-owner"), Write::None, true)
+        );
+        assert_eq!(
+            (got.counters.seq, got.counters.budget),
+            (START.seq, START.budget)
+        );
+        assert_eq!(
+            got.counters.replays.held,
+            START.replays.held + 1,
+            "its answer is kept"
+        );
+    }
+
+    /// Every kept answer counts in the replay budget; with none left, anything but a replay
+    /// is refused before it changes anything, and that refusal is not kept.
+    #[test]
+    fn replay_records_are_counted_and_capped() {
+        let intents = [
+            Intent::Record(Put),
+            Intent::Record(Delete),
+            Intent::Singleton { versions: 1 },
+            Intent::Refused {
+                code: "validation",
+                message: "bad",
+            },
+        ];
+        for intent in intents {
+            let got = plan("m1", None, intent, Live, &[], START);
+            assert!(got.record_answer, "{intent:?}");
+            assert_eq!(got.counters.replays.held, 11, "{intent:?}");
+        }
+        let full = Counters {
+            replays: ReplayBudget { held: 5, max: 5 },
+            ..START
+        };
+        for intent in intents {
+            let got = plan("m1", None, intent, Live, &[], full);
+            assert_eq!(code(&got), Some(QUOTA_EXCEEDED), "{intent:?}");
+            assert_eq!(
+                (got.write, got.record_answer, got.counters),
+                (Write::None, false, full),
+                "{intent:?}"
+            );
+            assert!(got.answer.message.unwrap().contains("(5)"));
+        }
+        // A replay is still answered: it needs no new record.
+        let replay = plan(
+            "m1",
+            Some(MutationResult::applied("m1")),
+            Intent::Record(Put),
+            Live,
+            &[],
+            full,
+        );
+        assert_eq!((code(&replay), replay.counters), (None, full));
+        // A refusal that is not kept (records quota) takes no replay record either.
+        let no_room = Counters {
+            budget: FULL.budget,
+            ..START
+        };
+        let got = plan("m1", None, Intent::Record(Put), Absent, &[], no_room);
+        assert_eq!(
+            (got.record_answer, got.counters.replays),
+            (false, START.replays)
         );
     }
 
@@ -410,7 +566,35 @@ mod tests {
         Reference {
             kind: "courier",
             state,
+            mismatch: None,
         }
+    }
+
+    #[test]
+    fn a_reference_that_does_not_go_with_the_put_is_refused_and_not_kept() {
+        let card = Reference {
+            kind: "rateCard",
+            state: Live,
+            mismatch: Some("This day's rate card is another courier's."),
+        };
+        let got = plan("m1", None, Intent::Record(Put), Absent, &[card], START);
+        assert_eq!(code(&got), Some(MISMATCHED_REFERENCE));
+        assert_eq!(
+            got.answer.message.as_deref(),
+            Some("This day's rate card is another courier's. Nothing was saved.")
+        );
+        assert_eq!((got.write, got.record_answer), (Write::None, false));
+        // A missing or foreign reference is said first.
+        let missing = courier(Absent);
+        let got = plan(
+            "m1",
+            None,
+            Intent::Record(Put),
+            Absent,
+            &[card, missing],
+            START,
+        );
+        assert_eq!(code(&got), Some(MISSING_REFERENCE));
     }
 
     /// A put that writes is checked against what it points at; a put that writes nothing
@@ -479,6 +663,7 @@ mod tests {
         let card = Reference {
             kind: "rateCard",
             state: Absent,
+            mismatch: None,
         };
         let both = check_references("m1", &[card, courier(OtherOwner)]).unwrap_err();
         assert_eq!(both.code.as_deref(), Some("not-owner"));

@@ -80,9 +80,9 @@ pub async fn sweep(
             .delete_orphan_receipts(created_before, RECEIPT_BATCH)
             .await?;
         report.orphan_receipts += orphans.len() as u64;
-        for &(user_id, id) in &orphans {
-            if let Err(err) = files.delete(&ReceiptKey { user_id, id }).await {
-                tracing::warn!(%user_id, receipt = %id, error = format!("{err:#}"), "orphaned receipt photo was not removed");
+        for (user_id, record) in &orphans {
+            if let Err(err) = files.delete(&ReceiptKey::of(*user_id, record)).await {
+                tracing::warn!(%user_id, receipt = %record.id, error = format!("{err:#}"), "orphaned receipt photo was not removed");
             }
         }
         if orphans.len() < RECEIPT_BATCH as usize {

@@ -27,6 +27,7 @@ pub mod records;
 pub mod startup;
 pub mod store;
 pub mod sync;
+pub mod unix_users;
 pub mod vehicles;
 
 use std::{future::Future, sync::Arc, time::Duration};
@@ -98,6 +99,10 @@ pub struct Services {
     pub quotas: quotas::Quotas,
     /// Counters and gauges served at `/metrics`.
     pub metrics: Arc<metrics::Metrics>,
+    /// The connection bounds in force (from the open-file limit at start).
+    pub connection_limits: config::ConnectionLimits,
+    /// The event streams' share of the connection slots.
+    pub stream_slots: http::connections::StreamSlots,
     /// Password-reset and invitation links.
     pub email_links: auth::email_links::EmailLinks,
 }
@@ -142,6 +147,11 @@ impl AppState {
             .build()?;
         let phone = auth::phone::PhoneAuth::from_config(&config, http.clone())?;
         let quota_limits = quotas::Quotas::new(&config.quotas);
+        let connection_limits = config.connections.limits(
+            http::connections::open_file_limit(),
+            config.http.trust_proxy,
+        );
+        let stream_slots = http::connections::StreamSlots::new(&connection_limits);
         let email_links = auth::email_links::EmailLinks::from_config(&config)?;
         Ok(AppState(Arc::new(Services {
             config: Arc::new(config),
@@ -160,6 +170,8 @@ impl AppState {
             oidc,
             quotas: quota_limits,
             metrics: Arc::default(),
+            connection_limits,
+            stream_slots,
             email_links,
         })))
     }
@@ -310,14 +322,13 @@ pub async fn serve_announced(
         .contact_mailer
         .clone()
         .map(|mailer| tokio::spawn(mailer.run(state.store.clone(), mailer_stopped)));
-    let limits = state.config.connections.limits(
-        http::connections::open_file_limit(),
-        state.config.http.trust_proxy,
-    );
+    let limits = state.connection_limits;
     tracing::info!(
         max_connections = limits.max_connections,
         max_per_ip = limits.max_per_ip,
         header_read_timeout_secs = limits.header_read_timeout.as_secs(),
+        max_event_streams = limits.max_event_streams,
+        event_streams_per_ip = limits.event_streams_per_ip,
         "connection limits"
     );
     ready();

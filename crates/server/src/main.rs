@@ -215,7 +215,11 @@ fn main() -> ExitCode {
         return ExitCode::from(2);
     }
     let runtime = tokio::runtime::Runtime::new().expect("tokio runtime");
-    match runtime.block_on(run(command, config)) {
+    let outcome = runtime.block_on(run(command, config));
+    // Work left on blocking threads (a backup stopped by a signal) ends with the process
+    // rather than holding it up.
+    runtime.shutdown_background();
+    match outcome {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => {
             eprintln!("error: {err:#}");
@@ -236,7 +240,7 @@ async fn run(command: Command, config: Config) -> anyhow::Result<()> {
         // create and migrate a database where there must be none (restore), or where only a
         // copy is wanted (backup).
         Command::Backup { out, .. } => {
-            let summary = server::backup::create(&config, &out).await?;
+            let summary = server::backup::create_unless_interrupted(&config, &out).await?;
             print_notes(&summary.notes);
             println!(
                 "backup written to {}: {}{} file(s), {} bytes of files",

@@ -3,13 +3,14 @@
 //! balancer each allow the configured amount). The records and receipt quotas are counted in
 //! the store; their figures and refusals are here.
 
-use std::{net::IpAddr, sync::Arc};
+use std::sync::Arc;
 
 use axum::http::StatusCode;
 use uuid::Uuid;
 
 use crate::{
-    auth::rate_limit::Limiter, config::quotas::QuotaConfig, error::AppError, http::client_ip::IpKey,
+    auth::rate_limit::Limiter, config::quotas::QuotaConfig, error::AppError,
+    http::client_ip::IpKey, store::PushQuota,
 };
 
 const MEBIBYTE: i64 = 1_048_576;
@@ -21,6 +22,7 @@ pub struct Quotas {
 
 struct Inner {
     max_records: i64,
+    max_replays: i64,
     max_receipt_bytes: i64,
     pushes: Limiter<Uuid>,
     /// Keyed like every per-IP limit: an IPv6 /64 is one client.
@@ -33,6 +35,7 @@ impl Quotas {
         Quotas {
             inner: Arc::new(Inner {
                 max_records: i64::from(config.max_records_per_user),
+                max_replays: i64::from(config.max_replay_records_per_user),
                 // validate() keeps it within 1 TiB.
                 max_receipt_bytes: i64::try_from(config.max_receipt_bytes_per_user)
                     .unwrap_or(i64::MAX),
@@ -43,9 +46,12 @@ impl Quotas {
         }
     }
 
-    /// The most records (entry and invoice rows) one user may hold.
-    pub fn max_records(&self) -> i64 {
-        self.inner.max_records
+    /// The most records and replay records one user may hold, as push checks them.
+    pub fn push_quota(&self) -> PushQuota {
+        PushQuota {
+            max_records: self.inner.max_records,
+            max_replays: self.inner.max_replays,
+        }
     }
 
     /// The most bytes of receipt photos one user may keep.
@@ -84,8 +90,8 @@ impl Quotas {
     }
 
     /// One guest account from `ip`, within the per-IP and the overall hourly limits.
-    pub fn check_guest(&self, ip: IpAddr) -> Result<(), AppError> {
-        self.inner.guests_per_ip.check(IpKey::of(ip))?;
+    pub fn check_guest(&self, client: IpKey) -> Result<(), AppError> {
+        self.inner.guests_per_ip.check(client)?;
         self.inner.guests.check(())
     }
 }
@@ -149,7 +155,7 @@ mod tests {
             c.guest_rate_limit_per_ip_per_hour = 2;
             c.guest_rate_limit_per_hour = 3;
         });
-        let ip = |last: u8| IpAddr::from([10, 0, 0, last]);
+        let ip = |last: u8| IpKey::of(std::net::IpAddr::from([10, 0, 0, last]));
         quotas.check_guest(ip(1)).unwrap();
         quotas.check_guest(ip(1)).unwrap();
         assert!(matches!(
@@ -164,7 +170,7 @@ mod tests {
     #[test]
     fn guests_from_one_ipv6_network_share_a_limit() {
         let quotas = quotas(|c| c.guest_rate_limit_per_ip_per_hour = 2);
-        let ip = |s: &str| s.parse::<IpAddr>().unwrap();
+        let ip = |s: &str| IpKey::of(s.parse().unwrap());
         quotas.check_guest(ip("2001:db8:1:2::1")).unwrap();
         quotas.check_guest(ip("2001:db8:1:2::ffff")).unwrap();
         assert!(matches!(

@@ -170,7 +170,15 @@ async fn backup_while_pushing_restores_every_acknowledged_entry_and_file() {
         .unwrap();
 
     let live = Server::start(&live_dir);
-    let cookie = guest_cookie(&http, &live.base).await;
+    let credentials = json!({"email": "restored@example.com", "password": "van-route-42"});
+    let signup = http
+        .post(format!("{}/api/v1/auth/signup", live.base))
+        .json(&credentials)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(signup.status(), StatusCode::CREATED);
+    let cookie = common::binary::cookie_of(&signup);
     let profile = upload(
         &http,
         reqwest::Method::POST,
@@ -226,9 +234,30 @@ async fn backup_while_pushing_restores_every_acknowledged_entry_and_file() {
 
     let restore = operator(&restored_dir, &["restore", archive.to_str().unwrap()]);
     assert!(restore.status.success(), "{}", text(&restore));
+    assert!(
+        text(&restore).contains("1 session(s) in the archive were signed out"),
+        "{}",
+        text(&restore)
+    );
 
     let restored = Server::start(&restored_dir);
-    // The session is in the restored database: the same cookie signs the driver in.
+    // Sessions in the archive are signed out (they may have ended since): the old cookie is
+    // refused, and the driver signs in again.
+    let old = http
+        .get(format!("{}/api/v1/sync/pull", restored.base))
+        .header("cookie", &cookie)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(old.status(), StatusCode::UNAUTHORIZED);
+    let login = http
+        .post(format!("{}/api/v1/auth/login", restored.base))
+        .json(&credentials)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(login.status(), StatusCode::OK);
+    let cookie = common::binary::cookie_of(&login);
     let ids = pulled_ids(&http, &restored.base, &cookie).await;
     for id in &acked_before_backup {
         assert!(ids.contains(id), "acknowledged entry {id} was not restored");

@@ -1,7 +1,8 @@
 //! Hostile connections: idle sockets and piles of event streams must not starve other users
-//! (the real binary under a low open-file limit), the header-read/idle timeout, the
-//! per-address connection cap, the event-stream caps, and 408/413 in the JSON error shape
-//! with the security headers.
+//! (the real binary under a low open-file limit, directly and behind a trusted proxy), the
+//! header-read/idle timeout, the per-address connection cap, the event-stream caps (per
+//! session, user, client address and overall) and lifetime, and 408/413 in the JSON error
+//! shape with the security headers.
 
 mod common;
 
@@ -63,9 +64,13 @@ impl Drop for Server {
 }
 
 fn start_binary_with_nofile(data_dir: &std::path::Path, nofile: u64) -> Server {
+    start_binary_with(data_dir, nofile, &[])
+}
+
+fn start_binary_with(data_dir: &std::path::Path, nofile: u64, env: &[(&str, &str)]) -> Server {
     let port = common::binary::free_port();
     Server {
-        child: common::binary::start_binary(data_dir, port, &[], Some(nofile)),
+        child: common::binary::start_binary(data_dir, port, env, Some(nofile)),
         base: format!("http://127.0.0.1:{port}"),
     }
 }
@@ -141,6 +146,141 @@ async fn idle_sockets_and_event_streams_do_not_starve_other_clients() {
     let results: Value = push.json().await.unwrap();
     assert_eq!(results["results"][0]["status"], "applied", "{results}");
     drop((idle, streams));
+}
+
+/// The attack of issue 31: at 256 open files (192 connection slots), behind a trusted proxy
+/// on this host, 12 accounts × 4 sign-ins × 4 event streams from one forwarded address. Before
+/// the fix every stream took a slot and `/healthz` and other clients' pushes hung. Now the
+/// address holds at most EVENT_STREAMS_PER_IP streams, refusals close their connection, and
+/// streams can never take more than their share of the slots.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn event_streams_from_one_forwarded_address_do_not_starve_other_clients() {
+    const ATTACKER: &str = "198.51.100.7";
+    let dir = tempfile::tempdir().unwrap();
+    let server = start_binary_with(
+        dir.path(),
+        256,
+        &[
+            ("TRUST_PROXY", "true"),
+            ("AUTH_RATE_LIMIT_PER_MINUTE", "100000"),
+            ("LOGIN_RATE_LIMIT_PER_MINUTE", "100000"),
+        ],
+    );
+    let addr: SocketAddr = server.base.trim_start_matches("http://").parse().unwrap();
+    let client = || {
+        reqwest::Client::builder()
+            .timeout(Duration::from_secs(20))
+            .build()
+            .unwrap()
+    };
+    // The attacker's accounts, made before the attack; its client (and the keep-alive
+    // connection it holds) goes before the streams open.
+    let http = client();
+    let mut cookies = Vec::new();
+    for account in 0..12 {
+        let email = format!("streams{account}@example.com");
+        let credentials = json!({"email": email, "password": "van-route-42"});
+        let signup = http
+            .post(format!("{}/api/v1/auth/signup", server.base))
+            .header("x-forwarded-for", ATTACKER)
+            .json(&credentials)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(signup.status(), StatusCode::CREATED);
+        cookies.push(cookie_of(&signup));
+        for _ in 0..3 {
+            let login = http
+                .post(format!("{}/api/v1/auth/login", server.base))
+                .header("x-forwarded-for", ATTACKER)
+                .json(&credentials)
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(login.status(), StatusCode::OK);
+            cookies.push(cookie_of(&login));
+        }
+    }
+    drop(http);
+    let mut streams = Vec::new();
+    for cookie in &cookies {
+        for _ in 0..4 {
+            let request = format!(
+                "GET {EVENTS} HTTP/1.1\r\nHost: x\r\nCookie: {cookie}\r\n\
+                 X-Forwarded-For: {ATTACKER}\r\n\r\n"
+            );
+            if let Some(mut socket) = connect_from("127.0.0.3", addr).await {
+                let _ = socket.write_all(request.as_bytes()).await;
+                streams.push(socket);
+            }
+        }
+    }
+    assert_eq!(streams.len(), 192, "every stream request was sent");
+
+    // A client that was not connected before the attack.
+    let http = client();
+    let health = http
+        .get(format!("{}/healthz", server.base))
+        .send()
+        .await
+        .expect("/healthz answers while the streams are held");
+    assert_eq!(health.status(), StatusCode::OK);
+    let signup = http
+        .post(format!("{}/api/v1/auth/signup", server.base))
+        .header("x-forwarded-for", "203.0.113.9")
+        .json(&json!({"email": "victim@example.com", "password": "van-route-42"}))
+        .send()
+        .await
+        .expect("sign-up answers");
+    assert_eq!(signup.status(), StatusCode::CREATED);
+    let push = http
+        .post(format!("{}/api/v1/sync/push", server.base))
+        .header("cookie", cookie_of(&signup))
+        .header("x-forwarded-for", "203.0.113.9")
+        .json(&json!({"clientId": "victim", "mutations": [entry_put()]}))
+        .send()
+        .await
+        .expect("a push from another address answers");
+    assert_eq!(push.status(), StatusCode::OK);
+    let results: Value = push.json().await.unwrap();
+    assert_eq!(results["results"][0]["status"], "applied", "{results}");
+
+    // How the stream requests were answered: the address's share, the rest refused.
+    let mut statuses = std::collections::BTreeMap::new();
+    for socket in &mut streams {
+        let status = status_line(socket).await;
+        *statuses.entry(status).or_insert(0) += 1;
+    }
+    eprintln!("stream answers: {statuses:?}");
+    assert_eq!(
+        statuses.get("200"),
+        Some(&12),
+        "EVENT_STREAMS_PER_IP = 256 files → 12"
+    );
+    assert_eq!(statuses.get("429"), Some(&180), "{statuses:?}");
+}
+
+/// The status code of the answer on `socket` ("none" if it closed or said nothing in time).
+async fn status_line(socket: &mut TcpStream) -> String {
+    let mut head = Vec::new();
+    let read = tokio::time::timeout(DEADLINE, async {
+        let mut byte = [0u8; 1];
+        while !head.ends_with(b"\r\n") {
+            match socket.read(&mut byte).await {
+                Ok(1) => head.push(byte[0]),
+                _ => return,
+            }
+        }
+    })
+    .await;
+    if read.is_err() {
+        return "none".into();
+    }
+    String::from_utf8_lossy(&head)
+        .split(' ')
+        .nth(1)
+        .unwrap_or("none")
+        .to_owned()
 }
 
 /// A connection that sends nothing, and one idle after its answer, are both closed.
@@ -278,6 +418,96 @@ async fn event_streams_are_capped_per_session_and_user(backend: Backend) {
     for (name, stream) in [("a3", &mut a3), ("b1", &mut b1), ("b2", &mut b2)] {
         assert!(gets_poke(stream).await, "{name} is still open");
     }
+}
+
+/// Behind a trusted proxy each forwarded address holds at most EVENT_STREAMS_PER_IP streams,
+/// all streams together at most MAX_EVENT_STREAMS; a refusal says when to come back and
+/// closes its connection.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn event_streams_are_capped_per_forwarded_address_and_overall() {
+    let app = spawn_app_with(Backend::Sqlite, |c| {
+        c.http.trust_proxy = true;
+        c.connections.max_event_streams = Some(3);
+        c.connections.event_streams_per_ip = Some(2);
+    })
+    .await
+    .unwrap();
+    let mut cookies = Vec::new();
+    for n in 0..4 {
+        cookies.push(
+            app.sign_up(&format!("cap{n}@example.com"), "van-route-42")
+                .await
+                .0,
+        );
+    }
+    let open = |cookie: String, from: &'static str| {
+        let app = &app;
+        async move {
+            app.http
+                .get(format!("{}{EVENTS}", app.base))
+                .header("cookie", cookie)
+                .header("x-forwarded-for", format!("192.0.2.1, {from}"))
+                .send()
+                .await
+                .unwrap()
+        }
+    };
+    let mut held = Vec::new();
+    for cookie in &cookies[..2] {
+        let stream = open(cookie.clone(), "198.51.100.7").await;
+        assert_eq!(stream.status(), StatusCode::OK);
+        held.push(stream);
+    }
+    let third = open(cookies[2].clone(), "198.51.100.7").await;
+    assert_eq!(third.status(), StatusCode::TOO_MANY_REQUESTS);
+    assert_eq!(third.headers()["connection"], "close");
+    assert_eq!(third.headers()["retry-after"], "15");
+    let body: Value = third.json().await.unwrap();
+    assert_eq!(body["error"]["code"], "too-many-streams", "{body}");
+
+    let other = open(cookies[2].clone(), "203.0.113.9").await;
+    assert_eq!(other.status(), StatusCode::OK, "another address gets in");
+    held.push(other);
+    let full = open(cookies[3].clone(), "192.0.2.200").await;
+    assert_eq!(
+        full.status(),
+        StatusCode::SERVICE_UNAVAILABLE,
+        "MAX_EVENT_STREAMS"
+    );
+    assert_eq!(full.headers()["connection"], "close");
+    let body: Value = full.json().await.unwrap();
+    assert_eq!(body["error"]["code"], "busy", "{body}");
+
+    drop(held.remove(0));
+    let mut again = None;
+    for _ in 0..600 {
+        let reply = open(cookies[3].clone(), "192.0.2.200").await;
+        if reply.status() == StatusCode::OK {
+            again = Some(reply);
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(again.is_some(), "an ended stream gives its slot back");
+}
+
+/// A stream ends by itself after EVENT_STREAM_MAX_SECONDS, however quiet, so a browser
+/// reconnects (with its session checked again) and no stream holds a slot for ever.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_event_stream_ends_after_its_lifetime() {
+    let app = spawn_app_with(Backend::Sqlite, |c| {
+        c.connections.event_stream_max_seconds = 1;
+    })
+    .await
+    .unwrap();
+    let (cookie, _) = app.sign_up("lifetime@example.com", "van-route-42").await;
+    let mut stream = open_stream(&app, &cookie).await;
+    assert!(ends(&mut stream).await, "the stream ended at its lifetime");
+    let mut again = open_stream(&app, &cookie).await;
+    assert!(
+        ends(&mut again).await,
+        "and a new one can open and ends too"
+    );
 }
 
 fn parse_http(raw: &[u8]) -> (u16, Vec<(String, String)>, Value) {

@@ -291,24 +291,56 @@ async fn messages_are_emailed_to_the_operator(backend: Backend) {
     assert_eq!(sink.data_commands(), 2, "each message sent once");
 }
 
+/// Line breaks in a one-line field are refused at the door (issue 31: no control characters in
+/// free text); a message stored before that rule, with them, still cannot add headers.
 async fn line_breaks_in_name_or_subject_cannot_add_headers(backend: Backend) {
     let sink = SmtpSink::start().await;
     let Some(app) = spawn_app_with(backend, mail_to(sink.url(None))).await else {
         return;
     };
+    let (name, subject) = (
+        "Eve\r\nBcc: victim@example.com",
+        "Hello\r\nX-Injected: yes\nCc: other@example.com\r\n\r\nfake body",
+    );
     let reply = app
         .post(
             CONTACT,
-            json!({
-                "name": "Eve\r\nBcc: victim@example.com",
-                "email": "eve@example.com",
-                "subject": "Hello\r\nX-Injected: yes\nCc: other@example.com\r\n\r\nfake body",
-                "message": "Hi"
-            }),
+            json!({"name": name, "email": "eve@example.com", "subject": subject, "message": "Hi"}),
         )
         .await;
-    assert_eq!(reply.status, StatusCode::CREATED);
-    let mail = sink.wait_for(1, DEADLINE).await.remove(0);
+    assert_eq!(
+        reply.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        reply.text
+    );
+    assert_eq!(
+        reply.body["error"]["fields"]["name"][0],
+        "Please remove control characters and text-direction marks"
+    );
+    let now = domain::time_fmt::now_ms();
+    app.store
+        .create_contact_message(ContactRecord {
+            id: Uuid::now_v7(),
+            user_id: None,
+            name: name.into(),
+            email: "eve@example.com".into(),
+            subject: subject.into(),
+            message: "Hi".into(),
+            created_at_ms: now,
+            delivery: EmailDelivery::pending(now),
+        })
+        .await
+        .unwrap();
+    // A clean message wakes the mailer, which sends both, oldest first.
+    let clean = app
+        .post(
+            CONTACT,
+            json!({"name": "Sam", "email": "sam@example.com", "message": "Hello"}),
+        )
+        .await;
+    assert_eq!(clean.status, StatusCode::CREATED, "{}", clean.text);
+    let mail = sink.wait_for(2, DEADLINE).await.remove(0);
     assert_eq!(mail.rcpt_to, ["ops@example.com"], "no extra recipients");
     let mut names = header_names(&mail);
     names.sort();

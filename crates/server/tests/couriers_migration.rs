@@ -4,6 +4,8 @@
 
 mod common;
 
+use common::quota;
+
 use common::Backend;
 use domain::{
     Money, PayTier, PayTiers,
@@ -226,7 +228,12 @@ async fn every_user_gets_a_courier_and_every_day_keeps_its_total(backend: Backen
         }),
     };
     let full = store
-        .push(tiered, vec![day("m1"), day("m2")], 100_000_000, 5 + 2 + 1)
+        .push(
+            tiered,
+            vec![day("m1"), day("m2")],
+            100_000_000,
+            quota(5 + 2 + 1),
+        )
         .await
         .unwrap();
     let codes: Vec<Option<&str>> = full.results.iter().map(|r| r.code.as_deref()).collect();
@@ -261,7 +268,7 @@ async fn every_user_gets_a_courier_and_every_day_keeps_its_total(backend: Backen
                 action: MutationAction::UpdateProfile(update),
             }],
             100_000_000,
-            100,
+            quota(100),
         )
         .await
         .unwrap();

@@ -90,13 +90,9 @@ async fn users_delete_removes_everything_and_nobody_else(backend: Backend) {
 
     assert!(app.store.get_user(id).await.unwrap().is_none());
     assert!(app.store.list_sessions(id).await.unwrap().is_empty());
-    assert!(
-        !files_of(&app, id).exists()
-            || std::fs::read_dir(files_of(&app, id))
-                .unwrap()
-                .next()
-                .is_none()
-    );
+    // Issue 31: the folder goes too, not only what was in it.
+    assert!(!files_of(&app, id).exists(), "users/{id}/ is removed");
+    assert!(files_of(&app, other).exists());
     let session = app.get("/api/v1/auth/session", Some(&cookie)).await;
     session.assert_signed_out("the session ended");
     // A second delete finds nobody.

@@ -1,5 +1,6 @@
-//! What strangers type never reaches the operator's terminal raw: `users list` and `messages
-//! list` print display names and contact messages with terminal controls escaped. The server's
+//! What strangers type never reaches the operator's terminal raw: the API refuses control
+//! characters in free text (issue 31), and `users list` and `messages list` still print display
+//! names and contact messages stored before that rule with terminal controls escaped. The server's
 //! default log has one access line per API request, naming the route and the user, and never
 //! a session token or a query string.
 
@@ -46,7 +47,24 @@ async fn users_list_escapes_display_names(backend: Backend) {
             json!({"email": "driver@example.com", "password": "van-route-42", "displayName": HOSTILE}),
         )
         .await;
-    assert_eq!(reply.status, StatusCode::CREATED, "{}", reply.text);
+    assert_eq!(
+        reply.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        reply.text
+    );
+    // As stored before the API refused such names.
+    app.store
+        .create_user(server::store::NewUser {
+            id: uuid::Uuid::now_v7(),
+            email: Some("driver@example.com".into()),
+            display_name: Some(HOSTILE.into()),
+            password_hash: None,
+            is_anonymous: false,
+            now_ms: domain::time_fmt::now_ms(),
+        })
+        .await
+        .unwrap();
 
     let mut listing = Vec::new();
     server::admin::list_users(&app.store, &mut listing)
@@ -91,18 +109,35 @@ async fn messages_list_escapes_contact_messages(backend: Backend) {
     let Some(app) = spawn_app(backend).await else {
         return;
     };
+    let message =
+        format!("Hello\n--- 2020-01-01T00:00:00Z from Boss <boss@example.com>\n{HOSTILE}");
     let reply = app
         .post(
             "/api/v1/contact",
-            json!({
-                "name": HOSTILE,
-                "email": "visitor@example.com",
-                "subject": HOSTILE,
-                "message": format!("Hello\n--- 2020-01-01T00:00:00Z from Boss <boss@example.com>\n{HOSTILE}"),
-            }),
+            json!({"name": HOSTILE, "email": "visitor@example.com", "subject": HOSTILE, "message": message}),
         )
         .await;
-    assert_eq!(reply.status, StatusCode::CREATED, "{}", reply.text);
+    assert_eq!(
+        reply.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        reply.text
+    );
+    // As stored before the API refused such messages.
+    let now = domain::time_fmt::now_ms();
+    app.store
+        .create_contact_message(server::store::ContactRecord {
+            id: uuid::Uuid::now_v7(),
+            user_id: None,
+            name: HOSTILE.into(),
+            email: "visitor@example.com".into(),
+            subject: HOSTILE.into(),
+            message,
+            created_at_ms: now,
+            delivery: server::store::EmailDelivery::not_configured(),
+        })
+        .await
+        .unwrap();
 
     let mut out = Vec::new();
     server::admin::list_messages(&app.store, 10, &mut out)

@@ -926,3 +926,18 @@ async fn unreachable_s3_fails_cleanly() {
     let session = app.get("/api/v1/auth/session", Some(&cookie)).await;
     assert!(session.body["user"]["photoURL"].is_null());
 }
+
+#[test]
+fn the_colour_profile_bomb_is_a_valid_png_whose_profile_inflates_as_claimed() {
+    let bomb = common::pictures::colour_profile_bomb(64 << 20);
+    assert!(bomb.len() < (64 << 20) / 900, "{} bytes", bomb.len());
+    let start = bomb.windows(4).position(|w| w == b"iCCP").unwrap() + 4 + 5;
+    let mut inflated = Vec::new();
+    std::io::Read::read_to_end(
+        &mut flate2::read::ZlibDecoder::new(&bomb[start..]),
+        &mut inflated,
+    )
+    .unwrap();
+    assert_eq!(inflated.len(), 64 << 20);
+    assert!(image::load_from_memory(&bomb).is_ok());
+}

@@ -53,19 +53,35 @@ fn new_id() -> String {
     Uuid::now_v7().to_string()
 }
 
-/// The receipt objects stored for `user_id` in the local file store.
+/// The receipt objects stored for `user_id` in the local file store, as `receipt_{id}` (each
+/// upload's object also carries its version, `receipt_{id}_{version}`).
 fn stored_receipts(app: &TestApp, user_id: &str) -> Vec<String> {
+    let mut names: Vec<String> = receipt_files(app, user_id)
+        .iter()
+        .map(|path| {
+            let name = path.file_name().unwrap().to_str().unwrap();
+            name[.."receipt_".len() + 36].to_owned()
+        })
+        .collect();
+    names.sort();
+    names
+}
+
+fn receipt_files(app: &TestApp, user_id: &str) -> Vec<std::path::PathBuf> {
     let dir = app.data_dir().join("files/users").join(user_id);
     if !dir.exists() {
         return Vec::new();
     }
-    let mut names: Vec<String> = files_under(&dir)
-        .iter()
-        .map(|path| path.file_name().unwrap().to_str().unwrap().to_owned())
-        .filter(|name| name.starts_with("receipt_"))
-        .collect();
-    names.sort();
-    names
+    files_under(&dir)
+        .into_iter()
+        .filter(|path| {
+            path.file_name()
+                .unwrap()
+                .to_str()
+                .unwrap()
+                .starts_with("receipt_")
+        })
+        .collect()
 }
 
 async fn bytes_held(app: &TestApp, user_id: &str) -> i64 {
@@ -101,10 +117,20 @@ async fn receipts_upload_once_and_are_served_to_their_owner_only(backend: Backen
     let served = fetch(&app, &receipt_path(&from_jpeg), Some(&cookie)).await;
     assert_eq!(served.status, StatusCode::OK);
     assert_eq!(served.headers["content-type"], "image/jpeg");
+    assert_eq!(served.headers["cache-control"], "private, no-cache");
+    // The answer's URL names this photo: cacheable for good.
+    let url = first.body["url"].as_str().unwrap();
+    assert!(
+        url.starts_with(&format!("{}?v=", receipt_path(&from_jpeg))),
+        "{url}"
+    );
+    let versioned = fetch(&app, url, Some(&cookie)).await;
     assert_eq!(
-        served.headers["cache-control"],
+        versioned.headers["cache-control"],
         "private, max-age=31536000, immutable"
     );
+    assert_eq!(versioned.bytes, served.bytes);
+    assert_eq!(versioned.headers["etag"], served.headers["etag"]);
     assert_eq!(served.headers["x-content-type-options"], "nosniff");
     assert_eq!(i64::try_from(served.bytes.len()).unwrap(), bytes);
     let picture = decode_jpeg(&served.bytes);
@@ -397,6 +423,118 @@ async fn deleted_receipts_are_gone_and_their_ids_free(backend: Backend) {
     assert_eq!(stored_receipts(&app, &me), [format!("receipt_{id}")]);
 }
 
+/// Issue 31: a tiny and a large picture under one id at the same moment, twenty times. The
+/// object was written before the row, under one key for the id, so the loser overwrote the
+/// winner's photo and answered "already stored": 11.7 times the quota on disk. Now each upload
+/// writes its own object and the loser removes it: what is on disk is what is recorded.
+async fn racing_uploads_of_one_id_keep_the_recorded_photo_within_the_quota(backend: Backend) {
+    const QUOTA: u64 = 2 * 1_048_576;
+    let Some(app) = spawn_app_with(backend, |config| {
+        config.quotas.max_receipt_bytes_per_user = QUOTA;
+    })
+    .await
+    else {
+        return;
+    };
+    let (cookie, user) = app.sign_up("race@example.com", "van-route-42").await;
+    let me = id_of(&user);
+    let (tiny, large) = (png(&gradient(16, 16)), png(&noise(700, 700)));
+    for _ in 0..20 {
+        let id = new_id();
+        let (a, b) = futures_util::join!(
+            put_receipt(&app, &cookie, &id, &tiny),
+            put_receipt(&app, &cookie, &id, &large)
+        );
+        for reply in [&a, &b] {
+            assert!(
+                reply.status.is_success() || reply.error_code() == "quota-exceeded",
+                "{}",
+                reply.text
+            );
+        }
+        // Whoever won, both answers (and the photo served) are the one recorded.
+        let served = fetch(&app, &receipt_path(&id), Some(&cookie)).await;
+        if served.status == StatusCode::OK {
+            for reply in [&a, &b].into_iter().filter(|r| r.status.is_success()) {
+                assert_eq!(
+                    reply.body["bytes"].as_u64(),
+                    Some(served.bytes.len() as u64)
+                );
+            }
+        }
+    }
+    let on_disk: u64 = receipt_files(&app, &me)
+        .iter()
+        .map(|path| std::fs::metadata(path).unwrap().len())
+        .sum();
+    let recorded = u64::try_from(bytes_held(&app, &me).await).unwrap();
+    assert_eq!(on_disk, recorded, "every byte on disk is recorded");
+    assert!(
+        recorded <= QUOTA,
+        "{recorded} bytes against a quota of {QUOTA}"
+    );
+    let mut rows = stored_receipts(&app, &me);
+    rows.dedup();
+    assert_eq!(
+        rows.len(),
+        receipt_files(&app, &me).len(),
+        "one object per receipt"
+    );
+}
+
+/// A receipt deleted and uploaded again under the same id is a new photo: a new version (ETag
+/// and URL), and the old URL no longer serves anything.
+async fn a_receipt_uploaded_again_gets_a_new_url(backend: Backend) {
+    let Some(app) = spawn_app(backend).await else {
+        return;
+    };
+    let (cookie, _) = app.sign_up("again@example.com", "van-route-42").await;
+    let id = new_id();
+    let first = put_receipt(&app, &cookie, &id, &jpeg(&gradient(300, 500))).await;
+    assert_eq!(first.status, StatusCode::CREATED, "{}", first.text);
+    let old_url = first.body["url"].as_str().unwrap().to_owned();
+    let old = fetch(&app, &old_url, Some(&cookie)).await;
+    assert_eq!(old.status, StatusCode::OK);
+    let etag = old.headers["etag"].to_str().unwrap().to_owned();
+    let revalidated = app
+        .http
+        .get(format!("{}{}", app.base, receipt_path(&id)))
+        .header("cookie", &cookie)
+        .header("if-none-match", &etag)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(revalidated.status(), StatusCode::NOT_MODIFIED);
+
+    assert_eq!(
+        delete_receipt(&app, &cookie, &id).await.status,
+        StatusCode::NO_CONTENT
+    );
+    let second = put_receipt(&app, &cookie, &id, &jpeg(&noise(400, 300))).await;
+    assert_eq!(second.status, StatusCode::CREATED, "{}", second.text);
+    let new_url = second.body["url"].as_str().unwrap();
+    assert_ne!(new_url, old_url, "a new photo, a new URL");
+    assert_eq!(
+        fetch(&app, &old_url, Some(&cookie)).await.status,
+        StatusCode::NOT_FOUND
+    );
+    let revalidated = app
+        .http
+        .get(format!("{}{}", app.base, receipt_path(&id)))
+        .header("cookie", &cookie)
+        .header("if-none-match", &etag)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        revalidated.status(),
+        StatusCode::OK,
+        "the old ETag is stale"
+    );
+    let picture = decode_jpeg(&revalidated.bytes().await.unwrap());
+    assert_eq!((picture.width(), picture.height()), (400, 300));
+}
+
 fn expense(id: &str, receipts: &[&str]) -> Value {
     json!({"id": Uuid::now_v7().to_string(), "name": "expense.put",
            "args": {"id": id, "date": "2025-04-06", "amount": 4_599, "category": "fuel",
@@ -478,6 +616,8 @@ async fn the_sweeps_remove_orphaned_and_abandoned_receipts(backend: Backend) {
 }
 
 on_both_backends!(
+    racing_uploads_of_one_id_keep_the_recorded_photo_within_the_quota,
+    a_receipt_uploaded_again_gets_a_new_url,
     receipts_upload_once_and_are_served_to_their_owner_only,
     bad_receipts_are_refused_and_nothing_is_stored,
     the_receipt_quota_holds_under_concurrent_uploads,

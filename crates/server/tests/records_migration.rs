@@ -4,6 +4,8 @@
 
 mod common;
 
+use common::quota;
+
 use common::{Backend, TestStore};
 use domain::{
     Money,
@@ -192,7 +194,7 @@ async fn rows_move_into_records(backend: Backend) {
             other.id,
             vec![put("m1", LIVE_ENTRY, other.id)],
             100_000_000,
-            100,
+            quota(100),
         )
         .await
         .unwrap();
@@ -206,7 +208,7 @@ async fn rows_move_into_records(backend: Backend) {
                 put("m4", &Uuid::now_v7().to_string(), owner),
             ],
             100_000_000,
-            6 + 2,
+            quota(6 + 2),
         )
         .await
         .unwrap();

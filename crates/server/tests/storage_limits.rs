@@ -1,6 +1,7 @@
 //! Issue 10's storage limits over HTTP, on SQLite and PostgreSQL: the records quota answered
 //! per mutation, push volume answered 429 with Retry-After, guest creation limits, the sweep
-//! of abandoned guests with their files, and two accounts racing for one new record id.
+//! of abandoned guests with their files, and two accounts racing for one new record id. Issue
+//! 31's replay records quota: kept answers count, and the pruning sweep gives room back.
 
 mod common;
 
@@ -238,6 +239,71 @@ async fn sweep_deletes_abandoned_guests_with_their_files(backend: Backend) {
     );
 }
 
+/// Issue 31: every pushed change keeps its answer for APPLIED_MUTATIONS_RETENTION_DAYS, and
+/// one guest editing one record at the push limit stored 0.29 GB of them a day. Now a user
+/// holds at most MAX_REPLAY_RECORDS_PER_USER: past it a change is refused (`quota-exceeded`,
+/// nothing changed, not kept), a resend of a kept one is still answered, and the pruning sweep
+/// gives room back.
+async fn replay_records_are_capped_per_user(backend: Backend) {
+    let Some(app) = spawn_app_with(backend, |c| {
+        c.quotas.max_replay_records_per_user = 500;
+    })
+    .await
+    else {
+        return;
+    };
+    let (cookie, _) = app.sign_up("replays@example.com", "correct horse").await;
+    let entry = new_id();
+    let edits: Vec<Value> = (1..=500).map(|stops| put(&entry, stops)).collect();
+    let first = edits[0].clone();
+    let reply = app.push(&cookie, edits).await;
+    assert!(
+        statuses(&reply)
+            .iter()
+            .all(|(status, _)| status == "applied"),
+        "{}",
+        reply.text
+    );
+
+    let over = app.push(&cookie, vec![put(&entry, 999)]).await;
+    assert_eq!(over.status, StatusCode::OK, "{}", over.text);
+    assert_eq!(
+        statuses(&over),
+        [("rejected".to_owned(), Some("quota-exceeded".to_owned()))]
+    );
+    let message = over.body["results"][0]["message"].as_str().unwrap();
+    assert!(
+        message.contains("(500)") && message.contains("Nothing was saved"),
+        "{message}"
+    );
+    let pulled = app.get("/api/v1/sync/pull", Some(&cookie)).await;
+    let stops = pulled.body["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["id"] == entry.as_str())
+        .map(|c| c["data"]["stops"].clone());
+    assert_eq!(stops, Some(json!(500)), "the refused edit changed nothing");
+    // A resend of a kept change is still recognised.
+    assert_eq!(
+        statuses(&app.push(&cookie, vec![first]).await),
+        [("applied".to_owned(), None)]
+    );
+
+    let config = Config::for_data_dir(app.data_dir());
+    let files = FileStore::from_config(&config).unwrap();
+    let later = domain::time_fmt::now_ms() + 91 * DAY_MS;
+    let report = housekeeping::sweep(&app.store, &files, &config.quotas, later)
+        .await
+        .unwrap();
+    assert_eq!(report.replay_records, 500, "{report:?}");
+    assert_eq!(
+        statuses(&app.push(&cookie, vec![put(&entry, 7)]).await),
+        [("applied".to_owned(), None)],
+        "room again once the old answers are pruned"
+    );
+}
+
 /// Two accounts push the same new entry id at the same moment, each with an unrelated new
 /// entry: one gets the id, the other a `not-owner` rejection for it alone; never a 500, and
 /// the loser's other mutation is applied.
@@ -276,6 +342,7 @@ async fn racing_accounts_for_one_new_id(backend: Backend) {
 }
 
 on_both_backends!(
+    replay_records_are_capped_per_user,
     records_quota_is_a_per_mutation_rejection,
     push_volume_is_limited_per_user,
     guest_creation_is_limited_per_ip,

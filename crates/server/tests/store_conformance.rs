@@ -2,6 +2,8 @@
 
 mod common;
 
+use common::quota;
+
 use std::collections::HashSet;
 
 use common::{Backend, store_for};
@@ -369,7 +371,7 @@ async fn invoices_round_trip_beside_entries(backend: Backend) {
                 prepared(MutationAction::delete::<Invoices>(uncounted.id)),
             ],
             86_400_000,
-            50_000,
+            quota(50_000),
         )
         .await
         .unwrap();
@@ -505,7 +507,7 @@ async fn records_quota_counts_every_new_row(backend: Backend) {
                 mutation("m3", MutationAction::delete::<Entries>(c)),
             ],
             1_000,
-            S + 3,
+            quota(S + 3),
         )
         .await
         .unwrap();
@@ -526,7 +528,7 @@ async fn records_quota_counts_every_new_row(backend: Backend) {
                 mutation("m7", MutationAction::delete::<Entries>(a)),
             ],
             2_000,
-            S + 3,
+            quota(S + 3),
         )
         .await
         .unwrap();
@@ -555,7 +557,7 @@ async fn records_quota_counts_every_new_row(backend: Backend) {
                 MutationAction::put::<Entries>(&day_entry(user.id, d, 1)),
             )],
             3_000,
-            S + 4,
+            quota(S + 4),
         )
         .await
         .unwrap();
@@ -568,7 +570,7 @@ async fn records_quota_counts_every_new_row(backend: Backend) {
                 MutationAction::put::<Entries>(&day_entry(user.id, d, 1)),
             )],
             3_000,
-            S + 4,
+            quota(S + 4),
         )
         .await
         .unwrap();
@@ -700,7 +702,7 @@ async fn inactive_guests_are_deleted_with_their_data(backend: Backend) {
                 MutationAction::put::<Entries>(&day_entry(abandoned.id, entry, 5)),
             )],
             2_000,
-            100,
+            quota(100),
         )
         .await
         .unwrap();
@@ -733,7 +735,7 @@ async fn inactive_guests_are_deleted_with_their_data(backend: Backend) {
                 MutationAction::put::<Entries>(&day_entry(in_use.id, entry, 6)),
             )],
             60_000,
-            100,
+            quota(100),
         )
         .await
         .unwrap();
@@ -765,7 +767,7 @@ async fn pruned_replays_cannot_duplicate_or_resurrect(backend: Backend) {
             user.id,
             vec![create_kept.clone(), create_deleted.clone()],
             1_000,
-            100,
+            quota(100),
         )
         .await
         .unwrap();
@@ -777,7 +779,7 @@ async fn pruned_replays_cannot_duplicate_or_resurrect(backend: Backend) {
                 MutationAction::delete::<Entries>(deleted),
             )],
             90_000,
-            100,
+            quota(100),
         )
         .await
         .unwrap();
@@ -786,7 +788,12 @@ async fn pruned_replays_cannot_duplicate_or_resurrect(backend: Backend) {
     assert_eq!(store.prune_applied_mutations(50_000, 10).await.unwrap(), 0);
 
     let late = store
-        .push(user.id, vec![create_kept, create_deleted], 200_000, 100)
+        .push(
+            user.id,
+            vec![create_kept, create_deleted],
+            200_000,
+            quota(100),
+        )
         .await
         .unwrap();
     assert_eq!(codes(&late), [None, None]);
@@ -812,7 +819,7 @@ async fn pruned_replays_cannot_duplicate_or_resurrect(backend: Backend) {
                 MutationAction::delete::<Entries>(deleted),
             )],
             200_000,
-            100,
+            quota(100),
         )
         .await
         .unwrap();
@@ -942,7 +949,7 @@ async fn couriers_cards_and_deductions_round_trip(backend: Backend) {
                 mutation("c4", MutationAction::put::<Entries>(&entry)),
             ],
             5_000,
-            100,
+            quota(100),
         )
         .await
         .unwrap();
@@ -1034,7 +1041,7 @@ async fn couriers_cards_and_deductions_round_trip(backend: Backend) {
                 MutationAction::UpdateProfile(update.clone()),
             )],
             9_000,
-            100,
+            quota(100),
         )
         .await
         .unwrap();
@@ -1074,7 +1081,7 @@ async fn couriers_cards_and_deductions_round_trip(backend: Backend) {
                 ),
             ],
             10_000,
-            100,
+            quota(100),
         )
         .await
         .unwrap();
@@ -1241,7 +1248,7 @@ async fn vehicles_expenses_and_mileage_round_trip(backend: Backend) {
                 mutation("m3", MutationAction::put::<MileageLog>(&stray)),
             ],
             5_000,
-            100,
+            quota(100),
         )
         .await
         .unwrap();
@@ -1325,7 +1332,7 @@ async fn vehicles_expenses_and_mileage_round_trip(backend: Backend) {
                 mutation("x3", MutationAction::delete::<Expenses>(phone.id)),
             ],
             6_000,
-            100,
+            quota(100),
         )
         .await
         .unwrap();
@@ -1362,7 +1369,7 @@ async fn the_tax_region_is_kept_unless_a_put_names_it(backend: Backend) {
                     MutationAction::PutSettings(update),
                 )],
                 now_ms,
-                100,
+                quota(100),
             )
             .await
             .unwrap();
@@ -1467,40 +1474,42 @@ async fn receipts_are_owned_counted_and_swept(backend: Backend) {
         id: listed,
         bytes: 400,
         created_at_ms: 1_000,
+        version: Some("v1".into()),
     };
     assert_eq!(
         store
-            .insert_receipt(alice.id, listed, 400, 1_000, 1_000)
+            .insert_receipt(alice.id, listed, 400, "v1", 1_000, 1_000)
             .await
             .unwrap(),
-        ReceiptInsert::Stored(stored)
+        ReceiptInsert::Stored(stored.clone())
     );
     assert_eq!(
         store.find_receipt(alice.id, listed).await.unwrap(),
-        ReceiptHolder::Me(stored)
+        ReceiptHolder::Me(stored.clone())
     );
     assert_eq!(
         store.find_receipt(bob.id, listed).await.unwrap(),
         ReceiptHolder::Other
     );
-    // A resend stores nothing and is not refused by a quota it already counts in.
+    // A resend (or a concurrent upload that lost) stores nothing and is not refused by a
+    // quota it already counts in; the answer names the version that won.
     assert_eq!(
         store
-            .insert_receipt(alice.id, listed, 999, 2_000, 400)
+            .insert_receipt(alice.id, listed, 999, "v2", 2_000, 400)
             .await
             .unwrap(),
-        ReceiptInsert::Existing(stored)
+        ReceiptInsert::Existing(stored.clone())
     );
     assert_eq!(
         store
-            .insert_receipt(bob.id, listed, 10, 2_000, 1_000)
+            .insert_receipt(bob.id, listed, 10, "b", 2_000, 1_000)
             .await
             .unwrap(),
         ReceiptInsert::OtherHolder
     );
     assert_eq!(
         store
-            .insert_receipt(alice.id, unlisted, 601, 1_000, 1_000)
+            .insert_receipt(alice.id, unlisted, 601, "u", 1_000, 1_000)
             .await
             .unwrap(),
         ReceiptInsert::OverQuota
@@ -1512,7 +1521,7 @@ async fn receipts_are_owned_counted_and_swept(backend: Backend) {
     let outcomes = futures_util::future::join_all(
         racers
             .iter()
-            .map(|id| store.insert_receipt(alice.id, *id, 200, 1_500, 1_000)),
+            .map(|id| store.insert_receipt(alice.id, *id, 200, "r", 1_500, 1_000)),
     )
     .await;
     let stored_now: Vec<Uuid> = racers
@@ -1528,17 +1537,21 @@ async fn receipts_are_owned_counted_and_swept(backend: Backend) {
     assert_eq!((stored_now.len(), refused), (3, 5), "{outcomes:?}");
     assert_eq!(store.receipt_bytes(alice.id).await.unwrap(), 1_000);
     for id in &stored_now {
-        assert!(store.delete_receipt(alice.id, *id).await.unwrap());
-        assert!(!store.delete_receipt(alice.id, *id).await.unwrap());
+        let removed = store.delete_receipt(alice.id, *id).await.unwrap();
+        assert_eq!(
+            removed.map(|r| (r.id, r.bytes, r.version)),
+            Some((*id, 200, Some("r".into())))
+        );
+        assert_eq!(store.delete_receipt(alice.id, *id).await.unwrap(), None);
     }
-    assert!(!store.delete_receipt(bob.id, listed).await.unwrap());
+    assert_eq!(store.delete_receipt(bob.id, listed).await.unwrap(), None);
     assert_eq!(store.receipt_bytes(alice.id).await.unwrap(), 400);
 
     // The sweep: an expense lists `listed`; `unlisted` is old and listed by nothing but a
     // deleted expense; `fresh` is within the grace period.
     for (id, now_ms) in [(unlisted, 1_000), (fresh, 9_000)] {
         let inserted = store
-            .insert_receipt(alice.id, id, 100, now_ms, 1_000)
+            .insert_receipt(alice.id, id, 100, "s", now_ms, 1_000)
             .await
             .unwrap();
         assert!(matches!(inserted, ReceiptInsert::Stored(_)), "{inserted:?}");
@@ -1568,7 +1581,7 @@ async fn receipts_are_owned_counted_and_swept(backend: Backend) {
                 mutation("r3", MutationAction::delete::<Expenses>(dropped.id)),
             ],
             2_000,
-            100,
+            quota(100),
         )
         .await
         .unwrap();
@@ -1576,12 +1589,16 @@ async fn receipts_are_owned_counted_and_swept(backend: Backend) {
     // Bob's receipt with the same age is his: alice's expense listing nothing of his.
     let bobs = Uuid::now_v7();
     store
-        .insert_receipt(bob.id, bobs, 100, 1_000, 1_000)
+        .insert_receipt(bob.id, bobs, 100, "bob", 1_000, 1_000)
         .await
         .unwrap();
     let first = store.delete_orphan_receipts(5_000, 1).await.unwrap();
     let second = store.delete_orphan_receipts(5_000, 10).await.unwrap();
-    let mut swept: Vec<(Uuid, Uuid)> = first.iter().chain(&second).copied().collect();
+    let mut swept: Vec<(Uuid, Uuid)> = first
+        .iter()
+        .chain(&second)
+        .map(|(user, record)| (*user, record.id))
+        .collect();
     swept.sort();
     let mut expected = vec![(alice.id, unlisted), (bob.id, bobs)];
     expected.sort();
@@ -1608,13 +1625,14 @@ async fn receipts_are_owned_counted_and_swept(backend: Backend) {
             alice.id,
             vec![mutation("r4", MutationAction::delete::<Expenses>(keeps.id))],
             3_000,
-            100,
+            quota(100),
         )
         .await
         .unwrap();
     assert_eq!(
         store.delete_orphan_receipts(5_000, 10).await.unwrap(),
-        [(alice.id, listed)]
+        [(alice.id, stored)],
+        "with what it was, to find its object"
     );
 }
 
@@ -1632,7 +1650,7 @@ async fn a_deleted_guests_receipts_go_with_it(backend: Backend) {
         .unwrap();
     let id = Uuid::now_v7();
     store
-        .insert_receipt(guest.id, id, 100, 1_000, 1_000)
+        .insert_receipt(guest.id, id, 100, "g", 1_000, 1_000)
         .await
         .unwrap();
     assert_eq!(

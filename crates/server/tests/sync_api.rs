@@ -1828,6 +1828,163 @@ async fn references_are_checked_in_push_order(backend: Backend) {
     }
 }
 
+/// Issue 31: a day could name one courier with another courier's rate card. The card must be
+/// a card of the day's courier (`mismatched-reference`, not recorded: the same day applies
+/// once it is corrected); a day of the default courier from an app before couriers, and a day
+/// priced with no card, are fine.
+async fn a_days_rate_card_must_be_its_couriers(backend: Backend) {
+    let Some(app) = spawn_app(backend).await else {
+        return;
+    };
+    let (cookie, _) = app
+        .sign_up("card-courier@example.com", "van-route-42")
+        .await;
+    let me = user_id(&app, &cookie).await;
+    let (evri, dpd, evri_card, dpd_card) = (new_id(), new_id(), new_id(), new_id());
+    let setup = app
+        .push(
+            &cookie,
+            vec![
+                mutation("courier.put", courier_args(&evri, "Evri")),
+                mutation("courier.put", courier_args(&dpd, "DPD")),
+                mutation("rateCard.put", card_args(&evri_card, &evri)),
+                mutation("rateCard.put", card_args(&dpd_card, &dpd)),
+            ],
+        )
+        .await;
+    assert_eq!(statuses(&setup), ["applied"; 4], "{}", setup.text);
+
+    let crossed = mutation("entry.put", day_args(&new_id(), &evri, Some(&dpd_card)));
+    for _ in 0..2 {
+        let reply = app.push(&cookie, vec![crossed.clone()]).await;
+        let result = &reply.body["results"][0];
+        assert_eq!(result["code"], "mismatched-reference", "{}", reply.text);
+        assert_eq!(
+            result["message"],
+            "This day's rate card is another courier's. Nothing was saved."
+        );
+    }
+    let reply = app
+        .push(
+            &cookie,
+            vec![
+                mutation("entry.put", day_args(&new_id(), &evri, Some(&evri_card))),
+                mutation("entry.put", day_args(&new_id(), &dpd, None)),
+                mutation("entry.put", day_args(&new_id(), &me, Some(&me))),
+                mutation(
+                    "entry.put",
+                    json!({"id": new_id(), "date": "2025-09-03", "stops": 3, "total": 594}),
+                ),
+            ],
+        )
+        .await;
+    assert_eq!(statuses(&reply), ["applied"; 4], "{}", reply.text);
+    // An edit that moves a day to another courier must move its card too.
+    let day = new_id();
+    app.push(
+        &cookie,
+        vec![mutation(
+            "entry.put",
+            day_args(&day, &evri, Some(&evri_card)),
+        )],
+    )
+    .await;
+    let moved = app
+        .push(
+            &cookie,
+            vec![mutation(
+                "entry.put",
+                day_args(&day, &dpd, Some(&evri_card)),
+            )],
+        )
+        .await;
+    assert_eq!(moved.body["results"][0]["code"], "mismatched-reference");
+}
+
+/// Issue 31: the nil and max UUIDs were taken as record ids, and `+2025-01-01` as a date.
+async fn nil_and_max_ids_and_signed_dates_are_refused(backend: Backend) {
+    let Some(app) = spawn_app(backend).await else {
+        return;
+    };
+    let (cookie, _) = app.sign_up("odd-ids@example.com", "van-route-42").await;
+    let me = user_id(&app, &cookie).await;
+    let (nil, max) = (
+        "00000000-0000-0000-0000-000000000000",
+        "ffffffff-ffff-ffff-ffff-ffffffffffff",
+    );
+    let mut signed = day_args(&new_id(), &me, Some(&me));
+    signed["date"] = json!("+2025-01-01");
+    let reply = app
+        .push(
+            &cookie,
+            vec![
+                mutation("entry.put", day_args(nil, &me, Some(&me))),
+                mutation("courier.put", courier_args(max, "Max")),
+                mutation("entry.delete", json!({"id": nil})),
+                mutation("rateCard.delete", json!({"id": max})),
+                mutation("entry.put", day_args(&new_id(), nil, None)),
+                mutation("entry.put", signed),
+            ],
+        )
+        .await;
+    let codes: Vec<&str> = reply.body["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["code"].as_str().unwrap_or("applied"))
+        .collect();
+    assert_eq!(codes, ["validation"; 6], "{}", reply.text);
+    assert!(
+        reply.body["results"][5]["message"]
+            .as_str()
+            .unwrap()
+            .contains("YYYY-MM-DD")
+    );
+}
+
+/// Issue 31: `entry.notes` took NUL, ESC, DEL and C1 controls, and names and labels took
+/// bidi overrides. Every free-text field refuses them now; notes keep line breaks and tabs.
+async fn free_text_refuses_control_characters_and_direction_marks(backend: Backend) {
+    let Some(app) = spawn_app(backend).await else {
+        return;
+    };
+    let (cookie, _) = app.sign_up("free-text@example.com", "van-route-42").await;
+    let me = user_id(&app, &cookie).await;
+    let notes = |text: &str| {
+        let mut args = day_args(&new_id(), &me, Some(&me));
+        args["notes"] = json!(text);
+        mutation("entry.put", args)
+    };
+    let refused = [
+        notes("nul\u{0}"),
+        notes("esc\u{1b}[2J"),
+        notes("del\u{7f}"),
+        notes("c1\u{9b}31m"),
+        notes("gnp.\u{202e}exe"),
+        mutation("courier.put", courier_args(&new_id(), "Evri\u{202e}")),
+        mutation("profile.update", json!({"displayName": "Sam\u{2066}"})),
+        mutation("profile.update", json!({"bio": "bell\u{7}"})),
+    ];
+    let reply = app.push(&cookie, refused.to_vec()).await;
+    let codes: Vec<&str> = reply.body["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["code"].as_str().unwrap_or("applied"))
+        .collect();
+    assert_eq!(codes, ["validation"; 8], "{}", reply.text);
+    let fine = app
+        .push(
+            &cookie,
+            vec![
+                notes("first line\nsecond\ttabbed"),
+                mutation("profile.update", json!({"bio": "two\nlines"})),
+            ],
+        )
+        .await;
+    assert_eq!(statuses(&fine), ["applied"; 2], "{}", fine.text);
+}
+
 fn vehicle_args(id: &str, name: &str) -> Value {
     json!({"id": id, "name": name, "type": "carVan", "method": "flatRate"})
 }
@@ -2584,6 +2741,9 @@ async fn pulls_racing_pushes_never_skip_a_change(backend: Backend) {
 }
 
 on_both_backends!(
+    a_days_rate_card_must_be_its_couriers,
+    free_text_refuses_control_characters_and_direction_marks,
+    nil_and_max_ids_and_signed_dates_are_refused,
     starter_records_come_first_in_every_new_account,
     vehicles_expenses_and_mileage_put_edit_delete,
     spending_kinds_refuse_bad_input_naming_every_problem,

@@ -2,6 +2,8 @@
 // first load (issue 15), and zod is ~26 KB of gzip JS. credentials-schema.test.ts holds this to
 // the zod schema it replaced.
 
+import { forbiddenCharactersMessage, hasForbiddenCharacters } from './text-rules';
+
 // Loose on purpose (something@something.something, no spaces): the server has the last word.
 const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -44,6 +46,8 @@ export function validateCredentials(input: CredentialsInput): { ok: true; value:
   else if (!emailPattern.test(email)) errors.email = 'Invalid email address';
   const badPassword = passwordProblem(password);
   if (badPassword !== undefined) errors.password = badPassword;
-  if (errors.email !== undefined || errors.password !== undefined) return { ok: false, errors };
-  return { ok: true, value: { email, password, displayName: input.displayName.trim() || undefined } };
+  const displayName = input.displayName.trim();
+  if (hasForbiddenCharacters(displayName)) errors.displayName = forbiddenCharactersMessage('Display name');
+  if (Object.keys(errors).length > 0) return { ok: false, errors };
+  return { ok: true, value: { email, password, displayName: displayName || undefined } };
 }

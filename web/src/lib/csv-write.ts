@@ -7,13 +7,27 @@ const UTF8_BOM = '\uFEFF';
 const CRLF = '\r\n';
 
 // Cells a spreadsheet would run as a formula (or as DDE through a leading tab or CR), after
-// OWASP's CSV injection advice: such text gets a leading ' so it shows as typed.
-const FORMULA_START = /^[=+\-@\t\r]/;
+// OWASP's CSV injection advice: such text gets a leading ' so it shows as typed. Spreadsheets
+// skip what leads a cell before they look for the sign: whitespace (spaces, line breaks,
+// no-break and other Unicode spaces) and invisible characters (zero-width space and joiners,
+// word joiner, byte order mark); and take the full-width signs (＝ ＋ － ＠) as the signs.
+const LEADING_DDE = /^[\t\r]/;
+const SKIPPED = /^[\s\u200b-\u200d\u2060\ufeff]*/;
+const FORMULA_SIGN = /^[=+\-@\uff1d\uff0b\uff0d\uff20]/;
 const NEEDS_QUOTES = /[",\r\n]/;
+
+function looksLikeFormula(value: string): boolean {
+  return LEADING_DDE.test(value) || FORMULA_SIGN.test(value.replace(SKIPPED, ''));
+}
 
 /** Free text typed by the driver, made safe to open in a spreadsheet. Not for numbers: a negative amount must stay a number. */
 export function csvText(value: string): string {
-  return FORMULA_START.test(value) ? `'${value}` : value;
+  return looksLikeFormula(value) ? `'${value}` : value;
+}
+
+/** A cell of our own export read back: `csvText` undone. */
+export function csvTextRead(cell: string): string {
+  return cell.startsWith("'") && looksLikeFormula(cell.slice(1)) ? cell.slice(1) : cell;
 }
 
 export function csvField(value: string): string {

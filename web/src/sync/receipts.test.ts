@@ -357,6 +357,20 @@ describe('the receipts routes over HTTP', () => {
     expect(await failureOf(() => new Response('', { status: 413 }))).toEqual({ kind: 'refused', message: 'The server refused this photo (413)' });
   });
 
+  it('offline, downloads the copy the browser cached last time, however old', async () => {
+    const asked: (RequestCache | undefined)[] = [];
+    const offline: typeof fetch = (_input, init) => {
+      asked.push(init?.cache);
+      if (init?.cache === 'only-if-cached') return Promise.resolve(new Response(new Uint8Array([7, 7, 7]), { status: 200 }));
+      return Promise.reject(new TypeError('Failed to fetch'));
+    };
+    expect((await httpReceiptApi(offline).download(id)).size).toBe(3);
+    expect(asked).toEqual([undefined, 'only-if-cached']);
+    const nothingCached: typeof fetch = (_input, init) =>
+      init?.cache === 'only-if-cached' ? Promise.resolve(new Response(null, { status: 504 })) : Promise.reject(new TypeError('Failed to fetch'));
+    await expect(httpReceiptApi(nothingCached).download(id)).rejects.toMatchObject({ code: 'network' });
+  });
+
   it('downloads a photo with GET', async () => {
     const fake = createFakeFetch({ [`GET /api/v1/receipts/${id}`]: () => new Response(new Uint8Array([1, 2]), { status: 200, headers: { 'Content-Type': 'image/jpeg' } }) });
     const blob = await httpReceiptApi(fake.fetch).download(id);

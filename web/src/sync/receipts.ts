@@ -52,8 +52,19 @@ export function httpReceiptApi(fetchImpl: typeof fetch = (input, init) => fetch(
       if (!parsed.success || parsed.data.id !== id) throw new ApiError({ status: response.status, code: 'invalid-response' });
     },
     async download(id) {
-      const response = await send(receiptPath(id), { method: 'GET' });
-      return response.blob();
+      try {
+        // The server answers with the photo's version as ETag and `no-cache`: the browser's
+        // copy is checked each time (304 while unchanged), so a photo deleted and added again
+        // under its id is never shown stale.
+        const response = await send(receiptPath(id), { method: 'GET' });
+        return response.blob();
+      } catch (error) {
+        if (!isApiError(error) || error.code !== 'network') throw error;
+        // Offline: the copy this browser cached last time it was online, however old.
+        const cached = await fetchImpl(receiptPath(id), { credentials: 'same-origin', cache: 'only-if-cached', mode: 'same-origin' }).catch(() => null);
+        if (cached?.ok) return cached.blob();
+        throw error;
+      }
     },
   };
 }

@@ -174,12 +174,12 @@ pub struct PasswordChanged {
     ))]
 pub async fn change_password(
     State(state): State<AppState>,
-    ClientIp(ip): ClientIp,
+    client: ClientIp,
     headers: HeaderMap,
     SignedInForPasswordChange(current): SignedInForPasswordChange,
     ApiJson(body): ApiJson<ChangePasswordRequest>,
 ) -> ApiResult<Response> {
-    state.limits.check_ip(ip)?;
+    state.limits.check_ip(client.key())?;
     // Per account too (keyed like the per-e-mail login limit): a stolen session cannot try
     // current passwords from many addresses at once.
     state.limits.check_email(&current.user.id.to_string())?;
@@ -257,12 +257,12 @@ pub struct LinkPasswordRequest {
     ))]
 pub async fn link_password(
     State(state): State<AppState>,
-    ClientIp(ip): ClientIp,
+    client: ClientIp,
     headers: HeaderMap,
     current: CurrentUser,
     ApiJson(body): ApiJson<LinkPasswordRequest>,
 ) -> ApiResult<Response> {
-    state.limits.check_ip(ip)?;
+    state.limits.check_ip(client.key())?;
     if !current.user.is_anonymous {
         return Err(not_a_guest());
     }

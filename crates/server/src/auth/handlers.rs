@@ -29,7 +29,7 @@ pub(super) fn account_error(err: AccountError) -> AppError {
         | AccountError::PasswordTooCommon
         | AccountError::PasswordFromEmail
         | AccountError::PasswordFromAppName => "weak-password",
-        AccountError::DisplayNameTooLong => {
+        AccountError::DisplayNameTooLong | AccountError::DisplayNameUnclean => {
             return AppError::validation("displayName", err.message());
         }
     };
@@ -90,12 +90,12 @@ pub(super) async fn signed_in(
     ))]
 pub async fn create_account(
     State(state): State<AppState>,
-    ClientIp(ip): ClientIp,
+    client: ClientIp,
     headers: HeaderMap,
     ApiJson(body): ApiJson<SignupRequest>,
 ) -> ApiResult<Response> {
     super::signups::check_signups_open(&state)?;
-    state.limits.check_ip(ip)?;
+    state.limits.check_ip(client.key())?;
     let email = required(body.email, "email", "Email is required")?;
     let password = required(body.password, "password", "Password is required")?;
     let email = Email::parse(&email).map_err(account_error)?;
@@ -139,11 +139,11 @@ pub async fn create_account(
     ))]
 pub async fn create_session(
     State(state): State<AppState>,
-    ClientIp(ip): ClientIp,
+    client: ClientIp,
     headers: HeaderMap,
     ApiJson(body): ApiJson<LoginRequest>,
 ) -> ApiResult<Response> {
-    state.limits.check_ip(ip)?;
+    state.limits.check_ip(client.key())?;
     let email = required(body.email, "email", "Email is required")?;
     let password = required(body.password, "password", "Password is required")?;
     let email = Email::parse(&email).map_err(account_error)?;
@@ -177,12 +177,12 @@ pub async fn create_session(
     ))]
 pub async fn create_guest(
     State(state): State<AppState>,
-    ClientIp(ip): ClientIp,
+    client: ClientIp,
     headers: HeaderMap,
 ) -> ApiResult<Response> {
     super::signups::check_guests_enabled(&state)?;
-    state.limits.check_ip(ip)?;
-    state.quotas.check_guest(ip)?;
+    state.limits.check_ip(client.key())?;
+    state.quotas.check_guest(client.key())?;
     let user = state
         .store
         .create_user(NewUser {

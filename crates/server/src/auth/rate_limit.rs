@@ -2,7 +2,6 @@
 
 use std::{
     hash::Hash,
-    net::IpAddr,
     num::NonZeroU32,
     sync::{
         Arc,
@@ -35,8 +34,8 @@ impl AuthLimits {
     }
 
     /// Counts under the client's [`IpKey`]: an IPv6 /64 shares one bucket.
-    pub fn check_ip(&self, ip: IpAddr) -> Result<(), AppError> {
-        self.per_ip.check(IpKey::of(ip))
+    pub fn check_ip(&self, client: IpKey) -> Result<(), AppError> {
+        self.per_ip.check(client)
     }
 
     pub fn check_email(&self, normalised_email: &str) -> Result<(), AppError> {
@@ -103,10 +102,25 @@ fn at_least_one(n: u32) -> NonZeroU32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::net::IpAddr;
+
+    /// The limits checked by address, as the handlers check a client's key.
+    struct Keyed<'a>(&'a AuthLimits);
+
+    impl Keyed<'_> {
+        fn check_ip(&self, ip: IpAddr) -> Result<(), AppError> {
+            self.0.check_ip(IpKey::of(ip))
+        }
+
+        fn check_email(&self, email: &str) -> Result<(), AppError> {
+            self.0.check_email(email)
+        }
+    }
 
     #[test]
     fn trips_after_the_quota_and_reports_a_wait() {
         let limits = AuthLimits::new(3, 2);
+        let limits = Keyed(&limits);
         let ip: IpAddr = "127.0.0.1".parse().unwrap();
         for _ in 0..3 {
             limits.check_ip(ip).unwrap();

@@ -313,6 +313,11 @@ where
         let state = AppState::from_ref(state);
         let jar = CookieJar::from_headers(&parts.headers);
         let current = state.sessions.resolve(&jar).await?;
+        // Guests made before GUESTS_ENABLED=false are signed out with the rest: the switch
+        // means no guest uses the server, not only that no new one is made.
+        if current.user.is_anonymous && !state.config.signups.guests_enabled {
+            return Err(super::signups::guest_signed_out());
+        }
         crate::http::access::record_user(current.user.id);
         Ok(SignedInForPasswordChange(current))
     }

@@ -21,14 +21,26 @@ use crate::config::{Config, DatabaseTarget, StorageKind};
 /// the first read of a database can).
 const BUSY_TIMEOUT_MS: u32 = 30_000;
 
+/// The files a backup writes beside its archive until it is whole, ours by name: the partial
+/// archive, the database snapshot, and the journal SQLite keeps beside the snapshot while it
+/// fills it.
+pub(super) fn work_files(out: &Path) -> [PathBuf; 3] {
+    [
+        sibling(out, "partial"),
+        sibling(out, "db-snapshot"),
+        sibling(out, "db-snapshot-journal"),
+    ]
+}
+
 pub(super) fn create_blocking(config: &Config, out: &Path) -> anyhow::Result<BackupSummary> {
-    let partial = sibling(out, "partial");
-    let snapshot = sibling(out, "db-snapshot");
+    let [partial, snapshot, journal] = work_files(out);
     // Leftovers of an interrupted run are ours by name.
-    remove_if_present(&partial)?;
-    remove_if_present(&snapshot)?;
+    for file in [&partial, &snapshot, &journal] {
+        remove_if_present(file)?;
+    }
     let result = write_archive(config, &partial, &snapshot);
     let _ = fs::remove_file(&snapshot);
+    let _ = fs::remove_file(&journal);
     match result {
         Ok(summary) => {
             // Renamed into place only when complete: an archive at `out` is always whole.
@@ -132,8 +144,11 @@ fn write_archive(
 
 /// Copies the database at `path` into `snapshot` with `VACUUM INTO` on a connection of our own:
 /// one read transaction, so the copy is the database as of one instant, while the server's
-/// writer goes on (WAL readers never block it). Returns the copy's schema version.
+/// writer goes on (WAL readers never block it). Returns the copy's schema version. The copy
+/// holds password and session hashes: its file is made empty and private first, and SQLite
+/// fills that file (VACUUM INTO takes an empty one) rather than making its own.
 fn snapshot_sqlite(path: &Path, snapshot: &Path) -> anyhow::Result<i64> {
+    drop(create_private(snapshot).with_context(|| format!("creating {}", snapshot.display()))?);
     // No CREATE flag: a wrong DATA_DIR must not back up a new, empty database.
     let conn = Connection::open_with_flags(
         path,

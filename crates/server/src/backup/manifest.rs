@@ -46,9 +46,13 @@ pub fn checksum(reader: &mut impl Read) -> io::Result<(u64, String)> {
     Ok((size, hex::encode(hasher.finalize())))
 }
 
+/// The longest name of one folder or file that file systems take (NAME_MAX).
+const MAX_SEGMENT_BYTES: usize = 255;
+
 /// Whether an archive member's path is one a backup writes: the manifest, the database, or a
-/// plain relative path under `files/` (no `..`, no absolute path, no empty segment), so a
-/// crafted archive cannot write outside the data directory.
+/// plain relative path under `files/` (no `..`, no absolute path, no empty segment, no name
+/// longer than a file system takes), so a crafted archive cannot write outside the data
+/// directory nor fail halfway on a name.
 pub fn is_allowed_path(path: &str) -> bool {
     if path == MANIFEST || path == DATABASE {
         return true;
@@ -57,9 +61,12 @@ pub fn is_allowed_path(path: &str) -> bool {
         return false;
     };
     !rest.is_empty()
-        && rest
-            .split('/')
-            .all(|segment| !segment.is_empty() && segment != "." && segment != "..")
+        && rest.split('/').all(|segment| {
+            !segment.is_empty()
+                && segment != "."
+                && segment != ".."
+                && segment.len() <= MAX_SEGMENT_BYTES
+        })
         && !rest.contains('\\')
         && !rest.contains('\0')
 }
@@ -97,6 +104,7 @@ mod tests {
             "other.txt",
             "files/a\\..\\b",
             "database.sqlite3/x",
+            &format!("files/users/{}", "x".repeat(256)),
         ] {
             assert!(!is_allowed_path(bad), "{bad}");
         }

@@ -5,9 +5,11 @@
 //! "Backups").
 
 mod create;
+mod database;
 mod manifest;
 mod restore;
 pub mod schedule;
+mod staging;
 
 use std::path::{Path, PathBuf};
 
@@ -35,14 +37,54 @@ pub struct RestoreSummary {
 }
 
 /// Writes an archive of the data `config` names to `out`, while a server may be serving it.
-/// The archive appears at `out` only once complete.
+/// The archive appears at `out` only once complete; on any failure its work files (the
+/// database snapshot, the partial archive) are removed.
 pub async fn create(config: &Config, out: &Path) -> anyhow::Result<BackupSummary> {
     let (config, out) = (config.clone(), out.to_owned());
     tokio::task::spawn_blocking(move || create::create_blocking(&config, &out)).await?
 }
 
+/// [`create`] for the `backup` command: stopped by Ctrl-C, SIGTERM or SIGHUP, it removes its
+/// work files before it returns. They are left only by a kill that runs no code, and the next
+/// backup to `out` removes them. (The server's scheduled backups do not take over its
+/// signals; the schedule clears its own leftovers when it starts.)
+pub async fn create_unless_interrupted(
+    config: &Config,
+    out: &Path,
+) -> anyhow::Result<BackupSummary> {
+    tokio::select! {
+        done = create(config, out) => done,
+        signal = interrupted() => {
+            for file in create::work_files(out) {
+                let _ = std::fs::remove_file(file);
+            }
+            anyhow::bail!("backup stopped by {signal}: its unfinished files were removed")
+        }
+    }
+}
+
+/// Resolves when the process is asked to stop, naming the signal.
+async fn interrupted() -> &'static str {
+    use tokio::signal::unix::{SignalKind, signal};
+    let wait = |kind: SignalKind, name: &'static str| async move {
+        match signal(kind) {
+            Ok(mut stream) => {
+                stream.recv().await;
+                name
+            }
+            Err(_) => std::future::pending().await,
+        }
+    };
+    tokio::select! {
+        name = wait(SignalKind::interrupt(), "SIGINT") => name,
+        name = wait(SignalKind::terminate(), "SIGTERM") => name,
+        name = wait(SignalKind::hangup(), "SIGHUP") => name,
+    }
+}
+
 /// Restores `archive` into the data directory (and SQLite database) `config` names, which must
-/// be new or empty. Every checksum is verified before anything is written.
+/// be new or empty, all or nothing: every checksum is verified before anything is written,
+/// everything is written aside and checked, then moved into place.
 pub async fn restore(config: &Config, archive: &Path) -> anyhow::Result<RestoreSummary> {
     let (config, archive): (Config, PathBuf) = (config.clone(), archive.to_owned());
     tokio::task::spawn_blocking(move || restore::restore_blocking(&config, &archive)).await?

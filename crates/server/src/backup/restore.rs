@@ -1,11 +1,15 @@
-//! Reading an archive back into an empty data directory. The archive is read twice: once to
-//! check every member against the manifest, writing nothing, and once to write.
+//! Reading an archive back into a new or empty data directory, all or nothing. The archive is
+//! read twice: once to check every member against the manifest, writing nothing, and once to
+//! write into a staging folder (staging.rs), checked again as it is written (the archive could
+//! change between the passes). The database is then proven to be ours and its sessions signed
+//! out (database.rs), and only then is anything moved into place. Every string from the archive
+//! that an error shows is escaped for the terminal.
 
 use std::{
     collections::BTreeMap,
-    fs::{self, File},
+    fs::File,
     io::{self, BufReader, Read},
-    path::{Path, PathBuf},
+    path::Path,
 };
 
 use anyhow::{Context, bail};
@@ -13,61 +17,64 @@ use flate2::read::GzDecoder;
 
 use super::{
     RestoreSummary,
+    database::check_and_sign_out,
     manifest::{self, DATABASE, FILES, MANIFEST, Manifest},
+    staging::Staging,
 };
 use crate::{
+    admin::terminal_safe,
     config::{Config, DatabaseTarget, StorageKind},
-    store::migrations::SQLITE,
+    store::migrations::newest,
+    unix_users,
 };
+
+/// The most `manifest.json` may take: about 300,000 files' entries. It is parsed as it is
+/// read, so a manifest padded with a gigabyte of spaces costs nothing but this bound.
+const MAX_MANIFEST_BYTES: u64 = 64 << 20;
 
 pub(super) fn restore_blocking(config: &Config, archive: &Path) -> anyhow::Result<RestoreSummary> {
     let target = config.database.target(&config.data_dir)?;
-    refuse_non_empty(&config.data_dir)?;
-    if let DatabaseTarget::Sqlite(db) = &target
-        && db.exists()
-    {
-        bail!(
-            "{} already exists: restore only into a new database",
-            db.display()
-        );
+    let database = match &target {
+        DatabaseTarget::Sqlite(path) => Some(path.as_path()),
+        DatabaseTarget::Postgres(_) => None,
+    };
+    let staging = Staging::begin(&config.data_dir, database, archive)?;
+    let outcome = verify(archive).and_then(|manifest| {
+        check_fits(&manifest, &target)?;
+        write(config, &target, archive, &manifest, &staging)
+    });
+    match outcome.and_then(|summary| staging.settle().map(|()| summary)) {
+        Ok(summary) => {
+            staging.place()?;
+            Ok(summary)
+        }
+        Err(err) => {
+            staging.discard();
+            Err(err.context("nothing was restored"))
+        }
     }
-    let manifest = verify(archive)?;
+}
+
+/// Refuses an archive this binary or this configuration cannot take, before writing.
+fn check_fits(manifest: &Manifest, target: &DatabaseTarget) -> anyhow::Result<()> {
     if manifest.database == "sqlite" && matches!(target, DatabaseTarget::Postgres(_)) {
         bail!(
             "this archive holds a SQLite database but DATABASE_URL names PostgreSQL: unset \
              DATABASE_URL (or give a sqlite:// one) to restore it"
         );
     }
-    let newest = SQLITE.last().map_or(0, |m| m.version);
-    if manifest.schema_version.is_some_and(|v| v > newest) {
+    if let Some(version) = manifest.schema_version
+        && version > newest()
+    {
         bail!(
-            "the archive's database is at schema version {} but this delivery-tracker ({}) \
-             knows only up to {newest}: restore it with version {} or newer",
-            manifest.schema_version.unwrap_or_default(),
+            "the archive's database is at schema version {version} but this delivery-tracker \
+             ({}) knows only up to {}: restore it with version {} or newer",
             env!("CARGO_PKG_VERSION"),
-            manifest.app_version
+            newest(),
+            terminal_safe(&manifest.app_version)
         );
     }
-    write(config, &target, archive, &manifest)
-}
-
-/// A data directory that exists and holds anything is refused: a restore never mixes with,
-/// or overwrites, data that is there.
-fn refuse_non_empty(data_dir: &Path) -> anyhow::Result<()> {
-    match fs::read_dir(data_dir) {
-        Ok(mut entries) => {
-            if entries.next().is_some() {
-                bail!(
-                    "{} is not empty: restore only into a new or empty data directory \
-                     (nothing was written)",
-                    data_dir.display()
-                );
-            }
-            Ok(())
-        }
-        Err(err) if err.kind() == io::ErrorKind::NotFound => Ok(()),
-        Err(err) => Err(err).with_context(|| format!("reading {}", data_dir.display())),
-    }
+    Ok(())
 }
 
 fn open(archive: &Path) -> anyhow::Result<tar::Archive<GzDecoder<BufReader<File>>>> {
@@ -77,29 +84,26 @@ fn open(archive: &Path) -> anyhow::Result<tar::Archive<GzDecoder<BufReader<File>
 }
 
 /// Reads the whole archive and checks it: a known format, only paths a backup writes, each
-/// member once, and every member's size and SHA-256 as the manifest says, with nothing
-/// unlisted. Writes nothing.
+/// member once, no member inside another (a file and a folder of one name), and every member's
+/// size and SHA-256 as the manifest says, with nothing unlisted. Writes nothing.
 fn verify(archive: &Path) -> anyhow::Result<Manifest> {
     let mut seen = BTreeMap::new();
-    let mut manifest_json = None;
+    let mut manifest = None;
     let mut tar = open(archive)?;
     for entry in tar.entries().context("reading the archive")? {
         let mut entry = entry.context("reading the archive")?;
         let path = member_path(&entry)?;
-        if (manifest_json.is_some() && path == MANIFEST) || seen.contains_key(&path) {
-            bail!("the archive holds {path} twice");
+        if (manifest.is_some() && path == MANIFEST) || seen.contains_key(&path) {
+            bail!("the archive holds {} twice", terminal_safe(&path));
         }
         if path == MANIFEST {
-            let mut json = String::new();
-            entry.read_to_string(&mut json)?;
-            manifest_json = Some(json);
+            manifest = Some(read_manifest(&mut entry)?);
         } else {
             let sum = manifest::checksum(&mut entry).context("reading the archive")?;
             seen.insert(path, sum);
         }
     }
-    let json = manifest_json.context("the archive has no manifest.json: not a backup")?;
-    let manifest: Manifest = serde_json::from_str(&json).context("manifest.json is unreadable")?;
+    let manifest = manifest.context("the archive has no manifest.json: not a backup")?;
     if manifest.format != manifest::FORMAT {
         bail!(
             "archive format {} is not one this version reads ({})",
@@ -107,21 +111,59 @@ fn verify(archive: &Path) -> anyhow::Result<Manifest> {
             manifest::FORMAT
         );
     }
+    for path in seen.keys() {
+        let mut ancestor = path.as_str();
+        while let Some((parent, _)) = ancestor.rsplit_once('/') {
+            if seen.contains_key(parent) {
+                bail!(
+                    "the archive holds {} both as a file and as a folder",
+                    terminal_safe(parent)
+                );
+            }
+            ancestor = parent;
+        }
+    }
     for member in &manifest.members {
         let Some((size, sha256)) = seen.remove(&member.path) else {
-            bail!("{} is listed in the manifest but missing", member.path);
+            bail!(
+                "{} is listed in the manifest but missing",
+                terminal_safe(&member.path)
+            );
         };
         if size != member.size || *sha256 != member.sha256 {
             bail!(
-                "{} is damaged: its checksum does not match the manifest (nothing was written)",
-                member.path
+                "{} is damaged: its checksum does not match the manifest",
+                terminal_safe(&member.path)
             );
         }
     }
     if let Some(extra) = seen.keys().next() {
-        bail!("{extra} is in the archive but not in its manifest");
+        bail!(
+            "{} is in the archive but not in its manifest",
+            terminal_safe(extra)
+        );
     }
     Ok(manifest)
+}
+
+/// The manifest, parsed as it streams in, refused past [`MAX_MANIFEST_BYTES`] (by its size in
+/// the archive before anything is read, and by what is read as a second line).
+fn read_manifest(entry: &mut tar::Entry<'_, impl Read>) -> anyhow::Result<Manifest> {
+    if entry.size() > MAX_MANIFEST_BYTES {
+        bail!(
+            "manifest.json is larger than {} MiB: not a backup",
+            MAX_MANIFEST_BYTES >> 20
+        );
+    }
+    let mut bounded = BufReader::new(entry.take(MAX_MANIFEST_BYTES + 1));
+    let parsed = serde_json::from_reader::<_, Manifest>(&mut bounded);
+    if bounded.into_inner().limit() == 0 {
+        bail!(
+            "manifest.json is larger than {} MiB: not a backup",
+            MAX_MANIFEST_BYTES >> 20
+        );
+    }
+    parsed.context("manifest.json is unreadable")
 }
 
 fn member_path(entry: &tar::Entry<'_, impl Read>) -> anyhow::Result<String> {
@@ -131,18 +173,22 @@ fn member_path(entry: &tar::Entry<'_, impl Read>) -> anyhow::Result<String> {
     let path = entry.path()?;
     let path = path.to_str().context("a member's name is not UTF-8")?;
     if !manifest::is_allowed_path(path) {
-        bail!("the archive holds an unexpected member {path:?}");
+        bail!(
+            "the archive holds an unexpected member {}",
+            terminal_safe(path)
+        );
     }
     Ok(path.to_owned())
 }
 
-/// The second pass: each member to its place, checked again as it is written (the archive
-/// could change between the passes).
+/// The second pass: each member to its staged place, checked again as it is written; then the
+/// database checked and its sessions signed out.
 fn write(
     config: &Config,
     target: &DatabaseTarget,
     archive: &Path,
     manifest: &Manifest,
+    staging: &Staging,
 ) -> anyhow::Result<RestoreSummary> {
     let expected: BTreeMap<&str, &str> = manifest
         .members
@@ -150,8 +196,6 @@ fn write(
         .map(|m| (m.path.as_str(), m.sha256.as_str()))
         .collect();
     let mut summary = RestoreSummary::default();
-    fs::create_dir_all(&config.data_dir)
-        .with_context(|| format!("creating {}", config.data_dir.display()))?;
     let mut tar = open(archive)?;
     for entry in tar.entries()? {
         let mut entry = entry?;
@@ -159,7 +203,7 @@ fn write(
         if path == MANIFEST {
             continue;
         }
-        let destination = if path == DATABASE {
+        let place = if path == DATABASE {
             match target {
                 DatabaseTarget::Sqlite(db) => db.clone(),
                 DatabaseTarget::Postgres(_) => continue,
@@ -169,15 +213,32 @@ fn write(
                 .files_dir()
                 .join(path.strip_prefix(FILES).unwrap_or(&path))
         };
-        let sum = write_member(&mut entry, &destination)?;
+        let staged = staging.path_for(&place);
+        let sum = write_member(&mut entry, staging, &staged)?;
         if expected.get(path.as_str()) != Some(&sum.as_str()) {
-            bail!("{path} changed while it was restored: the archive is being modified");
+            bail!(
+                "{} changed while it was restored: the archive is being modified",
+                terminal_safe(&path)
+            );
         }
         if path == DATABASE {
             summary.database = true;
+            let signed_out = check_and_sign_out(&staged, manifest.schema_version)?;
+            summary.notes.push(format!(
+                "{signed_out} session(s) in the archive were signed out: everyone signs in \
+                 again"
+            ));
         } else {
             summary.files += 1;
         }
+    }
+    let owner = staging.owner();
+    if owner.uid != unix_users::current() {
+        summary.notes.push(format!(
+            "the restored files belong to {}, the owner of {}",
+            unix_users::describe(owner.uid),
+            config.data_dir.display()
+        ));
     }
     if summary.files > 0 && config.storage.storage == StorageKind::S3 {
         summary.notes.push(format!(
@@ -197,21 +258,19 @@ fn write(
     Ok(summary)
 }
 
-/// Writes `reader` to `destination` (a new file), synced; returns its SHA-256.
-fn write_member(reader: &mut impl Read, destination: &PathBuf) -> anyhow::Result<String> {
-    if let Some(parent) = destination.parent() {
-        fs::create_dir_all(parent)?;
-    }
-    let mut file = fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(destination)
-        .with_context(|| format!("creating {}", destination.display()))?;
+/// Writes `reader` to the staged file `staged` (new, private), synced; returns its SHA-256.
+fn write_member(
+    reader: &mut impl Read,
+    staging: &Staging,
+    staged: &Path,
+) -> anyhow::Result<String> {
+    let mut file = staging.create_file(staged)?;
     let mut tee = Tee {
         reader,
         writer: &mut file,
     };
-    let (_, sum) = manifest::checksum(&mut tee)?;
+    let (_, sum) =
+        manifest::checksum(&mut tee).with_context(|| format!("writing {}", staged.display()))?;
     file.sync_all()?;
     Ok(sum)
 }

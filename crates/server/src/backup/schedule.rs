@@ -19,6 +19,19 @@ const SUFFIX: &str = ".tar.gz";
 /// the next interval: serving goes on.
 pub fn start(config: Arc<Config>) -> Option<tokio::task::JoinHandle<()>> {
     let dir = config.backup.backup_dir.clone()?;
+    // A backup cut short when the server last stopped left its work files.
+    match remove_leftovers(&dir) {
+        Ok(removed) if !removed.is_empty() => {
+            tracing::info!(
+                files = removed.len(),
+                "removed an interrupted backup's files"
+            );
+        }
+        Ok(_) => {}
+        Err(err) => {
+            tracing::warn!(error = %err, "could not look for an interrupted backup's files");
+        }
+    }
     Some(tokio::spawn(async move {
         let mut tick = tokio::time::interval(config.backup.interval());
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -75,6 +88,29 @@ pub async fn run_once(config: &Config, dir: &Path) -> anyhow::Result<PathBuf> {
     super::create(config, &path).await?;
     prune(dir, config.backup.backup_keep)?;
     Ok(path)
+}
+
+/// Deletes the work files of scheduled backups that never finished (a snapshot of the
+/// database, a partial archive) from `dir`; returns them.
+pub fn remove_leftovers(dir: &Path) -> io::Result<Vec<PathBuf>> {
+    let entries = match fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(err) if err.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(err) => return Err(err),
+    };
+    let mut removed = Vec::new();
+    for entry in entries.filter_map(Result::ok) {
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        let work = [".partial", ".db-snapshot", ".db-snapshot-journal"]
+            .iter()
+            .any(|end| name.ends_with(&format!("{SUFFIX}{end}")));
+        if name.starts_with(PREFIX) && work {
+            fs::remove_file(entry.path())?;
+            removed.push(entry.path());
+        }
+    }
+    Ok(removed)
 }
 
 /// Deletes all but the newest `keep` scheduled archives in `dir` (other files are left alone);
@@ -151,5 +187,36 @@ mod tests {
             .collect();
         left.sort();
         assert_eq!(left, [names[1], names[2], names[4], names[3]]);
+    }
+
+    #[test]
+    fn an_interrupted_backups_work_files_are_removed_and_nothing_else() {
+        let dir = tempfile::tempdir().unwrap();
+        let names = [
+            "delivery-tracker-20260101T000000.000Z.tar.gz",
+            "delivery-tracker-20260102T000000.000Z.tar.gz.partial",
+            "delivery-tracker-20260102T000000.000Z.tar.gz.db-snapshot",
+            "mine.tar.gz.partial",
+            "delivery-tracker-20260102T000000.000Z.tar.gz.db-snapshot-journal",
+        ];
+        for name in names {
+            fs::write(dir.path().join(name), b"x").unwrap();
+        }
+        let mut removed = remove_leftovers(dir.path()).unwrap();
+        removed.sort();
+        assert_eq!(
+            removed,
+            [
+                dir.path().join(names[2]),
+                dir.path().join(names[4]),
+                dir.path().join(names[1])
+            ]
+        );
+        assert!(dir.path().join(names[0]).exists() && dir.path().join(names[3]).exists());
+        assert!(
+            remove_leftovers(&dir.path().join("missing"))
+                .unwrap()
+                .is_empty()
+        );
     }
 }

@@ -1,6 +1,12 @@
 //! Connection and event-stream bounds, flattened into [`super::Config`]. Unset
 //! connection caps are derived from the open-file limit the server gets at start-up, so an
 //! operator with a low `ulimit -n` is still safe; explicit values are checked for sense.
+//!
+//! Event streams are connections that never finish, so they get a share of the connection
+//! slots and no more: at most half by default, never more than three quarters, so `/healthz`
+//! and ordinary requests always find a slot. Within that share one client address (IPv6: a
+//! /64; behind TRUST_PROXY the forwarded address) holds at most an eighth, and every stream
+//! ends after EVENT_STREAM_MAX_SECONDS (the browser's EventSource reconnects by itself).
 
 use std::time::Duration;
 
@@ -17,8 +23,15 @@ fn reserved_fds(nofile: u64) -> u64 {
 /// A small server never needs more than this many connections by default.
 const DEFAULT_MAX_CONNECTIONS_CEILING: u64 = 4_096;
 /// By default one client address may hold this share of all connections (1/8): an attacker
-/// needs eight addresses (IPv4, or IPv6 /64 networks) to fill the server.
+/// needs eight addresses (IPv4, or IPv6 /64 networks) to fill the server. The same share of the
+/// event streams' slots by default.
 const DEFAULT_PER_IP_SHARE: u64 = 8;
+/// Event streams take at most this share of the connection slots by default (1/2)…
+const DEFAULT_STREAM_SHARE: u64 = 2;
+/// …and never more than three quarters of them, whatever MAX_EVENT_STREAMS says.
+fn stream_ceiling(max_connections: u64) -> u64 {
+    (max_connections * 3 / 4).max(1)
+}
 
 #[derive(Args, Clone, Debug)]
 pub struct ConnectionsConfig {
@@ -55,6 +68,29 @@ pub struct ConnectionsConfig {
     #[arg(long, env = "MAX_CONNECTIONS_PER_IP", global = true)]
     pub max_connections_per_ip: Option<u64>,
 
+    /// Open event streams (`GET /api/v1/sync/events`) at most, over every user: the rest of
+    /// the connections are always free for other requests. Unset: half of MAX_CONNECTIONS;
+    /// never more than three quarters of it. A stream beyond it is answered 503 `busy`.
+    #[arg(long, env = "MAX_EVENT_STREAMS", global = true)]
+    pub max_event_streams: Option<u64>,
+
+    /// Open event streams from one client address (IPv6: one /64), counted under the
+    /// forwarded address with TRUST_PROXY. Unset: an eighth of MAX_EVENT_STREAMS. A stream
+    /// beyond it is answered 429 `too-many-streams`.
+    #[arg(long, env = "EVENT_STREAMS_PER_IP", global = true)]
+    pub event_streams_per_ip: Option<u64>,
+
+    /// Seconds an event stream stays open at most; then the server ends it and the browser
+    /// reconnects (a fresh check of its session). Each stream ends at a random moment in the
+    /// last tenth of this, so a restart's reconnections spread out.
+    #[arg(
+        long,
+        env = "EVENT_STREAM_MAX_SECONDS",
+        default_value_t = 1_800,
+        global = true
+    )]
+    pub event_stream_max_seconds: u64,
+
     /// Open event streams (`GET /api/v1/sync/events`) per session; a new one beyond it closes
     /// that session's oldest stream (most likely a dead connection the device left behind).
     #[arg(
@@ -83,6 +119,9 @@ impl Default for ConnectionsConfig {
             request_timeout_secs: 30,
             max_connections: None,
             max_connections_per_ip: None,
+            max_event_streams: None,
+            event_streams_per_ip: None,
+            event_stream_max_seconds: 1_800,
             event_streams_per_session: 4,
             event_streams_per_user: 16,
         }
@@ -96,6 +135,10 @@ pub struct ConnectionLimits {
     /// `None`: no cap beyond `max_connections` (behind a trusted proxy).
     pub max_per_ip: Option<usize>,
     pub header_read_timeout: Duration,
+    /// Event streams open at once, at most (below `max_connections`).
+    pub max_event_streams: usize,
+    /// Event streams from one client address (the forwarded one behind a trusted proxy).
+    pub event_streams_per_ip: usize,
 }
 
 impl ConnectionsConfig {
@@ -119,6 +162,34 @@ impl ConnectionsConfig {
                 "MAX_CONNECTIONS_PER_IP cannot be above MAX_CONNECTIONS".into(),
             ));
         }
+        if self.max_event_streams == Some(0) || self.event_streams_per_ip == Some(0) {
+            return Err(ConfigError(
+                "MAX_EVENT_STREAMS and EVENT_STREAMS_PER_IP must be at least 1 (unset them for \
+                 limits derived from MAX_CONNECTIONS)"
+                    .into(),
+            ));
+        }
+        if let (Some(all), Some(per_ip)) = (self.max_event_streams, self.event_streams_per_ip)
+            && per_ip > all
+        {
+            return Err(ConfigError(
+                "EVENT_STREAMS_PER_IP cannot be above MAX_EVENT_STREAMS".into(),
+            ));
+        }
+        if let (Some(connections), Some(streams)) = (self.max_connections, self.max_event_streams)
+            && streams > stream_ceiling(connections)
+        {
+            return Err(ConfigError(
+                "MAX_EVENT_STREAMS can be at most three quarters of MAX_CONNECTIONS: event \
+                 streams never end by themselves, and other requests need the rest"
+                    .into(),
+            ));
+        }
+        if !(1..=86_400).contains(&self.event_stream_max_seconds) {
+            return Err(ConfigError(
+                "EVENT_STREAM_MAX_SECONDS must be from 1 to 86400".into(),
+            ));
+        }
         if self.event_streams_per_session == 0
             || self.event_streams_per_user < self.event_streams_per_session
         {
@@ -135,6 +206,10 @@ impl ConnectionsConfig {
         Duration::from_secs(self.request_timeout_secs)
     }
 
+    pub fn event_stream_max_age(&self) -> Duration {
+        Duration::from_secs(self.event_stream_max_seconds)
+    }
+
     /// The bounds for a process allowed `nofile` open files.
     pub fn limits(&self, nofile: u64, trust_proxy: bool) -> ConnectionLimits {
         let derived = nofile
@@ -146,11 +221,23 @@ impl ConnectionsConfig {
             None if trust_proxy => None,
             None => Some((max_connections / DEFAULT_PER_IP_SHARE).max(1)),
         };
+        // An explicit MAX_EVENT_STREAMS is checked against an explicit MAX_CONNECTIONS in
+        // validate(); against a derived one it is held to the same ceiling here.
+        let max_event_streams = self
+            .max_event_streams
+            .unwrap_or(max_connections / DEFAULT_STREAM_SHARE)
+            .clamp(1, stream_ceiling(max_connections));
+        let event_streams_per_ip = self
+            .event_streams_per_ip
+            .unwrap_or(max_event_streams / DEFAULT_PER_IP_SHARE)
+            .clamp(1, max_event_streams);
         let size = |n: u64| usize::try_from(n).unwrap_or(usize::MAX);
         ConnectionLimits {
             max_connections: size(max_connections),
             max_per_ip: max_per_ip.map(size),
             header_read_timeout: Duration::from_secs(self.header_read_timeout_secs),
+            max_event_streams: size(max_event_streams),
+            event_streams_per_ip: size(event_streams_per_ip),
         }
     }
 }
@@ -171,6 +258,39 @@ mod tests {
         assert_eq!(config.limits(64, false).max_connections, 32, "tiny limit");
         assert_eq!(config.limits(1 << 20, false).max_connections, 4096);
         assert_eq!(config.limits(1024, true).max_per_ip, None, "behind a proxy");
+        // Streams: half the connections, an eighth of that per address, proxy or not.
+        assert_eq!(at_1024.max_event_streams, 384);
+        assert_eq!(at_1024.event_streams_per_ip, 48);
+        let at_256 = config.limits(256, true);
+        assert_eq!(
+            (at_256.max_event_streams, at_256.event_streams_per_ip),
+            (96, 12)
+        );
+        assert_eq!(config.limits(64, false).max_event_streams, 16, "tiny limit");
+        assert_eq!(config.event_stream_max_age(), Duration::from_secs(1_800));
+    }
+
+    #[test]
+    fn streams_never_take_more_than_three_quarters_of_the_connections() {
+        let wants_all = ConnectionsConfig {
+            max_event_streams: Some(10_000),
+            ..Default::default()
+        };
+        assert!(
+            wants_all.validate().is_ok(),
+            "MAX_CONNECTIONS derived: held at start"
+        );
+        assert_eq!(wants_all.limits(256, false).max_event_streams, 144);
+        let explicit = ConnectionsConfig {
+            max_event_streams: Some(20),
+            event_streams_per_ip: Some(3),
+            ..Default::default()
+        };
+        let limits = explicit.limits(1024, true);
+        assert_eq!(
+            (limits.max_event_streams, limits.event_streams_per_ip),
+            (20, 3)
+        );
     }
 
     #[test]
@@ -221,6 +341,36 @@ mod tests {
                 ..Default::default()
             })
             .contains("EVENT_STREAMS_PER_SESSION")
+        );
+        assert!(
+            refused(ConnectionsConfig {
+                max_connections: Some(100),
+                max_event_streams: Some(76),
+                ..Default::default()
+            })
+            .contains("three quarters")
+        );
+        assert!(
+            refused(ConnectionsConfig {
+                max_event_streams: Some(5),
+                event_streams_per_ip: Some(6),
+                ..Default::default()
+            })
+            .contains("EVENT_STREAMS_PER_IP")
+        );
+        assert!(
+            refused(ConnectionsConfig {
+                event_streams_per_ip: Some(0),
+                ..Default::default()
+            })
+            .contains("EVENT_STREAMS_PER_IP")
+        );
+        assert!(
+            refused(ConnectionsConfig {
+                event_stream_max_seconds: 0,
+                ..Default::default()
+            })
+            .contains("EVENT_STREAM_MAX_SECONDS")
         );
         assert!(
             refused(ConnectionsConfig {

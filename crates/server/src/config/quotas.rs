@@ -31,6 +31,18 @@ pub struct QuotaConfig {
     )]
     pub max_receipt_bytes_per_user: u64,
 
+    /// Replay records one user may hold: the answer of every change pushed in the last
+    /// APPLIED_MUTATIONS_RETENTION_DAYS is kept (about 250 bytes each) so a resend is
+    /// recognised. A change past it is refused per mutation (`quota-exceeded`) until the
+    /// pruning sweep has removed older ones. A driver makes a few hundred changes a week.
+    #[arg(
+        long,
+        env = "MAX_REPLAY_RECORDS_PER_USER",
+        default_value_t = 50_000,
+        global = true
+    )]
+    pub max_replay_records_per_user: u32,
+
     /// Mutations one user may push per minute (bursts up to this many); beyond it a push is
     /// answered 429 `quota-exceeded` with Retry-After. At least 500 (one full push).
     #[arg(
@@ -90,6 +102,7 @@ impl Default for QuotaConfig {
         QuotaConfig {
             max_records_per_user: 50_000,
             max_receipt_bytes_per_user: 104_857_600,
+            max_replay_records_per_user: 50_000,
             push_mutations_per_minute: 1_000,
             guest_rate_limit_per_ip_per_hour: 10,
             guest_rate_limit_per_hour: 500,
@@ -126,6 +139,11 @@ impl QuotaConfig {
             return Err(ConfigError(
                 "MAX_RECORDS_PER_USER must be at least 1".into(),
             ));
+        }
+        if (self.max_replay_records_per_user as usize) < MAX_MUTATIONS_PER_PUSH {
+            return Err(ConfigError(format!(
+                "MAX_REPLAY_RECORDS_PER_USER must be at least {MAX_MUTATIONS_PER_PUSH} (one full push)"
+            )));
         }
         if !(MIN_RECEIPT_BYTES..=MAX_RECEIPT_BYTES).contains(&self.max_receipt_bytes_per_user) {
             return Err(ConfigError(format!(

@@ -1,5 +1,6 @@
 //! Upload limits (DESIGN.md §6b): per-user rate, how many upload bodies are read or held at
-//! once, and the pixel budget shared by concurrent decodes.
+//! once, and the memory budget shared by concurrent decodes. Together they bound what uploads
+//! add to the server's memory: UPLOADS_IN_FLIGHT bodies of 2 MiB plus DECODE_BUDGET_MB.
 
 use clap::Args;
 
@@ -23,15 +24,13 @@ pub struct UploadsConfig {
     #[arg(long, env = "UPLOADS_IN_FLIGHT", default_value_t = 16, global = true)]
     pub uploads_in_flight: u32,
 
-    /// Megapixels being decoded at once across all uploads: a decode waits until its
-    /// picture's width × height fits. At least 40 (the largest accepted picture).
-    #[arg(
-        long,
-        env = "DECODE_BUDGET_MEGAPIXELS",
-        default_value_t = 64,
-        global = true
-    )]
-    pub decode_budget_megapixels: u32,
+    /// Memory for decoding pictures at once across all uploads, in MiB: a decode waits until
+    /// what it needs at its peak fits (worked out from the picture's header: a 12-megapixel
+    /// photo needs about 50 MiB as a profile picture and 140 as a receipt, which the app
+    /// shrinks on the phone first; a progressive JPEG about three times as much), and a
+    /// picture needing more than the whole budget is refused. At least 64.
+    #[arg(long, env = "DECODE_BUDGET_MB", default_value_t = 256, global = true)]
+    pub decode_budget_mb: u32,
 }
 
 impl Default for UploadsConfig {
@@ -39,17 +38,24 @@ impl Default for UploadsConfig {
         UploadsConfig {
             uploads_per_user_per_minute: 10,
             uploads_in_flight: 16,
-            decode_budget_megapixels: 64,
+            decode_budget_mb: 256,
         }
     }
 }
 
 /// The largest accepted picture, in megapixels: files/picture.rs refuses larger ones from their
-/// header, and the decode budget must hold one. Defined here, below the files module, so that
-/// the configuration depends on nothing above it.
+/// header. Defined here, below the files module, so that the configuration depends on nothing
+/// above it.
 pub const MAX_PICTURE_MEGAPIXELS: u32 = 40;
+/// The smallest decode budget: an ordinary phone photo must always fit.
+const MIN_DECODE_BUDGET_MB: u32 = 64;
 
 impl UploadsConfig {
+    /// The decode budget in bytes.
+    pub fn decode_budget_bytes(&self) -> u64 {
+        u64::from(self.decode_budget_mb) << 20
+    }
+
     pub fn validate(&self) -> Result<(), ConfigError> {
         if self.uploads_per_user_per_minute == 0 || self.uploads_in_flight == 0 {
             return Err(ConfigError(
@@ -57,15 +63,15 @@ impl UploadsConfig {
             ));
         }
         // Tokio semaphores hold at most usize::MAX >> 3 permits; stay far below.
-        if self.uploads_in_flight > 100_000 || self.decode_budget_megapixels > 100_000 {
+        if self.uploads_in_flight > 100_000 || self.decode_budget_mb > 100_000 {
             return Err(ConfigError(
-                "UPLOADS_IN_FLIGHT and DECODE_BUDGET_MEGAPIXELS must be at most 100000".into(),
+                "UPLOADS_IN_FLIGHT and DECODE_BUDGET_MB must be at most 100000".into(),
             ));
         }
-        if self.decode_budget_megapixels < MAX_PICTURE_MEGAPIXELS {
+        if self.decode_budget_mb < MIN_DECODE_BUDGET_MB {
             return Err(ConfigError(format!(
-                "DECODE_BUDGET_MEGAPIXELS must be at least {MAX_PICTURE_MEGAPIXELS} (the largest \
-                 accepted picture), or such pictures could never be decoded"
+                "DECODE_BUDGET_MB must be at least {MIN_DECODE_BUDGET_MB}, or ordinary phone \
+                 photos could never be decoded"
             )));
         }
         Ok(())
@@ -93,18 +99,18 @@ mod tests {
                 ..UploadsConfig::default()
             },
             UploadsConfig {
-                decode_budget_megapixels: MAX_PICTURE_MEGAPIXELS - 1,
+                decode_budget_mb: MIN_DECODE_BUDGET_MB - 1,
                 ..UploadsConfig::default()
             },
             UploadsConfig {
-                decode_budget_megapixels: 1_000_000,
+                decode_budget_mb: 1_000_000,
                 ..UploadsConfig::default()
             },
         ] {
             assert!(bad.validate().is_err(), "{bad:?}");
         }
         UploadsConfig {
-            decode_budget_megapixels: MAX_PICTURE_MEGAPIXELS,
+            decode_budget_mb: MIN_DECODE_BUDGET_MB,
             uploads_in_flight: 1,
             uploads_per_user_per_minute: 1,
         }
@@ -125,12 +131,12 @@ mod tests {
             "3",
             "--uploads-in-flight",
             "4",
-            "--decode-budget-megapixels",
+            "--decode-budget-mb",
             "80",
         ])
         .unwrap();
         assert_eq!(cli.uploads.uploads_per_user_per_minute, 3);
         assert_eq!(cli.uploads.uploads_in_flight, 4);
-        assert_eq!(cli.uploads.decode_budget_megapixels, 80);
+        assert_eq!(cli.uploads.decode_budget_mb, 80);
     }
 }

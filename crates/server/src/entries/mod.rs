@@ -10,7 +10,11 @@ use domain::{
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
-use crate::{couriers::Couriers, rate_cards::RateCards, records::RecordKind};
+use crate::{
+    couriers::Couriers,
+    rate_cards::RateCards,
+    records::{RecordKind, kind::Agreement},
+};
 
 pub struct Entries;
 
@@ -76,6 +80,21 @@ impl RecordKind for Entries {
         [(Couriers::NAME, entry.courier_id)]
             .into_iter()
             .chain(card)
+            .collect()
+    }
+
+    /// The card that priced the day is a card of the day's courier.
+    fn agreements(entry: &Entry) -> Vec<Agreement> {
+        entry
+            .rate_card_id
+            .map(|card| Agreement {
+                kind: RateCards::NAME,
+                id: card,
+                field: "courierId",
+                value: entry.courier_id.to_string(),
+                otherwise: "This day's rate card is another courier's.",
+            })
+            .into_iter()
             .collect()
     }
 

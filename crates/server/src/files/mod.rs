@@ -34,15 +34,15 @@ pub use storage::{FileKey, FileStore, PictureKey, ReceiptKey};
 pub const UPLOAD_BODY_LIMIT: usize = picture::MAX_UPLOAD_BYTES + 64 * 1024;
 
 /// The file store plus the upload limits (DESIGN.md §6b): a per-user rate, a bound on upload
-/// bodies in flight (each up to 2 MiB in memory) and a pixel budget shared by all decodes.
+/// bodies in flight (each up to 2 MiB in memory) and a memory budget shared by all decodes.
 #[derive(Clone)]
 pub struct Files {
     pub store: FileStore,
     per_user: Arc<Limiter<Uuid>>,
     in_flight: Arc<Semaphore>,
-    /// One permit per megapixel being decoded.
+    /// One permit per MiB that decodes hold at their peak.
     decode_budget: Arc<Semaphore>,
-    budget_megapixels: u32,
+    budget_mb: u32,
     /// The last key timestamp handed out: keys stay unique within this process even for
     /// uploads in the same millisecond.
     last_key_ms: Arc<AtomicI64>,
@@ -65,8 +65,8 @@ impl Files {
             store: FileStore::from_config(config)?,
             per_user: Arc::new(Limiter::per_minute(limits.uploads_per_user_per_minute)),
             in_flight: Arc::new(Semaphore::new(limits.uploads_in_flight as usize)),
-            decode_budget: Arc::new(Semaphore::new(limits.decode_budget_megapixels as usize)),
-            budget_megapixels: limits.decode_budget_megapixels,
+            decode_budget: Arc::new(Semaphore::new(limits.decode_budget_mb as usize)),
+            budget_mb: limits.decode_budget_mb,
             last_key_ms: Arc::new(AtomicI64::new(0)),
         })
     }
@@ -100,10 +100,11 @@ impl Files {
         }
     }
 
-    /// Checks the header, waits until the picture's megapixels fit the shared decode budget,
-    /// then runs [`picture::reencode`] (to at most `max_side` px) on a blocking thread. The body
-    /// is freed when this returns. A decoder panic is bad input too: it is logged and refused
-    /// like any undecodable file.
+    /// Checks the header, waits until what the decode needs at its peak
+    /// ([`picture::Header::peak_bytes`]) fits the shared decode budget, then runs
+    /// [`picture::reencode`] (to at most `max_side` px) on a blocking thread. A picture that
+    /// needs more than the whole budget is refused. The body is freed when this returns. A
+    /// decoder panic is bad input too: it is logged and refused like any undecodable file.
     pub async fn reencode(&self, bytes: Bytes, max_side: u32) -> Result<Vec<u8>, PictureError> {
         let header = {
             let bytes = bytes.clone();
@@ -111,17 +112,14 @@ impl Files {
                 .await
                 .unwrap_or(Err(PictureError::NotAnImage))?
         };
-        let megapixels = u32::try_from(
-            header
-                .pixels()
-                .div_ceil(1_000_000)
-                .clamp(1, u64::from(self.budget_megapixels)),
-        )
-        .unwrap_or(self.budget_megapixels);
+        let mebibytes = header.peak_bytes(max_side).div_ceil(1 << 20).max(1);
+        if mebibytes > u64::from(self.budget_mb) {
+            return Err(PictureError::OverBudget);
+        }
         let permits = self
             .decode_budget
             .clone()
-            .acquire_many_owned(megapixels)
+            .acquire_many_owned(u32::try_from(mebibytes).unwrap_or(self.budget_mb))
             .await
             .expect("the semaphore is never closed");
         let outcome = tokio::task::spawn_blocking(move || {

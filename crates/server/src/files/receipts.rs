@@ -1,7 +1,14 @@
 //! Receipt photos: uploaded by id from a device's queue (often long after the expense that
 //! lists them was saved offline), so an upload is idempotent: a resend of a stored id answers
-//! 200 and stores nothing. Same pipeline as profile pictures, at a larger size; kept at
-//! `users/{uid}/receipt_{id}`, counted against the user's receipt quota, served to their owner.
+//! 200 and stores nothing. Same pipeline as profile pictures, at a larger size; counted against
+//! the user's receipt quota, served to their owner.
+//!
+//! Each upload writes its photo under a key of its own (`users/{uid}/receipt_{id}_{version}`)
+//! and only then records it: the row that wins says which object is the photo, so two uploads
+//! of one id at once never overwrite each other, and the one that loses (or is over the
+//! quota) removes only its own object. The version is also the photo's ETag and the `v` of its
+//! cacheable URL, so a photo deleted and uploaded again under the same id is never served
+//! from an old copy.
 
 use axum::{
     Json,
@@ -17,7 +24,7 @@ use domain::{
     fields::canonical_uuid,
     time_fmt::{now_ms, rfc3339_from_ms},
 };
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
 use super::{
@@ -29,7 +36,7 @@ use super::{
 use crate::{
     AppState,
     auth::session::CurrentUser,
-    error::{ApiResult, AppError, ErrorBody},
+    error::{ApiQuery, ApiResult, AppError, ErrorBody},
     store::{ReceiptHolder, ReceiptInsert, ReceiptRecord},
 };
 
@@ -41,6 +48,8 @@ pub struct ReceiptView {
     /// The stored (re-encoded) photo's size, as counted against the quota.
     pub bytes: i64,
     pub created_at: String,
+    /// This photo's URL, cacheable for good: it changes when the photo does.
+    pub url: String,
 }
 
 impl From<ReceiptRecord> for ReceiptView {
@@ -49,8 +58,18 @@ impl From<ReceiptRecord> for ReceiptView {
             id: receipt.id.to_string(),
             bytes: receipt.bytes,
             created_at: rfc3339_from_ms(receipt.created_at_ms),
+            url: format!("/api/v1/receipts/{}?v={}", receipt.id, version_of(&receipt)),
         }
     }
+}
+
+/// The photo's version as the API shows it (ETag, `v`): the upload's own, or for a photo
+/// stored before uploads had one, its time of upload.
+fn version_of(receipt: &ReceiptRecord) -> String {
+    receipt
+        .version
+        .clone()
+        .unwrap_or_else(|| format!("t{}", receipt.created_at_ms))
 }
 
 /// The receipt id in the path: only a canonical UUID names one (anything else is not found).
@@ -110,21 +129,26 @@ async fn store_receipt(
     let slot = state.files.admit(user_id)?;
     let jpeg = receive_picture(&state.files, slot, multipart, RECEIPT_MAX_SIDE).await?;
     let bytes = i64::try_from(jpeg.len()).unwrap_or(i64::MAX);
-    // Stored before it is recorded, so a recorded receipt always has its photo. A concurrent
-    // upload of the same id writes the same key; whichever records first wins, the other
-    // answers as a resend and leaves the object alone.
-    let key = ReceiptKey { user_id, id };
+    // Stored before it is recorded, so a recorded receipt always has its photo, under a key of
+    // this upload's own: a concurrent upload of the same id writes another. Whichever records
+    // first wins; every other outcome removes this upload's object, so nothing unrecorded (or
+    // past the quota) stays.
+    let key = ReceiptKey::new_upload(user_id, id);
+    let version = key.version.clone().unwrap_or_default();
     state.files.store.put(&key, jpeg.into()).await?;
     let inserted = state
         .store
-        .insert_receipt(user_id, id, bytes, now_ms(), max_bytes)
+        .insert_receipt(user_id, id, bytes, &version, now_ms(), max_bytes)
         .await;
     match inserted {
         Ok(ReceiptInsert::Stored(stored)) => {
             tracing::info!(%user_id, receipt = %id, bytes, "receipt photo stored");
             Ok((StatusCode::CREATED, Json(stored.into())))
         }
-        Ok(ReceiptInsert::Existing(stored)) => Ok((StatusCode::OK, Json(stored.into()))),
+        Ok(ReceiptInsert::Existing(stored)) => {
+            remove_quietly(state, &key).await;
+            Ok((StatusCode::OK, Json(stored.into())))
+        }
         Ok(ReceiptInsert::OtherHolder) => {
             remove_quietly(state, &key).await;
             Err(AppError::not_found())
@@ -140,37 +164,66 @@ async fn store_receipt(
     }
 }
 
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+pub struct ReceiptVersion {
+    /// The photo's version from its `url`: the answer may then be cached for good.
+    v: Option<String>,
+}
+
 #[utoipa::path(get, path = "/api/v1/receipts/{id}", tag = "files",
-    params(("id" = String, Path, description = "The receipt's id")),
+    params(("id" = String, Path, description = "The receipt's id"), ReceiptVersion),
     responses(
-        (status = 200, description = "The photo (JPEG, cacheable by the browser only: ids are never reused)", content_type = "image/jpeg"),
+        (status = 200, description = "The photo (JPEG) with its version as ETag. Without `v`, `Cache-Control: private, no-cache` (revalidated, 304 while it is the same photo); with the current `v`, cacheable by the browser for a year", content_type = "image/jpeg"),
+        (status = 304, description = "If-None-Match names the current version"),
         (status = 401, description = "unauthenticated", body = ErrorBody),
-        (status = 404, description = "not-found: no such receipt of this user's (another account's is not found either)", body = ErrorBody),
+        (status = 404, description = "not-found: no such receipt of this user's (another account's is not found either), or `v` names a photo it no longer is", body = ErrorBody),
     ))]
 pub async fn get_receipt(
     State(state): State<AppState>,
     current: CurrentUser,
+    headers: HeaderMap,
     path: Result<Path<String>, PathRejection>,
+    ApiQuery(asked): ApiQuery<ReceiptVersion>,
 ) -> ApiResult<Response> {
     let id = receipt_id(path)?;
-    // The key holds the user's id: only their own photo can be found.
-    let key = ReceiptKey {
-        user_id: current.user.id,
-        id,
+    let user_id = current.user.id;
+    let ReceiptHolder::Me(record) = state.store.find_receipt(user_id, id).await? else {
+        return Err(AppError::not_found());
     };
+    let version = version_of(&record);
+    if asked.v.as_ref().is_some_and(|v| *v != version) {
+        return Err(AppError::not_found());
+    }
+    let etag = HeaderValue::from_str(&format!("\"{version}\""))
+        .map_err(|err| AppError::Internal(anyhow::anyhow!("receipt version {version:?}: {err}")))?;
+    let cache = if asked.v.is_some() {
+        "private, max-age=31536000, immutable"
+    } else {
+        "private, no-cache"
+    };
+    let fresh = headers
+        .get_all(header::IF_NONE_MATCH)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .any(|tag| tag.trim().trim_start_matches("W/") == etag);
+    let cached = [
+        (header::ETAG, etag),
+        (header::CACHE_CONTROL, HeaderValue::from_static(cache)),
+    ];
+    if fresh {
+        return Ok((StatusCode::NOT_MODIFIED, cached).into_response());
+    }
     let bytes = state
         .files
         .store
-        .get(&key)
+        .get(&ReceiptKey::of(user_id, &record))
         .await?
         .ok_or_else(AppError::not_found)?;
     Ok((
+        cached,
         [
             (header::CONTENT_TYPE, HeaderValue::from_static("image/jpeg")),
-            (
-                header::CACHE_CONTROL,
-                HeaderValue::from_static("private, max-age=31536000, immutable"),
-            ),
             (
                 header::CONTENT_DISPOSITION,
                 HeaderValue::from_static("inline"),
@@ -200,11 +253,12 @@ pub async fn delete_receipt(
     }
     // The row first: once it is gone the photo is neither counted nor listed, and a leftover
     // object (a failed delete) is removed with the user's files at the latest.
-    state.store.delete_receipt(user_id, id).await?;
-    state
-        .files
-        .store
-        .delete(&ReceiptKey { user_id, id })
-        .await?;
+    if let Some(removed) = state.store.delete_receipt(user_id, id).await? {
+        state
+            .files
+            .store
+            .delete(&ReceiptKey::of(user_id, &removed))
+            .await?;
+    }
     Ok(StatusCode::NO_CONTENT)
 }

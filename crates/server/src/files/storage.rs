@@ -78,17 +78,46 @@ impl FileKey for PictureKey {
     }
 }
 
-/// A receipt photo's place in the store: `users/{uid}/receipt_{id}`, the id being the
-/// device's (canonical, so one receipt has one key).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// A receipt photo's place in the store: `users/{uid}/receipt_{id}_{version}`, the id being
+/// the device's (canonical) and the version the upload's own (random), so two uploads of one
+/// id never write the same object. Photos stored before versions are at `receipt_{id}`.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ReceiptKey {
     pub user_id: Uuid,
     pub id: Uuid,
+    pub version: Option<String>,
+}
+
+impl ReceiptKey {
+    /// The key of a new upload of `id`: a version of its own.
+    pub fn new_upload(user_id: Uuid, id: Uuid) -> ReceiptKey {
+        ReceiptKey {
+            user_id,
+            id,
+            version: Some(Uuid::new_v4().simple().to_string()),
+        }
+    }
+
+    /// Where the stored receipt `record` of `user_id` is.
+    pub fn of(user_id: Uuid, record: &crate::store::ReceiptRecord) -> ReceiptKey {
+        ReceiptKey {
+            user_id,
+            id: record.id,
+            version: record.version.clone(),
+        }
+    }
 }
 
 impl FileKey for ReceiptKey {
     fn object_key(&self) -> String {
-        format!("users/{}/receipt_{}", self.user_id, self.id.hyphenated())
+        match &self.version {
+            Some(version) => format!(
+                "users/{}/receipt_{}_{version}",
+                self.user_id,
+                self.id.hyphenated()
+            ),
+            None => format!("users/{}/receipt_{}", self.user_id, self.id.hyphenated()),
+        }
     }
 }
 
@@ -99,17 +128,21 @@ fn path(key: &impl FileKey) -> Path {
 #[derive(Clone)]
 pub struct FileStore {
     objects: Arc<dyn ObjectStore>,
+    /// DATA_DIR/files with local storage (where a user's folder is to be removed with them).
+    local_root: Option<std::path::PathBuf>,
 }
 
 impl FileStore {
     /// Opens the configured store. Nothing is contacted yet: a bucket that is missing or
     /// unreachable shows up as a failed upload (and in the log), not as a failed start.
     pub fn from_config(config: &Config) -> anyhow::Result<FileStore> {
+        let mut local_root = None;
         let objects: Arc<dyn ObjectStore> = match config.storage.storage {
             StorageKind::Local => {
                 let dir = config.files_dir();
                 std::fs::create_dir_all(&dir)
                     .with_context(|| format!("creating the file store {}", dir.display()))?;
+                local_root = Some(dir.clone());
                 Arc::new(LocalFileSystem::new_with_prefix(&dir)?)
             }
             StorageKind::S3 => {
@@ -149,7 +182,10 @@ impl FileStore {
                 Arc::new(builder.build().context("configuring S3 storage")?)
             }
         };
-        Ok(FileStore { objects })
+        Ok(FileStore {
+            objects,
+            local_root,
+        })
     }
 
     pub async fn put(&self, key: &impl FileKey, bytes: Bytes) -> anyhow::Result<()> {
@@ -179,7 +215,9 @@ impl FileStore {
     }
 
     /// Removes every object under `users/{uid}/` (a deleted account's pictures and receipt
-    /// photos, including any an interrupted replacement left behind); returns how many went.
+    /// photos, including any an interrupted replacement left behind) and, with local storage,
+    /// the folder itself with whatever is left in it (an upload that never finished); returns
+    /// how many objects went.
     pub async fn delete_user_files(&self, user_id: Uuid) -> anyhow::Result<u64> {
         use futures_util::TryStreamExt;
         let prefix = Path::from(format!("users/{user_id}"));
@@ -194,6 +232,16 @@ impl FileStore {
                 Ok(()) | Err(object_store::Error::NotFound { .. }) => {}
                 Err(err) => {
                     return Err(err).with_context(|| format!("deleting {}", object.location));
+                }
+            }
+        }
+        if let Some(root) = &self.local_root {
+            let folder = root.join("users").join(user_id.to_string());
+            match tokio::fs::remove_dir_all(&folder).await {
+                Ok(()) => {}
+                Err(err) if err.kind() == std::io::ErrorKind::NotFound => {}
+                Err(err) => {
+                    return Err(err).with_context(|| format!("removing {}", folder.display()));
                 }
             }
         }
@@ -246,14 +294,25 @@ mod tests {
 
     #[test]
     fn receipt_keys_sit_beside_the_users_pictures() {
-        let key = ReceiptKey {
+        let mut key = ReceiptKey {
             user_id: Uuid::parse_str(UID).unwrap(),
             id: Uuid::parse_str("0190a6e2-7c1d-7000-8000-0000000000a1").unwrap(),
+            version: None,
         };
         assert_eq!(
             key.object_key(),
             format!("users/{UID}/receipt_0190a6e2-7c1d-7000-8000-0000000000a1")
         );
+        key.version = Some("5f0c".into());
+        assert_eq!(
+            key.object_key(),
+            format!("users/{UID}/receipt_0190a6e2-7c1d-7000-8000-0000000000a1_5f0c")
+        );
+        let (a, b) = (
+            ReceiptKey::new_upload(key.user_id, key.id),
+            ReceiptKey::new_upload(key.user_id, key.id),
+        );
+        assert_ne!(a.object_key(), b.object_key(), "each upload its own object");
     }
 
     #[test]

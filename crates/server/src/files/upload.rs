@@ -36,6 +36,11 @@ fn picture_error(err: PictureError) -> AppError {
             "invalid-image",
             "The image file is too small for the dimensions it claims",
         ),
+        PictureError::OverBudget => AppError::client(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "invalid-image",
+            "This image is too large to process here. Please send a smaller one",
+        ),
     }
 }
 

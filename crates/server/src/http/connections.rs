@@ -3,12 +3,12 @@
 //! connections, a bound on open connections (more wait in the kernel's accept queue rather
 //! than failing with "Too many open files"), and a per-client-address cap so one attacker
 //! cannot take every slot. HTTP/1.1 only: browsers never speak cleartext HTTP/2 and its
-//! version sniff had no timeout. Also raises the process's open-file limit at start.
+//! version sniff had no timeout. Also raises the process's open-file limit at start, and
+//! keeps the event streams' share of the slots ([`StreamSlots`]).
 
 use std::{
     collections::HashMap,
     future::Future,
-    net::IpAddr,
     sync::{Arc, Mutex},
     time::Duration,
 };
@@ -19,7 +19,10 @@ use hyper_util::{
     rt::{TokioIo, TokioTimer},
     server::graceful::GracefulShutdown,
 };
-use tokio::{net::TcpListener, sync::Semaphore};
+use tokio::{
+    net::TcpListener,
+    sync::{OwnedSemaphorePermit, Semaphore},
+};
 use tower::ServiceExt;
 
 use crate::{config::ConnectionLimits, http::client_ip::IpKey};
@@ -61,8 +64,8 @@ pub fn open_file_limit() -> u64 {
         .unwrap_or(1 << 20)
 }
 
-/// Connections per client, counted under its [`IpKey`] (IPv4 address, IPv6 /64) like every
-/// other per-IP limit.
+/// Connections (or event streams) per client, counted under its [`IpKey`] (IPv4 address,
+/// IPv6 /64) like every other per-IP limit.
 #[derive(Clone, Default)]
 struct PerAddress {
     open: Arc<Mutex<HashMap<IpKey, usize>>>,
@@ -74,8 +77,7 @@ struct AddressSlot {
 }
 
 impl PerAddress {
-    fn try_take(&self, ip: IpAddr, cap: usize) -> Option<AddressSlot> {
-        let key = IpKey::of(ip);
+    fn try_take(&self, key: IpKey, cap: usize) -> Option<AddressSlot> {
         let mut open = self
             .open
             .lock()
@@ -104,6 +106,58 @@ impl Drop for AddressSlot {
                 open.remove(&self.key);
             }
         }
+    }
+}
+
+/// The event streams' share of the connection slots: a stream holds a slot of the whole share
+/// and one of its client's (the forwarded address behind a trusted proxy, which the accept
+/// loop cannot see) while it is open.
+#[derive(Clone)]
+pub struct StreamSlots {
+    all: Arc<Semaphore>,
+    per_address: PerAddress,
+    per_address_cap: usize,
+}
+
+/// Held by an open event stream; dropping it frees both slots.
+pub struct StreamSlot {
+    _all: OwnedSemaphorePermit,
+    _address: AddressSlot,
+}
+
+/// Why a stream was not given a slot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StreamRefusal {
+    /// The client's address holds its share already.
+    Address,
+    /// Every stream slot is taken.
+    Full,
+}
+
+impl StreamSlots {
+    pub fn new(limits: &ConnectionLimits) -> StreamSlots {
+        StreamSlots {
+            all: Arc::new(Semaphore::new(limits.max_event_streams)),
+            per_address: PerAddress::default(),
+            per_address_cap: limits.event_streams_per_ip,
+        }
+    }
+
+    /// A slot for one more stream from `client`, at once or not at all.
+    pub fn try_take(&self, client: IpKey) -> Result<StreamSlot, StreamRefusal> {
+        let address = self
+            .per_address
+            .try_take(client, self.per_address_cap)
+            .ok_or(StreamRefusal::Address)?;
+        let all = self
+            .all
+            .clone()
+            .try_acquire_owned()
+            .map_err(|_| StreamRefusal::Full)?;
+        Ok(StreamSlot {
+            _all: all,
+            _address: address,
+        })
     }
 }
 
@@ -143,7 +197,7 @@ pub async fn serve_bounded(
             () = &mut shutdown => break,
         };
         let address_slot = match limits.max_per_ip {
-            Some(cap) => match per_address.try_take(peer.ip(), cap) {
+            Some(cap) => match per_address.try_take(IpKey::of(peer.ip()), cap) {
                 Some(taken) => Some(taken),
                 None => {
                     tracing::debug!(peer = %peer.ip(), "connection refused: per-address cap");
@@ -185,10 +239,20 @@ fn is_connection_error(err: &std::io::Error) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::net::IpAddr;
+
+    struct Keyed<'a>(&'a PerAddress);
+
+    impl Keyed<'_> {
+        fn try_take(&self, ip: IpAddr, cap: usize) -> Option<AddressSlot> {
+            self.0.try_take(IpKey::of(ip), cap)
+        }
+    }
 
     #[test]
     fn per_address_slots_are_returned() {
         let per = PerAddress::default();
+        let per = Keyed(&per);
         let ip: IpAddr = "127.0.0.2".parse().unwrap();
         let first = per.try_take(ip, 2).unwrap();
         let _second = per.try_take(ip, 2).unwrap();
@@ -202,5 +266,36 @@ mod tests {
         assert!(per.try_take(v6("2001:db8:1:3::1"), 2).is_some());
         drop(first);
         assert!(per.try_take(ip, 2).is_some());
+    }
+
+    #[test]
+    fn streams_take_a_slot_of_their_address_and_of_the_whole_share() {
+        let limits = ConnectionLimits {
+            max_connections: 8,
+            max_per_ip: None,
+            header_read_timeout: Duration::from_secs(1),
+            max_event_streams: 3,
+            event_streams_per_ip: 2,
+        };
+        let slots = StreamSlots::new(&limits);
+        let key = |ip: &str| IpKey::of(ip.parse().unwrap());
+        let a1 = slots.try_take(key("198.51.100.7")).unwrap();
+        let _a2 = slots.try_take(key("198.51.100.7")).unwrap();
+        assert_eq!(
+            slots.try_take(key("198.51.100.7")).err(),
+            Some(StreamRefusal::Address)
+        );
+        let _b1 = slots.try_take(key("203.0.113.9")).unwrap();
+        assert_eq!(
+            slots.try_take(key("192.0.2.1")).err(),
+            Some(StreamRefusal::Full)
+        );
+        assert_eq!(
+            slots.try_take(IpKey::UNKNOWN).err(),
+            Some(StreamRefusal::Full),
+            "a refused address slot is given back"
+        );
+        drop(a1);
+        assert!(slots.try_take(key("198.51.100.7")).is_ok());
     }
 }

@@ -38,8 +38,9 @@ pub async fn scrape(
 }
 
 /// With a token, the right bearer token from anywhere; without, loopback peers only (the
-/// client IP honours TRUST_PROXY, so a proxy on the same host does not make everyone local).
-fn allowed(config: &MetricsConfig, ip: IpAddr, headers: &HeaderMap) -> bool {
+/// client IP honours TRUST_PROXY, so a proxy on the same host does not make everyone local,
+/// and a client the proxy named unreadably, `None`, is never local).
+fn allowed(config: &MetricsConfig, ip: Option<IpAddr>, headers: &HeaderMap) -> bool {
     if !config.metrics_enabled {
         return false;
     }
@@ -49,7 +50,7 @@ fn allowed(config: &MetricsConfig, ip: IpAddr, headers: &HeaderMap) -> bool {
             .and_then(|v| v.to_str().ok())
             .and_then(|v| v.strip_prefix("Bearer "))
             .is_some_and(|given| same_secret(given, token)),
-        None => is_loopback(ip),
+        None => ip.is_some_and(is_loopback),
     }
 }
 
@@ -86,9 +87,9 @@ mod tests {
 
     #[test]
     fn token_or_loopback_decides() {
-        let local: IpAddr = "127.0.0.1".parse().unwrap();
-        let mapped: IpAddr = "::ffff:127.0.0.1".parse().unwrap();
-        let remote: IpAddr = "203.0.113.7".parse().unwrap();
+        let local: Option<IpAddr> = Some("127.0.0.1".parse().unwrap());
+        let mapped: Option<IpAddr> = Some("::ffff:127.0.0.1".parse().unwrap());
+        let remote: Option<IpAddr> = Some("203.0.113.7".parse().unwrap());
         let off = MetricsConfig::default();
         assert!(!allowed(&off, local, &HeaderMap::new()));
         let loopback = MetricsConfig {
@@ -99,15 +100,17 @@ mod tests {
         assert!(allowed(&loopback, mapped, &HeaderMap::new()));
         assert!(allowed(
             &loopback,
-            "::1".parse().unwrap(),
+            Some("::1".parse().unwrap()),
             &HeaderMap::new()
         ));
         assert!(!allowed(&loopback, remote, &HeaderMap::new()));
+        assert!(!allowed(&loopback, None, &HeaderMap::new()), "unknown");
         let token = MetricsConfig {
             metrics_enabled: true,
             metrics_token: Some("0123456789abcdef".into()),
         };
         assert!(allowed(&token, remote, &bearer("0123456789abcdef")));
+        assert!(allowed(&token, None, &bearer("0123456789abcdef")));
         assert!(!allowed(&token, remote, &bearer("0123456789abcdeF")));
         assert!(!allowed(&token, remote, &bearer("0123456789abcdef0")));
         // A token, once set, is asked of loopback peers too.

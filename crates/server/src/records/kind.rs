@@ -24,6 +24,12 @@ pub trait RecordKind: 'static {
     fn references(_record: &Self::Record) -> Vec<(&'static str, Uuid)> {
         Vec::new()
     }
+    /// Fields the records it points at must hold for the put to make sense (a day's rate card
+    /// must be a card of the day's courier): checked against the user's live record, refused
+    /// `mismatched-reference` otherwise. None by default.
+    fn agreements(_record: &Self::Record) -> Vec<Agreement> {
+        Vec::new()
+    }
     /// The content fields this put left out because it comes from an app older than them (it
     /// pulled the record without them): an update keeps their stored values rather than the
     /// defaults validation filled in, so an old cached app editing a day's notes cannot wipe
@@ -44,6 +50,19 @@ pub struct Kind {
     data: fn(&str, String, String) -> serde_json::Result<ChangeData>,
 }
 
+/// A field of a referenced record that must hold a value (`RecordKind::agreements`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Agreement {
+    pub kind: &'static str,
+    pub id: Uuid,
+    /// The field of the referenced record's content.
+    pub field: &'static str,
+    /// The value it must hold (a UUID, as stored).
+    pub value: String,
+    /// What the driver is told when it does not.
+    pub otherwise: &'static str,
+}
+
 /// A validated put, ready to store.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StoredPut {
@@ -52,6 +71,8 @@ pub struct StoredPut {
     pub content: String,
     /// What the content points at (`RecordKind::references`).
     pub references: Vec<(&'static str, Uuid)>,
+    /// What those records must hold (`RecordKind::agreements`).
+    pub agreements: Vec<Agreement>,
     /// Content fields an update takes from the stored record (`RecordKind::kept_when_absent`).
     pub kept: &'static [&'static str],
 }
@@ -89,6 +110,7 @@ pub fn stored<K: RecordKind>(record: &K::Record) -> serde_json::Result<StoredPut
         id: K::id(record),
         content: serde_json::to_string(&K::content(record))?,
         references: K::references(record),
+        agreements: K::agreements(record),
         kept: &[],
     })
 }

@@ -36,6 +36,7 @@ pub const SQLITE: &[Migration] = &[
     migration!("sqlite", 16, "0016_email_links"),
     migration!("sqlite", 17, "0017_entry_shifts"),
     migration!("sqlite", 18, "0018_temporary_password_sessions"),
+    migration!("sqlite", 19, "0019_bounded_storage"),
 ];
 
 pub const POSTGRES: &[Migration] = &[
@@ -57,6 +58,7 @@ pub const POSTGRES: &[Migration] = &[
     migration!("postgres", 16, "0016_email_links"),
     migration!("postgres", 17, "0017_entry_shifts"),
     migration!("postgres", 18, "0018_temporary_password_sessions"),
+    migration!("postgres", 19, "0019_bounded_storage"),
 ];
 
 /// One log line for a migration run, whatever it applied: the operator reads where the schema
@@ -75,9 +77,80 @@ pub fn log_migrations(applied_now: &[&str], all: &[Migration]) {
     }
 }
 
+/// The newest migration this binary knows (the same on both backends).
+pub fn newest() -> i64 {
+    SQLITE.last().map_or(0, |m| m.version)
+}
+
+/// Checks the migrations a database says it has (`applied`: version and name) against those
+/// this binary knows (`known`). Refused: a version newer than the newest known (a newer
+/// release used the database, and this one would run on tables it does not understand, or a
+/// downgrade would go unnoticed), naming both versions; and a known version under another name
+/// (another application's migrations table).
+pub fn check_applied(
+    applied: &[(i64, String)],
+    known: &[Migration],
+    what: &str,
+) -> anyhow::Result<()> {
+    let newest = known.last().map_or(0, |m| m.version);
+    if let Some(found) = applied.iter().map(|(v, _)| *v).max()
+        && found > newest
+    {
+        anyhow::bail!(
+            "{what} is at schema version {found}, but this delivery-tracker ({}) knows only up \
+             to {newest}: a newer version used it. Run that version or a newer one (or restore \
+             a backup made by this one)",
+            env!("CARGO_PKG_VERSION")
+        );
+    }
+    for (version, name) in applied {
+        let ours = known.iter().find(|m| m.version == *version);
+        if ours.is_none_or(|m| m.name != name) {
+            anyhow::bail!(
+                "{what} is not a Delivery Tracker database: its migration {version} is {:?}, \
+                 not one of ours",
+                crate::admin::terminal_safe(name)
+            );
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_newer_or_foreign_schema_is_refused() {
+        let ours = |n: usize| -> Vec<(i64, String)> {
+            SQLITE[..n]
+                .iter()
+                .map(|m| (m.version, m.name.to_owned()))
+                .collect()
+        };
+        assert!(check_applied(&[], SQLITE, "the database").is_ok());
+        assert!(check_applied(&ours(3), SQLITE, "the database").is_ok());
+        assert!(check_applied(&ours(SQLITE.len()), SQLITE, "the database").is_ok());
+        let mut newer = ours(SQLITE.len());
+        newer.push((99, "0099_future".into()));
+        let refused = check_applied(&newer, SQLITE, "the database")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            refused.contains("schema version 99")
+                && refused.contains(&format!("only up to {}", newest())),
+            "{refused}"
+        );
+        let foreign = [(1, "create_widgets\u{1b}[2J".to_owned())];
+        let refused = check_applied(&foreign, SQLITE, "the database")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            refused.contains("not a Delivery Tracker database"),
+            "{refused}"
+        );
+        assert!(!refused.contains('\u{1b}'), "escaped: {refused}");
+    }
 
     #[test]
     fn both_backends_have_the_same_numbered_migrations() {

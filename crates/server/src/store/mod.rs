@@ -32,7 +32,7 @@ pub use self::{
     plans::PlanStore,
     receipts::{ReceiptHolder, ReceiptInsert, ReceiptRecord, ReceiptStore},
     sessions::{SessionRecord, SessionStore},
-    sync::{MutationAction, PreparedMutation, PullPage, PushOutcome, SyncStore},
+    sync::{MutationAction, PreparedMutation, PullPage, PushOutcome, PushQuota, SyncStore},
 };
 use crate::config::{Config, ConfigError, DatabaseTarget};
 

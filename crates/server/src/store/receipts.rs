@@ -8,16 +8,19 @@ use uuid::Uuid;
 use super::StoreResult;
 
 /// A stored receipt photo.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ReceiptRecord {
     pub id: Uuid,
     /// The stored (re-encoded) photo's size.
     pub bytes: i64,
     pub created_at_ms: i64,
+    /// Which upload's object holds the photo (`files::ReceiptKey`); `None` for photos stored
+    /// before uploads had their own keys.
+    pub version: Option<String>,
 }
 
 /// Who holds a receipt id.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ReceiptHolder {
     /// This user.
     Me(ReceiptRecord),
@@ -27,7 +30,7 @@ pub enum ReceiptHolder {
 }
 
 /// What [`ReceiptStore::insert_receipt`] did.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ReceiptInsert {
     Stored(ReceiptRecord),
     /// The user already had it (a resend, or a concurrent upload of the same id won): nothing
@@ -44,25 +47,26 @@ pub trait ReceiptStore: Send + Sync {
     async fn find_receipt(&self, user_id: Uuid, id: Uuid) -> StoreResult<ReceiptHolder>;
     /// The bytes of every receipt the user holds.
     async fn receipt_bytes(&self, user_id: Uuid) -> StoreResult<i64>;
-    /// Records the user's receipt `id` of `bytes`, unless they already hold it, another
-    /// account does, or their receipts would then pass `max_bytes`. The quota check and the
-    /// insert are one step: of two concurrent uploads that each fit alone but not together,
-    /// one is refused.
+    /// Records the user's receipt `id` of `bytes`, stored by the upload `version`, unless they
+    /// already hold it, another account does, or their receipts would then pass `max_bytes`.
+    /// The quota check and the insert are one step: of two concurrent uploads that each fit
+    /// alone but not together, one is refused.
     async fn insert_receipt(
         &self,
         user_id: Uuid,
         id: Uuid,
         bytes: i64,
+        version: &str,
         now_ms: i64,
         max_bytes: i64,
     ) -> StoreResult<ReceiptInsert>;
-    /// Removes the user's receipt `id`; false when they held none.
-    async fn delete_receipt(&self, user_id: Uuid, id: Uuid) -> StoreResult<bool>;
+    /// Removes the user's receipt `id` and returns what it was (None when they held none).
+    async fn delete_receipt(&self, user_id: Uuid, id: Uuid) -> StoreResult<Option<ReceiptRecord>>;
     /// Removes up to `limit` receipts created before `created_before_ms` that no live expense
-    /// of their user lists; returns them as (user id, receipt id), so their objects can go too.
+    /// of their user lists; returns them with their user's id, so their objects can go too.
     async fn delete_orphan_receipts(
         &self,
         created_before_ms: i64,
         limit: u32,
-    ) -> StoreResult<Vec<(Uuid, Uuid)>>;
+    ) -> StoreResult<Vec<(Uuid, ReceiptRecord)>>;
 }

@@ -9,7 +9,10 @@ use domain::{
     defaults::{default_courier, first_rate_card},
     merge::{Existing, Op},
     profile::{ProfileUpdate, SettingsUpdate, TaxRegion, Theme},
-    push::{Counters, Intent, Plan, RecordBudget, Reference, Write, claimed_meanwhile, plan},
+    push::{
+        Counters, Intent, Plan, RecordBudget, Reference, ReplayBudget, Write, claimed_meanwhile,
+        plan,
+    },
     sync::{Change, ChangeData, MutationResult, PaymentConfig, ProfileData, SettingsData},
     tiers::PayTiers,
     time_fmt::rfc3339_from_ms,
@@ -28,8 +31,9 @@ use crate::{
 pub trait SyncStore: Send + Sync {
     /// Applies a push in order, in one transaction: each mutation id takes effect at most
     /// once, a replay returns the recorded result. Concurrent pushes by one user serialise.
-    /// A mutation that would add a record beyond `max_records` (record rows, tombstones
-    /// included) is rejected with `quota-exceeded`, and that answer is not recorded.
+    /// A mutation that would add a record beyond `quota.max_records` (record rows, tombstones
+    /// included), or whose answer would take the user's replay records beyond
+    /// `quota.max_replays`, is rejected with `quota-exceeded`, and that answer is not recorded.
     /// A new record id another account claimed first, even at the same moment, is rejected
     /// with `not-owner`; it never fails the push.
     async fn push(
@@ -37,7 +41,7 @@ pub trait SyncStore: Send + Sync {
         user_id: Uuid,
         mutations: Vec<PreparedMutation>,
         now_ms: i64,
-        max_records: i64,
+        quota: PushQuota,
     ) -> StoreResult<PushOutcome>;
     /// The user's records changed after `cursor`, oldest change first, at most `limit`.
     async fn pull(&self, user_id: Uuid, cursor: i64, limit: u32) -> StoreResult<PullPage>;
@@ -47,6 +51,26 @@ pub trait SyncStore: Send + Sync {
     /// The change sequences of the users among `user_ids` that exist, in no set order: one read
     /// for the users of every open event stream, in chunks of `sessions::READ_BATCH`.
     async fn change_cursors(&self, user_ids: &[Uuid]) -> StoreResult<Vec<(Uuid, i64)>>;
+}
+
+/// The per-user storage bounds a push is held to (`quotas::Quotas::push_quota`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PushQuota {
+    /// Record rows, tombstones included.
+    pub max_records: i64,
+    /// Answers kept for replays (`applied_mutations`), until the pruning sweep removes them.
+    pub max_replays: i64,
+}
+
+/// The user's counters as a push reads and saves them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct UserCounters {
+    /// The change sequence.
+    pub seq: i64,
+    /// Record rows held.
+    pub records: i64,
+    /// Replay records held.
+    pub replays: i64,
 }
 
 /// A pushed mutation after parsing and validation (which need no database).
@@ -152,9 +176,9 @@ pub struct RecordWrite<'a> {
 /// The SQL a backend runs for a push, inside the push's transaction, for one user. The
 /// SQLite backend's futures are always ready (it runs on its writer thread).
 pub(crate) trait SyncSql {
-    /// The user's change sequence and record count, or `None` for an unknown user. A backend
-    /// with concurrent writers locks the user here, so one user's pushes apply one by one.
-    async fn counters(&mut self) -> StoreResult<Option<(i64, i64)>>;
+    /// The user's counters, or `None` for an unknown user. A backend with concurrent writers
+    /// locks the user here, so one user's pushes apply one by one.
+    async fn counters(&mut self) -> StoreResult<Option<UserCounters>>;
     /// The answer recorded for `mutation_id` (JSON), if it was applied before.
     async fn recorded_answer(&mut self, mutation_id: &str) -> StoreResult<Option<String>>;
     /// Whether the record exists, as (held by this user, deleted).
@@ -180,7 +204,7 @@ pub(crate) trait SyncSql {
         answer: &str,
         now_ms: i64,
     ) -> StoreResult<()>;
-    async fn save_counters(&mut self, seq: i64, held: i64) -> StoreResult<()>;
+    async fn save_counters(&mut self, counters: UserCounters) -> StoreResult<()>;
     /// Applies a profile update; `payment_tiers` is already JSON.
     async fn update_profile(
         &mut self,
@@ -204,17 +228,22 @@ pub(crate) async fn push(
     user_id: Uuid,
     mutations: Vec<PreparedMutation>,
     now_ms: i64,
-    max_records: i64,
+    quota: PushQuota,
 ) -> StoreResult<PushOutcome> {
-    let (start, held) = db
+    let before = db
         .counters()
         .await?
         .ok_or_else(|| StoreError::Backend(anyhow!("push for unknown user {user_id}")))?;
+    let start = before.seq;
     let mut counters = Counters {
         seq: start,
         budget: RecordBudget {
-            held,
-            max: max_records,
+            held: before.records,
+            max: quota.max_records,
+        },
+        replays: ReplayBudget {
+            held: before.replays,
+            max: quota.max_replays,
         },
     };
     let mut results = Vec::with_capacity(mutations.len());
@@ -235,7 +264,20 @@ pub(crate) async fn push(
         if let (None, MutationAction::Put { record, .. }) = (&recorded, &mutation.action) {
             for &(kind, id) in &record.references {
                 let state = state_of(db.record_state(kind, id).await?);
-                references.push(Reference { kind, state });
+                references.push(Reference {
+                    kind,
+                    state,
+                    mismatch: None,
+                });
+            }
+            for agreement in &record.agreements {
+                if !agrees(db, agreement).await? {
+                    references.push(Reference {
+                        kind: agreement.kind,
+                        state: Existing::Live,
+                        mismatch: Some(agreement.otherwise),
+                    });
+                }
             }
         }
         let planned = plan(
@@ -258,8 +300,13 @@ pub(crate) async fn push(
         counters = plan.counters;
         results.push(plan.answer);
     }
-    if counters.seq != start {
-        db.save_counters(counters.seq, counters.budget.held).await?;
+    let after = UserCounters {
+        seq: counters.seq,
+        records: counters.budget.held,
+        replays: counters.replays.held,
+    };
+    if after != before {
+        db.save_counters(after).await?;
     }
     Ok(PushOutcome {
         results,
@@ -305,7 +352,26 @@ pub(crate) async fn insert_starter_records(
         }
     }
     debug_assert_eq!(version, domain::defaults::STARTER_RECORDS);
-    db.save_counters(version, version).await
+    db.save_counters(UserCounters {
+        seq: version,
+        records: version,
+        replays: 0,
+    })
+    .await
+}
+
+/// Whether the user's live record an agreement names holds the value it asks for. A record
+/// that is not the user's live one agrees: ownership and existence are the references' check,
+/// and a tombstone has no content to disagree with.
+async fn agrees(db: &mut impl SyncSql, agreement: &records::kind::Agreement) -> StoreResult<bool> {
+    let Some(content) = db.record_content(agreement.kind, agreement.id).await? else {
+        return Ok(true);
+    };
+    let content: serde_json::Value = serde_json::from_str(&content).map_err(json_err)?;
+    Ok(content
+        .get(agreement.field)
+        .and_then(serde_json::Value::as_str)
+        == Some(agreement.value.as_str()))
 }
 
 fn state_of(state: Option<(bool, bool)>) -> Existing {

@@ -5,8 +5,11 @@ use std::{convert::Infallible, time::Duration};
 use axum::{
     Json,
     extract::State,
-    http::StatusCode,
-    response::sse::{Event, KeepAlive, Sse},
+    http::{HeaderValue, StatusCode, header},
+    response::{
+        IntoResponse, Response,
+        sse::{Event, KeepAlive, Sse},
+    },
 };
 use domain::{
     sync::{
@@ -15,7 +18,8 @@ use domain::{
     },
     time_fmt::now_ms,
 };
-use futures_util::{Stream, stream};
+use futures_util::stream;
+use rand::Rng;
 use serde::Deserialize;
 use utoipa::IntoParams;
 
@@ -24,12 +28,19 @@ use crate::{
     AppState,
     auth::session::CurrentUser,
     error::{ApiJson, ApiQuery, ApiResult, AppError, ErrorBody},
+    http::{
+        client_ip::ClientIp,
+        connections::{StreamRefusal, StreamSlot},
+    },
     notify::streams::{StreamCaps, StreamTicket},
     store::MutationAction,
 };
 
 /// How often an idle stream sends a comment, so proxies and the browser keep it open.
 const KEEP_ALIVE: Duration = Duration::from_secs(15);
+/// When a refused stream may try again. The browser's EventSource does not retry a refusal
+/// by itself; the web app reopens the stream after 15 s and pulls every 30 s meanwhile.
+const STREAM_RETRY_AFTER_SECS: u64 = 15;
 const MAX_CLIENT_ID_CHARS: usize = 100;
 
 #[utoipa::path(post, path = "/push", tag = "sync", request_body = PushRequest,
@@ -90,7 +101,7 @@ pub async fn push_changes(
             current.user.id,
             prepared,
             now_ms(),
-            state.quotas.max_records(),
+            state.quotas.push_quota(),
         )
         .await?;
     if profile_updated {
@@ -147,13 +158,20 @@ pub async fn pull_changes(
 
 #[utoipa::path(get, path = "/events", tag = "sync",
     responses(
-        (status = 200, description = "text/event-stream of `poke` events; ends when the session does, or when a newer stream of the same session or user goes over EVENT_STREAMS_PER_SESSION / EVENT_STREAMS_PER_USER (the oldest is closed)", content_type = "text/event-stream"),
+        (status = 200, description = "text/event-stream of `poke` events; ends when the session does, after EVENT_STREAM_MAX_SECONDS (the browser reconnects by itself), or when a newer stream of the same session or user goes over EVENT_STREAMS_PER_SESSION / EVENT_STREAMS_PER_USER (the oldest is closed)", content_type = "text/event-stream"),
         (status = 401, description = "unauthenticated", body = ErrorBody),
+        (status = 429, description = "too-many-streams: the client's address (IPv6: its /64; behind TRUST_PROXY the forwarded one) holds EVENT_STREAMS_PER_IP streams; Retry-After, and the connection closes", body = ErrorBody),
+        (status = 503, description = "busy: MAX_EVENT_STREAMS streams are open; Retry-After, and the connection closes", body = ErrorBody),
     ))]
 pub async fn stream_events(
     State(state): State<AppState>,
+    client: ClientIp,
     current: CurrentUser,
-) -> Sse<impl Stream<Item = Result<Event, Infallible>>> {
+) -> Response {
+    let slot = match state.stream_slots.try_take(client.key()) {
+        Ok(slot) => slot,
+        Err(refusal) => return stream_refused(refusal),
+    };
     let caps = StreamCaps {
         per_session: state.config.connections.event_streams_per_session as usize,
         per_user: state.config.connections.event_streams_per_user as usize,
@@ -176,10 +194,46 @@ pub async fn stream_events(
         cursor,
         closing,
         greeted: false,
+        ends: Box::pin(tokio::time::sleep(lifetime(
+            state.config.connections.event_stream_max_age(),
+        ))),
         ticket,
+        _slot: slot,
         _open: open,
     };
-    Sse::new(stream::unfold(watch, next_event)).keep_alive(KeepAlive::new().interval(KEEP_ALIVE))
+    Sse::new(stream::unfold(watch, next_event))
+        .keep_alive(KeepAlive::new().interval(KEEP_ALIVE))
+        .into_response()
+}
+
+/// This stream's lifetime: in the last tenth of the maximum, so streams opened together (after
+/// a restart) do not all reconnect together.
+fn lifetime(max: Duration) -> Duration {
+    max.mul_f64(rand::thread_rng().gen_range(0.9..=1.0))
+}
+
+/// A refused stream's answer. The connection closes with it: a refused stream must not keep
+/// holding a connection slot as an idle keep-alive connection.
+fn stream_refused(refusal: StreamRefusal) -> Response {
+    let error = match refusal {
+        StreamRefusal::Address => AppError::client(
+            StatusCode::TOO_MANY_REQUESTS,
+            "too-many-streams",
+            "Too many live-update connections from your network. Changes still sync every 30 \
+             seconds.",
+        ),
+        StreamRefusal::Full => AppError::Busy {
+            retry_after_secs: STREAM_RETRY_AFTER_SECS,
+        },
+    };
+    let mut response = error.into_response();
+    let headers = response.headers_mut();
+    headers.insert(
+        header::RETRY_AFTER,
+        HeaderValue::from(STREAM_RETRY_AFTER_SECS),
+    );
+    headers.insert(header::CONNECTION, HeaderValue::from_static("close"));
+    response
 }
 
 struct StreamState {
@@ -189,10 +243,14 @@ struct StreamState {
     cursor: i64,
     closing: tokio::sync::watch::Receiver<bool>,
     greeted: bool,
+    /// The end of this stream's lifetime (EVENT_STREAM_MAX_SECONDS).
+    ends: std::pin::Pin<Box<tokio::time::Sleep>>,
     /// This stream's place under the caps and its user's change signals; it ends when a newer
     /// stream displaces it or its session ends (sync/stream_check.rs finds sessions that ended
     /// where no signal said so).
     ticket: StreamTicket,
+    /// Its place in the event streams' share of the connection slots.
+    _slot: StreamSlot,
     /// Counts the stream in `event_streams_open` while it lives.
     _open: crate::metrics::StreamGuard,
 }
@@ -223,6 +281,7 @@ async fn next_event(mut s: StreamState) -> Option<(Result<Event, Infallible>, St
             },
             _ = s.closing.changed() => return None,
             _ = &mut s.ticket.displaced => return None,
+            () = &mut s.ends => return None,
         }
     }
 }

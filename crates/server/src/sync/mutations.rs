@@ -60,7 +60,7 @@ fn put(kind: &Kind, args: serde_json::Value, user_id: Uuid) -> MutationAction {
 fn delete(kind: &Kind, args: serde_json::Value) -> MutationAction {
     let id = serde_json::from_value::<DeleteArgs>(args)
         .ok()
-        .and_then(|a| Uuid::parse_str(&a.id).ok());
+        .and_then(|a| domain::fields::parse_id(&a.id));
     match id {
         Some(id) => MutationAction::Delete {
             kind: kind.name,

@@ -306,6 +306,14 @@ pub async fn read(request: reqwest::RequestBuilder) -> Reply {
     }
 }
 
+/// A push quota of `max_records` records and room for every replay record a test makes.
+pub fn quota(max_records: i64) -> server::store::PushQuota {
+    server::store::PushQuota {
+        max_records,
+        max_replays: 1_000_000,
+    }
+}
+
 /// Runs each listed async test fn once per backend: `mod sqlite` and `mod postgres`.
 #[macro_export]
 macro_rules! on_both_backends {

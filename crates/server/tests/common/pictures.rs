@@ -286,3 +286,35 @@ pub fn files_under(dir: &Path) -> Vec<PathBuf> {
     }
     found
 }
+
+/// The colour-profile bomb of issue 31: a 48 × 48 PNG whose `iCCP` chunk is a valid zlib
+/// stream of `inflated` zero bytes in about `inflated / 1030` bytes of file (1 GiB in 1 MiB).
+/// One MiB of zeros is deflated once with a full flush, which byte-aligns the output and
+/// forgets the window, so each further MiB is the same bytes again.
+pub fn colour_profile_bomb(inflated: usize) -> Vec<u8> {
+    use flate2::{Compress, Compression, FlushCompress};
+    const SEGMENT: usize = 1 << 20;
+    assert_eq!(inflated % SEGMENT, 0);
+    let mut deflate = Compress::new(Compression::best(), false);
+    let mut segment = Vec::with_capacity(SEGMENT);
+    deflate
+        .compress_vec(&vec![0; SEGMENT], &mut segment, FlushCompress::Full)
+        .unwrap();
+    assert_eq!(deflate.total_in(), SEGMENT as u64, "one MiB in one call");
+    let mut profile = b"icc\0\0".to_vec(); // name, NUL, compression method 0
+    profile.extend_from_slice(&[0x78, 0xDA]); // zlib header
+    for _ in 0..inflated / SEGMENT {
+        profile.extend_from_slice(&segment);
+    }
+    profile.extend_from_slice(&[0x01, 0x00, 0x00, 0xFF, 0xFF]); // final empty stored block
+    // Adler-32 of zeros: a stays 1, b adds 1 per byte.
+    let b = u32::try_from(inflated % 65_521).unwrap();
+    profile.extend_from_slice(&((b << 16) | 1).to_be_bytes());
+
+    let mut picture = png(&noise(48, 48));
+    let after_ihdr = 8 + 25;
+    let rest = picture.split_off(after_ihdr);
+    picture.extend(png_chunk(b"iCCP", &profile));
+    picture.extend(rest);
+    picture
+}

@@ -20,6 +20,13 @@ describe('validateContact', () => {
     });
   });
 
+  it('refuses control characters and direction marks, keeping line breaks in the message', () => {
+    expect(validateContact({ ...valid, message: 'Line one\nline two' })).toMatchObject({ ok: true });
+    expect(validateContact({ ...valid, name: 'Eve\r\nBcc: x@example.com' })).toEqual({ ok: false, field: 'name', message: contactMessages.characters });
+    expect(validateContact({ ...valid, subject: 'Hi\u202e' })).toEqual({ ok: false, field: 'subject', message: contactMessages.characters });
+    expect(validateContact({ ...valid, message: 'bell\u0007' })).toEqual({ ok: false, field: 'message', message: contactMessages.characters });
+  });
+
   it('treats whitespace as empty and trims what it sends', () => {
     expect(validateContact({ ...valid, name: '   ' })).toMatchObject({ ok: false, message: contactMessages.nameRequired });
     expect(validateContact({ ...valid, message: ' \n ' })).toMatchObject({ ok: false, message: contactMessages.messageRequired });

@@ -1,3 +1,5 @@
+import { hasForbiddenCharacters } from '@/lib/text-rules';
+
 // Server bounds (crates/domain/src/contact.rs). The checks themselves follow spec §5 "Contact",
 // in its order, and the server repeats them in the same order.
 export const CONTACT_LIMITS = { name: 100, email: 254, subject: 200, message: 5_000 } as const;
@@ -7,6 +9,7 @@ export const contactMessages = {
   emailRequired: 'Email is required',
   emailInvalid: 'Please enter a valid email address',
   messageRequired: 'Message is required',
+  characters: 'Please remove control characters and text-direction marks',
   sendFailed: 'Failed to send message. Please try again later.',
 } as const;
 
@@ -38,5 +41,9 @@ export function validateContact(input: ContactInput): ContactValidation {
   if (!value.email) return { ok: false, field: 'email', message: contactMessages.emailRequired };
   if (!emailPattern.test(value.email)) return { ok: false, field: 'email', message: contactMessages.emailInvalid };
   if (!value.message) return { ok: false, field: 'message', message: contactMessages.messageRequired };
+  const multiLine: Record<ContactField, boolean> = { name: false, email: false, subject: false, message: true };
+  for (const field of ['name', 'email', 'subject', 'message'] as const) {
+    if (hasForbiddenCharacters(value[field], multiLine[field])) return { ok: false, field, message: contactMessages.characters };
+  }
   return { ok: true, value };
 }

@@ -28,6 +28,7 @@ describe('the courier form', () => {
     expect(errors(form({ name: 'x'.repeat(61) })).name).toBe(courierMessages.nameLength);
     expect(validateCourierForm(form({ name: 'x'.repeat(60) })).ok).toBe(true);
     expect(errors(form({ name: 'Ev\nri' })).name).toBe(courierMessages.nameControl);
+    expect(errors(form({ name: 'Evri\u202e' })).name).toBe(courierMessages.nameControl);
     expect(errors(form({ colour: 'red' })).colour).toBe(courierMessages.colour);
     expect(errors(form({ arrearsWeeks: '13' })).arrearsWeeks).toBe(courierMessages.arrears);
     expect(errors(form({ arrearsWeeks: '-1' })).arrearsWeeks).toBe(courierMessages.arrears);

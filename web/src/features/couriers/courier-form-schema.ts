@@ -3,6 +3,7 @@
 // typed as the driver thinks of it (a weekday, a cycle's first day, a day of the month) and
 // stored as the one date the contract keeps.
 import { z } from '@/lib/zod';
+import { forbiddenCharactersMessage, hasForbiddenCharacters } from '@/lib/text-rules';
 import { parseForm, type FieldErrors, type FormResult } from '@/lib/form';
 import { addDays, weekdayOf } from '@/lib/week';
 import type { CourierContent, PeriodKind } from '@/sync/types';
@@ -28,7 +29,7 @@ export const PALETTE: readonly { value: string; name: string }[] = [
 export const courierMessages = {
   name: 'Please enter the courier’s name',
   nameLength: `The name must be at most ${MAX_NAME_CHARS} characters`,
-  nameControl: 'The name cannot contain control characters',
+  nameControl: forbiddenCharactersMessage('The name'),
   colour: 'Choose a colour',
   cycleStart: 'Please enter the first day of a 4-4-5 cycle',
   monthDay: `The day of the month must be from 1 to ${MAX_MONTH_DAY}`,
@@ -51,8 +52,6 @@ export interface CourierFormInput {
 export type CourierFormErrors = FieldErrors<CourierFormInput>;
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
-// eslint-disable-next-line no-control-regex -- the rule is precisely "no control characters"
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 const wholeIn = (text: string, min: number, max: number) => /^\d+$/.test(text.trim()) && Number(text) >= min && Number(text) <= max;
 
 export const courierFormSchema = z
@@ -62,7 +61,7 @@ export const courierFormSchema = z
       .trim()
       .min(1, courierMessages.name)
       .refine((text) => [...text].length <= MAX_NAME_CHARS, courierMessages.nameLength)
-      .refine((text) => !CONTROL.test(text), courierMessages.nameControl),
+      .refine((text) => !hasForbiddenCharacters(text), courierMessages.nameControl),
     colour: z
       .string()
       .regex(/^#[0-9a-fA-F]{6}$/, courierMessages.colour)

@@ -23,6 +23,7 @@ describe('the deduction form', () => {
     expect(errors(form({ label: ' ' })).label).toBe(deductionMessages.label);
     expect(errors(form({ label: 'x'.repeat(61) })).label).toBe(deductionMessages.labelLength);
     expect(errors(form({ label: 'Van\thire' })).label).toBe(deductionMessages.labelControl);
+    expect(errors(form({ label: 'Van\u2066hire' })).label).toBe(deductionMessages.labelControl);
     expect(errors(form({ amount: '' })).amount).toBe(deductionMessages.amountRequired);
     expect(errors(form({ amount: '1.234' })).amount).toBe(deductionMessages.amountFormat);
     expect(errors(form({ amount: '0' })).amount).toBe(deductionMessages.amountRange);

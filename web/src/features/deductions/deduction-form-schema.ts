@@ -3,6 +3,7 @@
 // a deduction is for is one of the expense categories (van hire is a vehicle cost), so it lands
 // in the same SA103 box as the same cost paid directly, and a vehicle cost says its vehicle.
 import { z } from '@/lib/zod';
+import { forbiddenCharactersMessage, hasForbiddenCharacters } from '@/lib/text-rules';
 import { parseForm, type FieldErrors, type FormResult } from '@/lib/form';
 import { parsePounds, penceToPounds } from '@/lib/money';
 import { EXPENSE_CATEGORY_IDS } from '@/lib/tax/expense-categories';
@@ -16,7 +17,7 @@ export const MAX_AMOUNT_PENCE = 1_000_000;
 export const deductionMessages = {
   label: 'Please enter its name on the statement, e.g. Van hire',
   labelLength: `The label must be at most ${MAX_LABEL_CHARS} characters`,
-  labelControl: 'The label cannot contain control characters',
+  labelControl: forbiddenCharactersMessage('The label'),
   amountRequired: 'Please enter the amount',
   amountFormat: 'Enter the amount in pounds and pence, e.g. 185.00',
   amountRange: 'The amount must be from £0.01 to £10,000.00',
@@ -43,8 +44,6 @@ export type DeductionFormErrors = FieldErrors<DeductionFormInput>;
 export type DeductionFields = Omit<DeductionContent, 'courierId'>;
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
-// eslint-disable-next-line no-control-regex -- the rule is precisely "no control characters"
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
 /** The form's rules; with `hasVehicles`, a vehicle cost must say which vehicle (or No vehicle). */
 export function deductionFormSchema(hasVehicles: boolean) {
@@ -55,7 +54,7 @@ export function deductionFormSchema(hasVehicles: boolean) {
         .trim()
         .min(1, deductionMessages.label)
         .refine((text) => [...text].length <= MAX_LABEL_CHARS, deductionMessages.labelLength)
-        .refine((text) => !CONTROL.test(text), deductionMessages.labelControl),
+        .refine((text) => !hasForbiddenCharacters(text), deductionMessages.labelControl),
       amount: z
         .string()
         .trim()

@@ -22,6 +22,13 @@ describe('validateEntryForm', () => {
     });
   });
 
+  it('keeps line breaks and tabs in notes but no other control or direction character (the server rule)', () => {
+    expect(validateEntryForm(form({ notes: 'Rain\nall\tday' }))).toMatchObject({ ok: true, value: { notes: 'Rain\nall\tday' } });
+    for (const notes of ['nul\u0000', 'esc\u001b[2J', 'gnp.\u202eexe', 'c1\u0085']) {
+      expect(validateEntryForm(form({ notes })), JSON.stringify(notes)).toEqual({ ok: false, errors: { notes: entryMessages.notesCharacters } });
+    }
+  });
+
   it('defaults extra to 0', () => {
     expect(validateEntryForm(form({ extra: '  ' }))).toMatchObject({ ok: true, value: { extra: 0 } });
   });

@@ -1,5 +1,6 @@
 import { z } from '@/lib/zod';
 import { parseForm, type FieldErrors, type FormResult } from '@/lib/form';
+import { forbiddenCharactersMessage, hasForbiddenCharacters } from '@/lib/text-rules';
 import { parsePounds } from '@/lib/money';
 
 // Server bounds (crates/domain/src/entry.rs), checked here too so a typo never reaches the
@@ -21,6 +22,7 @@ export const entryMessages = {
   extraFormat: 'Enter extra pay in pounds and pence, e.g. 12.50',
   extraRange: 'Extra must be between £0.00 and £10,000.00',
   notes: `Notes must be at most ${MAX_NOTES_CHARS} characters`,
+  notesCharacters: forbiddenCharactersMessage('Notes'),
   parcels: `Parcels must be a whole number from 0 to ${MAX_ITEMS}`,
   collections: `Collections must be a whole number from 0 to ${MAX_ITEMS}`,
   failedItems: `Failed or returned must be a whole number from 0 to ${MAX_ITEMS}`,
@@ -86,7 +88,11 @@ export function entryFormSchema(needs: DayNeeds = STOPS_DAY) {
         .refine((text) => text === '' || parsePounds(text) !== null, entryMessages.extraFormat)
         .transform((text) => (text === '' ? 0 : (parsePounds(text) ?? 0)))
         .refine((pence) => pence <= MAX_EXTRA_PENCE, entryMessages.extraRange),
-      notes: z.string().trim().max(MAX_NOTES_CHARS, entryMessages.notes),
+      notes: z
+        .string()
+        .trim()
+        .max(MAX_NOTES_CHARS, entryMessages.notes)
+        .refine((text) => !hasForbiddenCharacters(text, true), entryMessages.notesCharacters),
       /** '' on a new day: the last used courier, resolved when it is saved. */
       courierId: z.string(),
       parcels: itemCount(entryMessages.parcels, needs.parcels ? entryMessages.parcelsRequired : null),

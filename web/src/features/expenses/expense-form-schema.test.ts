@@ -71,6 +71,7 @@ describe('the expense form', () => {
     expect(errors(form({ note: 'x'.repeat(201) })).note).toBe(expenseMessages.noteLength);
     expect(errors(form({ note: 'Diesel\nand oil' })).note).toBe(expenseMessages.noteControl);
     expect(errors(form({ note: 'Tab\there' })).note).toBe(expenseMessages.noteControl);
+    expect(errors(form({ note: 'gnp.\u202eexe' })).note).toBe(expenseMessages.noteControl);
   });
 
   it('wants the last payment on or after the first, and a real day', () => {

@@ -1,6 +1,7 @@
 // The expense form, as typed, to what is stored. The bounds are the server's expense rules (the
 // issue-13 contract), so a slip is caught here in plain words instead of parked after a push.
 import { z } from '@/lib/zod';
+import { hasForbiddenCharacters } from '@/lib/text-rules';
 import { parseForm, type FieldErrors, type FormResult } from '@/lib/form';
 import { parsePounds, penceToPounds } from '@/lib/money';
 import { EXPENSE_CATEGORY_IDS } from '@/lib/tax/expense-categories';
@@ -51,8 +52,6 @@ export interface ExpenseFormInput {
 
 export type ExpenseFormErrors = FieldErrors<ExpenseFormInput>;
 
-// eslint-disable-next-line no-control-regex -- the rule is precisely "no control characters"
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
 /** A real calendar day written YYYY-MM-DD in the years the server takes (2000–2100). */
 export function isRealDay(text: string): boolean {
@@ -84,7 +83,7 @@ export function expenseFormSchema(hasVehicles: boolean) {
         .string()
         .trim()
         .refine((text) => [...text].length <= MAX_NOTE_CHARS, expenseMessages.noteLength)
-        .refine((text) => !CONTROL.test(text), expenseMessages.noteControl),
+        .refine((text) => !hasForbiddenCharacters(text), expenseMessages.noteControl),
       courierId: z.string(),
       vehicleId: z.string(),
       repeat: z.enum(['once', 'weekly', 'monthly']),

@@ -122,6 +122,13 @@ describe('CSV export', () => {
     expect(notesOf('\r\n=1+1')).toBe(`'\r\n=1+1`);
   });
 
+  it.each([' =1+1', '\n=1+1', '\u00a0=1+1', '\u200b=1+1', '\ufeff@SUM(A1)', '  \u2060+44', '＝1+1', '＋44 7700', '－5', '＠A1', ' ＝1'])(
+    'neutralises a formula behind leading whitespace or invisible characters, or with a full-width sign: %j',
+    (notes) => {
+      expect(notesOf(notes)).toBe(`'${notes}`);
+    },
+  );
+
   it('does not touch characters that only look risky in the middle of a note', () => {
     expect(notesOf('a=b+c-d@e')).toBe('a=b+c-d@e');
     expect(notesOf(" 'quoted'")).toBe(" 'quoted'");

@@ -4,6 +4,7 @@
 // own export named one that is on the device.
 import { MAX_EXTRA_PENCE, MAX_ITEMS, MAX_NOTES_CHARS, MAX_STOPS, MAX_TOTAL_PENCE } from '@/features/entries/entry-form-schema';
 import { parseCsv } from '@/lib/csv-parse';
+import { csvTextRead } from '@/lib/csv-write';
 import type { EntryContent } from '@/sync/types';
 import { detectDayOrder, impossibleDay, parseCount, parseDay, parseMoney, parseTime, type DayOrder, type DayReading } from './import-cells';
 import { SEPARATE_SHIFT_MARK } from './csv-export';
@@ -62,7 +63,6 @@ export interface CsvContext {
 }
 
 // Our export puts a ' before text a spreadsheet would run as a formula (lib/csv-write.ts csvText); reading our file back takes it off.
-const unescapeText = (cell: string) => (/^'[=+\-@\t\r]/.test(cell) ? cell.slice(1) : cell);
 
 /** How a row's dates and amounts are written. */
 interface Dialect {
@@ -73,7 +73,7 @@ interface Dialect {
 function rowToEntry(cells: readonly string[], mapping: ColumnMapping, layout: CsvLayout, context: CsvContext, { order, decimalComma }: Dialect): { entry: EntryContent } | { problems: string[] } {
   const problems: string[] = [];
   const cell = (index: number | null) => (index === null ? '' : (cells[index] ?? '').trim());
-  const text = (index: number | null) => (layout === 'ours' ? unescapeText(cell(index)) : cell(index));
+  const text = (index: number | null) => (layout === 'ours' ? csvTextRead(cell(index)) : cell(index));
   const optionalCount = (index: number | null, label: string) => {
     if (cell(index) === '') return null;
     const value = parseCount(cell(index), MAX_ITEMS);

@@ -108,6 +108,8 @@ describe('our own CSV export', () => {
       day({ date: '2025-03-22', courierId: 'evri', rateCardId: 'evri-card', parcels: 140, collections: 3, failed: 2, startTime: '08:00', finishTime: '17:30', notes: '=SUM(A1) "Café", line\n2' }),
       day({ date: '2025-03-23', rateCardId: null, notes: '-5 parking' }),
       day({ date: '2025-03-23', rateCardId: null, stops: 30, total: 5_940, separateShift: true }),
+      day({ date: '2025-03-24', rateCardId: null, notes: ' ＝1+1 and \u200b=2' }),
+      day({ date: '2025-03-25', rateCardId: null, notes: "'already quoted" }),
     ];
     const { layout, parsed } = read(entriesToCsv(days, context.couriers));
     expect(layout).toBe('ours');

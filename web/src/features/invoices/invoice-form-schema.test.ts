@@ -45,6 +45,9 @@ describe('invoice form', () => {
     [{ deductions: '100000.01' }, 'deductions', invoiceMessages.deductionsRange],
     [{ status: 'paid' as never }, 'status', invoiceMessages.status],
     [{ note: 'x'.repeat(1_001) }, 'note', invoiceMessages.note],
+    [{ reference: 'INV\u202e7' }, 'reference', invoiceMessages.referenceCharacters],
+    [{ reference: 'INV\n7' }, 'reference', invoiceMessages.referenceCharacters],
+    [{ note: 'Day\u0000missing' }, 'note', invoiceMessages.noteCharacters],
   ])('refuses %o', (over, field, message) => {
     expect(validateInvoiceForm(form(over))).toEqual({ ok: false, errors: { [field]: message } });
   });

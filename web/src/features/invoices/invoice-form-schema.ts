@@ -2,6 +2,7 @@
 // server (crates/domain/src/invoice.rs) so a typo is caught here, not parked after a push.
 import { z } from '@/lib/zod';
 import { parseForm, type FieldErrors, type FormResult } from '@/lib/form';
+import { forbiddenCharactersMessage, hasForbiddenCharacters } from '@/lib/text-rules';
 import { parsePounds, penceToPounds } from '@/lib/money';
 import type { PayPeriod } from '@/lib/pay-period';
 import { addDays } from '@/lib/week';
@@ -40,12 +41,14 @@ export const invoiceMessages = {
   paidRange: 'The amount paid must be at most £100,000.00',
   stops: `Stops must be a whole number from 0 to ${MAX_STATEMENT_STOPS.toLocaleString('en-GB')}`,
   reference: `The reference must be at most ${MAX_REFERENCE_CHARS} characters`,
+  referenceCharacters: forbiddenCharactersMessage('The reference'),
   parcels: `Parcels must be a whole number from 0 to ${MAX_STATEMENT_COUNT.toLocaleString('en-GB')}`,
   collections: `Collections must be a whole number from 0 to ${MAX_STATEMENT_COUNT.toLocaleString('en-GB')}`,
   deductionsFormat: 'Enter the deductions in pounds and pence, e.g. 195.00',
   deductionsRange: 'Deductions must be at most £100,000.00',
   status: 'Please choose a status',
   note: `The note must be at most ${MAX_NOTE_CHARS.toLocaleString('en-GB')} characters`,
+  noteCharacters: forbiddenCharactersMessage('The note'),
   saved: 'Statement check saved',
 } as const;
 
@@ -91,7 +94,11 @@ export const invoiceFormSchema = z
       .trim()
       .refine((text) => text === '' || (/^\d+$/.test(text) && Number(text) <= MAX_STATEMENT_STOPS), invoiceMessages.stops)
       .transform((text) => (text === '' ? null : Number(text))),
-    reference: z.string().trim().refine((text) => [...text].length <= MAX_REFERENCE_CHARS, invoiceMessages.reference),
+    reference: z
+      .string()
+      .trim()
+      .refine((text) => [...text].length <= MAX_REFERENCE_CHARS, invoiceMessages.reference)
+      .refine((text) => !hasForbiddenCharacters(text), invoiceMessages.referenceCharacters),
     parcels: optionalCount(invoiceMessages.parcels),
     collections: optionalCount(invoiceMessages.collections),
     deductions: z
@@ -101,7 +108,11 @@ export const invoiceFormSchema = z
       .transform((text) => (text === '' ? null : (parsePounds(text) ?? 0)))
       .refine((pence) => pence === null || pence <= MAX_DEDUCTIONS_PENCE, invoiceMessages.deductionsRange),
     status: z.enum(['unchecked', 'matches', 'disputed', 'resolved'], invoiceMessages.status),
-    note: z.string().trim().refine((text) => [...text].length <= MAX_NOTE_CHARS, invoiceMessages.note),
+    note: z
+      .string()
+      .trim()
+      .refine((text) => [...text].length <= MAX_NOTE_CHARS, invoiceMessages.note)
+      .refine((text) => !hasForbiddenCharacters(text, true), invoiceMessages.noteCharacters),
   })
   .superRefine((value, context) => {
     // Zod runs this even when a day failed its own check; compare only two real days.

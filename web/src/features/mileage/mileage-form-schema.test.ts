@@ -93,6 +93,7 @@ describe('the mileage form', () => {
       note: mileageMessages.noteLength,
     });
     expect(errorsOf(typed('5', '', { note: 'a\u0007b' }))).toEqual({ note: mileageMessages.noteControl });
+    expect(errorsOf(typed('5', '', { note: 'a\u202db' }))).toEqual({ note: mileageMessages.noteControl });
   });
 
   it('shows the default business miles while the driver types', () => {

@@ -3,6 +3,7 @@
 // readings or neither; the end reading at least the start; at most 2,000 miles in a day;
 // business plus commuting within the miles driven; at least a mile without odometer readings.
 import { z } from '@/lib/zod';
+import { forbiddenCharactersMessage, hasForbiddenCharacters } from '@/lib/text-rules';
 import { parseForm, type FieldErrors, type FormResult } from '@/lib/form';
 import type { MileageContent } from '@/sync/types';
 
@@ -23,7 +24,7 @@ export const mileageMessages = {
   overSpan: (span: number) => `Business and commuting miles add up to more than the ${span.toLocaleString('en-GB')} ${span === 1 ? 'mile' : 'miles'} driven`,
   noMiles: 'Enter the miles, or the odometer readings',
   noteLength: `The note must be at most ${MAX_NOTE_CHARS} characters`,
-  noteControl: 'The note cannot contain control characters',
+  noteControl: forbiddenCharactersMessage('The note'),
 } as const;
 
 /** How the day's miles were measured: odometer readings, or miles typed straight in. */
@@ -47,8 +48,6 @@ export type MileageFormErrors = FieldErrors<MileageFormInput>;
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const WHOLE = /^\d+$/;
-// eslint-disable-next-line no-control-regex -- the rule is precisely "no control characters"
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
 /** A typed whole number ('' = blank → null), or NaN when it is not one. */
 function wholeOf(text: string): number | null {
@@ -93,7 +92,7 @@ export const mileageFormSchema = z
     if (value.vehicleId === '') problem('vehicleId', mileageMessages.vehicle);
     const note = value.note.trim();
     if ([...note].length > MAX_NOTE_CHARS) problem('note', mileageMessages.noteLength);
-    else if (CONTROL.test(note)) problem('note', mileageMessages.noteControl);
+    else if (hasForbiddenCharacters(note)) problem('note', mileageMessages.noteControl);
 
     const miles = (path: 'businessMiles' | 'commuteMiles'): number | null => {
       const typed = wholeOf(value[path]);

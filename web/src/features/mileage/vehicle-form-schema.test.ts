@@ -13,6 +13,7 @@ describe('the vehicle form', () => {
     expect(validateVehicleForm({ ...blankVehicleForm(), name: '   ' })).toEqual({ ok: false, errors: { name: vehicleMessages.name } });
     expect(validateVehicleForm({ ...blankVehicleForm(), name: 'v'.repeat(61) })).toEqual({ ok: false, errors: { name: vehicleMessages.nameLength } });
     expect(validateVehicleForm({ ...blankVehicleForm(), name: 'Van\u0000' })).toEqual({ ok: false, errors: { name: vehicleMessages.nameControl } });
+    expect(validateVehicleForm({ ...blankVehicleForm(), name: 'Van\u2067' })).toEqual({ ok: false, errors: { name: vehicleMessages.nameControl } });
     expect(validateVehicleForm({ ...blankVehicleForm(), name: 'v'.repeat(60) }).ok).toBe(true);
   });
 

@@ -3,6 +3,7 @@
 // self-employed flat rate, ITTOIA 2005 s94D, covers cars, goods vehicles and motorcycles only),
 // and a vehicle keeps its method once it was used in an earlier tax year.
 import { z } from '@/lib/zod';
+import { forbiddenCharactersMessage, hasForbiddenCharacters } from '@/lib/text-rules';
 import { parseForm, type FieldErrors, type FormResult } from '@/lib/form';
 import { currentTaxYear, taxYearOf } from '@/lib/tax/tax-year';
 import type { MileageContent, VehicleContent, VehicleMethod, VehicleType } from '@/sync/types';
@@ -12,7 +13,7 @@ export const MAX_VEHICLE_NAME_CHARS = 60;
 export const vehicleMessages = {
   name: 'Please name the vehicle, e.g. Transit van',
   nameLength: `The name must be at most ${MAX_VEHICLE_NAME_CHARS} characters`,
-  nameControl: 'The name cannot contain control characters',
+  nameControl: forbiddenCharactersMessage('The name'),
   bicycle: 'A bicycle’s costs are claimed as actual costs: HMRC’s flat mileage rate for the self-employed covers cars, vans and motorcycles only.',
   methodKept: 'This vehicle has used this method in an earlier tax year. HMRC says it keeps it while you use the vehicle for your business.',
 } as const;
@@ -25,8 +26,6 @@ export interface VehicleFormInput {
 
 export type VehicleFormErrors = FieldErrors<VehicleFormInput>;
 
-// eslint-disable-next-line no-control-regex -- the rule is precisely "no control characters"
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
 /** The method a vehicle type ends up with: a bicycle has no flat rate. */
 export function effectiveMethod(type: VehicleType, method: VehicleMethod): VehicleMethod {
@@ -56,7 +55,7 @@ export function vehicleFormSchema(kept: VehicleMethod | null) {
         .trim()
         .min(1, vehicleMessages.name)
         .refine((text) => [...text].length <= MAX_VEHICLE_NAME_CHARS, vehicleMessages.nameLength)
-        .refine((text) => !CONTROL.test(text), vehicleMessages.nameControl),
+        .refine((text) => !hasForbiddenCharacters(text), vehicleMessages.nameControl),
       type: z.enum(['carVan', 'motorcycle', 'bicycle']),
       method: z.enum(['flatRate', 'actualCosts']),
     })

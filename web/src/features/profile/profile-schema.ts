@@ -1,4 +1,5 @@
 import { z } from '@/lib/zod';
+import { forbiddenCharactersMessage, hasForbiddenCharacters } from '@/lib/text-rules';
 
 // Server bounds (crates/domain/src/profile.rs), checked here too so an edit made offline is
 // never parked later for something the form could have said at once.
@@ -8,7 +9,9 @@ export const MAX_BIO_CHARS = 500;
 export const profileMessages = {
   nameRequired: 'Display name is required',
   nameTooLong: `Display name must be at most ${MAX_DISPLAY_NAME_CHARS} characters`,
+  nameCharacters: forbiddenCharactersMessage('Display name'),
   bioTooLong: `Bio must be at most ${MAX_BIO_CHARS} characters`,
+  bioCharacters: forbiddenCharactersMessage('Bio'),
   emailFixed: 'Email cannot be changed',
   updated: 'Profile updated successfully!',
   updateFailed: (reason: string) => `Failed to update profile: ${reason}`,
@@ -22,8 +25,12 @@ export const profileFormSchema = z.object({
     .string()
     .trim()
     .min(1, profileMessages.nameRequired)
-    .refine((name) => chars(name) <= MAX_DISPLAY_NAME_CHARS, profileMessages.nameTooLong),
-  bio: z.string().refine((bio) => chars(bio) <= MAX_BIO_CHARS, profileMessages.bioTooLong),
+    .refine((name) => chars(name) <= MAX_DISPLAY_NAME_CHARS, profileMessages.nameTooLong)
+    .refine((name) => !hasForbiddenCharacters(name), profileMessages.nameCharacters),
+  bio: z
+    .string()
+    .refine((bio) => chars(bio) <= MAX_BIO_CHARS, profileMessages.bioTooLong)
+    .refine((bio) => !hasForbiddenCharacters(bio, true), profileMessages.bioCharacters),
 });
 
 export type ProfileFormInput = z.input<typeof profileFormSchema>;

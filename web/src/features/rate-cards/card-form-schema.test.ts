@@ -60,6 +60,7 @@ describe('the rate card form', () => {
     expect(errors(form({ parcelCapPerStop: '3' })).parcelCapPerStop).toBe(cardMessages.capNeedsParcel);
     expect(errors(form({ label: 'x'.repeat(61) })).label).toBe(cardMessages.label);
     expect(errors(form({ label: 'a\u0007b' })).label).toBe(cardMessages.labelControl);
+    expect(errors(form({ label: 'a\u202bb' })).label).toBe(cardMessages.labelControl);
   });
 
   it('checks each peak: dates in order, an extra and/or a multiplier of 100–300 %', () => {

@@ -2,6 +2,7 @@
 // issue-12 contract, crates/domain rate cards), so a typo is caught here, not parked after a push.
 // Money is typed in pounds and stored in pence; an empty box means "not paid this way" (null).
 import { z } from '@/lib/zod';
+import { forbiddenCharactersMessage, hasForbiddenCharacters } from '@/lib/text-rules';
 import { parseForm, type FieldErrors, type FormResult } from '@/lib/form';
 import { parsePounds, penceToPounds } from '@/lib/money';
 import { DEFAULT_TIERS, FIRST_CARD_FROM, type PayTier } from '@/lib/pay';
@@ -25,7 +26,7 @@ export const cardMessages = {
   validFromEarly: 'The new rates must start after 01/01/2000',
   validFromTaken: 'This courier already has rates starting on that day: edit those instead',
   label: `The label must be at most ${MAX_LABEL_CHARS} characters`,
-  labelControl: 'The label cannot contain control characters',
+  labelControl: forbiddenCharactersMessage('The label'),
   noRule: 'Choose at least one way this courier pays: per stop, per parcel, per collection, a day rate or an hourly rate',
   tiers: `Per-stop pay needs ${MIN_TIERS} to ${MAX_TIERS} tiers, rates from £0.01 to £100.00 and stop counts from 1 to 1,000`,
   money: 'Enter an amount in pounds and pence, e.g. 0.45',
@@ -67,8 +68,6 @@ export type CardFormErrors = FieldErrors<CardFormInput>;
 export type CardRules = Omit<RateCardContent, 'courierId'>;
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
-// eslint-disable-next-line no-control-regex -- the rule is precisely "no control characters"
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
 /** Pounds typed → pence, '' → null (not used). Undefined when the text is not an amount. */
 function optionalPence(text: string): number | null | undefined {
@@ -129,7 +128,7 @@ export function cardFormSchema({ first, takenDates }: CardFormContext) {
         .string()
         .trim()
         .refine((text) => [...text].length <= MAX_LABEL_CHARS, cardMessages.label)
-        .refine((text) => !CONTROL.test(text), cardMessages.labelControl),
+        .refine((text) => !hasForbiddenCharacters(text), cardMessages.labelControl),
       perStopOn: z.boolean(),
       tiers: z.custom<readonly PayTier[]>((value) => Array.isArray(value)),
       perParcel: money(MAX_ITEM_PENCE, cardMessages.itemRange),

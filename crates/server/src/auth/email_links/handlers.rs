@@ -21,7 +21,7 @@ use crate::{
         types::AuthResponse,
     },
     error::{ApiJson, ApiResult, AppError, ErrorBody},
-    http::client_ip::{ClientIp, IpKey},
+    http::client_ip::ClientIp,
     store::{InviteUse, LinkPurpose, NewUser},
 };
 
@@ -46,7 +46,7 @@ pub struct ResetRequested {
     ))]
 pub async fn request_password_reset(
     State(state): State<AppState>,
-    ClientIp(ip): ClientIp,
+    client: ClientIp,
     ApiJson(body): ApiJson<ForgotPasswordRequest>,
 ) -> ApiResult<(StatusCode, Json<ResetRequested>)> {
     let links = &state.email_links;
@@ -57,12 +57,12 @@ pub async fn request_password_reset(
             "This server cannot e-mail reset links. Ask its operator to reset your password",
         ));
     };
-    state.limits.check_ip(ip)?;
+    state.limits.check_ip(client.key())?;
     let email = required(body.email, "email", "Email is required")?;
     let email = Email::parse(&email).map_err(account_error)?;
     // Per address first: a request refused for its address costs the client nothing.
     links.per_address.check(email.as_str().to_owned())?;
-    links.per_client.check(IpKey::of(ip))?;
+    links.per_client.check(client.key())?;
     // Whether the address has an account is looked up after this answer, by the queue's worker.
     let queued = links.queue.push(email, || Worker {
         store: state.store.clone(),
@@ -120,10 +120,10 @@ pub struct LinkView {
     ))]
 pub async fn check_link(
     State(state): State<AppState>,
-    ClientIp(ip): ClientIp,
+    client: ClientIp,
     ApiJson(body): ApiJson<LinkRequest>,
 ) -> ApiResult<Json<LinkView>> {
-    state.limits.check_ip(ip)?;
+    state.limits.check_ip(client.key())?;
     let token = required(body.token, "token", "The link has no token")?;
     let now = state.email_links.clock.now_ms();
     let link = state
@@ -161,11 +161,11 @@ pub struct ResetPasswordRequest {
     ))]
 pub async fn reset_password(
     State(state): State<AppState>,
-    ClientIp(ip): ClientIp,
+    client: ClientIp,
     headers: HeaderMap,
     ApiJson(body): ApiJson<ResetPasswordRequest>,
 ) -> ApiResult<Response> {
-    state.limits.check_ip(ip)?;
+    state.limits.check_ip(client.key())?;
     let token = required(body.token, "token", "The link has no token")?;
     let password = required(body.password, "password", "Password is required")?;
     let token_hash = hash_token(&token);
@@ -211,11 +211,11 @@ pub struct AcceptInviteRequest {
     ))]
 pub async fn accept_invite(
     State(state): State<AppState>,
-    ClientIp(ip): ClientIp,
+    client: ClientIp,
     headers: HeaderMap,
     ApiJson(body): ApiJson<AcceptInviteRequest>,
 ) -> ApiResult<Response> {
-    state.limits.check_ip(ip)?;
+    state.limits.check_ip(client.key())?;
     let token = required(body.token, "token", "The link has no token")?;
     let password = required(body.password, "password", "Password is required")?;
     let display_name =

@@ -80,12 +80,12 @@ impl ClearBinding for Response {
     ))]
 pub async fn start_oidc(
     State(state): State<AppState>,
-    ClientIp(ip): ClientIp,
+    client: ClientIp,
     Query(params): Query<StartParams>,
     current: Option<CurrentUser>,
 ) -> ApiResult<Response> {
     let provider = state.oidc.clone().ok_or_else(disabled)?;
-    state.limits.check_ip(ip)?;
+    state.limits.check_ip(client.key())?;
     let link_user_id = if params.link.as_deref() == Some("1") {
         match current {
             Some(current) if current.user.is_anonymous => Some(current.user.id),

@@ -81,7 +81,7 @@ pub async fn get_challenge(State(state): State<AppState>, client: ClientIp) -> A
 
 #[utoipa::path(post, path = "/phone/send", tag = "auth", request_body = SendCodeRequest,
     responses(
-        (status = 202, description = "A code was texted (the same answer whether or not the number has an account)", body = SendCodeResponse),
+        (status = 202, description = "A code was texted (the same answer whether or not the number has an account; with SIGNUPS_OPEN=false nothing is texted to a number without an account, unless an account is adding it)", body = SendCodeResponse),
         (status = 400, description = "captcha-failed (missing, wrong, expired, already used, or issued at under a quarter of the difficulty now due)", body = ErrorBody),
         (status = 404, description = "phone-disabled", body = ErrorBody),
         (status = 422, description = "validation: not a possible number, with its country code or national in PHONE_DEFAULT_REGION", body = ErrorBody),
@@ -91,10 +91,11 @@ pub async fn get_challenge(State(state): State<AppState>, client: ClientIp) -> A
 pub async fn send_code(
     State(state): State<AppState>,
     client: ClientIp,
+    current: Option<CurrentUser>,
     ApiJson(body): ApiJson<SendCodeRequest>,
 ) -> ApiResult<Response> {
     let phone = phone_auth(&state)?;
-    state.limits.check_ip(client.0)?;
+    state.limits.check_ip(client.key())?;
     let number = body
         .phone
         .as_deref()
@@ -162,6 +163,17 @@ pub async fn send_code(
         });
     }
     let lifetime_mins = (phone.code_ttl_ms / 60_000).max(1).unsigned_abs();
+    if !may_text(&state, current.as_ref(), &number).await? {
+        // The same answer as a sent code, so the answer says nothing about which numbers have
+        // an account; the code could only ever be refused (signups-closed) at verify.
+        tracing::info!(
+            "sign-in code not texted: no account has the number and sign-ups are closed"
+        );
+        let body = SendCodeResponse {
+            verification_id: verification_id.to_string(),
+        };
+        return Ok((StatusCode::ACCEPTED, Json(body)).into_response());
+    }
     if let Err(err) = phone
         .sender
         .send(number.as_str(), &code, lifetime_mins)
@@ -180,6 +192,24 @@ pub async fn send_code(
     Ok((StatusCode::ACCEPTED, Json(body)).into_response())
 }
 
+/// Whether a code may be texted to `number`: always while sign-ups are open; when they are
+/// closed, only to a number with an account (signing in) or for an account adding its phone
+/// (no guest is signed in then: guests are off with sign-ups closed).
+async fn may_text(
+    state: &AppState,
+    current: Option<&CurrentUser>,
+    number: &PhoneNumber,
+) -> ApiResult<bool> {
+    if state.config.signups.signups_open || current.is_some() {
+        return Ok(true);
+    }
+    Ok(state
+        .store
+        .find_user_by_phone(number.as_str())
+        .await?
+        .is_some())
+}
+
 #[utoipa::path(post, path = "/phone/verify", tag = "auth", request_body = VerifyCodeRequest,
     responses(
         (status = 200, description = "Signed in (isNewUser when the number was new). With a session, the number is linked to that user in place and the session is renewed", body = AuthResponse),
@@ -192,13 +222,13 @@ pub async fn send_code(
     ))]
 pub async fn verify_code(
     State(state): State<AppState>,
-    ClientIp(ip): ClientIp,
+    client: ClientIp,
     current: Option<CurrentUser>,
     headers: HeaderMap,
     ApiJson(body): ApiJson<VerifyCodeRequest>,
 ) -> ApiResult<Response> {
     let phone = phone_auth(&state)?;
-    state.limits.check_ip(ip)?;
+    state.limits.check_ip(client.key())?;
     let entered = body
         .code
         .map(|c| c.trim().to_owned())

@@ -78,6 +78,17 @@ impl PgStore {
                          version BIGINT PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)",
                 )
                 .await?;
+            let applied: Vec<(i64, String)> = client
+                .query("SELECT version, name FROM schema_migrations", &[])
+                .await?
+                .iter()
+                .map(|r| (r.get(0), r.get(1)))
+                .collect();
+            crate::store::migrations::check_applied(
+                &applied,
+                POSTGRES,
+                "the PostgreSQL database",
+            )?;
             let mut applied_now = Vec::new();
             for migration in POSTGRES {
                 let tx = client.transaction().await?;

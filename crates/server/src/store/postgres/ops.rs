@@ -78,15 +78,24 @@ impl OpsStore for PgStore {
         limit: u32,
     ) -> StoreResult<u64> {
         let client = self.client().await?;
-        client
-            .execute(
-                "DELETE FROM applied_mutations WHERE (user_id, mutation_id) IN (
-                     SELECT user_id, mutation_id FROM applied_mutations
-                     WHERE applied_at < $1 LIMIT $2
-                     FOR UPDATE SKIP LOCKED)",
+        // Each user's replay count goes down by what went, in the same statement.
+        let row = client
+            .query_one(
+                "WITH gone AS (
+                     DELETE FROM applied_mutations WHERE (user_id, mutation_id) IN (
+                         SELECT user_id, mutation_id FROM applied_mutations
+                         WHERE applied_at < $1 LIMIT $2
+                         FOR UPDATE SKIP LOCKED)
+                     RETURNING user_id),
+                 per_user AS (SELECT user_id, COUNT(*) AS n FROM gone GROUP BY user_id),
+                 lowered AS (
+                     UPDATE users SET replay_count = GREATEST(users.replay_count - per_user.n, 0)
+                     FROM per_user WHERE users.id = per_user.user_id)
+                 SELECT COALESCE(SUM(n), 0)::BIGINT FROM per_user",
                 &[&applied_before_ms, &i64::from(limit)],
             )
             .await
-            .map_err(db_err)
+            .map_err(db_err)?;
+        Ok(row.get::<_, i64>(0).unsigned_abs())
     }
 }

@@ -18,7 +18,7 @@ async fn holder(
 ) -> StoreResult<ReceiptHolder> {
     let row = client
         .query_opt(
-            "SELECT user_id, bytes, created_at FROM receipts WHERE id = $1",
+            "SELECT user_id, bytes, created_at, version FROM receipts WHERE id = $1",
             &[&id],
         )
         .await
@@ -29,6 +29,7 @@ async fn holder(
             id,
             bytes: row.get(1),
             created_at_ms: row.get(2),
+            version: row.get(3),
         }),
         Some(_) => ReceiptHolder::Other,
     })
@@ -62,6 +63,7 @@ impl ReceiptStore for PgStore {
         user_id: Uuid,
         id: Uuid,
         bytes: i64,
+        version: &str,
         now_ms: i64,
         max_bytes: i64,
     ) -> StoreResult<ReceiptInsert> {
@@ -81,9 +83,9 @@ impl ReceiptStore for PgStore {
         // Another account may claim the id at the same moment (only this user is locked).
         let inserted = tx
             .execute(
-                "INSERT INTO receipts (user_id, id, bytes, created_at) VALUES ($1, $2, $3, $4)
-                 ON CONFLICT DO NOTHING",
-                &[&user_id, &id, &bytes, &now_ms],
+                "INSERT INTO receipts (user_id, id, bytes, created_at, version)
+                 VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING",
+                &[&user_id, &id, &bytes, &now_ms, &version],
             )
             .await
             .map_err(db_err)?;
@@ -93,29 +95,36 @@ impl ReceiptStore for PgStore {
                 id,
                 bytes,
                 created_at_ms: now_ms,
+                version: Some(version.to_owned()),
             })
         } else {
             ReceiptInsert::OtherHolder
         })
     }
 
-    async fn delete_receipt(&self, user_id: Uuid, id: Uuid) -> StoreResult<bool> {
+    async fn delete_receipt(&self, user_id: Uuid, id: Uuid) -> StoreResult<Option<ReceiptRecord>> {
         let client = self.client().await?;
         let removed = client
-            .execute(
-                "DELETE FROM receipts WHERE user_id = $1 AND id = $2",
+            .query_opt(
+                "DELETE FROM receipts WHERE user_id = $1 AND id = $2
+                 RETURNING bytes, created_at, version",
                 &[&user_id, &id],
             )
             .await
             .map_err(db_err)?;
-        Ok(removed > 0)
+        Ok(removed.map(|row| ReceiptRecord {
+            id,
+            bytes: row.get(0),
+            created_at_ms: row.get(1),
+            version: row.get(2),
+        }))
     }
 
     async fn delete_orphan_receipts(
         &self,
         created_before_ms: i64,
         limit: u32,
-    ) -> StoreResult<Vec<(Uuid, Uuid)>> {
+    ) -> StoreResult<Vec<(Uuid, ReceiptRecord)>> {
         let client = self.client().await?;
         let rows = client
             .query(
@@ -134,11 +143,22 @@ impl ReceiptStore for PgStore {
                                        WHERE listed.user_id = rc.user_id AND listed.id = rc.id)
                      LIMIT $2
                      FOR UPDATE SKIP LOCKED)
-                 RETURNING user_id, id",
+                 RETURNING user_id, id, bytes, created_at, version",
                 &[&created_before_ms, &i64::from(limit)],
             )
             .await
             .map_err(db_err)?;
-        Ok(rows.iter().map(|r| (r.get(0), r.get(1))).collect())
+        Ok(rows
+            .iter()
+            .map(|r| {
+                let record = ReceiptRecord {
+                    id: r.get(1),
+                    bytes: r.get(2),
+                    created_at_ms: r.get(3),
+                    version: r.get(4),
+                };
+                (r.get(0), record)
+            })
+            .collect())
     }
 }

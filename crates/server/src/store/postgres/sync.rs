@@ -13,10 +13,11 @@ use crate::{
     rate_cards::RateCards,
     records::RecordKind,
     store::{
-        PreparedMutation, PullPage, PushOutcome, StoreError, StoreResult, SyncStore,
+        PreparedMutation, PullPage, PushOutcome, PushQuota, StoreError, StoreResult, SyncStore,
         sessions::READ_BATCH,
         sync::{
             self, PROFILE_COLUMNS, ProfileRow, RECORD_COLUMNS, RecordRow, RecordWrite, SyncSql,
+            UserCounters,
         },
     },
 };
@@ -31,18 +32,18 @@ impl SyncStore for PgStore {
         user_id: Uuid,
         mutations: Vec<PreparedMutation>,
         now_ms: i64,
-        max_records: i64,
+        quota: PushQuota,
     ) -> StoreResult<PushOutcome> {
         let mut client = self.client().await?;
         let mut attempt = 1;
         loop {
             let tx = client.transaction().await.map_err(db_err)?;
             let mut db = Push { tx: &tx, user_id };
-            let outcome =
-                match sync::push(&mut db, user_id, mutations.clone(), now_ms, max_records).await {
-                    Ok(outcome) => tx.commit().await.map(|()| outcome).map_err(db_err),
-                    Err(err) => Err(err),
-                };
+            let outcome = match sync::push(&mut db, user_id, mutations.clone(), now_ms, quota).await
+            {
+                Ok(outcome) => tx.commit().await.map(|()| outcome).map_err(db_err),
+                Err(err) => Err(err),
+            };
             // Two accounts pushing the same new ids in opposite orders wait on each other's
             // uncommitted rows; PostgreSQL breaks the cycle by failing one transaction, which
             // is then simply run again (it now sees the other's rows: `not-owner`).
@@ -137,18 +138,25 @@ impl Push<'_, '_> {
 }
 
 impl SyncSql for Push<'_, '_> {
-    async fn counters(&mut self) -> StoreResult<Option<(i64, i64)>> {
+    async fn counters(&mut self) -> StoreResult<Option<UserCounters>> {
         let row = self
             .tx
             .query_opt(
                 &self
-                    .stmt("SELECT change_seq, record_count FROM users WHERE id = $1 FOR UPDATE")
+                    .stmt(
+                        "SELECT change_seq, record_count, replay_count FROM users
+                         WHERE id = $1 FOR UPDATE",
+                    )
                     .await?,
                 &[&self.user_id],
             )
             .await
             .map_err(db_err)?;
-        Ok(row.map(|r| (r.get(0), r.get(1))))
+        Ok(row.map(|r| UserCounters {
+            seq: r.get(0),
+            records: r.get(1),
+            replays: r.get(2),
+        }))
     }
 
     async fn recorded_answer(&mut self, mutation_id: &str) -> StoreResult<Option<String>> {
@@ -289,13 +297,21 @@ impl SyncSql for Push<'_, '_> {
         Ok(())
     }
 
-    async fn save_counters(&mut self, seq: i64, held: i64) -> StoreResult<()> {
+    async fn save_counters(&mut self, counters: UserCounters) -> StoreResult<()> {
         self.tx
             .execute(
                 &self
-                    .stmt("UPDATE users SET change_seq = $2, record_count = $3 WHERE id = $1")
+                    .stmt(
+                        "UPDATE users SET change_seq = $2, record_count = $3, replay_count = $4
+                         WHERE id = $1",
+                    )
                     .await?,
-                &[&self.user_id, &seq, &held],
+                &[
+                    &self.user_id,
+                    &counters.seq,
+                    &counters.records,
+                    &counters.replays,
+                ],
             )
             .await
             .map_err(db_err)?;

@@ -8,6 +8,7 @@ mod ops;
 mod phone;
 mod plans;
 mod readers;
+mod readonly;
 mod receipts;
 mod sessions;
 mod sync;
@@ -71,13 +72,17 @@ impl SqliteStore {
             Synchronous::Full => "FULL",
             Synchronous::Normal => "NORMAL",
         };
-        write_conn.execute_batch(&format!(
-            "PRAGMA journal_mode = WAL;
-             PRAGMA synchronous = {sync};
-             PRAGMA foreign_keys = ON;
-             PRAGMA busy_timeout = {BUSY_TIMEOUT_MS};"
-        ))?;
-        migrate(&mut write_conn)?;
+        // The first writes: a database this user cannot write fails here, said with who owns
+        // what (readonly.rs).
+        write_conn
+            .execute_batch(&format!(
+                "PRAGMA journal_mode = WAL;
+                 PRAGMA synchronous = {sync};
+                 PRAGMA foreign_keys = ON;
+                 PRAGMA busy_timeout = {BUSY_TIMEOUT_MS};"
+            ))
+            .map_err(|err| readonly::explain(err.into(), path))?;
+        migrate(&mut write_conn, path).map_err(|err| readonly::explain(err, path))?;
         write_conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
 
         let readers = (0..READER_CONNECTIONS)
@@ -101,10 +106,20 @@ impl SqliteStore {
     }
 }
 
-fn migrate(conn: &mut Connection) -> anyhow::Result<()> {
+fn migrate(conn: &mut Connection, path: &Path) -> anyhow::Result<()> {
+    refuse_foreign(conn, path)?;
     conn.execute_batch(
         "CREATE TABLE IF NOT EXISTS schema_migrations (
              version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)",
+    )?;
+    let applied = conn
+        .prepare("SELECT version, name FROM schema_migrations")?
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    super::migrations::check_applied(
+        &applied,
+        SQLITE,
+        &format!("the database {}", path.display()),
     )?;
     let mut applied_now = Vec::new();
     for migration in SQLITE {
@@ -130,6 +145,25 @@ fn migrate(conn: &mut Connection) -> anyhow::Result<()> {
         tx.commit()?;
     }
     log_migrations(&applied_now, SQLITE);
+    Ok(())
+}
+
+/// Refuses a database that holds tables but no migrations table: another application's file,
+/// which migrating would change and serving would misread.
+fn refuse_foreign(conn: &Connection, path: &Path) -> anyhow::Result<()> {
+    let (tables, ours): (i64, i64) = conn.query_row(
+        "SELECT COUNT(*), COUNT(*) FILTER (WHERE name = 'schema_migrations')
+         FROM sqlite_master WHERE type = 'table'",
+        [],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )?;
+    if tables > 0 && ours == 0 {
+        anyhow::bail!(
+            "{} holds tables but no schema_migrations table: it is not a Delivery Tracker \
+             database (is DATA_DIR or DATABASE_URL right?)",
+            path.display()
+        );
+    }
     Ok(())
 }
 

@@ -125,15 +125,34 @@ impl OpsStore for SqliteStore {
     ) -> StoreResult<u64> {
         self.writer
             .write(move |conn| {
-                let removed = conn
-                    .execute_cached(
+                // Each user's replay count goes down by what went, in the same job (one
+                // transaction on the writer).
+                let mut gone = conn
+                    .prepare_cached(
                         "DELETE FROM applied_mutations WHERE (user_id, mutation_id) IN (
                              SELECT user_id, mutation_id FROM applied_mutations
-                             WHERE applied_at < ?1 LIMIT ?2)",
-                        params![applied_before_ms, limit],
+                             WHERE applied_at < ?1 LIMIT ?2)
+                         RETURNING user_id",
                     )
                     .map_err(db_err)?;
-                Ok(removed as u64)
+                let mut per_user: std::collections::HashMap<String, i64> =
+                    std::collections::HashMap::new();
+                let users = gone
+                    .query_map(params![applied_before_ms, limit], |r| r.get::<_, String>(0))
+                    .map_err(db_err)?;
+                for user in users {
+                    *per_user.entry(user.map_err(db_err)?).or_default() += 1;
+                }
+                drop(gone);
+                let mut lower = conn
+                    .prepare_cached(
+                        "UPDATE users SET replay_count = MAX(replay_count - ?2, 0) WHERE id = ?1",
+                    )
+                    .map_err(db_err)?;
+                for (user, count) in &per_user {
+                    lower.execute(params![user, count]).map_err(db_err)?;
+                }
+                Ok(per_user.values().sum::<i64>().unsigned_abs())
             })
             .await
     }

@@ -13,21 +13,22 @@ use crate::store::{
 };
 
 fn holder(conn: &Connection, user_id: Uuid, id: Uuid) -> StoreResult<ReceiptHolder> {
-    let row: Option<(String, i64, i64)> = conn
+    let row: Option<(String, i64, i64, Option<String>)> = conn
         .query_row_cached(
-            "SELECT user_id, bytes, created_at FROM receipts WHERE id = ?1",
+            "SELECT user_id, bytes, created_at, version FROM receipts WHERE id = ?1",
             [id.to_string()],
-            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
         )
         .optional()
         .map_err(db_err)?;
     Ok(match row {
         None => ReceiptHolder::Nobody,
-        Some((owner, bytes, created_at_ms)) if owner == user_id.to_string() => {
+        Some((owner, bytes, created_at_ms, version)) if owner == user_id.to_string() => {
             ReceiptHolder::Me(ReceiptRecord {
                 id,
                 bytes,
                 created_at_ms,
+                version,
             })
         }
         Some(_) => ReceiptHolder::Other,
@@ -62,9 +63,11 @@ impl ReceiptStore for SqliteStore {
         user_id: Uuid,
         id: Uuid,
         bytes: i64,
+        version: &str,
         now_ms: i64,
         max_bytes: i64,
     ) -> StoreResult<ReceiptInsert> {
+        let version = version.to_owned();
         self.writer
             .write(move |conn| {
                 match holder(conn, user_id, id)? {
@@ -76,29 +79,39 @@ impl ReceiptStore for SqliteStore {
                     return Ok(ReceiptInsert::OverQuota);
                 }
                 conn.execute_cached(
-                    "INSERT INTO receipts (user_id, id, bytes, created_at) VALUES (?1, ?2, ?3, ?4)",
-                    params![user_id.to_string(), id.to_string(), bytes, now_ms],
+                    "INSERT INTO receipts (user_id, id, bytes, created_at, version)
+                     VALUES (?1, ?2, ?3, ?4, ?5)",
+                    params![user_id.to_string(), id.to_string(), bytes, now_ms, version],
                 )
                 .map_err(db_err)?;
                 Ok(ReceiptInsert::Stored(ReceiptRecord {
                     id,
                     bytes,
                     created_at_ms: now_ms,
+                    version: Some(version),
                 }))
             })
             .await
     }
 
-    async fn delete_receipt(&self, user_id: Uuid, id: Uuid) -> StoreResult<bool> {
+    async fn delete_receipt(&self, user_id: Uuid, id: Uuid) -> StoreResult<Option<ReceiptRecord>> {
         self.writer
             .write(move |conn| {
-                let removed = conn
-                    .execute_cached(
-                        "DELETE FROM receipts WHERE user_id = ?1 AND id = ?2",
-                        params![user_id.to_string(), id.to_string()],
-                    )
-                    .map_err(db_err)?;
-                Ok(removed > 0)
+                conn.query_row_cached(
+                    "DELETE FROM receipts WHERE user_id = ?1 AND id = ?2
+                     RETURNING bytes, created_at, version",
+                    params![user_id.to_string(), id.to_string()],
+                    |r| {
+                        Ok(ReceiptRecord {
+                            id,
+                            bytes: r.get(0)?,
+                            created_at_ms: r.get(1)?,
+                            version: r.get(2)?,
+                        })
+                    },
+                )
+                .optional()
+                .map_err(db_err)
             })
             .await
     }
@@ -107,7 +120,7 @@ impl ReceiptStore for SqliteStore {
         &self,
         created_before_ms: i64,
         limit: u32,
-    ) -> StoreResult<Vec<(Uuid, Uuid)>> {
+    ) -> StoreResult<Vec<(Uuid, ReceiptRecord)>> {
         self.writer
             .write(move |conn| {
                 let mut stmt = conn
@@ -125,22 +138,29 @@ impl ReceiptStore for SqliteStore {
                              WHERE rc.created_at < ?1
                                AND (rc.user_id, rc.id) NOT IN (SELECT user_id, id FROM listed)
                              LIMIT ?2)
-                         RETURNING user_id, id",
+                         RETURNING user_id, id, bytes, created_at, version",
                     )
                     .map_err(db_err)?;
+                type Row = (String, String, i64, i64, Option<String>);
                 let rows = stmt
                     .query_map(params![created_before_ms, limit], |r| {
-                        Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))
+                        Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
                     })
                     .map_err(db_err)?
-                    .collect::<rusqlite::Result<Vec<_>>>()
+                    .collect::<rusqlite::Result<Vec<Row>>>()
                     .map_err(db_err)?;
-                rows.iter()
-                    .map(|(user, id)| {
+                rows.into_iter()
+                    .map(|(user, id, bytes, created_at_ms, version)| {
                         let parse = |raw: &str| {
                             Uuid::parse_str(raw).map_err(|e| StoreError::Backend(e.into()))
                         };
-                        Ok((parse(user)?, parse(id)?))
+                        let record = ReceiptRecord {
+                            id: parse(&id)?,
+                            bytes,
+                            created_at_ms,
+                            version,
+                        };
+                        Ok((parse(&user)?, record))
                     })
                     .collect()
             })

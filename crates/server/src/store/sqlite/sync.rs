@@ -19,10 +19,11 @@ use crate::{
     rate_cards::RateCards,
     records::RecordKind,
     store::{
-        PreparedMutation, PullPage, PushOutcome, StoreError, StoreResult, SyncStore,
+        PreparedMutation, PullPage, PushOutcome, PushQuota, StoreError, StoreResult, SyncStore,
         sessions::READ_BATCH,
         sync::{
             self, PROFILE_COLUMNS, ProfileRow, RECORD_COLUMNS, RecordRow, RecordWrite, SyncSql,
+            UserCounters,
         },
     },
 };
@@ -34,7 +35,7 @@ impl SyncStore for SqliteStore {
         user_id: Uuid,
         mutations: Vec<PreparedMutation>,
         now_ms: i64,
-        max_records: i64,
+        quota: PushQuota,
     ) -> StoreResult<PushOutcome> {
         self.writer
             .write(move |conn| {
@@ -42,7 +43,7 @@ impl SyncStore for SqliteStore {
                     conn,
                     user: user_id.to_string(),
                 };
-                ready(sync::push(&mut db, user_id, mutations, now_ms, max_records))
+                ready(sync::push(&mut db, user_id, mutations, now_ms, quota))
             })
             .await
     }
@@ -138,12 +139,20 @@ struct Push<'c> {
 }
 
 impl SyncSql for Push<'_> {
-    async fn counters(&mut self) -> StoreResult<Option<(i64, i64)>> {
+    async fn counters(&mut self) -> StoreResult<Option<UserCounters>> {
         self.conn
-            .prepare_cached("SELECT change_seq, record_count FROM users WHERE id = ?1")
+            .prepare_cached(
+                "SELECT change_seq, record_count, replay_count FROM users WHERE id = ?1",
+            )
             .and_then(|mut stmt| {
-                stmt.query_row([&self.user], |r| Ok((r.get(0)?, r.get(1)?)))
-                    .optional()
+                stmt.query_row([&self.user], |r| {
+                    Ok(UserCounters {
+                        seq: r.get(0)?,
+                        records: r.get(1)?,
+                        replays: r.get(2)?,
+                    })
+                })
+                .optional()
             })
             .map_err(db_err)
     }
@@ -263,10 +272,20 @@ impl SyncSql for Push<'_> {
         Ok(())
     }
 
-    async fn save_counters(&mut self, seq: i64, held: i64) -> StoreResult<()> {
+    async fn save_counters(&mut self, counters: UserCounters) -> StoreResult<()> {
         self.conn
-            .prepare_cached("UPDATE users SET change_seq = ?2, record_count = ?3 WHERE id = ?1")
-            .and_then(|mut stmt| stmt.execute(params![self.user, seq, held]))
+            .prepare_cached(
+                "UPDATE users SET change_seq = ?2, record_count = ?3, replay_count = ?4
+                 WHERE id = ?1",
+            )
+            .and_then(|mut stmt| {
+                stmt.execute(params![
+                    self.user,
+                    counters.seq,
+                    counters.records,
+                    counters.replays
+                ])
+            })
             .map_err(db_err)?;
         Ok(())
     }

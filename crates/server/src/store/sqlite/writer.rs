@@ -90,7 +90,8 @@ impl Writer {
         let (reply, result) = oneshot::channel::<StoreResult<T>>();
         let job: Job = Box::new(move |conn| {
             let outcome = match conn {
-                Ok(conn) => in_savepoint(conn, work),
+                Ok(conn) => in_savepoint(conn, work)
+                    .map_err(|err| super::readonly::explain_store(err, conn.path())),
                 Err(why) => Err(backend(why)),
             };
             Box::new(move |commit: Result<(), &str>| {
@@ -228,14 +229,14 @@ fn run_cached(conn: &Connection, sql: &str) -> rusqlite::Result<()> {
 /// its COMMIT, to be handed out once the connection is given back.
 fn commit_batch(conn: &Connection, batch: Vec<Job>) -> (Vec<Completion>, Result<(), String>) {
     if let Err(err) = run_cached(conn, "BEGIN IMMEDIATE") {
-        let why = err.to_string();
+        let why = super::readonly::describe(&err, conn.path());
         let completions = batch.into_iter().map(|job| job(Err(&why))).collect();
         return (completions, Err(why));
     }
     let completions = batch.into_iter().map(|job| job(Ok(conn))).collect();
     let commit = run_cached(conn, "COMMIT").map_err(|err| {
         let _ = run_cached(conn, "ROLLBACK");
-        err.to_string()
+        super::readonly::describe(&err, conn.path())
     });
     (completions, commit)
 }
