@@ -1,11 +1,29 @@
 //! Checks shared by the record kinds' `validate()`: each pushes a named problem and returns
 //! the parsed value, so a kind reports every bad field at once.
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Deserializer, de::IntoDeserializer};
 use time::{Date, Time, macros::format_description};
 use uuid::Uuid;
 
 use crate::entry::{FieldProblems, parse_date};
+
+/// Problems by field name, each field's messages in order: the `fields` of a REST
+/// `validation` error and of a refused push mutation, so a device shows them beside the field.
+pub type FieldErrors = BTreeMap<String, Vec<String>>;
+
+/// `problems` grouped by field, in the order they were found.
+pub fn field_errors(problems: &FieldProblems) -> FieldErrors {
+    let mut fields = FieldErrors::new();
+    for (field, message) in problems {
+        fields
+            .entry((*field).to_owned())
+            .or_default()
+            .push(message.clone());
+    }
+    fields
+}
 
 /// A UUID that can name a record: not the nil UUID (all zeros) nor the max one (all ones),
 /// which no device generates and which code elsewhere may read as "none" or "every".

@@ -148,7 +148,11 @@ pub enum Intent<'a> {
     /// profile update with pay tiers also rewrites the user's first rate card).
     Singleton { versions: i64 },
     /// Refused before reaching the data (unknown or invalid).
-    Refused { code: &'a str, message: &'a str },
+    Refused {
+        code: &'a str,
+        message: &'a str,
+        fields: Option<&'a crate::fields::FieldErrors>,
+    },
 }
 
 /// The one write a mutation makes.
@@ -241,8 +245,13 @@ fn plan_within_quota(
         return unchanged(answer, false);
     }
     let op = match intent {
-        Intent::Refused { code, message } => {
-            return unchanged(MutationResult::rejected(mutation_id, code, message), true);
+        Intent::Refused {
+            code,
+            message,
+            fields,
+        } => {
+            let answer = MutationResult::rejected(mutation_id, code, message);
+            return unchanged(answer.with_fields(fields.cloned()), true);
         }
         Intent::Singleton { versions } => {
             let mut after = counters;
@@ -453,6 +462,7 @@ mod tests {
         let refused = Intent::Refused {
             code: "validation",
             message: "Stops must be a whole number",
+            fields: None,
         };
         let got = plan("m1", None, refused, Absent, &[], START);
         assert_eq!(
@@ -513,6 +523,7 @@ mod tests {
             Intent::Refused {
                 code: "validation",
                 message: "bad",
+                fields: None,
             },
         ];
         for intent in intents {

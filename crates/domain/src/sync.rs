@@ -44,6 +44,10 @@ pub struct MutationResult {
     pub code: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
+    /// A `validation` refusal's problems by field, as in a REST error (issue 32; an older
+    /// app reads only `message`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fields: Option<crate::fields::FieldErrors>,
 }
 
 impl MutationResult {
@@ -53,6 +57,7 @@ impl MutationResult {
             status: MutationStatus::Applied,
             code: None,
             message: None,
+            fields: None,
         }
     }
 
@@ -62,7 +67,13 @@ impl MutationResult {
             status: MutationStatus::Rejected,
             code: Some(code.to_owned()),
             message: Some(message.into()),
+            fields: None,
         }
+    }
+
+    /// This answer with the refusal's problems by field.
+    pub fn with_fields(self, fields: Option<crate::fields::FieldErrors>) -> Self {
+        MutationResult { fields, ..self }
     }
 }
 

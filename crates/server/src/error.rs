@@ -19,7 +19,7 @@ use utoipa::ToSchema;
 
 use crate::store::StoreError;
 
-pub type FieldErrors = BTreeMap<String, Vec<String>>;
+pub use domain::fields::FieldErrors;
 
 #[derive(Debug, thiserror::Error)]
 pub enum AppError {

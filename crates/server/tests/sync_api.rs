@@ -1654,7 +1654,8 @@ async fn new_kinds_refuse_bad_input_naming_every_problem(backend: Backend) {
         ),
     ];
     for (name, args, problems) in cases {
-        let reply = app.push(&cookie, vec![mutation(name, args)]).await;
+        let pushed = mutation(name, args);
+        let reply = app.push(&cookie, vec![pushed.clone()]).await;
         let result = &reply.body["results"][0];
         assert_eq!(
             (&result["status"], &result["code"]),
@@ -1664,7 +1665,26 @@ async fn new_kinds_refuse_bad_input_naming_every_problem(backend: Backend) {
         );
         let message = result["message"].as_str().unwrap();
         assert_eq!(message.split("; ").count(), problems, "{name}: {message}");
+        assert_names_every_problem(&reply, name, problems);
+        let replay = app.push(&cookie, vec![pushed]).await;
+        assert_eq!(replay.body, reply.body, "{name}: a replay keeps the fields");
     }
+    let reply = app
+        .push(
+            &cookie,
+            vec![mutation(
+                "entry.put",
+                json!({"id": new_id(), "date": "2025-03-03", "stops": 1, "total": 198, "parcels": -1, "startTime": "7am"}),
+            )],
+        )
+        .await;
+    assert_eq!(
+        reply.body["results"][0]["fields"],
+        json!({"parcels": ["Parcels must be a whole number from 0 to 2000, or left empty"],
+               "startTime": ["Start time must be a time written HH:MM"]}),
+        "{}",
+        reply.text
+    );
     for unknown in [
         mutation(
             "courier.put",
@@ -1685,6 +1705,27 @@ async fn new_kinds_refuse_bad_input_naming_every_problem(backend: Backend) {
     assert!(
         pull_all(&app, &cookie).await.is_empty(),
         "nothing refused was written"
+    );
+}
+
+/// A refused put names each problem under its field, as a REST answer does, and the same
+/// problems as its message.
+#[track_caller]
+fn assert_names_every_problem(reply: &common::Reply, name: &str, problems: usize) {
+    let result = &reply.body["results"][0];
+    let message = result["message"].as_str().unwrap();
+    let by_field: Vec<&str> = result["fields"]
+        .as_object()
+        .unwrap_or_else(|| panic!("{name} names its fields: {}", reply.text))
+        .values()
+        .flat_map(|messages| messages.as_array().unwrap().iter())
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    assert_eq!(by_field.len(), problems, "{name}: {}", reply.text);
+    assert!(
+        by_field.iter().all(|m| message.contains(m)),
+        "{name}: {}",
+        reply.text
     );
 }
 
@@ -2189,7 +2230,8 @@ async fn spending_kinds_refuse_bad_input_naming_every_problem(backend: Backend) 
         ),
     ];
     for (name, args, problems) in cases {
-        let reply = app.push(&cookie, vec![mutation(name, args)]).await;
+        let pushed = mutation(name, args);
+        let reply = app.push(&cookie, vec![pushed.clone()]).await;
         let result = &reply.body["results"][0];
         assert_eq!(
             (&result["status"], &result["code"]),
@@ -2199,6 +2241,9 @@ async fn spending_kinds_refuse_bad_input_naming_every_problem(backend: Backend) 
         );
         let message = result["message"].as_str().unwrap();
         assert_eq!(message.split("; ").count(), problems, "{name}: {message}");
+        assert_names_every_problem(&reply, name, problems);
+        let replay = app.push(&cookie, vec![pushed]).await;
+        assert_eq!(replay.body, reply.body, "{name}: a replay keeps the fields");
     }
     let bicycle = app
         .push(

@@ -1,4 +1,5 @@
 import { useRef, useState, type FormEvent } from 'react';
+import type { RefusedFields } from '@/sync/types';
 import type { z } from 'zod';
 import { parseForm, type FieldErrors } from './form';
 
@@ -17,6 +18,12 @@ export interface FormOptions<I, O, R> {
   failure: (error: unknown) => string;
   /** While false, submitting does nothing (e.g. the tiers that price an entry are still loading). */
   ready?: boolean;
+  /**
+   * What the server refused in the edited record's last change, by wire field name
+   * (`useRefusedFields`): shown beside the form's fields of the same name, the rest above the
+   * buttons, until the driver changes the field.
+   */
+  refused?: RefusedFields | undefined;
 }
 
 export interface Form<I> {
@@ -34,13 +41,25 @@ export interface Form<I> {
 }
 
 /** A form's state: what was typed, what to fix, whether it is saving, and why saving failed. */
-export function useForm<I, O, R>({ schema, initial, command, onSuccess, failure, ready = true }: FormOptions<I, O, R>): Form<I> {
+export function useForm<I, O, R>({ schema, initial, command, onSuccess, failure, ready = true, refused }: FormOptions<I, O, R>): Form<I> {
   const [values, setValues] = useState<I>(initial);
   const [errors, setErrors] = useState<FieldErrors<I>>({});
   const [failed, setFailed] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
   // A ref, not state: a double tap must not store the same thing twice before React re-renders.
   const inFlight = useRef(false);
+
+  // A new refusal is shown once, as it arrives (state adjusted while rendering, as React
+  // advises for props that change): the driver's typing then clears what they fixed.
+  const [shownRefusal, setShownRefusal] = useState<RefusedFields | undefined>(undefined);
+  if (refused !== shownRefusal) {
+    setShownRefusal(refused);
+    if (refused) {
+      const { fieldErrors, rest } = refusedErrors(refused, values);
+      setErrors((current) => ({ ...fieldErrors, ...definedOnly(current) }));
+      if (rest.length > 0) setFailed(rest.join(' '));
+    }
+  }
 
   function setField<F extends keyof I>(field: F, value: I[F]) {
     setValues((current) => ({ ...current, [field]: value }));
@@ -75,4 +94,19 @@ export function useForm<I, O, R>({ schema, initial, command, onSuccess, failure,
   }
 
   return { values, errors, failure: failed, submitting, setField, reset, submit, fail: setFailed };
+}
+
+/** A refusal's problems split into those beside a field of the form and the rest. */
+export function refusedErrors<I>(refused: RefusedFields, values: I): { fieldErrors: FieldErrors<I>; rest: string[] } {
+  const fieldErrors: FieldErrors<I> = {};
+  const rest: string[] = [];
+  for (const [field, messages] of Object.entries(refused)) {
+    if (typeof values === 'object' && values !== null && field in values) fieldErrors[field as keyof I] = messages.join(' ');
+    else rest.push(...messages);
+  }
+  return { fieldErrors, rest };
+}
+
+function definedOnly<I>(errors: FieldErrors<I>): FieldErrors<I> {
+  return Object.fromEntries(Object.entries(errors).filter(([, message]) => message !== undefined)) as FieldErrors<I>;
 }

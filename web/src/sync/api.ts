@@ -54,6 +54,7 @@ const pushReplySchema = z.object({
       status: z.enum(['applied', 'rejected']),
       code: z.string().optional(),
       message: z.string().optional(),
+      fields: z.record(z.string(), z.array(z.string())).optional(),
     }),
   ),
 });

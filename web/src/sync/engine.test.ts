@@ -27,6 +27,7 @@ class FakeServer implements SyncApi {
   pushes: string[][] = [];
   failNext: SyncFailure[] = [];
   reject = new Map<string, string>(); // recordId -> message
+  rejectFields = new Map<string, Record<string, string[]>>(); // recordId -> the refusal's problems by field
 
   async push(_clientId: string, items: OutboxItem[]): Promise<MutationResult[]> {
     this.pushes.push(items.map((i) => i.mutationId));
@@ -38,7 +39,8 @@ class FakeServer implements SyncApi {
       let result: MutationResult = { id: item.mutationId, status: 'applied' };
       const refusal = this.reject.get(item.recordId);
       if (refusal) {
-        result = { id: item.mutationId, status: 'rejected', code: 'validation', message: refusal };
+        const fields = this.rejectFields.get(item.recordId);
+        result = { id: item.mutationId, status: 'rejected', code: 'validation', message: refusal, ...(fields ? { fields } : {}) };
       } else if (item.name === 'profile.update') {
         this.profile = { ...this.profile, ...(item.args as Partial<ProfileData>) };
         this.docs.set('profile', { kind: 'profile', id: 'u1', version: ++this.seq, deleted: false, data: this.profile });
@@ -267,6 +269,18 @@ describe('SyncEngine', () => {
     const later = await saveEntry(db, day(12, '2025-03-22'));
     expect(await sync.sync()).toBe(true);
     expect((await db.entries.get(later.id))?.syncState).toBe('synced');
+  });
+
+  it('keeps the problems a refusal names by field with the parked item, for the form and the panel', async () => {
+    const sync = engine();
+    const bad = await saveEntry(db, day(10, '2025-03-20'));
+    const fields = { stops: ['Stops must be a whole number from 0 to 1000'], startTime: ['Start time must be a time written HH:MM'] };
+    server.reject.set(bad.id, 'Stops must be a whole number from 0 to 1000; Start time must be a time written HH:MM');
+    server.rejectFields.set(bad.id, fields);
+
+    expect(await sync.sync()).toBe(true);
+    const [parked] = await db.outbox.toArray();
+    expect(parked).toMatchObject({ recordId: bad.id, parked: 1, fieldErrors: fields });
   });
 
   it('narrows a refused request down to the one item responsible', async () => {

@@ -48,7 +48,8 @@ export async function recordResults(db: LocalDb, batch: OutboxItem[], results: M
         await db.outbox.delete(item.seq!);
         await rememberServerCopy(db, item);
       } else {
-        await db.outbox.update(item.seq!, { parked: 1, lastError: result.message ?? result.code ?? 'Rejected by the server' });
+        const lastError = result.message ?? result.code ?? 'Rejected by the server';
+        await db.outbox.update(item.seq!, { parked: 1, lastError, fieldErrors: result.fields ?? null });
       }
       await refreshRecordState(db, item.recordId);
     }

@@ -230,15 +230,22 @@ export interface OutboxItem {
   createdAt: number;
   attempts: number;
   lastError: string | null;
+  /** The problems the server named by field when it refused this change (wire field names); absent on older items. */
+  fieldErrors?: RefusedFields | null;
   /** 1 when parked: shown to the user with Retry and Discard, skipped by the engine. */
   parked: 0 | 1;
 }
+
+/** A refused change's problems by field, as the server names them (the REST error shape). */
+export type RefusedFields = Readonly<Record<string, readonly string[]>>;
 
 export interface MutationResult {
   id: string;
   status: 'applied' | 'rejected';
   code?: string;
   message?: string;
+  /** A `validation` refusal's problems by field. */
+  fields?: RefusedFields;
 }
 
 export interface PayTier {

@@ -2,7 +2,11 @@
 //! validation, what is stored, and the `data` a pull sends. Storage, ownership, tombstones,
 //! replays and the quota are the same for every kind (`store::sync`), so a kind is only this.
 
-use domain::{entry::FieldProblems, sync::ChangeData};
+use domain::{
+    entry::FieldProblems,
+    fields::{FieldErrors, field_errors},
+    sync::ChangeData,
+};
 use serde::{Serialize, de::DeserializeOwned};
 use uuid::Uuid;
 
@@ -46,7 +50,7 @@ pub trait RecordKind: 'static {
 #[derive(Clone, Copy)]
 pub struct Kind {
     pub name: &'static str,
-    put: fn(serde_json::Value, Uuid) -> Result<StoredPut, String>,
+    put: fn(serde_json::Value, Uuid) -> Result<StoredPut, Refusal>,
     data: fn(&str, String, String) -> serde_json::Result<ChangeData>,
 }
 
@@ -61,6 +65,14 @@ pub struct Agreement {
     pub value: String,
     /// What the driver is told when it does not.
     pub otherwise: &'static str,
+}
+
+/// Why a put was refused (`validation`): every problem in one message, and by field when the
+/// arguments parsed (a malformed put names no field).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refusal {
+    pub message: String,
+    pub fields: Option<FieldErrors>,
 }
 
 /// A validated put, ready to store.
@@ -87,9 +99,9 @@ impl Kind {
     }
 
     /// Parses and validates the arguments of `<name>.put` pushed by `user_id`; the error is
-    /// the message of the `validation` rejection (every problem at once, so the device can
-    /// show them all).
-    pub fn parse_put(&self, args: serde_json::Value, user_id: Uuid) -> Result<StoredPut, String> {
+    /// the `validation` rejection (every problem at once, so the device can show them all
+    /// beside their fields).
+    pub fn parse_put(&self, args: serde_json::Value, user_id: Uuid) -> Result<StoredPut, Refusal> {
         (self.put)(args, user_id)
     }
 
@@ -115,17 +127,21 @@ pub fn stored<K: RecordKind>(record: &K::Record) -> serde_json::Result<StoredPut
     })
 }
 
-fn parse_put<K: RecordKind>(args: serde_json::Value, user_id: Uuid) -> Result<StoredPut, String> {
-    let input: K::Input =
-        serde_json::from_value(args).map_err(|err| format!("Invalid {}: {err}", K::NAME))?;
-    let record = K::validate(&input, user_id).map_err(|problems| {
-        problems
+fn parse_put<K: RecordKind>(args: serde_json::Value, user_id: Uuid) -> Result<StoredPut, Refusal> {
+    let malformed = |err: serde_json::Error| Refusal {
+        message: format!("Invalid {}: {err}", K::NAME),
+        fields: None,
+    };
+    let input: K::Input = serde_json::from_value(args).map_err(malformed)?;
+    let record = K::validate(&input, user_id).map_err(|problems| Refusal {
+        message: problems
             .iter()
             .map(|(_, message)| message.as_str())
             .collect::<Vec<_>>()
-            .join("; ")
+            .join("; "),
+        fields: Some(field_errors(&problems)),
     })?;
-    let stored = stored::<K>(&record).map_err(|err| format!("Invalid {}: {err}", K::NAME))?;
+    let stored = stored::<K>(&record).map_err(malformed)?;
     Ok(StoredPut {
         kept: K::kept_when_absent(&input),
         ..stored

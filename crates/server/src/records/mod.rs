@@ -4,7 +4,7 @@
 
 pub mod kind;
 
-pub use kind::{Kind, RecordKind, StoredPut};
+pub use kind::{Kind, RecordKind, Refusal, StoredPut};
 
 /// Every synced record kind. Adding a kind adds one line here.
 pub static KINDS: &[Kind] = &[

@@ -7,6 +7,7 @@ use anyhow::anyhow;
 use async_trait::async_trait;
 use domain::{
     defaults::{default_courier, first_rate_card},
+    fields::FieldErrors,
     merge::{Existing, Op},
     profile::{ProfileUpdate, SettingsUpdate, TaxRegion, Theme},
     push::{
@@ -99,6 +100,8 @@ pub enum MutationAction {
     Reject {
         code: &'static str,
         message: String,
+        /// A `validation` refusal's problems by field.
+        fields: Option<FieldErrors>,
     },
 }
 
@@ -113,6 +116,7 @@ impl MutationAction {
             Err(err) => MutationAction::Reject {
                 code: "validation",
                 message: format!("Invalid {}: {err}", K::NAME),
+                fields: None,
             },
         }
     }
@@ -133,7 +137,15 @@ impl MutationAction {
             MutationAction::UpdateProfile(_) | MutationAction::PutSettings(_) => {
                 Intent::Singleton { versions: 1 }
             }
-            MutationAction::Reject { code, message } => Intent::Refused { code, message },
+            MutationAction::Reject {
+                code,
+                message,
+                fields,
+            } => Intent::Refused {
+                code,
+                message,
+                fields: fields.as_ref(),
+            },
         }
     }
 

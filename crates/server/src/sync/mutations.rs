@@ -3,6 +3,7 @@
 //! store so a replay gets the same answer.
 
 use domain::{
+    fields::FieldErrors,
     profile::{ProfileUpdateInput, SettingsInput},
     sync::Mutation,
 };
@@ -53,7 +54,11 @@ fn put(kind: &Kind, args: serde_json::Value, user_id: Uuid) -> MutationAction {
             kind: kind.name,
             record,
         },
-        Err(message) => reject("validation", message),
+        Err(refusal) => MutationAction::Reject {
+            code: "validation",
+            message: refusal.message,
+            fields: refusal.fields,
+        },
     }
 }
 
@@ -66,10 +71,17 @@ fn delete(kind: &Kind, args: serde_json::Value) -> MutationAction {
             kind: kind.name,
             id,
         },
-        None => reject(
-            "validation",
-            format!("{0}.delete needs {{\"id\": <{0} UUID>}}", kind.name),
-        ),
+        None => {
+            let message = format!("{0}.delete needs {{\"id\": <{0} UUID>}}", kind.name);
+            MutationAction::Reject {
+                code: "validation",
+                fields: Some(FieldErrors::from([(
+                    "id".to_owned(),
+                    vec![message.clone()],
+                )])),
+                message,
+            }
+        }
     }
 }
 
@@ -97,6 +109,7 @@ fn reject(code: &'static str, message: impl Into<String>) -> MutationAction {
     MutationAction::Reject {
         code,
         message: message.into(),
+        fields: None,
     }
 }
 

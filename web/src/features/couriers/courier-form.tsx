@@ -3,6 +3,7 @@ import { FormActions } from '@/components/form-actions';
 import { FormAlert } from '@/components/form-alert';
 import { SelectField, TextField } from '@/components/text-field';
 import { useSyncHandle } from '@/lib/sync/use-sync';
+import { useRefusedFields } from '@/lib/sync/use-refused-fields';
 import { useForm } from '@/lib/use-form';
 import type { CourierContent, LocalCourier, RateCardContent } from '@/sync/types';
 import { addCourier, saveCourier } from './commands';
@@ -25,7 +26,9 @@ interface CourierFormProps {
 /** A courier's name, colour and pay period. */
 export function CourierForm({ editing, firstCard, today, usedColours, onSaved, onCancel }: CourierFormProps) {
   const handle = useSyncHandle();
+  const refused = useRefusedFields(editing?.id);
   const form = useForm({
+    refused,
     schema: courierFormSchema,
     initial: () => (editing ? courierFormOf(editing, today) : blankCourierForm(today, usedColours)),
     command: async (courier: CourierContent) => (editing ? saveCourier(handle, courier, editing.id) : (await addCourier(handle, courier, firstCard)).courier),

@@ -5,6 +5,7 @@ import { FormAlert } from '@/components/form-alert';
 import { SelectField, TextField } from '@/components/text-field';
 import { VehicleField } from '@/components/vehicle-field';
 import { useSyncHandle } from '@/lib/sync/use-sync';
+import { useRefusedFields } from '@/lib/sync/use-refused-fields';
 import { useForm } from '@/lib/use-form';
 import { asksForVehicle, NO_VEHICLE } from '@/lib/vehicle-choice';
 import type { DeductionRepeat, ExpenseCategory, LocalDeduction, LocalVehicle } from '@/sync/types';
@@ -27,7 +28,9 @@ export function DeductionForm({ courierId, editing, vehicles, today, onSaved, on
   const handle = useSyncHandle();
   const hasVehicles = vehicles.length > 0;
   const schema = useMemo(() => deductionFormSchema(hasVehicles), [hasVehicles]);
+  const refused = useRefusedFields(editing?.id);
   const form = useForm({
+    refused,
     schema,
     initial: () => (editing ? deductionFormOf(editing) : blankDeductionForm(today)),
     command: (fields) => saveDeduction(handle, { ...fields, courierId }, editing?.id),

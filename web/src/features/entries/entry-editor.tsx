@@ -4,6 +4,7 @@ import { FormAlert } from '@/components/form-alert';
 import { penceToPounds } from '@/lib/money';
 import type { PaySetup } from '@/lib/sync/use-pay-setup';
 import { useSyncHandle } from '@/lib/sync/use-sync';
+import { useRefusedFields } from '@/lib/sync/use-refused-fields';
 import { useForm } from '@/lib/use-form';
 import type { LocalEntry } from '@/sync/types';
 import { editDay, sameDayEntries } from './commands';
@@ -44,7 +45,9 @@ interface EntryEditorProps {
 export function EntryEditor({ entry, pay, onDone }: EntryEditorProps) {
   const handle = useSyncHandle();
   const [sameDay, setSameDay] = useState<{ day: DayDraft; logged: LocalEntry[] } | null>(null);
+  const refused = useRefusedFields(entry.id);
   const form = useForm({
+    refused,
     schema: (values) => entryFormSchema(needsOf(formPaidFields(pay, values, entry.courierId))),
     initial: () => formOf(entry),
     ready: pay !== undefined,

@@ -7,6 +7,7 @@ import { FormAlert } from '@/components/form-alert';
 import { SelectField, TextField } from '@/components/text-field';
 import { VehicleField } from '@/components/vehicle-field';
 import { useSyncHandle } from '@/lib/sync/use-sync';
+import { useRefusedFields } from '@/lib/sync/use-refused-fields';
 import { useForm } from '@/lib/use-form';
 import { asksForVehicle } from '@/lib/vehicle-choice';
 import { newId } from '@/sync/ids';
@@ -43,7 +44,9 @@ export function ExpenseForm({ editing, couriers, vehicles, today, onSaved, onCan
   const cameraRef = useRef<HTMLInputElement>(null);
   const hasVehicles = vehicles.length > 0;
   const schema = useMemo(() => expenseFormSchema(hasVehicles), [hasVehicles]);
+  const refused = useRefusedFields(editing?.id);
   const form = useForm({
+    refused,
     schema,
     initial: () => (editing ? expenseFormOf(editing) : blankExpenseForm(today)),
     command: (fields) =>

@@ -7,6 +7,7 @@ import { SelectField, TextAreaField, TextField } from '@/components/text-field';
 import { periodWords, type PayPeriod } from '@/lib/pay-period';
 import { readText } from '@/lib/read-text';
 import { useSyncHandle } from '@/lib/sync/use-sync';
+import { useRefusedFields } from '@/lib/sync/use-refused-fields';
 import { useForm } from '@/lib/use-form';
 import type { LocalInvoice } from '@/sync/types';
 import { saveCheck } from './commands';
@@ -34,7 +35,9 @@ type Imported = { kind: 'read'; text: string } | { kind: 'error'; text: string }
 /** What the courier's statement says for one pay period; saved on the device and synced. */
 export function InvoiceForm({ courierId, period, editing, compare, onSaved, onCancel }: InvoiceFormProps) {
   const handle = useSyncHandle();
+  const refused = useRefusedFields(editing?.id);
   const form = useForm({
+    refused,
     schema: invoiceFormSchema,
     initial: () => (editing ? invoiceFormOf(editing) : blankInvoiceForm(period)),
     command: (check) => saveCheck(handle, editing?.courierId ?? courierId, check, editing?.id),

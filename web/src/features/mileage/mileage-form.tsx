@@ -3,6 +3,7 @@ import { FormActions } from '@/components/form-actions';
 import { FormAlert } from '@/components/form-alert';
 import { SelectField, TextField } from '@/components/text-field';
 import { useSyncHandle } from '@/lib/sync/use-sync';
+import { useRefusedFields } from '@/lib/sync/use-refused-fields';
 import { useForm } from '@/lib/use-form';
 import type { CourierContent, LocalMileage, LocalVehicle } from '@/sync/types';
 import { saveMileage } from './commands';
@@ -26,7 +27,9 @@ interface MileageFormProps {
 /** One day's driving in one vehicle: odometer readings or typed miles, split into business and commuting. */
 export function MileageForm({ vehicles, couriers, lastVehicleId, editing, today, onSaved, onCancel }: MileageFormProps) {
   const handle = useSyncHandle();
+  const refused = useRefusedFields(editing?.id);
   const form = useForm({
+    refused,
     schema: mileageFormSchema,
     initial: () => (editing ? mileageFormOf(editing) : blankMileageForm(today, lastVehicleId)),
     command: (record) => saveMileage(handle, record, editing?.id),

@@ -3,6 +3,7 @@ import { FormActions } from '@/components/form-actions';
 import { FormAlert } from '@/components/form-alert';
 import { SelectField, TextField } from '@/components/text-field';
 import { useSyncHandle } from '@/lib/sync/use-sync';
+import { useRefusedFields } from '@/lib/sync/use-refused-fields';
 import { useForm } from '@/lib/use-form';
 import type { LocalVehicle, VehicleMethod, VehicleType } from '@/sync/types';
 import { saveVehicle } from './commands';
@@ -22,7 +23,9 @@ interface VehicleFormProps {
 export function VehicleForm({ editing, kept, onSaved, onCancel }: VehicleFormProps) {
   const handle = useSyncHandle();
   const schema = useMemo(() => vehicleFormSchema(kept), [kept]);
+  const refused = useRefusedFields(editing?.id);
   const form = useForm({
+    refused,
     schema,
     initial: () => (editing ? vehicleFormOf(editing) : blankVehicleForm()),
     command: (vehicle) => saveVehicle(handle, vehicle, editing?.id),

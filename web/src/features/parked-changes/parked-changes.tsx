@@ -6,6 +6,7 @@ import { useSyncHandle } from '@/lib/sync/use-sync';
 import { discardChange, retryChange } from './commands';
 import { describeChange, discardWarning } from './parked-text';
 import type { ParkedChange } from './use-parked-changes';
+import type { OutboxItem } from '@/sync/types';
 import styles from './parked-changes.module.css';
 import panel from '@/components/panel.module.css';
 
@@ -52,7 +53,7 @@ export function ParkedChanges({ changes }: { changes: ParkedChange[] }) {
           return (
             <li key={seq} className={styles.parkedItem}>
               <p className={styles.parkedWhat}>{label}</p>
-              <p className={styles.parkedWhy}>Reason: {change.item.lastError ?? 'Not accepted by the server'}</p>
+              <RefusalReason item={change.item} />
               <div className={styles.parkedActions}>
                 <Button
                   variant="secondary"
@@ -86,5 +87,23 @@ export function ParkedChanges({ changes }: { changes: ParkedChange[] }) {
         />
       ) : null}
     </section>
+  );
+}
+
+/** Why the server refused a change: each problem on its own line when it named the fields, else its one message. */
+function RefusalReason({ item }: { item: OutboxItem }) {
+  const problems = Object.entries(item.fieldErrors ?? {}).flatMap(([field, messages]) => messages.map((message) => ({ field, message })));
+  if (problems.length === 0) return <p className={styles.parkedWhy}>Reason: {item.lastError ?? 'Not accepted by the server'}</p>;
+  return (
+    <>
+      <p className={styles.parkedWhy}>Reason{problems.length > 1 ? 's' : ''}:</p>
+      <ul className={styles.parkedFields}>
+        {problems.map(({ field, message }) => (
+          <li key={`${field}:${message}`} data-field={field}>
+            {message}
+          </li>
+        ))}
+      </ul>
+    </>
   );
 }
