@@ -101,6 +101,7 @@ pub struct EntryData {
     pub finish_time: Option<String>,
     /// A deliberate extra shift on a day that already has one for this courier.
     #[serde(default)]
+    #[schema(default = false)]
     pub separate_shift: bool,
     pub created_at: String,
     pub updated_at: String,
@@ -170,9 +171,12 @@ pub struct DeductionData {
     pub repeat: crate::deduction::Repeat,
     pub from: String,
     pub to: Option<String>,
-    /// What it is for (an expense category); null when not said.
+    /// What it is for (an expense category); null when not said (absent from a server or an
+    /// export older than it).
+    #[schema(default = json!(null))]
     pub purpose: Option<crate::expense::ExpenseCategory>,
     /// The vehicle a vehicle cost is for.
+    #[schema(default = json!(null))]
     pub vehicle_id: Option<String>,
     pub created_at: String,
     pub updated_at: String,
@@ -274,6 +278,28 @@ pub enum ChangeData {
     Vehicle(VehicleData),
     Mileage(MileageData),
 }
+
+/// Each record kind's wire data becomes its `ChangeData` variant (`RecordKind::Data`).
+macro_rules! change_data_from {
+    ($($variant:ident($data:ty)),* $(,)?) => {
+        $(impl From<$data> for ChangeData {
+            fn from(data: $data) -> Self {
+                ChangeData::$variant(data)
+            }
+        })*
+    };
+}
+
+change_data_from!(
+    Entry(EntryData),
+    Invoice(InvoiceData),
+    Courier(CourierData),
+    RateCard(RateCardData),
+    Deduction(DeductionData),
+    Expense(ExpenseData),
+    Vehicle(VehicleData),
+    Mileage(MileageData),
+);
 
 /// One changed record. `data` is absent on tombstones.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]

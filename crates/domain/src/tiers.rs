@@ -20,6 +20,7 @@ pub const MAX_STOP_COUNT: u32 = 1_000;
 pub struct PayTier {
     /// Stops up to (inclusive); `None` on the final tier only.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     pub stop_count: Option<u32>,
     /// Pence per stop.
     pub rate: Money,

@@ -215,9 +215,10 @@ async fn healthz(State(state): State<AppState>) -> Response {
     }
 }
 
-/// The full router with every layer, as served.
-pub fn app(state: AppState) -> Router {
-    let (api, openapi) = OpenApiRouter::with_openapi(ApiDoc::openapi())
+/// The API's routes and their OpenAPI document (served at /api/openapi.json and written into
+/// the web app's contract, `records::contract`).
+fn api_routes() -> (Router<AppState>, utoipa::openapi::OpenApi) {
+    let (api, mut openapi) = OpenApiRouter::with_openapi(ApiDoc::openapi())
         .routes(routes!(healthz))
         .nest("/api/v1/auth", auth::router())
         .nest("/api/v1/sync", sync::router())
@@ -225,8 +226,18 @@ pub fn app(state: AppState) -> Router {
         .nest("/api/v1/billing", billing::router())
         .nest("/api/v1/contact", contact::router())
         .split_for_parts();
-    let mut openapi = openapi;
     error::document_json_rejections(&mut openapi);
+    (api, openapi)
+}
+
+/// The OpenAPI document the server serves.
+pub fn openapi() -> utoipa::openapi::OpenApi {
+    api_routes().1
+}
+
+/// The full router with every layer, as served.
+pub fn app(state: AppState) -> Router {
+    let (api, openapi) = api_routes();
     let openapi = Arc::new(openapi);
 
     let request_timeout = state.config.connections.request_timeout();

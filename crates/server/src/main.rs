@@ -109,6 +109,11 @@ enum Command {
         #[command(subcommand)]
         command: MessagesCommand,
     },
+    /// Print the record kinds' contract (fields, types, bounds, references, starter records
+    /// and the OpenAPI document) that the web app is generated from: for
+    /// web/src/sync/contract.json.
+    #[command(hide = true)]
+    Contract,
 }
 
 #[derive(Subcommand)]
@@ -183,7 +188,7 @@ impl Command {
             | Command::Backup { data, .. }
             | Command::Restore { data, .. }
             | Command::Messages { data, .. } => Some(data),
-            Command::Healthcheck { .. } => None,
+            Command::Healthcheck { .. } | Command::Contract => None,
         };
         let mut config = Config::from_env()?;
         if let Some(data) = data {
@@ -263,6 +268,13 @@ async fn run(command: Command, config: Config) -> anyhow::Result<()> {
             Ok(())
         }
         Command::Users { command, .. } => users(&config, command).await,
+        Command::Contract => {
+            use std::io::Write;
+            std::io::stdout()
+                .lock()
+                .write_all(server::records::contract::text().as_bytes())?;
+            Ok(())
+        }
         Command::Healthcheck { timeout, .. } => {
             server::healthcheck::probe(config.http.listen, Duration::from_secs(timeout)).await?;
             println!("ok");

@@ -4,7 +4,7 @@
 use domain::{
     courier::{Courier, CourierInput, PeriodKind},
     entry::{FieldProblems, format_date},
-    sync::{ChangeData, CourierData},
+    sync::CourierData,
 };
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
@@ -29,9 +29,18 @@ impl RecordKind for Couriers {
     type Input = CourierInput;
     type Record = Courier;
     type Content = CourierContent;
+    type Data = CourierData;
 
     fn validate(input: &CourierInput, _user_id: Uuid) -> Result<Courier, FieldProblems> {
         input.validate()
+    }
+
+    fn bounds() -> serde_json::Value {
+        serde_json::json!({
+            "maxNameChars": domain::courier::MAX_NAME_CHARS,
+            "maxArrearsWeeks": domain::courier::MAX_ARREARS_WEEKS,
+            "maxMonthlyAnchorDay": domain::courier::MAX_MONTHLY_ANCHOR_DAY,
+        })
     }
 
     fn id(courier: &Courier) -> Uuid {
@@ -48,8 +57,8 @@ impl RecordKind for Couriers {
         }
     }
 
-    fn data(c: CourierContent, created_at: String, updated_at: String) -> ChangeData {
-        ChangeData::Courier(CourierData {
+    fn data(c: CourierContent, created_at: String, updated_at: String) -> CourierData {
+        CourierData {
             name: c.name,
             colour: c.colour,
             period_kind: c.period_kind,
@@ -57,6 +66,6 @@ impl RecordKind for Couriers {
             arrears_weeks: c.arrears_weeks,
             created_at,
             updated_at,
-        })
+        }
     }
 }

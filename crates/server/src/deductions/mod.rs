@@ -6,12 +6,16 @@ use domain::{
     deduction::{Deduction, DeductionInput, Repeat},
     entry::{FieldProblems, format_date},
     expense::ExpenseCategory,
-    sync::{ChangeData, DeductionData},
+    sync::DeductionData,
 };
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
-use crate::{couriers::Couriers, records::RecordKind, vehicles::Vehicles};
+use crate::{
+    couriers::Couriers,
+    records::{RecordKind, Reference},
+    vehicles::Vehicles,
+};
 
 pub struct Deductions;
 
@@ -35,9 +39,21 @@ impl RecordKind for Deductions {
     type Input = DeductionInput;
     type Record = Deduction;
     type Content = DeductionContent;
+    type Data = DeductionData;
+    const REFERENCES: &'static [Reference] = &[
+        Reference::to::<Couriers>("courierId"),
+        Reference::to::<Vehicles>("vehicleId"),
+    ];
 
     fn validate(input: &DeductionInput, _user_id: Uuid) -> Result<Deduction, FieldProblems> {
         input.validate()
+    }
+
+    fn bounds() -> serde_json::Value {
+        serde_json::json!({
+            "maxLabelChars": domain::deduction::MAX_LABEL_CHARS,
+            "maxAmountPence": domain::deduction::MAX_AMOUNT_PENCE,
+        })
     }
 
     fn id(deduction: &Deduction) -> Uuid {
@@ -54,13 +70,6 @@ impl RecordKind for Deductions {
         }
     }
 
-    fn references(deduction: &Deduction) -> Vec<(&'static str, Uuid)> {
-        let vehicle = deduction.vehicle_id.map(|id| (Vehicles::NAME, id));
-        std::iter::once((Couriers::NAME, deduction.courier_id))
-            .chain(vehicle)
-            .collect()
-    }
-
     fn content(deduction: &Deduction) -> DeductionContent {
         DeductionContent {
             courier_id: deduction.courier_id,
@@ -74,8 +83,8 @@ impl RecordKind for Deductions {
         }
     }
 
-    fn data(c: DeductionContent, created_at: String, updated_at: String) -> ChangeData {
-        ChangeData::Deduction(DeductionData {
+    fn data(c: DeductionContent, created_at: String, updated_at: String) -> DeductionData {
+        DeductionData {
             courier_id: c.courier_id.to_string(),
             label: c.label,
             amount: c.amount,
@@ -86,6 +95,6 @@ impl RecordKind for Deductions {
             vehicle_id: c.vehicle_id.map(|id| id.to_string()),
             created_at,
             updated_at,
-        })
+        }
     }
 }

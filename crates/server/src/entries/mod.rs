@@ -5,7 +5,7 @@
 use domain::{
     entry::{Entry, EntryInput, FieldProblems, format_date},
     fields::format_clock,
-    sync::{ChangeData, EntryData},
+    sync::EntryData,
 };
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
@@ -13,7 +13,7 @@ use uuid::Uuid;
 use crate::{
     couriers::Couriers,
     rate_cards::RateCards,
-    records::{RecordKind, kind::Agreement},
+    records::{RecordKind, Reference, kind::Agreement},
 };
 
 pub struct Entries;
@@ -44,9 +44,24 @@ impl RecordKind for Entries {
     type Input = EntryInput;
     type Record = Entry;
     type Content = EntryContent;
+    type Data = EntryData;
+    const REFERENCES: &'static [Reference] = &[
+        Reference::to::<Couriers>("courierId"),
+        Reference::to::<RateCards>("rateCardId"),
+    ];
 
     fn validate(input: &EntryInput, user_id: Uuid) -> Result<Entry, FieldProblems> {
         input.validate(user_id)
+    }
+
+    fn bounds() -> serde_json::Value {
+        serde_json::json!({
+            "maxStops": domain::entry::MAX_STOPS,
+            "maxExtraPence": domain::entry::MAX_EXTRA_PENCE,
+            "maxNotesChars": domain::entry::MAX_NOTES_CHARS,
+            "maxTotalPence": domain::entry::MAX_TOTAL_PENCE,
+            "maxItems": domain::entry::MAX_ITEMS,
+        })
     }
 
     fn id(entry: &Entry) -> Uuid {
@@ -73,14 +88,6 @@ impl RecordKind for Entries {
             (Some(_), None) => BEFORE_SHIFTS,
             (Some(_), Some(_)) => &[],
         }
-    }
-
-    fn references(entry: &Entry) -> Vec<(&'static str, Uuid)> {
-        let card = entry.rate_card_id.map(|id| (RateCards::NAME, id));
-        [(Couriers::NAME, entry.courier_id)]
-            .into_iter()
-            .chain(card)
-            .collect()
     }
 
     /// The card that priced the day is a card of the day's courier.
@@ -116,8 +123,8 @@ impl RecordKind for Entries {
         }
     }
 
-    fn data(c: EntryContent, created_at: String, updated_at: String) -> ChangeData {
-        ChangeData::Entry(EntryData {
+    fn data(c: EntryContent, created_at: String, updated_at: String) -> EntryData {
+        EntryData {
             date: c.date,
             stops: c.stops,
             extra: c.extra,
@@ -133,7 +140,7 @@ impl RecordKind for Entries {
             separate_shift: c.separate_shift,
             created_at,
             updated_at,
-        })
+        }
     }
 }
 

@@ -6,12 +6,16 @@ use domain::{
     deduction::Repeat,
     entry::{FieldProblems, format_date},
     expense::{Expense, ExpenseCategory, ExpenseInput},
-    sync::{ChangeData, ExpenseData},
+    sync::ExpenseData,
 };
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
-use crate::{couriers::Couriers, records::RecordKind, vehicles::Vehicles};
+use crate::{
+    couriers::Couriers,
+    records::{RecordKind, Reference},
+    vehicles::Vehicles,
+};
 
 pub struct Expenses;
 
@@ -35,19 +39,26 @@ impl RecordKind for Expenses {
     type Input = ExpenseInput;
     type Record = Expense;
     type Content = ExpenseContent;
+    type Data = ExpenseData;
+    const REFERENCES: &'static [Reference] = &[
+        Reference::to::<Couriers>("courierId"),
+        Reference::to::<Vehicles>("vehicleId"),
+    ];
 
     fn validate(input: &ExpenseInput, _user_id: Uuid) -> Result<Expense, FieldProblems> {
         input.validate()
     }
 
-    fn id(expense: &Expense) -> Uuid {
-        expense.id
+    fn bounds() -> serde_json::Value {
+        serde_json::json!({
+            "maxAmountPence": domain::expense::MAX_AMOUNT_PENCE,
+            "maxNoteChars": domain::expense::MAX_NOTE_CHARS,
+            "maxReceipts": domain::expense::MAX_RECEIPTS,
+        })
     }
 
-    fn references(expense: &Expense) -> Vec<(&'static str, Uuid)> {
-        let courier = expense.courier_id.map(|id| (Couriers::NAME, id));
-        let vehicle = expense.vehicle_id.map(|id| (Vehicles::NAME, id));
-        courier.into_iter().chain(vehicle).collect()
+    fn id(expense: &Expense) -> Uuid {
+        expense.id
     }
 
     fn content(expense: &Expense) -> ExpenseContent {
@@ -64,8 +75,8 @@ impl RecordKind for Expenses {
         }
     }
 
-    fn data(c: ExpenseContent, created_at: String, updated_at: String) -> ChangeData {
-        ChangeData::Expense(ExpenseData {
+    fn data(c: ExpenseContent, created_at: String, updated_at: String) -> ExpenseData {
+        ExpenseData {
             date: c.date,
             amount: c.amount,
             category: c.category,
@@ -77,6 +88,6 @@ impl RecordKind for Expenses {
             receipts: c.receipts.iter().map(Uuid::to_string).collect(),
             created_at,
             updated_at,
-        })
+        }
     }
 }

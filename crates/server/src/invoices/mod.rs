@@ -6,12 +6,15 @@
 use domain::{
     entry::{FieldProblems, format_date},
     invoice::{CheckStatus, Invoice, InvoiceInput},
-    sync::{ChangeData, InvoiceData},
+    sync::InvoiceData,
 };
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
-use crate::{couriers::Couriers, records::RecordKind};
+use crate::{
+    couriers::Couriers,
+    records::{RecordKind, Reference},
+};
 
 pub struct Invoices;
 
@@ -37,9 +40,22 @@ impl RecordKind for Invoices {
     type Input = InvoiceInput;
     type Record = Invoice;
     type Content = InvoiceContent;
+    type Data = InvoiceData;
+    const REFERENCES: &'static [Reference] = &[Reference::to::<Couriers>("courierId")];
 
     fn validate(input: &InvoiceInput, user_id: Uuid) -> Result<Invoice, FieldProblems> {
         input.validate(user_id)
+    }
+
+    fn bounds() -> serde_json::Value {
+        serde_json::json!({
+            "maxPeriodDays": domain::invoice::MAX_PERIOD_DAYS,
+            "maxPaidPence": domain::invoice::MAX_PAID_PENCE,
+            "maxStops": domain::invoice::MAX_STOPS,
+            "maxReferenceChars": domain::invoice::MAX_REFERENCE_CHARS,
+            "maxItems": domain::invoice::MAX_ITEMS,
+            "maxNoteChars": domain::invoice::MAX_NOTE_CHARS,
+        })
     }
 
     fn id(invoice: &Invoice) -> Uuid {
@@ -64,10 +80,6 @@ impl RecordKind for Invoices {
         }
     }
 
-    fn references(invoice: &Invoice) -> Vec<(&'static str, Uuid)> {
-        vec![(Couriers::NAME, invoice.courier_id)]
-    }
-
     fn content(invoice: &Invoice) -> InvoiceContent {
         InvoiceContent {
             period_start: format_date(invoice.period_start),
@@ -84,8 +96,8 @@ impl RecordKind for Invoices {
         }
     }
 
-    fn data(c: InvoiceContent, created_at: String, updated_at: String) -> ChangeData {
-        ChangeData::Invoice(InvoiceData {
+    fn data(c: InvoiceContent, created_at: String, updated_at: String) -> InvoiceData {
+        InvoiceData {
             period_start: c.period_start,
             period_end: c.period_end,
             paid: c.paid,
@@ -99,6 +111,6 @@ impl RecordKind for Invoices {
             note: c.note,
             created_at,
             updated_at,
-        })
+        }
     }
 }

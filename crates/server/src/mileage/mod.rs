@@ -5,12 +5,16 @@
 use domain::{
     entry::{FieldProblems, format_date},
     mileage::{Mileage, MileageInput},
-    sync::{ChangeData, MileageData},
+    sync::MileageData,
 };
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
-use crate::{couriers::Couriers, records::RecordKind, vehicles::Vehicles};
+use crate::{
+    couriers::Couriers,
+    records::{RecordKind, Reference},
+    vehicles::Vehicles,
+};
 
 /// The mileage log: the kind's declaration (one record is a `domain::mileage::Mileage`).
 pub struct MileageLog;
@@ -34,19 +38,26 @@ impl RecordKind for MileageLog {
     type Input = MileageInput;
     type Record = Mileage;
     type Content = MileageContent;
+    type Data = MileageData;
+    const REFERENCES: &'static [Reference] = &[
+        Reference::to::<Vehicles>("vehicleId"),
+        Reference::to::<Couriers>("courierId"),
+    ];
 
     fn validate(input: &MileageInput, _user_id: Uuid) -> Result<Mileage, FieldProblems> {
         input.validate()
     }
 
-    fn id(mileage: &Mileage) -> Uuid {
-        mileage.id
+    fn bounds() -> serde_json::Value {
+        serde_json::json!({
+            "maxOdometer": domain::mileage::MAX_ODOMETER,
+            "maxMiles": domain::mileage::MAX_MILES,
+            "maxNoteChars": domain::mileage::MAX_NOTE_CHARS,
+        })
     }
 
-    fn references(mileage: &Mileage) -> Vec<(&'static str, Uuid)> {
-        let vehicle = (Vehicles::NAME, mileage.vehicle_id);
-        let courier = mileage.courier_id.map(|id| (Couriers::NAME, id));
-        std::iter::once(vehicle).chain(courier).collect()
+    fn id(mileage: &Mileage) -> Uuid {
+        mileage.id
     }
 
     fn content(mileage: &Mileage) -> MileageContent {
@@ -62,8 +73,8 @@ impl RecordKind for MileageLog {
         }
     }
 
-    fn data(c: MileageContent, created_at: String, updated_at: String) -> ChangeData {
-        ChangeData::Mileage(MileageData {
+    fn data(c: MileageContent, created_at: String, updated_at: String) -> MileageData {
+        MileageData {
             date: c.date,
             vehicle_id: c.vehicle_id.to_string(),
             courier_id: c.courier_id.map(|id| id.to_string()),
@@ -74,6 +85,6 @@ impl RecordKind for MileageLog {
             note: c.note,
             created_at,
             updated_at,
-        })
+        }
     }
 }

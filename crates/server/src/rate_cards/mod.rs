@@ -4,13 +4,16 @@
 use domain::{
     entry::{FieldProblems, format_date},
     rate_card::{Peak, RateCard, RateCardInput},
-    sync::{ChangeData, RateCardData},
+    sync::RateCardData,
     tiers::PayTier,
 };
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
-use crate::{couriers::Couriers, records::RecordKind};
+use crate::{
+    couriers::Couriers,
+    records::{RecordKind, Reference},
+};
 
 pub struct RateCards;
 
@@ -37,17 +40,32 @@ impl RecordKind for RateCards {
     type Input = RateCardInput;
     type Record = RateCard;
     type Content = RateCardContent;
+    type Data = RateCardData;
+    const REFERENCES: &'static [Reference] = &[Reference::to::<Couriers>("courierId")];
 
     fn validate(input: &RateCardInput, _user_id: Uuid) -> Result<RateCard, FieldProblems> {
         input.validate()
     }
 
-    fn id(card: &RateCard) -> Uuid {
-        card.id
+    fn bounds() -> serde_json::Value {
+        serde_json::json!({
+            "maxLabelChars": domain::rate_card::MAX_LABEL_CHARS,
+            "maxUnitPence": domain::rate_card::MAX_UNIT_PENCE,
+            "maxDayRatePence": domain::rate_card::MAX_DAY_RATE_PENCE,
+            "maxParcelCapPerStop": domain::rate_card::MAX_PARCEL_CAP_PER_STOP,
+            "maxPeaks": domain::rate_card::MAX_PEAKS,
+            "minMultiplierPercent": domain::rate_card::MULTIPLIER_PERCENT.0,
+            "maxMultiplierPercent": domain::rate_card::MULTIPLIER_PERCENT.1,
+            "minTiers": domain::tiers::MIN_TIERS,
+            "maxTiers": domain::tiers::MAX_TIERS,
+            "minRatePence": domain::tiers::MIN_RATE_PENCE,
+            "maxRatePence": domain::tiers::MAX_RATE_PENCE,
+            "maxStopCount": domain::tiers::MAX_STOP_COUNT,
+        })
     }
 
-    fn references(card: &RateCard) -> Vec<(&'static str, Uuid)> {
-        vec![(Couriers::NAME, card.courier_id)]
+    fn id(card: &RateCard) -> Uuid {
+        card.id
     }
 
     fn content(card: &RateCard) -> RateCardContent {
@@ -66,8 +84,8 @@ impl RecordKind for RateCards {
         }
     }
 
-    fn data(c: RateCardContent, created_at: String, updated_at: String) -> ChangeData {
-        ChangeData::RateCard(RateCardData {
+    fn data(c: RateCardContent, created_at: String, updated_at: String) -> RateCardData {
+        RateCardData {
             courier_id: c.courier_id.to_string(),
             valid_from: c.valid_from,
             label: c.label,
@@ -81,6 +99,6 @@ impl RecordKind for RateCards {
             peaks: c.peaks,
             created_at,
             updated_at,
-        })
+        }
     }
 }

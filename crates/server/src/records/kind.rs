@@ -8,6 +8,7 @@ use domain::{
     sync::ChangeData,
 };
 use serde::{Serialize, de::DeserializeOwned};
+use utoipa::ToSchema;
 use uuid::Uuid;
 
 pub trait RecordKind: 'static {
@@ -19,14 +20,22 @@ pub trait RecordKind: 'static {
     type Record;
     /// What is stored: the pulled `data` without `createdAt` and `updatedAt`.
     type Content: Serialize + DeserializeOwned;
+    /// The pulled `data` (`domain::sync`); its OpenAPI schema is the kind's fields and types
+    /// in the contract the web app is generated from (`records::contract`).
+    type Data: ToSchema + Serialize + Into<ChangeData>;
+    /// The content fields that name other records, with their kinds: a put is refused when one
+    /// is another account's (`not-owner`) or does not exist (`missing-reference`); a null field
+    /// points at nothing. The device's import orders kinds by these (the contract). None by
+    /// default.
+    const REFERENCES: &'static [Reference] = &[];
 
     /// `user_id` is the pushing user's (their default courier and first card carry it).
     fn validate(input: &Self::Input, user_id: Uuid) -> Result<Self::Record, FieldProblems>;
     fn id(record: &Self::Record) -> Uuid;
-    /// The records this one points at, as (kind, id): a put is refused when one is another
-    /// account's (`not-owner`) or does not exist (`missing-reference`). None by default.
-    fn references(_record: &Self::Record) -> Vec<(&'static str, Uuid)> {
-        Vec::new()
+    /// The limits `validate` holds its fields to, by name (`{"maxStops": 1000}`): the device's
+    /// forms check the same before saving (the contract). None by default.
+    fn bounds() -> serde_json::Value {
+        serde_json::json!({})
     }
     /// Fields the records it points at must hold for the put to make sense (a day's rate card
     /// must be a card of the day's courier): checked against the user's live record, refused
@@ -43,13 +52,35 @@ pub trait RecordKind: 'static {
     }
     fn content(record: &Self::Record) -> Self::Content;
     /// The pulled `data` of a live record (timestamps already RFC 3339).
-    fn data(content: Self::Content, created_at: String, updated_at: String) -> ChangeData;
+    fn data(content: Self::Content, created_at: String, updated_at: String) -> Self::Data;
+}
+
+/// A content field that names a record of another kind (`RecordKind::REFERENCES`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Reference {
+    /// The content field (wire name) holding the id, or null.
+    pub field: &'static str,
+    /// The kind it names.
+    pub kind: &'static str,
+}
+
+impl Reference {
+    pub const fn to<K: RecordKind>(field: &'static str) -> Reference {
+        Reference {
+            field,
+            kind: K::NAME,
+        }
+    }
 }
 
 /// A record kind with its types erased, so kinds can sit in one registry.
 #[derive(Clone, Copy)]
 pub struct Kind {
     pub name: &'static str,
+    pub references: &'static [Reference],
+    /// The name of the pulled data's OpenAPI schema.
+    pub data_schema: fn() -> String,
+    pub bounds: fn() -> serde_json::Value,
     put: fn(serde_json::Value, Uuid) -> Result<StoredPut, Refusal>,
     data: fn(&str, String, String) -> serde_json::Result<ChangeData>,
 }
@@ -93,6 +124,9 @@ impl Kind {
     pub const fn of<K: RecordKind>() -> Kind {
         Kind {
             name: K::NAME,
+            references: K::REFERENCES,
+            data_schema: || K::Data::name().into_owned(),
+            bounds: K::bounds,
             put: parse_put::<K>,
             data: parse_data::<K>,
         }
@@ -118,13 +152,31 @@ impl Kind {
 
 /// The stored form of a validated record (the store conformance suite writes records this way).
 pub fn stored<K: RecordKind>(record: &K::Record) -> serde_json::Result<StoredPut> {
+    let content = K::content(record);
     Ok(StoredPut {
         id: K::id(record),
-        content: serde_json::to_string(&K::content(record))?,
-        references: K::references(record),
+        content: serde_json::to_string(&content)?,
+        references: references::<K>(&content)?,
         agreements: K::agreements(record),
         kept: &[],
     })
+}
+
+/// The records `content` points at, as (kind, id), in `K::REFERENCES` order.
+fn references<K: RecordKind>(
+    content: &K::Content,
+) -> serde_json::Result<Vec<(&'static str, Uuid)>> {
+    if K::REFERENCES.is_empty() {
+        return Ok(Vec::new());
+    }
+    let content = serde_json::to_value(content)?;
+    Ok(K::REFERENCES
+        .iter()
+        .filter_map(|reference| {
+            let id = content.get(reference.field)?.as_str()?;
+            Some((reference.kind, Uuid::parse_str(id).ok()?))
+        })
+        .collect())
 }
 
 fn parse_put<K: RecordKind>(args: serde_json::Value, user_id: Uuid) -> Result<StoredPut, Refusal> {
@@ -169,9 +221,5 @@ fn parse_data<K: RecordKind>(
     created_at: String,
     updated_at: String,
 ) -> serde_json::Result<ChangeData> {
-    Ok(K::data(
-        serde_json::from_str(content)?,
-        created_at,
-        updated_at,
-    ))
+    Ok(K::data(serde_json::from_str(content)?, created_at, updated_at).into())
 }

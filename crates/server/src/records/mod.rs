@@ -2,9 +2,10 @@
 //! `couriers`, `rate_cards`, `deductions`, `vehicles`, `expenses`, `mileage`);
 //! this registry is how push (`sync::mutations`) and pull (`store::sync`) find them by name.
 
+pub mod contract;
 pub mod kind;
 
-pub use kind::{Kind, RecordKind, Refusal, StoredPut};
+pub use kind::{Kind, RecordKind, Reference, Refusal, StoredPut};
 
 /// Every synced record kind. Adding a kind adds one line here.
 pub static KINDS: &[Kind] = &[

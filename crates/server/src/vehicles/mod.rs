@@ -3,7 +3,7 @@
 
 use domain::{
     entry::FieldProblems,
-    sync::{ChangeData, VehicleData},
+    sync::VehicleData,
     vehicle::{Vehicle, VehicleInput, VehicleMethod, VehicleType},
 };
 use serde::{Deserialize, Serialize};
@@ -28,9 +28,16 @@ impl RecordKind for Vehicles {
     type Input = VehicleInput;
     type Record = Vehicle;
     type Content = VehicleContent;
+    type Data = VehicleData;
 
     fn validate(input: &VehicleInput, _user_id: Uuid) -> Result<Vehicle, FieldProblems> {
         input.validate()
+    }
+
+    fn bounds() -> serde_json::Value {
+        serde_json::json!({
+            "maxNameChars": domain::vehicle::MAX_NAME_CHARS,
+        })
     }
 
     fn id(vehicle: &Vehicle) -> Uuid {
@@ -45,13 +52,13 @@ impl RecordKind for Vehicles {
         }
     }
 
-    fn data(c: VehicleContent, created_at: String, updated_at: String) -> ChangeData {
-        ChangeData::Vehicle(VehicleData {
+    fn data(c: VehicleContent, created_at: String, updated_at: String) -> VehicleData {
+        VehicleData {
             name: c.name,
             vehicle_type: c.vehicle_type,
             method: c.method,
             created_at,
             updated_at,
-        })
+        }
     }
 }
