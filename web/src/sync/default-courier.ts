@@ -2,15 +2,11 @@
 // id of its first rate card (crates/server/migrations/*/0012_couriers.sql and account creation
 // make the same records). Being derived from the user, the server, an upgraded device and a
 // device offline all name it alike, so it is never made twice.
+import { STARTER_RECORDS } from './contract.generated';
 import type { CourierContent, EntryContent, InvoiceContent, LocalCourier, LocalRateCard, PayTier, RateCardContent } from './types';
 
-export const DEFAULT_COURIER: Readonly<CourierContent> = Object.freeze({
-  name: 'My courier',
-  colour: '#2f6fde',
-  periodKind: 'weekly',
-  periodAnchor: '2000-01-02', // a Sunday: the spec's weeks start on Sunday
-  arrearsWeeks: 0,
-});
+/** The default courier as the server makes it (generated from crates/domain/src/defaults.rs): "My courier", paid weekly from a Sunday. */
+export const DEFAULT_COURIER: Readonly<CourierContent> = Object.freeze({ ...STARTER_RECORDS[0].data });
 
 type EntryPayFields = Omit<EntryContent, 'date' | 'stops' | 'extra' | 'notes' | 'total'>;
 type InvoiceStatementFields = Omit<InvoiceContent, 'periodStart' | 'periodEnd' | 'paid' | 'stops' | 'reference'>;

@@ -1,141 +1,43 @@
 // Shapes stored on the device and sent over the wire. Money is integer pence everywhere.
 
-export interface EntryContent {
-  date: string; // YYYY-MM-DD
-  stops: number;
-  extra: number; // pence
-  notes: string;
-  total: number; // pence, fixed when the entry is saved
-  /** The courier the day was worked for (the default courier's id is the user's id). */
-  courierId: string;
-  /** The rate card that priced the day, or null when it was priced with no card (extra only). */
-  rateCardId: string | null;
-  parcels: number | null;
-  collections: number | null;
-  /** Failed or returned items. */
-  failed: number | null;
-  startTime: string | null; // HH:MM
-  finishTime: string | null; // HH:MM, before startTime when the shift crosses midnight
-  /**
-   * The driver said this is a separate shift on a day that already has one for this courier,
-   * so it is never flagged as the same day logged twice (features/entries/same-day.ts). Its
-   * pay counts like any day's; the screens show the shifts of a day as one day.
-   */
-  separateShift: boolean;
-}
+import type {
+  CheckStatus,
+  ExpenseCategory,
+  GeneratedCourierContent,
+  GeneratedDeductionContent,
+  GeneratedEntryContent,
+  GeneratedExpenseContent,
+  GeneratedInvoiceContent,
+  GeneratedMileageContent,
+  GeneratedRateCardContent,
+  GeneratedVehicleContent,
+  PayTier,
+  Peak,
+  PeriodKind,
+  Repeat,
+  VehicleMethod,
+  VehicleType,
+  MUTATIONS,
+} from './contract.generated';
 
-/** Which days a courier's statements cover (see lib/pay-period.ts). */
-export type PeriodKind = 'weekly' | 'fourFourFive' | 'monthly';
+// Each kind's content is generated from the Rust domain (contract.generated.ts: the pulled
+// data without its timestamps); the field notes live on the Rust wire types (crates/domain/src/sync.rs).
+export type { ExpenseCategory, PayTier, Peak, PeriodKind, VehicleMethod, VehicleType };
 
-/** A courier the driver works for. */
-export interface CourierContent {
-  name: string;
-  colour: string; // #rrggbb
-  periodKind: PeriodKind;
-  /** Weekly: periods start on this date's weekday; 4-4-5: a cycle starts here; monthly: on this day of month (1–28). */
-  periodAnchor: string;
-  /** A period's pay arrives this many weeks after it ends. */
-  arrearsWeeks: number;
-}
-
-/** A peak period on a rate card: extra pence per stop and/or a multiplier, from/to inclusive. */
-export interface Peak {
-  from: string;
-  to: string;
-  extraPerStop: number | null;
-  multiplierPercent: number | null;
-}
-
-/**
- * How a courier pays from `validFrom` until its next card. Null means "not paid this way".
- * Pricing is lib/pay.ts `priceWithCard`.
- */
-export interface RateCardContent {
-  courierId: string;
-  validFrom: string;
-  label: string;
-  perStop: PayTier[] | null;
-  perParcel: number | null;
-  parcelCapPerStop: number | null;
-  perCollection: number | null;
-  perFailed: number | null;
-  dayRate: number | null;
-  hourly: number | null; // pence per hour
-  peaks: Peak[];
-}
-
-export type DeductionRepeat = 'once' | 'weekly' | 'monthly';
-
+/** A logged day: money in pence, its total fixed when it is saved; `separateShift`: see features/entries/same-day.ts. */
+export type EntryContent = GeneratedEntryContent;
+/** A courier the driver works for (pay periods: lib/pay-period.ts). */
+export type CourierContent = GeneratedCourierContent;
+/** How a courier pays from `validFrom` until its next card; pricing is lib/pay.ts `priceWithCard`. */
+export type RateCardContent = GeneratedRateCardContent;
+export type DeductionRepeat = Repeat;
 /** Money a courier takes off the statement: van hire, admin fees, device rent, damage… */
-export interface DeductionContent {
-  courierId: string;
-  label: string;
-  amount: number; // pence per occurrence
-  repeat: DeductionRepeat;
-  from: string;
-  to: string | null; // null: once, or recurring with no end
-  /** What it is for, as an expense category (van hire is a vehicle cost); null: not said (saved before it could be). */
-  purpose: ExpenseCategory | null;
-  /** The vehicle a vehicle cost is for; null: none. */
-  vehicleId: string | null;
-}
-
-/** The SA103 expense categories in a driver's words (lib/tax/expense-categories.ts maps them). */
-export type ExpenseCategory =
-  | 'fuel'
-  | 'vehicleRepairs'
-  | 'vehicleInsurance'
-  | 'vehicleTax'
-  | 'vehicleHire'
-  | 'parkingTolls'
-  | 'travel'
-  | 'phone'
-  | 'office'
-  | 'equipment'
-  | 'clothing'
-  | 'insurance'
-  | 'bankCharges'
-  | 'accountancy'
-  | 'subscriptions'
-  | 'other';
-
+export type DeductionContent = GeneratedDeductionContent;
 /** Money the driver spent on the business, once or repeating, with its receipt photos. */
-export interface ExpenseContent {
-  date: string;
-  amount: number; // pence per occurrence
-  category: ExpenseCategory;
-  note: string;
-  courierId: string | null;
-  vehicleId: string | null;
-  repeat: DeductionRepeat;
-  /** Null when once, or repeating with no end. */
-  repeatUntil: string | null;
-  /** Ids of the receipt photos (receiptPhotos on the device, /api/v1/receipts/{id} on the server). */
-  receipts: string[];
-}
-
-export type VehicleType = 'carVan' | 'motorcycle' | 'bicycle';
-/** HMRC's flat rate per business mile, or actual costs times the business-use share. Kept once used. */
-export type VehicleMethod = 'flatRate' | 'actualCosts';
-
-export interface VehicleContent {
-  name: string;
-  type: VehicleType;
-  method: VehicleMethod;
-}
-
+export type ExpenseContent = GeneratedExpenseContent;
+export type VehicleContent = GeneratedVehicleContent;
 /** One day's driving in one vehicle, in whole miles. */
-export interface MileageContent {
-  date: string;
-  vehicleId: string;
-  courierId: string | null;
-  odometerStart: number | null;
-  odometerEnd: number | null;
-  businessMiles: number;
-  /** Home to depot: not claimable, kept for the log and the business-use share. */
-  commuteMiles: number;
-  note: string;
-}
+export type MileageContent = GeneratedMileageContent;
 
 /** What the server last confirmed for a record: restored when a change is discarded. */
 export type ServerCopyOf<C> = C & { version: number };
@@ -157,44 +59,15 @@ export type LocalRecord<C> = C & {
 export type LocalEntry = LocalRecord<EntryContent>;
 
 /**
- * What a courier's statement said for a period (an "invoice check"). The comparison with the
+ * What a courier's statement said for a period (a statement check). The comparison with the
  * driver's own entries is computed on the device from the entries, so it stays current.
  */
-export interface InvoiceContent {
-  periodStart: string; // YYYY-MM-DD, inclusive
-  periodEnd: string; // YYYY-MM-DD, inclusive
-  paid: number; // pence, what the statement says was paid
-  stops: number | null; // stops on the statement, when it gives them
-  reference: string; // statement number or a short note, may be empty
-  courierId: string;
-  parcels: number | null;
-  collections: number | null;
-  deductions: number | null; // pence, the statement's total deductions
-  status: StatementStatus;
-  note: string;
-}
+export type InvoiceContent = GeneratedInvoiceContent;
 
-export type StatementStatus = 'unchecked' | 'matches' | 'disputed' | 'resolved';
+export type StatementStatus = CheckStatus;
 
-export type MutationName =
-  | 'entry.put'
-  | 'entry.delete'
-  | 'invoice.put'
-  | 'invoice.delete'
-  | 'courier.put'
-  | 'courier.delete'
-  | 'rateCard.put'
-  | 'rateCard.delete'
-  | 'deduction.put'
-  | 'deduction.delete'
-  | 'expense.put'
-  | 'expense.delete'
-  | 'vehicle.put'
-  | 'vehicle.delete'
-  | 'mileage.put'
-  | 'mileage.delete'
-  | 'profile.update'
-  | 'settings.put';
+/** Each kind's put and delete (contract.generated.ts), and the two singletons' mutations. */
+export type MutationName = (typeof MUTATIONS)[keyof typeof MUTATIONS][keyof (typeof MUTATIONS)[keyof typeof MUTATIONS]] | 'profile.update' | 'settings.put';
 
 export type LocalInvoice = LocalRecord<InvoiceContent>;
 export type LocalCourier = LocalRecord<CourierContent>;
@@ -246,13 +119,6 @@ export interface MutationResult {
   message?: string;
   /** A `validation` refusal's problems by field. */
   fields?: RefusedFields;
-}
-
-export interface PayTier {
-  /** Stops up to (inclusive); absent on the final tier. */
-  stopCount?: number;
-  /** Pence per stop. */
-  rate: number;
 }
 
 export interface ProfileData {

@@ -2,16 +2,15 @@ import { z } from '@/lib/zod';
 import { parseForm, type FieldErrors, type FormResult } from '@/lib/form';
 import { forbiddenCharactersMessage, hasForbiddenCharacters } from '@/lib/text-rules';
 import { parsePounds } from '@/lib/money';
+import { BOUNDS } from '@/sync/contract.generated';
 
-// Server bounds (crates/domain/src/entry.rs), checked here too so a typo never reaches the
-// outbox only to be parked later.
-export const MAX_STOPS = 1_000;
-export const MAX_EXTRA_PENCE = 1_000_000;
-/** crates/domain/src/entry.rs MAX_TOTAL_PENCE: 1,000 stops at £100 plus the most extra. */
-export const MAX_TOTAL_PENCE = 11_000_000;
-export const MAX_NOTES_CHARS = 1_000;
+// The server's bounds (generated from crates/domain/src/entry.rs), checked here too so a typo
+// never reaches the outbox only to be parked later.
+export const { maxStops: MAX_STOPS, maxExtraPence: MAX_EXTRA_PENCE, maxNotesChars: MAX_NOTES_CHARS } = BOUNDS.entry;
+/** 1,000 stops at £100 plus the most extra. */
+export const MAX_TOTAL_PENCE = BOUNDS.entry.maxTotalPence;
 /** Parcels, collections and failed items: 0–2000 (the entry contract). */
-export const MAX_ITEMS = 2_000;
+export const MAX_ITEMS = BOUNDS.entry.maxItems;
 
 export const entryMessages = {
   date: 'Please enter a date',

@@ -4,6 +4,7 @@
 // device's records, shows this plan as the preview, and hands `writes` to saveRecords in one
 // transaction when the driver confirms.
 import type { RecordWrite } from '@/sync/commands';
+import { KIND_NAMES, REFERENCES } from '@/sync/contract.generated';
 import { contentOf, type RecordContents, type RecordKind } from '@/sync/records';
 
 /** One record read from a file; `id` is the file's own (our JSON) or null (a CSV row). */
@@ -33,8 +34,25 @@ export interface ImportPlan {
   invalid: RowNote[];
 }
 
-/** Records that others point at come first, so every reference is known when it is checked. */
-export const IMPORT_ORDER: readonly RecordKind[] = ['courier', 'vehicle', 'rateCard', 'deduction', 'entry', 'invoice', 'expense', 'mileage'];
+/**
+ * Records that others point at come first, so every reference is known when it is checked: the
+ * kinds by how deep their references go (the server's, from the contract), then in the
+ * server's registry order.
+ */
+export const IMPORT_ORDER: readonly RecordKind[] = importOrder();
+
+function importOrder(): RecordKind[] {
+  const depth = new Map<RecordKind, number>();
+  const depthOf = (kind: RecordKind, seen: readonly RecordKind[]): number => {
+    if (seen.includes(kind)) throw new Error(`record kinds point at each other in a loop: ${[...seen, kind].join(' → ')}`);
+    const known = depth.get(kind);
+    if (known !== undefined) return known;
+    const own = Math.max(-1, ...REFERENCES[kind].filter((ref) => ref.kind !== kind).map((ref) => depthOf(ref.kind, [...seen, kind]))) + 1;
+    depth.set(kind, own);
+    return own;
+  };
+  return [...KIND_NAMES].sort((a, b) => depthOf(a, []) - depthOf(b, []) || KIND_NAMES.indexOf(a) - KIND_NAMES.indexOf(b));
+}
 
 export const KIND_WORDS: Record<RecordKind, { one: string; many: string }> = {
   courier: { one: 'courier', many: 'couriers' },
@@ -45,35 +63,6 @@ export const KIND_WORDS: Record<RecordKind, { one: string; many: string }> = {
   invoice: { one: 'statement check', many: 'statement checks' },
   expense: { one: 'expense', many: 'expenses' },
   mileage: { one: 'mileage day', many: 'mileage days' },
-};
-
-interface Reference {
-  field: string;
-  kind: RecordKind;
-}
-
-// The fields that name another record (the server's RecordKind::references, seen from here).
-const REFERENCES: Record<RecordKind, readonly Reference[]> = {
-  courier: [],
-  vehicle: [],
-  rateCard: [{ field: 'courierId', kind: 'courier' }],
-  deduction: [
-    { field: 'courierId', kind: 'courier' },
-    { field: 'vehicleId', kind: 'vehicle' },
-  ],
-  entry: [
-    { field: 'courierId', kind: 'courier' },
-    { field: 'rateCardId', kind: 'rateCard' },
-  ],
-  invoice: [{ field: 'courierId', kind: 'courier' }],
-  expense: [
-    { field: 'courierId', kind: 'courier' },
-    { field: 'vehicleId', kind: 'vehicle' },
-  ],
-  mileage: [
-    { field: 'vehicleId', kind: 'vehicle' },
-    { field: 'courierId', kind: 'courier' },
-  ],
 };
 
 /** Content as text with keys sorted at every level, so two equal records give the same key. */
@@ -92,7 +81,7 @@ export function contentKey(value: unknown): string {
 const dayKey = (content: { courierId: string; date: string }) => `${content.courierId}|${content.date}`;
 
 function emptyCounts(): Record<RecordKind, number> {
-  return { courier: 0, vehicle: 0, rateCard: 0, deduction: 0, entry: 0, invoice: 0, expense: 0, mileage: 0 };
+  return Object.fromEntries(KIND_NAMES.map((kind) => [kind, 0])) as Record<RecordKind, number>;
 }
 
 /**
@@ -198,7 +187,8 @@ function plural(count: number, kind: RecordKind): string {
 
 /** "12 days, 1 courier and 2 vehicles", or null when there is nothing. */
 export function countsText(added: Record<RecordKind, number>): string | null {
-  const parts = IMPORT_ORDER.filter((kind) => added[kind] > 0).map((kind) => plural(added[kind], kind));
+  // In the words' order (couriers and vehicles first, as a driver reads them), not push order.
+  const parts = (Object.keys(KIND_WORDS) as RecordKind[]).filter((kind) => added[kind] > 0).map((kind) => plural(added[kind], kind));
   if (parts.length === 0) return null;
   return parts.length === 1 ? (parts[0] as string) : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1) as string}`;
 }
