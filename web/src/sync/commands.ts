@@ -1,7 +1,8 @@
 // Every local write: the record and its outbox item in one IndexedDB transaction, so a
-// change is either fully recorded (and will be pushed) or not at all. Screens do not call
-// these directly: each feature's commands wrap them with the pricing or checks the feature
-// owns and nudge the engine (features/entries/commands.ts, for one).
+// change is either fully recorded (and will be pushed) or not at all; once committed, each
+// nudges sync (db.outboxChanged: the coordinator starts a push). Screens do not call these
+// directly: each feature's commands wrap them with the pricing or checks the feature owns
+// (features/entries/commands.ts, for one).
 import type { LocalDb } from './db';
 import { rematerializeDoc } from './docs';
 import { newId } from './ids';
@@ -16,7 +17,9 @@ export async function saveRecord<K extends RecordKind>(
   content: RecordContents[K],
   id?: string,
 ): Promise<LocalRecord<RecordContents[K]>> {
-  return db.transaction('rw', tableOf(db, kind), db.outbox, () => putRecord(db, kind, content, id));
+  const stored = await db.transaction('rw', tableOf(db, kind), db.outbox, () => putRecord(db, kind, content, id));
+  db.outboxChanged();
+  return stored;
 }
 
 /** One record in a batch: its kind, its content and its id (none for a new record). */
@@ -29,11 +32,13 @@ export type RecordWrite = { [K in RecordKind]: { kind: K; content: RecordContent
  */
 export async function saveRecords(db: LocalDb, writes: readonly RecordWrite[]): Promise<LocalRecord<RecordContents[RecordKind]>[]> {
   const tables = [...new Set(writes.map((write) => tableOf(db, write.kind)))];
-  return db.transaction('rw', [...tables, db.outbox], async () => {
-    const stored: LocalRecord<RecordContents[RecordKind]>[] = [];
-    for (const write of writes) stored.push(await putRecord(db, write.kind, write.content, write.id));
-    return stored;
+  const stored = await db.transaction('rw', [...tables, db.outbox], async () => {
+    const records: LocalRecord<RecordContents[RecordKind]>[] = [];
+    for (const write of writes) records.push(await putRecord(db, write.kind, write.content, write.id));
+    return records;
   });
+  if (stored.length > 0) db.outboxChanged();
+  return stored;
 }
 
 /** The write itself, inside a caller's transaction over the kind's table and the outbox. */
@@ -64,15 +69,19 @@ export async function deleteRecord(db: LocalDb, kind: RecordKind, id: string): P
 /** Deletes several records in ONE transaction (a courier with its cards and deductions). */
 export async function deleteRecords(db: LocalDb, targets: readonly { kind: RecordKind; id: string }[]): Promise<void> {
   const tables = [...new Set(targets.map((target) => tableOf(db, target.kind)))];
-  await db.transaction('rw', [...tables, db.outbox], async () => {
+  const deleted = await db.transaction('rw', [...tables, db.outbox], async () => {
+    let count = 0;
     for (const { kind, id } of targets) {
       const table = tableOf(db, kind);
       const existing = await table.get(id);
       if (!existing || existing.deleted) continue;
       await table.put({ ...existing, deleted: 1, syncState: 'pending', updatedAt: new Date().toISOString() });
       await db.outbox.add(outboxItem(RECORD_KINDS[kind].remove, id, { id }));
+      count += 1;
     }
+    return count;
   });
+  if (deleted > 0) db.outboxChanged();
 }
 
 /**
@@ -99,7 +108,10 @@ export async function undoDelete<K extends RecordKind>(
     await refreshRecordState(db, before.id);
     return true;
   });
-  if (withdrawn) return before.id;
+  if (withdrawn) {
+    db.outboxChanged(); // the status's count of changes waiting goes down
+    return before.id;
+  }
   const revived = await saveRecord(db, kind, contentOf(kind, before));
   return revived.id;
 }
@@ -126,6 +138,7 @@ export async function updateProfile(db: LocalDb, patch: ProfilePatch): Promise<v
     await db.outbox.add(outboxItem('profile.update', 'profile', { ...patch }));
     await rematerializeDoc(db, 'profile');
   });
+  db.outboxChanged();
 }
 
 /** One setting or more; the server keeps the ones a put leaves out (an older app knows only the theme). */
@@ -134,4 +147,5 @@ export async function putSettings(db: LocalDb, settings: { theme?: Theme; taxReg
     await db.outbox.add(outboxItem('settings.put', 'settings', { ...settings }));
     await rematerializeDoc(db, 'settings');
   });
+  db.outboxChanged();
 }

@@ -57,6 +57,13 @@ export function startSync({ userId, onUnauthenticated }: StartOptions): SyncHand
     if (!stopped) channel?.postMessage(message);
   };
 
+  // The driver's own write (every save primitive says so: db.outboxChanged) goes out at once.
+  function requestSync(): void {
+    if (engine) void engine.sync({ byDriver: true });
+    else post({ type: 'nudge' });
+  }
+  const stopNudges = db.onOutboxChange(requestSync);
+
   function setStatus(next: SyncStatus): void {
     status = next;
     for (const listener of listeners) listener(next);
@@ -75,7 +82,9 @@ export function startSync({ userId, onUnauthenticated }: StartOptions): SyncHand
     if (stopped || typeof EventSource === 'undefined') return;
     const source = new EventSource(EVENTS_URL);
     events = source;
-    source.addEventListener('poke', () => void engine?.sync());
+    // A poke carries the cursor the user's changes reached: one this device already pulled
+    // (its own push pokes it too) needs no second cycle.
+    source.addEventListener('poke', (event: MessageEvent<string>) => void engine?.poked(pokedCursor(event.data)));
     source.onerror = () => {
       // CONNECTING means the browser retries by itself; CLOSED (e.g. a 401) means we must.
       if (source.readyState !== EventSource.CLOSED || stopped) return;
@@ -143,11 +152,8 @@ export function startSync({ userId, onUnauthenticated }: StartOptions): SyncHand
       listener(status);
       return () => listeners.delete(listener);
     },
-    // Called by the commands right after the driver's own write.
-    requestSync() {
-      if (engine) void engine.sync({ byDriver: true });
-      else post({ type: 'nudge' });
-    },
+    // The save primitives nudge by themselves; this is for writes outside them (a new profile picture).
+    requestSync,
     syncNow() {
       if (engine) return engine.sync({ byDriver: true });
       const requestId = crypto.randomUUID();
@@ -168,6 +174,7 @@ export function startSync({ userId, onUnauthenticated }: StartOptions): SyncHand
     },
     stop() {
       stopped = true;
+      stopNudges();
       abort.abort();
       engine?.stop();
       receipts?.stop();
@@ -182,4 +189,14 @@ export function startSync({ userId, onUnauthenticated }: StartOptions): SyncHand
       engine = null;
     },
   };
+}
+
+/** The cursor in a poke's data (`{"cursor": N}`), or null when it names none (`{}`: a reconnected stream may have missed some). */
+export function pokedCursor(data: string): number | null {
+  try {
+    const cursor: unknown = (JSON.parse(data) as { cursor?: unknown }).cursor;
+    return typeof cursor === 'number' && Number.isInteger(cursor) ? cursor : null;
+  } catch {
+    return null;
+  }
 }

@@ -37,6 +37,19 @@ export class LocalDb extends Dexie {
   /** Receipt photos: not synced records but files, uploaded from a queue (sync/receipts.ts). */
   receiptPhotos!: EntityTable<ReceiptPhoto, 'id'>;
 
+  private readonly outboxListeners = new Set<() => void>();
+
+  /** Calls `listener` after each local write that changed the outbox (something to push, or a change withdrawn); returns the way to stop. */
+  onOutboxChange(listener: () => void): () => void {
+    this.outboxListeners.add(listener);
+    return () => this.outboxListeners.delete(listener);
+  }
+
+  /** Said by the writes in commands.ts and outbox.ts once committed: the coordinator nudges the engine. */
+  outboxChanged(): void {
+    for (const listener of this.outboxListeners) listener();
+  }
+
   /** `userId` owns the database: its default courier and first rate card have that id. */
   constructor(
     name: string,

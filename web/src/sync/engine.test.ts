@@ -63,7 +63,10 @@ class FakeServer implements SyncApi {
     });
   }
 
+  pulls = 0;
+
   async pull(cursor: number, limit: number): Promise<PullPage> {
+    this.pulls += 1;
     const changes = [...this.records.values(), ...this.docs.values()].filter((c) => c.version > cursor).sort((a, b) => a.version - b.version);
     const page = changes.slice(0, limit);
     return { changes: page, cursor: page.at(-1)?.version ?? cursor, hasMore: changes.length > limit };
@@ -281,6 +284,39 @@ describe('SyncEngine', () => {
     expect(await sync.sync()).toBe(true);
     const [parked] = await db.outbox.toArray();
     expect(parked).toMatchObject({ recordId: bad.id, parked: 1, fieldErrors: fields });
+  });
+
+  it('does not pull again for a poke whose cursor it already has (its own push pokes it too)', async () => {
+    const sync = engine();
+    await saveEntry(db, day(10, '2025-03-20'));
+    expect(await sync.sync()).toBe(true);
+    const pulled = server.pulls;
+    const cursor = server.seq;
+
+    // The poke of its own push, arriving while the cycle runs or after it: nothing new.
+    await sync.poked(cursor);
+    await sync.poked(cursor - 1);
+    expect(server.pulls).toBe(pulled);
+
+    // Another device wrote: the poke names a newer cursor, and the device pulls it.
+    server.records.set('other', { kind: 'entry', id: 'other', version: ++server.seq, deleted: false, data: { ...day(3), createdAt: 'c', updatedAt: 'u' } } as Change);
+    await sync.poked(server.seq);
+    expect(server.pulls).toBe(pulled + 1);
+    expect(await db.entries.get('other')).toBeDefined();
+
+    // A poke naming no cursor (a stream that reconnected may have missed some) always syncs.
+    await sync.poked(null);
+    expect(server.pulls).toBe(pulled + 2);
+  });
+
+  it('pulls after the running cycle only when that cycle did not reach the poked cursor', async () => {
+    const sync = engine();
+    await saveEntry(db, day(10, '2025-03-20'));
+    const running = sync.sync();
+    const poke = sync.poked(1); // the own push's poke arrives mid-cycle
+    expect(await running).toBe(true);
+    expect(await poke).toBe(true);
+    expect(server.pulls).toBe(1);
   });
 
   it('narrows a refused request down to the one item responsible', async () => {

@@ -141,6 +141,20 @@ export class SyncEngine {
     return this.running;
   }
 
+  /**
+   * The server poked: the user's changes reached `cursor` (null: some may have been missed).
+   * When this device has already pulled that far (after the cycle running now, which may be
+   * pulling it), there is nothing to fetch: its own push pokes it as well as the others.
+   */
+  async poked(cursor: number | null): Promise<boolean> {
+    if (cursor !== null) {
+      if (this.running) await this.running;
+      if (this.next) return this.next;
+      if (cursor <= (await this.db.getMeta<number>('cursor', 0))) return true;
+    }
+    return this.sync();
+  }
+
   private async cycle(): Promise<boolean> {
     if (this.paused) return false;
     if (!this.isOnline()) {

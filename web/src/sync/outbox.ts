@@ -104,6 +104,7 @@ export async function retryParked(db: LocalDb, seq: number): Promise<void> {
     await db.outbox.update(seq, { parked: 0, attempts: 0, lastError: null });
     await refreshRecordState(db, item.recordId);
   });
+  db.outboxChanged();
 }
 
 /**
@@ -134,4 +135,5 @@ export async function discardParked(db: LocalDb, seq: number): Promise<void> {
       await table.delete(record.id);
     }
   });
+  db.outboxChanged();
 }

@@ -20,6 +20,9 @@ export function createTestSyncHandle(initial: SyncStatus = { state: 'synced', la
   const db = new LocalDb(`test-${crypto.randomUUID()}`, crypto.randomUUID());
   const listeners = new Set<(status: SyncStatus) => void>();
   let status = initial;
+  const requestSync = vi.fn<() => void>();
+  // As the coordinator does: every save primitive's write nudges sync.
+  db.onOutboxChange(() => requestSync());
   return {
     db,
     get status() {
@@ -34,7 +37,7 @@ export function createTestSyncHandle(initial: SyncStatus = { state: 'synced', la
       status = next;
       for (const listener of listeners) listener(next);
     },
-    requestSync: vi.fn<() => void>(),
+    requestSync,
     syncNow: vi.fn<() => Promise<boolean>>(async () => true),
     resume: vi.fn<() => void>(),
     stop: vi.fn<() => void>(),

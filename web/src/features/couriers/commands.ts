@@ -21,13 +21,11 @@ export async function addCourier(
     { kind: 'courier', id, content: courier },
     { kind: 'rateCard', content: { ...firstCard, courierId: id } },
   ]);
-  handle.requestSync();
   return { courier: storedCourier as LocalCourier, card: storedCard as LocalRateCard };
 }
 
 export async function saveCourier(handle: SyncHandle, courier: CourierContent, id: string): Promise<LocalCourier> {
   const saved = await saveRecord(handle.db, 'courier', courier, id);
-  handle.requestSync();
   return saved;
 }
 
@@ -57,6 +55,5 @@ export async function deleteCourier(handle: SyncHandle, courier: LocalCourier): 
     ]);
     return { deleted: true as const };
   });
-  if (outcome.deleted) handle.requestSync();
   return outcome;
 }

@@ -13,7 +13,6 @@ import { mergedDay, survivorOf } from './same-day';
 /** Logs a new day, priced with the card in force for its courier on its date (fixed from now on). */
 export async function logDay(handle: SyncHandle, day: DayDraft, cards: readonly IdentifiedCard[]): Promise<LocalEntry> {
   const entry = await saveEntry(handle.db, withinTotalBound(priceNewDay(day, cards)));
-  handle.requestSync();
   return entry;
 }
 
@@ -23,19 +22,16 @@ export async function logDay(handle: SyncHandle, day: DayDraft, cards: readonly 
  */
 export async function editDay(handle: SyncHandle, id: string, saved: EntryContent, edited: DayDraft, cards: readonly IdentifiedCard[]): Promise<LocalEntry> {
   const entry = await saveEntry(handle.db, withinTotalBound(priceEditedDay(saved, edited, cards)), id);
-  handle.requestSync();
   return entry;
 }
 
 export async function deleteDay(handle: SyncHandle, id: string): Promise<void> {
   await deleteEntry(handle.db, id);
-  handle.requestSync();
 }
 
 /** Undo of a delete: the entry is back as it was (see undoDelete for a delete the server has). */
 export async function restoreDay(handle: SyncHandle, before: LocalEntry): Promise<void> {
   await undoDelete(handle.db, 'entry', before);
-  handle.requestSync();
 }
 
 /** The live days already logged for `courierId` on `date` (but `exceptId`, the day being edited), oldest first. */
@@ -82,7 +78,6 @@ export async function mergeDoubles(handle: SyncHandle, ids: readonly string[], c
     );
     return { rewritten: [survivor], deleted: others };
   });
-  handle.requestSync();
   return change;
 }
 
@@ -103,7 +98,6 @@ export async function keepAsShifts(handle: SyncHandle, ids: readonly string[]): 
     );
     return { rewritten: marked, deleted: [] };
   });
-  handle.requestSync();
   return change;
 }
 
@@ -117,5 +111,4 @@ export async function undoSameDayChange(handle: SyncHandle, change: SameDayChang
     );
     for (const entry of change.deleted) await undoDelete(db, 'entry', entry);
   });
-  handle.requestSync();
 }

@@ -18,7 +18,6 @@ const NO_CHANGES: ReceiptChanges = { added: [], removed: [] };
 /** Saves a new expense (no id) or an edit of one, with its new photos, in one transaction. */
 export async function saveExpense(handle: SyncHandle, expense: ExpenseContent, id?: string, photos: ReceiptChanges = NO_CHANGES): Promise<LocalExpense> {
   const saved = await saveExpenseWithReceipts(handle.db, expense, id, photos.added, photos.removed);
-  handle.requestSync();
   return saved;
 }
 
@@ -28,13 +27,11 @@ export async function saveExpense(handle: SyncHandle, expense: ExpenseContent, i
  */
 export async function deleteExpense(handle: SyncHandle, id: string): Promise<void> {
   await deleteRecord(handle.db, 'expense', id);
-  handle.requestSync();
 }
 
 /** Undo of a delete: the expense is back as it was, listing the same photos. */
 export async function restoreExpense(handle: SyncHandle, before: LocalExpense): Promise<void> {
   await undoDelete(handle.db, 'expense', before);
-  handle.requestSync();
 }
 
 /** "Remove photo": the driver's own discard of one photo (say, one the server refused). */
@@ -46,5 +43,4 @@ export async function removeReceipt(handle: SyncHandle, expense: LocalExpense, p
 /** "Try again" on a refused photo: it waits again and goes after the next sync. */
 export async function retryReceiptUpload(handle: SyncHandle, photoId: string): Promise<void> {
   await retryReceipt(handle.db, photoId);
-  handle.requestSync();
 }

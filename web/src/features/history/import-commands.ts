@@ -17,7 +17,6 @@ export async function readDeviceRecords(db: LocalDb): Promise<DeviceRecords> {
 export async function importRecords(handle: SyncHandle, writes: readonly RecordWrite[]): Promise<void> {
   if (writes.length === 0) return;
   await saveRecords(handle.db, writes);
-  handle.requestSync();
 }
 
 /** What a CSV row is checked against: the live couriers by name and id, the live cards, and the default courier. */

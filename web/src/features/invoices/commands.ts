@@ -8,16 +8,13 @@ import type { StatementFormValue } from './invoice-form-schema';
 /** Saves a new check of one courier's statement (no id) or an edit of one. */
 export async function saveCheck(handle: SyncHandle, courierId: string, check: StatementFormValue, id?: string): Promise<LocalInvoice> {
   const saved = await saveInvoice(handle.db, { ...check, courierId }, id);
-  handle.requestSync();
   return saved;
 }
 
 export async function deleteCheck(handle: SyncHandle, id: string): Promise<void> {
   await deleteInvoice(handle.db, id);
-  handle.requestSync();
 }
 
 export async function restoreCheck(handle: SyncHandle, before: LocalInvoice): Promise<void> {
   await undoDelete(handle.db, 'invoice', before);
-  handle.requestSync();
 }

@@ -5,10 +5,8 @@ import { discardParked, retryParked } from '@/sync/outbox';
 
 export async function retryChange(handle: SyncHandle, seq: number): Promise<void> {
   await retryParked(handle.db, seq);
-  handle.requestSync();
 }
 
 export async function discardChange(handle: SyncHandle, seq: number): Promise<void> {
   await discardParked(handle.db, seq);
-  handle.requestSync();
 }

@@ -11,7 +11,6 @@ import { repricePlan, type Priced, type RepriceDay, type RepricePlan } from './r
 /** Saves a new card (no id) or an edit of one. */
 export async function saveCard(handle: SyncHandle, card: RateCardContent, id?: string): Promise<LocalRateCard> {
   const saved = await saveRecord(handle.db, 'rateCard', card, id);
-  handle.requestSync();
   return saved;
 }
 
@@ -40,7 +39,6 @@ async function moveDays(handle: SyncHandle, days: readonly RepriceDay[], from: '
     await saveRecords(db, writes);
     return done;
   });
-  if (moved.length > 0) handle.requestSync();
   return moved;
 }
 

@@ -17,6 +17,5 @@ export async function linkCostsToVehicle(handle: SyncHandle, costs: readonly { s
   ];
   if (writes.length === 0) return 0;
   await saveRecords(db, writes);
-  handle.requestSync();
   return writes.length;
 }

@@ -6,16 +6,13 @@ import type { ProfilePatch, TaxRegion, Theme } from '@/sync/types';
 
 export async function saveProfile(handle: SyncHandle, patch: ProfilePatch): Promise<void> {
   await updateProfile(handle.db, patch);
-  handle.requestSync();
 }
 
 export async function saveTheme(handle: SyncHandle, theme: Theme): Promise<void> {
   await putSettings(handle.db, { theme });
-  handle.requestSync();
 }
 
 /** Only the region goes out, so a theme changed on another device meanwhile is kept. */
 export async function saveTaxRegion(handle: SyncHandle, taxRegion: TaxRegion): Promise<void> {
   await putSettings(handle.db, { taxRegion });
-  handle.requestSync();
 }
