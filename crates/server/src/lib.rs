@@ -24,6 +24,7 @@ pub mod notify;
 pub mod quotas;
 pub mod rate_cards;
 pub mod records;
+pub mod registry;
 pub mod startup;
 pub mod store;
 pub mod sync;
@@ -216,7 +217,7 @@ async fn healthz(State(state): State<AppState>) -> Response {
 }
 
 /// The API's routes and their OpenAPI document (served at /api/openapi.json and written into
-/// the web app's contract, `records::contract`).
+/// the web app's contract, `registry::contract`).
 fn api_routes() -> (Router<AppState>, utoipa::openapi::OpenApi) {
     let (api, mut openapi) = OpenApiRouter::with_openapi(ApiDoc::openapi())
         .routes(routes!(healthz))

@@ -272,7 +272,7 @@ async fn run(command: Command, config: Config) -> anyhow::Result<()> {
             use std::io::Write;
             std::io::stdout()
                 .lock()
-                .write_all(server::records::contract::text().as_bytes())?;
+                .write_all(server::registry::contract::text().as_bytes())?;
             Ok(())
         }
         Command::Healthcheck { timeout, .. } => {

@@ -150,6 +150,20 @@ impl SessionCache {
     }
 }
 
+impl crate::notify::Forgets for SessionCache {
+    fn forget_session(&self, token_hash: &str) {
+        SessionCache::forget_session(self, token_hash);
+    }
+
+    fn forget_user(&self, user_id: Uuid) {
+        SessionCache::forget_user(self, user_id);
+    }
+
+    fn forget_all(&self) {
+        SessionCache::forget_all(self);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use domain::Role;

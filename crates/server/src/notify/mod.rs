@@ -1,11 +1,12 @@
 //! "Something changed" signals for a user's other devices, and "this session ended" signals
-//! that close an event stream at once. A leaf below the store and the sync handlers: the
-//! store's relay carries these signals, the handlers raise and receive them. In process, a
+//! that close an event stream at once. A leaf below the store, auth and the sync handlers (it
+//! imports none of them; tests/module_loops.rs keeps it so): the store's relay carries these
+//! signals, the handlers raise and receive them. In process, a
 //! signal goes straight to the streams it concerns (streams.rs: a change to that user's
 //! streams, a session's end to that session's), so a push costs nothing for other users'
 //! streams; with PostgreSQL a relay carries them to every other server process too
 //! (LISTEN/NOTIFY, store/postgres/relay.rs). Both a session's end and a change to a user row
-//! also drop the resolved sessions cached for them (auth/session_cache.rs).
+//! also drop the resolved sessions cached for them (auth/session_cache.rs, through [`Forgets`]).
 //!
 //! Streams do not poll. Where a signal may be missing (another process committed without one,
 //! the relay was down or dropped signals, a user row changed), the open streams concerned are
@@ -22,7 +23,13 @@ use std::sync::{
 use tokio::sync::{mpsc, watch};
 use uuid::Uuid;
 
-use crate::auth::session_cache::SessionCache;
+/// What a signal makes this process forget: the resolved sessions cached for the session
+/// manager (auth/session_cache.rs implements it; notify sits below auth and names no cache).
+pub trait Forgets: Send + Sync {
+    fn forget_session(&self, token_hash: &str);
+    fn forget_user(&self, user_id: Uuid);
+    fn forget_all(&self);
+}
 
 #[derive(Debug, Clone)]
 pub enum Signal {
@@ -52,17 +59,17 @@ pub struct Notifier {
     /// Open event streams, capped per session and per user.
     pub streams: streams::Streams,
     /// Resolved sessions, shared with the session manager.
-    sessions: SessionCache,
+    sessions: Arc<dyn Forgets>,
 }
 
 impl Notifier {
-    pub fn new(sessions: SessionCache) -> Notifier {
+    pub fn new(sessions: impl Forgets + 'static) -> Notifier {
         Notifier {
             closing: watch::channel(false).0,
             relay: Arc::new(OnceLock::new()),
             lost: Arc::default(),
             streams: Default::default(),
-            sessions,
+            sessions: Arc::new(sessions),
         }
     }
 
@@ -148,10 +155,17 @@ impl Notifier {
 
 #[cfg(test)]
 mod tests {
-    use std::time::Duration;
-
     use super::*;
     use crate::notify::streams::StreamCaps;
+
+    /// Nothing cached: these tests are about the streams.
+    struct NoCache;
+
+    impl Forgets for NoCache {
+        fn forget_session(&self, _token_hash: &str) {}
+        fn forget_user(&self, _user_id: Uuid) {}
+        fn forget_all(&self) {}
+    }
 
     const CAPS: StreamCaps = StreamCaps {
         per_session: 4,
@@ -160,7 +174,7 @@ mod tests {
 
     #[test]
     fn a_signal_the_relay_had_no_room_for_is_marked_lost_once() {
-        let notifier = Notifier::new(SessionCache::new(Duration::from_secs(10), 10));
+        let notifier = Notifier::new(NoCache);
         let (relay, mut queue) = mpsc::channel(1);
         notifier.attach_relay(relay);
         notifier.changed(Uuid::now_v7(), 1);
@@ -173,7 +187,7 @@ mod tests {
 
     #[test]
     fn lost_signals_and_user_changes_make_streams_due_for_a_check() {
-        let notifier = Notifier::new(SessionCache::new(Duration::from_secs(10), 10));
+        let notifier = Notifier::new(NoCache);
         let (sam, kim) = (Uuid::now_v7(), Uuid::now_v7());
         let _sam = notifier.streams.open(sam, "sam", CAPS);
         let _kim = notifier.streams.open(kim, "kim", CAPS);

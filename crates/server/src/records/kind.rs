@@ -21,7 +21,7 @@ pub trait RecordKind: 'static {
     /// What is stored: the pulled `data` without `createdAt` and `updatedAt`.
     type Content: Serialize + DeserializeOwned;
     /// The pulled `data` (`domain::sync`); its OpenAPI schema is the kind's fields and types
-    /// in the contract the web app is generated from (`records::contract`).
+    /// in the contract the web app is generated from (`registry::contract`).
     type Data: ToSchema + Serialize + Into<ChangeData>;
     /// The content fields that name other records, with their kinds: a put is refused when one
     /// is another account's (`not-owner`) or does not exist (`missing-reference`); a null field

@@ -1,39 +1,7 @@
-//! The synced record kinds. Each is declared once in its own module (`entries`, `invoices`,
-//! `couriers`, `rate_cards`, `deductions`, `vehicles`, `expenses`, `mileage`);
-//! this registry is how push (`sync::mutations`) and pull (`store::sync`) find them by name.
+//! What a synced record kind is (the `RecordKind` trait). Each kind is declared once in its own
+//! module (`entries`, `invoices`, `couriers`, `rate_cards`, `deductions`, `vehicles`,
+//! `expenses`, `mileage`) on top of this one; `registry` lists them.
 
-pub mod contract;
 pub mod kind;
 
 pub use kind::{Kind, RecordKind, Reference, Refusal, StoredPut};
-
-/// Every synced record kind. Adding a kind adds one line here.
-pub static KINDS: &[Kind] = &[
-    Kind::of::<crate::entries::Entries>(),
-    Kind::of::<crate::invoices::Invoices>(),
-    Kind::of::<crate::couriers::Couriers>(),
-    Kind::of::<crate::rate_cards::RateCards>(),
-    Kind::of::<crate::deductions::Deductions>(),
-    Kind::of::<crate::vehicles::Vehicles>(),
-    Kind::of::<crate::expenses::Expenses>(),
-    Kind::of::<crate::mileage::MileageLog>(),
-];
-
-/// The kind named `name` (`entry`, `invoice`, `courier`, ...).
-pub fn find(name: &str) -> Option<&'static Kind> {
-    KINDS.iter().find(|kind| kind.name == name)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn kind_names_are_unique_and_not_singletons() {
-        for (index, kind) in KINDS.iter().enumerate() {
-            assert!(!["profile", "settings"].contains(&kind.name));
-            assert!(KINDS[index + 1..].iter().all(|k| k.name != kind.name));
-            assert!(std::ptr::eq(find(kind.name).unwrap(), kind));
-        }
-    }
-}

@@ -25,6 +25,7 @@ use crate::{
     couriers::Couriers,
     rate_cards::RateCards,
     records::{self, RecordKind, StoredPut},
+    registry,
 };
 
 /// Push, pull and the change cursor.
@@ -482,7 +483,7 @@ impl RecordRow {
         let data = match (self.deleted, self.content) {
             (true, _) => None,
             (false, Some(content)) => {
-                let kind = records::find(&self.kind).ok_or_else(|| {
+                let kind = registry::find(&self.kind).ok_or_else(|| {
                     StoreError::Backend(anyhow!("stored record of unknown kind {}", self.kind))
                 })?;
                 let data = kind.data(

@@ -11,7 +11,8 @@ use serde::Deserialize;
 use uuid::Uuid;
 
 use crate::{
-    records::{self, Kind},
+    records::Kind,
+    registry,
     store::{MutationAction, PreparedMutation},
 };
 
@@ -32,7 +33,7 @@ pub fn prepare(mutation: Mutation, user_id: Uuid) -> PreparedMutation {
         "settings.put" => put_settings(mutation.args),
         name => match name
             .split_once('.')
-            .and_then(|(kind, op)| Some((records::find(kind)?, op)))
+            .and_then(|(kind, op)| Some((registry::find(kind)?, op)))
         {
             Some((kind, "put")) => put(kind, mutation.args, user_id),
             Some((kind, "delete")) => delete(kind, mutation.args),
