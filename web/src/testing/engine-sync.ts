@@ -15,6 +15,8 @@ export function engineStarter(): StartSync & { handles: SyncHandle[] } {
     const db = new LocalDb(`app-test-${userId}-${crypto.randomUUID()}`, userId);
     const engine = new SyncEngine({ db, onUnauthenticated });
     void engine.start();
+    // As the coordinator does: every save primitive's write nudges sync.
+    const stopNudges = db.onOutboxChange(() => void engine.sync());
     const handle: SyncHandle = {
       db,
       get status() {
@@ -24,7 +26,10 @@ export function engineStarter(): StartSync & { handles: SyncHandle[] } {
       requestSync: () => void engine.sync(),
       syncNow: () => engine.sync(),
       resume: () => engine.resume(),
-      stop: () => engine.stop(),
+      stop: () => {
+        stopNudges();
+        engine.stop();
+      },
     };
     handles.push(handle);
     return handle;
