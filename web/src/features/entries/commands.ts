@@ -79,9 +79,22 @@ export async function editDay(
   return entry;
 }
 
-export async function deleteDay(handle: SyncHandle, id: string): Promise<void> {
-  await deleteEntry(handle.db, id);
+/**
+ * Deletes a day. Its mileage record stays: the miles were driven whether or not the day is kept
+ * (a day logged twice, or on the wrong courier), and the mileage log is where they are corrected.
+ * Returns how many mileage records that date keeps, so the driver is told rather than left with
+ * miles they did not expect.
+ */
+export async function deleteDay(handle: SyncHandle, id: string): Promise<{ mileageKept: number }> {
+  const { db } = handle;
+  const mileageKept = await db.transaction('rw', db.entries, db.mileage, db.outbox, async () => {
+    const entry = await db.entries.get(id);
+    await deleteEntry(db, id);
+    if (!entry) return 0;
+    return db.mileage.where('date').equals(entry.date).filter((record) => record.deleted === 0).count();
+  });
   handle.requestSync();
+  return { mileageKept };
 }
 
 /** Undo of a delete: the entry is back as it was (see undoDelete for a delete the server has). */

@@ -128,12 +128,16 @@ export function EntryForm({ pay, entries, title = 'Log New Entry', labelledBy, i
 
   return (
     <section className={styles.card} aria-labelledby={labelledBy ?? headingId}>
-      {labelledBy ? null : (
-        <h2 id={headingId} className={styles.title}>
-          {title}
-        </h2>
+      {labelledBy && !withShiftClock ? null : (
+        <div className={styles.head}>
+          {labelledBy ? null : (
+            <h2 id={headingId} className={styles.title}>
+              {title}
+            </h2>
+          )}
+          {withShiftClock ? <ShiftClockBar clock={clock} /> : null}
+        </div>
       )}
-      {withShiftClock ? <ShiftClockBar clock={clock} /> : null}
       <form
         className={styles.form}
         onSubmit={(event) => {
