@@ -1,5 +1,5 @@
 import { CircleCheck, ChevronRight, Plus } from 'lucide-react';
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { Button } from '@/components/button';
 import { courierShown } from '@/features/entries/courier-tag';
 import { dayCounts } from '@/features/entries/day-words';
@@ -30,6 +30,11 @@ export function TodayCard({ today, entries, pay }: TodayCardProps) {
   // The form gives way to the logged day as it saves: the confirmation moves here with it.
   const [saved, showSaved] = useFlash();
   const headingId = useId();
+  const card = useRef<HTMLElement>(null);
+  // The long form gives way to the short card: bring the card into sight, not the figures below.
+  useEffect(() => {
+    if (saved) card.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [saved]);
 
   if (entries === undefined || logged.length === 0) {
     return <EntryForm pay={pay} entries={entries} withShiftClock onSaved={(entry) => entry.date === today && showSaved(entryMessages.saved)} />;
@@ -37,7 +42,7 @@ export function TodayCard({ today, entries, pay }: TodayCardProps) {
   const total = logged.reduce((sum, entry) => sum + entry.total, 0);
   return (
     <>
-      <section className={styles.card} aria-labelledby={headingId}>
+      <section ref={card} className={styles.card} aria-labelledby={headingId}>
         <div className={styles.head}>
           <h2 id={headingId} className={styles.title}>
             Today <span className={styles.date}>{formatWeekdayDate(today)}</span>
@@ -82,12 +87,14 @@ export function TodayCard({ today, entries, pay }: TodayCardProps) {
 }
 
 function TodayDay({ entry, pay, onEdit }: { entry: LocalEntry; pay: PaySetup | undefined; onEdit: () => void }) {
-  const courier = courierShown(pay?.couriers, entry.courierId) ?? { name: pay?.couriers.find((c) => c.id === entry.courierId)?.name ?? 'Your courier', colour: 'transparent' };
+  // The colour tells couriers apart, so it shows only while there are several.
+  const shown = courierShown(pay?.couriers, entry.courierId);
+  const courier = shown ?? { name: pay?.couriers.find((c) => c.id === entry.courierId)?.name ?? 'Your courier', colour: 'transparent' };
   const counts = dayCounts(entry);
   const words = [courier.name, ...counts, entry.startTime && entry.finishTime ? `${entry.startTime}–${entry.finishTime}` : null].filter(Boolean).join(' · ');
   return (
     <button type="button" className={styles.day} onClick={onEdit} aria-label={`Edit today: ${formatPence(entry.total)}, ${words}`}>
-      <span className={styles.swatch} style={{ background: courier.colour }} aria-hidden="true" />
+      {shown ? <span className={styles.swatch} style={{ background: shown.colour }} aria-hidden="true" /> : null}
       <span className={styles.dayWords}>
         <span className={styles.dayPay}>{formatPence(entry.total)}</span>
         <span className={styles.dayDetail}>{words}</span>

@@ -44,9 +44,10 @@ async function mileageWrite(db: LocalDb, day: Pick<EntryContent, 'date' | 'couri
 
 /** Stores the day and, with readings, its mileage record: both with their outbox items in ONE transaction. */
 async function storeDay(db: LocalDb, content: EntryContent, id: string | undefined, odometer: DayOdometer | null): Promise<LocalEntry> {
+  if (!odometer) return (await saveRecords(db, [{ kind: 'entry', id, content }]))[0] as LocalEntry;
   return db.transaction('rw', db.entries, db.mileage, db.outbox, async () => {
-    const miles = odometer ? [await mileageWrite(db, content, odometer)] : [];
-    const [entry] = await saveRecords(db, [{ kind: 'entry', id, content }, ...miles]);
+    const miles = await mileageWrite(db, content, odometer);
+    const [entry] = await saveRecords(db, [{ kind: 'entry', id, content }, miles]);
     return entry as LocalEntry;
   });
 }

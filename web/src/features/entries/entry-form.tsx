@@ -71,7 +71,7 @@ export function EntryForm({ pay, entries, title = 'Log New Entry', labelledBy, i
     reset(emptyForm());
     setDateForCourier(initialDate ?? localDay(new Date()));
     odometer.reset();
-    if (withShiftClock && clock.shift?.endedAt != null && shiftTimes(clock.shift).date === entry.date) clock.discard();
+    if (withShiftClock && clock.shift && clock.shift.endedAt !== null && shiftTimes(clock.shift).date === entry.date) clock.discard();
     showSaved(message);
     onSaved?.(entry);
   }

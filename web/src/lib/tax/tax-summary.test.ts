@@ -261,7 +261,7 @@ describe('vehicle costs, paid or deducted, claimed once', () => {
     const { vehicleMethods } = taxSummary(r, '2025-26', '2026-06-01', 'uk');
     // £390 × 80% = £312 of actual costs against 200 × 45p = £90 at the flat rate.
     expect(vehicleMethods).toEqual([
-      { vehicleId: HIRED.id, name: 'Hired van', type: 'carVan', method: 'flatRate', commuteMiles: 0, businessMiles: 200, totalMiles: 250, flatRate: 9_000, costs: pounds(390), actualCosts: 31_200, better: 'actualCosts' },
+      { vehicleId: HIRED.id, name: 'Hired van', type: 'carVan', method: 'flatRate', businessMiles: 200, totalMiles: 250, flatRate: 9_000, costs: pounds(390), actualCosts: 31_200, better: 'actualCosts' },
     ]);
     // In 2024-25 the leased van's method was still open: 10 miles, its fuel came later.
     expect(taxSummary(r, '2024-25', '2026-06-01', 'uk').vehicleMethods.find((v) => v.vehicleId === LEASED.id)).toMatchObject({ flatRate: 450, actualCosts: 0, better: 'flatRate' });
