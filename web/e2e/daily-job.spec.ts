@@ -101,6 +101,30 @@ async function logTodayWithTheKeyboardOpen(page: Page, today: string) {
   await page.close();
 }
 
+describe('the + on every screen', () => {
+  it('opens the same day form for any date from every app screen, and closes once the day is saved', async () => {
+    const { page } = await newPage(run.browser, run.server);
+    await signUp(page, uniqueEmail('plus'));
+    await ready(page);
+    for (const path of ['/app/dashboard', '/app/spending', '/app/tax', '/app/profile', '/app/settings', '/app/history']) {
+      await page.goto(path);
+      const plus = page.getByRole('button', { name: 'Log a day' });
+      await plus.waitFor();
+      assert.equal(await inView(page, plus), true, `the + in sight on ${path}`);
+    }
+    // From the history screen: a day last week.
+    const day = addDays(deviceDay(), -6);
+    await page.getByRole('button', { name: 'Log a day' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Log a day' });
+    await dialog.getByLabel('Date').fill(day);
+    await dialog.getByLabel('Stops').fill('90');
+    await dialog.getByRole('button', { name: 'Save Entry' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByRole('article', { name: `Entry for ${day.slice(8, 10)}/${day.slice(5, 7)}/${day.slice(0, 4)}` }).waitFor();
+    await page.close();
+  });
+});
+
 describe('the day’s clock and odometer', () => {
   it('a shift started, the tab closed, reopened offline and ended fills the day’s times', async () => {
     const { context, page } = await newPage(run.browser, run.server);
