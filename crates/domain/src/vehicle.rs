@@ -11,6 +11,8 @@ pub const MAX_NAME_CHARS: usize = 60;
 /// Home to depot, one way, in whole miles: twice this a day is at most a mileage record's
 /// [`crate::mileage::MAX_MILES`].
 pub const MAX_COMMUTE_MILES: i64 = 500;
+// A day's commute (twice the one-way miles) always fits in one mileage record.
+const _: () = assert!(2 * MAX_COMMUTE_MILES <= crate::mileage::MAX_MILES);
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -155,8 +157,6 @@ mod tests {
         .unwrap();
         assert_eq!(old_app.commute_miles, None);
         assert_eq!(old_app.validate().unwrap().commute_miles, 0);
-        // Twice the most commute is still within one day's mileage record.
-        assert!(2 * MAX_COMMUTE_MILES <= crate::mileage::MAX_MILES);
     }
 
     #[test]
