@@ -1,5 +1,5 @@
 import { CircleCheck, ChevronRight, Plus } from 'lucide-react';
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { Button } from '@/components/button';
 import { courierShown } from '@/features/entries/courier-tag';
 import { dayCounts } from '@/features/entries/day-words';
@@ -30,10 +30,10 @@ export function TodayCard({ today, entries, pay }: TodayCardProps) {
   // The form gives way to the logged day as it saves: the confirmation moves here with it.
   const [saved, showSaved] = useFlash();
   const headingId = useId();
-  const card = useRef<HTMLElement>(null);
-  // The long form gives way to the short card: bring the card into sight, not the figures below.
+  // The long form gives way to the short card at the top of the screen: back to the top, so the
+  // day just logged shows with the greeting and the figures it changed, not the figures' middle.
   useEffect(() => {
-    if (saved) card.current?.scrollIntoView?.({ block: 'nearest' });
+    if (saved) window.scrollTo({ top: 0 });
   }, [saved]);
 
   if (entries === undefined || logged.length === 0) {
@@ -42,7 +42,7 @@ export function TodayCard({ today, entries, pay }: TodayCardProps) {
   const total = logged.reduce((sum, entry) => sum + entry.total, 0);
   return (
     <>
-      <section ref={card} className={styles.card} aria-labelledby={headingId}>
+      <section className={styles.card} aria-labelledby={headingId}>
         <div className={styles.head}>
           <h2 id={headingId} className={styles.title}>
             Today <span className={styles.date}>{formatWeekdayDate(today)}</span>
