@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { goOffline, goOnlineUntilSynced, logIn, newPage, openCourier, signUp, syncBadge, uniqueEmail, serverAndBrowser } from './harness';
+import { goOffline, goOnlineUntilSynced, logIn, newPage, openCourier, signUp, syncBadge, uniqueEmail, serverAndBrowser, openDayForm } from './harness';
 
 const run = serverAndBrowser();
 
@@ -25,7 +25,7 @@ interface Day {
 
 /** Logs a day with the entry form, opening "More details" for what the card does not pay for. */
 async function logDay(page: Page, day: Day): Promise<void> {
-  const form = entryForm(page);
+  const form = await openDayForm(page);
   await form.getByLabel('Date').fill(day.date);
   await form.getByLabel('Stops').fill(String(day.stops));
   if (day.parcels !== undefined || day.start !== undefined) {

@@ -182,8 +182,21 @@ export async function openNav(page: Page, name: 'Home' | 'Spending' | 'Tax' | 'P
   await link.and(page.locator('[aria-current="page"]')).waitFor();
 }
 
+/**
+ * The dashboard's day form. Once today is logged the top of the dashboard reads as today's day,
+ * and "Log another day" opens the form again: tapped here when it shows.
+ */
+export async function openDayForm(page: Page): Promise<Locator> {
+  const form = page.getByRole('region', { name: 'Log New Entry' });
+  const another = page.getByRole('button', { name: 'Log another day' });
+  await form.or(another).first().waitFor();
+  if (await another.isVisible()) await another.click();
+  return form;
+}
+
 /** Logs a day with the dashboard's entry form, as a driver would. */
 export async function addEntry(page: Page, date: string, stops: number, notes: string): Promise<void> {
+  await openDayForm(page);
   await page.getByLabel('Date').fill(date);
   await page.getByLabel('Stops').fill(String(stops));
   await page.getByLabel('Notes').fill(notes);

@@ -174,6 +174,8 @@ export const RECORD_KINDS: { [K in RecordKind]: KindInfo<K> } = {
       name: z.string(),
       type: z.enum(['carVan', 'motorcycle', 'bicycle']),
       method: z.enum(['flatRate', 'actualCosts']),
+      // Absent from a server or an export older than it (migration 0020): no commute said.
+      commuteMiles: count.default(0),
     }),
     put: 'vehicle.put',
     remove: 'vehicle.delete',

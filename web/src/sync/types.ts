@@ -122,6 +122,8 @@ export interface VehicleContent {
   name: string;
   type: VehicleType;
   method: VehicleMethod;
+  /** Home to depot, one way, whole miles: taken off twice a day from a day's odometer miles (issue 26). */
+  commuteMiles: number;
 }
 
 /** One day's driving in one vehicle, in whole miles. */

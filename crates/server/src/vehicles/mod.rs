@@ -21,6 +21,9 @@ pub struct VehicleContent {
     #[serde(rename = "type")]
     vehicle_type: VehicleType,
     method: VehicleMethod,
+    /// Migration 0020 gave every earlier vehicle 0.
+    #[serde(default)]
+    commute_miles: u32,
 }
 
 impl RecordKind for Vehicles {
@@ -33,6 +36,15 @@ impl RecordKind for Vehicles {
         input.validate()
     }
 
+    /// An app from before the commute (issue 26) sends none: its edit keeps the stored one.
+    fn kept_when_absent(input: &VehicleInput) -> &'static [&'static str] {
+        if input.commute_miles.is_none() {
+            &["commuteMiles"]
+        } else {
+            &[]
+        }
+    }
+
     fn id(vehicle: &Vehicle) -> Uuid {
         vehicle.id
     }
@@ -42,6 +54,7 @@ impl RecordKind for Vehicles {
             name: vehicle.name.clone(),
             vehicle_type: vehicle.vehicle_type,
             method: vehicle.method,
+            commute_miles: vehicle.commute_miles,
         }
     }
 
@@ -50,6 +63,7 @@ impl RecordKind for Vehicles {
             name: c.name,
             vehicle_type: c.vehicle_type,
             method: c.method,
+            commute_miles: c.commute_miles,
             created_at,
             updated_at,
         })

@@ -6,7 +6,7 @@ import { renderWithSync } from '@/testing/render-with-sync';
 import { DeductionsView } from './deductions-view';
 
 function makeVehicle(id: string, name: string) {
-  return { id, name, type: 'carVan' as const, method: 'flatRate' as const, createdAt: '2025-01-01T00:00:00Z', updatedAt: '2025-01-01T00:00:00Z', deleted: 0 as const, server: null };
+  return { id, name, type: 'carVan' as const, method: 'flatRate' as const, commuteMiles: 0, createdAt: '2025-01-01T00:00:00Z', updatedAt: '2025-01-01T00:00:00Z', deleted: 0 as const, server: null };
 }
 
 function LiveDeductions() {

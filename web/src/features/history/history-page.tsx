@@ -108,6 +108,8 @@ export function HistoryPage() {
   );
 
   const [deleted, setDeleted] = useState<Deleted | null>(null);
+  // A deleted day's mileage stays in the log (entries/commands.ts deleteDay): the toast says so.
+  const [mileageKept, setMileageKept] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
 
   function setRange(next: DayRange) {
@@ -125,8 +127,10 @@ export function HistoryPage() {
   }
 
   async function remove(target: Deleted) {
-    if (target.kind === 'entry') await deleteDay(handle, target.record.id);
-    else await deleteCheck(handle, target.record.id);
+    if (target.kind === 'entry') {
+      const { mileageKept } = await deleteDay(handle, target.record.id);
+      setMileageKept(mileageKept > 0);
+    } else await deleteCheck(handle, target.record.id);
     setDeleted(target);
     setNotice(null);
   }
@@ -213,7 +217,11 @@ export function HistoryPage() {
       </p>
       {deleted ? (
         <UndoToast
-          message={deleted.kind === 'entry' ? `Entry for ${formatShortDate(deleted.record.date)} deleted` : 'Statement check deleted'}
+          message={
+            deleted.kind === 'entry'
+              ? `Entry for ${formatShortDate(deleted.record.date)} deleted${mileageKept ? '. Its mileage stays in the mileage log' : ''}`
+              : 'Statement check deleted'
+          }
           onUndo={() => void undo()}
           onDismiss={dismiss}
         />
