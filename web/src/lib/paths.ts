@@ -19,6 +19,8 @@ export const routes = {
   spending: '/app/spending',
   taxYear: '/app/tax',
   upgrade: '/app/upgrade',
+  /** Everything the bottom bar has no room for: profile, settings, plans, help. */
+  more: '/app/more',
   appContact: '/app/contact',
   appPrivacy: '/app/privacy',
   appTerms: '/app/terms',
