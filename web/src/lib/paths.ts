@@ -26,6 +26,9 @@ export const routes = {
   appTerms: '/app/terms',
 } as const;
 
+/** The login page opened on its Sign Up tab (the landing's "Get Started"). */
+export const signUpLink = `${routes.login}?mode=sign-up`;
+
 export type HistoryView = 'entries' | 'summaries' | 'invoices';
 
 export type SpendingView = 'expenses' | 'mileage';
