@@ -14,6 +14,7 @@ import recordForm from '@/components/record-form.module.css';
 
 interface DeductionFormProps {
   courierId: string;
+  courierName: string;
   editing?: LocalDeduction | undefined;
   /** The driver's live vehicles: a vehicle cost says which one it is for. */
   vehicles: readonly LocalVehicle[];
@@ -23,7 +24,7 @@ interface DeductionFormProps {
 }
 
 /** What a courier takes off the statement, what it is for (and for a vehicle cost, which vehicle), and when. */
-export function DeductionForm({ courierId, editing, vehicles, today, onSaved, onCancel }: DeductionFormProps) {
+export function DeductionForm({ courierId, courierName, editing, vehicles, today, onSaved, onCancel }: DeductionFormProps) {
   const handle = useSyncHandle();
   const hasVehicles = vehicles.length > 0;
   const schema = useMemo(() => deductionFormSchema(hasVehicles), [hasVehicles]);
@@ -45,6 +46,8 @@ export function DeductionForm({ courierId, editing, vehicles, today, onSaved, on
     <form className={recordForm.form} aria-labelledby={headingId} onSubmit={(event) => void form.submit(event)} noValidate>
       <h4 id={headingId} className={recordForm.formTitle}>
         {editing ? `Edit ${editing.label}` : 'Add a deduction'}
+        {' '}
+        <span className="visually-hidden">for {courierName}</span>
       </h4>
       <div className={recordForm.grid}>
         <SelectField label="What it is for" value={values.purpose} error={errors.purpose} onChange={(e) => update('purpose', e.target.value as ExpenseCategory | '')}>

@@ -16,6 +16,8 @@ import styles from './rate-cards.module.css';
 
 interface RateCardEditorProps {
   courierId: string;
+  /** Read with the form's name: two couriers' editors open at once must not share a name. */
+  courierName: string;
   /** The card being edited, or undefined for a new card from a date. */
   card?: LocalRateCard | undefined;
   /** A new card's starting values: the rules in force today, from today. */
@@ -35,7 +37,7 @@ interface RateCardEditorProps {
  * error. While nothing is typed the form follows the stored card, so a change synced in from
  * another device shows at once.
  */
-export function RateCardEditor({ courierId, card, initial, first, takenDates, today, onSaved, onCancel }: RateCardEditorProps) {
+export function RateCardEditor({ courierId, courierName, card, initial, first, takenDates, today, onSaved, onCancel }: RateCardEditorProps) {
   const handle = useSyncHandle();
   const stored = card ? cardFormOf(card) : initial!;
   // null: nothing typed yet, so the form follows the stored card.
@@ -86,6 +88,8 @@ export function RateCardEditor({ courierId, card, initial, first, takenDates, to
     <form className={styles.editor} aria-labelledby={headingId} onSubmit={(event) => void save(event)} noValidate>
       <h4 id={headingId} className={styles.editorTitle}>
         {title}
+        {' '}
+        <span className="visually-hidden">for {courierName}</span>
       </h4>
       <div className={styles.formGrid}>
         {first ? null : (

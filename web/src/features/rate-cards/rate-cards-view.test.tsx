@@ -64,7 +64,7 @@ async function setup(tiers?: PayTier[]) {
 describe('the per-stop tiers of a rate card (spec: payment settings)', () => {
   it('shows the default tiers: up to 110 stops at £1.98, after that £1.48', async () => {
     const page = await setup();
-    expect(screen.getByRole('heading', { name: 'Rates from the start' })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Rates from the start for My courier' })).toBeInTheDocument();
     expect(page.tiers()).toHaveLength(2);
     expect(page.stops(1).value).toBe('110');
     expect(page.rate(1).value).toBe('1.98');
