@@ -116,6 +116,13 @@ export function HistoryPage() {
 
   const [deleted, setDeleted] = useState<Deleted | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
+  // Undo belongs to the view it was offered on: switching views (the bottom bar's History and
+  // Statements are views of this one screen) ends it, as leaving the screen does.
+  const [undoView, setUndoView] = useState(view);
+  if (undoView !== view) {
+    setUndoView(view);
+    setDeleted(null);
+  }
 
   function setRange(next: DayRange) {
     setParams(
