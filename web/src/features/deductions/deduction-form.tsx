@@ -50,9 +50,11 @@ export function DeductionForm({ courierId, courierName, editing, vehicles, today
         <span className="visually-hidden">for {courierName}</span>
       </h4>
       <div className={recordForm.grid}>
-        <SelectField label="What it is for" value={values.purpose} error={errors.purpose} onChange={(e) => update('purpose', e.target.value as ExpenseCategory | '')}>
-          <ExpenseCategoryOptions />
-        </SelectField>
+        <div className={recordForm.wide}>
+          <SelectField label="What it is for" value={values.purpose} error={errors.purpose} onChange={(e) => update('purpose', e.target.value as ExpenseCategory | '')}>
+            <ExpenseCategoryOptions />
+          </SelectField>
+        </div>
         {showVehicle ? <VehicleField vehicles={vehicles} value={values.vehicleId} asked={askVehicle} error={errors.vehicleId} onChange={(value) => update('vehicleId', value)} /> : null}
         <TextField
           label="Name on the statement"

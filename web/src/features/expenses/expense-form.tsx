@@ -118,9 +118,11 @@ export function ExpenseForm({ editing, couriers, vehicles, today, onSaved, onCan
           error={errors.amount}
           onChange={(e) => update('amount', e.target.value)}
         />
-        <SelectField label="Category" value={values.category} error={errors.category} onChange={(e) => update('category', e.target.value as ExpenseCategory | '')}>
-          <ExpenseCategoryOptions />
-        </SelectField>
+        <div className={recordForm.wide}>
+          <SelectField label="Category" value={values.category} error={errors.category} onChange={(e) => update('category', e.target.value as ExpenseCategory | '')}>
+            <ExpenseCategoryOptions />
+          </SelectField>
+        </div>
         {showVehicles ? (
           <VehicleField
             vehicles={vehicles}
