@@ -25,7 +25,7 @@ function options(points: readonly WeekPoint[], width: number): uPlot.Options {
   // The legend reads the latest week until a bar is touched, and again once the finger leaves:
   // never "Stops: --" waiting for a tap.
   const latest = (u: uPlot) => {
-    if (u.cursor.idx == null && points.length > 0) u.setLegend({ idx: points.length - 1 });
+    if ((u.cursor.idx === null || u.cursor.idx === undefined) && points.length > 0) u.setLegend({ idx: points.length - 1 });
   };
   return {
     width,
