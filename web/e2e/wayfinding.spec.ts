@@ -44,6 +44,12 @@ describe('wayfinding on a phone', () => {
     await signUp(page, uniqueEmail('nav'), 'van-route-42', 'Nav Driver');
     await page.waitForURL('**/app/dashboard');
     const bar = page.getByRole('navigation', { name: 'Main' });
+    // Six items side by side on the phone, every label whole: the bar no wider than the screen.
+    const fit = await bar.evaluate((nav) => ({
+      bar: nav.querySelector('ul')!.scrollWidth,
+      labels: [...nav.querySelectorAll('a span')].filter((label) => label.scrollWidth > label.clientWidth || label.getBoundingClientRect().right > window.innerWidth).map((label) => label.textContent),
+    }));
+    assert.deepEqual(fit, { bar: 390, labels: [] });
 
     const items: [item: string, screenHeading: string][] = [
       ['History', 'All Entries'],
