@@ -1,5 +1,5 @@
 import { useId, useMemo } from 'react';
-import { ExpenseCategoryOptions } from '@/components/expense-category-options';
+import { ChosenCategory, ExpenseCategoryOptions } from '@/components/expense-category-options';
 import { FormActions } from '@/components/form-actions';
 import { FormAlert } from '@/components/form-alert';
 import { SelectField, TextField } from '@/components/text-field';
@@ -54,6 +54,7 @@ export function DeductionForm({ courierId, courierName, editing, vehicles, today
           <SelectField label="What it is for" value={values.purpose} error={errors.purpose} onChange={(e) => update('purpose', e.target.value as ExpenseCategory | '')}>
             <ExpenseCategoryOptions />
           </SelectField>
+          <ChosenCategory category={values.purpose} />
         </div>
         {showVehicle ? <VehicleField vehicles={vehicles} value={values.vehicleId} asked={askVehicle} error={errors.vehicleId} onChange={(value) => update('vehicleId', value)} /> : null}
         <TextField
