@@ -47,7 +47,7 @@ describe('wayfinding on a phone', () => {
     // Six items side by side on the phone, every label whole: the bar no wider than the screen.
     const fit = await bar.evaluate((nav) => ({
       bar: nav.querySelector('ul')!.scrollWidth,
-      labels: [...nav.querySelectorAll('a span')].filter((label) => label.scrollWidth > label.clientWidth || label.getBoundingClientRect().right > window.innerWidth).map((label) => label.textContent),
+      labels: Array.from(nav.querySelectorAll('a span')).filter((label) => label.scrollWidth > label.clientWidth || label.getBoundingClientRect().right > window.innerWidth).map((label) => label.textContent),
     }));
     assert.deepEqual(fit, { bar: 390, labels: [] });
 
