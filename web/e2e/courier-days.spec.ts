@@ -106,7 +106,7 @@ describe('courier days', () => {
     await editor.getByText('Priced with My courier rates from the start').waitFor();
     await editor.getByRole('button', { name: 'Save changes' }).click();
     await entryCard(phone.page, '18/03/2025').getByText('£165.00').waitFor(); // 110 × £1.50: the card as it is now
-    await syncBadge(phone.page).getByText('2 change(s) pending sync').waitFor();
+    await syncBadge(phone.page).getByText('2 changes pending sync').waitFor();
 
     await goOnlineUntilSynced(phone.context, phone.page);
 

@@ -49,6 +49,7 @@ describe('the pay journey', () => {
     const evri = courierItem(phone.page, 'Evri');
     await evri.getByRole('button', { name: 'Edit rates from the start' }).click();
     await evri.getByRole('checkbox', { name: 'Pay per stop, in tiers' }).uncheck();
+    await evri.getByRole('button', { name: 'Per parcel, collection or failed item' }).click();
     await evri.getByLabel(/Per parcel/).fill('0.45');
     await evri.getByRole('button', { name: 'Save' }).click();
     await evri.getByText('Payment settings saved successfully!').waitFor();

@@ -11,7 +11,7 @@ function makeVehicle(id: string, name: string) {
 
 function LiveDeductions() {
   const setup = usePaySetup();
-  return setup ? <DeductionsView courierId="evri" deductions={setup.deductions.filter((d) => d.courierId === 'evri')} today="2025-03-03" /> : null;
+  return setup ? <DeductionsView courierId="evri" courierName="Evri" deductions={setup.deductions.filter((d) => d.courierId === 'evri')} today="2025-03-03" /> : null;
 }
 
 describe('DeductionsView', () => {
