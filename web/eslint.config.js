@@ -107,7 +107,7 @@ export default defineConfig(
           paths: SYNC_BANNED_PACKAGES.map((name) => ({ name, message: 'src/sync is plain TypeScript: React stays in lib/sync and the features.' })),
           patterns: [
             { group: ['@/*'], message: 'src/sync is loaded without the @/ alias (e2e, bench): import relatively.' },
-            { group: ['../*', '!../lib', '../lib/*', '!../lib/api', '!../lib/paths', '!../lib/zod'], message: 'src/sync uses only its own files, ../lib/api, ../lib/paths and ../lib/zod.' },
+            { group: ['../*', '!../lib', '../lib/*', '!../lib/api', '!../lib/paths', '!../lib/zod', '!../lib/plural'], message: 'src/sync uses only its own files, ../lib/api, ../lib/paths, ../lib/plural and ../lib/zod.' },
             { group: ['react-dom/*', '*.tsx'], message: 'src/sync is plain TypeScript: React stays in lib/sync and the features.' },
           ],
         },

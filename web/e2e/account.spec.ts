@@ -21,7 +21,7 @@ describe('accounts', () => {
     await goOffline(phone.context);
     await addEntry(phone.page, '2025-03-17', 111, 'Guest Monday');
     await addEntry(phone.page, '2025-03-18', 112, 'Guest Tuesday');
-    await syncBadge(phone.page).getByText('2 change(s) pending sync').waitFor();
+    await syncBadge(phone.page).getByText('2 changes pending sync').waitFor();
     await goOnlineUntilSynced(phone.context, phone.page);
 
     const email = uniqueEmail('guest-saved');

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { goOffline, goOnlineUntilSynced, logIn, newPage, openCourier, signUp, syncBadge, uniqueEmail, serverAndBrowser } from './harness';
+import { goOffline, goOnlineUntilSynced, logIn, newPage, openCourier, signUp, syncBadge, uniqueEmail, serverAndBrowser, openDayForm } from './harness';
 
 const run = serverAndBrowser();
 
@@ -25,7 +25,7 @@ interface Day {
 
 /** Logs a day with the entry form, opening "More details" for what the card does not pay for. */
 async function logDay(page: Page, day: Day): Promise<void> {
-  const form = entryForm(page);
+  const form = await openDayForm(page);
   await form.getByLabel('Date').fill(day.date);
   await form.getByLabel('Stops').fill(String(day.stops));
   if (day.parcels !== undefined || day.start !== undefined) {
@@ -106,7 +106,7 @@ describe('courier days', () => {
     await editor.getByText('Priced with My courier rates from the start').waitFor();
     await editor.getByRole('button', { name: 'Save changes' }).click();
     await entryCard(phone.page, '18/03/2025').getByText('£165.00').waitFor(); // 110 × £1.50: the card as it is now
-    await syncBadge(phone.page).getByText('2 change(s) pending sync').waitFor();
+    await syncBadge(phone.page).getByText('2 changes pending sync').waitFor();
 
     await goOnlineUntilSynced(phone.context, phone.page);
 

@@ -58,6 +58,7 @@ describe('couriers and rate cards', () => {
     await evri.getByText('4-4-5 from 05/01/2025, paid 1 week in arrears').waitFor();
     await evri.getByRole('button', { name: 'Edit rates from the start' }).click();
     await evri.getByRole('checkbox', { name: 'Pay per stop, in tiers' }).uncheck();
+    await evri.getByRole('button', { name: 'Per parcel, collection or failed item' }).click();
     await evri.getByLabel(/Per parcel/).fill('0.45');
     await evri.getByLabel(/Parcels paid a stop/).fill('3');
     await evri.getByRole('button', { name: 'Save' }).click();

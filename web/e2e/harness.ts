@@ -171,19 +171,44 @@ export async function logIn(page: Page, email: string, password: string): Promis
   await page.getByRole('button', { name: 'Login', exact: true }).click();
 }
 
+/** The bottom bar's items (lib/nav.ts). */
+export type NavItemName = 'Home' | 'History' | 'Statements' | 'Spending' | 'Tax' | 'More';
+/** Screens a driver reaches through "More" (its links are named as the screens' headings). */
+const throughMore = { Profile: 'Profile', Settings: 'Payment Settings' } as const;
+
 /**
  * Opens a page from the bottom bar and waits until it is the page shown. React Router renders
  * the navigation in a transition, so a click can return while the old page is still on screen;
- * the link turns current in the same commit that shows the new page.
+ * the link turns current in the same commit that shows the new page. Profile and Settings are
+ * under More: two taps, the second waiting on the screen's heading.
  */
-export async function openNav(page: Page, name: 'Home' | 'Spending' | 'Tax' | 'Profile' | 'Settings'): Promise<void> {
-  const link = page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true });
+export async function openNav(page: Page, name: NavItemName | keyof typeof throughMore): Promise<void> {
+  const bar = page.getByRole('navigation', { name: 'Main' });
+  const item = name === 'Profile' || name === 'Settings' ? 'More' : name;
+  const link = bar.getByRole('link', { name: item, exact: true });
   await link.click();
   await link.and(page.locator('[aria-current="page"]')).waitFor();
+  if (item === name) return;
+  const heading = throughMore[name as keyof typeof throughMore];
+  await page.getByRole('main').getByRole('link', { name: new RegExp(`^${heading}`) }).click();
+  await page.getByRole('heading', { level: 1, name: heading, exact: true }).waitFor();
+}
+
+/**
+ * The dashboard's day form. Once today is logged the top of the dashboard reads as today's day,
+ * and "Log another day" opens the form again: tapped here when it shows.
+ */
+export async function openDayForm(page: Page): Promise<Locator> {
+  const form = page.getByRole('region', { name: 'Log New Entry' });
+  const another = page.getByRole('button', { name: 'Log another day' });
+  await form.or(another).first().waitFor();
+  if (await another.isVisible()) await another.click();
+  return form;
 }
 
 /** Logs a day with the dashboard's entry form, as a driver would. */
 export async function addEntry(page: Page, date: string, stops: number, notes: string): Promise<void> {
+  await openDayForm(page);
   await page.getByLabel('Date').fill(date);
   await page.getByLabel('Stops').fill(String(stops));
   await page.getByLabel('Notes').fill(notes);

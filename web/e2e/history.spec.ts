@@ -77,7 +77,7 @@ describe('history', () => {
     await phone.page.getByRole('button', { name: 'Delete entry for 17/03/2025' }).click();
     await phone.page.getByText('Entry for 17/03/2025 deleted').waitFor();
     await entryCard(phone.page, '17/03/2025').waitFor({ state: 'detached' });
-    await syncBadge(phone.page).getByText('2 change(s) pending sync').waitFor();
+    await syncBadge(phone.page).getByText('2 changes pending sync').waitFor();
     assert.equal(await laptop.page.getByText('Tuesday run, corrected').count(), 0, 'nothing reached the server yet');
 
     await goOnlineUntilSynced(phone.context, phone.page);

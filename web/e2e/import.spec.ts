@@ -44,7 +44,7 @@ describe('import', () => {
     assert.match((await invalid.textContent()) ?? '', /Stops must be a whole number/);
     await phone.page.getByRole('button', { name: 'Import 3 records' }).click();
     await phone.page.getByText(/Imported 3 days from old-app\.csv/).waitFor();
-    await syncBadge(phone.page).getByText('3 change(s) pending sync').waitFor();
+    await syncBadge(phone.page).getByText('3 changes pending sync').waitFor();
     assert.equal((await entries(laptop.page)).length, 0, 'nothing reached the server while offline');
 
     await goOnline(phone.context);
@@ -102,7 +102,7 @@ describe('import', () => {
       await page.getByText('New: 3 days').waitFor();
       await page.getByRole('button', { name: 'Import 3 records' }).click();
       await page.getByText(/Imported 3 days from old-app\.csv/).waitFor();
-      await syncBadge(page).getByText('3 change(s) pending sync').waitFor();
+      await syncBadge(page).getByText('3 changes pending sync').waitFor();
     }
 
     // Both devices push their three days: the same ids, so the server holds each day once.

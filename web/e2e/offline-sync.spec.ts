@@ -35,7 +35,7 @@ describe('offline-first delivery log', () => {
     await phone.page.reload();
     await phone.page.getByText('Recent Entries').waitFor(); // the shell came from the service worker
     for (const [, , notes] of days) await phone.page.getByText(notes).waitFor();
-    await syncBadge(phone.page).getByText('3 change(s) pending sync').waitFor();
+    await syncBadge(phone.page).getByText('3 changes pending sync').waitFor();
     assert.equal(await laptop.page.getByText('Monday run').count(), 0, 'nothing reached the server yet');
 
     await goOnlineUntilSynced(phone.context, phone.page);

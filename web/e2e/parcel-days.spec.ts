@@ -10,7 +10,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
-import { addEntry, courierItem, couriersSection, newPage, openCourier, openNav, serverHolds, signUp, short, thisWeek, uniqueEmail, serverAndBrowser } from './harness';
+import { addEntry, courierItem, couriersSection, newPage, openCourier, openNav, serverHolds, signUp, short, thisWeek, uniqueEmail, serverAndBrowser, openDayForm } from './harness';
 
 const run = serverAndBrowser();
 
@@ -33,6 +33,7 @@ async function addEvri(page: Page): Promise<Locator> {
   const evri = courierItem(page, 'Evri');
   await evri.getByRole('button', { name: 'Edit rates from the start' }).click();
   await evri.getByRole('checkbox', { name: 'Pay per stop, in tiers' }).uncheck();
+  await evri.getByRole('button', { name: 'Per parcel, collection or failed item' }).click();
   await evri.getByLabel(/Per parcel/).fill('0.45');
   await evri.getByRole('button', { name: 'Save' }).click();
   await evri.getByText('Payment settings saved successfully!').waitFor();
@@ -44,7 +45,7 @@ async function addEvri(page: Page): Promise<Locator> {
 
 /** An Evri day from the dashboard's form: parcels, and stops behind "More details" when given. */
 async function logEvriDay(page: Page, date: string, parcels: number, stops?: number): Promise<void> {
-  const form = entryForm(page);
+  const form = await openDayForm(page);
   await form.getByLabel('Courier').selectOption({ label: 'Evri' });
   await form.getByLabel('Date').fill(date);
   await form.getByLabel('Parcels').fill(String(parcels));
@@ -66,13 +67,13 @@ describe('days paid without stops', () => {
 
     // Two DPD days this week (the default courier, per stop): 128 and 120 stops.
     await openNav(page, 'Home');
-    await entryForm(page).getByLabel('Courier').selectOption({ label: 'My courier' });
+    await (await openDayForm(page)).getByLabel('Courier').selectOption({ label: 'My courier' });
     await addEntry(page, monday, 128, 'DPD'); // £244.44
     await entryForm(page).getByLabel('Courier').selectOption({ label: 'My courier' });
     await addEntry(page, tuesday, 120, 'DPD'); // £232.60
 
     // The Evri Sunday: the form asks for parcels, not stops.
-    const form = entryForm(page);
+    const form = await openDayForm(page);
     await form.getByLabel('Courier').selectOption({ label: 'Evri' });
     await form.getByLabel('Date').fill(sunday);
     await form.getByText('Priced with Evri rates from the start').waitFor();
@@ -158,7 +159,7 @@ describe('days paid without stops', () => {
 
     // A new capped day: the form asks for the stops the cap counts, and says the same before saving.
     await openNav(page, 'Home');
-    const form = entryForm(page);
+    const form = await openDayForm(page);
     await form.getByLabel('Courier').selectOption({ label: 'Evri' });
     await form.getByLabel('Date').fill('2026-10-23');
     await form.getByLabel('Stops').fill('40');

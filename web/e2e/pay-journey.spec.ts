@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
-import { addEntry, courierItem, couriersSection, goOffline, goOnline, logIn, newPage, openCourier, openNav, serverHolds, signUp, syncBadge, short, thisWeek, uniqueEmail, serverAndBrowser } from './harness';
+import { addEntry, courierItem, couriersSection, goOffline, goOnline, logIn, newPage, openCourier, openNav, serverHolds, signUp, syncBadge, short, thisWeek, uniqueEmail, serverAndBrowser, openDayForm } from './harness';
 
 const run = serverAndBrowser();
 
@@ -49,6 +49,7 @@ describe('the pay journey', () => {
     const evri = courierItem(phone.page, 'Evri');
     await evri.getByRole('button', { name: 'Edit rates from the start' }).click();
     await evri.getByRole('checkbox', { name: 'Pay per stop, in tiers' }).uncheck();
+    await evri.getByRole('button', { name: 'Per parcel, collection or failed item' }).click();
     await evri.getByLabel(/Per parcel/).fill('0.45');
     await evri.getByRole('button', { name: 'Save' }).click();
     await evri.getByText('Payment settings saved successfully!').waitFor();
@@ -86,6 +87,7 @@ describe('the pay journey', () => {
     await openNav(phone.page, 'Home');
     await addEntry(phone.page, friday, 100, 'After the cut'); // a new day: 100 × £1.90 = £190.00
     // Evri pays per parcel: the form asks for parcels, not stops.
+    await openDayForm(phone.page);
     await phone.page.getByLabel('Courier').selectOption({ label: 'Evri' });
     await phone.page.getByLabel('Date').fill(thursday);
     await phone.page.getByLabel('Parcels').fill('100');

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { addEntry, goOffline, goOnlineUntilSynced, logIn, newPage, serverHolds, signUp, syncNow, uniqueEmail, serverAndBrowser, type PulledRecord } from './harness';
+import { addEntry, goOffline, goOnlineUntilSynced, logIn, newPage, serverHolds, signUp, syncNow, uniqueEmail, serverAndBrowser, type PulledRecord, openDayForm } from './harness';
 
 const run = serverAndBrowser();
 
@@ -18,7 +18,7 @@ const loggedTwice = (page: Page) => page.getByRole('region', { name: 'Logged twi
 
 /** Fills the entry form without saving. */
 async function fillDay(page: Page, date: string, stops: number, notes: string): Promise<void> {
-  const form = entryForm(page);
+  const form = await openDayForm(page);
   await form.getByLabel('Date').fill(date);
   await form.getByLabel('Stops').fill(String(stops));
   await form.getByLabel('Notes').fill(notes);

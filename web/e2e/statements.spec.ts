@@ -4,7 +4,7 @@
 // the log; the check names both, is marked disputed with a note, and reaches a second device.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { addEntry, goOffline, goOnline, logIn, newPage, openCourier, openNav, signUp, uniqueEmail, serverAndBrowser } from './harness';
+import { addEntry, goOffline, goOnline, logIn, newPage, openCourier, openNav, signUp, uniqueEmail, serverAndBrowser, openDayForm } from './harness';
 
 const run = serverAndBrowser();
 
@@ -118,6 +118,7 @@ describe('statement checks', () => {
     const [monday, tuesday, saturday] = [day(sunday, 1), day(sunday, 2), day(sunday, 6)];
     const [feeDay, before, beforeEnd] = [day(sunday, -3), day(sunday, -7), day(sunday, -1)];
     await addEntry(page, monday, 100, 'Depot A');
+    await openDayForm(page);
     await page.getByLabel('Date').fill(tuesday);
     await page.getByLabel('Stops').fill('1');
     await page.getByLabel('Extra (£)').fill('17.70');

@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { courierItem, couriersSection, logMiles, newPage, openNav, signUp, uniqueEmail, serverAndBrowser } from './harness';
+import { courierItem, couriersSection, logMiles, newPage, openNav, signUp, uniqueEmail, serverAndBrowser, openDayForm } from './harness';
 
 const run = serverAndBrowser();
 
@@ -88,6 +88,7 @@ function readCsv(text: string): string[][] {
 // ---- Driving the app as a driver would ----
 
 async function logDay(page: Page, date: string, courier: string, stops: number, extraPounds: string, notes: string) {
+  await openDayForm(page);
   await page.getByLabel('Courier').selectOption({ label: courier });
   await page.getByLabel('Date').fill(date);
   await page.getByLabel('Stops').fill(String(stops));

@@ -20,7 +20,7 @@ describe('temporary password', () => {
 
     await goOffline(context);
     await addEntry(page, '2025-03-17', 121, 'Before the reset');
-    await syncBadge(page).getByText('1 change(s) pending sync').waitFor();
+    await syncBadge(page).getByText('1 change pending sync').waitFor();
 
     const printed = run.server.admin('users', 'reset-password', email);
     const temporary = /^\s{4}(\S+)$/m.exec(printed)?.[1];

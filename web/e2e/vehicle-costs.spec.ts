@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { logMiles, newPage, openCourier, openNav, signUp, uniqueEmail, serverAndBrowser } from './harness';
+import { logMiles, newPage, openCourier, openNav, signUp, uniqueEmail, serverAndBrowser, openDayForm } from './harness';
 
 const run = serverAndBrowser();
 
@@ -36,6 +36,7 @@ function yearStartOf(today: string): string {
 const dayPay = (stops: number, extraPence: number) => Math.min(stops, 110) * 198 + Math.max(0, stops - 110) * 148 + extraPence;
 
 async function logDay(page: Page, date: string, stops: number, extraPounds: string) {
+  await openDayForm(page);
   await page.getByLabel('Date').fill(date);
   await page.getByLabel('Stops').fill(String(stops));
   await page.getByLabel('Extra (£)').fill(extraPounds);

@@ -209,6 +209,10 @@ pub struct VehicleData {
     #[serde(rename = "type")]
     pub vehicle_type: crate::vehicle::VehicleType,
     pub method: crate::vehicle::VehicleMethod,
+    /// Home to depot, one way, whole miles (migration 0020 gave every earlier vehicle 0).
+    #[serde(default)]
+    #[schema(default = 0)]
+    pub commute_miles: u32,
     pub created_at: String,
     pub updated_at: String,
 }
@@ -456,6 +460,7 @@ mod tests {
             name: "Transit".into(),
             vehicle_type: crate::vehicle::VehicleType::CarVan,
             method: crate::vehicle::VehicleMethod::FlatRate,
+            commute_miles: 6,
             created_at: "2025-04-06T09:00:00Z".into(),
             updated_at: "2025-04-06T09:00:00Z".into(),
         });

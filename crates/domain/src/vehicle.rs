@@ -8,6 +8,11 @@ use uuid::Uuid;
 use crate::{entry::FieldProblems, fields};
 
 pub const MAX_NAME_CHARS: usize = 60;
+/// Home to depot, one way, in whole miles: twice this a day is at most a mileage record's
+/// [`crate::mileage::MAX_MILES`].
+pub const MAX_COMMUTE_MILES: i64 = 500;
+// A day's commute (twice the one-way miles) always fits in one mileage record.
+const _: () = assert!(2 * MAX_COMMUTE_MILES <= crate::mileage::MAX_MILES);
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -40,6 +45,11 @@ pub struct VehicleInput {
     pub vehicle_type: String,
     /// `flatRate` or `actualCosts` (always `actualCosts` for a bicycle).
     pub method: String,
+    /// Home to depot, one way, whole miles (issue 26): taken off twice a day when a day's
+    /// odometer readings become business miles. An app from before it sends none: a new
+    /// vehicle gets 0, an edit keeps the stored value (the server's `kept_when_absent`).
+    #[serde(default)]
+    pub commute_miles: Option<i64>,
 }
 
 /// A validated vehicle.
@@ -49,6 +59,7 @@ pub struct Vehicle {
     pub name: String,
     pub vehicle_type: VehicleType,
     pub method: VehicleMethod,
+    pub commute_miles: u32,
 }
 
 impl VehicleInput {
@@ -68,19 +79,29 @@ impl VehicleInput {
             || "Method must be flatRate or actualCosts".into(),
             &mut p,
         );
+        let commute_miles = fields::optional_in::<u32>(
+            self.commute_miles,
+            "commuteMiles",
+            || format!("Commute must be a whole number of miles from 0 to {MAX_COMMUTE_MILES}"),
+            (0, MAX_COMMUTE_MILES),
+            &mut p,
+        );
         if (vehicle_type, method) == (Some(VehicleType::Bicycle), Some(VehicleMethod::FlatRate)) {
             p.push((
                 "method",
                 "A bicycle's costs are claimed as actual costs".into(),
             ));
         }
-        match (id, name, vehicle_type, method, p.is_empty()) {
-            (Some(id), Some(name), Some(vehicle_type), Some(method), true) => Ok(Vehicle {
-                id,
-                name,
-                vehicle_type,
-                method,
-            }),
+        match (id, name, vehicle_type, method, commute_miles, p.is_empty()) {
+            (Some(id), Some(name), Some(vehicle_type), Some(method), Some(commute), true) => {
+                Ok(Vehicle {
+                    id,
+                    name,
+                    vehicle_type,
+                    method,
+                    commute_miles: commute.unwrap_or(0),
+                })
+            }
             _ => Err(p),
         }
     }
@@ -96,6 +117,7 @@ mod tests {
             name: " Transit ".into(),
             vehicle_type: "carVan".into(),
             method: "flatRate".into(),
+            commute_miles: Some(6),
         }
     }
 
@@ -116,6 +138,28 @@ mod tests {
     }
 
     #[test]
+    fn the_commute_is_kept_in_bounds_and_absent_means_none() {
+        assert_eq!(input().validate().unwrap().commute_miles, 6);
+        for miles in [0, MAX_COMMUTE_MILES] {
+            let edge = VehicleInput {
+                commute_miles: Some(miles),
+                ..input()
+            };
+            assert_eq!(
+                edge.validate().unwrap().commute_miles,
+                u32::try_from(miles).unwrap()
+            );
+        }
+        let old_app: VehicleInput = serde_json::from_value(serde_json::json!({
+            "id": "0190a6e2-7c1d-7000-8000-0000000000f1", "name": "Van",
+            "type": "carVan", "method": "flatRate"
+        }))
+        .unwrap();
+        assert_eq!(old_app.commute_miles, None);
+        assert_eq!(old_app.validate().unwrap().commute_miles, 0);
+    }
+
+    #[test]
     fn each_bad_field_is_named() {
         type Breaker = fn(&mut VehicleInput);
         let cases: Vec<(Breaker, &str)> = vec![
@@ -127,6 +171,12 @@ mod tests {
             (|v| v.vehicle_type = "car".into(), "type"),
             (|v| v.method = "mixed".into(), "method"),
             (|v| v.vehicle_type = "bicycle".into(), "method"),
+            (|v| v.commute_miles = Some(-1), "commuteMiles"),
+            (
+                |v| v.commute_miles = Some(MAX_COMMUTE_MILES + 1),
+                "commuteMiles",
+            ),
+            (|v| v.commute_miles = Some(i64::MAX), "commuteMiles"),
         ];
         for (break_it, field) in cases {
             let mut bad = input();
@@ -172,8 +222,12 @@ mod tests {
             name: String::new(),
             vehicle_type: "tram".into(),
             method: "guess".into(),
+            commute_miles: Some(-3),
         };
-        assert_eq!(fields(&bad), ["id", "name", "type", "method"]);
+        assert_eq!(
+            fields(&bad),
+            ["id", "name", "type", "method", "commuteMiles"]
+        );
     }
 
     #[test]

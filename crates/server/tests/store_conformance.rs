@@ -1190,6 +1190,7 @@ async fn vehicles_expenses_and_mileage_round_trip(backend: Backend) {
         name: "Transit".into(),
         vehicle_type: VehicleType::CarVan,
         method: VehicleMethod::FlatRate,
+        commute_miles: 6,
     };
     let receipt = Uuid::now_v7();
     let fuel = Expense {
@@ -1292,6 +1293,7 @@ async fn vehicles_expenses_and_mileage_round_trip(backend: Backend) {
                 name: "Transit".into(),
                 vehicle_type: VehicleType::CarVan,
                 method: VehicleMethod::FlatRate,
+                commute_miles: 6,
                 created_at: at.clone(),
                 updated_at: at.clone(),
             })),

@@ -2081,7 +2081,7 @@ async fn vehicles_expenses_and_mileage_put_edit_delete(backend: Backend) {
     );
     assert_eq!(
         content(&stored[0]),
-        json!({"name": "Transit", "type": "carVan", "method": "flatRate"})
+        json!({"name": "Transit", "type": "carVan", "method": "flatRate", "commuteMiles": 0})
     );
     assert_eq!(
         content(&stored[1]),
@@ -2785,12 +2785,88 @@ async fn pulls_racing_pushes_never_skip_a_change(backend: Backend) {
     assert_eq!(cursor, S + 180);
 }
 
+/// A vehicle's commute, home to depot one way (issue 26): pulled as put, bounded 0–500 miles
+/// (each bad value refused as `validation` on `commuteMiles`, nothing written), and an app from
+/// before it, which sends no `commuteMiles`, keeps the stored one when it edits the vehicle.
+async fn a_vehicles_commute_is_bounded_and_an_old_apps_edit_keeps_it(backend: Backend) {
+    let Some(app) = spawn_app(backend).await else {
+        return;
+    };
+    let (cookie, _) = app.sign_up("commute@example.com", "van-route-42").await;
+    let van = new_id();
+    let with_commute = |miles: Value| {
+        let mut args = vehicle_args(&van, "Transit");
+        args["commuteMiles"] = miles;
+        args
+    };
+    let reply = app
+        .push(
+            &cookie,
+            vec![mutation("vehicle.put", with_commute(json!(6)))],
+        )
+        .await;
+    assert_eq!(statuses(&reply), ["applied"], "{}", reply.text);
+
+    let bad = [json!(-1), json!(501), json!(2.5), json!("6")];
+    let reply = app
+        .push(
+            &cookie,
+            bad.iter()
+                .map(|miles| mutation("vehicle.put", with_commute(miles.clone())))
+                .collect(),
+        )
+        .await;
+    assert_eq!(statuses(&reply), ["rejected"; 4], "{}", reply.text);
+    for result in reply.body["results"].as_array().unwrap() {
+        assert_eq!(result["code"], "validation", "{result}");
+    }
+    // The out-of-range ones say the bounds; the malformed ones fail parsing.
+    for result in &reply.body["results"].as_array().unwrap()[..2] {
+        assert_eq!(
+            result["message"],
+            "Commute must be a whole number of miles from 0 to 500"
+        );
+    }
+
+    // The old app renames the van: the commute stays 6.
+    let reply = app
+        .push(
+            &cookie,
+            vec![mutation(
+                "vehicle.put",
+                vehicle_args(&van, "Transit (white)"),
+            )],
+        )
+        .await;
+    assert_eq!(statuses(&reply), ["applied"], "{}", reply.text);
+    let stored = pull_all(&app, &cookie).await;
+    let vans: Vec<&Value> = stored.iter().filter(|c| c["kind"] == "vehicle").collect();
+    assert_eq!(vans.len(), 1);
+    assert_eq!(
+        content(vans[0]),
+        json!({"name": "Transit (white)", "type": "carVan", "method": "flatRate", "commuteMiles": 6})
+    );
+
+    // A newer app's edit sets it, 0 included.
+    let reply = app
+        .push(
+            &cookie,
+            vec![mutation("vehicle.put", with_commute(json!(0)))],
+        )
+        .await;
+    assert_eq!(statuses(&reply), ["applied"], "{}", reply.text);
+    let stored = pull_all(&app, &cookie).await;
+    let van_now = stored.iter().find(|c| c["kind"] == "vehicle").unwrap();
+    assert_eq!(van_now["data"]["commuteMiles"], 0);
+}
+
 on_both_backends!(
     a_days_rate_card_must_be_its_couriers,
     free_text_refuses_control_characters_and_direction_marks,
     nil_and_max_ids_and_signed_dates_are_refused,
     starter_records_come_first_in_every_new_account,
     vehicles_expenses_and_mileage_put_edit_delete,
+    a_vehicles_commute_is_bounded_and_an_old_apps_edit_keeps_it,
     spending_kinds_refuse_bad_input_naming_every_problem,
     other_accounts_vehicles_and_spending_are_not_owned,
     spending_needs_the_vehicle_and_courier_it_names,

@@ -6,6 +6,7 @@ import { BottomNav } from '@/components/bottom-nav';
 import { ProBanner } from '@/components/pro-banner';
 import { FullScreenSpinner } from '@/components/spinner';
 import { SyncBadge } from '@/components/sync-badge';
+import { LogDayButton } from '@/features/entries/log-day-button';
 import { useSyncData } from '@/features/sync-data/use-sync-data';
 import { routes } from '@/lib/paths';
 import { isBannerSnoozed, snoozeBanner } from '@/lib/banner-snooze';
@@ -39,7 +40,7 @@ function SignedInShell() {
   const banner = plansOn(user) && profile !== undefined && planOf(profile.role) === 'free' && pathname !== routes.upgrade && !bannerSnoozed;
   return (
     <div className={styles.appShell}>
-      <AppHeader photoURL={user?.photoURL} syncing={syncing} onSync={() => void sync()} />
+      <AppHeader photoURL={user?.photoURL} syncing={syncing} onSync={() => void sync()} action={<LogDayButton />} />
       {banner ? (
         <ProBanner
           onHide={() => {

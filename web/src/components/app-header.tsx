@@ -1,4 +1,5 @@
 import { RefreshCw } from 'lucide-react';
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { routes } from '@/lib/paths';
 import { Avatar } from './avatar';
@@ -8,9 +9,11 @@ interface AppHeaderProps {
   photoURL: string | null | undefined;
   syncing: boolean;
   onSync: () => void;
+  /** What is always one tap away on every screen (the "+" that logs a day). */
+  action?: ReactNode;
 }
 
-export function AppHeader({ photoURL, syncing, onSync }: AppHeaderProps) {
+export function AppHeader({ photoURL, syncing, onSync, action }: AppHeaderProps) {
   return (
     <header className={styles.header}>
       <div className={styles.inner}>
@@ -18,6 +21,7 @@ export function AppHeader({ photoURL, syncing, onSync }: AppHeaderProps) {
           Delivery Tracker
         </Link>
         <div className={styles.actions}>
+          {action}
           {/* aria-disabled, not disabled: a disabled button drops focus, and the result dialog
               must hand focus back to it when it closes. useSyncData ignores a tap while busy. */}
           <button type="button" className={styles.sync} onClick={onSync} aria-disabled={syncing} aria-busy={syncing}>

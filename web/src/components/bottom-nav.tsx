@@ -1,34 +1,29 @@
-import { House, Landmark, Receipt, Settings, UserRound, type LucideIcon } from 'lucide-react';
+import { Ellipsis, FileCheck, History, House, Landmark, Receipt, type LucideIcon } from 'lucide-react';
 import { Link, useLocation } from 'react-router';
-import { routes } from '@/lib/paths';
+import { navItemAt, navItems, type NavItemId } from '@/lib/nav';
 import styles from './bottom-nav.module.css';
 
-interface NavItem {
-  label: string;
-  to: string;
-  /** The spec highlights a button when the path *contains* this word, not on exact match. */
-  match: string;
-  Icon: LucideIcon;
-}
+const icons: Record<NavItemId, LucideIcon> = {
+  home: House,
+  history: History,
+  statements: FileCheck,
+  spending: Receipt,
+  tax: Landmark,
+  more: Ellipsis,
+};
 
-const items: NavItem[] = [
-  { label: 'Home', to: routes.dashboard, match: 'dashboard', Icon: House },
-  { label: 'Spending', to: routes.spending, match: 'spending', Icon: Receipt },
-  { label: 'Tax', to: routes.taxYear, match: '/app/tax', Icon: Landmark },
-  { label: 'Profile', to: routes.profile, match: 'profile', Icon: UserRound },
-  { label: 'Settings', to: routes.settings, match: 'settings', Icon: Settings },
-];
-
+/** The bottom bar: one tap to every place a driver goes, the current one highlighted (lib/nav.ts). */
 export function BottomNav() {
-  const { pathname } = useLocation();
+  const { pathname, search } = useLocation();
+  const current = navItemAt(pathname, search);
   return (
     <nav className={styles.nav} aria-label="Main">
       <ul className={styles.list}>
-        {items.map(({ label, to, match, Icon }) => {
-          const active = pathname.includes(match);
+        {navItems.map(({ id, label, to }) => {
+          const Icon = icons[id];
           return (
-            <li key={to}>
-              <Link to={to} className={styles.item} aria-current={active ? 'page' : undefined}>
+            <li key={id}>
+              <Link to={to} className={styles.item} aria-current={id === current ? 'page' : undefined}>
                 <Icon aria-hidden="true" />
                 <span>{label}</span>
               </Link>

@@ -9,16 +9,18 @@ interface ModalProps {
   initialFocus: RefObject<HTMLElement | null>;
   /** Extra class for the dialog box (a picture viewer is wider than a question). */
   className?: string;
+  /** `dialog` for a form the driver fills in; a question is an `alertdialog` (the default). */
+  role?: 'dialog' | 'alertdialog';
   children: ReactNode;
 }
 
 /**
  * What every modal here shares, on the browser's own modal `<dialog>`: the page behind is
  * inert (Tab, clicks and screen readers stay in the dialog), it is announced as an alert
- * dialog, Escape dismisses, and focus moves in on open and back where it was on close.
+ * dialog (or a plain one for a form), Escape dismisses, and focus moves in on open and back where it was on close.
  * The dialog is open exactly while it is mounted; the owner closes it by unmounting it.
  */
-export function Modal({ labelledBy, describedBy, onEscape, initialFocus, className, children }: ModalProps) {
+export function Modal({ labelledBy, describedBy, onEscape, initialFocus, className, role = 'alertdialog', children }: ModalProps) {
   const dialog = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null;
@@ -36,7 +38,7 @@ export function Modal({ labelledBy, describedBy, onEscape, initialFocus, classNa
   return (
     <dialog
       ref={dialog}
-      role="alertdialog"
+      role={role}
       aria-labelledby={labelledBy}
       aria-describedby={describedBy}
       className={className ? `${styles.dialog} ${className}` : styles.dialog}

@@ -1,4 +1,5 @@
 // Money is integer pence everywhere; it becomes pounds only here, at the edge.
+import { plural } from './plural';
 import { weekdayOf } from './week';
 
 const pounds = new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'GBP' });
@@ -13,7 +14,7 @@ const wholeNumber = new Intl.NumberFormat('en-GB');
 
 /** A count with its noun, grouped the British way: "1 day", "9,300 business miles". */
 export function countWords(n: number, one: string, many = `${one}s`): string {
-  return `${wholeNumber.format(n)} ${n === 1 ? one : many}`;
+  return `${wholeNumber.format(n)} ${plural(n, one, many)}`;
 }
 
 const shortDate = new Intl.DateTimeFormat('en-GB', { day: '2-digit', month: '2-digit', year: 'numeric' });

@@ -19,10 +19,15 @@ export const routes = {
   spending: '/app/spending',
   taxYear: '/app/tax',
   upgrade: '/app/upgrade',
+  /** Everything the bottom bar has no room for: profile, settings, plans, help. */
+  more: '/app/more',
   appContact: '/app/contact',
   appPrivacy: '/app/privacy',
   appTerms: '/app/terms',
 } as const;
+
+/** The login page opened on its Sign Up tab (the landing's "Get Started"). */
+export const signUpLink = `${routes.login}?mode=sign-up`;
 
 export type HistoryView = 'entries' | 'summaries' | 'invoices';
 

@@ -195,12 +195,15 @@ const deductionContent = z.object({
 
 /** A vehicle (`kind: "vehicle"`). */
 export interface GeneratedVehicleContent {
+  /** Home to depot, one way, whole miles (migration 0020 gave every earlier vehicle 0). */
+  commuteMiles: number;
   method: VehicleMethod;
   name: string;
   type: VehicleType;
 }
 
 const vehicleContent = z.object({
+  commuteMiles: z.number().int().default(0),
   method: vehicleMethodSchema,
   name: z.string(),
   type: vehicleTypeSchema,
@@ -311,7 +314,7 @@ export const BOUNDS = {
   courier: { maxArrearsWeeks: 12, maxMonthlyAnchorDay: 28, maxNameChars: 60 },
   rateCard: { maxDayRatePence: 100000, maxLabelChars: 60, maxMultiplierPercent: 300, maxParcelCapPerStop: 50, maxPeaks: 20, maxRatePence: 10000, maxStopCount: 1000, maxTiers: 20, maxUnitPence: 10000, minMultiplierPercent: 100, minRatePence: 1, minTiers: 2 },
   deduction: { maxAmountPence: 1000000, maxLabelChars: 60 },
-  vehicle: { maxNameChars: 60 },
+  vehicle: { maxCommuteMiles: 500, maxNameChars: 60 },
   expense: { maxAmountPence: 10000000, maxNoteChars: 200, maxReceipts: 5 },
   mileage: { maxMiles: 2000, maxNoteChars: 200, maxOdometer: 9999999 },
 } as const;

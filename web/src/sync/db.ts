@@ -87,6 +87,11 @@ export class LocalDb extends Dexie {
     this.version(7)
       .stores({})
       .upgrade((tx) => tx.table('entries').toCollection().modify(fillMissing({ separateShift: false })));
+    // A vehicle's commute (issue 26): none said for the vehicles on the device, as the server's
+    // migration 0020 gives its copy.
+    this.version(8)
+      .stores({})
+      .upgrade((tx) => tx.table('vehicles').toCollection().modify(fillMissing({ commuteMiles: 0 })));
   }
 
   async getDoc<K extends DocKind>(kind: K): Promise<Extract<LocalDoc, { kind: K }> | undefined> {

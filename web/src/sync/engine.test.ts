@@ -237,7 +237,7 @@ describe('SyncEngine', () => {
 
     expect(await sync.sync()).toBe(true);
     expect(server.pushes).toHaveLength(MAX_ATTEMPTS); // the parked item was not sent again
-    expect(statuses.at(-1)).toEqual({ state: 'error', message: '1 change(s) could not be synced' });
+    expect(statuses.at(-1)).toEqual({ state: 'error', message: '1 change could not be synced' });
   });
 
   it('a push quota (429 with Retry-After) waits as asked and never parks the items', async () => {

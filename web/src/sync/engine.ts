@@ -11,6 +11,7 @@ import { countFailedAttempt, park, recordResults, refreshRecordState } from './o
 import { recordKinds, tableOf, type RecordContents, type RecordKind } from './records';
 import type { SyncStatus } from './status';
 import type { LocalRecord, MutationResult } from './types';
+import { plural } from '../lib/plural';
 
 export { MAX_ATTEMPTS } from './outbox';
 export const PUSH_BATCH = 100;
@@ -358,7 +359,7 @@ export class SyncEngine {
 
   private async idleStatus(lastSyncAt: number): Promise<SyncStatus> {
     const parked = await this.db.outbox.where('parked').equals(1).count();
-    if (parked > 0) return { state: 'error', message: `${parked} change(s) could not be synced` };
+    if (parked > 0) return { state: 'error', message: `${parked} ${plural(parked, 'change')} could not be synced` };
     const pending = await this.db.outbox.count();
     if (pending > 0) return { state: 'pending', count: pending };
     return { state: 'synced', lastSyncAt };

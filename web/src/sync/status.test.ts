@@ -7,8 +7,9 @@ describe('sync status texts (spec §4)', () => {
   it.each<[SyncStatus, string, string]>([
     [{ state: 'synced', lastSyncAt: 1 }, 'All data synced (last sync 14:05)', 'All changes saved'],
     [{ state: 'syncing' }, 'Syncing data...', 'Syncing...'],
-    [{ state: 'pending', count: 3 }, '3 change(s) pending sync', 'Syncing...'],
-    [{ state: 'pending', count: 3, offline: true }, '3 change(s) pending sync', 'Working offline'],
+    [{ state: 'pending', count: 3 }, '3 changes pending sync', 'Syncing...'],
+    [{ state: 'pending', count: 1 }, '1 change pending sync', 'Syncing...'],
+    [{ state: 'pending', count: 3, offline: true }, '3 changes pending sync', 'Working offline'],
     [{ state: 'offline' }, 'You are offline', 'Working offline'],
     [{ state: 'error', message: 'x' }, 'Sync error occurred', 'Sync error'],
   ])('%j', (status, badge, short) => {

@@ -1,4 +1,5 @@
 // The five sync states of the spec (§4 "Sync status") and their texts.
+import { plural } from '../lib/plural';
 export type SyncStatus =
   | { state: 'synced'; lastSyncAt: number | null }
   /**
@@ -18,7 +19,7 @@ export function statusText(status: SyncStatus, formatTime: (ms: number) => strin
     case 'syncing':
       return 'Syncing data...';
     case 'pending':
-      return `${status.count} change(s) pending sync`;
+      return `${status.count} ${plural(status.count, 'change')} pending sync`;
     case 'offline':
       return 'You are offline';
     case 'error':

@@ -11,9 +11,9 @@ export const COURIERS = [
   { id: 'courier-dpd', name: 'DPD' },
   { id: 'courier-evri', name: 'Evri' },
 ];
-export const FLAT_VAN = { id: 'vehicle-flat', name: 'Hired van', type: 'carVan', method: 'flatRate' } as const;
-export const FLAT_BIKE = { id: 'vehicle-bike', name: 'Motorbike', type: 'motorcycle', method: 'flatRate' } as const;
-export const OWN_VAN = { id: 'vehicle-own', name: 'Own van', type: 'carVan', method: 'actualCosts' } as const;
+export const FLAT_VAN = { id: 'vehicle-flat', name: 'Hired van', type: 'carVan', method: 'flatRate', commuteMiles: 0 } as const;
+export const FLAT_BIKE = { id: 'vehicle-bike', name: 'Motorbike', type: 'motorcycle', method: 'flatRate', commuteMiles: 0 } as const;
+export const OWN_VAN = { id: 'vehicle-own', name: 'Own van', type: 'carVan', method: 'actualCosts', commuteMiles: 0 } as const;
 export const VEHICLES = [FLAT_VAN, FLAT_BIKE, OWN_VAN];
 export const FLAT_RATE_IDS: ReadonlySet<string> = new Set([FLAT_VAN.id, FLAT_BIKE.id]);
 

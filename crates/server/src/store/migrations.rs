@@ -37,6 +37,7 @@ pub const SQLITE: &[Migration] = &[
     migration!("sqlite", 17, "0017_entry_shifts"),
     migration!("sqlite", 18, "0018_temporary_password_sessions"),
     migration!("sqlite", 19, "0019_bounded_storage"),
+    migration!("sqlite", 20, "0020_vehicle_commute"),
 ];
 
 pub const POSTGRES: &[Migration] = &[
@@ -59,6 +60,7 @@ pub const POSTGRES: &[Migration] = &[
     migration!("postgres", 17, "0017_entry_shifts"),
     migration!("postgres", 18, "0018_temporary_password_sessions"),
     migration!("postgres", 19, "0019_bounded_storage"),
+    migration!("postgres", 20, "0020_vehicle_commute"),
 ];
 
 /// One log line for a migration run, whatever it applied: the operator reads where the schema

@@ -21,6 +21,9 @@ pub struct VehicleContent {
     #[serde(rename = "type")]
     vehicle_type: VehicleType,
     method: VehicleMethod,
+    /// Migration 0020 gave every earlier vehicle 0.
+    #[serde(default)]
+    commute_miles: u32,
 }
 
 impl RecordKind for Vehicles {
@@ -37,7 +40,17 @@ impl RecordKind for Vehicles {
     fn bounds() -> serde_json::Value {
         serde_json::json!({
             "maxNameChars": domain::vehicle::MAX_NAME_CHARS,
+            "maxCommuteMiles": domain::vehicle::MAX_COMMUTE_MILES,
         })
+    }
+
+    /// An app from before the commute (issue 26) sends none: its edit keeps the stored one.
+    fn kept_when_absent(input: &VehicleInput) -> &'static [&'static str] {
+        if input.commute_miles.is_none() {
+            &["commuteMiles"]
+        } else {
+            &[]
+        }
     }
 
     fn id(vehicle: &Vehicle) -> Uuid {
@@ -49,6 +62,7 @@ impl RecordKind for Vehicles {
             name: vehicle.name.clone(),
             vehicle_type: vehicle.vehicle_type,
             method: vehicle.method,
+            commute_miles: vehicle.commute_miles,
         }
     }
 
@@ -57,6 +71,7 @@ impl RecordKind for Vehicles {
             name: c.name,
             vehicle_type: c.vehicle_type,
             method: c.method,
+            commute_miles: c.commute_miles,
             created_at,
             updated_at,
         }

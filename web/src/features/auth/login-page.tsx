@@ -1,5 +1,5 @@
-import { lazy, Suspense, useState, type FormEvent } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { lazy, Suspense, useState, useSyncExternalStore, type FormEvent } from 'react';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { Button } from '@/components/button';
 import { FormAlert } from '@/components/form-alert';
 import { Spinner } from '@/components/spinner';
@@ -12,7 +12,7 @@ import { useSessionStore } from '@/lib/session/use-session';
 import { authErrorMessage, type AuthAction } from './auth-messages';
 import { continueAsGuest, logIn, signUp } from './commands';
 import { validateCredentials, type CredentialsErrors, type CredentialsInput } from '@/lib/credentials-schema';
-import { tabId, type Mode } from './mode';
+import { modeFromSearch, tabId, type Mode } from './mode';
 import { AuthCard } from './auth-card';
 import { ModeTabs } from './mode-tabs';
 import { OidcSignIn } from './oidc-sign-in';
@@ -24,12 +24,25 @@ import styles from './login-page.module.css';
 const PhoneSignIn = lazy(() => import('./phone-sign-in').then((m) => ({ default: m.PhoneSignIn })));
 
 const panelId = 'auth-panel';
+const neverChanges = () => () => {};
+
+/**
+ * The tab the link asked for. The page is prerendered on its Login tab (scripts/prerender.ts):
+ * while React adopts that markup it reads Login too (the server snapshot), then switches, so a
+ * link straight to Sign Up neither mismatches the markup nor waits for an effect.
+ */
+function useLinkedMode(): Mode {
+  const { search } = useLocation();
+  return useSyncExternalStore(neverChanges, () => modeFromSearch(search), () => 'login');
+}
 const emptyForm: CredentialsInput = { email: '', password: '', displayName: '' };
 
 export function LoginPage() {
   const session = useSessionStore();
   const navigate = useNavigate();
-  const [mode, setMode] = useState<Mode>('login');
+  const linked = useLinkedMode();
+  const [chosen, setMode] = useState<Mode | null>(null);
+  const mode = chosen ?? linked;
   const [form, setForm] = useState<CredentialsInput>(emptyForm);
   const [fieldErrors, setFieldErrors] = useState<CredentialsErrors>({});
   const [error, setError] = useState<string | null>(null);
@@ -100,55 +113,56 @@ export function LoginPage() {
         <p className={styles.closed}>New accounts are closed on this server. Sign in with an account you already have.</p>
       )}
 
-      <form
-        id={panelId}
-        role={providers.signups ? 'tabpanel' : undefined}
-        aria-labelledby={providers.signups ? tabId(mode) : undefined}
-        aria-label={providers.signups ? undefined : 'Login'}
-        className={styles.form}
-        onSubmit={onSubmit}
-        noValidate
-      >
-        <FormAlert message={error} />
-        {signingUp ? (
+      {/* The tab panel wraps the form: a form may not take the tabpanel role (ARIA in HTML). */}
+      <div id={panelId} role={providers.signups ? 'tabpanel' : undefined} aria-labelledby={providers.signups ? tabId(mode) : undefined}>
+        <form
+          aria-labelledby={providers.signups ? tabId(mode) : undefined}
+          aria-label={providers.signups ? undefined : 'Login'}
+          className={styles.form}
+          onSubmit={onSubmit}
+          noValidate
+        >
+          <FormAlert message={error} />
+          {signingUp ? (
+            <TextField
+              label="Display name"
+              optional
+              autoComplete="nickname"
+              value={form.displayName}
+              error={fieldErrors.displayName}
+              onChange={(event) => update('displayName', event.target.value)}
+            />
+          ) : null}
           <TextField
-            label="Display name"
-            optional
-            autoComplete="nickname"
-            value={form.displayName}
-            error={fieldErrors.displayName}
-            onChange={(event) => update('displayName', event.target.value)}
+            label="Email"
+            type="email"
+            autoComplete="email"
+            inputMode="email"
+            required
+            value={form.email}
+            error={fieldErrors.email}
+            onChange={(event) => update('email', event.target.value)}
           />
-        ) : null}
-        <TextField
-          label="Email"
-          type="email"
-          autoComplete="email"
-          inputMode="email"
-          required
-          value={form.email}
-          error={fieldErrors.email}
-          onChange={(event) => update('email', event.target.value)}
-        />
-        <TextField
-          label="Password"
-          type="password"
-          autoComplete={signingUp ? 'new-password' : 'current-password'}
-          required
-          value={form.password}
-          error={fieldErrors.password}
-          onChange={(event) => update('password', event.target.value)}
-        />
-        {signingUp ? null : (
-          <Link to={routes.forgotPassword} className={styles.forgot}>
-            Forgot password?
-          </Link>
-        )}
-        <Button type="submit" block disabled={busy} aria-busy={pending === 'credentials'}>
-          {pending === 'credentials' ? <Spinner size="sm" decorative /> : null}
-          {signingUp ? 'Sign Up' : 'Login'}
-        </Button>
-      </form>
+          <TextField
+            label="Password"
+            type="password"
+            autoComplete={signingUp ? 'new-password' : 'current-password'}
+            required
+            value={form.password}
+            error={fieldErrors.password}
+            onChange={(event) => update('password', event.target.value)}
+          />
+          {signingUp ? null : (
+            <Link to={routes.forgotPassword} className={styles.forgot}>
+              Forgot password?
+            </Link>
+          )}
+          <Button type="submit" block disabled={busy} aria-busy={pending === 'credentials'}>
+            {pending === 'credentials' ? <Spinner size="sm" decorative /> : null}
+            {signingUp ? 'Sign Up' : 'Login'}
+          </Button>
+        </form>
+      </div>
 
       <div className={styles.divider} aria-hidden="true" />
 

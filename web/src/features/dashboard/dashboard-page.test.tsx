@@ -252,7 +252,13 @@ describe('DashboardPage', () => {
     await app.user.type(screen.getByLabelText('Stops'), '120');
     await app.user.click(screen.getByRole('button', { name: 'Save Entry' }));
 
-    expect(await screen.findByText('Entry saved successfully!')).toBeInTheDocument();
+    // Today's form gives way to today's logged day (issue 26), which says it was saved; one tap edits it.
+    const today = await screen.findByRole('region', { name: /^Today/ });
+    expect(within(today).getByRole('status')).toHaveTextContent('Entry saved successfully!');
+    expect(within(today).getByRole('button', { name: 'Edit today: £232.60, My courier · 120 stops' })).toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'Log New Entry' })).not.toBeInTheDocument();
+    await app.user.click(within(today).getByRole('button', { name: /^Edit today/ }));
+    expect(within(today).getByRole('form', { name: 'Edit entry' })).toBeInTheDocument();
     const [item] = await within(recent()).findAllByRole('listitem');
     expect(item).toHaveTextContent('21/03/2025');
     expect(item).toHaveTextContent('Total£232.60');

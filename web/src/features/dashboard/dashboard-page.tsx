@@ -6,7 +6,6 @@ import { PaySummaryPanel } from '@/components/pay-summary';
 import { StatCards } from '@/components/stat-cards';
 import { WeeklyStats } from '@/components/weekly-stats';
 import { useSession } from '@/lib/session/use-session';
-import { EntryForm } from '@/features/entries/entry-form';
 import { LoggedTwice } from '@/features/entries/logged-twice';
 import { useEntries } from '@/features/entries/use-entries';
 import { ParkedChanges } from '@/features/parked-changes/parked-changes';
@@ -20,6 +19,7 @@ import { useNow } from '@/lib/use-now';
 import { addDays, localDay, weekStart } from '@/lib/week';
 import { GreetingCard } from './greeting-card';
 import { RecentEntries } from './recent-entries';
+import { TodayCard } from './today-card';
 import { dashboardStats, weekPay } from './stats';
 import styles from './dashboard.module.css';
 
@@ -41,6 +41,10 @@ export function DashboardPage() {
 
   return (
     <Page title="Dashboard">
+      {/* Today's entry first (issue 26): the daily job, above the greeting and the figures. */}
+      <div id={LOG_DAY_ANCHOR} className={styles.logArea}>
+        <TodayCard today={today} entries={entries} pay={pay} />
+      </div>
       <GreetingCard displayName={profile?.displayName ?? session.user?.displayName} now={now} isNew={entries ? entries.length === 0 : null} />
       <RemindersCard />
       <LoggedTwice entries={entries} pay={pay} />
@@ -57,10 +61,7 @@ export function DashboardPage() {
           Log mileage
         </ButtonLink>
       </div>
-      <div id={LOG_DAY_ANCHOR} className={styles.logArea}>
-        <EntryForm pay={pay} entries={entries} />
-        <RecentEntries entries={entries} parkedReasons={parkedReasons} pay={pay} />
-      </div>
+      <RecentEntries entries={entries} parkedReasons={parkedReasons} pay={pay} />
       <WeeklyStats stats={stats} today={today} />
     </Page>
   );

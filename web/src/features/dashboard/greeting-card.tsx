@@ -34,7 +34,7 @@ export function GreetingCard({ displayName, now, isNew }: { displayName: string 
         </h2>
         <p className={styles.greetingText}>
           {isNew
-            ? 'Welcome to Delivery Tracker! Log your first day below and your stops and earnings will add up here.'
+            ? 'Welcome to Delivery Tracker! Log your first day above and your stops and earnings will add up here.'
             : longDate.format(now)}
         </p>
       </div>

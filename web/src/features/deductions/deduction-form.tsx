@@ -1,5 +1,5 @@
 import { useId, useMemo } from 'react';
-import { ExpenseCategoryOptions } from '@/components/expense-category-options';
+import { ChosenCategory, ExpenseCategoryOptions } from '@/components/expense-category-options';
 import { FormActions } from '@/components/form-actions';
 import { FormAlert } from '@/components/form-alert';
 import { SelectField, TextField } from '@/components/text-field';
@@ -15,6 +15,7 @@ import recordForm from '@/components/record-form.module.css';
 
 interface DeductionFormProps {
   courierId: string;
+  courierName: string;
   editing?: LocalDeduction | undefined;
   /** The driver's live vehicles: a vehicle cost says which one it is for. */
   vehicles: readonly LocalVehicle[];
@@ -24,7 +25,7 @@ interface DeductionFormProps {
 }
 
 /** What a courier takes off the statement, what it is for (and for a vehicle cost, which vehicle), and when. */
-export function DeductionForm({ courierId, editing, vehicles, today, onSaved, onCancel }: DeductionFormProps) {
+export function DeductionForm({ courierId, courierName, editing, vehicles, today, onSaved, onCancel }: DeductionFormProps) {
   const handle = useSyncHandle();
   const hasVehicles = vehicles.length > 0;
   const schema = useMemo(() => deductionFormSchema(hasVehicles), [hasVehicles]);
@@ -48,11 +49,16 @@ export function DeductionForm({ courierId, editing, vehicles, today, onSaved, on
     <form className={recordForm.form} aria-labelledby={headingId} onSubmit={(event) => void form.submit(event)} noValidate>
       <h4 id={headingId} className={recordForm.formTitle}>
         {editing ? `Edit ${editing.label}` : 'Add a deduction'}
+        {' '}
+        <span className="visually-hidden">for {courierName}</span>
       </h4>
       <div className={recordForm.grid}>
-        <SelectField label="What it is for" value={values.purpose} error={errors.purpose} onChange={(e) => update('purpose', e.target.value as ExpenseCategory | '')}>
-          <ExpenseCategoryOptions />
-        </SelectField>
+        <div className={recordForm.wide}>
+          <SelectField label="What it is for" value={values.purpose} error={errors.purpose} onChange={(e) => update('purpose', e.target.value as ExpenseCategory | '')}>
+            <ExpenseCategoryOptions />
+          </SelectField>
+          <ChosenCategory category={values.purpose} />
+        </div>
         {showVehicle ? <VehicleField vehicles={vehicles} value={values.vehicleId} asked={askVehicle} error={errors.vehicleId} onChange={(value) => update('vehicleId', value)} /> : null}
         <TextField
           label="Name on the statement"

@@ -6,12 +6,12 @@ import { renderWithSync } from '@/testing/render-with-sync';
 import { DeductionsView } from './deductions-view';
 
 function makeVehicle(id: string, name: string) {
-  return { id, name, type: 'carVan' as const, method: 'flatRate' as const, createdAt: '2025-01-01T00:00:00Z', updatedAt: '2025-01-01T00:00:00Z', deleted: 0 as const, server: null };
+  return { id, name, type: 'carVan' as const, method: 'flatRate' as const, commuteMiles: 0, createdAt: '2025-01-01T00:00:00Z', updatedAt: '2025-01-01T00:00:00Z', deleted: 0 as const, server: null };
 }
 
 function LiveDeductions() {
   const setup = usePaySetup();
-  return setup ? <DeductionsView courierId="evri" deductions={setup.deductions.filter((d) => d.courierId === 'evri')} today="2025-03-03" /> : null;
+  return setup ? <DeductionsView courierId="evri" courierName="Evri" deductions={setup.deductions.filter((d) => d.courierId === 'evri')} today="2025-03-03" /> : null;
 }
 
 describe('DeductionsView', () => {

@@ -13,13 +13,15 @@ import styles from './deductions.module.css';
 
 interface DeductionsViewProps {
   courierId: string;
+  /** Said with the section's and forms' names: two couriers open at once must not share them. */
+  courierName: string;
   /** The courier's live deductions. */
   deductions: readonly LocalDeduction[];
   today: string;
 }
 
 /** A courier's deductions (van hire, admin fees, …): list, add, edit, delete with Undo. */
-export function DeductionsView({ courierId, deductions, today }: DeductionsViewProps) {
+export function DeductionsView({ courierId, courierName, deductions, today }: DeductionsViewProps) {
   const handle = useSyncHandle();
   const vehicles = useVehicles() ?? [];
   const headingId = useId();
@@ -37,6 +39,8 @@ export function DeductionsView({ courierId, deductions, today }: DeductionsViewP
       <div className={styles.head}>
         <h3 id={headingId} className={styles.title}>
           Deductions
+          {' '}
+          <span className="visually-hidden">for {courierName}</span>
         </h3>
         {editing === 'new' ? null : (
           <Button variant="secondary" onClick={() => setEditing('new')}>
@@ -45,13 +49,13 @@ export function DeductionsView({ courierId, deductions, today }: DeductionsViewP
           </Button>
         )}
       </div>
-      {editing === 'new' ? <DeductionForm courierId={courierId} vehicles={vehicles} today={today} onSaved={() => setEditing(null)} onCancel={() => setEditing(null)} /> : null}
+      {editing === 'new' ? <DeductionForm courierId={courierId} courierName={courierName} vehicles={vehicles} today={today} onSaved={() => setEditing(null)} onCancel={() => setEditing(null)} /> : null}
       {deductions.length === 0 && editing !== 'new' ? <p className={styles.hint}>Nothing comes off this courier’s statements.</p> : null}
       <ul className={styles.list}>
         {deductions.map((deduction) =>
           editing === deduction.id ? (
             <li key={deduction.id}>
-              <DeductionForm courierId={courierId} editing={deduction} vehicles={vehicles} today={today} onSaved={() => setEditing(null)} onCancel={() => setEditing(null)} />
+              <DeductionForm courierId={courierId} courierName={courierName} editing={deduction} vehicles={vehicles} today={today} onSaved={() => setEditing(null)} onCancel={() => setEditing(null)} />
             </li>
           ) : (
             <li key={deduction.id} className={styles.item}>

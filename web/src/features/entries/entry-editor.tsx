@@ -7,12 +7,15 @@ import { useSyncHandle } from '@/lib/sync/use-sync';
 import { useRefusedFields } from '@/lib/sync/use-refused-fields';
 import { useForm } from '@/lib/use-form';
 import type { LocalEntry } from '@/sync/types';
-import { editDay, sameDayEntries } from './commands';
+import { editDay, sameDayEntries, type DayOdometer } from './commands';
 import type { DayDraft } from './day-pricing';
 import { EntryFields } from './entry-fields';
 import { formPaidFields, needsOf } from './form-card';
 import { entryFormSchema, saveFailureMessage, type EntryFormInput } from './entry-form-schema';
+import { OdometerFields } from './odometer-fields';
+import { validateOdometer, type OdometerErrors } from './odometer-schema';
 import { SameDayNotice } from './same-day-notice';
+import { useDayOdometer } from './use-day-odometer';
 import styles from './entries.module.css';
 
 function formOf(entry: LocalEntry): EntryFormInput {
@@ -44,7 +47,8 @@ interface EntryEditorProps {
  */
 export function EntryEditor({ entry, pay, onDone }: EntryEditorProps) {
   const handle = useSyncHandle();
-  const [sameDay, setSameDay] = useState<{ day: DayDraft; logged: LocalEntry[] } | null>(null);
+  const [sameDay, setSameDay] = useState<{ day: DayDraft; logged: LocalEntry[]; odometer: DayOdometer | null } | null>(null);
+  const [odometerErrors, setOdometerErrors] = useState<OdometerErrors>({});
   const refused = useRefusedFields(entry.id);
   const form = useForm({
     refused,
@@ -52,16 +56,19 @@ export function EntryEditor({ entry, pay, onDone }: EntryEditorProps) {
     initial: () => formOf(entry),
     ready: pay !== undefined,
     command: async (typed): Promise<LocalEntry | null> => {
+      const miles = validateOdometer(odometer.typedValues);
+      setOdometerErrors(miles.ok ? {} : miles.errors);
+      if (!miles.ok) return null;
       const moved = typed.date !== entry.date || typed.courierId !== entry.courierId;
       const day: DayDraft = { ...typed, separateShift: moved ? false : entry.separateShift };
       if (moved) {
         const logged = await sameDayEntries(handle.db, day.courierId, day.date, entry.id);
         if (logged.length > 0) {
-          setSameDay({ day, logged });
+          setSameDay({ day, logged, odometer: miles.value });
           return null;
         }
       }
-      return editDay(handle, entry.id, entry, day, pay!.cards);
+      return editDay(handle, entry.id, entry, day, pay!.cards, miles.value);
     },
     onSuccess: (saved) => {
       if (saved !== null) onDone(true);
@@ -69,13 +76,15 @@ export function EntryEditor({ entry, pay, onDone }: EntryEditorProps) {
     failure: saveFailureMessage,
   });
   const headingId = useId();
+  // The day's own mileage record prefills the readings: saving again updates that one record.
+  const odometer = useDayOdometer(/^\d{4}-\d{2}-\d{2}$/.test(form.values.date) ? form.values.date : entry.date);
 
   async function saveAsShift() {
     if (!sameDay || !pay) return;
-    const { day } = sameDay;
+    const { day, odometer: miles } = sameDay;
     setSameDay(null);
     try {
-      await editDay(handle, entry.id, entry, { ...day, separateShift: true }, pay.cards);
+      await editDay(handle, entry.id, entry, { ...day, separateShift: true }, pay.cards, miles);
       onDone(true);
     } catch (error) {
       form.fail(saveFailureMessage(error));
@@ -93,6 +102,7 @@ export function EntryEditor({ entry, pay, onDone }: EntryEditorProps) {
         pay={pay}
         defaultCourierId={entry.courierId}
         saved={entry}
+        moreDetails={odometer.vehicles.length > 0 ? <OdometerFields odometer={odometer} errors={odometerErrors} /> : undefined}
         onChange={(field, value) => {
           setSameDay(null);
           form.setField(field, value);

@@ -19,6 +19,8 @@ interface EntryFieldsProps {
   defaultCourierId: string;
   /** When editing: the day as saved, whose total stays unless a pay input changes. */
   saved?: EntryContent | undefined;
+  /** More of the day kept behind "More details" with the counts it does not price (the van's odometer). */
+  moreDetails?: ReactNode;
 }
 
 type Optional = 'stops' | 'parcels' | 'collections' | 'failed' | 'times';
@@ -30,7 +32,7 @@ type Optional = 'stops' | 'parcels' | 'collections' | 'failed' | 'times';
  * "More details", so a per-stop driver sees the short form the spec describes and an Evri
  * driver sees parcels, not stops. The total follows every keystroke.
  */
-export function EntryFields({ form, errors, onChange, pay, defaultCourierId, saved }: EntryFieldsProps) {
+export function EntryFields({ form, errors, onChange, pay, defaultCourierId, saved, moreDetails }: EntryFieldsProps) {
   const courierId = form.courierId || defaultCourierId;
   const card = formCard(pay, form, defaultCourierId);
   const paid = formPaidFields(pay, form, defaultCourierId);
@@ -97,7 +99,11 @@ export function EntryFields({ form, errors, onChange, pay, defaultCourierId, sav
         {note}
       </p>
       {capped ? <p className={styles.capped}>{capped}</p> : null}
-      {hidden.length > 0 ? <MoreDetails fields={hidden} form={form} errors={errors} render={(field) => optional[field]} /> : null}
+      {hidden.length > 0 || moreDetails ? (
+        <MoreDetails fields={hidden} form={form} errors={errors} render={(field) => optional[field]}>
+          {moreDetails}
+        </MoreDetails>
+      ) : null}
       <TextAreaField
         label="Notes"
         optional
@@ -127,19 +133,51 @@ const errorIn: Record<Optional, (errors: EntryFormErrors) => boolean> = {
   times: (errors) => Boolean(errors.startTime || errors.finishTime),
 };
 
-/** The optional fields the card does not pay for. Open from the start when one already holds a value. */
-function MoreDetails({ fields, form, errors, render }: { fields: Optional[]; form: EntryFormInput; errors: EntryFormErrors; render: (field: Optional) => ReactNode }) {
-  const [open, setOpen] = useState(() => fields.some((field) => hasValue[field](form)));
+/** "More details" open or closed as the driver last left it, on this device (issue 26). */
+const MORE_DETAILS_KEY = 'delivery-tracker:more-details-open';
+
+function rememberedOpen(): boolean {
+  try {
+    return localStorage.getItem(MORE_DETAILS_KEY) === '1';
+  } catch {
+    return false;
+  }
+}
+
+function rememberOpen(open: boolean): void {
+  try {
+    localStorage.setItem(MORE_DETAILS_KEY, open ? '1' : '0');
+  } catch {
+    // Storage blocked: it opens as the card decides next time.
+  }
+}
+
+/**
+ * The optional fields the card does not pay for. Open as the driver last left it (remembered on
+ * the device, so a driver who tracks hours opens it once), and whenever one of its fields holds
+ * a value (a day being edited, times the shift clock filled in).
+ */
+function MoreDetails({ fields, form, errors, render, children }: { fields: Optional[]; form: EntryFormInput; errors: EntryFormErrors; render: (field: Optional) => ReactNode; children?: ReactNode }) {
+  const filled = fields.some((field) => hasValue[field](form));
+  const [open, setOpen] = useState(() => rememberedOpen() || filled);
+  const [wasFilled, setWasFilled] = useState(filled);
+  if (filled !== wasFilled) {
+    setWasFilled(filled);
+    if (filled) setOpen(true);
+  }
   // A field with a problem is never left hidden.
   const mustShow = fields.some((field) => errorIn[field](errors));
   return (
     <details className={styles.more} open={open || mustShow} onToggle={(event) => setOpen(event.currentTarget.open)}>
-      <summary className={styles.moreSummary}>
+      <summary className={styles.moreSummary} onClick={() => rememberOpen(!(open || mustShow))}>
         <ChevronRight aria-hidden="true" />
         More details
-        <span className={styles.moreHint}>{fields.map((field) => OPTIONAL_WORDS[field]).join(', ')}</span>
+        <span className={styles.moreHint}>{[...fields.map((field) => OPTIONAL_WORDS[field]), ...(children ? ['odometer'] : [])].join(', ')}</span>
       </summary>
-      <div className={styles.grid}>{fields.map(render)}</div>
+      <div className={styles.grid}>
+        {fields.map(render)}
+        {children}
+      </div>
     </details>
   );
 }

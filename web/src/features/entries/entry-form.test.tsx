@@ -6,7 +6,7 @@ import { DEFAULT_TIERS, payFor, type PayTier } from '@/lib/pay';
 import { readPaySetup, usePaySetup } from '@/lib/sync/use-pay-setup';
 import { localDay } from '@/lib/week';
 import type * as Commands from '@/sync/commands';
-import { saveEntry } from '@/sync/commands';
+import { saveRecords } from '@/sync/commands';
 import type { LocalDb } from '@/sync/db';
 import { makeCourier, makeRateCard, seedDefaultCourier } from '@/testing/pay-fixtures';
 import { renderWithSync } from '@/testing/render-with-sync';
@@ -16,7 +16,7 @@ import { useEntries } from './use-entries';
 // The real command, wrapped so a test can hold a save in flight or make it fail.
 vi.mock('@/sync/commands', async (importOriginal) => {
   const real = await importOriginal<typeof Commands>();
-  return { ...real, saveEntry: vi.fn(real.saveEntry) };
+  return { ...real, saveRecords: vi.fn(real.saveRecords) };
 });
 
 /** The form as the dashboard composes it: couriers, cards and days read live from the device. */
@@ -165,8 +165,8 @@ describe('EntryForm', () => {
 
   it('says Saving... and is disabled while the save is in flight', async () => {
     let finish: () => void = () => undefined;
-    vi.mocked(saveEntry).mockImplementationOnce(
-      (db, content) => new Promise((resolve) => (finish = () => resolve(vi.mocked(saveEntry).getMockImplementation()!(db, content)))),
+    vi.mocked(saveRecords).mockImplementationOnce(
+      (db, writes) => new Promise((resolve) => (finish = () => resolve(vi.mocked(saveRecords).getMockImplementation()!(db, writes)))),
     );
     const form = await setup();
     await form.user.type(form.stops(), '10');
@@ -181,7 +181,7 @@ describe('EntryForm', () => {
   });
 
   it('reports a failed save and keeps what was typed', async () => {
-    vi.mocked(saveEntry).mockRejectedValueOnce(new Error('DatabaseClosedError'));
+    vi.mocked(saveRecords).mockRejectedValueOnce(new Error('DatabaseClosedError'));
     const form = await setup();
     await form.user.type(form.stops(), '10');
     await form.user.click(form.submit());

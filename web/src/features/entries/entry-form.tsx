@@ -1,5 +1,5 @@
 import { CircleAlert, CircleCheck, CloudOff, RefreshCw, type LucideIcon } from 'lucide-react';
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { Button } from '@/components/button';
 import { FormAlert } from '@/components/form-alert';
 import { Spinner } from '@/components/spinner';
@@ -10,9 +10,16 @@ import { useForm } from '@/lib/use-form';
 import { localDay } from '@/lib/week';
 import { shortStatusText, type SyncStatus } from '@/sync/status';
 import type { LocalEntry } from '@/sync/types';
-import { logDay, sameDayEntries } from './commands';
-import { lastUsedCourierId, type DayDraft } from './day-pricing';
+import { logDay, sameDayEntries, type DayOdometer } from './commands';
+import type { DayDraft } from './day-pricing';
 import { EntryFields } from './entry-fields';
+import { likelyCourierId } from './likely-courier';
+import { OdometerFields } from './odometer-fields';
+import { validateOdometer, type OdometerErrors } from './odometer-schema';
+import { shiftTimes } from './shift-clock';
+import { ShiftClockBar } from './shift-clock-bar';
+import { useDayOdometer } from './use-day-odometer';
+import { useShiftClock } from './use-shift-clock';
 import { formPaidFields, needsOf } from './form-card';
 import { emptyEntryForm, entryFormSchema, entryMessages, saveFailureMessage } from './entry-form-schema';
 import { SameDayNotice } from './same-day-notice';
@@ -20,14 +27,21 @@ import styles from './entry-form.module.css';
 
 export { SUCCESS_MESSAGE_MS };
 
-// The courier is left unchosen (''): it means the last used one, read when the day is saved.
-const emptyForm = () => emptyEntryForm(localDay(new Date()));
-
 interface EntryFormProps {
   /** Couriers and their cards: the card in force prices the day. Undefined while being read. */
   pay: PaySetup | undefined;
-  /** The driver's days, for the last used courier. Undefined while being read. */
+  /** The driver's days, for the most likely courier. Undefined while being read. */
   entries: readonly LocalEntry[] | undefined;
+  /** The card's heading. */
+  title?: string;
+  /** The id of a heading outside that names the form (a dialog's title): the card then has none of its own. */
+  labelledBy?: string;
+  /** The date a new form starts on (today unless said). */
+  initialDate?: string | undefined;
+  /** Show the shift clock, whose times fill the form (the dashboard's and the "+" form). */
+  withShiftClock?: boolean;
+  /** After a day is stored. */
+  onSaved?: (entry: LocalEntry) => void;
 }
 
 /**
@@ -37,53 +51,93 @@ interface EntryFormProps {
  * saved. Saving waits until the couriers and cards are read, so no day is priced by a card
  * that was simply not loaded yet.
  */
-export function EntryForm({ pay, entries }: EntryFormProps) {
+export function EntryForm({ pay, entries, title = 'Log New Entry', labelledBy, initialDate, withShiftClock = false, onSaved }: EntryFormProps) {
   const handle = useSyncHandle();
+  const { userId } = handle.db;
   const [saved, showSaved, clearSaved] = useFlash();
   // A day for this courier and date is already logged: the driver chooses before anything is saved.
-  const [sameDay, setSameDay] = useState<{ day: DayDraft; logged: LocalEntry[] } | null>(null);
+  const [sameDay, setSameDay] = useState<{ day: DayDraft; logged: LocalEntry[]; odometer: DayOdometer | null } | null>(null);
+  const [odometerErrors, setOdometerErrors] = useState<OdometerErrors>({});
+  const clock = useShiftClock(userId);
   const ready = pay !== undefined && entries !== undefined;
-  const defaultCourierId = ready ? lastUsedCourierId(entries, pay.couriers, handle.db.userId) : handle.db.userId;
+  // The courier is left unchosen (''): the most likely one for the form's date, read when it is saved.
+  const emptyForm = () => emptyEntryForm(initialDate ?? localDay(new Date()));
+  const [dateForCourier, setDateForCourier] = useState(() => initialDate ?? localDay(new Date()));
+  const defaultCourierId = ready ? likelyCourierId(entries, pay.couriers, userId, dateForCourier) : userId;
+  const odometer = useDayOdometer(dateForCourier);
+
+  /** After a day is stored: a fresh form, the shift it used forgotten. */
+  function stored(entry: LocalEntry, message: string, reset: (values: ReturnType<typeof emptyForm>) => void) {
+    reset(emptyForm());
+    setDateForCourier(initialDate ?? localDay(new Date()));
+    odometer.reset();
+    if (withShiftClock && clock.shift && clock.shift.endedAt !== null && shiftTimes(clock.shift).date === entry.date) clock.discard();
+    showSaved(message);
+    onSaved?.(entry);
+  }
+
   const form = useForm({
     schema: (values) => entryFormSchema(needsOf(formPaidFields(pay, values, defaultCourierId))),
     initial: emptyForm,
     ready,
     command: async (typed): Promise<LocalEntry | null> => {
+      const miles = validateOdometer(odometer.typedValues);
+      setOdometerErrors(miles.ok ? {} : miles.errors);
+      if (!miles.ok) return null;
       const day: DayDraft = { ...typed, courierId: typed.courierId || defaultCourierId, separateShift: false };
       const logged = await sameDayEntries(handle.db, day.courierId, day.date);
       if (logged.length > 0) {
-        setSameDay({ day, logged });
+        setSameDay({ day, logged, odometer: miles.value });
         return null;
       }
-      return logDay(handle, day, pay!.cards);
+      return logDay(handle, day, pay!.cards, miles.value);
     },
     onSuccess: (entry, { reset }) => {
-      if (entry === null) return;
-      reset(emptyForm());
-      showSaved(entryMessages.saved);
+      if (entry !== null) stored(entry, entryMessages.saved, reset);
     },
     failure: saveFailureMessage,
   });
   const headingId = useId();
 
+  // An ended shift fills the day's date, start and finish once (after a reload too); the
+  // driver can still change them before saving.
+  const filledFrom = useRef<number | null>(null);
+  const { setField } = form;
+  useEffect(() => {
+    const shift = clock.shift;
+    if (!withShiftClock || !shift || shift.endedAt === null || filledFrom.current === shift.endedAt) return;
+    filledFrom.current = shift.endedAt;
+    const times = shiftTimes(shift);
+    setField('date', times.date);
+    setDateForCourier(times.date);
+    setField('startTime', times.startTime);
+    setField('finishTime', times.finishTime ?? '');
+  }, [clock.shift, withShiftClock, setField]);
+
   async function saveAsShift() {
     if (!sameDay || !pay) return;
-    const { day } = sameDay;
+    const { day, odometer: miles } = sameDay;
     setSameDay(null);
     try {
-      await logDay(handle, { ...day, separateShift: true }, pay.cards);
-      form.reset(emptyForm());
-      showSaved(entryMessages.savedShift);
+      const entry = await logDay(handle, { ...day, separateShift: true }, pay.cards, miles);
+      stored(entry, entryMessages.savedShift, form.reset);
     } catch (error) {
       form.fail(saveFailureMessage(error));
     }
   }
 
   return (
-    <section className={styles.card} aria-labelledby={headingId}>
-      <h2 id={headingId} className={styles.title}>
-        Log New Entry
-      </h2>
+    <section className={styles.card} aria-labelledby={labelledBy ?? headingId}>
+      {labelledBy && !withShiftClock ? null : (
+        <div className={styles.head}>
+          {labelledBy ? null : (
+            <h2 id={headingId} className={styles.title}>
+              {title}
+            </h2>
+          )}
+          {withShiftClock ? <ShiftClockBar clock={clock} /> : null}
+        </div>
+      )}
       <form
         className={styles.form}
         onSubmit={(event) => {
@@ -101,9 +155,11 @@ export function EntryForm({ pay, entries }: EntryFormProps) {
             // The notice is about the day as it was typed: a change to it asks again on Save.
             setSameDay(null);
             form.setField(field, value);
+            if (field === 'date' && /^\d{4}-\d{2}-\d{2}$/.test(value)) setDateForCourier(value);
           }}
           pay={pay}
           defaultCourierId={defaultCourierId}
+          moreDetails={odometer.vehicles.length > 0 ? <OdometerFields odometer={odometer} errors={odometerErrors} /> : undefined}
         />
         {sameDay ? (
           <SameDayNotice

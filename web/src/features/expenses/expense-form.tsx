@@ -2,7 +2,7 @@ import { Camera, ImagePlus } from 'lucide-react';
 import { useId, useMemo, useRef, useState, type ChangeEvent } from 'react';
 import { Button } from '@/components/button';
 import { FormActions } from '@/components/form-actions';
-import { ExpenseCategoryOptions } from '@/components/expense-category-options';
+import { ChosenCategory, ExpenseCategoryOptions } from '@/components/expense-category-options';
 import { FormAlert } from '@/components/form-alert';
 import { SelectField, TextField } from '@/components/text-field';
 import { VehicleField } from '@/components/vehicle-field';
@@ -121,9 +121,12 @@ export function ExpenseForm({ editing, couriers, vehicles, today, onSaved, onCan
           error={errors.amount}
           onChange={(e) => update('amount', e.target.value)}
         />
-        <SelectField label="Category" value={values.category} error={errors.category} onChange={(e) => update('category', e.target.value as ExpenseCategory | '')}>
-          <ExpenseCategoryOptions />
-        </SelectField>
+        <div className={recordForm.wide}>
+          <SelectField label="Category" value={values.category} error={errors.category} onChange={(e) => update('category', e.target.value as ExpenseCategory | '')}>
+            <ExpenseCategoryOptions />
+          </SelectField>
+          <ChosenCategory category={values.category} />
+        </div>
         {showVehicles ? (
           <VehicleField
             vehicles={vehicles}

@@ -66,7 +66,7 @@ describe('ExpensesView', () => {
   it('lists expenses by month with totals, tags and repeats, and a refused photo with Try again and Remove photo', async () => {
     const handle = createTestSyncHandle();
     const { db } = handle;
-    const van = await saveRecord(db, 'vehicle', { name: 'Transit', type: 'carVan', method: 'actualCosts' });
+    const van = await saveRecord(db, 'vehicle', { name: 'Transit', type: 'carVan', method: 'actualCosts', commuteMiles: 0 });
     const photo = newId();
     const expense = await saveExpenseWithReceipts(db, fuel({ vehicleId: van.id, receipts: [photo] }), undefined, [{ id: photo, blob: new Blob(['x']) }], []);
     await db.receiptPhotos.update(photo, { error: 'This file is not a JPEG, PNG or WebP picture.' });
@@ -114,7 +114,7 @@ describe('ExpensesView', () => {
     const fuelId = newId();
     await saveRecord(handle.db, 'expense', fuel(), fuelId);
     const van = newId();
-    await saveRecord(handle.db, 'vehicle', { name: 'Hired van', type: 'carVan', method: 'flatRate' }, van);
+    await saveRecord(handle.db, 'vehicle', { name: 'Hired van', type: 'carVan', method: 'flatRate', commuteMiles: 0 }, van);
     const app = renderWithSync(<ExpensesView />, { handle, path: '/app/spending' });
     const item = (await screen.findByText('No vehicle: edit to link it')).closest('li')!;
     await app.user.click(within(item).getByRole('button', { name: /^Edit Fuel/ }));

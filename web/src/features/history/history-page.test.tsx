@@ -248,6 +248,33 @@ describe('HistoryPage', () => {
     expect(screen.getByText('Entry restored')).toBeInTheDocument();
   });
 
+  it('ends the Undo offer when the driver moves to another view (it does not follow them)', async () => {
+    const handle = createTestSyncHandle();
+    await handle.db.entries.put(makeEntry({ date: '2025-03-20', notes: 'depot run' }));
+    const { user } = renderWithSync(<HistoryPage />, { handle, path });
+
+    await user.click(await screen.findByRole('button', { name: 'Delete entry for 20/03/2025' }));
+    expect(await screen.findByRole('button', { name: 'Undo' })).toBeInTheDocument();
+    await user.click(screen.getByRole('link', { name: 'Statement checks' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Statement checks' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Undo' })).not.toBeInTheDocument();
+    await user.click(screen.getByRole('link', { name: 'Entries' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'All Entries' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Undo' })).not.toBeInTheDocument();
+  });
+
+  it('heads each view with what it shows', async () => {
+    const handle = createTestSyncHandle();
+    await handle.db.entries.put(makeEntry({ date: '2025-03-20' }));
+    const { user } = renderWithSync(<HistoryPage />, { handle, path });
+    expect(await screen.findByText('1 entry, newest first')).toBeInTheDocument();
+    await user.click(screen.getByRole('link', { name: 'Summaries' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Summaries' })).toBeInTheDocument();
+    await user.click(screen.getByRole('link', { name: 'Statement checks' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Statement checks' })).toBeInTheDocument();
+    expect(screen.queryByText(/newest first/)).not.toBeInTheDocument();
+  });
+
   it('shows weekly and monthly summaries for the range', async () => {
     const handle = createTestSyncHandle();
     await handle.db.entries.bulkPut([

@@ -7,7 +7,7 @@ import { PaySummaryPanel } from '@/components/pay-summary';
 import { Spinner } from '@/components/spinner';
 import { UndoToast } from '@/components/undo-toast';
 import { ViewTabs } from '@/components/view-tabs';
-import { formatShortDate } from '@/lib/format';
+import { countWords, formatShortDate } from '@/lib/format';
 import { historyView, routes, type HistoryView } from '@/lib/paths';
 import { paySummary } from '@/lib/pay-summary';
 import { deleteDay, restoreDay } from '@/features/entries/commands';
@@ -40,6 +40,13 @@ const VIEWS: { id: HistoryView; label: string }[] = [
   { id: 'summaries', label: 'Summaries' },
   { id: 'invoices', label: 'Statement checks' },
 ];
+
+/** Each view's heading names what it shows (the bottom bar has "History" and "Statements"). */
+const headings: Record<HistoryView, { title: string; intro: (entries: number) => string }> = {
+  entries: { title: 'All Entries', intro: (total) => `${countWords(total, 'entry', 'entries')}, newest first` },
+  summaries: { title: 'Summaries', intro: (total) => `Weeks and months of ${countWords(total, 'entry', 'entries')}` },
+  invoices: { title: 'Statement checks', intro: () => 'What each courier paid against your log, pay period by pay period' },
+};
 
 function viewOf(params: URLSearchParams): HistoryView {
   const view = params.get('view');
@@ -108,7 +115,16 @@ export function HistoryPage() {
   );
 
   const [deleted, setDeleted] = useState<Deleted | null>(null);
+  // A deleted day's mileage stays in the log (entries/commands.ts deleteDay): the toast says so.
+  const [mileageKept, setMileageKept] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
+  // Undo belongs to the view it was offered on: switching views (the bottom bar's History and
+  // Statements are views of this one screen) ends it, as leaving the screen does.
+  const [undoView, setUndoView] = useState(view);
+  if (undoView !== view) {
+    setUndoView(view);
+    setDeleted(null);
+  }
 
   function setRange(next: DayRange) {
     setParams(
@@ -125,8 +141,10 @@ export function HistoryPage() {
   }
 
   async function remove(target: Deleted) {
-    if (target.kind === 'entry') await deleteDay(handle, target.record.id);
-    else await deleteCheck(handle, target.record.id);
+    if (target.kind === 'entry') {
+      const { mileageKept } = await deleteDay(handle, target.record.id);
+      setMileageKept(mileageKept > 0);
+    } else await deleteCheck(handle, target.record.id);
     setDeleted(target);
     setNotice(null);
   }
@@ -142,8 +160,9 @@ export function HistoryPage() {
   const dismiss = useCallback(() => setDeleted(null), []);
 
   const total = entries?.length ?? 0;
+  const heading = headings[view];
   return (
-    <Page title="All Entries" intro={entries ? `${total} ${total === 1 ? 'entry' : 'entries'}, newest first` : null}>
+    <Page title={heading.title} intro={entries ? heading.intro(total) : null}>
       <div>
         <ButtonLink to={routes.dashboard} variant="ghost" className={styles.back}>
           <ArrowLeft aria-hidden="true" />
@@ -213,7 +232,11 @@ export function HistoryPage() {
       </p>
       {deleted ? (
         <UndoToast
-          message={deleted.kind === 'entry' ? `Entry for ${formatShortDate(deleted.record.date)} deleted` : 'Statement check deleted'}
+          message={
+            deleted.kind === 'entry'
+              ? `Entry for ${formatShortDate(deleted.record.date)} deleted${mileageKept ? '. Its mileage stays in the mileage log' : ''}`
+              : 'Statement check deleted'
+          }
           onUndo={() => void undo()}
           onDismiss={dismiss}
         />
@@ -223,7 +246,7 @@ export function HistoryPage() {
 }
 
 function matchText(matching: number, total: number): string {
-  if (matching === total) return `Showing all ${total} ${total === 1 ? 'entry' : 'entries'}`;
+  if (matching === total) return `Showing all ${countWords(total, 'entry', 'entries')}`;
   return `${matching} of ${total} entries in this period`;
 }
 

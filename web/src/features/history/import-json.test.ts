@@ -41,7 +41,7 @@ function fullExport(): JsonExport {
       deductions: [makeDeduction('van', 'evri')],
     },
     expenses: [{ id: 'x1', date: '2025-03-05', amount: 4_250, category: 'fuel', note: 'Diesel', courierId: null, vehicleId: 'van1', repeat: 'once', repeatUntil: null, receipts: ['r1'], ...stamps }],
-    vehicles: [{ id: 'van1', name: 'Transit', type: 'carVan', method: 'flatRate', ...stamps }],
+    vehicles: [{ id: 'van1', name: 'Transit', type: 'carVan', method: 'flatRate', commuteMiles: 0, ...stamps }],
     mileage: [{ id: 'm1', date: '2025-03-05', vehicleId: 'van1', courierId: 'evri', odometerStart: 10, odometerEnd: 90, businessMiles: 70, commuteMiles: 10, note: '', ...stamps }],
     from: '2025-03-01',
     to: '2025-03-31',
@@ -143,7 +143,7 @@ describe('importing our JSON export', () => {
   it('gives a record deleted on this device a new id, and points its references at it', () => {
     const file = fullExport();
     const device = emptyDevice();
-    device.vehicle = [{ id: 'van1', name: 'Old van', type: 'carVan', method: 'flatRate', deleted: 1 }];
+    device.vehicle = [{ id: 'van1', name: 'Old van', type: 'carVan', method: 'flatRate', commuteMiles: 0, deleted: 1 }];
     const plan = planImport(parsed(file), device, () => 'van-again');
     const vehicle = plan.writes.find((w) => w.kind === 'vehicle');
     expect(vehicle?.id).toBe('van-again');

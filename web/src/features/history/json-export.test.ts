@@ -264,8 +264,8 @@ describe('JSON export', () => {
           { ...expense('gone', {}), deleted: 1 },
         ],
         vehicles: [
-          { id: 'van', name: 'Transit', type: 'carVan', method: 'flatRate', ...stamps },
-          { id: 'old', name: 'Bike', type: 'bicycle', method: 'flatRate', ...stamps, deleted: 1 },
+          { id: 'van', name: 'Transit', type: 'carVan', method: 'flatRate', commuteMiles: 0, ...stamps },
+          { id: 'old', name: 'Bike', type: 'bicycle', method: 'flatRate', commuteMiles: 0, ...stamps, deleted: 1 },
         ],
         mileage: [mileage('m1', '2025-03-05'), mileage('m0', '2025-02-28'), mileage('m2', '2025-03-06', 1)],
       }),
@@ -285,7 +285,7 @@ describe('JSON export', () => {
       createdAt: '2025-03-02T08:00:00Z',
       updatedAt: '2025-03-02T08:00:00Z',
     });
-    expect(result.vehicles).toEqual([{ id: 'van', name: 'Transit', type: 'carVan', method: 'flatRate', createdAt: '2025-03-02T08:00:00Z', updatedAt: '2025-03-02T08:00:00Z' }]);
+    expect(result.vehicles).toEqual([{ id: 'van', name: 'Transit', type: 'carVan', method: 'flatRate', commuteMiles: 0, createdAt: '2025-03-02T08:00:00Z', updatedAt: '2025-03-02T08:00:00Z' }]);
     expect(result.mileage).toEqual([
       {
         id: 'm1',

@@ -208,7 +208,7 @@ function exportedExpense(e: Exportable<ExpenseContent>): Exported<ExpenseContent
 }
 
 function exportedVehicle(v: Exportable<VehicleContent>): Exported<VehicleContent> {
-  return { id: v.id, name: v.name, type: v.type, method: v.method, createdAt: v.createdAt, updatedAt: v.updatedAt };
+  return { id: v.id, name: v.name, type: v.type, method: v.method, commuteMiles: v.commuteMiles, createdAt: v.createdAt, updatedAt: v.updatedAt };
 }
 
 function exportedMileage(m: Exportable<MileageContent>): Exported<MileageContent> {

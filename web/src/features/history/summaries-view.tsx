@@ -75,60 +75,130 @@ interface SummaryRow {
   totals: PeriodTotals;
 }
 
+/** A period's £/hour (gross, with net under it) and £/stop (with £ a parcel under it), shared by both layouts. */
+function PerHour({ totals }: { totals: PeriodTotals }) {
+  if (totals.perHour === null) return <>–</>;
+  return (
+    <>
+      {formatPence(totals.perHour)}
+      {/* Net of the period's deductions, under the gross: one column keeps the table on a laptop's width. */}
+      {totals.netPerHour === null ? null : <span className={styles.netRate}>{formatPence(totals.netPerHour)} net</span>}
+    </>
+  );
+}
+
+function PerStop({ totals }: { totals: PeriodTotals }) {
+  return (
+    <>
+      {totals.perStop === null ? '–' : formatPence(totals.perStop)}
+      {totals.perParcel === null ? null : <span className={styles.parcels}>{formatPence(totals.perParcel)} a parcel</span>}
+    </>
+  );
+}
+
+function Stops({ totals }: { totals: PeriodTotals }) {
+  return (
+    <>
+      {count.format(totals.stops)}
+      {totals.parcels > 0 ? <span className={styles.parcels}>{count.format(totals.parcels)} parcels</span> : null}
+    </>
+  );
+}
+
+const deductionsText = (totals: PeriodTotals) => (totals.deductions === 0 ? '–' : formatPence(-totals.deductions));
+
 /**
- * One row per period; on a phone it scrolls sideways inside its card, the period kept in view.
- * A period with days paid without stops shows their parcels under its stops, and their £ per
- * parcel under its £ per stop (which never counts them).
+ * One row per period on a wide screen; on a phone one card per period, Net first beside the
+ * period, so nothing needs sideways scrolling (CSS shows one layout; the other is display:none,
+ * out of the accessibility tree). A period with days paid without stops shows their parcels
+ * under its stops, and their £ per parcel under its £ per stop (which never counts them).
  */
 function SummaryTable({ caption, rows }: { caption: string; rows: SummaryRow[] }) {
   return (
-    <div className={styles.tableWrap}>
-      <table className={styles.table}>
-        <thead>
-          <tr>
-            <th scope="col">{caption}</th>
-            <th scope="col">Days</th>
-            <th scope="col">Stops</th>
-            <th scope="col">Gross</th>
-            <th scope="col">Deductions</th>
-            <th scope="col">Net</th>
-            <th scope="col">£/hour</th>
-            <th scope="col">£/stop</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map(({ key, prefix, label, totals }) => (
-            <tr key={key}>
-              <th scope="row">
-                {prefix ? <span className={styles.prefix}>{prefix}</span> : null} {label}
-              </th>
-              <td>{totals.daysWorked}</td>
-              <td>
-                {count.format(totals.stops)}
-                {totals.parcels > 0 ? <span className={styles.parcels}>{count.format(totals.parcels)} parcels</span> : null}
-              </td>
-              <td>{formatPence(totals.gross)}</td>
-              <td>{totals.deductions === 0 ? '–' : formatPence(-totals.deductions)}</td>
-              <td className={styles.net}>{formatPence(totals.net)}</td>
-              <td>
-                {totals.perHour === null ? (
-                  '–'
-                ) : (
-                  <>
-                    {formatPence(totals.perHour)}
-                    {/* Net of the period's deductions, under the gross: one column keeps the table on a laptop's width. */}
-                    {totals.netPerHour === null ? null : <span className={styles.netRate}>{formatPence(totals.netPerHour)} net</span>}
-                  </>
-                )}
-              </td>
-              <td>
-                {totals.perStop === null ? '–' : formatPence(totals.perStop)}
-                {totals.perParcel === null ? null : <span className={styles.parcels}>{formatPence(totals.perParcel)} a parcel</span>}
-              </td>
+    <>
+      {/* Focusable: on a narrow laptop window the table may still scroll, and keys must reach it. */}
+      <div className={styles.tableWrap} role="region" aria-label={`${caption} by ${caption.toLowerCase()}, table`} tabIndex={0}>
+        <table className={styles.table}>
+          <thead>
+            <tr>
+              <th scope="col">{caption}</th>
+              <th scope="col">Days</th>
+              <th scope="col">Stops</th>
+              <th scope="col">Gross</th>
+              <th scope="col">Deductions</th>
+              <th scope="col">Net</th>
+              <th scope="col">£/hour</th>
+              <th scope="col">£/stop</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+          </thead>
+          <tbody>
+            {rows.map(({ key, prefix, label, totals }) => (
+              <tr key={key}>
+                <th scope="row">
+                  {prefix ? <span className={styles.prefix}>{prefix}</span> : null} {label}
+                </th>
+                <td>{totals.daysWorked}</td>
+                <td>
+                  <Stops totals={totals} />
+                </td>
+                <td>{formatPence(totals.gross)}</td>
+                <td>{deductionsText(totals)}</td>
+                <td className={styles.net}>{formatPence(totals.net)}</td>
+                <td>
+                  <PerHour totals={totals} />
+                </td>
+                <td>
+                  <PerStop totals={totals} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <ul className={styles.periodCards} aria-label={`${caption} by ${caption.toLowerCase()}`}>
+        {rows.map(({ key, prefix, label, totals }) => (
+          <li key={key} className={styles.periodCard}>
+            <div className={styles.periodHead}>
+              <h3 className={styles.periodLabel}>{prefix ? `${prefix} ${label}` : label}</h3>
+              <p className={styles.periodNet}>
+                <span className={styles.periodNetWord}>Net</span> {formatPence(totals.net)}
+              </p>
+            </div>
+            <dl className={styles.periodFigures}>
+              <div>
+                <dt>Days</dt>
+                <dd>{totals.daysWorked}</dd>
+              </div>
+              <div>
+                <dt>Stops</dt>
+                <dd>
+                  <Stops totals={totals} />
+                </dd>
+              </div>
+              <div>
+                <dt>Gross</dt>
+                <dd>{formatPence(totals.gross)}</dd>
+              </div>
+              <div>
+                <dt>Deductions</dt>
+                <dd>{deductionsText(totals)}</dd>
+              </div>
+              <div>
+                <dt>£/hour</dt>
+                <dd>
+                  <PerHour totals={totals} />
+                </dd>
+              </div>
+              <div>
+                <dt>£/stop</dt>
+                <dd>
+                  <PerStop totals={totals} />
+                </dd>
+              </div>
+            </dl>
+          </li>
+        ))}
+      </ul>
+    </>
   );
 }

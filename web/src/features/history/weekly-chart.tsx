@@ -22,11 +22,18 @@ function options(points: readonly WeekPoint[], width: number): uPlot.Options {
     const point = Number.isInteger(index) ? points[index] : undefined;
     return point ? formatShortDate(point.weekStart).slice(0, 5) : '';
   };
+  // The legend reads the latest week until a bar is touched, and again once the finger leaves:
+  // never "Stops: --" waiting for a tap.
+  const latest = (u: uPlot) => {
+    if ((u.cursor.idx === null || u.cursor.idx === undefined) && points.length > 0) u.setLegend({ idx: points.length - 1 });
+  };
   return {
     width,
     height: HEIGHT_PX,
+    hooks: { ready: [latest], setCursor: [latest] },
     cursor: { drag: { x: false, y: false } },
-    scales: { x: { time: false }, stops: { range: (_u, _min, max) => [0, Math.max(10, max)] }, money: { range: (_u, _min, max) => [0, Math.max(10, max)] } },
+    // Half a week of room at each end: the first and last bars draw whole, inside the plot.
+    scales: { x: { time: false, range: (_u, min, max) => [min - 0.5, max + 0.5] }, stops: { range: (_u, _min, max) => [0, Math.max(10, max)] }, money: { range: (_u, _min, max) => [0, Math.max(10, max)] } },
     axes: [
       { stroke: muted, grid: { show: false }, values: (_u, splits) => splits.map(weekLabel) },
       { scale: 'stops', stroke: muted, grid, size: 48 },

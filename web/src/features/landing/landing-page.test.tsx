@@ -24,6 +24,20 @@ describe('landing page', () => {
     ]);
   });
 
+  it('says what the product does for a UK courier', async () => {
+    renderApp('/');
+    await waitForSession();
+    const strengths = screen.getByRole('region', { name: 'Built for how couriers are paid' });
+    expect(within(strengths).getAllByRole('heading', { level: 3 }).map((heading) => heading.textContent)).toEqual([
+      'Couriers and tiered pay',
+      'Van hire and deductions',
+      'Statement checks',
+      'HMRC mileage and the tax year',
+      'Works offline',
+      'Self-hosted and private',
+    ]);
+  });
+
   it('links the footer to privacy, terms and contact', async () => {
     renderApp('/');
     await waitForSession();
@@ -33,13 +47,14 @@ describe('landing page', () => {
     expect(within(footer).getByRole('link', { name: 'Contact' })).toHaveAttribute('href', '/contact');
   });
 
-  it('Get Started opens the login page', async () => {
+  it('Get Started opens the login page on its Sign Up tab', async () => {
     const { router, user } = renderApp('/');
     await waitForSession();
 
     await user.click(screen.getByRole('link', { name: 'Get Started' }));
 
     expect(currentPath(router)).toBe('/login');
-    expect(screen.getByRole('tab', { name: 'Login' })).toBeInTheDocument();
+    expect(await screen.findByRole('tab', { name: 'Sign Up', selected: true })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Sign Up' })).toBeInTheDocument();
   });
 });

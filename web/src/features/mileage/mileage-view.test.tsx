@@ -49,7 +49,7 @@ describe('MileageView', () => {
 
   it('shows the day that crosses the 10,000-mile break and the van’s claim', async () => {
     const handle = createTestSyncHandle();
-    const van = await saveVehicle(handle, { name: 'Van', type: 'carVan', method: 'flatRate' });
+    const van = await saveVehicle(handle, { name: 'Van', type: 'carVan', method: 'flatRate', commuteMiles: 0 });
     const typed = { vehicleId: van.id, courierId: null, odometerStart: null, odometerEnd: null, commuteMiles: 0, note: '' };
     for (let n = 0; n < 4; n++) await saveMileage(handle, { ...typed, date: day(n), businessMiles: 2000 });
     await saveMileage(handle, { ...typed, date: day(4), businessMiles: 1990 });
@@ -67,7 +67,7 @@ describe('MileageView', () => {
 
   it('keeps the method of a vehicle with miles in an earlier tax year, and lists that year on request', async () => {
     const handle = createTestSyncHandle();
-    const van = await saveVehicle(handle, { name: 'Old van', type: 'carVan', method: 'flatRate' });
+    const van = await saveVehicle(handle, { name: 'Old van', type: 'carVan', method: 'flatRate', commuteMiles: 0 });
     const lastYear = taxYearLabel(startYearOf(year) - 1);
     await saveMileage(handle, { vehicleId: van.id, date: addDays(firstDay, -1), courierId: null, odometerStart: null, odometerEnd: null, businessMiles: 12, commuteMiles: 0, note: '' });
     const app = renderWithSync(<MileageView />, { handle, path: PATH, at: `${PATH}?view=mileage` });
@@ -85,7 +85,7 @@ describe('MileageView', () => {
 
   it('says a bicycle is actual costs and shows its business-use share', async () => {
     const handle = createTestSyncHandle();
-    const bike = await saveVehicle(handle, { name: 'Cargo bike', type: 'bicycle', method: 'actualCosts' });
+    const bike = await saveVehicle(handle, { name: 'Cargo bike', type: 'bicycle', method: 'actualCosts', commuteMiles: 0 });
     const typed = { vehicleId: bike.id, courierId: null, odometerStart: null, odometerEnd: null, note: '' };
     await saveMileage(handle, { ...typed, date: day(0), businessMiles: 31, commuteMiles: 19 });
     const app = renderWithSync(<MileageView />, { handle, path: PATH, at: `${PATH}?view=mileage` });
@@ -99,7 +99,7 @@ describe('MileageView', () => {
 
   it('deletes a day and brings it back with Undo; a deleted vehicle’s miles stay', async () => {
     const handle = createTestSyncHandle();
-    const van = await saveVehicle(handle, { name: 'Van', type: 'carVan', method: 'flatRate' });
+    const van = await saveVehicle(handle, { name: 'Van', type: 'carVan', method: 'flatRate', commuteMiles: 0 });
     await saveMileage(handle, { vehicleId: van.id, date: day(2), courierId: null, odometerStart: null, odometerEnd: null, businessMiles: 40, commuteMiles: 0, note: '' });
     const app = renderWithSync(<MileageView />, { handle, path: PATH, at: `${PATH}?view=mileage` });
     const name = `Mileage on ${logDayWords(day(2))}`;
@@ -116,7 +116,7 @@ describe('MileageView', () => {
   });
   it('says why the server refused a day, on the day', async () => {
     const handle = createTestSyncHandle();
-    const van = await saveVehicle(handle, { name: 'Van', type: 'carVan', method: 'flatRate' });
+    const van = await saveVehicle(handle, { name: 'Van', type: 'carVan', method: 'flatRate', commuteMiles: 0 });
     const record = await saveMileage(handle, { vehicleId: van.id, date: day(3), courierId: null, odometerStart: null, odometerEnd: null, businessMiles: 12, commuteMiles: 0, note: '' });
     await handle.db.outbox.where('recordId').equals(record.id).modify({ parked: 1, attempts: 5, lastError: 'The vehicle is not yours' });
     await handle.db.mileage.update(record.id, { syncState: 'parked' });

@@ -3,9 +3,9 @@ import { blankVehicleForm, keptMethod, validateVehicleForm, vehicleFormOf, vehic
 
 describe('the vehicle form', () => {
   it('stores a named van on the flat rate', () => {
-    expect(validateVehicleForm({ name: '  Transit  ', type: 'carVan', method: 'flatRate' })).toEqual({
+    expect(validateVehicleForm({ name: '  Transit  ', type: 'carVan', method: 'flatRate', commuteMiles: '' })).toEqual({
       ok: true,
-      value: { name: 'Transit', type: 'carVan', method: 'flatRate' },
+      value: { name: 'Transit', type: 'carVan', method: 'flatRate', commuteMiles: 0 },
     });
   });
 
@@ -18,14 +18,14 @@ describe('the vehicle form', () => {
   });
 
   it('makes a bicycle actual costs, whatever the method field said', () => {
-    expect(validateVehicleForm({ name: 'Bike', type: 'bicycle', method: 'flatRate' })).toEqual({
+    expect(validateVehicleForm({ name: 'Bike', type: 'bicycle', method: 'flatRate', commuteMiles: '' })).toEqual({
       ok: true,
-      value: { name: 'Bike', type: 'bicycle', method: 'actualCosts' },
+      value: { name: 'Bike', type: 'bicycle', method: 'actualCosts', commuteMiles: 0 },
     });
   });
 
   it('keeps the method of a vehicle used in an earlier tax year, with HMRC’s reason', () => {
-    const van = { name: 'Van', type: 'carVan' as const, method: 'flatRate' as const };
+    const van = { name: 'Van', type: 'carVan' as const, method: 'flatRate' as const, commuteMiles: 0 };
     expect(validateVehicleForm({ ...vehicleFormOf(van), method: 'actualCosts' }, 'flatRate')).toEqual({
       ok: false,
       errors: { method: 'This vehicle has used this method in an earlier tax year. HMRC says it keeps it while you use the vehicle for your business.' },
@@ -33,7 +33,7 @@ describe('the vehicle form', () => {
     // Turning it into a bicycle would change the method too: said on the type.
     expect(validateVehicleForm({ ...vehicleFormOf(van), type: 'bicycle' }, 'flatRate')).toEqual({ ok: false, errors: { type: vehicleMessages.methodKept } });
     // The name and type may still change while the method stays.
-    expect(validateVehicleForm({ name: 'Old van', type: 'motorcycle', method: 'flatRate' }, 'flatRate').ok).toBe(true);
+    expect(validateVehicleForm({ name: 'Old van', type: 'motorcycle', method: 'flatRate', commuteMiles: '' }, 'flatRate').ok).toBe(true);
   });
 
   describe('keptMethod', () => {

@@ -9,12 +9,15 @@ import { currentTaxYear, taxYearOf } from '@/lib/tax/tax-year';
 import type { MileageContent, VehicleContent, VehicleMethod, VehicleType } from '@/sync/types';
 
 export const MAX_VEHICLE_NAME_CHARS = 60;
+/** Home to depot, one way: crates/domain/src/vehicle.rs MAX_COMMUTE_MILES. */
+export const MAX_COMMUTE_MILES = 500;
 
 export const vehicleMessages = {
   name: 'Please name the vehicle, e.g. Transit van',
   nameLength: `The name must be at most ${MAX_VEHICLE_NAME_CHARS} characters`,
   nameControl: forbiddenCharactersMessage('The name'),
   bicycle: 'A bicycle’s costs are claimed as actual costs: HMRC’s flat mileage rate for the self-employed covers cars, vans and motorcycles only.',
+  commute: `Enter the commute as whole miles from 0 to ${MAX_COMMUTE_MILES}, or leave it empty`,
   methodKept: 'This vehicle has used this method in an earlier tax year. HMRC says it keeps it while you use the vehicle for your business.',
 } as const;
 
@@ -22,6 +25,8 @@ export interface VehicleFormInput {
   name: string;
   type: VehicleType;
   method: VehicleMethod;
+  /** Home to depot, one way, in whole miles; empty is none (0). */
+  commuteMiles: string;
 }
 
 export type VehicleFormErrors = FieldErrors<VehicleFormInput>;
@@ -58,6 +63,11 @@ export function vehicleFormSchema(kept: VehicleMethod | null) {
         .refine((text) => !hasForbiddenCharacters(text), vehicleMessages.nameControl),
       type: z.enum(['carVan', 'motorcycle', 'bicycle']),
       method: z.enum(['flatRate', 'actualCosts']),
+      commuteMiles: z
+        .string()
+        .trim()
+        .refine((text) => text === '' || (/^\d+$/.test(text) && Number(text) <= MAX_COMMUTE_MILES), vehicleMessages.commute)
+        .transform((text) => (text === '' ? 0 : Number(text))),
     })
     .superRefine((value, context) => {
       if (kept !== null && effectiveMethod(value.type, value.method) !== kept) {
@@ -66,7 +76,7 @@ export function vehicleFormSchema(kept: VehicleMethod | null) {
         context.addIssue({ code: 'custom', path: [path], message: vehicleMessages.methodKept });
       }
     })
-    .transform((value): VehicleContent => ({ name: value.name, type: value.type, method: effectiveMethod(value.type, value.method) }));
+    .transform((value): VehicleContent => ({ name: value.name, type: value.type, method: effectiveMethod(value.type, value.method), commuteMiles: value.commuteMiles }));
 }
 
 export function validateVehicleForm(input: VehicleFormInput, kept: VehicleMethod | null = null): FormResult<VehicleFormInput, VehicleContent> {
@@ -74,9 +84,9 @@ export function validateVehicleForm(input: VehicleFormInput, kept: VehicleMethod
 }
 
 export function blankVehicleForm(): VehicleFormInput {
-  return { name: '', type: 'carVan', method: 'flatRate' };
+  return { name: '', type: 'carVan', method: 'flatRate', commuteMiles: '' };
 }
 
 export function vehicleFormOf(vehicle: VehicleContent): VehicleFormInput {
-  return { name: vehicle.name, type: vehicle.type, method: vehicle.method };
+  return { name: vehicle.name, type: vehicle.type, method: vehicle.method, commuteMiles: vehicle.commuteMiles === 0 ? '' : String(vehicle.commuteMiles) };
 }

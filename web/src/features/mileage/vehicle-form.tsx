@@ -7,7 +7,7 @@ import { useRefusedFields } from '@/lib/sync/use-refused-fields';
 import { useForm } from '@/lib/use-form';
 import type { LocalVehicle, VehicleMethod, VehicleType } from '@/sync/types';
 import { saveVehicle } from './commands';
-import { blankVehicleForm, MAX_VEHICLE_NAME_CHARS, vehicleFormOf, vehicleFormSchema, vehicleMessages } from './vehicle-form-schema';
+import { blankVehicleForm, MAX_COMMUTE_MILES, MAX_VEHICLE_NAME_CHARS, vehicleFormOf, vehicleFormSchema, vehicleMessages } from './vehicle-form-schema';
 import recordForm from '@/components/record-form.module.css';
 import styles from './mileage.module.css';
 
@@ -66,6 +66,18 @@ export function VehicleForm({ editing, kept, onSaved, onCancel }: VehicleFormPro
           <option value="flatRate">Flat rate per business mile</option>
           <option value="actualCosts">Actual costs</option>
         </SelectField>
+        <TextField
+          label="Commute, home to depot (miles each way)"
+          optional
+          type="number"
+          inputMode="numeric"
+          min={0}
+          max={MAX_COMMUTE_MILES}
+          step={1}
+          value={values.commuteMiles}
+          error={errors.commuteMiles}
+          onChange={(e) => update('commuteMiles', e.target.value)}
+        />
       </div>
       <p className={styles.hint}>
         <span>
@@ -73,6 +85,7 @@ export function VehicleForm({ editing, kept, onSaved, onCancel }: VehicleFormPro
             ? vehicleMessages.bicycle
             : 'The flat rate covers fuel, repairs, insurance and tax. Actual costs claims those bills times the business share of the miles in this log.'}
         </span>{' '}
+        <span>The commute is taken off twice a day when a day’s odometer readings become business miles: home to depot and back is not business travel.</span>{' '}
         <span>{kept ? 'Its method is kept: it has miles in an earlier tax year.' : 'A vehicle keeps its method once it has miles in an earlier tax year.'}</span>
       </p>
       {form.failure ? <FormAlert message={form.failure} /> : null}

@@ -2,6 +2,7 @@ import { Car, Pencil, Plus, Trash2 } from 'lucide-react';
 import { useCallback, useState } from 'react';
 import { Button } from '@/components/button';
 import { UndoToast } from '@/components/undo-toast';
+import { countWords } from '@/lib/format';
 import { useSyncHandle } from '@/lib/sync/use-sync';
 import { currentTaxYear } from '@/lib/tax/tax-year';
 import type { LocalMileage, LocalVehicle } from '@/sync/types';
@@ -82,6 +83,7 @@ export function VehiclesCard({ vehicles, log, today, adding = false, onAdded, on
                   <span className={styles.hint}>· {vehicleTypeWords[vehicle.type]}</span>
                 </p>
                 <p className={styles.hint}>{methodWords(vehicle, year)}</p>
+                {vehicle.commuteMiles > 0 ? <p className={styles.hint}>Commute: {countWords(vehicle.commuteMiles, 'mile')} each way, taken off a day’s odometer miles</p> : null}
               </div>
               <div className={styles.itemActions}>
                 <Button variant="ghost" aria-label={`Edit ${vehicle.name}`} onClick={() => setEditing(vehicle.id)}>

@@ -1,5 +1,5 @@
 import { Plus, Trash2 } from 'lucide-react';
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { Button } from '@/components/button';
 import { FormAlert } from '@/components/form-alert';
 import { Spinner } from '@/components/spinner';
@@ -9,6 +9,7 @@ import { formatShortDate } from '@/lib/format';
 import { useSyncHandle } from '@/lib/sync/use-sync';
 import type { LocalRateCard, RecordSyncState } from '@/sync/types';
 import { blankPeak, cardFormOf, MAX_LABEL_CHARS, MAX_PEAKS, validateCardForm, type CardFormInput, type PeakInput } from './card-form-schema';
+import { CARD_SECTIONS, sectionsInUse, type CardSection } from './card-sections';
 import { saveCard } from './commands';
 import { rateCardMessages } from './rate-card-messages';
 import { TierEditor } from './tier-editor';
@@ -16,6 +17,8 @@ import styles from './rate-cards.module.css';
 
 interface RateCardEditorProps {
   courierId: string;
+  /** Read with the form's name: two couriers' editors open at once must not share a name. */
+  courierName: string;
   /** The card being edited, or undefined for a new card from a date. */
   card?: LocalRateCard | undefined;
   /** A new card's starting values: the rules in force today, from today. */
@@ -35,7 +38,7 @@ interface RateCardEditorProps {
  * error. While nothing is typed the form follows the stored card, so a change synced in from
  * another device shows at once.
  */
-export function RateCardEditor({ courierId, card, initial, first, takenDates, today, onSaved, onCancel }: RateCardEditorProps) {
+export function RateCardEditor({ courierId, courierName, card, initial, first, takenDates, today, onSaved, onCancel }: RateCardEditorProps) {
   const handle = useSyncHandle();
   const stored = card ? cardFormOf(card) : initial!;
   // null: nothing typed yet, so the form follows the stored card.
@@ -45,6 +48,24 @@ export function RateCardEditor({ courierId, card, initial, first, takenDates, to
   const [failed, setFailed] = useState(false);
   const headingId = useId();
   const values = draft ?? stored;
+  // The optional parts the card uses, and those the driver opened: the rest wait behind a button.
+  const [opened, setOpened] = useState<ReadonlySet<CardSection>>(new Set());
+  const [justOpened, setJustOpened] = useState<CardSection | null>(null);
+  const inUse = sectionsInUse(values);
+  const shown = (section: CardSection) => inUse.has(section) || opened.has(section);
+  function open(section: CardSection) {
+    setOpened(new Set([...opened, section]));
+    setJustOpened(section);
+    // A peak is what "Peak periods" is for: the tap adds the first one.
+    if (section === 'peaks' && values.peaks.length === 0) set('peaks', [blankPeak(today)]);
+  }
+  /** A part opened by a tap takes the focus to its first box, so the keyboard does not lose its place. */
+  const focusIfOpened = (section: CardSection) => (element: HTMLFieldSetElement | null) => {
+    if (!element || justOpened !== section) return;
+    element.querySelector<HTMLInputElement>('input')?.focus();
+    // Once: a later render (any keystroke) must not pull the focus back here.
+    setJustOpened(null);
+  };
   const changed = !card || JSON.stringify(values) !== JSON.stringify(stored);
 
   function set<F extends keyof CardFormInput>(field: F, value: CardFormInput[F]) {
@@ -86,6 +107,8 @@ export function RateCardEditor({ courierId, card, initial, first, takenDates, to
     <form className={styles.editor} aria-labelledby={headingId} onSubmit={(event) => void save(event)} noValidate>
       <h4 id={headingId} className={styles.editorTitle}>
         {title}
+        {' '}
+        <span className="visually-hidden">for {courierName}</span>
       </h4>
       <div className={styles.formGrid}>
         {first ? null : (
@@ -115,75 +138,82 @@ export function RateCardEditor({ courierId, card, initial, first, takenDates, to
         {values.perStopOn ? <TierEditor tiers={values.tiers} onChange={(tiers) => set('tiers', tiers)} /> : null}
         {errors.tiers ? <p className={styles.fieldError}>{errors.tiers}</p> : null}
       </fieldset>
-      <fieldset className={styles.group}>
-        <legend className={styles.legend}>Per item</legend>
-        <p className={styles.hint}>Leave a box empty when this courier does not pay that way.</p>
-        <div className={styles.formGrid}>
-          <Money label="Per parcel (£)" value={values.perParcel} error={errors.perParcel} onChange={(v) => set('perParcel', v)} />
-          <TextField
-            label="Parcels paid a stop, at most"
-            optional
-            inputMode="numeric"
-            placeholder="No cap"
-            value={values.parcelCapPerStop}
-            error={errors.parcelCapPerStop}
-            onChange={(e) => set('parcelCapPerStop', e.target.value)}
-          />
-          <Money label="Per collection (£)" value={values.perCollection} error={errors.perCollection} onChange={(v) => set('perCollection', v)} />
-          <Money label="Per failed or returned item (£)" value={values.perFailed} error={errors.perFailed} onChange={(v) => set('perFailed', v)} />
-        </div>
-      </fieldset>
-      <fieldset className={styles.group}>
-        <legend className={styles.legend}>Per day or hour</legend>
-        <div className={styles.formGrid}>
-          <Money label="Day or route rate (£)" value={values.dayRate} error={errors.dayRate} onChange={(v) => set('dayRate', v)} />
-          <Money label="Hourly rate (£)" value={values.hourly} error={errors.hourly} onChange={(v) => set('hourly', v)} />
-        </div>
-      </fieldset>
-      <fieldset className={styles.group}>
-        <legend className={styles.legend}>Peak periods</legend>
-        {values.peaks.length === 0 ? <p className={styles.hint}>Extra pay between two dates, per stop or as a percentage.</p> : null}
-        {values.peaks.map((peak, index) => (
-          <div key={index} className={styles.peak} role="group" aria-label={`Peak ${index + 1}`}>
-            <div className={styles.tierHead}>
-              <p className={styles.tierName}>Peak {index + 1}</p>
-              <button
-                type="button"
-                className={styles.remove}
-                aria-label={`Remove peak ${index + 1}`}
-                onClick={() =>
-                  set(
-                    'peaks',
-                    values.peaks.filter((_, i) => i !== index),
-                  )
-                }
-              >
-                <Trash2 aria-hidden="true" />
-              </button>
-            </div>
-            <div className={styles.formGrid}>
-              <TextField label="First day" type="date" value={peak.from} onChange={(e) => setPeak(index, { from: e.target.value })} />
-              <TextField label="Last day" type="date" value={peak.to} onChange={(e) => setPeak(index, { to: e.target.value })} />
-              <Money label="Extra per stop (£)" value={peak.extraPerStop} onChange={(v) => setPeak(index, { extraPerStop: v })} />
-              <TextField
-                label="Multiplier (%)"
-                optional
-                inputMode="numeric"
-                placeholder="e.g. 150"
-                value={peak.multiplierPercent}
-                onChange={(e) => setPeak(index, { multiplierPercent: e.target.value })}
-              />
-            </div>
+      {shown('perItem') ? (
+        <fieldset className={styles.group} ref={focusIfOpened('perItem')}>
+          <legend className={styles.legend}>Per item</legend>
+          <p className={styles.hint}>Leave a box empty when this courier does not pay that way.</p>
+          <div className={styles.formGrid}>
+            <Money label="Per parcel (£)" value={values.perParcel} error={errors.perParcel} onChange={(v) => set('perParcel', v)} />
+            <TextField
+              label="Parcels paid a stop, at most"
+              optional
+              inputMode="numeric"
+              placeholder="No cap"
+              value={values.parcelCapPerStop}
+              error={errors.parcelCapPerStop}
+              onChange={(e) => set('parcelCapPerStop', e.target.value)}
+            />
+            <Money label="Per collection (£)" value={values.perCollection} error={errors.perCollection} onChange={(v) => set('perCollection', v)} />
+            <Money label="Per failed or returned item (£)" value={values.perFailed} error={errors.perFailed} onChange={(v) => set('perFailed', v)} />
           </div>
-        ))}
-        {errors.peaks ? <p className={styles.fieldError}>{errors.peaks}</p> : null}
-        <div>
-          <Button variant="secondary" disabled={values.peaks.length >= MAX_PEAKS} onClick={() => set('peaks', [...values.peaks, blankPeak(today)])}>
-            <Plus aria-hidden="true" />
-            Add peak
-          </Button>
-        </div>
-      </fieldset>
+        </fieldset>
+      ) : null}
+      {shown('perTime') ? (
+        <fieldset className={styles.group} ref={focusIfOpened('perTime')}>
+          <legend className={styles.legend}>Per day or hour</legend>
+          <div className={styles.formGrid}>
+            <Money label="Day or route rate (£)" value={values.dayRate} error={errors.dayRate} onChange={(v) => set('dayRate', v)} />
+            <Money label="Hourly rate (£)" value={values.hourly} error={errors.hourly} onChange={(v) => set('hourly', v)} />
+          </div>
+        </fieldset>
+      ) : null}
+      {shown('peaks') ? (
+        <fieldset className={styles.group} ref={focusIfOpened('peaks')}>
+          <legend className={styles.legend}>Peak periods</legend>
+          {values.peaks.length === 0 ? <p className={styles.hint}>Extra pay between two dates, per stop or as a percentage.</p> : null}
+          {values.peaks.map((peak, index) => (
+            <div key={index} className={styles.peak} role="group" aria-label={`Peak ${index + 1}`}>
+              <div className={styles.tierHead}>
+                <p className={styles.tierName}>Peak {index + 1}</p>
+                <button
+                  type="button"
+                  className={styles.remove}
+                  aria-label={`Remove peak ${index + 1}`}
+                  onClick={() =>
+                    set(
+                      'peaks',
+                      values.peaks.filter((_, i) => i !== index),
+                    )
+                  }
+                >
+                  <Trash2 aria-hidden="true" />
+                </button>
+              </div>
+              <div className={styles.formGrid}>
+                <TextField label="First day" type="date" value={peak.from} onChange={(e) => setPeak(index, { from: e.target.value })} />
+                <TextField label="Last day" type="date" value={peak.to} onChange={(e) => setPeak(index, { to: e.target.value })} />
+                <Money label="Extra per stop (£)" value={peak.extraPerStop} onChange={(v) => setPeak(index, { extraPerStop: v })} />
+                <TextField
+                  label="Multiplier (%)"
+                  optional
+                  inputMode="numeric"
+                  placeholder="e.g. 150"
+                  value={peak.multiplierPercent}
+                  onChange={(e) => setPeak(index, { multiplierPercent: e.target.value })}
+                />
+              </div>
+            </div>
+          ))}
+          {errors.peaks ? <p className={styles.fieldError}>{errors.peaks}</p> : null}
+          <div>
+            <Button variant="secondary" disabled={values.peaks.length >= MAX_PEAKS} onClick={() => set('peaks', [...values.peaks, blankPeak(today)])}>
+              <Plus aria-hidden="true" />
+              Add peak
+            </Button>
+          </div>
+        </fieldset>
+      ) : null}
+      <MoreWaysToPay hidden={CARD_SECTIONS.filter((section) => !shown(section))} onOpen={open} />
       {failed ? <FormAlert message={rateCardMessages.saveFailed} /> : null}
       <div className={styles.actions}>
         <Button type="submit" disabled={saving || !changed} aria-busy={saving}>
@@ -208,6 +238,33 @@ export function RateCardEditor({ courierId, card, initial, first, takenDates, to
         <SyncNote syncState={card?.syncState ?? 'synced'} changed={Boolean(card) && changed} />
       </div>
     </form>
+  );
+}
+
+const sectionButtons: Record<CardSection, ReactNode> = {
+  perItem: 'Per parcel, collection or failed item',
+  perTime: 'Day rate or hourly',
+  peaks: 'Peak period',
+};
+
+/** The parts a card does not use yet, one tap each. */
+function MoreWaysToPay({ hidden, onOpen }: { hidden: CardSection[]; onOpen: (section: CardSection) => void }) {
+  const labelId = useId();
+  if (hidden.length === 0) return null;
+  return (
+    <div className={styles.group} role="group" aria-labelledby={labelId}>
+      <p id={labelId} className={styles.legend}>
+        Other ways this courier pays
+      </p>
+      <div className={styles.moreWays}>
+        {hidden.map((section) => (
+          <Button key={section} variant="secondary" onClick={() => onOpen(section)}>
+            <Plus aria-hidden="true" />
+            {sectionButtons[section]}
+          </Button>
+        ))}
+      </div>
+    </div>
   );
 }
 

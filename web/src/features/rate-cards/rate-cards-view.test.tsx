@@ -64,7 +64,7 @@ async function setup(tiers?: PayTier[]) {
 describe('the per-stop tiers of a rate card (spec: payment settings)', () => {
   it('shows the default tiers: up to 110 stops at £1.98, after that £1.48', async () => {
     const page = await setup();
-    expect(screen.getByRole('heading', { name: 'Rates from the start' })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Rates from the start for My courier' })).toBeInTheDocument();
     expect(page.tiers()).toHaveLength(2);
     expect(page.stops(1).value).toBe('110');
     expect(page.rate(1).value).toBe('1.98');
@@ -296,7 +296,16 @@ describe('rate cards from a date and re-pricing', () => {
     await app.user.click(screen.getByRole('checkbox', { name: 'Pay per stop, in tiers' }));
     await app.user.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByText(/Choose at least one way this courier pays/)).toBeInTheDocument();
+    // A per-stop card shows only per stop; the other ways to pay are one tap away, and the tap
+    // puts the cursor in the first box.
+    expect(screen.queryByLabelText(/Per parcel/)).not.toBeInTheDocument();
+    expect(screen.queryByLabelText(/Hourly rate/)).not.toBeInTheDocument();
+    await app.user.click(screen.getByRole('button', { name: 'Per parcel, collection or failed item' }));
+    expect(screen.getByLabelText(/Per parcel/)).toHaveFocus();
+    expect(screen.queryByRole('button', { name: 'Per parcel, collection or failed item' })).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Day rate or hourly' })).toBeInTheDocument();
     await app.user.type(screen.getByLabelText(/Parcels paid a stop/), '3');
+    expect(screen.getByLabelText(/Parcels paid a stop/)).toHaveFocus();
     await app.user.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('A parcel cap needs a per-parcel rate')).toBeInTheDocument();
     await app.user.type(screen.getByLabelText(/Per parcel/), '0.45');

@@ -91,6 +91,9 @@ export function RateCardsView({ courierId, courierName, cards, today }: RateCard
       <div className={styles.sectionHead}>
         <h3 id={headingId} className={styles.sectionTitle}>
           Rate cards
+          {/* Two couriers open at once: each section's name says whose it is (axe landmark-unique). */}
+          {' '}
+          <span className="visually-hidden">for {courierName}</span>
         </h3>
         {editing === 'new' ? null : (
           <Button variant="secondary" onClick={() => setEditing('new')}>
@@ -102,6 +105,7 @@ export function RateCardsView({ courierId, courierName, cards, today }: RateCard
       {editing === 'new' ? (
         <RateCardEditor
           courierId={courierId}
+          courierName={courierName}
           initial={nextCardForm(inForceToday, today)}
           first={false}
           takenDates={cards.map((c) => c.validFrom)}
@@ -117,6 +121,7 @@ export function RateCardsView({ courierId, courierName, cards, today }: RateCard
             <li key={card.id} className={styles.editing}>
               <RateCardEditor
                 courierId={courierId}
+                courierName={courierName}
                 card={card}
                 first={card.id === firstId && card.validFrom <= FIRST_CARD_FROM}
                 takenDates={cards.filter((c) => c.id !== card.id).map((c) => c.validFrom)}

@@ -62,15 +62,18 @@ describe('SettingsPage', () => {
     const evriToggle = page.toggle(/Evri/);
     expect(evriToggle).toHaveTextContent('4-4-5 from 05/01/2025');
     expect(evriToggle).toHaveAttribute('aria-expanded', 'false');
-    expect(screen.getAllByRole('region', { name: 'Rate cards' })).toHaveLength(1);
+    expect(screen.getAllByRole('region', { name: /^Rate cards for / })).toHaveLength(1);
+    expect(screen.getByRole('region', { name: 'Rate cards for My courier' })).toBeInTheDocument();
     expect(screen.getByText('up to 110 stops at £1.98, then £1.48 a stop')).toBeInTheDocument();
-    expect(screen.getByRole('region', { name: 'Deductions' })).toBeInTheDocument();
+    expect(screen.getByRole('region', { name: 'Deductions for My courier' })).toBeInTheDocument();
     // The tiers live on the card now: no profile-level tier editor until a card is opened.
     expect(screen.queryByRole('button', { name: 'Add Tier' })).not.toBeInTheDocument();
 
     await page.user.click(evriToggle);
     expect(evriToggle).toHaveAttribute('aria-expanded', 'true');
-    expect(screen.getAllByRole('region', { name: 'Rate cards' })).toHaveLength(2);
+    // Two couriers open: each section named for its courier, so no two share a name.
+    expect(screen.getByRole('region', { name: 'Rate cards for My courier' })).toBeInTheDocument();
+    expect(screen.getByRole('region', { name: 'Rate cards for Evri' })).toBeInTheDocument();
     expect(screen.getByText('£0.45 a parcel')).toBeInTheDocument();
   });
 
@@ -96,7 +99,7 @@ describe('SettingsPage', () => {
     expect(items[0]!.args).toMatchObject({ name: 'Yodel', colour: '#8b5cf6', periodKind: 'monthly', periodAnchor: '2000-01-15', arrearsWeeks: 2 });
     expect(items[1]!.args).toMatchObject({ courierId: items[0]!.recordId, validFrom: '2000-01-01', perStop: [{ stopCount: 110, rate: 198 }, { rate: 148 }] });
     expect(page.handle.requestSync).toHaveBeenCalled();
-    const cards = screen.getAllByRole('region', { name: 'Rate cards' }).find((region) => region.closest('li')?.textContent?.includes('Yodel'))!;
+    const cards = screen.getByRole('region', { name: 'Rate cards for Yodel' });
     expect(within(cards).getByText('From the start')).toBeInTheDocument();
   });
 

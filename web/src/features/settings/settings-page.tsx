@@ -133,7 +133,7 @@ function CourierItem({ courier, setup, today, expanded, onToggle }: CourierItemP
           )}
           {refusal ? <FormAlert message={refusal} /> : null}
           <RateCardsView courierId={courier.id} courierName={courier.name} cards={setup.cards.filter((c) => c.courierId === courier.id)} today={today} />
-          <DeductionsView courierId={courier.id} deductions={setup.deductions.filter((d) => d.courierId === courier.id)} today={today} />
+          <DeductionsView courierId={courier.id} courierName={courier.name} deductions={setup.deductions.filter((d) => d.courierId === courier.id)} today={today} />
         </div>
       ) : null}
       {confirming ? (

@@ -22,7 +22,7 @@ function Parked() {
 describe('a refused change named by field', () => {
   it('shows each problem beside its field in the form and on its own line in the parked panel', async () => {
     const handle = createTestSyncHandle();
-    const van = await saveVehicle(handle, { name: 'Transit', type: 'carVan', method: 'flatRate' });
+    const van = await saveVehicle(handle, { name: 'Transit', type: 'carVan', method: 'flatRate', commuteMiles: 0 });
     const [item] = await handle.db.outbox.toArray();
     await recordResults(handle.db, [item!], [
       { id: item!.mutationId, status: 'rejected', code: 'validation', message: `${NAME_PROBLEM}; ${OTHER_PROBLEM}`, fields: { name: [NAME_PROBLEM], id: [OTHER_PROBLEM] } },

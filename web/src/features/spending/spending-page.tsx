@@ -22,7 +22,7 @@ export function SpendingPage() {
   const [params] = useSearchParams();
   const view = viewOf(params);
   return (
-    <Page title="Expenses & mileage">
+    <Page title="Spending" intro="Expenses with their receipts, and business mileage with your vehicles.">
       <ViewTabs label="Spending views" current={view} tabs={VIEWS} />
       {view === 'mileage' ? <MileageView /> : <ExpensesView />}
     </Page>

@@ -8,8 +8,8 @@ import { QUARTERS_HEADER, quartersCsv, RECORDS_HEADER, recordsCsv, taxCsvFileNam
 
 const EVRI = { id: 'courier-evri', name: 'Evri' };
 const DPD = { id: 'courier-dpd', name: 'DPD' };
-const VAN = { id: 'vehicle-van', name: 'Van', type: 'carVan', method: 'flatRate' } as const;
-const LEASED = { id: 'vehicle-leased', name: 'Leased van', type: 'carVan', method: 'actualCosts' } as const;
+const VAN = { id: 'vehicle-van', name: 'Van', type: 'carVan', method: 'flatRate', commuteMiles: 0 } as const;
+const LEASED = { id: 'vehicle-leased', name: 'Leased van', type: 'carVan', method: 'actualCosts', commuteMiles: 0 } as const;
 
 const expense = (id: string, date: string, amount: number, fields: Partial<ExpenseContent> = {}): ExpenseContent & { id: string } => ({
   id,

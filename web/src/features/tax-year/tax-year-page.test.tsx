@@ -33,7 +33,7 @@ async function seed(handle: TestSyncHandle) {
     makeEntry({ id: 'new-1', date: '2026-04-06', total: 2_000_000, courierId: db.userId }),
     makeEntry({ id: 'new-2', date: '2026-05-01', total: 1_000_000, courierId: db.userId }),
   ]);
-  const van: LocalVehicle = { id: 'van', name: 'Van', type: 'carVan', method: 'flatRate', ...synced };
+  const van: LocalVehicle = { id: 'van', name: 'Van', type: 'carVan', method: 'flatRate', commuteMiles: 0, ...synced };
   await db.vehicles.put(van);
   const fuel: LocalExpense = { id: 'fuel', date: '2026-04-20', amount: 8_000, category: 'fuel', note: '', courierId: null, vehicleId: 'van', repeat: 'once', repeatUntil: null, receipts: [], ...synced };
   const phone: LocalExpense = { ...fuel, id: 'phone', category: 'phone', vehicleId: null, amount: 150_000 };

@@ -150,7 +150,8 @@ export function EstimateSection({ summary }: { summary: TaxSummary }) {
           <div key={choice.key} className={`${styles.figure} ${styles.choice}`} data-better={profit.better === choice.key}>
             <dt>{choice.label}</dt>
             <dd>{formatPence(choice.value)}</dd>
-            <span className={styles.rowHint}>{choice.hint}</span>
+            {/* A second dd, not a span: a dl's groups may hold only dt and dd (axe definition-list). */}
+            <dd className={styles.choiceHint}>{choice.hint}</dd>
           </div>
         ))}
       </dl>

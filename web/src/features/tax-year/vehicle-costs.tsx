@@ -128,7 +128,7 @@ function VehicleMethods({ vehicle, summary, kept }: { vehicle: VehicleMethodFigu
         {verdict}{' '}
         {kept
           ? 'Its method is kept now: it has miles in an earlier tax year.'
-          : 'Change the method under Vehicles, in Expenses & mileage. Buying the vehicle (capital allowances) is not included in actual costs here.'}
+          : 'Change the method under Vehicles, in Spending → Mileage. Buying the vehicle (capital allowances) is not included in actual costs here.'}
       </p>
     </section>
   );

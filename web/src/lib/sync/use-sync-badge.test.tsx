@@ -54,7 +54,7 @@ describe('sync badge', () => {
     emit(offline);
     expect(badge()).toHaveTextContent('You are offline');
     emit(pending(2));
-    expect(badge()).toHaveTextContent('2 change(s) pending sync');
+    expect(badge()).toHaveTextContent('2 changes pending sync');
     emit(syncing);
     expect(badge()).toHaveTextContent('Syncing data...');
     emit(error);

@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { MileageContent, VehicleContent } from '@/sync/types';
 import { businessShareOf, mileageClaim, milesOf } from './mileage-claim';
 
-const van = { id: 'van', name: 'Van', type: 'carVan', method: 'flatRate' } as const satisfies VehicleContent & { id: string };
-const bike = { id: 'bike', name: 'Motorbike', type: 'motorcycle', method: 'flatRate' } as const satisfies VehicleContent & { id: string };
-const leased = { id: 'leased', name: 'Leased van', type: 'carVan', method: 'actualCosts' } as const satisfies VehicleContent & { id: string };
+const van = { id: 'van', name: 'Van', type: 'carVan', method: 'flatRate', commuteMiles: 0 } as const satisfies VehicleContent & { id: string };
+const bike = { id: 'bike', name: 'Motorbike', type: 'motorcycle', method: 'flatRate', commuteMiles: 0 } as const satisfies VehicleContent & { id: string };
+const leased = { id: 'leased', name: 'Leased van', type: 'carVan', method: 'actualCosts', commuteMiles: 0 } as const satisfies VehicleContent & { id: string };
 
 let n = 0;
 function trip(date: string, businessMiles: number, fields: Partial<MileageContent> = {}): MileageContent & { id: string } {

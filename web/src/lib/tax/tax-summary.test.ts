@@ -15,8 +15,8 @@ const nextId = (prefix: string) => `${prefix}-${String((n += 1)).padStart(4, '0'
 
 const EVRI = { id: 'courier-evri', name: 'Evri' };
 const DPD = { id: 'courier-dpd', name: 'DPD' };
-const VAN = { id: 'vehicle-van', name: 'Van', type: 'carVan', method: 'flatRate' } as const satisfies VehicleContent & { id: string };
-const LEASED = { id: 'vehicle-leased', name: 'Leased van', type: 'carVan', method: 'actualCosts' } as const satisfies VehicleContent & { id: string };
+const VAN = { id: 'vehicle-van', name: 'Van', type: 'carVan', method: 'flatRate', commuteMiles: 0 } as const satisfies VehicleContent & { id: string };
+const LEASED = { id: 'vehicle-leased', name: 'Leased van', type: 'carVan', method: 'actualCosts', commuteMiles: 0 } as const satisfies VehicleContent & { id: string };
 
 type Entry = TaxRecords['entries'][number];
 function day(date: string, total: number, courierId = EVRI.id, fields: Partial<EntryContent & { deleted: 0 | 1 }> = {}): Entry {
@@ -158,7 +158,7 @@ describe('expenses', () => {
 });
 
 describe('vehicle costs, paid or deducted, claimed once', () => {
-  const HIRED = { id: 'vehicle-hired', name: 'Hired van', type: 'carVan', method: 'flatRate' } as const;
+  const HIRED = { id: 'vehicle-hired', name: 'Hired van', type: 'carVan', method: 'flatRate', commuteMiles: 0 } as const;
   const vanHire = (fields: Partial<DeductionContent> = {}) =>
     deduction('2025-05-05', pounds(195), { courierId: DPD.id, repeat: 'weekly', to: '2025-05-12', purpose: 'vehicleHire', vehicleId: HIRED.id, ...fields });
 
