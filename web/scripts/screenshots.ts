@@ -108,10 +108,9 @@ async function main() {
         { ago: 3, stops: '104', extra: '', notes: '' },
         { ago: 2, stops: '131', extra: '12.50', notes: 'Two parcels back to depot' },
         { ago: 1, stops: '98', extra: '', notes: '' },
-        { ago: 0, stops: '117', extra: '4.35', notes: 'Rain all afternoon, van 2' },
       ];
       for (const day of days) await logEntry(page, day);
-      await page.getByText('All changes saved').waitFor();
+      await page.getByText('All data synced', { exact: false }).first().waitFor();
       await page.getByText('Waiting to sync').first().waitFor({ state: 'detached' });
       await page.evaluate(() => window.scrollTo(0, 0));
       await page.waitForTimeout(300); // the greeting card fades back in
@@ -129,7 +128,7 @@ async function main() {
       await shot('app-badge-offline', false);
       problems.push(...(await overlaps(viewport.name, badge, [save, page.getByRole('navigation', { name: 'Main' })])));
 
-      await logEntry(page, { ago: 0, stops: '12', extra: '', notes: 'Logged with no signal' });
+      await logEntry(page, { ago: 0, stops: '117', extra: '4.35', notes: 'Rain all afternoon, logged with no signal' });
       await page.getByText('Waiting to sync').first().waitFor();
       await page.getByRole('region', { name: 'Recent Entries' }).scrollIntoViewIfNeeded();
       await shot('app-entry-pending', false);
@@ -186,16 +185,11 @@ async function main() {
       await page.waitForTimeout(300);
       await shot('app-history-summaries', true);
 
-      // An invoice check whose shortfall is one logged day (the day `ago: 2`: 131 stops + £12.50).
-      await page.getByRole('link', { name: 'Invoice checks' }).click();
-      const invoice = page.getByRole('form', { name: 'Check an invoice' });
-      await invoice.getByLabel('First day').fill(dayAgo(3));
-      await invoice.getByLabel('Last day').fill(dayAgo(0));
-      await invoice.getByLabel('Amount paid (£)').fill('656.23');
-      await invoice.getByLabel('Reference').fill('Statement 2291');
-      await invoice.getByRole('button', { name: 'Check invoice' }).click();
-      await page.getByRole('article', { name: /^Invoice check/ }).waitFor();
-      await shot('app-history-invoices', true);
+      // The statement checks: one tap from the bar.
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Statements' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Statement checks' }).waitFor();
+      await page.waitForTimeout(300);
+      await shot('app-history-statements', true);
 
       await page.getByRole('link', { name: 'Open profile' }).click();
       await page.getByRole('button', { name: 'Sign Out' }).waitFor();
@@ -220,11 +214,12 @@ async function main() {
       await page.getByText('Profile updated successfully!').waitFor();
       await shot('app-profile-saved', false);
 
-      // Payment settings: a third tier, the worked example, saved.
-      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
-      await page.getByRole('button', { name: 'Add Tier' }).click();
-      await page.getByRole('button', { name: 'Save', exact: true }).click();
-      await page.getByText('Payment settings saved successfully!').waitFor();
+      // Payment settings, through More.
+      await openSettings(page);
+      await shot('app-more', false);
+      await page.getByRole('link', { name: /Payment Settings/ }).click();
+      await page.getByRole('heading', { level: 1, name: 'Payment Settings' }).waitFor();
+      await page.waitForTimeout(300);
       await shot('app-settings', true);
 
       // Plans, as a free user: the banner, the comparison, and what Upgrade to Pro says.
@@ -243,12 +238,12 @@ async function main() {
       await page.getByRole('alertdialog').getByRole('button', { name: 'OK' }).click();
 
       // Light theme on the main screens.
-      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Profile' }).click();
+      await page.getByRole('link', { name: 'Open profile' }).click();
       await page.getByRole('group', { name: 'Theme' }).getByRole('button', { name: 'Light' }).click();
       await page.getByRole('group', { name: 'Theme' }).getByRole('button', { name: 'Light', pressed: true }).waitFor();
       await page.waitForTimeout(300);
       await shot('light-profile', true);
-      for (const [link, name] of [['Home', 'dashboard'], ['Settings', 'settings']] as const) {
+      for (const [link, name] of [['Home', 'dashboard'], ['Statements', 'statements'], ['Spending', 'spending'], ['Tax', 'tax'], ['More', 'more']] as const) {
         await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: link }).click();
         await page.waitForTimeout(300);
         await shot(`light-${name}`, true);
@@ -302,6 +297,12 @@ async function main() {
   }
 }
 
+/** The More screen, where pay settings, profile and plans are. */
+async function openSettings(page: Page) {
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'More' }).click();
+  await page.getByRole('heading', { level: 1, name: 'More' }).waitFor();
+}
+
 /** YYYY-MM-DD of `ago` days before today (local). */
 function dayAgo(ago: number): string {
   const date = new Date();
@@ -312,13 +313,18 @@ function dayAgo(ago: number): string {
 /** Fills and saves the entry form; `ago` is days before today (local). */
 async function logEntry(page: Page, day: { ago: number; stops: string; extra: string; notes: string }) {
   const ymd = dayAgo(day.ago);
+  // Once today is logged the dashboard shows it, and "Log another day" opens the form again.
   const form = page.getByRole('region', { name: 'Log New Entry' });
+  const another = page.getByRole('button', { name: 'Log another day' });
+  await form.or(another).first().waitFor();
+  if (await another.isVisible()) await another.click();
   await form.getByLabel('Date').fill(ymd);
   await form.getByLabel('Stops').fill(day.stops);
   await form.getByLabel('Extra', { exact: false }).fill(day.extra);
   await form.getByLabel('Notes', { exact: false }).fill(day.notes);
   await form.getByRole('button', { name: 'Save Entry' }).click();
-  await form.getByText('Entry saved successfully!').waitFor();
+  // Today's day is confirmed on the Today card, another date's in the form.
+  await page.getByText('Entry saved successfully!').first().waitFor();
 }
 
 /** Reports where `floating` covers any of `targets` on screen. */
