@@ -1,4 +1,4 @@
-import { useCallback, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useSyncHandle } from '@/lib/sync/use-sync';
 
 export const syncMessages = {
@@ -13,18 +13,31 @@ export function useSyncData() {
   const [message, setMessage] = useState<string | null>(null);
   // A ref, not state: a double tap must not start two syncs before React re-renders.
   const inFlight = useRef(false);
+  // A sync outlives the screen that asked for it (sign-out, navigation): its answer is then
+  // nobody's to show, so no state is set once unmounted.
+  const mounted = useRef(true);
+  useEffect(() => {
+    mounted.current = true;
+    return () => {
+      mounted.current = false;
+    };
+  }, []);
 
   const sync = useCallback(async () => {
     if (inFlight.current) return;
     inFlight.current = true;
     setSyncing(true);
+    let answer: string = syncMessages.failure;
     try {
-      setMessage((await handle.syncNow()) ? syncMessages.success : syncMessages.failure);
+      if (await handle.syncNow()) answer = syncMessages.success;
     } catch {
-      setMessage(syncMessages.failure);
+      // answer stays the failure
     } finally {
       inFlight.current = false;
-      setSyncing(false);
+      if (mounted.current) {
+        setMessage(answer);
+        setSyncing(false);
+      }
     }
   }, [handle]);
 
