@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Outlet, ScrollRestoration, useLocation } from 'react-router';
 import { AlertDialog } from '@/components/alert-dialog';
 import { AppHeader } from '@/components/app-header';
+import { BottomLayer } from '@/components/bottom-layer';
 import { BottomNav } from '@/components/bottom-nav';
 import { ProBanner } from '@/components/pro-banner';
 import { FullScreenSpinner } from '@/components/spinner';
@@ -17,7 +18,7 @@ import { useSyncBadge } from '@/lib/sync/use-sync-badge';
 import { useOptionalSyncHandle, useSyncStatus } from '@/lib/sync/use-sync';
 import styles from './layouts.module.css';
 
-/** The signed-in shell: header, the screen, bottom bar, sync badge. */
+/** The signed-in shell: header, the screen, bottom bar, and the toasts and sync badge floating on it. */
 export function AppLayout() {
   // Sync starts as the user signs in; the screens below all read through it.
   if (!useOptionalSyncHandle()) return <FullScreenSpinner />;
@@ -49,11 +50,12 @@ function SignedInShell() {
           }}
         />
       ) : null}
-      <main className={styles.appMain}>
-        <Outlet />
-      </main>
+      <BottomLayer badge={<SyncBadge status={status} visible={badge.visible} onDismiss={badge.dismiss} />}>
+        <main className={styles.appMain}>
+          <Outlet />
+        </main>
+      </BottomLayer>
       <BottomNav />
-      <SyncBadge status={status} visible={badge.visible} onDismiss={badge.dismiss} />
       <AlertDialog message={message} onClose={dismiss} />
       {/* A new screen opens at its top (the bottom bar would otherwise keep the old offset). */}
       <ScrollRestoration />

@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { InBottomLayer } from './bottom-layer';
 import { Button } from './button';
 import styles from './undo-toast.module.css';
 
@@ -12,7 +13,7 @@ interface UndoToastProps {
 }
 
 /**
- * "Entry deleted — Undo". Announced politely; dismisses itself after UNDO_MS. The deletion
+ * "Entry deleted — Undo", in the shell's bottom layer above the sync badge. Announced politely; dismisses itself after UNDO_MS. The deletion
  * has already happened on the device, so closing the toast loses nothing.
  */
 export function UndoToast({ message, onUndo, onDismiss }: UndoToastProps) {
@@ -22,14 +23,16 @@ export function UndoToast({ message, onUndo, onDismiss }: UndoToastProps) {
   }, [message, onDismiss]);
 
   return (
-    <div className={styles.toast} role="status">
-      <span className={styles.message}>{message}</span>
-      <Button variant="secondary" onClick={onUndo}>
-        Undo
-      </Button>
-      <Button variant="ghost" onClick={onDismiss} aria-label="Dismiss">
-        ×
-      </Button>
-    </div>
+    <InBottomLayer>
+      <div className={styles.toast} role="status">
+        <span className={styles.message}>{message}</span>
+        <Button variant="secondary" onClick={onUndo}>
+          Undo
+        </Button>
+        <Button variant="ghost" onClick={onDismiss} aria-label="Dismiss">
+          ×
+        </Button>
+      </div>
+    </InBottomLayer>
   );
 }
