@@ -24,9 +24,9 @@ export function AppHeader({ photoURL, syncing, onSync, action }: AppHeaderProps)
           {action}
           {/* aria-disabled, not disabled: a disabled button drops focus, and the result dialog
               must hand focus back to it when it closes. useSyncData ignores a tap while busy. */}
-          <button type="button" className={styles.sync} onClick={onSync} aria-disabled={syncing} aria-busy={syncing}>
+          <button type="button" className={styles.sync} title="Sync Data" onClick={onSync} aria-disabled={syncing} aria-busy={syncing}>
             <RefreshCw aria-hidden="true" className={syncing ? styles.spinning : undefined} />
-            <span>Sync Data</span>
+            <span className={styles.syncLabel}>Sync Data</span>
           </button>
           <Link to={routes.profile} className={styles.avatarLink} aria-label="Open profile">
             <Avatar photoURL={photoURL} />
