@@ -66,6 +66,7 @@ export const appRoutes: RouteObject[] = [
               { path: routes.taxYear, lazy: () => import('@/features/tax-year/tax-year-page').then((m) => ({ Component: m.TaxYearPage })) },
               { path: routes.settings, lazy: () => import('@/features/settings/settings-page').then((m) => ({ Component: m.SettingsPage })) },
               { path: routes.more, lazy: () => import('@/features/more/more-page').then((m) => ({ Component: m.MorePage })) },
+              { path: routes.whatIf, lazy: () => import('@/features/what-if/what-if-page').then((m) => ({ Component: m.WhatIfPage })) },
               { path: routes.upgrade, lazy: () => import('@/features/upgrade/upgrade-page').then((m) => ({ Component: m.UpgradePage })) },
               { path: routes.appContact, lazy: contact },
               { path: routes.appPrivacy, lazy: privacy(true) },

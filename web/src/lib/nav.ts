@@ -31,6 +31,8 @@ export const navItemOfRoute: Readonly<Record<string, NavItemId | ((params: URLSe
   
   [routes.profile]: 'more',
   [routes.settings]: 'more',
+  // Opened from a rate card (under More) and from a pay period (Statements): pay settings' place.
+  [routes.whatIf]: 'more',
   [routes.upgrade]: 'more',
   [routes.appContact]: 'more',
   [routes.appPrivacy]: 'more',

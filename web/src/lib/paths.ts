@@ -21,10 +21,17 @@ export const routes = {
   upgrade: '/app/upgrade',
   /** Everything the bottom bar has no room for: profile, settings, plans, help. */
   more: '/app/more',
+  /** What a period would have paid under another card (issue 28); nothing is saved there. */
+  whatIf: '/app/what-if',
   appContact: '/app/contact',
   appPrivacy: '/app/privacy',
   appTerms: '/app/terms',
 } as const;
+
+/** The what-if page for a courier, opened on one of its cards or one period's dates. */
+export function whatIfLink(courierId: string, choice: { card: string } | { from: string; to: string }): string {
+  return `${routes.whatIf}?${new URLSearchParams({ courier: courierId, ...choice }).toString()}`;
+}
 
 /** The login page opened on its Sign Up tab (the landing's "Get Started"). */
 export const signUpLink = `${routes.login}?mode=sign-up`;

@@ -1,7 +1,9 @@
 import { useCallback, useMemo, useState } from 'react';
+import { Link } from 'react-router';
 import { SelectField } from '@/components/text-field';
 import { INVOICE_MASTER_CHECKS } from '@/lib/achievements';
 import { formatPence, formatShortDate } from '@/lib/format';
+import { whatIfLink } from '@/lib/paths';
 import { periodHolding, periodRuleWords, periodWords, type PayPeriod } from '@/lib/pay-period';
 import { usePaySetup } from '@/lib/sync/use-pay-setup';
 import { useSyncHandle } from '@/lib/sync/use-sync';
@@ -131,6 +133,9 @@ function CourierStatements({ courier, invoices, entries, deductions, parkedReaso
         {rows.slice(0, shown).map((row) => (
           <li key={row.period.start} className={styles.period} aria-label={`Pay period ${periodWords(row.period)}`}>
             <PeriodSummary row={row} />
+            <Link className={styles.whatIf} to={whatIfLink(courier.id, { from: row.period.start, to: row.period.end })}>
+              What would another card have paid?
+            </Link>
             {row.checks.map((check) => card(check, row.period))}
             {editing?.kind === 'new' && editing.start === row.period.start ? (
               <InvoiceForm courierId={courier.id} period={row.period} compare={compare} onSaved={() => setEditing(null)} onCancel={() => setEditing(null)} />

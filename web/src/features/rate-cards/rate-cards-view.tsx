@@ -1,9 +1,11 @@
 import { CircleCheck, Pencil, Plus } from 'lucide-react';
 import { useEffect, useId, useRef, useState } from 'react';
+import { Link } from 'react-router';
 import { Button } from '@/components/button';
 import { useFlash } from '@/lib/flash';
 import { formatPence, formatShortDate, formatWeekdayDate } from '@/lib/format';
 import { byValidFrom, cardInForce, FIRST_CARD_FROM } from '@/lib/pay';
+import { whatIfLink } from '@/lib/paths';
 import { useSyncHandle } from '@/lib/sync/use-sync';
 import type { LocalRateCard } from '@/sync/types';
 import { nextCardForm } from './card-form-schema';
@@ -149,6 +151,9 @@ export function RateCardsView({ courierId, courierName, cards, today }: RateCard
                   <li key={line}>{line}</li>
                 ))}
               </ul>
+              <Link className={styles.whatIf} to={whatIfLink(courierId, { card: card.id })}>
+                What would a period have paid under these rates?
+              </Link>
               {afterSaving(card.id)}
             </li>
           ),
