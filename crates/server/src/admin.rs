@@ -68,7 +68,11 @@ pub async fn list_users(store: &DynStore, out: &mut impl Write) -> anyhow::Resul
         ]);
     }
     write_table(out, &rows)?;
-    writeln!(out, "{} user(s)", users.len())?;
+    writeln!(
+        out,
+        "{}",
+        crate::words::counted(users.len(), "user", "users")
+    )?;
     Ok(())
 }
 
@@ -360,7 +364,11 @@ pub async fn list_messages(
         }
         writeln!(out)?;
     }
-    writeln!(out, "{} message(s)", messages.len())?;
+    writeln!(
+        out,
+        "{}",
+        crate::words::counted(messages.len(), "message", "messages")
+    )?;
     Ok(())
 }
 

@@ -30,6 +30,7 @@ pub mod store;
 pub mod sync;
 pub mod unix_users;
 pub mod vehicles;
+pub mod words;
 
 use std::{future::Future, sync::Arc, time::Duration};
 

@@ -10,6 +10,7 @@ use std::{
 
 use clap::{Args, Parser, Subcommand};
 use domain::Role;
+use server::words::counted;
 use server::{
     AppState,
     config::{Config, ConfigError, DatabaseTarget},
@@ -248,11 +249,11 @@ async fn run(command: Command, config: Config) -> anyhow::Result<()> {
             let summary = server::backup::create_unless_interrupted(&config, &out).await?;
             print_notes(&summary.notes);
             println!(
-                "backup written to {}: {}{} file(s), {} bytes of files",
+                "backup written to {}: {}{}, {} of files",
                 out.display(),
                 if summary.database { "database, " } else { "" },
-                summary.files,
-                summary.bytes
+                counted(summary.files, "file", "files"),
+                counted(summary.bytes, "byte", "bytes")
             );
             Ok(())
         }
@@ -260,10 +261,10 @@ async fn run(command: Command, config: Config) -> anyhow::Result<()> {
             let summary = server::backup::restore(&config, &archive).await?;
             print_notes(&summary.notes);
             println!(
-                "restored into {}: {}{} file(s)",
+                "restored into {}: {}{}",
                 config.data_dir.display(),
                 if summary.database { "database, " } else { "" },
-                summary.files
+                counted(summary.files, "file", "files")
             );
             Ok(())
         }
@@ -340,18 +341,20 @@ async fn users(config: &Config, command: UsersCommand) -> anyhow::Result<()> {
             let files = server::files::FileStore::from_config(config)?;
             let (user, removed) = server::admin::delete_user(&store, &files, &user, region).await?;
             println!(
-                "deleted {} with all their data and {removed} file(s)",
-                server::admin::describe(&user)
+                "deleted {} with all their data and {}",
+                server::admin::describe(&user),
+                counted(removed, "file", "files")
             );
         }
         UsersCommand::ResetPassword { user } => {
             let (user, password, ended) =
                 server::admin::reset_password(&store, &user, region).await?;
             println!(
-                "{} now signs in with this temporary password ({ended} session(s) ended):\n\n    \
+                "{} now signs in with this temporary password ({} ended):\n\n    \
                  {password}\n\nPass it on privately; the app asks them to choose a new one \
                  before anything else.",
-                server::admin::describe(&user)
+                server::admin::describe(&user),
+                counted(ended, "session", "sessions")
             );
         }
         UsersCommand::Create {

@@ -235,7 +235,16 @@ async fn backup_while_pushing_restores_every_acknowledged_entry_and_file() {
     let restore = operator(&restored_dir, &["restore", archive.to_str().unwrap()]);
     assert!(restore.status.success(), "{}", text(&restore));
     assert!(
-        text(&restore).contains("1 session(s) in the archive were signed out"),
+        text(&restore).contains("1 session in the archive was signed out"),
+        "{}",
+        text(&restore)
+    );
+    // Counts in words ("1 file", "2 files"), never "file(s)".
+    for said in [text(&backup), text(&restore)] {
+        assert!(!said.contains("(s)"), "{said}");
+    }
+    assert!(
+        counts_restored_files_in_words(&text(&restore)),
         "{}",
         text(&restore)
     );
@@ -503,4 +512,18 @@ async fn the_archive_is_readable_by_its_owner_only() {
     let archive = small_backup(dir.path()).await;
     let mode = std::fs::metadata(&archive).unwrap().permissions().mode();
     assert_eq!(mode & 0o777, 0o600, "{mode:o}");
+}
+
+/// "restored into …: database, 1 file" or "…, N files" with N other than 1.
+fn counts_restored_files_in_words(said: &str) -> bool {
+    said.lines().any(|line| {
+        line.starts_with("restored into ")
+            && line
+                .rsplit_once(", ")
+                .is_some_and(|(_, count)| match count.split_once(' ') {
+                    Some(("1", noun)) => noun == "file",
+                    Some((n, noun)) => n.parse::<u64>().is_ok() && noun == "files",
+                    None => false,
+                })
+    })
 }

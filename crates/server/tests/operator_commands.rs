@@ -410,6 +410,12 @@ async fn a_cli_deletion_ends_the_session_on_a_running_server() {
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );
+    // A guest with no photos: the count in words, not "0 file(s)".
+    let said = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        said.ends_with("with all their data and 0 files\n"),
+        "{said}"
+    );
     let signed_out = tokio::time::timeout(std::time::Duration::from_secs(10), async {
         while !session().await["user"].is_null() {
             tokio::time::sleep(std::time::Duration::from_millis(50)).await;

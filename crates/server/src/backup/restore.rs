@@ -225,8 +225,9 @@ fn write(
             summary.database = true;
             let signed_out = check_and_sign_out(&staged, manifest.schema_version)?;
             summary.notes.push(format!(
-                "{signed_out} session(s) in the archive were signed out: everyone signs in \
-                 again"
+                "{} in the archive {} signed out: everyone signs in again",
+                crate::words::counted(signed_out, "session", "sessions"),
+                if signed_out == 1 { "was" } else { "were" }
             ));
         } else {
             summary.files += 1;
