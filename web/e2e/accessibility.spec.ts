@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { addEntry, courierItem, couriersSection, newPage, openCourier, phone, serverAndBrowser, signUp, thisWeek, uniqueEmail } from './harness';
+import { addEntry, courierItem, couriersSection, newPage, openCourier, phone, serverAndBrowser, signUp, startServer, thisWeek, uniqueEmail } from './harness';
 
 const run = serverAndBrowser();
 
@@ -105,6 +105,7 @@ const appScreens: [path: string, heading: string | RegExp][] = [
   ['/app/profile', 'Profile'],
   ['/app/more', 'More'],
   ['/app/upgrade', 'Upgrade to Pro'],
+  ['/app/what-if', 'What would it have paid'],
   ['/app/contact', 'Contact Us'],
   ['/app/privacy', 'Privacy Policy'],
   ['/app/terms', 'Terms of Service'],
@@ -171,5 +172,43 @@ describe('accessibility (axe-core)', () => {
     }
     result.done(2 * (appScreens.length + 1));
     await context.close();
+  });
+
+  it('the invite page, and every app screen of a server with plans off, in both themes', async () => {
+    const result = audit();
+    const email = uniqueEmail('axe-invited');
+    const token = /\/invite#([A-Za-z0-9_-]+)/.exec(run.server.admin('users', 'invite', email))?.[1];
+    assert.ok(token, 'users invite printed a link');
+    const plansOff = await startServer({ PLANS_ENABLED: 'false' });
+    try {
+      for (const theme of ['dark', 'light'] as const) {
+        const invited = await newPage(run.browser, run.server);
+        await invited.context.addInitScript((chosen) => localStorage.setItem('delivery-tracker:theme', chosen), theme);
+        await open(invited.page, `/invite#${token}`, 'Create your account');
+        // The invitation is read from the server first: the form, with the invited address, shows then.
+        await invited.page.getByText(email).waitFor();
+        await result.check(invited.page, `${theme} /invite`);
+        await invited.context.close();
+      }
+      const { context, page } = await newPage(run.browser, plansOff);
+      await signUp(page, uniqueEmail('axe-plans-off'), 'van-route-42', 'Pat Plansoff');
+      await page.waitForURL('**/app/dashboard');
+      await addEntry(page, thisWeek(0), 120, 'Depot A');
+      const screens = appScreens.filter(([path]) => path !== '/app/upgrade');
+      for (const theme of ['dark', 'light'] as const) {
+        await open(page, '/app/profile', 'Profile');
+        const button = page.getByRole('group', { name: 'Theme' }).getByRole('button', { name: theme === 'dark' ? 'Dark' : 'Light' });
+        await button.click();
+        await button.and(page.locator('[aria-pressed="true"]')).waitFor();
+        for (const [path, heading] of screens) {
+          await open(page, path, heading);
+          await result.check(page, `plans off, ${theme} ${path}`);
+        }
+      }
+      result.done(2 + 2 * screens.length);
+      await context.close();
+    } finally {
+      await plansOff.stop();
+    }
   });
 });
