@@ -1,6 +1,6 @@
 //! A rate card (`kind: "rateCard"`): how one courier pays from a date until its next card.
 //! Each rule is optional (null = not used); a card has at least one way to earn. Pricing a
-//! day with a card happens on the device (web `lib/pay.ts`); the server keeps the rules sane.
+//! day with a card happens on the device (web `core/pay/pay.ts`); the server keeps the rules sane.
 
 use serde::{Deserialize, Serialize};
 use time::Date;

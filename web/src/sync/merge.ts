@@ -9,7 +9,7 @@ export type MergeOutcome<C> =
   | { kind: 'keep-local'; server: ServerCopyOf<C> }
   | { kind: 'skip' };
 
-/** A pulled change to a synced record (an entry or an invoice check). */
+/** A pulled change to a synced record (an entry or a statement check). */
 export interface RecordChange<C> {
   id: string;
   version: number;
