@@ -26,7 +26,6 @@ pub mod sync;
 pub mod tiers;
 pub mod time_fmt;
 pub mod vehicle;
-pub mod week;
 
 pub use account::{AccountError, DisplayName, Email};
 pub use money::Money;

@@ -1,4 +1,5 @@
-// Pay, in integer pence: tiered pay per stop (mirrors crates/domain/src/tiers.rs `pay_for`),
+// Pay, in integer pence: tiered pay per stop (the server only bounds the tiers, in
+// crates/domain/src/tiers.rs; pricing happens here, on the device),
 // which rate card prices a day, and the price of a day with a card. A day's total is fixed
 // when it is saved (PRODUCT.md); these functions are how it is computed, never how a stored
 // total is re-read.

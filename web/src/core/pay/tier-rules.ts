@@ -1,6 +1,7 @@
 // The payment settings' editing rules (spec §4 and §5, constants §9), pure and in integer
-// pence. Limits and add/remove mirror crates/domain/src/tiers.rs, so a list edited here is
-// always one the server accepts.
+// pence. The limits are the server's (crates/domain/src/tiers.rs, which refuses a list outside
+// them), so a list edited here is always one it accepts; adding and removing a tier happen only
+// here.
 import { parsePounds } from '@/core/money/money';
 import type { PayTier } from './pay';
 

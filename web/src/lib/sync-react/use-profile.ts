@@ -92,11 +92,6 @@ export function useProfile(): ProfileView | undefined {
   return profileView(read.status === 'ready' ? read.doc : undefined, session.user);
 }
 
-/** The pay tiers that price a new entry: the user's own, or the default ones. Undefined while read. */
-export function usePayTiers(): readonly PayTier[] | undefined {
-  return useProfile()?.tiers;
-}
-
 /** The settings; undefined while first read. */
 export function useSettings(): { theme: Theme; taxRegion: TaxRegion; syncState: RecordSyncState } | undefined {
   const read = useSettingsDoc();
