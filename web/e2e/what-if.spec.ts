@@ -73,6 +73,8 @@ describe('what would it have paid', () => {
     const perHour = page.locator('dt:text-is("£ per hour") + dd');
     assert.equal(await perHour.textContent(), '£24.90 → £16.62');
     assert.equal(await page.locator('dt:text-is("Difference") + dd').textContent(), '−£201.50');
+    // All of it fits the phone: no sideways scrolling.
+    assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), 390);
 
     // Nothing was saved: the days keep their totals on the device and on the server.
     await page.goto('/app/history');
