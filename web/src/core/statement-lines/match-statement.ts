@@ -188,7 +188,8 @@ function dayReasons(days: readonly LoggedDay[], lines: readonly MatchedLine[], c
     const paidStops = sum(stopLines, (l) => l.quantity);
     const paidAmount = sum(stopLines, (l) => l.amount);
     const tiers = card.perStop;
-    const topRate = tiers[0]?.rate ?? null;
+    // The rate of the stops in question: the tier the last logged stop falls in.
+    const topRate = payFor(tiers, logged.stops) - payFor(tiers, Math.max(0, logged.stops - 1)) || (tiers[0]?.rate ?? null);
     add({
       kind: 'fewerStops',
       words: paidStops <= logged.stops ? `${plural(logged.stops - paidStops, 'stop')} logged but not paid` : `${plural(paidStops - logged.stops, 'stop')} more paid than logged`,

@@ -1,8 +1,10 @@
-import { Pencil, Trash2 } from 'lucide-react';
+import { ListChecks, Pencil, Trash2 } from 'lucide-react';
+import { Link } from 'react-router';
 import { Button } from '@/components/button';
 import { SyncStateLabel } from '@/components/sync-state-label';
 import { formatPence } from '@/lib/format';
 import { periodWords } from '@/lib/pay-period';
+import { statementCheckPage } from '@/lib/paths';
 import type { LocalInvoice } from '@/sync/types';
 import { statusLabel } from './invoice-form-schema';
 import type { StatementCheck } from './statement-check';
@@ -53,6 +55,10 @@ export function InvoiceCard({ check, result, parkedReason, onEdit, onDelete }: I
           {check.syncState === 'synced' ? <span aria-hidden="true">Synced</span> : null}
         </span>
         <div className={styles.cardActions}>
+          <Link className={styles.linesLink} to={statementCheckPage(check.id)} aria-label={`Lines and differences of statement check ${period}`}>
+            <ListChecks aria-hidden="true" />
+            Lines
+          </Link>
           <Button variant="ghost" aria-label={`Edit statement check ${period}`} onClick={onEdit}>
             <Pencil aria-hidden="true" />
             Edit

@@ -9,6 +9,7 @@ import { deleteRecord, saveRecords, undoDelete, type RecordWrite } from '@/sync/
 import type { SyncHandle } from '@/sync/coordinator';
 import type { LocalDb } from '@/sync/db';
 import { nameId, newId } from '@/sync/ids';
+import { contentOf } from '@/sync/records';
 import type { LocalStatementLine, StatementFormatContent, StatementLineContent } from '@/sync/types';
 
 /** One format per courier and source, the same id on every device: two devices mapping offline keep one. */
@@ -36,28 +37,10 @@ export async function importStatementLines(
   const id = await formatId(format.courierId, format.source);
   const saved = await db.statementFormats.get(id);
   const writes: RecordWrite[] = [];
-  if (!saved || saved.deleted === 1 || JSON.stringify(contentOfFormat(saved)) !== JSON.stringify(format)) writes.push({ kind: 'statementFormat', content: format, id });
+  if (!saved || saved.deleted === 1 || JSON.stringify(contentOf('statementFormat', saved)) !== JSON.stringify(contentOf('statementFormat', format))) writes.push({ kind: 'statementFormat', content: format, id });
   for (const line of plan.lines) writes.push({ kind: 'statementLine', content: line.content, id: line.id });
   if (writes.length > 0) await saveRecords(db, writes);
   return plan;
-}
-
-function contentOfFormat(f: StatementFormatContent): StatementFormatContent {
-  return {
-    courierId: f.courierId,
-    source: f.source,
-    dateColumn: f.dateColumn,
-    dateOrder: f.dateOrder,
-    amountColumn: f.amountColumn,
-    typeColumn: f.typeColumn,
-    bandColumn: f.bandColumn,
-    quantityColumn: f.quantityColumn,
-    rateColumn: f.rateColumn,
-    referenceColumn: f.referenceColumn,
-    defaultType: f.defaultType,
-    deductionsPositive: f.deductionsPositive,
-    typeWords: f.typeWords,
-  };
 }
 
 /** A line the driver typed from a paper statement. */
