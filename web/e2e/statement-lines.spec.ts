@@ -65,6 +65,11 @@ describe('statement lines', () => {
     await mapping.getByText('4 lines read.').waitFor();
     assert.equal(await mapping.getByLabel('“Depot charge”').inputValue(), 'deduction');
     assert.equal(await mapping.getByLabel('Deductions are written without a minus (take them off)').isChecked(), true);
+    assert.deepEqual(await axeViolations(page), [], 'the mapping step');
+    if (process.env.SHOTS_DIR) {
+      mkdirSync(process.env.SHOTS_DIR, { recursive: true });
+      await page.screenshot({ path: `${process.env.SHOTS_DIR}/statement-mapping-390x844-dark.png`, fullPage: true });
+    }
     await mapping.getByRole('button', { name: 'Save the layout and import 4 lines' }).click();
     await page.getByText('Added 4 lines.').waitFor();
 
@@ -86,6 +91,17 @@ describe('statement lines', () => {
     await page.getByText('Nothing new: all 4 lines of this file are already on this statement.').waitFor();
     assert.equal(await page.getByRole('list', { name: 'Statement lines' }).getByRole('listitem').count(), 4);
 
+    // A line typed from the paper copy: a bonus the log does not have.
+    await page.getByRole('button', { name: 'Type a line' }).click();
+    const typed = page.getByRole('form', { name: 'Type a line' });
+    await typed.getByLabel('Day').fill(tuesday);
+    await typed.getByLabel('Type').selectOption('bonus');
+    await typed.getByLabel('Amount (£)').fill('5');
+    await typed.getByLabel('Reference (optional)').fill('Peak');
+    await typed.getByRole('button', { name: 'Add the line' }).click();
+    await row('Bonus "Peak" of £5.00, not in your log').getByText('−£5.00', { exact: true }).waitFor();
+    assert.equal(await page.getByRole('list', { name: 'Statement lines' }).getByRole('listitem').count(), 5);
+
     await page.setViewportSize(phone.viewport);
     assert.deepEqual(await axeViolations(page), []);
     if (process.env.SHOTS_DIR) {
@@ -101,8 +117,8 @@ describe('statement lines', () => {
     }
 
     await goOnline(context);
-    const records = await serverHolds(page, 'the 4 lines and the layout', (all) => all.filter((r) => r.kind === 'statementLine').length === 4 && all.some((r) => r.kind === 'statementFormat'));
-    assert.equal(records.filter((r) => r.kind === 'statementLine').length, 4);
+    const records = await serverHolds(page, 'the 5 lines and the layout', (all) => all.filter((r) => r.kind === 'statementLine').length === 5 && all.some((r) => r.kind === 'statementFormat'));
+    assert.equal(records.filter((r) => r.kind === 'statementLine').length, 5);
     assert.equal(records.filter((r) => r.kind === 'statementFormat').length, 1);
     await context.close();
   });

@@ -11,6 +11,7 @@ import { useEntries } from '@/features/entries/use-entries';
 import { useInvoices } from '@/features/invoices/use-invoices';
 import { StatementImport } from '@/features/statement-lines/statement-import';
 import { StatementLinesList } from '@/features/statement-lines/statement-lines-list';
+import { TypedLineForm } from '@/features/statement-lines/typed-line-form';
 import { useStatementLines } from '@/features/statement-lines/use-statement-lines';
 import { formatPence, formatShortDate } from '@/lib/format';
 import { historyDay, historyView } from '@/lib/paths';
@@ -99,6 +100,7 @@ export function StatementCheckPage() {
           {lines.length} {lines.length === 1 ? 'line' : 'lines'}, adding up to {formatPence(match.linesTotal)}
         </p>
         <StatementLinesList lines={lines} highlighted={highlighted} />
+        <TypedLineForm check={check} />
       </section>
     </Page>
   );
