@@ -21,7 +21,7 @@ pub const MAX_QUANTITY: i64 = 10_000;
 /// £1,000 for one item.
 pub const MAX_RATE_PENCE: i64 = 100_000;
 /// £100,000 either way, the most a whole statement may say.
-pub const MAX_AMOUNT_PENCE: i64 = crate::invoice::MAX_PAID_PENCE;
+pub const MAX_AMOUNT_PENCE: i64 = crate::statement_check::MAX_PAID_PENCE;
 pub const MAX_REFERENCE_CHARS: usize = 100;
 
 /// What a line pays for (or takes back).

@@ -15,8 +15,8 @@ use uuid::Uuid;
 
 use crate::{
     couriers::Couriers,
-    invoices::Invoices,
     records::{RecordKind, Reference},
+    statement_checks::StatementChecks,
 };
 
 pub struct StatementLines;
@@ -44,7 +44,7 @@ impl RecordKind for StatementLines {
     type Content = StatementLineContent;
     type Data = StatementLineData;
     const REFERENCES: &'static [Reference] = &[
-        Reference::to::<Invoices>("invoiceId"),
+        Reference::to::<StatementChecks>("invoiceId"),
         Reference::to::<Couriers>("courierId"),
     ];
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { priceWithCard, type IdentifiedCard } from '@/lib/pay';
+import { priceWithCard, type IdentifiedCard } from '@/core/pay/pay';
 import type { LineType, SizeBand } from '@/sync/contract.generated';
 import { makeDeduction, makeRateCard } from '@/testing/pay-fixtures';
 import perParcelCsv from './fixtures/per-parcel.csv?raw';

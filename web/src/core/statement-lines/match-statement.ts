@@ -6,9 +6,9 @@
 // what the statement's total paid) to the penny, by construction: each day's difference is split
 // into the reasons found, and whatever is left of it is named "unexplained" for that day, never
 // dropped. The same holds for the deductions and for the lines against the statement's total.
-import { occurrences } from '@/lib/deductions';
-import { cardInForce, parcelsPaid, payFor, type IdentifiedCard } from '@/lib/pay';
-import { expectedPayDate, periodHolding, type PeriodRule } from '@/lib/pay-period';
+import { occurrences } from '@/core/deductions/deductions';
+import { cardInForce, parcelsPaid, payFor, type IdentifiedCard } from '@/core/pay/pay';
+import { expectedPayDate, periodHolding, type PeriodRule } from '@/core/pay-periods/pay-period';
 import type { SizeBand } from '@/sync/contract.generated';
 import type { DeductionContent, StatementLineContent } from '@/sync/types';
 import { SIZE_BANDS } from './read-lines';

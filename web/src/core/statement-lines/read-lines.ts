@@ -4,7 +4,7 @@
 // a problem, never a zero. The rows' identities (line-identity.ts) are what make a second import
 // of the same file add nothing.
 import { parseCsv } from '@/lib/csv-parse';
-import { parsePounds } from '@/lib/money';
+import { parsePounds } from '@/core/money/money';
 import type { DateOrder, LineType, SizeBand } from '@/sync/contract.generated';
 import type { StatementFormatContent, StatementLineContent } from '@/sync/types';
 

@@ -3,12 +3,12 @@
 // the receipt photos still on the upload queue. Dismissals come from localStorage per user.
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useState } from 'react';
-import { useSyncHandle } from '@/lib/sync/use-sync';
-import { taxYearOf, type TaxYearLabel } from '@/lib/tax/tax-year';
+import { useSyncHandle } from '@/lib/sync-react/use-sync';
+import { taxYearOf, type TaxYearLabel } from '@/core/tax/tax-year';
 import type { LocalDb } from '@/sync/db';
 import { receiptCounts } from '@/sync/receipts';
 import { dismissedKinds, dismissReminder } from './dismissals';
-import { dueReminders, type Reminder, type ReminderKind } from './reminders';
+import { dueReminders, type Reminder, type ReminderKind } from '@/core/reminders/reminders';
 
 interface ReminderFacts {
   logged: Set<string>;

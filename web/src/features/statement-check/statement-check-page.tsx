@@ -8,22 +8,22 @@ import { Link, useSearchParams } from 'react-router';
 import { Page } from '@/components/page';
 import { matchStatement, type Difference } from '@/core/statement-lines/match-statement';
 import { useEntries } from '@/features/entries/use-entries';
-import { useInvoices } from '@/features/invoices/use-invoices';
+import { useStatementChecks } from '@/features/statement-checks/use-statement-checks';
 import { StatementImport } from '@/features/statement-lines/statement-import';
 import { StatementLinesList } from '@/features/statement-lines/statement-lines-list';
 import { TypedLineForm } from '@/features/statement-lines/typed-line-form';
 import { useStatementLines } from '@/features/statement-lines/use-statement-lines';
 import { formatPence, formatShortDate } from '@/lib/format';
 import { historyDay, historyView } from '@/lib/paths';
-import { periodWords } from '@/lib/pay-period';
-import { usePaySetup } from '@/lib/sync/use-pay-setup';
+import { periodWords } from '@/core/pay-periods/pay-period';
+import { usePaySetup } from '@/lib/sync-react/use-pay-setup';
 import type { LocalEntry } from '@/sync/types';
 import styles from './statement-check-page.module.css';
 
 export function StatementCheckPage() {
   const [params] = useSearchParams();
   const id = params.get('id') ?? '';
-  const checks = useInvoices();
+  const checks = useStatementChecks();
   const entries = useEntries();
   const pay = usePaySetup();
   const allLines = useStatementLines();

@@ -9,10 +9,10 @@ import { FormAlert } from '@/components/form-alert';
 import { SelectField } from '@/components/text-field';
 import { readLines, readStatementTable, missingColumns, LINE_TYPES, MAX_STATEMENT_BYTES, SIZE_BANDS, type StatementTable } from '@/core/statement-lines/read-lines';
 import { suggestFormat } from '@/core/statement-lines/suggest-format';
-import { useSyncHandle } from '@/lib/sync/use-sync';
+import { useSyncHandle } from '@/lib/sync-react/use-sync';
 import { contentOf } from '@/sync/records';
 import type { DateOrder, LineType, SizeBand } from '@/sync/contract.generated';
-import type { LocalInvoice, StatementFormatContent } from '@/sync/types';
+import type { LocalStatementCheck, StatementFormatContent } from '@/sync/types';
 import { importStatementLines } from './commands';
 import { useStatementFormats } from './use-statement-lines';
 import { BAND_WORDS, LINE_TYPE_WORDS } from './words';
@@ -34,7 +34,7 @@ function linesText(n: number): string {
   return `${n} ${n === 1 ? 'line' : 'lines'}`;
 }
 
-export function StatementImport({ check }: { check: LocalInvoice }) {
+export function StatementImport({ check }: { check: LocalStatementCheck }) {
   const handle = useSyncHandle();
   const formats = useStatementFormats();
   const saved = formats?.find((f) => f.courierId === check.courierId && f.source === 'csv');

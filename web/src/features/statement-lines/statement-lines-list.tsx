@@ -4,7 +4,7 @@
 import { Trash2 } from 'lucide-react';
 import { Button } from '@/components/button';
 import { formatPence, formatShortDate } from '@/lib/format';
-import { useSyncHandle } from '@/lib/sync/use-sync';
+import { useSyncHandle } from '@/lib/sync-react/use-sync';
 import type { LocalStatementLine } from '@/sync/types';
 import { deleteStatementLine } from './commands';
 import { lineWords } from './words';

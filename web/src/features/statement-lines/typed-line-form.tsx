@@ -6,14 +6,14 @@ import { Button } from '@/components/button';
 import { FormAlert } from '@/components/form-alert';
 import { SelectField, TextField } from '@/components/text-field';
 import { readMoney, LINE_TYPES, SIZE_BANDS } from '@/core/statement-lines/read-lines';
-import { useSyncHandle } from '@/lib/sync/use-sync';
+import { useSyncHandle } from '@/lib/sync-react/use-sync';
 import type { LineType, SizeBand } from '@/sync/contract.generated';
-import type { LocalInvoice } from '@/sync/types';
+import type { LocalStatementCheck } from '@/sync/types';
 import { saveTypedLine } from './commands';
 import { BAND_WORDS, LINE_TYPE_WORDS } from './words';
 import styles from './statement-lines.module.css';
 
-export function TypedLineForm({ check }: { check: LocalInvoice }) {
+export function TypedLineForm({ check }: { check: LocalStatementCheck }) {
   const handle = useSyncHandle();
   const headingId = useId();
   const [open, setOpen] = useState(false);

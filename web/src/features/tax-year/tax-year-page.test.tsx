@@ -1,8 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { formatPence } from '@/lib/format';
-import { incomeTax } from '@/lib/tax/income-tax';
-import { taxYearRates } from '@/lib/tax/tax-year';
+import { incomeTax } from '@/core/tax/income-tax';
+import { taxYearRates } from '@/core/tax/tax-year';
 import type { LocalExpense, LocalMileage, LocalVehicle } from '@/sync/types';
 import { makeCourier } from '@/testing/pay-fixtures';
 import { renderWithSync } from '@/testing/render-with-sync';
