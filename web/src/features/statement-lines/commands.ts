@@ -2,8 +2,8 @@
 // format saved with the lines, in one transaction: all of it or nothing), type a line, delete
 // one. Each goes through sync/commands.ts, which stores the outbox item with the record and
 // nudges sync, so all of it works offline.
-import { planLineImport, type LineImport } from '@/core/statement-lines/import-plan';
-import { lineId, typedKey } from '@/core/statement-lines/line-identity';
+import { planLineImport, type LineImport } from './import-plan';
+import { lineId, typedKey } from './line-identity';
 import type { ReadRow } from '@/core/statement-lines/read-lines';
 import { deleteRecord, saveRecords, undoDelete, type RecordWrite } from '@/sync/commands';
 import type { SyncHandle } from '@/sync/coordinator';

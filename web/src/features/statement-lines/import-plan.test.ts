@@ -1,9 +1,9 @@
-import perParcelCsv from './fixtures/per-parcel.csv?raw';
+import perParcelCsv from '@/core/statement-lines/fixtures/per-parcel.csv?raw';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { planLineImport } from './import-plan';
-import { readLines, readStatementTable, type ReadRow } from './read-lines';
-import { suggestFormat } from './suggest-format';
+import { readLines, readStatementTable, type ReadRow } from '@/core/statement-lines/read-lines';
+import { suggestFormat } from '@/core/statement-lines/suggest-format';
 
 const CHECK = { id: '0190a6e2-7c1d-7000-8000-000000000201', courierId: '0190a6e2-7c1d-7000-8000-0000000000c1' };
 

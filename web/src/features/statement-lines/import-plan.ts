@@ -4,7 +4,7 @@
 // and a line the driver deleted is not brought back by it.
 import type { StatementLineContent } from '@/sync/types';
 import { lineId, rowKeys } from './line-identity';
-import type { ReadRow } from './read-lines';
+import type { ReadRow } from '@/core/statement-lines/read-lines';
 
 export interface LineImport {
   /** New lines, each with its id, in the file's order. */
