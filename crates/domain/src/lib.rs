@@ -22,6 +22,8 @@ pub mod push;
 pub mod rate_card;
 pub mod role;
 pub mod statement_check;
+pub mod statement_format;
+pub mod statement_line;
 pub mod sync;
 pub mod tiers;
 pub mod time_fmt;

@@ -22,7 +22,8 @@ pub struct Mutation {
     /// Client-generated UUID; each id takes effect at most once.
     pub id: String,
     /// `<kind>.put` or `<kind>.delete` for the kinds `entry`, `invoice`, `courier`,
-    /// `rateCard`, `deduction`, `expense`, `vehicle` and `mileage`; `profile.update` or
+    /// `rateCard`, `deduction`, `expense`, `vehicle`, `mileage`, `statementLine` and
+    /// `statementFormat`; `profile.update` or
     /// `settings.put`.
     pub name: String,
     #[schema(value_type = Object)]
@@ -234,6 +235,45 @@ pub struct MileageData {
     pub updated_at: String,
 }
 
+/// A statement line (`kind: "statementLine"`): one line of a statement check. Money in pence.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct StatementLineData {
+    pub invoice_id: String,
+    pub courier_id: String,
+    pub line_key: String,
+    pub date: String,
+    pub line_type: crate::statement_line::LineType,
+    pub band: Option<crate::statement_line::SizeBand>,
+    pub quantity: u32,
+    pub rate: Option<i64>,
+    pub amount: i64,
+    pub reference: String,
+    pub created_at: String,
+    pub updated_at: String,
+}
+
+/// How a courier's statement file reads (`kind: "statementFormat"`): the saved column mapping.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct StatementFormatData {
+    pub courier_id: String,
+    pub source: crate::statement_format::FormatSource,
+    pub date_column: String,
+    pub date_order: crate::statement_format::DateOrder,
+    pub amount_column: String,
+    pub type_column: Option<String>,
+    pub band_column: Option<String>,
+    pub quantity_column: Option<String>,
+    pub rate_column: Option<String>,
+    pub reference_column: Option<String>,
+    pub default_type: crate::statement_line::LineType,
+    pub deductions_positive: bool,
+    pub type_words: Vec<crate::statement_format::TypeWord>,
+    pub created_at: String,
+    pub updated_at: String,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct PaymentConfig {
     pub tiers: Vec<crate::tiers::PayTier>,
@@ -268,7 +308,8 @@ pub struct SettingsData {
 /// fields are all present, so a later variant's data must never carry all of an earlier
 /// variant's required fields (a statement check has no `date`, an entry no `periodStart`, a
 /// deduction no `validFrom`, an expense no `stops`, a vehicle no `colour`, a mileage record no
-/// `amount` or `name`). `Option` fields are not required.
+/// `amount` or `name`, a statement line no `stops`, `periodStart`, `category` or `vehicleId`, a
+/// statement format no `date`). `Option` fields are not required.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(untagged)]
 pub enum ChangeData {
@@ -282,6 +323,8 @@ pub enum ChangeData {
     Expense(ExpenseData),
     Vehicle(VehicleData),
     Mileage(MileageData),
+    StatementLine(StatementLineData),
+    StatementFormat(StatementFormatData),
 }
 
 /// Each record kind's wire data becomes its `ChangeData` variant (`RecordKind::Data`).
@@ -304,6 +347,8 @@ change_data_from!(
     Expense(ExpenseData),
     Vehicle(VehicleData),
     Mileage(MileageData),
+    StatementLine(StatementLineData),
+    StatementFormat(StatementFormatData),
 );
 
 /// One changed record. `data` is absent on tombstones.
@@ -311,7 +356,7 @@ change_data_from!(
 #[serde(rename_all = "camelCase")]
 pub struct Change {
     /// Record kind: `entry`, `invoice`, `courier`, `rateCard`, `deduction`, `expense`,
-    /// `vehicle`, `mileage`, `profile` or `settings`.
+    /// `vehicle`, `mileage`, `statementLine`, `statementFormat`, `profile` or `settings`.
     pub kind: String,
     pub id: String,
     /// The user's change sequence number at this write; pull cursors are these.
@@ -480,6 +525,37 @@ mod tests {
             })
         };
         let courier_id = "0190a6e2-7c1d-7000-8000-0000000000c1";
+        let statement_line = ChangeData::StatementLine(StatementLineData {
+            invoice_id: "0190a6e2-7c1d-7000-8000-000000000201".into(),
+            courier_id: courier_id.into(),
+            line_key: "csv:0a1b:0".into(),
+            date: "2025-04-06".into(),
+            line_type: crate::statement_line::LineType::Deduction,
+            band: None,
+            quantity: 1,
+            rate: None,
+            amount: -2_500,
+            reference: "".into(),
+            created_at: "2025-04-06T09:00:00Z".into(),
+            updated_at: "2025-04-06T09:00:00Z".into(),
+        });
+        let statement_format = ChangeData::StatementFormat(StatementFormatData {
+            courier_id: courier_id.into(),
+            source: crate::statement_format::FormatSource::Csv,
+            date_column: "Date".into(),
+            date_order: crate::statement_format::DateOrder::DayMonthYear,
+            amount_column: "Amount".into(),
+            type_column: None,
+            band_column: None,
+            quantity_column: None,
+            rate_column: None,
+            reference_column: None,
+            default_type: crate::statement_line::LineType::Stop,
+            deductions_positive: false,
+            type_words: Vec::new(),
+            created_at: "2025-04-06T09:00:00Z".into(),
+            updated_at: "2025-04-06T09:00:00Z".into(),
+        });
         for data in [
             entry,
             invoice,
@@ -502,6 +578,8 @@ mod tests {
             vehicle,
             mileage(None, None),
             mileage(Some((42_000, 42_130)), Some(courier_id)),
+            statement_line,
+            statement_format,
         ] {
             assert_eq!(round_trip(data.clone()), data);
         }

@@ -26,6 +26,8 @@ pub mod records;
 pub mod registry;
 pub mod startup;
 pub mod statement_checks;
+pub mod statement_formats;
+pub mod statement_lines;
 pub mod store;
 pub mod sync;
 pub mod unix_users;

@@ -19,9 +19,11 @@ use domain::{
     profile::{ProfileUpdate, SettingsUpdate, TaxRegion, Theme},
     rate_card::{Peak, RateCard},
     statement_check::{CheckStatus, StatementCheck},
+    statement_format::{DateOrder, FormatSource, StatementFormatInput, TypeWord},
+    statement_line::{LineType, SizeBand, StatementLine},
     sync::{
         ChangeData, CourierData, DeductionData, EntryData, ExpenseData, MileageData, RateCardData,
-        SettingsData, StatementCheckData, VehicleData,
+        SettingsData, StatementCheckData, StatementFormatData, StatementLineData, VehicleData,
     },
     vehicle::{Vehicle, VehicleMethod, VehicleType},
 };
@@ -33,6 +35,8 @@ use server::{
     mileage::MileageLog,
     rate_cards::RateCards,
     statement_checks::StatementChecks,
+    statement_formats::StatementFormats,
+    statement_lines::StatementLines,
     store::{
         DynStore, EmailLink, ExternalIdentity, InviteUse, LinkPurpose, MutationAction,
         NewEmailLink, NewUser, PreparedMutation, ReceiptHolder, ReceiptInsert, ReceiptRecord,
@@ -1962,7 +1966,123 @@ async fn ping_answers(backend: Backend) {
     store.ping().await.unwrap();
 }
 
+/// Statement lines and formats (issue 28) are stored and pulled exactly as validated; a line
+/// pointing at a statement check that is not there is `missing-reference`, and the same line
+/// put again (a re-import) is still one record.
+async fn statement_lines_and_formats_round_trip(backend: Backend) {
+    let Some((store, _keep)) = store(backend).await else {
+        return;
+    };
+    let user = store
+        .create_user(account("lines@example.com"))
+        .await
+        .unwrap();
+    let check = StatementCheck {
+        id: Uuid::now_v7(),
+        ..statement_check(user.id)
+    };
+    let line = StatementLine {
+        id: Uuid::now_v7(),
+        invoice_id: check.id,
+        courier_id: user.id,
+        line_key: "csv:0a1b:1".into(),
+        date: domain::entry::parse_date("2025-03-18").unwrap(),
+        line_type: LineType::Parcel,
+        band: Some(SizeBand::ExtraLarge),
+        quantity: 10_000,
+        rate: Some(100_000),
+        amount: 10_000_000,
+        reference: "é".repeat(100),
+    };
+    let stray = StatementLine {
+        id: Uuid::now_v7(),
+        invoice_id: Uuid::now_v7(),
+        ..line.clone()
+    };
+    let format = StatementFormatInput {
+        id: Uuid::now_v7().to_string(),
+        courier_id: user.id.to_string(),
+        source: "pdf".into(),
+        date_column: "Day".into(),
+        date_order: "yearMonthDay".into(),
+        amount_column: "£".into(),
+        type_column: None,
+        band_column: Some("Band".into()),
+        quantity_column: None,
+        rate_column: Some("Rate".into()),
+        reference_column: None,
+        default_type: "adjustment".into(),
+        deductions_positive: false,
+        type_words: vec![TypeWord {
+            word: "XL".into(),
+            line_type: LineType::Parcel,
+            band: Some(SizeBand::ExtraLarge),
+        }],
+    }
+    .validate()
+    .unwrap();
+    let outcome = store
+        .push(
+            user.id,
+            vec![
+                mutation("c1", MutationAction::put::<StatementChecks>(&check)),
+                mutation("l1", MutationAction::put::<StatementLines>(&line)),
+                mutation("l2", MutationAction::put::<StatementLines>(&stray)),
+                mutation("f1", MutationAction::put::<StatementFormats>(&format)),
+                mutation("l3", MutationAction::put::<StatementLines>(&line)),
+            ],
+            5_000,
+            quota(100),
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        codes(&outcome),
+        [None, None, Some("missing-reference"), None, None]
+    );
+    let at = "1970-01-01T00:00:05Z".to_owned();
+    let page = store.pull(user.id, STARTER_RECORDS, 10).await.unwrap();
+    let data: Vec<Option<ChangeData>> = page.changes.into_iter().skip(1).map(|c| c.data).collect();
+    assert_eq!(
+        data,
+        [
+            Some(ChangeData::StatementFormat(StatementFormatData {
+                courier_id: user.id.to_string(),
+                source: FormatSource::Pdf,
+                date_column: "Day".into(),
+                date_order: DateOrder::YearMonthDay,
+                amount_column: "£".into(),
+                type_column: None,
+                band_column: Some("Band".into()),
+                quantity_column: None,
+                rate_column: Some("Rate".into()),
+                reference_column: None,
+                default_type: LineType::Adjustment,
+                deductions_positive: false,
+                type_words: format.type_words.clone(),
+                created_at: at.clone(),
+                updated_at: at.clone(),
+            })),
+            Some(ChangeData::StatementLine(StatementLineData {
+                invoice_id: check.id.to_string(),
+                courier_id: user.id.to_string(),
+                line_key: "csv:0a1b:1".into(),
+                date: "2025-03-18".into(),
+                line_type: LineType::Parcel,
+                band: Some(SizeBand::ExtraLarge),
+                quantity: 10_000,
+                rate: Some(100_000),
+                amount: 10_000_000,
+                reference: "é".repeat(100),
+                created_at: at.clone(),
+                updated_at: at,
+            })),
+        ]
+    );
+}
+
 on_both_backends!(
+    statement_lines_and_formats_round_trip,
     users_round_trip_and_emails_are_unique,
     password_login_lookup_skips_guests,
     roles_are_set_by_email,

@@ -1114,6 +1114,8 @@ fn summarise(changes: &[Value]) -> Vec<(String, String, i64, bool)> {
                 (Some(domain::sync::ChangeData::Expense(_)), "expense") => true,
                 (Some(domain::sync::ChangeData::Vehicle(_)), "vehicle") => true,
                 (Some(domain::sync::ChangeData::Mileage(_)), "mileage") => true,
+                (Some(domain::sync::ChangeData::StatementLine(_)), "statementLine") => true,
+                (Some(domain::sync::ChangeData::StatementFormat(_)), "statementFormat") => true,
                 _ => false,
             };
             assert!(variant_matches, "{c}");

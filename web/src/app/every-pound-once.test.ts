@@ -190,6 +190,8 @@ describe('every saved pound, counted once in every total (property)', () => {
           expenses: [],
           vehicles: [],
           mileage: [],
+          statementLines: [],
+          statementFormats: [],
           from: DATES[0]!,
           to: DATES.at(-1)!,
           exportedAt: '2026-05-31T12:00:00Z',

@@ -61,6 +61,10 @@ export const appRoutes: RouteObject[] = [
               { index: true, element: <Navigate to={routes.dashboard} replace /> },
               { path: routes.dashboard, lazy: () => import('@/features/dashboard/dashboard-page').then((m) => ({ Component: m.DashboardPage })) },
               { path: routes.history, lazy: () => import('@/features/history/history-page').then((m) => ({ Component: m.HistoryPage })) },
+              {
+                path: routes.statementCheck,
+                lazy: () => import('@/features/statement-check/statement-check-page').then((m) => ({ Component: m.StatementCheckPage })),
+              },
               { path: routes.profile, lazy: () => import('@/features/profile/profile-page').then((m) => ({ Component: m.ProfilePage })) },
               { path: routes.spending, lazy: () => import('@/features/spending/spending-page').then((m) => ({ Component: m.SpendingPage })) },
               { path: routes.taxYear, lazy: () => import('@/features/tax-year/tax-year-page').then((m) => ({ Component: m.TaxYearPage })) },

@@ -25,6 +25,7 @@ export const navItemOfRoute: Readonly<Record<string, NavItemId | ((params: URLSe
   [routes.app]: 'home',
   [routes.dashboard]: 'home',
   [routes.history]: (params) => (params.get('view') === 'invoices' ? 'statements' : 'history'),
+  [routes.statementCheck]: 'statements',
   [routes.spending]: 'spending',
   [routes.taxYear]: 'tax',
   [routes.more]: 'more',

@@ -14,6 +14,8 @@ export const routes = {
   app: '/app',
   dashboard: '/app/dashboard',
   history: '/app/history',
+  /** One statement check's lines and differences (`?id=` the check). */
+  statementCheck: '/app/statement-check',
   profile: '/app/profile',
   settings: '/app/settings',
   spending: '/app/spending',
@@ -37,6 +39,11 @@ export function whatIfLink(courierId: string, choice: { card: string } | { from:
 export const signUpLink = `${routes.login}?mode=sign-up`;
 
 export type HistoryView = 'entries' | 'summaries' | 'invoices';
+
+/** One statement check's page: its lines, the differences named, the import of its file. */
+export function statementCheckPage(id: string): string {
+  return `${routes.statementCheck}?id=${encodeURIComponent(id)}`;
+}
 
 export type SpendingView = 'expenses' | 'mileage';
 

@@ -3,7 +3,7 @@
 import { z } from '../lib/zod';
 
 /** Every synced record kind, in the server's registry order. */
-export const KIND_NAMES = ['entry', 'invoice', 'courier', 'rateCard', 'deduction', 'vehicle', 'expense', 'mileage'] as const;
+export const KIND_NAMES = ['entry', 'invoice', 'courier', 'rateCard', 'deduction', 'vehicle', 'expense', 'mileage', 'statementLine', 'statementFormat'] as const;
 export type GeneratedKind = (typeof KIND_NAMES)[number];
 
 /** Where the driver is with a check. */
@@ -54,6 +54,35 @@ export const vehicleMethodSchema = z.enum(['flatRate', 'actualCosts']);
 
 export type VehicleType = 'carVan' | 'motorcycle' | 'bicycle';
 export const vehicleTypeSchema = z.enum(['carVan', 'motorcycle', 'bicycle']);
+
+/** A parcel's size band, smallest first (a lower band pays less). */
+export type SizeBand = 'packet' | 'small' | 'medium' | 'large' | 'extraLarge';
+export const sizeBandSchema = z.enum(['packet', 'small', 'medium', 'large', 'extraLarge']);
+
+/** What a line pays for (or takes back). */
+export type LineType = 'stop' | 'parcel' | 'collection' | 'failed' | 'dayRate' | 'bonus' | 'deduction' | 'adjustment';
+export const lineTypeSchema = z.enum(['stop', 'parcel', 'collection', 'failed', 'dayRate', 'bonus', 'deduction', 'adjustment']);
+
+/** The order of a date's parts in the file (`18/03/2025` is dayMonthYear). */
+export type DateOrder = 'dayMonthYear' | 'yearMonthDay' | 'monthDayYear';
+export const dateOrderSchema = z.enum(['dayMonthYear', 'yearMonthDay', 'monthDayYear']);
+
+/** Where the statement comes from. */
+export type FormatSource = 'csv' | 'pdf';
+export const formatSourceSchema = z.enum(['csv', 'pdf']);
+
+/** A word of the type column and the line it makes. */
+export interface TypeWord {
+  band: SizeBand | null;
+  lineType: LineType;
+  /** Compared with the cell trimmed and case-folded. */
+  word: string;
+}
+export const typeWordSchema = z.object({
+  band: sizeBandSchema.nullable(),
+  lineType: lineTypeSchema,
+  word: z.string(),
+});
 
 export interface GeneratedEntryContent {
   collections: number | null;
@@ -259,6 +288,66 @@ const mileageContent = z.object({
   vehicleId: z.string(),
 });
 
+/** A statement line (`kind: "statementLine"`): one line of a statement check. Money in pence. */
+export interface GeneratedStatementLineContent {
+  amount: number;
+  band: SizeBand | null;
+  courierId: string;
+  date: string;
+  invoiceId: string;
+  lineKey: string;
+  lineType: LineType;
+  quantity: number;
+  rate: number | null;
+  reference: string;
+}
+
+const statementLineContent = z.object({
+  amount: z.number().int(),
+  band: sizeBandSchema.nullable(),
+  courierId: z.string(),
+  date: z.string(),
+  invoiceId: z.string(),
+  lineKey: z.string(),
+  lineType: lineTypeSchema,
+  quantity: z.number().int(),
+  rate: z.number().int().nullable(),
+  reference: z.string(),
+});
+
+/** How a courier's statement file reads (`kind: "statementFormat"`): the saved column mapping. */
+export interface GeneratedStatementFormatContent {
+  amountColumn: string;
+  bandColumn: string | null;
+  courierId: string;
+  dateColumn: string;
+  dateOrder: DateOrder;
+  deductionsPositive: boolean;
+  defaultType: LineType;
+  quantityColumn: string | null;
+  rateColumn: string | null;
+  referenceColumn: string | null;
+  source: FormatSource;
+  typeColumn: string | null;
+  typeWords: TypeWord[];
+}
+
+const statementFormatContent = z.object({
+  amountColumn: z.string(),
+  bandColumn: z.string().nullable(),
+  courierId: z.string(),
+  dateColumn: z.string(),
+  dateOrder: dateOrderSchema,
+  deductionsPositive: z.boolean(),
+  defaultType: lineTypeSchema,
+  quantityColumn: z.string().nullable(),
+  rateColumn: z.string().nullable(),
+  referenceColumn: z.string().nullable(),
+  source: formatSourceSchema,
+  typeColumn: z.string().nullable(),
+  typeWords: z.array(typeWordSchema),
+});
+
 /** The content each kind's pull carries (its data without the timestamps). */
 export interface GeneratedContents {
   entry: GeneratedEntryContent;
@@ -269,6 +358,8 @@ export interface GeneratedContents {
   vehicle: GeneratedVehicleContent;
   expense: GeneratedExpenseContent;
   mileage: GeneratedMileageContent;
+  statementLine: GeneratedStatementLineContent;
+  statementFormat: GeneratedStatementFormatContent;
 }
 
 /** The zod schema of each kind's pulled content. */
@@ -281,6 +372,8 @@ export const CONTENT_SCHEMAS = {
   vehicle: vehicleContent,
   expense: expenseContent,
   mileage: mileageContent,
+  statementLine: statementLineContent,
+  statementFormat: statementFormatContent,
 };
 
 /** Each kind's two mutations. */
@@ -293,6 +386,8 @@ export const MUTATIONS = {
   vehicle: { put: 'vehicle.put', remove: 'vehicle.delete' },
   expense: { put: 'expense.put', remove: 'expense.delete' },
   mileage: { put: 'mileage.put', remove: 'mileage.delete' },
+  statementLine: { put: 'statementLine.put', remove: 'statementLine.delete' },
+  statementFormat: { put: 'statementFormat.put', remove: 'statementFormat.delete' },
 } as const;
 
 /** The content fields that name another record, by kind (the server's RecordKind::REFERENCES). */
@@ -305,6 +400,8 @@ export const REFERENCES: { readonly [K in GeneratedKind]: readonly { readonly fi
   vehicle: [],
   expense: [{ field: 'courierId', kind: 'courier' }, { field: 'vehicleId', kind: 'vehicle' }],
   mileage: [{ field: 'vehicleId', kind: 'vehicle' }, { field: 'courierId', kind: 'courier' }],
+  statementLine: [{ field: 'invoiceId', kind: 'invoice' }, { field: 'courierId', kind: 'courier' }],
+  statementFormat: [{ field: 'courierId', kind: 'courier' }],
 };
 
 /** The limits the server's rules hold each kind's fields to (the forms check the same). */
@@ -317,6 +414,8 @@ export const BOUNDS = {
   vehicle: { maxCommuteMiles: 500, maxNameChars: 60 },
   expense: { maxAmountPence: 10000000, maxNoteChars: 200, maxReceipts: 5 },
   mileage: { maxMiles: 2000, maxNoteChars: 200, maxOdometer: 9999999 },
+  statementLine: { maxAmountPence: 10000000, maxLineKeyChars: 64, maxQuantity: 10000, maxRatePence: 100000, maxReferenceChars: 100 },
+  statementFormat: { maxColumnChars: 60, maxTypeWords: 100, maxWordChars: 60 },
 } as const;
 
 /** Where the starter records carry the account's own id. */

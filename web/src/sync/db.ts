@@ -12,6 +12,8 @@ import type {
   LocalStatementCheck,
   LocalMileage,
   LocalRateCard,
+  LocalStatementFormat,
+  LocalStatementLine,
   LocalVehicle,
   OutboxItem,
   ReceiptPhoto,
@@ -34,6 +36,8 @@ export class LocalDb extends Dexie {
   expenses!: EntityTable<LocalExpense, 'id'>;
   vehicles!: EntityTable<LocalVehicle, 'id'>;
   mileage!: EntityTable<LocalMileage, 'id'>;
+  statementLines!: EntityTable<LocalStatementLine, 'id'>;
+  statementFormats!: EntityTable<LocalStatementFormat, 'id'>;
   /** Receipt photos: not synced records but files, uploaded from a queue (sync/receipts.ts). */
   receiptPhotos!: EntityTable<ReceiptPhoto, 'id'>;
 
@@ -92,6 +96,8 @@ export class LocalDb extends Dexie {
     this.version(8)
       .stores({})
       .upgrade((tx) => tx.table('vehicles').toCollection().modify(fillMissing({ commuteMiles: 0 })));
+    // Statement lines and the saved statement formats (issue 28): new tables, nothing to fill.
+    this.version(9).stores({ statementLines: 'id, invoiceId, date, deleted', statementFormats: 'id, courierId, deleted' });
   }
 
   async getDoc<K extends DocKind>(kind: K): Promise<Extract<LocalDoc, { kind: K }> | undefined> {
@@ -109,6 +115,8 @@ export class LocalDb extends Dexie {
       this.expenses,
       this.vehicles,
       this.mileage,
+      this.statementLines,
+      this.statementFormats,
       this.outbox,
       this.docs,
       this.meta,

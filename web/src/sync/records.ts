@@ -1,5 +1,5 @@
 // The record kinds synced one record at a time with tombstones (entries, statement checks,
-// couriers, rate cards, deductions, expenses, vehicles, mileage):
+// couriers, rate cards, deductions, expenses, vehicles, mileage, statement lines and formats):
 // their content on the wire, where each lives on the device and which mutations carry it.
 // Everything generic (save, delete, merge, pull, acknowledge, discard) goes through this table,
 // so a new kind is one row here rather than a second copy of the sync code.
@@ -35,6 +35,8 @@ const TABLES: { [K in RecordKind]: (db: LocalDb) => Table<unknown, string> } = {
   expense: (db) => db.expenses,
   vehicle: (db) => db.vehicles,
   mileage: (db) => db.mileage,
+  statementLine: (db) => db.statementLines,
+  statementFormat: (db) => db.statementFormats,
 };
 
 function kindInfo<K extends RecordKind>(kind: K): KindInfo<K> {

@@ -10,6 +10,8 @@ import type {
   GeneratedInvoiceContent,
   GeneratedMileageContent,
   GeneratedRateCardContent,
+  GeneratedStatementFormatContent,
+  GeneratedStatementLineContent,
   GeneratedVehicleContent,
   PayTier,
   Peak,
@@ -76,6 +78,13 @@ export type LocalDeduction = LocalRecord<DeductionContent>;
 export type LocalExpense = LocalRecord<ExpenseContent>;
 export type LocalVehicle = LocalRecord<VehicleContent>;
 export type LocalMileage = LocalRecord<MileageContent>;
+
+/** One line of a courier's statement, on its statement check (issue 28). */
+export type StatementLineContent = GeneratedStatementLineContent;
+export type LocalStatementLine = LocalRecord<StatementLineContent>;
+/** How a courier's statement file reads: the column mapping saved once per courier. */
+export type StatementFormatContent = GeneratedStatementFormatContent;
+export type LocalStatementFormat = LocalRecord<StatementFormatContent>;
 
 /**
  * A receipt photo kept on the device: shown at once, uploaded from a queue (sync/receipts.ts),
@@ -167,6 +176,8 @@ export type Change =
   | { kind: 'expense'; id: string; version: number; deleted: boolean; data?: ExpenseContent & { createdAt: string; updatedAt: string } }
   | { kind: 'vehicle'; id: string; version: number; deleted: boolean; data?: VehicleContent & { createdAt: string; updatedAt: string } }
   | { kind: 'mileage'; id: string; version: number; deleted: boolean; data?: MileageContent & { createdAt: string; updatedAt: string } }
+  | { kind: 'statementLine'; id: string; version: number; deleted: boolean; data?: StatementLineContent & { createdAt: string; updatedAt: string } }
+  | { kind: 'statementFormat'; id: string; version: number; deleted: boolean; data?: StatementFormatContent & { createdAt: string; updatedAt: string } }
   | { kind: 'profile'; id: string; version: number; deleted: boolean; data?: ProfileData }
   | { kind: 'settings'; id: string; version: number; deleted: boolean; data?: SettingsData };
 

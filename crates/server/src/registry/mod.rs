@@ -16,6 +16,8 @@ pub static KINDS: &[Kind] = &[
     Kind::of::<crate::vehicles::Vehicles>(),
     Kind::of::<crate::expenses::Expenses>(),
     Kind::of::<crate::mileage::MileageLog>(),
+    Kind::of::<crate::statement_lines::StatementLines>(),
+    Kind::of::<crate::statement_formats::StatementFormats>(),
 ];
 
 /// The kind named `name` (`entry`, `invoice`, `courier`, ...).

@@ -19,6 +19,7 @@ import { StatementChecksView } from '@/features/statement-checks/statement-check
 import { useStatementChecks } from '@/features/statement-checks/use-statement-checks';
 import { useExpenses } from '@/features/expenses/use-expenses';
 import { useMileageLog } from '@/features/mileage/use-mileage';
+import { useStatementFormats, useStatementLines } from '@/features/statement-lines/use-statement-lines';
 import { useVehicles } from '@/lib/sync-react/use-vehicles';
 import { parkedReasonsByRecord, useParkedChanges } from '@/features/parked-changes/use-parked-changes';
 import { usePaySetup } from '@/lib/sync-react/use-pay-setup';
@@ -93,6 +94,12 @@ export function HistoryPage() {
   const spending = useMemo(
     () => (expenses && vehicles && mileageLog ? { expenses, vehicles, mileage: mileageLog.records } : undefined),
     [expenses, vehicles, mileageLog],
+  );
+  const statementLines = useStatementLines();
+  const statementFormats = useStatementFormats();
+  const statements = useMemo(
+    () => (statementLines && statementFormats ? { statementLines, statementFormats } : undefined),
+    [statementLines, statementFormats],
   );
   const parkedReasons = useMemo(() => parkedReasonsByRecord(parked), [parked]);
   const validRange = rangeProblem(range) === null;
@@ -202,6 +209,7 @@ export function HistoryPage() {
                 pay={pay}
                 theme={settings?.theme ?? 'dark'}
                 spending={spending}
+                statements={statements}
               />
             </div>
           </section>

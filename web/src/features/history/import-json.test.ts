@@ -42,6 +42,15 @@ function fullExport(): JsonExport {
     },
     expenses: [{ id: 'x1', date: '2025-03-05', amount: 4_250, category: 'fuel', note: 'Diesel', courierId: null, vehicleId: 'van1', repeat: 'once', repeatUntil: null, receipts: ['r1'], ...stamps }],
     vehicles: [{ id: 'van1', name: 'Transit', type: 'carVan', method: 'flatRate', commuteMiles: 0, ...stamps }],
+    statementLines: [
+      { id: 'l1', invoiceId: 'i1', courierId: 'evri', lineKey: 'csv:ab12:0', date: '2025-03-05', lineType: 'parcel', band: 'small', quantity: 2, rate: 45, amount: 90, reference: 'EV1', ...stamps },
+    ],
+    statementFormats: [
+      {
+        id: 'f1', courierId: 'evri', source: 'csv', dateColumn: 'Date', dateOrder: 'dayMonthYear', amountColumn: 'Amount', typeColumn: null, bandColumn: null,
+        quantityColumn: null, rateColumn: null, referenceColumn: null, defaultType: 'parcel', deductionsPositive: false, typeWords: [], ...stamps,
+      },
+    ],
     mileage: [{ id: 'm1', date: '2025-03-05', vehicleId: 'van1', courierId: 'evri', odometerStart: 10, odometerEnd: 90, businessMiles: 70, commuteMiles: 10, note: '', ...stamps }],
     from: '2025-03-01',
     to: '2025-03-31',
@@ -56,7 +65,7 @@ function parsed(file: JsonExport | string): JsonImport {
 }
 
 function emptyDevice(): DeviceRecords {
-  return { courier: [], vehicle: [], rateCard: [], deduction: [], entry: [], invoice: [], expense: [], mileage: [] };
+  return { courier: [], vehicle: [], rateCard: [], deduction: [], entry: [], invoice: [], expense: [], mileage: [], statementLine: [], statementFormat: [] };
 }
 
 /** The device after the writes are stored. */
@@ -78,6 +87,8 @@ function contentsOf(file: JsonExport): Record<string, unknown[]> {
     invoice: strip(file.invoices),
     expense: strip(file.expenses),
     mileage: strip(file.mileage),
+    statementLine: strip(file.statementLines),
+    statementFormat: strip(file.statementFormats),
   };
 }
 
@@ -91,7 +102,7 @@ describe('importing our JSON export', () => {
     const plan = planImport(parsed(file), emptyDevice(), noNewIds);
     expect(plan.invalid).toEqual([]);
     expect(plan.duplicates).toEqual([]);
-    expect(plan.added).toEqual({ courier: 2, vehicle: 1, rateCard: 2, deduction: 1, entry: 3, invoice: 1, expense: 1, mileage: 1 });
+    expect(plan.added).toEqual({ courier: 2, vehicle: 1, rateCard: 2, deduction: 1, entry: 3, invoice: 1, expense: 1, mileage: 1, statementLine: 1, statementFormat: 1 });
     const written: Record<string, unknown[]> = {};
     for (const write of plan.writes) (written[write.kind] ??= []).push({ id: write.id, ...write.content });
     expect(written).toEqual(contentsOf(file));
@@ -118,7 +129,7 @@ describe('importing our JSON export', () => {
     const first = planImport(parsed(file), emptyDevice(), noNewIds);
     const second = planImport(parsed(file), withWrites(emptyDevice(), first.writes), noNewIds);
     expect(second.writes).toEqual([]);
-    expect(second.duplicates).toHaveLength(12);
+    expect(second.duplicates).toHaveLength(14);
     expect(second.duplicates[0]).toEqual({ place: 'Courier 1', reason: 'The same courier (same id) is already on this device' });
   });
 
@@ -210,10 +221,11 @@ describe('importing our JSON export', () => {
     expect(first.writes.find((w) => w.kind === 'mileage')?.content).toMatchObject({ vehicleId: van, courierId: evri });
     // The photos stay with the account that took them.
     expect(first.writes.find((w) => w.kind === 'expense')?.content).toMatchObject({ vehicleId: van, receipts: [] });
+    expect(first.writes.find((w) => w.kind === 'statementLine')?.content).toMatchObject({ invoiceId: ids('invoice')[0], courierId: evri });
 
     const second = planImport(parsed(file), withWrites(device, first.writes), fresh, { keepIds: false });
     expect(second.writes).toEqual([]);
-    expect(second.duplicates).toHaveLength(12);
+    expect(second.duplicates).toHaveLength(14);
   });
 
   it('refuses a file that is not our export, or is from a newer version', () => {

@@ -18,6 +18,8 @@ const LISTS: readonly { kind: RecordKind; list: string; word: string }[] = [
   { kind: 'invoice', list: 'invoices', word: 'Statement check' },
   { kind: 'expense', list: 'expenses', word: 'Expense' },
   { kind: 'mileage', list: 'mileage', word: 'Mileage day' },
+  { kind: 'statementLine', list: 'statementLines', word: 'Statement line' },
+  { kind: 'statementFormat', list: 'statementFormats', word: 'Statement format' },
 ];
 
 // The days each kind must carry as YYYY-MM-DD (the pull schema takes any string; a file may be hand-edited).
@@ -30,6 +32,8 @@ const DAY_FIELDS: Record<RecordKind, readonly string[]> = {
   invoice: ['periodStart', 'periodEnd'],
   expense: ['date'],
   mileage: ['date'],
+  statementLine: ['date'],
+  statementFormat: [],
 };
 
 const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;

@@ -53,6 +53,8 @@ function input(overrides: Partial<JsonExportInput> = {}): JsonExportInput {
     expenses: [],
     vehicles: [],
     mileage: [],
+    statementLines: [],
+    statementFormats: [],
     from: '2025-03-01',
     to: '2025-03-31',
     exportedAt: '2025-04-01T10:00:00.000Z',
@@ -79,7 +81,27 @@ describe('JSON export', () => {
       expenses: [],
       vehicles: [],
       mileage: [],
+      statementLines: [],
+      statementFormats: [],
     });
+  });
+
+  it("keeps the lines of the statement checks it carries, and no one else's", () => {
+    const stamps = { createdAt: '2025-03-09T08:00:00Z', updatedAt: '2025-03-09T08:00:00Z', deleted: 0 as const };
+    const check = (id: string, periodStart: string, periodEnd: string): ExportableStatementCheck => ({
+      id, periodStart, periodEnd, paid: 1_000, stops: null, reference: '', courierId: 'c', parcels: null, collections: null, deductions: null, status: 'unchecked', note: '', ...stamps,
+    });
+    const line = (id: string, invoiceId: string, deleted: 0 | 1 = 0) => ({
+      id, invoiceId, courierId: 'c', lineKey: `typed:${id}`, date: '2025-03-03', lineType: 'stop' as const, band: null, quantity: 1, rate: 100, amount: 100, reference: '', ...stamps, deleted,
+    });
+    const result = buildJsonExport(
+      input({
+        invoices: [check('in', '2025-03-02', '2025-03-08'), check('out', '2025-02-02', '2025-02-08')],
+        statementLines: [line('l1', 'in'), line('l2', 'out'), line('l3', 'in', 1)],
+      }),
+    );
+    expect(result.statementLines.map((l) => l.id)).toEqual(['l1']);
+    expect(result.statementLines[0]).not.toHaveProperty('deleted');
   });
 
   it('keeps live entries in the range (inclusive), oldest first, with their content and timestamps only', () => {

@@ -10,6 +10,8 @@ import type {
   StatementCheckContent,
   MileageContent,
   RateCardContent,
+  StatementFormatContent,
+  StatementLineContent,
   Theme,
   VehicleContent,
 } from '@/sync/types';
@@ -58,6 +60,10 @@ export interface JsonExportInput {
   vehicles: readonly Exportable<VehicleContent>[];
   /** Every mileage day; the export keeps those in the range. */
   mileage: readonly Exportable<MileageContent>[];
+  /** Every statement line; the export keeps those of the statement checks it carries. */
+  statementLines: readonly Exportable<StatementLineContent>[];
+  /** Every courier's saved statement format, exported whole like the couriers. */
+  statementFormats: readonly Exportable<StatementFormatContent>[];
   /** YYYY-MM-DD, inclusive. */
   from: string;
   /** YYYY-MM-DD, inclusive. */
@@ -100,6 +106,9 @@ export interface JsonExport {
   expenses: Exported<ExpenseContent>[];
   vehicles: Exported<VehicleContent>[];
   mileage: Exported<MileageContent>[];
+  /** Added with issue 28: an older export has none. */
+  statementLines: Exported<StatementLineContent>[];
+  statementFormats: Exported<StatementFormatContent>[];
 }
 
 function exportedEntry(e: ExportableEntry): ExportedEntry {
@@ -227,6 +236,45 @@ function exportedMileage(m: Exportable<MileageContent>): Exported<MileageContent
   };
 }
 
+function exportedStatementLine(l: Exportable<StatementLineContent>): Exported<StatementLineContent> {
+  return {
+    id: l.id,
+    invoiceId: l.invoiceId,
+    courierId: l.courierId,
+    lineKey: l.lineKey,
+    date: l.date,
+    lineType: l.lineType,
+    band: l.band,
+    quantity: l.quantity,
+    rate: l.rate,
+    amount: l.amount,
+    reference: l.reference,
+    createdAt: l.createdAt,
+    updatedAt: l.updatedAt,
+  };
+}
+
+function exportedStatementFormat(f: Exportable<StatementFormatContent>): Exported<StatementFormatContent> {
+  return {
+    id: f.id,
+    courierId: f.courierId,
+    source: f.source,
+    dateColumn: f.dateColumn,
+    dateOrder: f.dateOrder,
+    amountColumn: f.amountColumn,
+    typeColumn: f.typeColumn,
+    bandColumn: f.bandColumn,
+    quantityColumn: f.quantityColumn,
+    rateColumn: f.rateColumn,
+    referenceColumn: f.referenceColumn,
+    defaultType: f.defaultType,
+    deductionsPositive: f.deductionsPositive,
+    typeWords: f.typeWords.map(({ word, lineType, band }) => ({ word, lineType, band })),
+    createdAt: f.createdAt,
+    updatedAt: f.updatedAt,
+  };
+}
+
 /** An expense is in the range when it is charged on a day of it: once on its date, or repeating from its date until its end. */
 function expenseInRange(e: ExpenseContent, from: string, to: string): boolean {
   const last = e.repeat === 'once' ? e.date : (e.repeatUntil ?? to);
@@ -249,8 +297,12 @@ function compareBy<T>(...keys: ((item: T) => string)[]) {
   };
 }
 
-export function buildJsonExport({ accountId, profile, settings, entries, invoices, pay, expenses, vehicles, mileage, from, to, exportedAt }: JsonExportInput): JsonExport {
+export function buildJsonExport(input: JsonExportInput): JsonExport {
+  const { accountId, profile, settings, entries, invoices, pay, expenses, vehicles, mileage, statementLines, statementFormats, from, to, exportedAt } = input;
   const live = <T extends { deleted?: 0 | 1 }>(record: T) => record.deleted !== 1;
+  // A statement belongs in the export when any of its days is in the range.
+  const checks = invoices.filter((i) => live(i) && i.periodStart <= to && i.periodEnd >= from);
+  const checkIds = new Set(checks.map((i) => i.id));
   return {
     format: JSON_EXPORT_FORMAT,
     version: JSON_EXPORT_VERSION,
@@ -281,9 +333,7 @@ export function buildJsonExport({ accountId, profile, settings, entries, invoice
       .filter((e) => live(e) && e.date >= from && e.date <= to)
       .sort(compareBy((e) => e.date, (e) => e.createdAt, (e) => e.id))
       .map(exportedEntry),
-    // A statement belongs in the export when any of its days is in the range.
-    invoices: invoices
-      .filter((i) => live(i) && i.periodStart <= to && i.periodEnd >= from)
+    invoices: checks
       .sort(compareBy((i) => i.periodStart, (i) => i.periodEnd, (i) => i.createdAt, (i) => i.id))
       .map(exportedStatementCheck),
     expenses: expenses
@@ -298,6 +348,14 @@ export function buildJsonExport({ accountId, profile, settings, entries, invoice
       .filter((m) => live(m) && m.date >= from && m.date <= to)
       .sort(compareBy((m) => m.date, (m) => m.createdAt, (m) => m.id))
       .map(exportedMileage),
+    statementLines: statementLines
+      .filter((l) => live(l) && checkIds.has(l.invoiceId))
+      .sort(compareBy((l) => l.invoiceId, (l) => l.date, (l) => l.lineKey))
+      .map(exportedStatementLine),
+    statementFormats: statementFormats
+      .filter(live)
+      .sort(compareBy((f) => f.courierId, (f) => f.source, (f) => f.id))
+      .map(exportedStatementFormat),
   };
 }
 

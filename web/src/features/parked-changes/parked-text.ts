@@ -66,6 +66,18 @@ const WORDS: { [K in RecordKind]: KindWords<RecordContents[K]> } = {
     about: ({ date }) => (date ? ` for ${formatShortDate(date)}` : ''),
     figures: ({ businessMiles }) => (typeof businessMiles === 'number' ? ` (${businessMiles} business miles)` : ''),
   },
+  statementLine: {
+    noun: 'statement line',
+    one: 'a statement line',
+    about: ({ date }) => (date ? ` for ${formatShortDate(date)}` : ''),
+    figures: ({ amount }) => (typeof amount === 'number' ? ` (${formatPence(amount)})` : ''),
+  },
+  statementFormat: {
+    noun: 'statement format',
+    one: "a courier's statement format",
+    about: () => '',
+    figures: () => '',
+  },
 };
 
 /** What the change was, in the driver's words. */

@@ -1,8 +1,10 @@
-import { Pencil, Trash2 } from 'lucide-react';
+import { ListChecks, Pencil, Trash2 } from 'lucide-react';
+import { Link } from 'react-router';
 import { Button } from '@/components/button';
 import { SyncStateLabel } from '@/components/sync-state-label';
 import { formatPence } from '@/lib/format';
 import { periodWords } from '@/core/pay-periods/pay-period';
+import { statementCheckPage } from '@/lib/paths';
 import type { LocalStatementCheck } from '@/sync/types';
 import { statusLabel } from './statement-check-form-schema';
 import type { StatementCheck } from '@/core/statements/statement-check';
@@ -53,6 +55,10 @@ export function StatementCheckCard({ check, result, parkedReason, onEdit, onDele
           {check.syncState === 'synced' ? <span aria-hidden="true">Synced</span> : null}
         </span>
         <div className={styles.cardActions}>
+          <Link className={styles.linesLink} to={statementCheckPage(check.id)} aria-label={`Lines and differences of statement check ${period}`}>
+            <ListChecks aria-hidden="true" />
+            Lines
+          </Link>
           <Button variant="ghost" aria-label={`Edit statement check ${period}`} onClick={onEdit}>
             <Pencil aria-hidden="true" />
             Edit

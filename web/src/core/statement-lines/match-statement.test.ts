@@ -1,0 +1,221 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { priceWithCard, type IdentifiedCard } from '@/core/pay/pay';
+import type { LineType, SizeBand } from '@/sync/contract.generated';
+import { makeDeduction, makeRateCard } from '@/testing/pay-fixtures';
+import perParcelCsv from './fixtures/per-parcel.csv?raw';
+import { matchStatement, type LoggedDay, type MatchedLine, type MatchInput } from './match-statement';
+import { readLines, readStatementTable, SIZE_BANDS } from './read-lines';
+import { suggestFormat } from './suggest-format';
+
+const C = 'courier-1';
+const WEEKLY = { periodKind: 'weekly' as const, periodAnchor: '2025-03-16', arrearsWeeks: 2 };
+const WEEK = ['2025-03-16', '2025-03-17', '2025-03-18', '2025-03-19', '2025-03-20', '2025-03-21', '2025-03-22'];
+
+function day(id: string, date: string, card: IdentifiedCard, fields: Partial<LoggedDay> = {}): LoggedDay {
+  const base = { id, date, courierId: C, stops: 0, parcels: null, collections: null, failed: null, extra: 0, startTime: null, finishTime: null, ...fields };
+  return { ...base, total: fields.total ?? priceWithCard(card, base) };
+}
+
+function linesOf(csv: string): MatchedLine[] {
+  const table = readStatementTable(csv);
+  return readLines(table, suggestFormat(table, C)).rows.map(({ line }, i) => ({ ...line, id: `line-${i + 2}`, invoiceId: 'check', courierId: C, lineKey: `k${i}` }));
+}
+
+const total = (input: MatchInput) => {
+  const match = matchStatement(input);
+  return { match, sum: match.differences.reduce((s, d) => s + d.amount, 0) };
+};
+
+describe('a per-parcel statement matched to the log', () => {
+  // Evri-like: paid per parcel by band (35p packet … £1.10 large), 25p a collection, 10p a failed item;
+  // each day saved at the band prices of what was delivered.
+  const card = makeRateCard('card', C, { perStop: null, perParcel: 45, perCollection: 25, perFailed: 10 });
+  const lines = linesOf(perParcelCsv);
+
+  it('names the missing day, the two misbanded parcels and the charge taken twice, with their amounts, and they add up', () => {
+    const days = [
+      // The 18th: 4 parcels logged by band (1 medium, 2 small, 1 packet) and a collection; paid as 1 medium, 1 small, 2 packets.
+      day('d18', '2025-03-18', card, { parcels: 4, collections: 1, bands: { medium: 1, small: 2, packet: 1 }, total: 75 + 45 + 45 + 35 + 25 }),
+      // The 19th: a large parcel paid as large, a medium paid as small, a failed item.
+      day('d19', '2025-03-19', card, { parcels: 2, failed: 1, bands: { large: 1, medium: 1 }, total: 110 + 75 + 10 }),
+      // The 20th: logged, not on the statement at all.
+      day('d20', '2025-03-20', card, { parcels: 30, total: 30 * 45 }),
+    ];
+    const depot = { ...makeDeduction('dep', C, { label: 'Depot charge', amount: 200, repeat: 'once', from: '2025-03-19' }) };
+    const input: MatchInput = { check: { periodStart: '2025-03-16', periodEnd: '2025-03-22', paid: 0, courierId: C }, days, lines, cards: [card], deductions: [depot], calendar: WEEKLY };
+    const linesTotal = lines.reduce((s, l) => s + l.amount, 0);
+    input.check.paid = linesTotal;
+    const { match, sum } = total(input);
+    const byKind = (kind: string) => match.differences.filter((d) => d.kind === kind).map((d) => [d.date, d.amount, d.words]);
+    expect(byKind('dayNotOnStatement')).toEqual([['2025-03-20', 1_350, 'Day not on the statement']]);
+    expect(byKind('lowerBand')).toEqual([
+      ['2025-03-18', 10, '1 parcel logged as Small paid as Packet'],
+      ['2025-03-19', 30, '1 parcel logged as Medium paid as Small'],
+    ]);
+    expect(byKind('deductionTakenTwice')).toEqual([['2025-03-19', 200, 'DEP-CHG-0319 of £2.00 taken twice']]);
+    expect(match.differences.find((d) => d.kind === 'dayNotOnStatement')?.entryIds).toEqual(['d20']);
+    expect(match.differences.find((d) => d.kind === 'deductionTakenTwice')?.lineIds).toEqual(['line-10', 'line-11']);
+    expect(sum).toBe(match.difference);
+    expect(match.difference).toBe(1_350 + 10 + 30 + 200);
+    expect(byKind('unexplained')).toEqual([]);
+  });
+});
+
+describe('a per-day statement', () => {
+  const card = makeRateCard('card', C, { perStop: [{ stopCount: 100, rate: 150 }, { rate: 120 }], dayRate: 2_000 });
+
+  it('names fewer stops, a rate below the card, a day rate not paid, a paid day not in the log and late pay', () => {
+    const days = [day('a', '2025-03-17', card, { stops: 110 }), day('b', '2025-03-18', card, { stops: 90 }), day('old', '2025-03-05', card, { stops: 50 })];
+    const line = (id: string, date: string, lineType: LineType, quantity: number, amount: number): MatchedLine => ({ id, date, lineType, quantity, amount, band: null, rate: null, reference: '', invoiceId: 'c', courierId: C, lineKey: id });
+    const lines = [
+      line('l1', '2025-03-17', 'stop', 105, 100 * 150 + 5 * 120),
+      line('l2', '2025-03-17', 'dayRate', 1, 2_000),
+      line('l3', '2025-03-18', 'stop', 90, 90 * 140),
+      line('l4', '2025-03-21', 'stop', 10, 1_500),
+      line('l5', '2025-03-05', 'stop', 50, 7_500),
+    ];
+    const paid = lines.reduce((s, l) => s + l.amount, 0);
+    const { match, sum } = total({ check: { periodStart: '2025-03-16', periodEnd: '2025-03-22', paid, courierId: C }, days, lines, cards: [card], deductions: [], calendar: WEEKLY });
+    const named = match.differences.map((d) => [d.kind, d.date, d.amount]);
+    expect(named).toEqual([
+      ['paidLate', '2025-03-05', -7_500],
+      ['fewerStops', '2025-03-17', 5 * 120],
+      ['stopRate', '2025-03-18', 90 * 10],
+      ['dayRateNotPaid', '2025-03-18', 2_000],
+      ['dayNotInLog', '2025-03-21', -1_500],
+    ]);
+    expect(sum).toBe(match.difference);
+  });
+});
+
+// ---- Properties ----
+
+const DATES = fc.constantFrom(...WEEK, '2025-03-09', '2025-03-12');
+const cardArb = fc.record({
+  perStop: fc.option(fc.tuple(fc.integer({ min: 1, max: 150 }), fc.integer({ min: 0, max: 300 }), fc.integer({ min: 0, max: 300 })), { nil: null }),
+  perParcel: fc.option(fc.integer({ min: 0, max: 200 }), { nil: null }),
+  parcelCapPerStop: fc.option(fc.integer({ min: 1, max: 4 }), { nil: null }),
+  perCollection: fc.option(fc.integer({ min: 0, max: 100 }), { nil: null }),
+  perFailed: fc.option(fc.integer({ min: 0, max: 100 }), { nil: null }),
+  dayRate: fc.option(fc.integer({ min: 0, max: 5_000 }), { nil: null }),
+});
+type CardSpec = typeof cardArb extends fc.Arbitrary<infer T> ? T : never;
+function cardFrom(spec: CardSpec, id = 'card', validFrom = '2000-01-01'): IdentifiedCard {
+  return makeRateCard(id, C, {
+    validFrom,
+    perStop: spec.perStop ? [{ stopCount: spec.perStop[0], rate: spec.perStop[1] }, { rate: spec.perStop[2] }] : null,
+    perParcel: spec.perParcel,
+    parcelCapPerStop: spec.parcelCapPerStop,
+    perCollection: spec.perCollection,
+    perFailed: spec.perFailed,
+    dayRate: spec.dayRate,
+  });
+}
+const bandsArb = fc.dictionary(fc.constantFrom(...SIZE_BANDS), fc.integer({ min: 0, max: 5 }));
+const dayArb = fc.record({
+  date: DATES,
+  stops: fc.integer({ min: 0, max: 200 }),
+  parcels: fc.option(fc.integer({ min: 0, max: 400 }), { nil: null }),
+  collections: fc.option(fc.integer({ min: 0, max: 20 }), { nil: null }),
+  failed: fc.option(fc.integer({ min: 0, max: 20 }), { nil: null }),
+  extra: fc.integer({ min: 0, max: 2_000 }),
+  bands: fc.option(bandsArb, { nil: undefined }),
+  repriced: fc.option(fc.integer({ min: -500, max: 500 }), { nil: null }),
+});
+const lineArb = fc.record({
+  date: DATES,
+  lineType: fc.constantFrom<LineType>('stop', 'parcel', 'collection', 'failed', 'dayRate', 'bonus', 'deduction', 'adjustment'),
+  band: fc.option(fc.constantFrom(...SIZE_BANDS), { nil: null }),
+  quantity: fc.integer({ min: 0, max: 300 }),
+  rate: fc.option(fc.integer({ min: 0, max: 300 }), { nil: null }),
+  amount: fc.integer({ min: 0, max: 50_000 }),
+  reference: fc.constantFrom('', 'Van hire', 'X1'),
+});
+const deductionArb = fc.record({ label: fc.constantFrom('Van hire', 'Scanner'), amount: fc.integer({ min: 1, max: 30_000 }), repeat: fc.constantFrom('once' as const, 'weekly' as const), from: DATES });
+
+const inputArb = fc
+  .record({
+    cards: fc.array(fc.tuple(cardArb, DATES), { minLength: 0, maxLength: 2 }),
+    days: fc.array(dayArb, { maxLength: 10 }),
+    lines: fc.array(lineArb, { maxLength: 25 }),
+    deductions: fc.array(deductionArb, { maxLength: 3 }),
+    paidDelta: fc.integer({ min: -5_000, max: 5_000 }),
+    arrears: fc.integer({ min: 0, max: 4 }),
+  })
+  .map(({ cards, days, lines, deductions, paidDelta, arrears }): MatchInput => {
+    const madeCards = cards.map(([spec, from], i) => cardFrom(spec, `card-${i}`, i === 0 ? '2000-01-01' : from));
+    const loggedDays = days.map((d, i) => {
+      const card = madeCards.find(() => true);
+      const base = { id: `day-${i}`, date: d.date, courierId: C, stops: d.stops, parcels: d.parcels, collections: d.collections, failed: d.failed, extra: d.extra, startTime: null, finishTime: null, ...(d.bands ? { bands: d.bands } : {}) };
+      // A day saved with the card then, or re-priced by hand since: the matching must still add up.
+      return { ...base, total: (card ? priceWithCard(card, base) : d.extra) + (d.repriced ?? 0) };
+    });
+    const matched = lines.map((l, i) => ({
+      ...l,
+      band: l.lineType === 'parcel' ? l.band : null,
+      amount: l.lineType === 'deduction' ? -l.amount : l.lineType === 'adjustment' && i % 2 === 1 ? -l.amount : l.amount,
+      id: `line-${i}`,
+      invoiceId: 'check',
+      courierId: C,
+      lineKey: `k${i}`,
+    }));
+    const linesTotal = matched.reduce((s, l) => s + l.amount, 0);
+    return {
+      check: { periodStart: WEEK[0]!, periodEnd: WEEK[6]!, paid: Math.max(0, linesTotal + paidDelta), courierId: C },
+      days: loggedDays,
+      lines: matched,
+      cards: madeCards,
+      deductions: deductions.map((d, i) => makeDeduction(`ded-${i}`, C, { ...d, to: null })),
+      calendar: { ...WEEKLY, arrearsWeeks: arrears },
+    };
+  });
+
+describe('matching properties', () => {
+  it('the named differences add up to the statement difference, to the penny, whatever the log, cards, bands, arrears, deductions and adjustments', () => {
+    fc.assert(
+      fc.property(inputArb, (input) => {
+        const { match, sum } = total(input);
+        expect(sum).toBe(match.difference);
+        for (const d of match.differences) expect(Number.isSafeInteger(d.amount)).toBe(true);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('a statement paying exactly what the card says for the log, with the listed deductions, names nothing', () => {
+    const exact = fc.record({ card: cardArb, days: fc.uniqueArray(dayArb, { selector: (d) => d.date, maxLength: 7 }), deduction: fc.option(deductionArb, { nil: null }) });
+    fc.assert(
+      fc.property(exact, ({ card: spec, days, deduction }) => {
+        const card = cardFrom(spec);
+        const week = days.filter((d) => WEEK.includes(d.date));
+        const logged = week.map((d, i) => day(`day-${i}`, d.date, card, { stops: d.stops, parcels: d.parcels, collections: d.collections, failed: d.failed }));
+        const lines: MatchedLine[] = [];
+        const add = (date: string, lineType: LineType, quantity: number, amount: number, band: SizeBand | null = null) =>
+          lines.push({ id: `l${lines.length}`, date, lineType, quantity, amount, band, rate: null, reference: '', invoiceId: 'check', courierId: C, lineKey: `k${lines.length}` });
+        for (const d of logged) {
+          if (card.perStop) add(d.date, 'stop', d.stops, priceWithCard({ ...card, perParcel: null, perCollection: null, perFailed: null, dayRate: null }, { ...d, startTime: null, finishTime: null }));
+          if (card.perParcel !== null) {
+            const paidParcels = Math.min(d.parcels ?? 0, card.parcelCapPerStop === null ? Infinity : card.parcelCapPerStop * d.stops);
+            add(d.date, 'parcel', paidParcels, paidParcels * card.perParcel);
+          }
+          if (card.perCollection !== null) add(d.date, 'collection', d.collections ?? 0, (d.collections ?? 0) * card.perCollection);
+          if (card.perFailed !== null) add(d.date, 'failed', d.failed ?? 0, (d.failed ?? 0) * card.perFailed);
+          if (card.dayRate !== null) add(d.date, 'dayRate', 1, card.dayRate);
+          // A day the card pays nothing for still shows on the statement.
+          if (lines.every((l) => l.date !== d.date)) add(d.date, 'stop', d.stops, 0);
+        }
+        const deductions = deduction ? [makeDeduction('ded', C, { ...deduction, to: null })] : [];
+        const input: MatchInput = { check: { periodStart: WEEK[0]!, periodEnd: WEEK[6]!, paid: 0, courierId: C }, days: logged, lines, cards: [card], deductions, calendar: WEEKLY };
+        // The deductions the list charges this week, taken as the list says.
+        const probe = matchStatement(input);
+        for (const d of probe.differences.filter((x) => x.kind === 'deductionNotTaken')) add(d.date!, 'deduction', 1, d.amount);
+        input.check.paid = lines.reduce((s, l) => s + l.amount, 0);
+        const { match } = total(input);
+        expect(match.differences.filter((d) => d.kind !== 'addressCap')).toEqual([]);
+        expect(match.difference).toBe(0);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
