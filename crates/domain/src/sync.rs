@@ -260,6 +260,10 @@ pub struct ProfileData {
 pub struct SettingsData {
     pub theme: crate::profile::Theme,
     pub tax_region: crate::profile::TaxRegion,
+    /// Added after `taxRegion`: a server or file older than it sends none, meaning standard.
+    #[serde(default)]
+    #[schema(default = "standard")]
+    pub quarters: crate::profile::MtdQuarters,
     pub updated_at: String,
 }
 
@@ -439,6 +443,7 @@ mod tests {
         let settings = ChangeData::Settings(SettingsData {
             theme: crate::profile::Theme::Light,
             tax_region: crate::profile::TaxRegion::Scotland,
+            quarters: crate::profile::MtdQuarters::Calendar,
             updated_at: "2025-03-24T09:00:00Z".into(),
         });
         let expense = |courier: Option<&str>, vehicle: Option<&str>, receipts: &[&str]| {

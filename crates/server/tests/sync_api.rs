@@ -2475,6 +2475,28 @@ async fn the_tax_region_syncs_and_an_old_apps_theme_keeps_it(backend: Backend) {
     assert_eq!(statuses(&reply), ["rejected", "rejected", "applied"]);
     assert_eq!(reply.body["results"][1]["code"], "validation");
     assert_eq!(latest().await, (json!("light"), json!("uk")));
+
+    // The MTD quarters election (issue 29): standard until chosen, kept by puts that leave it
+    // out, and only the two HMRC elections are taken.
+    let quarters = async || {
+        let changes = pull_all(&app, &cookie).await;
+        let found = changes.iter().rev().find(|c| c["kind"] == "settings");
+        found.expect("settings change")["data"]["quarters"].clone()
+    };
+    assert_eq!(quarters().await, json!("standard"), "the default");
+    let reply = app
+        .push(
+            &cookie,
+            vec![
+                settings(json!({"quarters": "monthly"})),
+                settings(json!({"quarters": "calendar"})),
+                settings(json!({"theme": "dark"})),
+            ],
+        )
+        .await;
+    assert_eq!(statuses(&reply), ["rejected", "applied", "applied"]);
+    assert_eq!(quarters().await, json!("calendar"), "a theme put keeps it");
+    assert_eq!(latest().await, (json!("dark"), json!("uk")));
 }
 
 /// An app from before couriers keeps working: its days and checks belong to the default

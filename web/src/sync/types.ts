@@ -138,9 +138,16 @@ export type Theme = 'dark' | 'light';
 /** Which Income Tax bands the tax year uses: the rest of the UK's, or Scotland's. */
 export type TaxRegion = 'uk' | 'scotland';
 
+/**
+ * Which quarters the Making Tax Digital updates follow: HMRC's standard ones (ending 5 July,
+ * 5 October, 5 January, 5 April) or the calendar quarters a trader may elect.
+ */
+export type MtdQuarters = 'standard' | 'calendar';
+
 export interface SettingsData {
   theme: Theme;
   taxRegion: TaxRegion;
+  quarters: MtdQuarters;
   updatedAt: string;
 }
 

@@ -9,7 +9,7 @@ use domain::{
     defaults::{default_courier, first_rate_card},
     fields::FieldErrors,
     merge::{Existing, Op},
-    profile::{ProfileUpdate, SettingsUpdate, TaxRegion, Theme},
+    profile::{MtdQuarters, ProfileUpdate, SettingsUpdate, TaxRegion, Theme},
     push::{
         Counters, Intent, Plan, RecordBudget, Reference, ReplayBudget, Write, claimed_meanwhile,
         plan,
@@ -519,13 +519,14 @@ pub struct ProfileRow {
     pub profile_version: i64,
     pub theme: String,
     pub tax_region: String,
+    pub mtd_quarters: String,
     pub settings_version: i64,
     pub settings_updated_at_ms: i64,
 }
 
 pub const PROFILE_COLUMNS: &str = "id, email, display_name, photo_url, bio, role, is_anonymous, \
     created_at, last_login, updated_at, must_change_password, payment_tiers, profile_version, theme, \
-    settings_version, settings_updated_at, tax_region";
+    settings_version, settings_updated_at, tax_region, mtd_quarters";
 
 impl ProfileRow {
     /// The profile and settings records changed after `cursor`.
@@ -571,6 +572,7 @@ impl ProfileRow {
                 data: Some(ChangeData::Settings(SettingsData {
                     theme: Theme::from_stored(&self.theme),
                     tax_region: TaxRegion::from_stored(&self.tax_region),
+                    quarters: MtdQuarters::from_stored(&self.mtd_quarters),
                     updated_at: rfc3339_from_ms(self.settings_updated_at_ms),
                 })),
             });

@@ -100,6 +100,11 @@ describe('quarter due soon', () => {
     expect(quarterReminder('2027-04-20', over)?.text).toBe('Your quarterly update for 6 Jan–5 Apr is due 7 May');
     expect(quarterReminder('2027-01-20', over)?.text).toBe('Your quarterly update for 6 Oct–5 Jan is due 7 Feb');
   });
+
+  it('follows the calendar quarters when elected: the same deadlines, the calendar periods', () => {
+    expect(quarterReminder('2026-10-17', over, 'calendar')?.text).toBe('Your quarterly update for 1 Jul–30 Sept is due 7 Nov');
+    expect(quarterReminder('2027-04-20', over, 'calendar')?.text).toBe('Your quarterly update for 1 Jan–31 Mar is due 7 May');
+  });
 });
 
 describe('receipts waiting', () => {

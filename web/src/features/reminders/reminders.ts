@@ -4,7 +4,8 @@
 // Pure functions of what is passed in, so every rule has a table test.
 import { routes, spendingView } from '@/lib/paths';
 import { mtdFor } from '@/lib/tax/mtd';
-import { currentTaxYear, quarters, startYearOf, taxYearLabel, type TaxYearLabel } from '@/lib/tax/tax-year';
+import { mtdQuarters, type MtdQuarters } from '@/core/mtd/quarters';
+import { currentTaxYear, startYearOf, taxYearLabel, type TaxYearLabel } from '@/lib/tax/tax-year';
 import { addDays, weekdayOf } from '@/lib/week';
 
 export type ReminderKind = 'unlogged' | 'quarter' | 'receipts';
@@ -90,12 +91,12 @@ export function unloggedReminder(today: string, logged: ReadonlySet<string>): Re
  * quarter's tax year. The fourth quarter is due in May, in the next tax year, so last year's
  * quarters are looked at too; each is judged by its own year's MTD rule.
  */
-export function quarterReminder(today: string, incomeOf: (year: TaxYearLabel) => number): Reminder | null {
+export function quarterReminder(today: string, incomeOf: (year: TaxYearLabel) => number, election: MtdQuarters = 'standard'): Reminder | null {
   const current = currentTaxYear(today);
   const years = [taxYearLabel(startYearOf(current) - 1), current];
   const horizon = addDays(today, QUARTER_NOTICE_DAYS);
   for (const year of years) {
-    for (const quarter of quarters(year)) {
+    for (const quarter of mtdQuarters(year, election)) {
       if (quarter.due < today || quarter.due > horizon) continue;
       if (!mtdFor(year, incomeOf)?.required) continue;
       return {
@@ -128,11 +129,13 @@ export interface ReminderInputs {
   /** A tax year's gross turnover in pence (MTD's qualifying income). */
   incomeOf: (year: TaxYearLabel) => number;
   receipts: { waiting: number; failed: number };
+  /** The quarters the driver elected (a synced setting). */
+  election?: MtdQuarters;
 }
 
 /** Every reminder due now, in a fixed order. */
-export function dueReminders({ today, logged, incomeOf, receipts }: ReminderInputs): Reminder[] {
-  return [unloggedReminder(today, logged), quarterReminder(today, incomeOf), receiptsReminder(receipts.waiting, receipts.failed)].filter(
+export function dueReminders({ today, logged, incomeOf, receipts, election = 'standard' }: ReminderInputs): Reminder[] {
+  return [unloggedReminder(today, logged), quarterReminder(today, incomeOf, election), receiptsReminder(receipts.waiting, receipts.failed)].filter(
     (reminder): reminder is Reminder => reminder !== null,
   );
 }

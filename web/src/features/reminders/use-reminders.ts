@@ -4,6 +4,8 @@
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useState } from 'react';
 import { useSyncHandle } from '@/lib/sync/use-sync';
+import { settingsQuarters } from '@/lib/sync/use-profile';
+import type { MtdQuarters } from '@/core/mtd/quarters';
 import { taxYearOf, type TaxYearLabel } from '@/lib/tax/tax-year';
 import type { LocalDb } from '@/sync/db';
 import { receiptCounts } from '@/sync/receipts';
@@ -14,13 +16,14 @@ interface ReminderFacts {
   logged: Set<string>;
   turnover: Map<TaxYearLabel, number>;
   receipts: { waiting: number; failed: number };
+  election: MtdQuarters;
 }
 
 export async function readReminderFacts(db: LocalDb): Promise<ReminderFacts> {
-  const [entries, receipts] = await Promise.all([db.entries.where('deleted').equals(0).toArray(), receiptCounts(db)]);
+  const [entries, receipts, settings] = await Promise.all([db.entries.where('deleted').equals(0).toArray(), receiptCounts(db), db.getDoc('settings')]);
   const turnover = new Map<TaxYearLabel, number>();
   for (const entry of entries) turnover.set(taxYearOf(entry.date), (turnover.get(taxYearOf(entry.date)) ?? 0) + entry.total);
-  return { logged: new Set(entries.map((entry) => entry.date)), turnover, receipts };
+  return { logged: new Set(entries.map((entry) => entry.date)), turnover, receipts, election: settingsQuarters(settings) };
 }
 
 /** The reminders due and not dismissed at `now`, and the way to dismiss one; undefined on the first read. */
@@ -31,7 +34,7 @@ export function useReminders(now: Date, today: string): { reminders: Reminder[];
   const [, setDismissals] = useState(0);
   if (!facts) return undefined;
   const hidden = dismissedKinds(localStorage, db.userId, now.getTime());
-  const reminders = dueReminders({ today, logged: facts.logged, incomeOf: (year) => facts.turnover.get(year) ?? 0, receipts: facts.receipts }).filter(
+  const reminders = dueReminders({ today, logged: facts.logged, incomeOf: (year) => facts.turnover.get(year) ?? 0, receipts: facts.receipts, election: facts.election }).filter(
     (reminder) => !hidden.has(reminder.kind),
   );
   return {

@@ -99,6 +99,21 @@ describe('TaxYearPage', () => {
     expect(handle.requestSync).toHaveBeenCalled();
   });
 
+  it('follows the calendar quarters once elected, through the synced settings', async () => {
+    const handle = createTestSyncHandle();
+    await seed(handle);
+    const { user } = renderWithSync(<TaxYearPage />, { handle, path: '/app/tax' });
+    const quarters = await screen.findByRole('list', { name: 'Quarters' });
+    expect(within(quarters).getByRole('listitem', { name: 'Quarter 1' })).toHaveTextContent('Q1: 6 Apr – 5 Jul');
+
+    await user.click(screen.getByRole('button', { name: 'Calendar' }));
+    await waitFor(() => expect(within(screen.getByRole('list', { name: 'Quarters' })).getByRole('listitem', { name: 'Quarter 1' })).toHaveTextContent('Q1: 1 Apr – 30 Jun'));
+    expect(screen.getByRole('button', { name: 'Calendar' })).toHaveAttribute('aria-pressed', 'true');
+    expect(screen.getByText(/from 1 Apr to the quarter/)).toBeInTheDocument();
+    const items = await handle.db.outbox.toArray();
+    expect(items.map((item) => [item.name, item.args])).toEqual([['settings.put', { quarters: 'calendar' }]]);
+  });
+
   it('warns about fuel that names no vehicle while the van is on the flat rate, and links it in one step', async () => {
     const handle = createTestSyncHandle();
     await seed(handle);
