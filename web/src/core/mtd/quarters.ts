@@ -24,6 +24,7 @@ export interface Quarter {
 interface YearQuarters {
   standard: { periodStart: string; quarters: { from: string; to: string; due: string }[] };
   calendar: { periodStart: string; quarters: { from: string; to: string; due: string }[] };
+  consolidatedExpensesBelow: number;
   finalDeclarationDue: string;
 }
 
@@ -42,6 +43,17 @@ export function mtdQuarters(year: TaxYearLabel, election: MtdQuarters): Quarter[
   if (!known) return [];
   const { periodStart, quarters } = known[election];
   return quarters.map((quarter, index) => ({ ...quarter, number: (index + 1) as QuarterNumber, periodStart }));
+}
+
+/** The turnover (pence) below which an update may send one total of expenses; null outside the data. */
+export function consolidatedExpensesBelow(year: TaxYearLabel): number | null {
+  return years[year]?.consolidatedExpensesBelow ?? null;
+}
+
+/** Whether a year's turnover so far lets its updates send consolidated expenses. */
+export function consolidatedExpensesAllowed(year: TaxYearLabel, turnover: number): boolean {
+  const below = consolidatedExpensesBelow(year);
+  return below !== null && turnover < below;
 }
 
 /** 31 January after the tax year; null for a year not in the data. */

@@ -152,6 +152,37 @@ describe('TaxYearPage', () => {
     expect(print).toHaveBeenCalledTimes(1);
   });
 
+  it("shows Q1's update in HMRC's fields, each figure one tap from its records, and downloads it as the request JSON", async () => {
+    const handle = createTestSyncHandle();
+    await seed(handle);
+    const blobs: Blob[] = [];
+    Object.defineProperty(URL, 'createObjectURL', { configurable: true, value: (blob: Blob) => (blobs.push(blob), 'blob:test') });
+    Object.defineProperty(URL, 'revokeObjectURL', { configurable: true, value: () => undefined });
+    const names: string[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      names.push(this.download);
+    });
+    const { user } = renderWithSync(<TaxYearPage />, { handle, path: '/app/tax' });
+    const update = await screen.findByRole('listitem', { name: 'Q1 update' });
+    const figures = within(update).getByRole('list', { name: 'Q1 update figures' });
+    // £30,000 of days, £1,500 phone; the van's £80 fuel is covered by its 1,000 miles at 45p (£450).
+    expect(within(figures).getByText('periodIncome.turnover').closest('summary')).toHaveTextContent('£30,000.00');
+    expect(within(figures).getByText('periodExpenses.carVanTravelExpenses').closest('summary')).toHaveTextContent('£530.00');
+    expect(within(figures).getByText('periodDisallowableExpenses.carVanTravelExpensesDisallowable').closest('summary')).toHaveTextContent('£80.00');
+    await user.click(within(figures).getByText('periodExpenses.carVanTravelExpenses'));
+    const behind = within(figures).getByRole('list', { name: 'Records behind Car, van and travel' });
+    expect(within(behind).getAllByRole('listitem').map((item) => item.textContent)).toEqual(['20/04/2026 Fuel£80.00', '21/04/2026 Van: 1000 business miles at the flat rate£450.00']);
+
+    await user.click(within(update).getByRole('button', { name: 'Q1 JSON for HMRC' }));
+    expect(names).toEqual(['mtd-update-2026-27-Q1.json']);
+    const text = await new Promise<string>((resolve) => {
+      const reader = new FileReader();
+      reader.onload = () => resolve(String(reader.result));
+      reader.readAsText(blobs[0]!);
+    });
+    expect(JSON.parse(text)).toMatchObject({ periodDates: { periodStartDate: '2026-04-06', periodEndDate: '2026-07-05' }, periodIncome: { turnover: 30000 }, periodExpenses: { carVanTravelExpenses: 530, adminCosts: 1500 } });
+  });
+
   it('downloads both CSV files from the device', async () => {
     const handle = createTestSyncHandle();
     await seed(handle);

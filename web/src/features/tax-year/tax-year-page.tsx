@@ -13,6 +13,7 @@ import { taxSummary, yearsWithRecords, type TaxSummary } from '@/lib/tax/tax-sum
 import { useNow } from '@/lib/use-now';
 import { localDay } from '@/lib/week';
 import { formatLongDate } from './long-date';
+import { MtdUpdatesSection } from './mtd-updates';
 import { TaxExports } from './tax-exports';
 import { keptMethod } from '@/features/mileage/vehicle-form-schema';
 import { DatesSection, EstimateSection, ExpensesSection, IncomeSection, MileageSection, QuartersSection } from './tax-year-sections';
@@ -86,6 +87,7 @@ function TaxYear({ summary, records, today }: { summary: TaxSummary; records: No
       <EstimateSection summary={summary} />
       <DatesSection summary={summary} />
       <QuartersSection summary={summary} />
+      <MtdUpdatesSection summary={summary} records={records} />
       <TaxExports summary={summary} records={records} />
     </>
   );

@@ -29,10 +29,9 @@ import { mtdOutlook, type MtdYear } from './mtd';
 import { class2, class4, type Class2Estimate, type Class4Estimate } from './national-insurance';
 import { costTreatment, shareRunningCosts, type CostTreatment } from './running-costs';
 import { vehicleMethodFigures, type VehicleMethodFigures } from './vehicle-methods';
-import { mtdQuarters, type MtdQuarters, type Quarter } from '@/core/mtd/quarters';
+import { consolidatedExpensesAllowed, mtdQuarters, type MtdQuarters, type Quarter } from '@/core/mtd/quarters';
 import {
   currentTaxYear,
-  mtdRules,
   selfAssessmentDates,
   taxYearBounds,
   taxYearOf,
@@ -412,7 +411,7 @@ export function taxSummary(records: TaxRecords, year: TaxYearLabel, today: strin
     paymentsOnAccount,
     mtd: mtdOutlook(currentTaxYear(today), turnoverByYear(records.entries)),
     vehicleMethods: vehicleMethodFigures(records, year, totals.costs.occurrences, totals.mileage),
-    simplifiedUpdates: totals.turnover < mtdRules.simplifiedUpdatesBelow,
+    simplifiedUpdates: consolidatedExpensesAllowed(year, totals.turnover),
     election,
     quarters: mtdQuarters(year, election).map((quarter) => ({
       ...quarter,

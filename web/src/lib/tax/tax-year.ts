@@ -82,7 +82,6 @@ export interface MtdRules {
   yearsAfterQualifyingYear: number;
   /** The qualifying-income threshold (pence) of each tax year MTD applies in. */
   thresholdFrom: Record<string, number>;
-  simplifiedUpdatesBelow: number;
 }
 
 export const mtdRules: MtdRules = data.mtd;

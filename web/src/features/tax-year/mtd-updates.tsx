@@ -1,0 +1,147 @@
+// Each quarter's Making Tax Digital update, ready to send through bridging software: the
+// cumulative figures exactly as HMRC's createAmendCumulativePeriodSummary carries them, each one
+// tap from the records behind it, and the files (the request JSON, the per-record CSV and a
+// one-page printed summary), all made on the device so they work offline.
+import { Download, Printer } from 'lucide-react';
+import { useId, useMemo, useState } from 'react';
+import { flushSync } from 'react-dom';
+import { Button } from '@/components/button';
+import { recordsBehind, type FigureKey, type RecordLine } from '@/core/mtd/behind';
+import { consolidatedOffered, figureList, updateFigures, updateFileName, updateJson, type ExpensesShape } from '@/core/mtd/update';
+import { downloadText } from '@/lib/download';
+import { formatPence, formatShortDate } from '@/lib/format';
+import { MTD_EXPENSE_FIELDS } from '@/lib/tax/expense-categories';
+import type { QuarterTotals, TaxRecords, TaxSummary } from '@/lib/tax/tax-summary';
+import { formatDayMonth, formatLongDate } from './long-date';
+import { recordsCsv } from './tax-csv';
+import { Section } from './tax-year-sections';
+import styles from './tax-year-page.module.css';
+
+const LABELS: Record<string, string> = {
+  turnover: 'Turnover',
+  consolidatedExpenses: 'Allowable expenses (one total)',
+  ...Object.fromEntries(MTD_EXPENSE_FIELDS.flatMap(({ field, label }) => [
+    [field, label],
+    [`${field}Disallowable`, `${label}: not claimed`],
+  ])),
+};
+
+export function MtdUpdatesSection({ summary, records }: { summary: TaxSummary; records: TaxRecords }) {
+  const offered = consolidatedOffered(summary.year, summary.totals.turnover);
+  const [chosen, setChosen] = useState<ExpensesShape>('itemised');
+  const shape = offered ? chosen : 'itemised';
+  const [printing, setPrinting] = useState<number | null>(null);
+  const shapeId = useId();
+  const open = summary.quarters.filter((quarter) => quarter.status !== 'notStarted');
+
+  // Mark the quarter's card (print CSS keeps only it), print, then clear the mark.
+  function print(quarter: number) {
+    flushSync(() => setPrinting(quarter));
+    window.print();
+    setPrinting(null);
+  }
+
+  return (
+    <Section id="tax-updates" title="Quarterly updates">
+      <p className={styles.muted}>
+        Each update as HMRC&rsquo;s software takes it, cumulative since {formatDayMonth(summary.quarters[0]?.periodStart ?? summary.from)}. Import the
+        JSON or CSV into your bridging software: importing counts as a digital link, retyping does not.
+      </p>
+      {offered ? (
+        <fieldset className={`${styles.shapeChoice} ${styles.noPrint}`} aria-describedby={shapeId}>
+          <legend className={styles.label}>Expenses in the update</legend>
+          {(['itemised', 'consolidated'] as const).map((option) => (
+            <label key={option} className={styles.radio}>
+              <input type="radio" name="update-shape" value={option} checked={shape === option} onChange={() => setChosen(option)} />
+              {option === 'itemised' ? "Itemised in HMRC's categories" : 'One total of allowable expenses'}
+            </label>
+          ))}
+          <span id={shapeId} className={styles.rowHint}>
+            Your turnover so far is under £90,000, so one total is allowed. Never both.
+          </span>
+        </fieldset>
+      ) : (
+        <p className={styles.muted}>Your turnover is £90,000 or more this year, so the expenses go itemised.</p>
+      )}
+      {open.length === 0 ? <p className={styles.muted}>No quarter has started yet.</p> : null}
+      <ol className={styles.updates} aria-label="Updates">
+        {open.map((quarter) => (
+          <UpdateCard key={quarter.number} summary={summary} quarter={quarter} records={records} shape={shape} printed={printing === quarter.number} onPrint={() => print(quarter.number)} />
+        ))}
+      </ol>
+    </Section>
+  );
+}
+
+function UpdateCard(props: { summary: TaxSummary; quarter: QuarterTotals; records: TaxRecords; shape: ExpensesShape; printed: boolean; onPrint: () => void }) {
+  const { summary, quarter, records, shape, printed, onPrint } = props;
+  const period = useMemo(() => ({ year: summary.year, from: quarter.periodStart, to: quarter.to, totals: quarter.totals }), [summary.year, quarter]);
+  const figures = useMemo(() => updateFigures({ year: summary.year, periodStart: quarter.periodStart, periodEnd: quarter.to, totals: quarter.totals }, shape, summary.totals.turnover), [summary, quarter, shape]);
+  const behind = useMemo(() => recordsBehind(period, records), [period, records]);
+  const name = `Q${quarter.number} update`;
+  return (
+    <li className={styles.update} aria-label={name} data-printed={printed ? true : undefined}>
+      <div className={styles.quarterHead}>
+        <h3 className={styles.quarterTitle}>
+          Q{quarter.number} {summary.year.replace('-', '–')}: {formatDayMonth(quarter.periodStart)} – {formatDayMonth(quarter.to)}
+        </h3>
+        <span className={styles.rowHint}>Due {formatLongDate(quarter.due)}</span>
+      </div>
+      <ul className={styles.rows} aria-label={`${name} figures`}>
+        {figureList(figures).map(({ key, group, amount }) => (
+          <Figure key={key} field={key} group={group} amount={amount} lines={behind.get(key) ?? []} />
+        ))}
+      </ul>
+      <div className={`${styles.exports} ${styles.noPrint}`}>
+        <Button variant="secondary" aria-label={`Q${quarter.number} JSON for HMRC`} onClick={() => downloadText(updateFileName(summary.year, quarter.number, 'json'), updateJson(figures), 'application/json')}>
+          <Download aria-hidden="true" />
+          JSON for HMRC
+        </Button>
+        <Button
+          variant="secondary"
+          aria-label={`Q${quarter.number} records CSV`}
+          onClick={() => downloadText(updateFileName(summary.year, quarter.number, 'csv'), recordsCsv(period, records), 'text/csv;charset=utf-8')}
+        >
+          <Download aria-hidden="true" />
+          Records CSV
+        </Button>
+        <Button variant="secondary" aria-label={`Print the Q${quarter.number} summary`} onClick={onPrint}>
+          <Printer aria-hidden="true" />
+          Print summary
+        </Button>
+      </div>
+    </li>
+  );
+}
+
+function Figure({ field, group, amount, lines }: { field: FigureKey; group: string; amount: number; lines: RecordLine[] }) {
+  return (
+    <li className={styles.updateFigure}>
+      <details>
+        <summary>
+          <span className={styles.rowLabel}>
+            <span>{LABELS[field] ?? field}</span>
+            <span className={styles.rowHint}>
+              {group}.{field}
+            </span>
+          </span>
+          <span className={styles.amount}>{formatPence(amount)}</span>
+        </summary>
+        {lines.length === 0 ? (
+          <p className={styles.muted}>No records.</p>
+        ) : (
+          <ul className={styles.behind} aria-label={`Records behind ${LABELS[field] ?? field}`}>
+            {lines.map((line, index) => (
+              <li key={`${line.kind}:${line.recordId}:${line.date}:${index}`}>
+                <span>
+                  {formatShortDate(line.date)} {line.text}
+                </span>
+                <span className={styles.amount}>{formatPence(line.amount)}</span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </details>
+    </li>
+  );
+}
