@@ -7,7 +7,7 @@ import tseslint from 'typescript-eslint';
 import { defineConfig } from 'eslint/config';
 
 /** Features about one kind of record; screens compose them (see the layering rules below). */
-const RECORD_FEATURES = ['entries', 'invoices', 'parked-changes', 'couriers', 'rate-cards', 'deductions', 'expenses', 'mileage', 'reminders'];
+const RECORD_FEATURES = ['entries', 'invoices', 'parked-changes', 'couriers', 'rate-cards', 'deductions', 'expenses', 'mileage', 'reminders', 'sent-updates'];
 
 const SYNC_BANNED_PACKAGES = ['react', 'react-dom', 'react-router', 'dexie-react-hooks'];
 

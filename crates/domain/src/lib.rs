@@ -22,6 +22,7 @@ pub mod profile;
 pub mod push;
 pub mod rate_card;
 pub mod role;
+pub mod sent_update;
 pub mod sync;
 pub mod tiers;
 pub mod time_fmt;

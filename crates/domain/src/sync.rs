@@ -233,6 +233,26 @@ pub struct MileageData {
     pub updated_at: String,
 }
 
+/// A sent quarterly update (`kind: "sentUpdate"`): never changed once stored.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SentUpdateData {
+    pub tax_year: String,
+    pub quarter: u8,
+    pub quarters: crate::profile::MtdQuarters,
+    pub period_start: String,
+    pub period_end: String,
+    pub shape: crate::sent_update::ExpensesShape,
+    pub file: String,
+    pub sha256: String,
+    pub sent_on: String,
+    pub product: String,
+    pub reference: String,
+    pub supersedes: Option<String>,
+    pub created_at: String,
+    pub updated_at: String,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct PaymentConfig {
     pub tiers: Vec<crate::tiers::PayTier>,
@@ -270,7 +290,8 @@ pub struct SettingsData {
 /// Untagged on the wire (`kind` says which). Reading takes the first variant whose required
 /// fields are all present, so a later variant's data must never carry all of an earlier
 /// variant's required fields (an invoice has no `date`, an entry no `periodStart`, a
-/// deduction no `validFrom`, an expense no `stops`, a vehicle no `colour`, a mileage record no
+/// deduction no `validFrom`, an expense no `stops`, a vehicle no `colour`, a sent update no
+/// `paid` or `theme`, a mileage record no
 /// `amount` or `name`). `Option` fields are not required.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(untagged)]
@@ -285,6 +306,7 @@ pub enum ChangeData {
     Expense(ExpenseData),
     Vehicle(VehicleData),
     Mileage(MileageData),
+    SentUpdate(SentUpdateData),
 }
 
 /// Each record kind's wire data becomes its `ChangeData` variant (`RecordKind::Data`).
@@ -307,6 +329,7 @@ change_data_from!(
     Expense(ExpenseData),
     Vehicle(VehicleData),
     Mileage(MileageData),
+    SentUpdate(SentUpdateData),
 );
 
 /// One changed record. `data` is absent on tombstones.
@@ -506,6 +529,22 @@ mod tests {
             vehicle,
             mileage(None, None),
             mileage(Some((42_000, 42_130)), Some(courier_id)),
+            ChangeData::SentUpdate(SentUpdateData {
+                tax_year: "2026-27".into(),
+                quarter: 1,
+                quarters: crate::profile::MtdQuarters::Standard,
+                period_start: "2026-04-06".into(),
+                period_end: "2026-07-05".into(),
+                shape: crate::sent_update::ExpensesShape::Itemised,
+                file: "{}".into(),
+                sha256: "0".repeat(64),
+                sent_on: "2026-08-01".into(),
+                product: "Bridger".into(),
+                reference: "".into(),
+                supersedes: None,
+                created_at: "2026-08-01T09:00:00Z".into(),
+                updated_at: "2026-08-01T09:00:00Z".into(),
+            }),
         ] {
             assert_eq!(round_trip(data.clone()), data);
         }

@@ -25,6 +25,7 @@ pub mod quotas;
 pub mod rate_cards;
 pub mod records;
 pub mod registry;
+pub mod sent_updates;
 pub mod startup;
 pub mod store;
 pub mod sync;

@@ -3,7 +3,7 @@
 import { z } from '../lib/zod';
 
 /** Every synced record kind, in the server's registry order. */
-export const KIND_NAMES = ['entry', 'invoice', 'courier', 'rateCard', 'deduction', 'vehicle', 'expense', 'mileage'] as const;
+export const KIND_NAMES = ['entry', 'invoice', 'courier', 'rateCard', 'deduction', 'vehicle', 'expense', 'mileage', 'sentUpdate'] as const;
 export type GeneratedKind = (typeof KIND_NAMES)[number];
 
 /** Where the driver is with a check. */
@@ -54,6 +54,13 @@ export const vehicleMethodSchema = z.enum(['flatRate', 'actualCosts']);
 
 export type VehicleType = 'carVan' | 'motorcycle' | 'bicycle';
 export const vehicleTypeSchema = z.enum(['carVan', 'motorcycle', 'bicycle']);
+
+/** Which quarters the driver's Making Tax Digital updates follow: HMRC's standard quarters (ending 5 July, 5 October, 5 January, 5 April) or the calendar quarters a trader may elect (ending 30 June, 30 September, 31 December, 31 March). The dates are the web app's data per tax year. */
+export type MtdQuarters = 'standard' | 'calendar';
+export const mtdQuartersSchema = z.enum(['standard', 'calendar']);
+
+export type ExpensesShape = 'itemised' | 'consolidated';
+export const expensesShapeSchema = z.enum(['itemised', 'consolidated']);
 
 export interface GeneratedEntryContent {
   collections: number | null;
@@ -259,6 +266,37 @@ const mileageContent = z.object({
   vehicleId: z.string(),
 });
 
+/** A sent quarterly update (`kind: "sentUpdate"`): never changed once stored. */
+export interface GeneratedSentUpdateContent {
+  file: string;
+  periodEnd: string;
+  periodStart: string;
+  product: string;
+  quarter: number;
+  quarters: MtdQuarters;
+  reference: string;
+  sentOn: string;
+  sha256: string;
+  shape: ExpensesShape;
+  supersedes: string | null;
+  taxYear: string;
+}
+
+const sentUpdateContent = z.object({
+  file: z.string(),
+  periodEnd: z.string(),
+  periodStart: z.string(),
+  product: z.string(),
+  quarter: z.number().int(),
+  quarters: mtdQuartersSchema,
+  reference: z.string(),
+  sentOn: z.string(),
+  sha256: z.string(),
+  shape: expensesShapeSchema,
+  supersedes: z.string().nullable(),
+  taxYear: z.string(),
+});
+
 /** The content each kind's pull carries (its data without the timestamps). */
 export interface GeneratedContents {
   entry: GeneratedEntryContent;
@@ -269,6 +307,7 @@ export interface GeneratedContents {
   vehicle: GeneratedVehicleContent;
   expense: GeneratedExpenseContent;
   mileage: GeneratedMileageContent;
+  sentUpdate: GeneratedSentUpdateContent;
 }
 
 /** The zod schema of each kind's pulled content. */
@@ -281,6 +320,7 @@ export const CONTENT_SCHEMAS = {
   vehicle: vehicleContent,
   expense: expenseContent,
   mileage: mileageContent,
+  sentUpdate: sentUpdateContent,
 };
 
 /** Each kind's two mutations. */
@@ -293,6 +333,7 @@ export const MUTATIONS = {
   vehicle: { put: 'vehicle.put', remove: 'vehicle.delete' },
   expense: { put: 'expense.put', remove: 'expense.delete' },
   mileage: { put: 'mileage.put', remove: 'mileage.delete' },
+  sentUpdate: { put: 'sentUpdate.put', remove: 'sentUpdate.delete' },
 } as const;
 
 /** The content fields that name another record, by kind (the server's RecordKind::REFERENCES). */
@@ -305,6 +346,7 @@ export const REFERENCES: { readonly [K in GeneratedKind]: readonly { readonly fi
   vehicle: [],
   expense: [{ field: 'courierId', kind: 'courier' }, { field: 'vehicleId', kind: 'vehicle' }],
   mileage: [{ field: 'vehicleId', kind: 'vehicle' }, { field: 'courierId', kind: 'courier' }],
+  sentUpdate: [{ field: 'supersedes', kind: 'sentUpdate' }],
 };
 
 /** The limits the server's rules hold each kind's fields to (the forms check the same). */
@@ -317,6 +359,7 @@ export const BOUNDS = {
   vehicle: { maxCommuteMiles: 500, maxNameChars: 60 },
   expense: { maxAmountPence: 10000000, maxNoteChars: 200, maxReceipts: 5 },
   mileage: { maxMiles: 2000, maxNoteChars: 200, maxOdometer: 9999999 },
+  sentUpdate: { maxFileBytes: 8192, maxProductChars: 80, maxReferenceChars: 100 },
 } as const;
 
 /** Where the starter records carry the account's own id. */

@@ -11,6 +11,7 @@ import type {
   LocalExpense,
   LocalInvoice,
   LocalMileage,
+  LocalSentUpdate,
   LocalRateCard,
   LocalVehicle,
   OutboxItem,
@@ -34,6 +35,8 @@ export class LocalDb extends Dexie {
   expenses!: EntityTable<LocalExpense, 'id'>;
   vehicles!: EntityTable<LocalVehicle, 'id'>;
   mileage!: EntityTable<LocalMileage, 'id'>;
+  /** Sent Making Tax Digital updates (issue 29): never edited, only superseded. */
+  sentUpdates!: EntityTable<LocalSentUpdate, 'id'>;
   /** Receipt photos: not synced records but files, uploaded from a queue (sync/receipts.ts). */
   receiptPhotos!: EntityTable<ReceiptPhoto, 'id'>;
 
@@ -92,6 +95,8 @@ export class LocalDb extends Dexie {
     this.version(8)
       .stores({})
       .upgrade((tx) => tx.table('vehicles').toCollection().modify(fillMissing({ commuteMiles: 0 })));
+    // Sent quarterly updates (issue 29; version 9 is issue 28's statement lines).
+    this.version(10).stores({ sentUpdates: 'id, taxYear, deleted' });
   }
 
   async getDoc<K extends DocKind>(kind: K): Promise<Extract<LocalDoc, { kind: K }> | undefined> {
@@ -109,6 +114,7 @@ export class LocalDb extends Dexie {
       this.expenses,
       this.vehicles,
       this.mileage,
+      this.sentUpdates,
       this.outbox,
       this.docs,
       this.meta,

@@ -35,6 +35,7 @@ const TABLES: { [K in RecordKind]: (db: LocalDb) => Table<unknown, string> } = {
   expense: (db) => db.expenses,
   vehicle: (db) => db.vehicles,
   mileage: (db) => db.mileage,
+  sentUpdate: (db) => db.sentUpdates,
 };
 
 function kindInfo<K extends RecordKind>(kind: K): KindInfo<K> {

@@ -9,6 +9,7 @@ import type {
   GeneratedExpenseContent,
   GeneratedInvoiceContent,
   GeneratedMileageContent,
+  GeneratedSentUpdateContent,
   GeneratedRateCardContent,
   GeneratedVehicleContent,
   PayTier,
@@ -38,6 +39,7 @@ export type ExpenseContent = GeneratedExpenseContent;
 export type VehicleContent = GeneratedVehicleContent;
 /** One day's driving in one vehicle, in whole miles. */
 export type MileageContent = GeneratedMileageContent;
+export type SentUpdateContent = GeneratedSentUpdateContent;
 
 /** What the server last confirmed for a record: restored when a change is discarded. */
 export type ServerCopyOf<C> = C & { version: number };
@@ -76,6 +78,7 @@ export type LocalDeduction = LocalRecord<DeductionContent>;
 export type LocalExpense = LocalRecord<ExpenseContent>;
 export type LocalVehicle = LocalRecord<VehicleContent>;
 export type LocalMileage = LocalRecord<MileageContent>;
+export type LocalSentUpdate = LocalRecord<SentUpdateContent>;
 
 /**
  * A receipt photo kept on the device: shown at once, uploaded from a queue (sync/receipts.ts),
@@ -174,6 +177,7 @@ export type Change =
   | { kind: 'expense'; id: string; version: number; deleted: boolean; data?: ExpenseContent & { createdAt: string; updatedAt: string } }
   | { kind: 'vehicle'; id: string; version: number; deleted: boolean; data?: VehicleContent & { createdAt: string; updatedAt: string } }
   | { kind: 'mileage'; id: string; version: number; deleted: boolean; data?: MileageContent & { createdAt: string; updatedAt: string } }
+  | { kind: 'sentUpdate'; id: string; version: number; deleted: boolean; data?: SentUpdateContent & { createdAt: string; updatedAt: string } }
   | { kind: 'profile'; id: string; version: number; deleted: boolean; data?: ProfileData }
   | { kind: 'settings'; id: string; version: number; deleted: boolean; data?: SettingsData };
 

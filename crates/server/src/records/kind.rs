@@ -28,6 +28,9 @@ pub trait RecordKind: 'static {
     /// points at nothing. The device's import orders kinds by these (the contract). None by
     /// default.
     const REFERENCES: &'static [Reference] = &[];
+    /// A record never changed once stored (a sent update's snapshot): a put or delete of the
+    /// user's stored record is refused `immutable`; a new record supersedes it. False by default.
+    const WRITE_ONCE: bool = false;
 
     /// `user_id` is the pushing user's (their default courier and first card carry it).
     fn validate(input: &Self::Input, user_id: Uuid) -> Result<Self::Record, FieldProblems>;
@@ -81,6 +84,8 @@ pub struct Kind {
     /// The name of the pulled data's OpenAPI schema.
     pub data_schema: fn() -> String,
     pub bounds: fn() -> serde_json::Value,
+    /// `RecordKind::WRITE_ONCE`.
+    pub write_once: bool,
     put: fn(serde_json::Value, Uuid) -> Result<StoredPut, Refusal>,
     data: fn(&str, String, String) -> serde_json::Result<ChangeData>,
 }
@@ -118,6 +123,8 @@ pub struct StoredPut {
     pub agreements: Vec<Agreement>,
     /// Content fields an update takes from the stored record (`RecordKind::kept_when_absent`).
     pub kept: &'static [&'static str],
+    /// `RecordKind::WRITE_ONCE`.
+    pub write_once: bool,
 }
 
 impl Kind {
@@ -127,6 +134,7 @@ impl Kind {
             references: K::REFERENCES,
             data_schema: || K::Data::name().into_owned(),
             bounds: K::bounds,
+            write_once: K::WRITE_ONCE,
             put: parse_put::<K>,
             data: parse_data::<K>,
         }
@@ -159,6 +167,7 @@ pub fn stored<K: RecordKind>(record: &K::Record) -> serde_json::Result<StoredPut
         references: references::<K>(&content)?,
         agreements: K::agreements(record),
         kept: &[],
+        write_once: K::WRITE_ONCE,
     })
 }
 

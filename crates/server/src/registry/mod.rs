@@ -16,6 +16,7 @@ pub static KINDS: &[Kind] = &[
     Kind::of::<crate::vehicles::Vehicles>(),
     Kind::of::<crate::expenses::Expenses>(),
     Kind::of::<crate::mileage::MileageLog>(),
+    Kind::of::<crate::sent_updates::SentUpdates>(),
 ];
 
 /// The kind named `name` (`entry`, `invoice`, `courier`, ...).

@@ -45,3 +45,20 @@ export function recordsBehind(period: { from: string; to: string; totals: Runnin
   for (const lines of behind.values()) lines.sort((a, b) => a.date.localeCompare(b.date));
   return behind;
 }
+
+/**
+ * The period's records saved after `since` (a snapshot's time): what changed a sent quarter.
+ * A deleted record is gone from the records, so it shows only in the figures' difference.
+ */
+export function changedAfter(period: { from: string; to: string }, records: TaxRecords, since: string): RecordLine[] {
+  const after = (record: { updatedAt?: string }) => record.updatedAt !== undefined && record.updatedAt > since;
+  const inPeriod = (date: string) => date >= period.from && date <= period.to;
+  const courierName = new Map(records.couriers.map((courier) => [courier.id, courier.name]));
+  const lines: RecordLine[] = [
+    ...records.entries.filter((e) => e.deleted !== 1 && inPeriod(e.date) && after(e)).map((e) => ({ kind: 'entry' as const, recordId: e.id, date: e.date, text: `Day for ${courierName.get(e.courierId) ?? 'a removed courier'}`, amount: e.total })),
+    ...records.expenses.filter((e) => e.deleted !== 1 && inPeriod(e.date) && after(e)).map((e) => ({ kind: 'expense' as const, recordId: e.id, date: e.date, text: `${expenseCategory(e.category).label}${e.note ? `: ${e.note}` : ''}`, amount: e.amount })),
+    ...records.deductions.filter((d) => d.deleted !== 1 && d.from <= period.to && after(d)).map((d) => ({ kind: 'deduction' as const, recordId: d.id, date: d.from, text: `Deduction: ${d.label}`, amount: d.amount })),
+    ...records.mileage.filter((m) => m.deleted !== 1 && inPeriod(m.date) && after(m)).map((m) => ({ kind: 'mileage' as const, recordId: m.id, date: m.date, text: `${m.businessMiles} business miles`, amount: 0 })),
+  ];
+  return lines.sort((a, b) => a.date.localeCompare(b.date));
+}

@@ -18,6 +18,7 @@ const LISTS: readonly { kind: RecordKind; list: string; word: string }[] = [
   { kind: 'invoice', list: 'invoices', word: 'Statement check' },
   { kind: 'expense', list: 'expenses', word: 'Expense' },
   { kind: 'mileage', list: 'mileage', word: 'Mileage day' },
+  { kind: 'sentUpdate', list: 'sentUpdates', word: 'Sent update' },
 ];
 
 // The days each kind must carry as YYYY-MM-DD (the pull schema takes any string; a file may be hand-edited).
@@ -30,6 +31,7 @@ const DAY_FIELDS: Record<RecordKind, readonly string[]> = {
   invoice: ['periodStart', 'periodEnd'],
   expense: ['date'],
   mileage: ['date'],
+  sentUpdate: ['periodStart', 'periodEnd', 'sentOn'],
 };
 
 const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;

@@ -63,6 +63,7 @@ export const KIND_WORDS: Record<RecordKind, { one: string; many: string }> = {
   invoice: { one: 'statement check', many: 'statement checks' },
   expense: { one: 'expense', many: 'expenses' },
   mileage: { one: 'mileage day', many: 'mileage days' },
+  sentUpdate: { one: 'sent update', many: 'sent updates' },
 };
 
 /** Content as text with keys sorted at every level, so two equal records give the same key. */

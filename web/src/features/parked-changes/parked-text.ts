@@ -66,6 +66,12 @@ const WORDS: { [K in RecordKind]: KindWords<RecordContents[K]> } = {
     about: ({ date }) => (date ? ` for ${formatShortDate(date)}` : ''),
     figures: ({ businessMiles }) => (typeof businessMiles === 'number' ? ` (${businessMiles} business miles)` : ''),
   },
+  sentUpdate: {
+    noun: 'sent update',
+    one: 'a sent update',
+    about: ({ taxYear, quarter }) => (taxYear && quarter ? ` for Q${quarter} ${taxYear}` : ''),
+    figures: ({ reference }) => (reference ? ` (reference ${reference})` : ''),
+  },
 };
 
 /** What the change was, in the driver's words. */

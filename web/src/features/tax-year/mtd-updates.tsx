@@ -6,7 +6,14 @@ import { Download, Printer } from 'lucide-react';
 import { useId, useMemo, useState } from 'react';
 import { flushSync } from 'react-dom';
 import { Button } from '@/components/button';
-import { recordsBehind, type FigureKey, type RecordLine } from '@/core/mtd/behind';
+import { changedAfter, recordsBehind, type FigureKey, type RecordLine } from '@/core/mtd/behind';
+import { changesSinceSent, standingSent, type FigureChange } from '@/core/mtd/sent';
+import { FormAlert } from '@/components/form-alert';
+import { TextField } from '@/components/text-field';
+import { useSyncHandle } from '@/lib/sync/use-sync';
+import { markAsSent } from '@/features/sent-updates/commands';
+import { useSentUpdates } from '@/features/sent-updates/use-sent-updates';
+import type { LocalSentUpdate } from '@/sync/types';
 import { consolidatedOffered, figureList, updateFigures, updateFileName, updateJson, type ExpensesShape } from '@/core/mtd/update';
 import { downloadText } from '@/lib/download';
 import { formatPence, formatShortDate } from '@/lib/format';
@@ -26,7 +33,8 @@ const LABELS: Record<string, string> = {
   ])),
 };
 
-export function MtdUpdatesSection({ summary, records }: { summary: TaxSummary; records: TaxRecords }) {
+export function MtdUpdatesSection({ summary, records, today }: { summary: TaxSummary; records: TaxRecords; today: string }) {
+  const sentUpdates = useSentUpdates();
   const offered = consolidatedOffered(summary.year, summary.totals.turnover);
   const [chosen, setChosen] = useState<ExpensesShape>('itemised');
   const shape = offered ? chosen : 'itemised';
@@ -66,19 +74,44 @@ export function MtdUpdatesSection({ summary, records }: { summary: TaxSummary; r
       {open.length === 0 ? <p className={styles.muted}>No quarter has started yet.</p> : null}
       <ol className={styles.updates} aria-label="Updates">
         {open.map((quarter) => (
-          <UpdateCard key={quarter.number} summary={summary} quarter={quarter} records={records} shape={shape} printed={printing === quarter.number} onPrint={() => print(quarter.number)} />
+          <UpdateCard
+            key={quarter.number}
+            summary={summary}
+            quarter={quarter}
+            records={records}
+            shape={shape}
+            sent={sentUpdates ? standingSent(sentUpdates, summary.year, quarter.number) : null}
+            today={today}
+            printed={printing === quarter.number}
+            onPrint={() => print(quarter.number)}
+          />
         ))}
       </ol>
     </Section>
   );
 }
 
-function UpdateCard(props: { summary: TaxSummary; quarter: QuarterTotals; records: TaxRecords; shape: ExpensesShape; printed: boolean; onPrint: () => void }) {
-  const { summary, quarter, records, shape, printed, onPrint } = props;
+interface UpdateCardProps {
+  summary: TaxSummary;
+  quarter: QuarterTotals;
+  records: TaxRecords;
+  shape: ExpensesShape;
+  sent: LocalSentUpdate | null;
+  today: string;
+  printed: boolean;
+  onPrint: () => void;
+}
+
+function UpdateCard({ summary, quarter, records, shape: chosen, sent, today, printed, onPrint }: UpdateCardProps) {
+  // Once sent, the quarter is shown (and compared) in the shape it was sent in.
+  const shape = sent?.shape ?? chosen;
   const period = useMemo(() => ({ year: summary.year, from: quarter.periodStart, to: quarter.to, totals: quarter.totals }), [summary.year, quarter]);
   const figures = useMemo(() => updateFigures({ year: summary.year, periodStart: quarter.periodStart, periodEnd: quarter.to, totals: quarter.totals }, shape, summary.totals.turnover), [summary, quarter, shape]);
   const behind = useMemo(() => recordsBehind(period, records), [period, records]);
   const name = `Q${quarter.number} update`;
+  const json = updateJson(figures);
+  const changes = useMemo(() => (sent ? changesSinceSent(sent.file, json) : []), [sent, json]);
+  const changedRecords = useMemo(() => (sent && changes.length > 0 ? changedAfter(period, records, sent.createdAt) : []), [sent, changes, period, records]);
   return (
     <li className={styles.update} aria-label={name} data-printed={printed ? true : undefined}>
       <div className={styles.quarterHead}>
@@ -93,7 +126,7 @@ function UpdateCard(props: { summary: TaxSummary; quarter: QuarterTotals; record
         ))}
       </ul>
       <div className={`${styles.exports} ${styles.noPrint}`}>
-        <Button variant="secondary" aria-label={`Q${quarter.number} JSON for HMRC`} onClick={() => downloadText(updateFileName(summary.year, quarter.number, 'json'), updateJson(figures), 'application/json')}>
+        <Button variant="secondary" aria-label={`Q${quarter.number} JSON for HMRC`} onClick={() => downloadText(updateFileName(summary.year, quarter.number, 'json'), json, 'application/json')}>
           <Download aria-hidden="true" />
           JSON for HMRC
         </Button>
@@ -110,7 +143,130 @@ function UpdateCard(props: { summary: TaxSummary; quarter: QuarterTotals; record
           Print summary
         </Button>
       </div>
+      {sent ? <SentNote sent={sent} changes={changes} records={changedRecords} quarter={quarter.number} /> : null}
+      {!sent || changes.length > 0 ? (
+        <MarkSentForm
+          key={sent?.id ?? 'first'}
+          quarter={quarter}
+          year={summary.year}
+          election={summary.election}
+          shape={shape}
+          file={json}
+          today={today}
+          supersedes={sent}
+        />
+      ) : null}
     </li>
+  );
+}
+
+const money = (pence: number) => formatPence(pence);
+
+function SentNote({ sent, changes, records, quarter }: { sent: LocalSentUpdate; changes: FigureChange[]; records: RecordLine[]; quarter: number }) {
+  return (
+    <div className={styles.sent} role="status" aria-label={`Q${quarter} sent`}>
+      <p>
+        <strong>Sent</strong> on {formatLongDate(sent.sentOn)} with {sent.product}
+        {sent.reference ? `, reference ${sent.reference}` : ''}.
+      </p>
+      <p className={styles.rowHint}>SHA-256 of the file sent: {sent.sha256}</p>
+      {changes.length > 0 ? (
+        <div className={styles.warning} role="note" aria-label={`Q${quarter} changed since sent`}>
+          <p>
+            <strong>Changed since sent.</strong> Your records for this period now give different figures. The change goes into your next cumulative update
+            (its file already includes it); this quarter&rsquo;s update is not sent again.
+          </p>
+          <ul className={styles.rows} aria-label={`Q${quarter} differences`}>
+            {changes.map((change) => (
+              <li key={change.field} className={styles.row}>
+                <span className={styles.rowLabel}>
+                  <span>{LABELS[change.field.split('.')[1] ?? ''] ?? change.field}</span>
+                  <span className={styles.rowHint}>
+                    sent {money(change.sent)}, now {money(change.now)}
+                  </span>
+                </span>
+                <span className={styles.amount}>
+                  {change.now - change.sent > 0 ? '+' : ''}
+                  {money(change.now - change.sent)}
+                </span>
+              </li>
+            ))}
+          </ul>
+          {records.length > 0 ? (
+            <ul className={styles.behind} aria-label={`Q${quarter} records changed since sent`}>
+              {records.map((line) => (
+                <li key={`${line.kind}:${line.recordId}`}>
+                  <span>
+                    {formatShortDate(line.date)} {line.text}
+                  </span>
+                  {line.amount ? <span className={styles.amount}>{money(line.amount)}</span> : null}
+                </li>
+              ))}
+            </ul>
+          ) : null}
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+interface MarkSentFormProps {
+  quarter: QuarterTotals;
+  year: TaxSummary['year'];
+  election: TaxSummary['election'];
+  shape: ExpensesShape;
+  file: string;
+  today: string;
+  supersedes: LocalSentUpdate | null;
+}
+
+/** "Mark as sent": the bridging product (kept from the last one), the reference HMRC's software gave, the day. */
+function MarkSentForm({ quarter, year, election, shape, file, today, supersedes }: MarkSentFormProps) {
+  const handle = useSyncHandle();
+  const [product, setProduct] = useState(supersedes?.product ?? '');
+  const [reference, setReference] = useState('');
+  const [sentOn, setSentOn] = useState(today);
+  const [error, setError] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+  async function submit(event: React.FormEvent) {
+    event.preventDefault();
+    if (!product.trim()) {
+      setError('Say which bridging software you sent it with');
+      return;
+    }
+    setError(null);
+    setSaving(true);
+    try {
+      await markAsSent(handle, {
+        year,
+        quarter: quarter.number,
+        quarters: election,
+        periodStart: quarter.periodStart,
+        periodEnd: quarter.to,
+        shape,
+        file,
+        sentOn,
+        product,
+        reference,
+        supersedes: supersedes?.id ?? null,
+      });
+    } catch {
+      setError('Failed to save: try again');
+    } finally {
+      setSaving(false);
+    }
+  }
+  const label = supersedes ? `Mark Q${quarter.number} as sent again` : `Mark Q${quarter.number} as sent`;
+  return (
+    <form className={`${styles.markSent} ${styles.noPrint}`} aria-label={label} onSubmit={(event) => void submit(event)} noValidate>
+      <TextField label="Bridging software" value={product} maxLength={80} onChange={(event) => setProduct(event.target.value)} autoComplete="off" />
+      <TextField label="Reference" optional value={reference} maxLength={100} onChange={(event) => setReference(event.target.value)} autoComplete="off" />
+      <TextField label="Sent on" type="date" value={sentOn} onChange={(event) => setSentOn(event.target.value)} />
+      <FormAlert message={error} />
+      <Button type="submit" disabled={saving}>
+        {label}
+      </Button>
+    </form>
   );
 }
 

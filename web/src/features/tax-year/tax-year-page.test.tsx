@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { formatPence } from '@/lib/format';
+import { sha256Hex } from '@/core/mtd/sha256';
 import { incomeTax } from '@/lib/tax/income-tax';
 import { taxYearRates } from '@/lib/tax/tax-year';
 import type { LocalExpense, LocalMileage, LocalVehicle } from '@/sync/types';
@@ -181,6 +182,41 @@ describe('TaxYearPage', () => {
       reader.readAsText(blobs[0]!);
     });
     expect(JSON.parse(text)).toMatchObject({ periodDates: { periodStartDate: '2026-04-06', periodEndDate: '2026-07-05' }, periodIncome: { turnover: 30000 }, periodExpenses: { carVanTravelExpenses: 530, adminCosts: 1500 } });
+  });
+
+  it('marks Q1 as sent with its exact file, then shows a later edit as changed since sent, with the difference', async () => {
+    const handle = createTestSyncHandle();
+    await seed(handle);
+    vi.setSystemTime(new Date('2026-08-01T12:00:00'));
+    const { user } = renderWithSync(<TaxYearPage />, { handle, path: '/app/tax' });
+    const update = await screen.findByRole('listitem', { name: 'Q1 update' });
+    const form = within(update).getByRole('form', { name: 'Mark Q1 as sent' });
+    await user.click(within(form).getByRole('button', { name: 'Mark Q1 as sent' }));
+    expect(within(form).getByRole('alert')).toHaveTextContent('Say which bridging software you sent it with');
+    await user.type(within(form).getByLabelText('Bridging software'), 'Bridger');
+    await user.type(within(form).getByLabelText(/Reference/), 'HMRC-REF-1');
+    await user.click(within(form).getByRole('button', { name: 'Mark Q1 as sent' }));
+
+    const sentNote = await within(update).findByRole('status', { name: 'Q1 sent' });
+    expect(sentNote).toHaveTextContent('Sent on 1 August 2026 with Bridger, reference HMRC-REF-1.');
+    const [sent] = await handle.db.sentUpdates.toArray();
+    expect(sent).toMatchObject({ taxYear: '2026-27', quarter: 1, product: 'Bridger', reference: 'HMRC-REF-1', sentOn: '2026-08-01', supersedes: null });
+    expect(sha256Hex(sent!.file)).toBe(sent!.sha256);
+    expect(JSON.parse(sent!.file).periodIncome.turnover).toBe(30_000);
+    const outbox = await handle.db.outbox.toArray();
+    expect(outbox.map((item) => item.name)).toEqual(['sentUpdate.put']);
+    expect(within(update).queryByRole('form', { name: /Mark Q1 as sent/ })).toBeNull();
+
+    // A Q1 day edited after sending: Q1 says so, with the difference; the form offers to mark it again.
+    const day = await handle.db.entries.get('new-2');
+    vi.setSystemTime(new Date('2026-08-02T09:00:00'));
+    await handle.db.entries.put({ ...day!, total: 1_250_000, updatedAt: new Date().toISOString() });
+    const changed = await within(update).findByRole('note', { name: 'Q1 changed since sent' });
+    expect(within(changed).getByRole('list', { name: 'Q1 differences' })).toHaveTextContent('Turnoversent £30,000.00, now £32,500.00+£2,500.00');
+    expect(within(changed).getByRole('list', { name: 'Q1 records changed since sent' })).toHaveTextContent('£12,500.00');
+    expect(within(update).getByRole('form', { name: 'Mark Q1 as sent again' })).toBeInTheDocument();
+    const [still] = await handle.db.sentUpdates.toArray();
+    expect(still).toEqual(sent);
   });
 
   it('downloads both CSV files from the device', async () => {

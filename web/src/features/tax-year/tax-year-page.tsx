@@ -87,7 +87,7 @@ function TaxYear({ summary, records, today }: { summary: TaxSummary; records: No
       <EstimateSection summary={summary} />
       <DatesSection summary={summary} />
       <QuartersSection summary={summary} />
-      <MtdUpdatesSection summary={summary} records={records} />
+      <MtdUpdatesSection summary={summary} records={records} today={today} />
       <TaxExports summary={summary} records={records} />
     </>
   );

@@ -41,7 +41,7 @@ import {
   type TaxYearLabel,
 } from './tax-year';
 
-type Stored<T> = T & { id: string; createdAt?: string; deleted?: 0 | 1 };
+type Stored<T> = T & { id: string; createdAt?: string; updatedAt?: string; deleted?: 0 | 1 };
 
 /** The device's records, as read from its store (tombstones are left out here). */
 export interface TaxRecords {
