@@ -10,20 +10,26 @@ import { taxYearOf, type TaxYearLabel } from '@/lib/tax/tax-year';
 import type { LocalDb } from '@/sync/db';
 import { receiptCounts } from '@/sync/receipts';
 import { dismissedKinds, dismissReminder } from './dismissals';
-import { dueReminders, type Reminder, type ReminderKind } from './reminders';
+import { dueReminders, sentKey, type Reminder, type ReminderKind } from './reminders';
 
 interface ReminderFacts {
   logged: Set<string>;
   turnover: Map<TaxYearLabel, number>;
   receipts: { waiting: number; failed: number };
   election: MtdQuarters;
+  sent: Set<string>;
 }
 
 export async function readReminderFacts(db: LocalDb): Promise<ReminderFacts> {
-  const [entries, receipts, settings] = await Promise.all([db.entries.where('deleted').equals(0).toArray(), receiptCounts(db), db.getDoc('settings')]);
+  const [entries, receipts, settings, sentUpdates] = await Promise.all([
+    db.entries.where('deleted').equals(0).toArray(),
+    receiptCounts(db),
+    db.getDoc('settings'),
+    db.sentUpdates.where('deleted').equals(0).toArray(),
+  ]);
   const turnover = new Map<TaxYearLabel, number>();
   for (const entry of entries) turnover.set(taxYearOf(entry.date), (turnover.get(taxYearOf(entry.date)) ?? 0) + entry.total);
-  return { logged: new Set(entries.map((entry) => entry.date)), turnover, receipts, election: settingsQuarters(settings) };
+  return { logged: new Set(entries.map((entry) => entry.date)), turnover, receipts, election: settingsQuarters(settings), sent: new Set(sentUpdates.map((sent) => sentKey(sent.taxYear as TaxYearLabel, sent.quarter))) };
 }
 
 /** The reminders due and not dismissed at `now`, and the way to dismiss one; undefined on the first read. */
@@ -34,7 +40,7 @@ export function useReminders(now: Date, today: string): { reminders: Reminder[];
   const [, setDismissals] = useState(0);
   if (!facts) return undefined;
   const hidden = dismissedKinds(localStorage, db.userId, now.getTime());
-  const reminders = dueReminders({ today, logged: facts.logged, incomeOf: (year) => facts.turnover.get(year) ?? 0, receipts: facts.receipts, election: facts.election }).filter(
+  const reminders = dueReminders({ today, logged: facts.logged, incomeOf: (year) => facts.turnover.get(year) ?? 0, receipts: facts.receipts, election: facts.election, sent: facts.sent }).filter(
     (reminder) => !hidden.has(reminder.kind),
   );
   return {

@@ -8,6 +8,8 @@ import { flushSync } from 'react-dom';
 import { Button } from '@/components/button';
 import { changedAfter, recordsBehind, type FigureKey, type RecordLine } from '@/core/mtd/behind';
 import { changesSinceSent, standingSent, type FigureChange } from '@/core/mtd/sent';
+import { yearEndChecklist } from '@/core/mtd/checklist';
+import { finalDeclarationDue } from '@/core/mtd/quarters';
 import { FormAlert } from '@/components/form-alert';
 import { TextField } from '@/components/text-field';
 import { useSyncHandle } from '@/lib/sync/use-sync';
@@ -87,7 +89,57 @@ export function MtdUpdatesSection({ summary, records, today }: { summary: TaxSum
           />
         ))}
       </ol>
+      <YearEnd summary={summary} records={records} sentUpdates={sentUpdates ?? []} />
     </Section>
+  );
+}
+
+/** The year-end checklist, and what the final declaration needs that this app does not hold. */
+function YearEnd({ summary, records, sentUpdates }: { summary: TaxSummary; records: TaxRecords; sentUpdates: readonly LocalSentUpdate[] }) {
+  const quarters = summary.quarters.map((quarter) => {
+    const sent = standingSent(sentUpdates, summary.year, quarter.number);
+    if (!sent) return { number: quarter.number, sent: false, changedSinceSent: false };
+    const now = updateJson(updateFigures({ year: summary.year, periodStart: quarter.periodStart, periodEnd: quarter.to, totals: quarter.totals }, sent.shape, summary.totals.turnover));
+    return { number: quarter.number, sent: true, changedSinceSent: changesSinceSent(sent.file, now).length > 0 };
+  });
+  const items = yearEndChecklist({
+    year: summary.year,
+    quarters,
+    openVehicles: summary.vehicleMethods.map((vehicle) => vehicle.name),
+    expensesWithoutReceipts: records.expenses.filter((e) => e.deleted !== 1 && e.date >= summary.from && e.date <= summary.to && e.receipts.length === 0).length,
+  });
+  const due = finalDeclarationDue(summary.year);
+  return (
+    <div className={styles.yearEnd}>
+      <h3 className={styles.quarterTitle}>Before the final declaration</h3>
+      <ul className={styles.checklist} aria-label="Year-end checklist">
+        {items.map((item) => (
+          <li key={item.id} data-done={item.done ? true : undefined}>
+            <span aria-hidden="true">{item.done ? '✓' : '!'}</span> <span className="visually-hidden">{item.done ? 'Done: ' : 'To do: '}</span>
+            {item.text}
+          </li>
+        ))}
+      </ul>
+      <p className={styles.muted}>
+        The final declaration{due ? `, due ${formatLongDate(due)},` : ''} can be made in other software. It needs what this app does not hold: other income
+        (employment, property, savings, pensions), reliefs and allowances you claim, losses brought forward, and payments already made. From this app, for{' '}
+        {summary.year.replace('-', '–')}:
+      </p>
+      <ul className={styles.rows} aria-label="Figures for the final declaration">
+        <li className={styles.row}>
+          <span className={styles.rowLabel}>Turnover</span>
+          <span className={styles.amount}>{formatPence(summary.totals.turnover)}</span>
+        </li>
+        <li className={styles.row}>
+          <span className={styles.rowLabel}>Allowable expenses and mileage</span>
+          <span className={styles.amount}>{formatPence(summary.totals.allowable)}</span>
+        </li>
+        <li className={styles.row}>
+          <span className={styles.rowLabel}>Profit</span>
+          <span className={styles.amount}>{formatPence(summary.totals.profit)}</span>
+        </li>
+      </ul>
+    </div>
   );
 }
 
