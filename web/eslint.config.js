@@ -6,10 +6,15 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 import { defineConfig } from 'eslint/config';
 
-/** Features about one kind of record; screens compose them (see the layering rules below). */
-const RECORD_FEATURES = ['entries', 'invoices', 'parked-changes', 'couriers', 'rate-cards', 'deductions', 'expenses', 'mileage', 'reminders', 'sent-updates'];
+/**
+ * Features a screen composes: one thing a driver keeps or sees in many places (a record kind,
+ * the parked changes, the reminders), with its forms, lists, schemas, commands and hooks.
+ */
+const COMPOSABLE_FEATURES = ['entries', 'statement-checks', 'parked-changes', 'couriers', 'rate-cards', 'deductions', 'expenses', 'mileage', 'reminders', 'sent-updates'];
 
-const SYNC_BANNED_PACKAGES = ['react', 'react-dom', 'react-router', 'dexie-react-hooks'];
+/** Packages that would tie a module to a screen or to the device's database. */
+const UI_PACKAGES = ['react', 'react-dom', 'react-router', 'dexie-react-hooks'];
+
 
 export default defineConfig(
   { ignores: ['dist', 'dev-dist', 'node_modules', 'coverage'] },
@@ -47,7 +52,7 @@ export default defineConfig(
     },
   },
   {
-    // Imports flow shared -> features -> app: shared code never reaches up.
+    // Imports flow core -> shared -> features -> app: shared code never reaches up.
     files: ['src/components/**', 'src/lib/**'],
     rules: {
       'no-restricted-imports': [
@@ -56,22 +61,27 @@ export default defineConfig(
       ],
     },
   },
-  // Two kinds of feature. A record feature (entries, invoices, parked changes) owns one thing a
-  // driver keeps: its forms, lists, schemas, commands and hooks. A screen feature (dashboard,
-  // history, profile, ...) is a page: its own parts, composed with record features. So a screen
-  // may use a record feature, a record feature uses only shared code, and no feature reaches
-  // into a sibling of its own kind or into app/.
+  // The device's money rules (pay, deductions, pay periods, summaries, tax, statement checks,
+  // import plan, reminders): plain functions of records, so a rule can be read and tested alone.
+  // No React, no Dexie, no screens: it takes records as arguments and returns figures. From
+  // the sync engine it may read types, the generated contract and the kinds' registry only.
   {
-    files: ['src/features/**'],
-    ignores: RECORD_FEATURES.map((name) => `src/features/${name}/**`),
+    files: ['src/core/**'],
+    ignores: ['src/core/**/*.test.ts'],
     rules: {
-      'no-restricted-imports': [
+      '@typescript-eslint/no-restricted-imports': [
         'error',
         {
+          paths: [
+            ...[...UI_PACKAGES, 'dexie'].map((name) => ({ name, allowTypeImports: true, message: 'src/core is React-free and Dexie-free: it takes records as arguments.' })),
+            { name: 'zod', allowTypeImports: true, message: "Import z from '@/lib/zod'." },
+          ],
           patterns: [
+            { group: ['@/app/*', '@/features/*', '@/components/*', '@/lib/sync-react/*', '@/testing/*', '../*', '*.tsx'], message: 'src/core imports only src/core, plain @/lib helpers and the sync types and contract.' },
             {
-              group: ['@/app/*', '@/features/*', ...RECORD_FEATURES.flatMap((name) => [`!@/features/${name}`, `!@/features/${name}/*`]), '../*'],
-              message: 'A screen feature imports shared code (@/components, @/lib), record features (@/features/entries, ...) and its own files (./), never app or another screen.',
+              group: ['@/sync/*', '!@/sync/contract.generated', '!@/sync/records', '!@/sync/default-courier'],
+              allowTypeImports: true,
+              message: 'src/core reads the sync engine only for types, the generated contract, the kinds (records.ts) and the starter records.',
             },
           ],
         },
@@ -79,7 +89,34 @@ export default defineConfig(
     },
   },
   {
-    files: RECORD_FEATURES.map((name) => `src/features/${name}/**`),
+    files: ['src/core/**/*.tsx'],
+    rules: { 'no-restricted-syntax': ['error', { selector: 'Program', message: 'src/core is plain TypeScript: components live in the features.' }] },
+  },
+  // Two kinds of feature. A composable feature (entries, statement checks, parked changes, ...)
+  // owns one thing a driver keeps or sees in many places: its forms, lists, schemas, commands
+  // and hooks. A screen feature (dashboard, history, profile, ...) is a page: its own parts,
+  // composed with composable features. So a screen may use a composable feature, a composable
+  // feature uses only shared code and core/, and no feature reaches into a sibling of its own
+  // kind or into app/.
+  {
+    files: ['src/features/**'],
+    ignores: COMPOSABLE_FEATURES.map((name) => `src/features/${name}/**`),
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['@/app/*', '@/features/*', ...COMPOSABLE_FEATURES.flatMap((name) => [`!@/features/${name}`, `!@/features/${name}/*`]), '../*'],
+              message: 'A screen feature imports shared code (@/components, @/lib), the rules (@/core), composable features (@/features/entries, ...) and its own files (./), never app or another screen.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: COMPOSABLE_FEATURES.map((name) => `src/features/${name}/**`),
     rules: {
       'no-restricted-imports': [
         'error',
@@ -87,7 +124,7 @@ export default defineConfig(
           patterns: [
             {
               group: ['@/app/*', '@/features/*', '../*'],
-              message: 'A record feature imports shared code (@/components, @/lib) and its own files (./), never app or another feature.',
+              message: 'A composable feature imports shared code (@/components, @/lib), the rules (@/core) and its own files (./), never app or another feature.',
             },
           ],
         },
@@ -104,11 +141,11 @@ export default defineConfig(
       'no-restricted-imports': [
         'error',
         {
-          paths: SYNC_BANNED_PACKAGES.map((name) => ({ name, message: 'src/sync is plain TypeScript: React stays in lib/sync and the features.' })),
+          paths: UI_PACKAGES.map((name) => ({ name, message: 'src/sync is plain TypeScript: React stays in lib/sync-react and the features.' })),
           patterns: [
             { group: ['@/*'], message: 'src/sync is loaded without the @/ alias (e2e, bench): import relatively.' },
             { group: ['../*', '!../lib', '../lib/*', '!../lib/api', '!../lib/paths', '!../lib/zod', '!../lib/plural'], message: 'src/sync uses only its own files, ../lib/api, ../lib/paths, ../lib/plural and ../lib/zod.' },
-            { group: ['react-dom/*', '*.tsx'], message: 'src/sync is plain TypeScript: React stays in lib/sync and the features.' },
+            { group: ['react-dom/*', '*.tsx'], message: 'src/sync is plain TypeScript: React stays in lib/sync-react and the features.' },
           ],
         },
       ],
@@ -117,7 +154,7 @@ export default defineConfig(
   {
     files: ['src/sync/**/*.test.ts'],
     rules: {
-      'no-restricted-imports': ['error', { paths: SYNC_BANNED_PACKAGES.map((name) => ({ name, message: 'src/sync is plain TypeScript.' })) }],
+      'no-restricted-imports': ['error', { paths: UI_PACKAGES.map((name) => ({ name, message: 'src/sync is plain TypeScript.' })) }],
     },
   },
   {

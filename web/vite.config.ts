@@ -43,7 +43,7 @@ const MANIFEST_ICONS = [
 const domLogicTests = [
   'src/features/reminders/dismissals.test.ts',
   'src/lib/session/session-store.test.ts',
-  'src/lib/sync/sync-manager.test.ts',
+  'src/lib/sync-react/sync-manager.test.ts',
   'src/lib/theme.test.ts',
 ];
 

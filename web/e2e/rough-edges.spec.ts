@@ -73,7 +73,7 @@ describe('rough edges', () => {
     await page.waitForFunction(() => (document.querySelector('aside[aria-label="Sync status"] [role="status"]')?.textContent ?? '') !== '');
     assert.match((await syncBadge(page).textContent()) ?? '', /Syncing data\.\.\.|All data synced/);
 
-    // The invoice checks put a right-aligned "Check statement" on every period.
+    // The statement checks put a right-aligned "Check statement" on every period.
     await page.goto('/app/history?view=invoices');
     await page.getByRole('button', { name: 'Check statement' }).first().waitFor();
     await goOffline(context);

@@ -5,7 +5,7 @@ import { App } from './app/app';
 import { UpdatePrompt } from './components/update-prompt';
 import { appRoutes } from './app/routes';
 import { createSessionStore } from './lib/session/session-store';
-import type { StartSync } from './lib/sync/sync-manager';
+import type { StartSync } from '@/lib/sync-react/sync-manager';
 import { applyTheme, readCachedTheme } from './lib/theme';
 import './app/global.css';
 

@@ -2,7 +2,7 @@
 //! every week or month (van hire, device rent, a damage charge), what it is for (an expense
 //! category: van hire is a vehicle cost, claimed once with its vehicle) and, for a vehicle cost,
 //! which vehicle. Occurrences, net pay and the tax treatment are computed on the device (web
-//! `lib/deductions.ts`, `lib/tax/`).
+//! `core/deductions/`, `core/tax/`).
 
 use serde::{Deserialize, Serialize};
 use time::Date;

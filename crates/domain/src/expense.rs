@@ -1,7 +1,7 @@
 //! An expense (`kind: "expense"`): money a courier spends on the business, once or every
 //! week or month, in one of the Self Assessment (SA103) categories, with the ids of its receipt
 //! photos. Which box a category goes in, and how vehicle running costs meet the mileage claim,
-//! is the device's (web `lib/tax/`); the server checks only what keeps a record sound.
+//! is the device's (web `core/tax/`); the server checks only what keeps a record sound.
 
 use serde::{Deserialize, Serialize};
 use time::Date;
@@ -14,7 +14,7 @@ pub const MAX_AMOUNT_PENCE: i64 = 10_000_000;
 pub const MAX_NOTE_CHARS: usize = 200;
 pub const MAX_RECEIPTS: usize = 5;
 
-/// The SA103 expense categories (web `lib/tax/expense-categories.ts` maps each to its box).
+/// The SA103 expense categories (web `core/tax/expense-categories.ts` maps each to its box).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub enum ExpenseCategory {

@@ -236,7 +236,19 @@ mod tests {
             json!({"paymentConfig": {"tiers": [{"stopCount": 100, "rate": 200}, {"rate": 150}]}}),
         )
         .unwrap();
-        assert_eq!(ok.payment_tiers.unwrap().pay_for(101), Money(20_150));
+        assert_eq!(
+            ok.payment_tiers.unwrap().tiers(),
+            [
+                PayTier {
+                    stop_count: Some(100),
+                    rate: Money(200)
+                },
+                PayTier {
+                    stop_count: None,
+                    rate: Money(150)
+                },
+            ]
+        );
         assert!(parse(json!({"paymentConfig": {"tiers": [{"rate": 150}]}})).is_err());
         assert!(
             parse(

@@ -107,10 +107,11 @@ pub struct EntryData {
     pub updated_at: String,
 }
 
-/// An invoice check (`kind: "invoice"`): what a statement said was paid for a period.
+/// A statement check (`kind: "invoice"`, the name older devices send): what a statement said
+/// was paid for a period.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct InvoiceData {
+pub struct StatementCheckData {
     pub period_start: String,
     pub period_end: String,
     /// Pence.
@@ -122,7 +123,7 @@ pub struct InvoiceData {
     pub collections: Option<u32>,
     /// Pence: the statement's total deductions.
     pub deductions: Option<i64>,
-    pub status: crate::invoice::CheckStatus,
+    pub status: crate::statement_check::CheckStatus,
     pub note: String,
     pub created_at: String,
     pub updated_at: String,
@@ -289,7 +290,7 @@ pub struct SettingsData {
 
 /// Untagged on the wire (`kind` says which). Reading takes the first variant whose required
 /// fields are all present, so a later variant's data must never carry all of an earlier
-/// variant's required fields (an invoice has no `date`, an entry no `periodStart`, a
+/// variant's required fields (a statement check has no `date`, an entry no `periodStart`, a
 /// deduction no `validFrom`, an expense no `stops`, a vehicle no `colour`, a sent update no
 /// `paid` or `theme`, a mileage record no
 /// `amount` or `name`). `Option` fields are not required.
@@ -297,7 +298,7 @@ pub struct SettingsData {
 #[serde(untagged)]
 pub enum ChangeData {
     Entry(EntryData),
-    Invoice(InvoiceData),
+    StatementCheck(StatementCheckData),
     Profile(ProfileData),
     Settings(SettingsData),
     Courier(CourierData),
@@ -322,7 +323,7 @@ macro_rules! change_data_from {
 
 change_data_from!(
     Entry(EntryData),
-    Invoice(InvoiceData),
+    StatementCheck(StatementCheckData),
     Courier(CourierData),
     RateCard(RateCardData),
     Deduction(DeductionData),
@@ -382,7 +383,7 @@ mod tests {
             created_at: "2025-03-21T18:00:00Z".into(),
             updated_at: "2025-03-21T18:00:00Z".into(),
         });
-        let invoice = ChangeData::Invoice(InvoiceData {
+        let invoice = ChangeData::StatementCheck(StatementCheckData {
             period_start: "2025-03-17".into(),
             period_end: "2025-03-23".into(),
             paid: 123_456,
@@ -392,7 +393,7 @@ mod tests {
             parcels: None,
             collections: Some(3),
             deductions: Some(19_500),
-            status: crate::invoice::CheckStatus::Disputed,
+            status: crate::statement_check::CheckStatus::Disputed,
             note: "".into(),
             created_at: "2025-03-24T09:00:00Z".into(),
             updated_at: "2025-03-24T09:00:00Z".into(),

@@ -1,6 +1,6 @@
 //! A vehicle (`kind: "vehicle"`): what a courier drives or rides, and how its costs are
 //! claimed. Mileage records point at one; the claim itself is computed on the device (web
-//! `lib/tax/mileage-claim.ts`).
+//! `core/tax/mileage-claim.ts`).
 
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;

@@ -77,7 +77,7 @@ async fn openapi_describes_every_route() {
     assert!(reply.body["components"]["schemas"]["ErrorBody"].is_object());
     assert!(reply.body["components"]["schemas"]["UserView"].is_object());
     for schema in [
-        "InvoiceData",
+        "StatementCheckData",
         "ExpenseData",
         "VehicleData",
         "MileageData",

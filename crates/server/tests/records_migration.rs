@@ -10,8 +10,8 @@ use common::{Backend, TestStore};
 use domain::{
     Money,
     entry::{Entry, parse_date},
-    invoice::CheckStatus,
-    sync::{Change, ChangeData, EntryData, InvoiceData},
+    statement_check::CheckStatus,
+    sync::{Change, ChangeData, EntryData, StatementCheckData},
 };
 use server::{
     entries::Entries,
@@ -133,7 +133,7 @@ async fn rows_move_into_records(backend: Backend) {
                 "invoice",
                 OPEN_INVOICE,
                 2,
-                Some(ChangeData::Invoice(InvoiceData {
+                Some(ChangeData::StatementCheck(StatementCheckData {
                     period_start: "2025-03-17".into(),
                     period_end: "2025-03-23".into(),
                     paid: 123_456,
@@ -153,7 +153,7 @@ async fn rows_move_into_records(backend: Backend) {
                 "invoice",
                 COUNTED_INVOICE,
                 3,
-                Some(ChangeData::Invoice(InvoiceData {
+                Some(ChangeData::StatementCheck(StatementCheckData {
                     period_start: "2025-03-24".into(),
                     period_end: "2025-03-30".into(),
                     paid: 10_000_000,

@@ -14,14 +14,14 @@ use domain::{
     defaults::STARTER_RECORDS,
     entry::Entry,
     expense::{Expense, ExpenseCategory},
-    invoice::{CheckStatus, Invoice},
     mileage::Mileage,
     phone::SendLimits,
     profile::{MtdQuarters, ProfileUpdate, SettingsUpdate, TaxRegion, Theme},
     rate_card::{Peak, RateCard},
+    statement_check::{CheckStatus, StatementCheck},
     sync::{
-        ChangeData, CourierData, DeductionData, EntryData, ExpenseData, InvoiceData, MileageData,
-        RateCardData, SettingsData, VehicleData,
+        ChangeData, CourierData, DeductionData, EntryData, ExpenseData, MileageData, RateCardData,
+        SettingsData, StatementCheckData, VehicleData,
     },
     vehicle::{Vehicle, VehicleMethod, VehicleType},
 };
@@ -30,9 +30,9 @@ use server::{
     deductions::Deductions,
     entries::Entries,
     expenses::Expenses,
-    invoices::Invoices,
     mileage::MileageLog,
     rate_cards::RateCards,
+    statement_checks::StatementChecks,
     store::{
         DynStore, EmailLink, ExternalIdentity, InviteUse, LinkPurpose, MutationAction,
         NewEmailLink, NewUser, PreparedMutation, ReceiptHolder, ReceiptInsert, ReceiptRecord,
@@ -334,7 +334,7 @@ async fn photo_changes_move_the_change_cursor(backend: Backend) {
 
 /// The store keeps every invoice field exactly (no stops vs zero stops, multi-byte references,
 /// the largest amounts) and pulls invoices and entries from one change sequence.
-async fn invoices_round_trip_beside_entries(backend: Backend) {
+async fn statement_checks_round_trip_beside_entries(backend: Backend) {
     let Some((store, _keep)) = store(backend).await else {
         return;
     };
@@ -343,7 +343,7 @@ async fn invoices_round_trip_beside_entries(backend: Backend) {
         .await
         .unwrap();
     let day = |raw: &str| domain::entry::parse_date(raw).unwrap();
-    let invoice = |stops, reference: &str| Invoice {
+    let invoice = |stops, reference: &str| StatementCheck {
         id: Uuid::now_v7(),
         period_start: day("2024-01-01"),
         period_end: day("2024-12-31"),
@@ -365,10 +365,10 @@ async fn invoices_round_trip_beside_entries(backend: Backend) {
         .push(
             user.id,
             vec![
-                prepared(MutationAction::put::<Invoices>(&counted)),
+                prepared(MutationAction::put::<StatementChecks>(&counted)),
                 prepared(MutationAction::put::<Entries>(&entry)),
-                prepared(MutationAction::put::<Invoices>(&uncounted)),
-                prepared(MutationAction::delete::<Invoices>(uncounted.id)),
+                prepared(MutationAction::put::<StatementChecks>(&uncounted)),
+                prepared(MutationAction::delete::<StatementChecks>(uncounted.id)),
             ],
             86_400_000,
             quota(50_000),
@@ -395,7 +395,7 @@ async fn invoices_round_trip_beside_entries(backend: Backend) {
     );
     assert_eq!(
         page.changes[0].data,
-        Some(ChangeData::Invoice(InvoiceData {
+        Some(ChangeData::StatementCheck(StatementCheckData {
             period_start: "2024-01-01".into(),
             period_end: "2024-12-31".into(),
             paid: 10_000_000,
@@ -444,8 +444,8 @@ fn day_entry(user: Uuid, id: Uuid, stops: u32) -> Entry {
 }
 
 /// A statement check of `user`'s default courier with nothing but a paid amount.
-fn statement_check(user: Uuid) -> Invoice {
-    Invoice {
+fn statement_check(user: Uuid) -> StatementCheck {
+    StatementCheck {
         id: Uuid::now_v7(),
         period_start: domain::entry::parse_date("2024-01-01").unwrap(),
         period_end: domain::entry::parse_date("2024-01-31").unwrap(),
@@ -489,7 +489,7 @@ async fn records_quota_counts_every_new_row(backend: Backend) {
         Uuid::now_v7(),
         Uuid::now_v7(),
     );
-    let invoice = Invoice {
+    let invoice = StatementCheck {
         id: b,
         ..statement_check(user.id)
     };
@@ -503,7 +503,7 @@ async fn records_quota_counts_every_new_row(backend: Backend) {
                     "m1",
                     MutationAction::put::<Entries>(&day_entry(user.id, a, 10)),
                 ),
-                mutation("m2", MutationAction::put::<Invoices>(&invoice)),
+                mutation("m2", MutationAction::put::<StatementChecks>(&invoice)),
                 mutation("m3", MutationAction::delete::<Entries>(c)),
             ],
             1_000,
@@ -524,7 +524,10 @@ async fn records_quota_counts_every_new_row(backend: Backend) {
                     "m5",
                     MutationAction::put::<Entries>(&day_entry(user.id, a, 11)),
                 ),
-                mutation("m6", MutationAction::delete::<Invoices>(Uuid::now_v7())),
+                mutation(
+                    "m6",
+                    MutationAction::delete::<StatementChecks>(Uuid::now_v7()),
+                ),
                 mutation("m7", MutationAction::delete::<Entries>(a)),
             ],
             2_000,
@@ -1991,7 +1994,7 @@ on_both_backends!(
     sessions_and_cursors_are_read_in_batches,
     concurrent_writes_are_isolated,
     photo_changes_move_the_change_cursor,
-    invoices_round_trip_beside_entries,
+    statement_checks_round_trip_beside_entries,
     ping_answers,
     records_quota_counts_every_new_row,
     inactive_guests_are_deleted_with_their_data,

@@ -698,16 +698,16 @@ async fn an_expired_sessions_stream_is_closed_by_the_timed_check(backend: Backen
     );
 }
 
-fn invoice_args(invoice_id: &str, start: &str, end: &str, paid: i64) -> Value {
+fn statement_check_args(invoice_id: &str, start: &str, end: &str, paid: i64) -> Value {
     json!({"id": invoice_id, "periodStart": start, "periodEnd": end, "paid": paid,
            "stops": 640, "reference": "INV-1"})
 }
 
-fn put_invoice(mutation_id: &str, args: Value) -> Value {
+fn put_statement_check(mutation_id: &str, args: Value) -> Value {
     json!({"id": mutation_id, "name": "invoice.put", "args": args})
 }
 
-fn delete_invoice(mutation_id: &str, invoice_id: &str) -> Value {
+fn delete_statement_check(mutation_id: &str, invoice_id: &str) -> Value {
     json!({"id": mutation_id, "name": "invoice.delete", "args": {"id": invoice_id}})
 }
 
@@ -720,7 +720,7 @@ fn statuses(reply: &common::Reply) -> Vec<String> {
         .collect()
 }
 
-async fn invoices_put_edit_delete_and_pull_with_versions(backend: Backend) {
+async fn statement_checks_put_edit_delete_and_pull_with_versions(backend: Backend) {
     let Some(app) = spawn_app(backend).await else {
         return;
     };
@@ -729,7 +729,7 @@ async fn invoices_put_edit_delete_and_pull_with_versions(backend: Backend) {
     let reply = app
         .push(
             &cookie,
-            vec![put_invoice(
+            vec![put_statement_check(
                 &new_id(),
                 json!({"id": invoice, "periodStart": "2025-03-17", "periodEnd": "2025-03-23",
                    "paid": 123_456, "stops": 640, "reference": "  INV-2025-12  "}),
@@ -764,7 +764,7 @@ async fn invoices_put_edit_delete_and_pull_with_versions(backend: Backend) {
 
     // An edit without the optional fields clears them and moves the version.
     app.push(&cookie,
-        vec![put_invoice(
+        vec![put_statement_check(
             &new_id(),
             json!({"id": invoice, "periodStart": "2025-03-17", "periodEnd": "2025-03-30", "paid": 200_000}),
         )],
@@ -792,15 +792,15 @@ async fn invoices_put_edit_delete_and_pull_with_versions(backend: Backend) {
         .push(
             &cookie,
             vec![
-                delete_invoice(&new_id(), &invoice),
-                put_invoice(
+                delete_statement_check(&new_id(), &invoice),
+                put_statement_check(
                     &new_id(),
-                    invoice_args(&invoice, "2025-03-17", "2025-03-23", 1),
+                    statement_check_args(&invoice, "2025-03-17", "2025-03-23", 1),
                 ),
-                delete_invoice(&new_id(), &never_synced),
-                put_invoice(
+                delete_statement_check(&new_id(), &never_synced),
+                put_statement_check(
                     &new_id(),
-                    invoice_args(&never_synced, "2025-03-17", "2025-03-23", 1),
+                    statement_check_args(&never_synced, "2025-03-17", "2025-03-23", 1),
                 ),
             ],
         )
@@ -833,7 +833,7 @@ async fn invoices_put_edit_delete_and_pull_with_versions(backend: Backend) {
     assert_eq!(after["cursor"], S + 4);
 }
 
-async fn replayed_invoice_mutations_answer_the_same_and_write_once(backend: Backend) {
+async fn replayed_statement_check_mutations_answer_the_same_and_write_once(backend: Backend) {
     let Some(app) = spawn_app(backend).await else {
         return;
     };
@@ -842,22 +842,22 @@ async fn replayed_invoice_mutations_answer_the_same_and_write_once(backend: Back
         .await;
     let (kept, deleted) = (new_id(), new_id());
     let batch = vec![
-        put_invoice(
+        put_statement_check(
             &new_id(),
-            invoice_args(&kept, "2025-03-01", "2025-03-31", 100),
+            statement_check_args(&kept, "2025-03-01", "2025-03-31", 100),
         ),
-        put_invoice(
+        put_statement_check(
             &new_id(),
-            invoice_args(&kept, "2025-03-01", "2025-03-31", 101),
+            statement_check_args(&kept, "2025-03-01", "2025-03-31", 101),
         ),
-        put_invoice(
+        put_statement_check(
             &new_id(),
-            invoice_args(&deleted, "2025-04-01", "2025-04-30", 5),
+            statement_check_args(&deleted, "2025-04-01", "2025-04-30", 5),
         ),
-        delete_invoice(&new_id(), &deleted),
-        put_invoice(
+        delete_statement_check(&new_id(), &deleted),
+        put_statement_check(
             &new_id(),
-            invoice_args(&new_id(), "2025-04-30", "2025-04-01", 5),
+            statement_check_args(&new_id(), "2025-04-30", "2025-04-01", 5),
         ),
     ];
     let first = app.push(&cookie, batch.clone()).await;
@@ -896,7 +896,7 @@ async fn replayed_invoice_mutations_answer_the_same_and_write_once(backend: Back
     assert_eq!(beyond.body["changes"], json!([]), "four writes, no more");
 }
 
-async fn invoice_validation_rejects_each_rule(backend: Backend) {
+async fn statement_check_validation_rejects_each_rule(backend: Backend) {
     let Some(app) = spawn_app(backend).await else {
         return;
     };
@@ -905,14 +905,14 @@ async fn invoice_validation_rejects_each_rule(backend: Backend) {
         .await;
     let id = new_id();
     let args = |patch: Value| {
-        let mut args = invoice_args(&id, "2025-03-01", "2025-03-31", 100);
+        let mut args = statement_check_args(&id, "2025-03-01", "2025-03-31", 100);
         for (key, value) in patch.as_object().unwrap() {
             args[key] = value.clone();
         }
         args
     };
     let without = |field: &str| {
-        let mut args = invoice_args(&id, "2025-03-01", "2025-03-31", 100);
+        let mut args = statement_check_args(&id, "2025-03-01", "2025-03-31", 100);
         args.as_object_mut().unwrap().remove(field);
         args
     };
@@ -960,7 +960,7 @@ async fn invoice_validation_rejects_each_rule(backend: Backend) {
     ];
     let mutations: Vec<Value> = refused
         .iter()
-        .map(|(args, _)| put_invoice(&new_id(), args.clone()))
+        .map(|(args, _)| put_statement_check(&new_id(), args.clone()))
         .chain([
             json!({"id": new_id(), "name": "invoice.delete", "args": {"id": "INV-1"}}),
             json!({"id": new_id(), "name": "invoice.delete", "args": {}}),
@@ -1006,7 +1006,7 @@ async fn invoice_validation_rejects_each_rule(backend: Backend) {
             &cookie,
             boundaries
                 .iter()
-                .map(|a| put_invoice(&new_id(), a.clone()))
+                .map(|a| put_statement_check(&new_id(), a.clone()))
                 .collect(),
         )
         .await;
@@ -1018,7 +1018,7 @@ async fn invoice_validation_rejects_each_rule(backend: Backend) {
     assert_eq!(stored[0]["data"]["stops"], Value::Null);
 }
 
-async fn other_users_invoices_are_untouchable_and_invisible(backend: Backend) {
+async fn other_users_statement_checks_are_untouchable_and_invisible(backend: Backend) {
     let Some(app) = spawn_app(backend).await else {
         return;
     };
@@ -1028,15 +1028,15 @@ async fn other_users_invoices_are_untouchable_and_invisible(backend: Backend) {
     app.push(
         &alice,
         vec![
-            put_invoice(
+            put_statement_check(
                 &new_id(),
-                invoice_args(&live, "2025-03-01", "2025-03-31", 100),
+                statement_check_args(&live, "2025-03-01", "2025-03-31", 100),
             ),
-            put_invoice(
+            put_statement_check(
                 &new_id(),
-                invoice_args(&gone, "2025-04-01", "2025-04-30", 100),
+                statement_check_args(&gone, "2025-04-01", "2025-04-30", 100),
             ),
-            delete_invoice(&new_id(), &gone),
+            delete_statement_check(&new_id(), &gone),
         ],
     )
     .await;
@@ -1048,16 +1048,16 @@ async fn other_users_invoices_are_untouchable_and_invisible(backend: Backend) {
         .push(
             &mallory,
             vec![
-                put_invoice(
+                put_statement_check(
                     &new_id(),
-                    invoice_args(&live, "2025-03-01", "2025-03-31", 1),
+                    statement_check_args(&live, "2025-03-01", "2025-03-31", 1),
                 ),
-                delete_invoice(&new_id(), &live),
-                put_invoice(
+                delete_statement_check(&new_id(), &live),
+                put_statement_check(
                     &new_id(),
-                    invoice_args(&gone, "2025-04-01", "2025-04-30", 1),
+                    statement_check_args(&gone, "2025-04-01", "2025-04-30", 1),
                 ),
-                delete_invoice(&new_id(), &gone),
+                delete_statement_check(&new_id(), &gone),
             ],
         )
         .await;
@@ -1080,14 +1080,14 @@ async fn other_users_invoices_are_untouchable_and_invisible(backend: Backend) {
 
     // Ownership goes both ways: an id mallory deleted first is hers, alice cannot claim it.
     let claimed = new_id();
-    app.push(&mallory, vec![delete_invoice(&new_id(), &claimed)])
+    app.push(&mallory, vec![delete_statement_check(&new_id(), &claimed)])
         .await;
     let reply = app
         .push(
             &alice,
-            vec![put_invoice(
+            vec![put_statement_check(
                 &new_id(),
-                invoice_args(&claimed, "2025-05-01", "2025-05-31", 9),
+                statement_check_args(&claimed, "2025-05-01", "2025-05-31", 9),
             )],
         )
         .await;
@@ -1105,7 +1105,7 @@ fn summarise(changes: &[Value]) -> Vec<(String, String, i64, bool)> {
             let variant_matches = match (&typed.data, typed.kind.as_str()) {
                 (None, _) => typed.deleted,
                 (Some(domain::sync::ChangeData::Entry(_)), "entry") => true,
-                (Some(domain::sync::ChangeData::Invoice(_)), "invoice") => true,
+                (Some(domain::sync::ChangeData::StatementCheck(_)), "invoice") => true,
                 (Some(domain::sync::ChangeData::Profile(_)), "profile") => true,
                 (Some(domain::sync::ChangeData::Settings(_)), "settings") => true,
                 (Some(domain::sync::ChangeData::Courier(_)), "courier") => true,
@@ -1122,7 +1122,7 @@ fn summarise(changes: &[Value]) -> Vec<(String, String, i64, bool)> {
         .collect()
 }
 
-async fn entries_and_invoices_interleave_in_one_pull_with_paging(backend: Backend) {
+async fn entries_and_statement_checks_interleave_in_one_pull_with_paging(backend: Backend) {
     let Some(app) = spawn_app(backend).await else {
         return;
     };
@@ -1152,9 +1152,9 @@ async fn entries_and_invoices_interleave_in_one_pull_with_paging(backend: Backen
     };
     for (i, id) in invoices[..5].iter().enumerate() {
         add(
-            put_invoice(
+            put_statement_check(
                 &new_id(),
-                invoice_args(id, "2025-01-01", "2025-01-31", i64::try_from(i).unwrap()),
+                statement_check_args(id, "2025-01-01", "2025-01-31", i64::try_from(i).unwrap()),
             ),
             "invoice",
             id,
@@ -1177,9 +1177,9 @@ async fn entries_and_invoices_interleave_in_one_pull_with_paging(backend: Backen
             false,
         );
         add(
-            put_invoice(
+            put_statement_check(
                 &new_id(),
-                invoice_args(&invoices[i], "2025-02-01", "2025-02-28", 1),
+                statement_check_args(&invoices[i], "2025-02-01", "2025-02-28", 1),
             ),
             "invoice",
             &invoices[i],
@@ -1193,16 +1193,16 @@ async fn entries_and_invoices_interleave_in_one_pull_with_paging(backend: Backen
         false,
     );
     add(
-        delete_invoice(&new_id(), &invoices[0]),
+        delete_statement_check(&new_id(), &invoices[0]),
         "invoice",
         &invoices[0],
         true,
     );
     add(delete(&new_id(), &entries[0]), "entry", &entries[0], true);
     add(
-        put_invoice(
+        put_statement_check(
             &new_id(),
-            invoice_args(&invoices[1], "2025-01-01", "2025-01-31", 77),
+            statement_check_args(&invoices[1], "2025-01-01", "2025-01-31", 77),
         ),
         "invoice",
         &invoices[1],
@@ -2521,7 +2521,7 @@ async fn an_old_apps_edit_keeps_what_a_newer_app_recorded(backend: Backend) {
                "stops": 30, "extra": 0, "notes": "Evri round", "total": 4_500, "courierId": evri,
                "rateCardId": card, "parcels": 100, "collections": 4, "failed": 1,
                "startTime": "08:00", "finishTime": "13:30", "separateShift": true}}),
-        put_invoice(
+        put_statement_check(
             &new_id(),
             json!({"id": check, "periodStart": "2025-03-16", "periodEnd": "2025-03-22",
                "paid": 4_000, "stops": 30, "reference": "E-1", "courierId": evri, "parcels": 90,
@@ -2535,7 +2535,7 @@ async fn an_old_apps_edit_keeps_what_a_newer_app_recorded(backend: Backend) {
     let old = vec![
         json!({"id": new_id(), "name": "entry.put", "args": {"id": day, "date": "2025-03-21",
                "stops": 30, "extra": 0, "notes": "Evri round, rain", "total": 4_500}}),
-        put_invoice(
+        put_statement_check(
             &new_id(),
             json!({"id": check, "periodStart": "2025-03-16", "periodEnd": "2025-03-22",
                "paid": 4_000, "stops": 30, "reference": "E-1 (emailed)"}),
@@ -2688,7 +2688,7 @@ async fn an_old_apps_pushes_keep_their_meaning(backend: Backend) {
             &cookie,
             vec![
                 put(&new_id(), &day, "2025-03-21", 120),
-                put_invoice(&new_id(), invoice_args(&check, "2025-03-17", "2025-03-23", 123_456)),
+                put_statement_check(&new_id(), statement_check_args(&check, "2025-03-17", "2025-03-23", 123_456)),
                 json!({"id": new_id(), "name": "profile.update", "args": {"paymentConfig": {"tiers": tiers}}}),
             ],
         )
@@ -2768,7 +2768,7 @@ async fn pulls_racing_pushes_never_skip_a_change(backend: Backend) {
                 let reply = app.push(&cookie,
                     vec![
                         put(&new_id(), &entry, "2025-03-21", round),
-                        put_invoice(&new_id(), invoice_args(&invoice, "2025-03-01", "2025-03-31", round)),
+                        put_statement_check(&new_id(), statement_check_args(&invoice, "2025-03-01", "2025-03-31", round)),
                         json!({"id": new_id(), "name": "settings.put", "args": {"theme": if round % 2 == 0 { "light" } else { "dark" }}}),
                     ],
                 )
@@ -2971,11 +2971,11 @@ on_both_backends!(
     an_old_apps_pushes_keep_their_meaning,
     an_old_apps_edit_keeps_what_a_newer_app_recorded,
     a_separate_shift_survives_an_edit_from_an_app_before_shifts,
-    invoices_put_edit_delete_and_pull_with_versions,
-    replayed_invoice_mutations_answer_the_same_and_write_once,
-    invoice_validation_rejects_each_rule,
-    other_users_invoices_are_untouchable_and_invisible,
-    entries_and_invoices_interleave_in_one_pull_with_paging,
+    statement_checks_put_edit_delete_and_pull_with_versions,
+    replayed_statement_check_mutations_answer_the_same_and_write_once,
+    statement_check_validation_rejects_each_rule,
+    other_users_statement_checks_are_untouchable_and_invisible,
+    entries_and_statement_checks_interleave_in_one_pull_with_paging,
     pulls_racing_pushes_never_skip_a_change,
     profile_and_settings_sync_and_server_fields_are_ignored,
     admin_changes_reach_open_streams_and_pull,

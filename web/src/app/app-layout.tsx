@@ -12,9 +12,9 @@ import { routes } from '@/lib/paths';
 import { isBannerSnoozed, snoozeBanner } from '@/lib/banner-snooze';
 import { planOf, plansOn } from '@/lib/plans';
 import { useSession } from '@/lib/session/use-session';
-import { useProfile, useSessionFollowsProfile, useThemeSetting } from '@/lib/sync/use-profile';
-import { useSyncBadge } from '@/lib/sync/use-sync-badge';
-import { useOptionalSyncHandle, useSyncStatus } from '@/lib/sync/use-sync';
+import { useProfile, useSessionFollowsProfile, useThemeSetting } from '@/lib/sync-react/use-profile';
+import { useSyncBadge } from '@/lib/sync-react/use-sync-badge';
+import { useOptionalSyncHandle, useSyncStatus } from '@/lib/sync-react/use-sync';
 import styles from './layouts.module.css';
 
 /** The signed-in shell: header, the screen, bottom bar, sync badge. */

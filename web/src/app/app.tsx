@@ -1,8 +1,8 @@
 import { RouterProvider, type createBrowserRouter } from 'react-router';
 import { SessionProvider } from '@/lib/session/session-provider';
 import type { SessionStore } from '@/lib/session/session-store';
-import { SyncProvider } from '@/lib/sync/sync-provider';
-import type { StartSync } from '@/lib/sync/sync-manager';
+import { SyncProvider } from '@/lib/sync-react/sync-provider';
+import type { StartSync } from '@/lib/sync-react/sync-manager';
 
 export type AppRouter = ReturnType<typeof createBrowserRouter>;
 

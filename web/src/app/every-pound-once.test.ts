@@ -8,21 +8,21 @@
 import { createTestSyncHandle, makeEntry, TEST_USER_ID } from '@/testing/sync-handle';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { dashboardStats, weekPay } from '@/features/dashboard/stats';
+import { dashboardStats, weekPay } from '@/core/pay-summaries/dashboard-stats';
 import { keepAsShifts, mergeDoubles } from '@/features/entries/commands';
 import { duplicateDays, sameDayKey, survivorOf } from '@/features/entries/same-day';
 import { entriesToCsv } from '@/features/history/csv-export';
 import { buildJsonExport } from '@/features/history/json-export';
-import { monthlySummaries, weeklySummaries } from '@/features/history/summaries';
-import { checkInvoice } from '@/features/invoices/invoice-check';
-import { courierPeriods } from '@/features/invoices/statement-periods';
+import { monthlySummaries, weeklySummaries } from '@/core/pay-summaries/summaries';
+import { checkTotal } from '@/core/statements/total-check';
+import { courierPeriods } from '@/core/statements/statement-periods';
 import { recordRows } from '@/features/tax-year/tax-csv';
 import { parseCsv } from '@/lib/csv-parse';
-import { parsePounds } from '@/lib/money';
-import { periodHolding, type PeriodRule } from '@/lib/pay-period';
-import { payFigures } from '@/lib/pay-summary';
-import { runningTotals, taxSummary, turnoverByYear, type TaxRecords } from '@/lib/tax/tax-summary';
-import { taxYearBounds, taxYearOf, type TaxYearLabel } from '@/lib/tax/tax-year';
+import { parsePounds } from '@/core/money/money';
+import { periodHolding, type PeriodRule } from '@/core/pay-periods/pay-period';
+import { payFigures } from '@/core/pay-summaries/pay-summary';
+import { runningTotals, taxSummary, turnoverByYear, type TaxRecords } from '@/core/tax/tax-summary';
+import { taxYearBounds, taxYearOf, type TaxYearLabel } from '@/core/tax/tax-year';
 import { mtdQuarters } from '@/core/mtd/quarters';
 import { addDays, weekStart } from '@/lib/week';
 import type { LocalEntry } from '@/sync/types';
@@ -146,7 +146,7 @@ describe('every saved pound, counted once in every total (property)', () => {
           expect(new Map(rows.filter((row) => row.log.gross !== 0 || model.has(row.period.start)).map((row) => [row.period.start, row.log.gross]))).toEqual(model);
           expect(sum(rows.map((row) => ({ total: row.log.gross })))).toBe(sum(own));
           for (const row of rows) {
-            const check = checkInvoice({ periodStart: row.period.start, periodEnd: row.period.end, paid: 0, stops: null }, own);
+            const check = checkTotal({ periodStart: row.period.start, periodEnd: row.period.end, paid: 0, stops: null }, own);
             expect(check.expected).toBe(row.log.gross);
           }
         }

@@ -1,4 +1,4 @@
-import { EXPENSE_CATEGORIES, expenseCategory } from '@/lib/tax/expense-categories';
+import { EXPENSE_CATEGORIES, expenseCategory } from '@/core/tax/expense-categories';
 import type { ExpenseCategory } from '@/sync/types';
 import styles from './expense-category-options.module.css';
 

@@ -1,6 +1,6 @@
 import { useId } from 'react';
 import { countWords, formatMinutes, formatPence, formatShortDate } from '@/lib/format';
-import type { CourierPay, PaySummary } from '@/lib/pay-summary';
+import type { CourierPay, PaySummary } from '@/core/pay-summaries/pay-summary';
 import styles from './pay-summary.module.css';
 import panel from './panel.module.css';
 

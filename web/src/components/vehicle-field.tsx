@@ -1,5 +1,5 @@
 import type { ChangeEvent } from 'react';
-import { NO_VEHICLE } from '@/lib/vehicle-choice';
+import { NO_VEHICLE } from '@/core/tax/vehicle-choice';
 import { SelectField } from './text-field';
 
 interface VehicleFieldProps {
@@ -7,7 +7,7 @@ interface VehicleFieldProps {
   vehicles: readonly { id: string; name: string }[];
   /** The form's value: a vehicle id, NO_VEHICLE, or '' (not chosen). */
   value: string;
-  /** The cost must say its vehicle (lib/vehicle-choice.ts asksForVehicle). */
+  /** The cost must say its vehicle (core/tax/vehicle-choice.ts asksForVehicle). */
   asked: boolean;
   error?: string | undefined;
   onChange: (value: string) => void;

@@ -54,8 +54,8 @@ export function achievementFacts(entries: readonly DayLog[]): AchievementFacts {
 
 const count = new Intl.NumberFormat('en-GB');
 
-/** `invoiceChecks`: how many statement checks the driver has saved (live ones). */
-export function achievements(entries: readonly DayLog[], invoiceChecks = 0): Achievement[] {
+/** `statementChecks`: how many statement checks the driver has saved (live ones). */
+export function achievements(entries: readonly DayLog[], statementChecks = 0): Achievement[] {
   const facts = achievementFacts(entries);
   const topTarget = TOP_PERFORMER_STOPS + 1;
   return [
@@ -90,10 +90,10 @@ export function achievements(entries: readonly DayLog[], invoiceChecks = 0): Ach
       id: 'invoice-master',
       title: 'Invoice Master',
       description: `Save ${INVOICE_MASTER_CHECKS} statement checks against your log`,
-      unlocked: invoiceChecks >= INVOICE_MASTER_CHECKS,
-      value: Math.min(invoiceChecks, INVOICE_MASTER_CHECKS),
+      unlocked: statementChecks >= INVOICE_MASTER_CHECKS,
+      value: Math.min(statementChecks, INVOICE_MASTER_CHECKS),
       max: INVOICE_MASTER_CHECKS,
-      progress: `${count.format(invoiceChecks)} / ${INVOICE_MASTER_CHECKS} statement checks`,
+      progress: `${count.format(statementChecks)} / ${INVOICE_MASTER_CHECKS} statement checks`,
     },
   ];
 }

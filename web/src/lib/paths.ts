@@ -38,7 +38,7 @@ export function spendingView(view: SpendingView, add = false): string {
   return `${routes.spending}?view=${view}${add ? '&add=1' : ''}`;
 }
 
-/** The history screen on one of its views (entries, summaries, invoice checks). */
+/** The history screen on one of its views (entries, summaries, statement checks). */
 export function historyView(view: HistoryView): string {
   return view === 'entries' ? routes.history : `${routes.history}?view=${view}`;
 }

@@ -8,7 +8,7 @@ import { rematerializeDoc } from './docs';
 import { newId } from './ids';
 import { outboxItem, refreshRecordState } from './outbox';
 import { contentOf, RECORD_KINDS, tableOf, type RecordContents, type RecordKind } from './records';
-import type { EntryContent, InvoiceContent, LocalEntry, LocalInvoice, LocalRecord, MtdQuarters, ProfilePatch, TaxRegion, Theme } from './types';
+import type { EntryContent, StatementCheckContent, LocalEntry, LocalStatementCheck, LocalRecord, MtdQuarters, ProfilePatch, TaxRegion, Theme } from './types';
 
 /** Creates (no id) or edits a record of any synced kind. Returns the stored record. */
 export async function saveRecord<K extends RecordKind>(
@@ -124,11 +124,11 @@ export function deleteEntry(db: LocalDb, id: string): Promise<void> {
   return deleteRecord(db, 'entry', id);
 }
 
-export function saveInvoice(db: LocalDb, content: InvoiceContent, id?: string): Promise<LocalInvoice> {
+export function saveStatementCheck(db: LocalDb, content: StatementCheckContent, id?: string): Promise<LocalStatementCheck> {
   return saveRecord(db, 'invoice', content, id);
 }
 
-export function deleteInvoice(db: LocalDb, id: string): Promise<void> {
+export function deleteStatementCheck(db: LocalDb, id: string): Promise<void> {
   return deleteRecord(db, 'invoice', id);
 }
 

@@ -42,7 +42,7 @@ export const payTierSchema = z.object({
   stopCount: z.number().int().optional(),
 });
 
-/** The SA103 expense categories (web `lib/tax/expense-categories.ts` maps each to its box). */
+/** The SA103 expense categories (web `core/tax/expense-categories.ts` maps each to its box). */
 export type ExpenseCategory = 'fuel' | 'vehicleRepairs' | 'vehicleInsurance' | 'vehicleTax' | 'vehicleHire' | 'parkingTolls' | 'travel' | 'phone' | 'office' | 'equipment' | 'clothing' | 'insurance' | 'bankCharges' | 'accountancy' | 'subscriptions' | 'other';
 export const expenseCategorySchema = z.enum(['fuel', 'vehicleRepairs', 'vehicleInsurance', 'vehicleTax', 'vehicleHire', 'parkingTolls', 'travel', 'phone', 'office', 'equipment', 'clothing', 'insurance', 'bankCharges', 'accountancy', 'subscriptions', 'other']);
 
@@ -97,7 +97,7 @@ const entryContent = z.object({
   total: z.number().int(),
 });
 
-/** An invoice check (`kind: "invoice"`): what a statement said was paid for a period. */
+/** A statement check (`kind: "invoice"`, the name older devices send): what a statement said was paid for a period. */
 export interface GeneratedInvoiceContent {
   collections: number | null;
   courierId: string;

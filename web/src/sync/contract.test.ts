@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import contractJson from './contract.json';
 import generatedText from './contract.generated.ts?raw';
 import { generate, type Contract } from '../../scripts/contract-codegen';
-import { IMPORT_ORDER } from '@/features/history/import-plan';
+import { IMPORT_ORDER } from '../core/import/import-plan';
 import { BOUNDS, CONTENT_SCHEMAS, KIND_NAMES, REFERENCES, STARTER_RECORDS } from './contract.generated';
 import { DEFAULT_COURIER, firstCard } from './default-courier';
 import { RECORD_KINDS, recordKinds } from './records';

@@ -1,7 +1,7 @@
 // The device's own database. One per user, so signing in as someone else on a shared phone
 // never mixes two people's days, and a signed-out user's unsent changes wait for them.
 import Dexie, { type EntityTable, type Transaction } from 'dexie';
-import { entryFieldsBeforeCouriers, invoiceFieldsBeforeCouriers } from './default-courier';
+import { entryFieldsBeforeCouriers, statementCheckFieldsBeforeCouriers } from './default-courier';
 import type {
   DocKind,
   LocalCourier,
@@ -9,7 +9,7 @@ import type {
   LocalDoc,
   LocalEntry,
   LocalExpense,
-  LocalInvoice,
+  LocalStatementCheck,
   LocalMileage,
   LocalSentUpdate,
   LocalRateCard,
@@ -28,7 +28,7 @@ export class LocalDb extends Dexie {
   outbox!: EntityTable<OutboxItem, 'seq'>;
   meta!: EntityTable<MetaRow, 'key'>;
   docs!: EntityTable<LocalDoc, 'kind'>;
-  invoices!: EntityTable<LocalInvoice, 'id'>;
+  invoices!: EntityTable<LocalStatementCheck, 'id'>;
   couriers!: EntityTable<LocalCourier, 'id'>;
   rateCards!: EntityTable<LocalRateCard, 'id'>;
   deductions!: EntityTable<LocalDeduction, 'id'>;
@@ -66,7 +66,7 @@ export class LocalDb extends Dexie {
     });
     // Profile and settings: one document each, keyed by kind.
     this.version(2).stores({ docs: 'kind' });
-    // Invoice checks: synced records like entries.
+    // Statement checks: synced records like entries.
     this.version(3).stores({ invoices: 'id, periodStart, deleted' });
     // Couriers, their rate cards and deductions (issue 12). Days and statement checks made
     // before then belong to the default courier, as the server's migration 0012 says.
@@ -137,7 +137,7 @@ export class LocalDb extends Dexie {
  */
 async function fillCourierFields(tx: Transaction, userId: string): Promise<void> {
   await tx.table('entries').toCollection().modify(fillMissing(entryFieldsBeforeCouriers(userId)));
-  await tx.table('invoices').toCollection().modify(fillMissing(invoiceFieldsBeforeCouriers(userId)));
+  await tx.table('invoices').toCollection().modify(fillMissing(statementCheckFieldsBeforeCouriers(userId)));
 }
 
 /** Version 6's upgrade: what the server's migration 0015 does to the same deductions. */

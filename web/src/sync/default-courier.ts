@@ -3,21 +3,21 @@
 // make the same records). Being derived from the user, the server, an upgraded device and a
 // device offline all name it alike, so it is never made twice.
 import { STARTER_RECORDS } from './contract.generated';
-import type { CourierContent, EntryContent, InvoiceContent, LocalCourier, LocalRateCard, PayTier, RateCardContent } from './types';
+import type { CourierContent, EntryContent, StatementCheckContent, LocalCourier, LocalRateCard, PayTier, RateCardContent } from './types';
 
 /** The default courier as the server makes it (generated from crates/domain/src/defaults.rs): "My courier", paid weekly from a Sunday. */
 export const DEFAULT_COURIER: Readonly<CourierContent> = Object.freeze({ ...STARTER_RECORDS[0].data });
 
 type EntryPayFields = Omit<EntryContent, 'date' | 'stops' | 'extra' | 'notes' | 'total'>;
-type InvoiceStatementFields = Omit<InvoiceContent, 'periodStart' | 'periodEnd' | 'paid' | 'stops' | 'reference'>;
+type StatementFieldsBeforeCouriers = Omit<StatementCheckContent, 'periodStart' | 'periodEnd' | 'paid' | 'stops' | 'reference'>;
 
 /** What a day logged before couriers existed means now: the default courier, priced by its first card, and no separate shift. */
 export function entryFieldsBeforeCouriers(userId: string): EntryPayFields {
   return { courierId: userId, rateCardId: userId, parcels: null, collections: null, failed: null, startTime: null, finishTime: null, separateShift: false };
 }
 
-/** What an invoice check made before couriers existed means now: a statement of the default courier. */
-export function invoiceFieldsBeforeCouriers(userId: string): InvoiceStatementFields {
+/** What a statement check made before couriers existed means now: a statement of the default courier. */
+export function statementCheckFieldsBeforeCouriers(userId: string): StatementFieldsBeforeCouriers {
   return { courierId: userId, parcels: null, collections: null, deductions: null, status: 'unchecked', note: '' };
 }
 

@@ -1,18 +1,18 @@
 import { DEFAULT_COURIER, entryFieldsBeforeCouriers } from './default-courier';
 import { recordKindOf } from './records';
-import { makeInvoiceContent, TEST_USER_ID } from '@/testing/sync-handle';
+import { makeStatementCheckContent, TEST_USER_ID } from '@/testing/sync-handle';
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { syncFailure } from '@/testing/sync-failure';
 import { WAIT } from '@/testing/wait';
 import type { SyncApi, SyncFailure } from './api';
 import { BASE_DELAY_MS } from './backoff';
-import { deleteEntry, deleteInvoice, putSettings, saveEntry, saveInvoice, undoDelete, updateProfile } from './commands';
+import { deleteEntry, deleteStatementCheck, putSettings, saveEntry, saveStatementCheck, undoDelete, updateProfile } from './commands';
 import { LocalDb } from './db';
 import { SyncEngine } from './engine';
 import { discardParked, MAX_ATTEMPTS, retryParked } from './outbox';
 import type { SyncStatus } from './status';
-import type { Change, EntryChange, EntryContent, InvoiceContent, MutationResult, OutboxItem, ProfileData, PullPage } from './types';
+import type { Change, EntryChange, EntryContent, StatementCheckContent, MutationResult, OutboxItem, ProfileData, PullPage } from './types';
 
 /** A small in-memory stand-in for the server's sync API, with failure injection. */
 class FakeServer implements SyncApi {
@@ -120,7 +120,7 @@ afterEach(async () => {
   await db.delete();
 });
 
-const statement = (paid: number): InvoiceContent => makeInvoiceContent({ periodStart: '2025-03-16', periodEnd: '2025-03-22', paid, reference: 'INV-7' });
+const statement = (paid: number): StatementCheckContent => makeStatementCheckContent({ periodStart: '2025-03-16', periodEnd: '2025-03-22', paid, reference: 'INV-7' });
 
 describe('SyncEngine', () => {
   it('pushes a local write, pulls it back and reports synced', async () => {
@@ -511,9 +511,9 @@ describe('SyncEngine', () => {
     expect(await first).toBe(true);
   });
 
-  it('syncs invoice checks like entries: put, edit, delete, and a second device sees each', async () => {
+  it('syncs statement checks like entries: put, edit, delete, and a second device sees each', async () => {
     const sync = engine();
-    const check = await saveInvoice(db, statement(120_00));
+    const check = await saveStatementCheck(db, statement(120_00));
     expect(await sync.sync()).toBe(true);
     expect((await db.invoices.get(check.id))?.server).toMatchObject({ paid: 120_00, version: 1 });
 
@@ -522,12 +522,12 @@ describe('SyncEngine', () => {
     expect(await otherSync.sync()).toBe(true);
     expect(await other.invoices.get(check.id)).toMatchObject({ paid: 120_00, reference: 'INV-7', syncState: 'synced', deleted: 0 });
 
-    await saveInvoice(db, { ...statement(130_00), stops: 70 }, check.id);
+    await saveStatementCheck(db, { ...statement(130_00), stops: 70 }, check.id);
     expect(await sync.sync()).toBe(true);
     expect(await otherSync.sync()).toBe(true);
     expect(await other.invoices.get(check.id)).toMatchObject({ paid: 130_00, stops: 70 });
 
-    await deleteInvoice(db, check.id);
+    await deleteStatementCheck(db, check.id);
     expect(await sync.sync()).toBe(true);
     expect(await otherSync.sync()).toBe(true);
     expect((await other.invoices.get(check.id))?.deleted).toBe(1);
@@ -569,11 +569,11 @@ describe('SyncEngine', () => {
     expect(live.map((e) => e.id)).toEqual([revivedId]);
   });
 
-  it('discarding a parked invoice check restores the server copy', async () => {
+  it('discarding a parked statement check restores the server copy', async () => {
     const sync = engine();
-    const check = await saveInvoice(db, statement(100_00));
+    const check = await saveStatementCheck(db, statement(100_00));
     expect(await sync.sync()).toBe(true);
-    await saveInvoice(db, statement(999_00), check.id);
+    await saveStatementCheck(db, statement(999_00), check.id);
     server.reject.set(check.id, 'Paid must be at most £100,000.00');
     expect(await sync.sync()).toBe(true);
     const [parked] = await db.outbox.toArray();

@@ -2,14 +2,14 @@
 // order is the truth, a delete wins, and a local change not yet pushed is kept (it reaches the
 // server later, so it will win there too, unless the record was deleted).
 import { contentOf, type RecordContents, type RecordKind } from './records';
-import type { LocalDoc, LocalRecord, ServerCopyOf } from './types';
+import type { LocalRecord, ServerCopyOf } from './types';
 
 export type MergeOutcome<C> =
   | { kind: 'write'; record: LocalRecord<C> }
   | { kind: 'keep-local'; server: ServerCopyOf<C> }
   | { kind: 'skip' };
 
-/** A pulled change to a synced record (an entry or an invoice check). */
+/** A pulled change to a synced record (an entry or a statement check). */
 export interface RecordChange<C> {
   id: string;
   version: number;
@@ -50,22 +50,4 @@ export function mergeRemote<K extends RecordKind>(
       server,
     },
   };
-}
-
-/**
- * A pulled profile or settings record meets the device's document. Unsent local changes are
- * kept on top of the new server copy (they reach the server later and win there too).
- */
-export function mergeDoc<D extends LocalDoc>(local: D | undefined, serverData: NonNullable<D['data']>, version: number, kind: D['kind']): D | null {
-  if (local && local.version >= version) return null;
-  const patch = local?.patch ?? {};
-  const pending = Object.keys(patch).length > 0;
-  return {
-    kind,
-    server: serverData,
-    data: { ...serverData, ...patch },
-    patch,
-    version,
-    syncState: pending ? (local?.syncState ?? 'pending') : 'synced',
-  } as D;
 }

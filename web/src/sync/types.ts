@@ -27,9 +27,9 @@ export type { ExpenseCategory, PayTier, Peak, PeriodKind, VehicleMethod, Vehicle
 
 /** A logged day: money in pence, its total fixed when it is saved; `separateShift`: see features/entries/same-day.ts. */
 export type EntryContent = GeneratedEntryContent;
-/** A courier the driver works for (pay periods: lib/pay-period.ts). */
+/** A courier the driver works for (pay periods: core/pay-periods/pay-period.ts). */
 export type CourierContent = GeneratedCourierContent;
-/** How a courier pays from `validFrom` until its next card; pricing is lib/pay.ts `priceWithCard`. */
+/** How a courier pays from `validFrom` until its next card; pricing is core/pay/pay.ts `priceWithCard`. */
 export type RateCardContent = GeneratedRateCardContent;
 export type DeductionRepeat = Repeat;
 /** Money a courier takes off the statement: van hire, admin fees, device rent, damage… */
@@ -64,14 +64,14 @@ export type LocalEntry = LocalRecord<EntryContent>;
  * What a courier's statement said for a period (a statement check). The comparison with the
  * driver's own entries is computed on the device from the entries, so it stays current.
  */
-export type InvoiceContent = GeneratedInvoiceContent;
+export type StatementCheckContent = GeneratedInvoiceContent;
 
 export type StatementStatus = CheckStatus;
 
 /** Each kind's put and delete (contract.generated.ts), and the two singletons' mutations. */
 export type MutationName = (typeof MUTATIONS)[keyof typeof MUTATIONS][keyof (typeof MUTATIONS)[keyof typeof MUTATIONS]] | 'profile.update' | 'settings.put';
 
-export type LocalInvoice = LocalRecord<InvoiceContent>;
+export type LocalStatementCheck = LocalRecord<StatementCheckContent>;
 export type LocalCourier = LocalRecord<CourierContent>;
 export type LocalRateCard = LocalRecord<RateCardContent>;
 export type LocalDeduction = LocalRecord<DeductionContent>;
@@ -170,7 +170,7 @@ export type DocKind = LocalDoc['kind'];
 
 export type Change =
   | { kind: 'entry'; id: string; version: number; deleted: boolean; data?: EntryContent & { createdAt: string; updatedAt: string } }
-  | { kind: 'invoice'; id: string; version: number; deleted: boolean; data?: InvoiceContent & { createdAt: string; updatedAt: string } }
+  | { kind: 'invoice'; id: string; version: number; deleted: boolean; data?: StatementCheckContent & { createdAt: string; updatedAt: string } }
   | { kind: 'courier'; id: string; version: number; deleted: boolean; data?: CourierContent & { createdAt: string; updatedAt: string } }
   | { kind: 'rateCard'; id: string; version: number; deleted: boolean; data?: RateCardContent & { createdAt: string; updatedAt: string } }
   | { kind: 'deduction'; id: string; version: number; deleted: boolean; data?: DeductionContent & { createdAt: string; updatedAt: string } }
@@ -182,7 +182,7 @@ export type Change =
   | { kind: 'settings'; id: string; version: number; deleted: boolean; data?: SettingsData };
 
 export type EntryChange = Extract<Change, { kind: 'entry' }>;
-export type InvoiceChange = Extract<Change, { kind: 'invoice' }>;
+export type StatementCheckChange = Extract<Change, { kind: 'invoice' }>;
 
 export interface PullPage {
   changes: Change[];

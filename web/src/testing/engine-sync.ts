@@ -1,5 +1,5 @@
 import 'fake-indexeddb/auto';
-import type { StartSync } from '@/lib/sync/sync-manager';
+import type { StartSync } from '@/lib/sync-react/sync-manager';
 import type { SyncHandle } from '@/sync/coordinator';
 import { LocalDb } from '@/sync/db';
 import { SyncEngine } from '@/sync/engine';

@@ -1,6 +1,6 @@
 // Couriers, rate cards and deductions as the device keeps them, for tests that price or net.
 // The default courier and its first card have the user's id, as the server makes them.
-import { DEFAULT_TIERS, type PayTier } from '@/lib/pay';
+import { DEFAULT_TIERS, type PayTier } from '@/core/pay/pay';
 import { DEFAULT_COURIER, firstCard } from '@/sync/default-courier';
 import type { LocalDb } from '@/sync/db';
 import type { CourierContent, DeductionContent, LocalCourier, LocalDeduction, LocalRateCard, RateCardContent } from '@/sync/types';

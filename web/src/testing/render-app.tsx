@@ -7,7 +7,7 @@ import { App } from '@/app/app';
 import { appRoutes } from '@/app/routes';
 import { createSessionStore } from '@/lib/session/session-store';
 import type { User } from '@/lib/session/user';
-import type { StartSync } from '@/lib/sync/sync-manager';
+import type { StartSync } from '@/lib/sync-react/sync-manager';
 import { engineStarter } from './engine-sync';
 import { createFakeFetch, json, type FakeFetch, type FakeHandler, type RecordedCall } from './fake-fetch';
 

@@ -5,7 +5,7 @@ import { createMemoryRouter, RouterProvider } from 'react-router';
 import { SessionContext } from '@/lib/session/session-context';
 import { createSessionStore } from '@/lib/session/session-store';
 import type { User } from '@/lib/session/user';
-import { SyncContext } from '@/lib/sync/sync-context';
+import { SyncContext } from '@/lib/sync-react/sync-context';
 import { makeUser } from './fixtures';
 import { createTestSyncHandle, type TestSyncHandle } from './sync-handle';
 

@@ -1,10 +1,10 @@
-import { entryFieldsBeforeCouriers, invoiceFieldsBeforeCouriers } from '@/sync/default-courier';
+import { entryFieldsBeforeCouriers, statementCheckFieldsBeforeCouriers } from '@/sync/default-courier';
 import 'fake-indexeddb/auto';
 import { vi } from 'vitest';
 import type { SyncHandle } from '@/sync/coordinator';
 import { LocalDb } from '@/sync/db';
 import type { SyncStatus } from '@/sync/status';
-import type { EntryContent, InvoiceContent, LocalEntry } from '@/sync/types';
+import type { EntryContent, StatementCheckContent, LocalEntry } from '@/sync/types';
 
 /** A sync handle over a fresh on-device database, with the network side under the test's control. */
 export interface TestSyncHandle extends SyncHandle {
@@ -50,14 +50,14 @@ let counter = 0;
 export const TEST_USER_ID = '0190a6e2-7c1d-7000-8000-00000000beef';
 
 /** Invoice-check content with the statement fields of a check made before couriers existed. */
-export function makeInvoiceContent(content: Partial<InvoiceContent> = {}): InvoiceContent {
+export function makeStatementCheckContent(content: Partial<StatementCheckContent> = {}): StatementCheckContent {
   return {
     periodStart: '2025-03-17',
     periodEnd: '2025-03-23',
     paid: 0,
     stops: null,
     reference: '',
-    ...invoiceFieldsBeforeCouriers(TEST_USER_ID),
+    ...statementCheckFieldsBeforeCouriers(TEST_USER_ID),
     ...content,
   };
 }

@@ -2,8 +2,8 @@
 // of every category, each linked to a flat-rate vehicle, an actual-cost one or none, and the
 // mileage log, all inside or around the 2025-26 tax year.
 import fc from 'fast-check';
-import { EXPENSE_CATEGORY_IDS } from '@/lib/tax/expense-categories';
-import type { TaxRecords } from '@/lib/tax/tax-summary';
+import { EXPENSE_CATEGORY_IDS } from '@/core/tax/expense-categories';
+import type { TaxRecords } from '@/core/tax/tax-summary';
 import { addDays } from '@/lib/week';
 import type { DeductionContent, ExpenseContent, MileageContent } from '@/sync/types';
 

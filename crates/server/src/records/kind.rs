@@ -14,6 +14,10 @@ use uuid::Uuid;
 pub trait RecordKind: 'static {
     /// `kind` on the wire and in storage; the mutations are `<NAME>.put` and `<NAME>.delete`.
     const NAME: &'static str;
+    /// The kind's name in code when `NAME` is an older one kept on the wire for devices already
+    /// installed (`invoice` is a statement check): the contract states the alias, once. None
+    /// when the two agree.
+    const CODE_NAME: Option<&'static str> = None;
     /// The arguments of `<NAME>.put`.
     type Input: DeserializeOwned;
     /// A validated record.
@@ -80,6 +84,8 @@ impl Reference {
 #[derive(Clone, Copy)]
 pub struct Kind {
     pub name: &'static str,
+    /// `RecordKind::CODE_NAME`.
+    pub code_name: Option<&'static str>,
     pub references: &'static [Reference],
     /// The name of the pulled data's OpenAPI schema.
     pub data_schema: fn() -> String,
@@ -131,6 +137,7 @@ impl Kind {
     pub const fn of<K: RecordKind>() -> Kind {
         Kind {
             name: K::NAME,
+            code_name: K::CODE_NAME,
             references: K::REFERENCES,
             data_schema: || K::Data::name().into_owned(),
             bounds: K::bounds,

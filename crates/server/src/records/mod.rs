@@ -1,5 +1,5 @@
 //! What a synced record kind is (the `RecordKind` trait). Each kind is declared once in its own
-//! module (`entries`, `invoices`, `couriers`, `rate_cards`, `deductions`, `vehicles`,
+//! module (`entries`, `statement_checks`, `couriers`, `rate_cards`, `deductions`, `vehicles`,
 //! `expenses`, `mileage`) on top of this one; `registry` lists them.
 
 pub mod kind;

@@ -9,7 +9,7 @@ use crate::records::Kind;
 /// Every synced record kind. Adding a kind adds one line here.
 pub static KINDS: &[Kind] = &[
     Kind::of::<crate::entries::Entries>(),
-    Kind::of::<crate::invoices::Invoices>(),
+    Kind::of::<crate::statement_checks::StatementChecks>(),
     Kind::of::<crate::couriers::Couriers>(),
     Kind::of::<crate::rate_cards::RateCards>(),
     Kind::of::<crate::deductions::Deductions>(),

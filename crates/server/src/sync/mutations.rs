@@ -225,7 +225,7 @@ mod tests {
     }
 
     #[test]
-    fn a_valid_invoice_put_and_delete_become_invoice_actions() {
+    fn a_valid_statement_check_put_and_delete_become_invoice_actions() {
         let id = "0190a6e2-7c1d-7000-8000-0000000000a1";
         let put = prepare(mutation(
             "invoice.put",

@@ -1,8 +1,8 @@
 // The records behind each figure of an update, so one tap on a figure lists them: the days for
 // turnover; the expenses and deductions (each occurrence, what was paid) and the flat-rate
 // mileage lines for an expense field; the part not claimed for a disallowable field.
-import { expenseCategory } from '@/lib/tax/expense-categories';
-import type { RunningTotals, TaxRecords } from '@/lib/tax/tax-summary';
+import { expenseCategory } from '@/core/tax/expense-categories';
+import type { RunningTotals, TaxRecords } from '@/core/tax/tax-summary';
 import type { UpdateFigureKey } from './update';
 
 export interface RecordLine {

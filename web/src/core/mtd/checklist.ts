@@ -1,7 +1,7 @@
 // The year-end checklist before the final declaration: every quarter sent, nothing changed since
 // without a later update carrying it, every vehicle's method settled, and receipts kept. Pure:
 // the screen passes what it knows.
-import type { TaxYearLabel } from '@/lib/tax/tax-year';
+import type { TaxYearLabel } from '@/core/tax/tax-year';
 
 export interface ChecklistInput {
   year: TaxYearLabel;

@@ -4,7 +4,7 @@
 // ending 30 June, 30 September, 31 December and 31 March; both are due by 7 August, 7 November,
 // 7 February and 7 May. The final declaration is due 31 January after the tax year.
 import { describe, expect, it } from 'vitest';
-import { taxYearOf } from '@/lib/tax/tax-year';
+import { taxYearOf } from '@/core/tax/tax-year';
 import { finalDeclarationDue, mtdQuarters, quarterOf } from './quarters';
 
 describe('MTD quarters, from HMRC', () => {

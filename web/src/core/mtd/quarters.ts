@@ -2,8 +2,8 @@
 // calendar), with their deadlines. The dates are HMRC's and change only by law, but they are
 // still data per tax year (tax-years.json `mtdQuarters`), never worked out in code: a year
 // missing from the data has no quarters here, and the screen says so.
-import data from '@/lib/tax/tax-years.json';
-import type { TaxYearLabel } from '@/lib/tax/tax-year';
+import data from '@/core/tax/tax-years.json';
+import type { TaxYearLabel } from '@/core/tax/tax-year';
 import type { MtdQuarters } from '@/sync/types';
 
 export type { MtdQuarters };

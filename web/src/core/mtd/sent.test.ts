@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { taxSummary, type TaxRecords } from '@/lib/tax/tax-summary';
+import { taxSummary, type TaxRecords } from '@/core/tax/tax-summary';
 import { COURIERS, entryArb, taxRecordsArb } from '@/testing/tax-arbitraries';
 import { changesSinceSent, intact, snapshotOf, standingSent, type SentRecord } from './sent';
 import { updateFigures, updateJson } from './update';

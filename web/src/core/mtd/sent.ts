@@ -5,7 +5,7 @@
 // shape. A change after sending is never re-sent for that quarter: it goes into the next
 // cumulative update, which is built from the records as they are.
 import type { GeneratedSentUpdateContent } from '@/sync/contract.generated';
-import type { TaxYearLabel } from '@/lib/tax/tax-year';
+import type { TaxYearLabel } from '@/core/tax/tax-year';
 import type { MtdQuarters } from './quarters';
 import { sha256Hex } from './sha256';
 import type { ExpensesShape } from './update';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { taxSummary, type TaxRecords } from '@/lib/tax/tax-summary';
+import { taxSummary, type TaxRecords } from '@/core/tax/tax-summary';
 import { COURIERS, FLAT_VAN, OWN_VAN, taxRecordsArb } from '@/testing/tax-arbitraries';
 import schema from './testdata/create-amend-cumulative-period-summary.request.schema.json';
 import { schemaProblems } from './testdata/json-schema-check';

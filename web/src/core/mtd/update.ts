@@ -14,10 +14,10 @@
 //   disallowable part is exactly what the page counts.
 // - Consolidated (only below the year's threshold): one consolidatedExpenses, the allowable
 //   total; nothing itemised and no disallowable part (HMRC refuses both kinds together).
-import type { MtdExpenseField } from '@/lib/tax/expense-categories';
-import { MTD_EXPENSE_FIELDS } from '@/lib/tax/expense-categories';
-import type { RunningTotals } from '@/lib/tax/tax-summary';
-import type { TaxYearLabel } from '@/lib/tax/tax-year';
+import type { MtdExpenseField } from '@/core/tax/expense-categories';
+import { MTD_EXPENSE_FIELDS } from '@/core/tax/expense-categories';
+import type { RunningTotals } from '@/core/tax/tax-summary';
+import type { TaxYearLabel } from '@/core/tax/tax-year';
 import { consolidatedExpensesAllowed } from './quarters';
 
 export type ExpensesShape = 'itemised' | 'consolidated';

@@ -2,13 +2,13 @@ import { useId } from 'react';
 import { FormActions } from '@/components/form-actions';
 import { FormAlert } from '@/components/form-alert';
 import { SelectField, TextField } from '@/components/text-field';
-import { useSyncHandle } from '@/lib/sync/use-sync';
-import { useRefusedFields } from '@/lib/sync/use-refused-fields';
+import { useSyncHandle } from '@/lib/sync-react/use-sync';
+import { useRefusedFields } from '@/lib/sync-react/use-refused-fields';
 import { useForm } from '@/lib/use-form';
 import type { CourierContent, LocalCourier, RateCardContent } from '@/sync/types';
 import { addCourier, saveCourier } from './commands';
 import { blankCourierForm, courierFormOf, courierFormSchema, MAX_ARREARS_WEEKS, MAX_MONTH_DAY, MAX_NAME_CHARS, PALETTE } from './courier-form-schema';
-import { WEEKDAYS } from '@/lib/pay-period';
+import { WEEKDAYS } from '@/core/pay-periods/pay-period';
 import recordForm from '@/components/record-form.module.css';
 import styles from './couriers.module.css';
 

@@ -1,5 +1,5 @@
 import type { CourierContent } from '@/sync/types';
-import { periodRuleWords } from '@/lib/pay-period';
+import { periodRuleWords } from '@/core/pay-periods/pay-period';
 import styles from './couriers.module.css';
 
 /** A courier at a glance: its colour, its name and its pay period in words. */

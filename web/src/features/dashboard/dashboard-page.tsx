@@ -9,18 +9,18 @@ import { useSession } from '@/lib/session/use-session';
 import { LoggedTwice } from '@/features/entries/logged-twice';
 import { useEntries } from '@/features/entries/use-entries';
 import { ParkedChanges } from '@/features/parked-changes/parked-changes';
-import { LOG_DAY_ANCHOR } from '@/features/reminders/reminders';
+import { LOG_DAY_ANCHOR } from '@/core/reminders/reminders';
 import { RemindersCard } from '@/features/reminders/reminders-card';
 import { parkedReasonsByRecord, useParkedChanges } from '@/features/parked-changes/use-parked-changes';
 import { spendingView } from '@/lib/paths';
-import { usePaySetup } from '@/lib/sync/use-pay-setup';
-import { useProfile } from '@/lib/sync/use-profile';
+import { usePaySetup } from '@/lib/sync-react/use-pay-setup';
+import { useProfile } from '@/lib/sync-react/use-profile';
 import { useNow } from '@/lib/use-now';
 import { addDays, localDay, weekStart } from '@/lib/week';
 import { GreetingCard } from './greeting-card';
 import { RecentEntries } from './recent-entries';
 import { TodayCard } from './today-card';
-import { dashboardStats, weekPay } from './stats';
+import { dashboardStats, weekPay } from '@/core/pay-summaries/dashboard-stats';
 import styles from './dashboard.module.css';
 
 /** Everything here reads the device's own store: it works the same with no signal. */

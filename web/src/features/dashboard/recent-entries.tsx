@@ -4,7 +4,7 @@ import { Spinner } from '@/components/spinner';
 import { EntryList } from '@/features/entries/entry-list';
 import { groupDays } from '@/features/entries/same-day';
 import { routes } from '@/lib/paths';
-import type { PaySetup } from '@/lib/sync/use-pay-setup';
+import type { PaySetup } from '@/lib/sync-react/use-pay-setup';
 import type { LocalEntry } from '@/sync/types';
 import panel from '@/components/panel.module.css';
 

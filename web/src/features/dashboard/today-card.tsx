@@ -8,7 +8,7 @@ import { EntryForm } from '@/features/entries/entry-form';
 import { entryMessages } from '@/features/entries/entry-form-schema';
 import { useFlash } from '@/lib/flash';
 import { countWords, formatPence, formatWeekdayDate } from '@/lib/format';
-import type { PaySetup } from '@/lib/sync/use-pay-setup';
+import type { PaySetup } from '@/lib/sync-react/use-pay-setup';
 import type { LocalEntry } from '@/sync/types';
 import styles from './today-card.module.css';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NO_VEHICLE, vehicleChoiceMessages } from '@/lib/vehicle-choice';
+import { NO_VEHICLE, vehicleChoiceMessages } from '@/core/tax/vehicle-choice';
 import { blankDeductionForm, deductionFormOf, deductionMessages, validateDeductionForm, type DeductionFormInput } from './deduction-form-schema';
 import { purposeWords, scheduleWords } from './deduction-words';
 

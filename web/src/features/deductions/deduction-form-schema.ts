@@ -5,9 +5,9 @@
 import { z } from '@/lib/zod';
 import { forbiddenCharactersMessage, hasForbiddenCharacters } from '@/lib/text-rules';
 import { parseForm, type FieldErrors, type FormResult } from '@/lib/form';
-import { parsePounds, penceToPounds } from '@/lib/money';
-import { EXPENSE_CATEGORY_IDS } from '@/lib/tax/expense-categories';
-import { asksForVehicle, vehicleChoiceOf, vehicleChoiceProblem, vehicleIdOf } from '@/lib/vehicle-choice';
+import { parsePounds, penceToPounds } from '@/core/money/money';
+import { EXPENSE_CATEGORY_IDS } from '@/core/tax/expense-categories';
+import { asksForVehicle, vehicleChoiceOf, vehicleChoiceProblem, vehicleIdOf } from '@/core/tax/vehicle-choice';
 import type { DeductionContent, DeductionRepeat, ExpenseCategory } from '@/sync/types';
 
 export const MAX_LABEL_CHARS = 60;

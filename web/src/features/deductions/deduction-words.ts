@@ -1,7 +1,7 @@
 // A deduction in words: its schedule ("Weekly from 03/03/2025", "Monthly from 15/03/2025 until
 // 15/09/2025", "Once on 21/03/2025") and what it is for ("Vehicle hire or lease · Transit").
 import { formatShortDate } from '@/lib/format';
-import { expenseCategory } from '@/lib/tax/expense-categories';
+import { expenseCategory } from '@/core/tax/expense-categories';
 import type { DeductionContent } from '@/sync/types';
 
 export function scheduleWords({ repeat, from, to }: Pick<DeductionContent, 'repeat' | 'from' | 'to'>): string {

@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { usePaySetup } from '@/lib/sync/use-pay-setup';
+import { usePaySetup } from '@/lib/sync-react/use-pay-setup';
 import { renderWithSync } from '@/testing/render-with-sync';
 import { DeductionsView } from './deductions-view';
 

@@ -1,13 +1,13 @@
 // What a driver does with their days. Each call is the whole write: it prices the day, stores
 // the entry with its outbox item in one transaction (sync/commands.ts), and nudges the engine.
-import { dayMiles } from '@/lib/day-miles';
-import type { IdentifiedCard } from '@/lib/pay';
+import { dayMiles } from '@/core/mileage/day-miles';
+import type { IdentifiedCard } from '@/core/pay/pay';
 import { deleteEntry, deleteRecords, saveRecords, undoDelete, type RecordWrite } from '@/sync/commands';
 import type { SyncHandle } from '@/sync/coordinator';
 import type { LocalDb } from '@/sync/db';
 import { contentOf } from '@/sync/records';
 import type { EntryContent, LocalEntry, LocalMileage } from '@/sync/types';
-import { priceEditedDay, priceNewDay, type DayDraft } from './day-pricing';
+import { priceEditedDay, priceNewDay, type DayDraft } from '@/core/pay/day-pricing';
 import { MAX_NOTES_CHARS, withinTotalBound } from './entry-form-schema';
 import { mergedDay, survivorOf } from './same-day';
 

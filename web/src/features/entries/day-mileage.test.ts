@@ -2,7 +2,7 @@
 // the same transaction as the day, updated (never doubled) by an edit, kept when the day goes.
 import { createTestSyncHandle, type TestSyncHandle } from '@/testing/sync-handle';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readPaySetup } from '@/lib/sync/use-pay-setup';
+import { readPaySetup } from '@/lib/sync-react/use-pay-setup';
 import { saveRecord } from '@/sync/commands';
 import { deleteDay, editDay, logDay } from './commands';
 

@@ -1,8 +1,8 @@
 // A logged day in words, for the cards, the same-day notice and the doubles' choice.
 import { countWords, formatMinutes } from '@/lib/format';
-import { priceWithCard, workedMinutes, type IdentifiedCard } from '@/lib/pay';
+import { priceWithCard, workedMinutes, type IdentifiedCard } from '@/core/pay/pay';
 import type { EntryContent } from '@/sync/types';
-import { capNote } from './day-pricing';
+import { capNote } from '@/core/pay/day-pricing';
 
 const count = new Intl.NumberFormat('en-GB');
 

@@ -2,7 +2,7 @@ import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import { Pencil, Trash2 } from 'lucide-react';
 import { useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { Button } from '@/components/button';
-import type { PaySetup } from '@/lib/sync/use-pay-setup';
+import type { PaySetup } from '@/lib/sync-react/use-pay-setup';
 import type { LocalEntry } from '@/sync/types';
 import { EntryEditor } from './entry-editor';
 import { DayCard } from './entry-list';

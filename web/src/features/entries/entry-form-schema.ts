@@ -1,7 +1,7 @@
 import { z } from '@/lib/zod';
 import { parseForm, type FieldErrors, type FormResult } from '@/lib/form';
 import { forbiddenCharactersMessage, hasForbiddenCharacters } from '@/lib/text-rules';
-import { parsePounds } from '@/lib/money';
+import { parsePounds } from '@/core/money/money';
 import { BOUNDS } from '@/sync/contract.generated';
 
 // The server's bounds (generated from crates/domain/src/entry.rs), checked here too so a typo

@@ -2,8 +2,8 @@
 import { createTestSyncHandle, makeEntry, type TestSyncHandle } from '@/testing/sync-handle';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { DEFAULT_TIERS, payFor, type PayTier } from '@/lib/pay';
-import { readPaySetup, usePaySetup } from '@/lib/sync/use-pay-setup';
+import { DEFAULT_TIERS, payFor, type PayTier } from '@/core/pay/pay';
+import { readPaySetup, usePaySetup } from '@/lib/sync-react/use-pay-setup';
 import { localDay } from '@/lib/week';
 import type * as Commands from '@/sync/commands';
 import { saveRecords } from '@/sync/commands';

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { SyncStateLabel } from '@/components/sync-state-label';
 import { countWords, formatPence, formatShortDate } from '@/lib/format';
-import type { PaySetup } from '@/lib/sync/use-pay-setup';
+import type { PaySetup } from '@/lib/sync-react/use-pay-setup';
 import type { LocalEntry, RecordSyncState } from '@/sync/types';
 import { courierShown, type CourierTag } from './courier-tag';
 import { dayDetails, savedCapNote } from './day-words';

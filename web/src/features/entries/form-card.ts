@@ -1,8 +1,8 @@
 // What the entry form asks for: the card in force for the day's courier on its date, and the
 // ways of being paid it uses (day-pricing.ts), which decide the fields it requires.
-import { cardInForce, type IdentifiedCard } from '@/lib/pay';
-import type { PaySetup } from '@/lib/sync/use-pay-setup';
-import { paidFields, type PaidFields } from './day-pricing';
+import { cardInForce, type IdentifiedCard } from '@/core/pay/pay';
+import type { PaySetup } from '@/lib/sync-react/use-pay-setup';
+import { paidFields, type PaidFields } from '@/core/pay/day-pricing';
 import type { DayNeeds, EntryFormInput } from './entry-form-schema';
 
 /** The card in force for the form's courier on its date; null with no card (or no date yet). */

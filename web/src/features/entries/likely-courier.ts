@@ -2,7 +2,7 @@
 // the right card's fields: a driver on DPD Mondays and Evri Saturdays gets Evri's parcels on a
 // Saturday without choosing.
 import type { LocalCourier } from '@/sync/types';
-import { lastUsedCourierId } from './day-pricing';
+import { lastUsedCourierId } from '@/core/pay/day-pricing';
 
 type Day = { courierId: string; date: string; updatedAt: string; deleted?: 0 | 1 };
 

@@ -1,7 +1,7 @@
 import { Plus, X } from 'lucide-react';
 import { useId, useRef, useState } from 'react';
 import { Modal } from '@/components/modal';
-import { usePaySetup } from '@/lib/sync/use-pay-setup';
+import { usePaySetup } from '@/lib/sync-react/use-pay-setup';
 import { EntryForm } from './entry-form';
 import { useEntries } from './use-entries';
 import styles from './log-day-button.module.css';

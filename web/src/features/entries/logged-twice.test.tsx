@@ -2,7 +2,7 @@
 import { createTestSyncHandle, makeEntry, type TestSyncHandle } from '@/testing/sync-handle';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { usePaySetup } from '@/lib/sync/use-pay-setup';
+import { usePaySetup } from '@/lib/sync-react/use-pay-setup';
 import { renderWithSync } from '@/testing/render-with-sync';
 import { LoggedTwice } from './logged-twice';
 import { useEntries } from './use-entries';

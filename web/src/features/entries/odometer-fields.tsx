@@ -1,5 +1,5 @@
 import { SelectField, TextField } from '@/components/text-field';
-import { dayMiles } from '@/lib/day-miles';
+import { dayMiles } from '@/core/mileage/day-miles';
 import type { DayOdometerForm } from './use-day-odometer';
 import type { OdometerErrors } from './odometer-schema';
 import styles from './entry-fields.module.css';

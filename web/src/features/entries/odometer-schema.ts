@@ -1,6 +1,6 @@
 // The day form's odometer part (issue 26), as typed, to what the day's mileage record is
 // made of. Optional: both readings or neither, as the mileage log requires.
-import { dayMiles, MAX_DAY_MILES, MAX_ODOMETER } from '@/lib/day-miles';
+import { dayMiles, MAX_DAY_MILES, MAX_ODOMETER } from '@/core/mileage/day-miles';
 import type { DayOdometer } from './commands';
 
 export interface OdometerInput {

@@ -4,9 +4,9 @@
 // changes or the day is saved.
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useState } from 'react';
-import { dayCommuteOf, lastFinishOf } from '@/lib/day-miles';
-import { useSyncHandle } from '@/lib/sync/use-sync';
-import { useVehicles } from '@/lib/sync/use-vehicles';
+import { dayCommuteOf, lastFinishOf } from '@/core/mileage/day-miles';
+import { useSyncHandle } from '@/lib/sync-react/use-sync';
+import { useVehicles } from '@/lib/sync-react/use-vehicles';
 import type { LocalMileage, LocalVehicle } from '@/sync/types';
 import type { OdometerInput } from './odometer-schema';
 

@@ -1,6 +1,6 @@
 import Dexie from 'dexie';
 import { useLiveQuery } from 'dexie-react-hooks';
-import { useSyncHandle } from '@/lib/sync/use-sync';
+import { useSyncHandle } from '@/lib/sync-react/use-sync';
 import type { LocalDb } from '@/sync/db';
 import type { LocalEntry } from '@/sync/types';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NO_VEHICLE, vehicleChoiceMessages } from '@/lib/vehicle-choice';
+import { NO_VEHICLE, vehicleChoiceMessages } from '@/core/tax/vehicle-choice';
 import { blankExpenseForm, expenseFormOf, expenseMessages, isRealDay, validateExpenseForm, type ExpenseFormInput } from './expense-form-schema';
 
 const COURIER = '0190a6e2-7c1d-7000-8000-000000000c01';

@@ -3,9 +3,9 @@
 import { z } from '@/lib/zod';
 import { hasForbiddenCharacters } from '@/lib/text-rules';
 import { parseForm, type FieldErrors, type FormResult } from '@/lib/form';
-import { parsePounds, penceToPounds } from '@/lib/money';
-import { EXPENSE_CATEGORY_IDS } from '@/lib/tax/expense-categories';
-import { asksForVehicle, vehicleChoiceOf, vehicleChoiceProblem, vehicleIdOf } from '@/lib/vehicle-choice';
+import { parsePounds, penceToPounds } from '@/core/money/money';
+import { EXPENSE_CATEGORY_IDS } from '@/core/tax/expense-categories';
+import { asksForVehicle, vehicleChoiceOf, vehicleChoiceProblem, vehicleIdOf } from '@/core/tax/vehicle-choice';
 import { MAX_RECEIPTS } from '@/sync/receipts';
 import type { DeductionRepeat, ExpenseCategory, ExpenseContent } from '@/sync/types';
 
@@ -65,7 +65,7 @@ export function isRealDay(text: string): boolean {
 
 /**
  * The form's rules. `hasVehicles`: the driver has a vehicle, so a running cost (fuel, repairs…)
- * must say which one it is for, or "No vehicle" (lib/vehicle-choice.ts).
+ * must say which one it is for, or "No vehicle" (core/tax/vehicle-choice.ts).
  */
 export function expenseFormSchema(hasVehicles: boolean) {
   return z

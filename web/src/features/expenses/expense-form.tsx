@@ -6,10 +6,10 @@ import { ChosenCategory, ExpenseCategoryOptions } from '@/components/expense-cat
 import { FormAlert } from '@/components/form-alert';
 import { SelectField, TextField } from '@/components/text-field';
 import { VehicleField } from '@/components/vehicle-field';
-import { useSyncHandle } from '@/lib/sync/use-sync';
-import { useRefusedFields } from '@/lib/sync/use-refused-fields';
+import { useSyncHandle } from '@/lib/sync-react/use-sync';
+import { useRefusedFields } from '@/lib/sync-react/use-refused-fields';
 import { useForm } from '@/lib/use-form';
-import { asksForVehicle } from '@/lib/vehicle-choice';
+import { asksForVehicle } from '@/core/tax/vehicle-choice';
 import { newId } from '@/sync/ids';
 import { MAX_RECEIPTS, type NewReceipt } from '@/sync/receipts';
 import type { DeductionRepeat, ExpenseCategory, LocalCourier, LocalExpense, LocalVehicle } from '@/sync/types';

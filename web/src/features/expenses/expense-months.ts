@@ -1,8 +1,8 @@
 // The expenses list by month, newest first, with what was spent in each month. A repeating
 // expense (a phone contract, weekly van hire) is spent on each of its days up to today, so it
 // shows, and counts, in every month it was paid in: the same days the tax year counts
-// (lib/deductions.ts occurrences).
-import { occurrences } from '@/lib/deductions';
+// (core/deductions occurrences).
+import { occurrences } from '@/core/deductions/deductions';
 import type { ExpenseContent, LocalExpense } from '@/sync/types';
 
 export interface ExpenseDay {

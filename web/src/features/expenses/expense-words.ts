@@ -1,7 +1,7 @@
 // An expense in words: its repeat ("Every month from 10/04/2025 until 10/12/2025") and its
 // category's label.
 import { formatShortDate } from '@/lib/format';
-import { expenseCategory } from '@/lib/tax/expense-categories';
+import { expenseCategory } from '@/core/tax/expense-categories';
 import type { ExpenseContent } from '@/sync/types';
 
 /** Null for a one-off: its date already says everything. */

@@ -2,7 +2,7 @@ import { CloudUpload, ImageOff, X } from 'lucide-react';
 import { useId, useRef, useState } from 'react';
 import { Button } from '@/components/button';
 import { Modal } from '@/components/modal';
-import { useReceipt } from '@/lib/sync/use-receipts';
+import { useReceipt } from '@/lib/sync-react/use-receipts';
 import { useObjectUrl } from '@/lib/use-object-url';
 import styles from './expenses.module.css';
 

@@ -1,5 +1,5 @@
 import { useLiveQuery } from 'dexie-react-hooks';
-import { useSyncHandle } from '@/lib/sync/use-sync';
+import { useSyncHandle } from '@/lib/sync-react/use-sync';
 import type { LocalDb } from '@/sync/db';
 import type { LocalExpense } from '@/sync/types';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { penceToPounds } from '@/lib/money';
+import { penceToPounds } from '@/core/money/money';
 import { entryFieldsBeforeCouriers } from '@/sync/default-courier';
 import { csvFileName, entriesToCsv, type CsvEntry } from './csv-export';
 import { parseCsv } from '@/lib/csv-parse';

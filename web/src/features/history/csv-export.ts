@@ -5,7 +5,7 @@ import { csvFile, csvText } from '@/lib/csv-write';
 import { formatShortDate } from '@/lib/format';
 import type { EntryContent } from '@/sync/types';
 import { exportFileName } from './export-file-name';
-import { penceToPounds } from '@/lib/money';
+import { penceToPounds } from '@/core/money/money';
 
 /** What a row needs; a LocalEntry fits. `createdAt` orders entries on the same day. */
 export type CsvEntry = EntryContent & {

@@ -1,10 +1,10 @@
 import { Download } from 'lucide-react';
 import { Button } from '@/components/button';
 import { downloadText } from '@/lib/download';
-import { useSyncHandle } from '@/lib/sync/use-sync';
-import type { PaySetup } from '@/lib/sync/use-pay-setup';
-import type { ProfileView } from '@/lib/sync/use-profile';
-import type { LocalEntry, LocalExpense, LocalInvoice, LocalMileage, LocalVehicle, Theme } from '@/sync/types';
+import { useSyncHandle } from '@/lib/sync-react/use-sync';
+import type { PaySetup } from '@/lib/sync-react/use-pay-setup';
+import type { ProfileView } from '@/lib/sync-react/use-profile';
+import type { LocalEntry, LocalExpense, LocalStatementCheck, LocalMileage, LocalVehicle, Theme } from '@/sync/types';
 import { csvFileName, entriesToCsv } from './csv-export';
 import { closedRange, inRange, type DayRange } from './history-range';
 import { buildJsonExport, jsonFileName } from './json-export';
@@ -15,8 +15,8 @@ interface ExportButtonsProps {
   today: string;
   /** Live entries in the range. */
   entries: readonly LocalEntry[];
-  /** Every live invoice check; the export keeps those overlapping the range. */
-  invoices: readonly LocalInvoice[];
+  /** every live statement check; the export keeps those overlapping the range. */
+  invoices: readonly LocalStatementCheck[];
   profile: ProfileView | undefined;
   /** Couriers name the CSV's rows; the JSON carries couriers, cards and deductions whole. */
   pay: PaySetup | undefined;

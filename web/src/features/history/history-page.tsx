@@ -9,24 +9,24 @@ import { UndoToast } from '@/components/undo-toast';
 import { ViewTabs } from '@/components/view-tabs';
 import { countWords, formatShortDate } from '@/lib/format';
 import { historyView, routes, type HistoryView } from '@/lib/paths';
-import { paySummary } from '@/lib/pay-summary';
+import { paySummary } from '@/core/pay-summaries/pay-summary';
 import { deleteDay, restoreDay } from '@/features/entries/commands';
 import { EntriesView } from '@/features/entries/entries-view';
 import { LoggedTwice } from '@/features/entries/logged-twice';
 import { useEntries } from '@/features/entries/use-entries';
-import { deleteCheck, restoreCheck } from '@/features/invoices/commands';
-import { InvoicesView } from '@/features/invoices/invoices-view';
-import { useInvoices } from '@/features/invoices/use-invoices';
+import { deleteCheck, restoreCheck } from '@/features/statement-checks/commands';
+import { StatementChecksView } from '@/features/statement-checks/statement-checks-view';
+import { useStatementChecks } from '@/features/statement-checks/use-statement-checks';
 import { useExpenses } from '@/features/expenses/use-expenses';
 import { useMileageLog } from '@/features/mileage/use-mileage';
-import { useVehicles } from '@/lib/sync/use-vehicles';
+import { useVehicles } from '@/lib/sync-react/use-vehicles';
 import { parkedReasonsByRecord, useParkedChanges } from '@/features/parked-changes/use-parked-changes';
-import { usePaySetup } from '@/lib/sync/use-pay-setup';
-import { useProfile, useSettings } from '@/lib/sync/use-profile';
-import { useSyncHandle } from '@/lib/sync/use-sync';
+import { usePaySetup } from '@/lib/sync-react/use-pay-setup';
+import { useProfile, useSettings } from '@/lib/sync-react/use-profile';
+import { useSyncHandle } from '@/lib/sync-react/use-sync';
 import { useNow } from '@/lib/use-now';
 import { localDay } from '@/lib/week';
-import type { LocalEntry, LocalInvoice } from '@/sync/types';
+import type { LocalEntry, LocalStatementCheck } from '@/sync/types';
 import { ExportButtons } from './export-buttons';
 import { ImportPanel } from './import-panel';
 import { closedRange, inRange, rangeFromParams, rangeProblem, type DayRange } from './history-range';
@@ -53,11 +53,11 @@ function viewOf(params: URLSearchParams): HistoryView {
   return view === 'summaries' || view === 'invoices' ? view : 'entries';
 }
 
-type Deleted = { kind: 'entry'; record: LocalEntry } | { kind: 'invoice'; record: LocalInvoice };
+type Deleted = { kind: 'entry'; record: LocalEntry } | { kind: 'invoice'; record: LocalStatementCheck };
 
 /**
  * Every entry, newest first, searchable by date range, with edit and delete (and Undo); weekly
- * and monthly summaries with a chart; exports; and invoice checks. All from the device, so the
+ * and monthly summaries with a chart; exports; and statement checks. All from the device, so the
  * whole screen works offline.
  */
 export function HistoryPage() {
@@ -82,7 +82,7 @@ export function HistoryPage() {
   const today = localDay(useNow());
 
   const entries = useEntries();
-  const invoices = useInvoices();
+  const invoices = useStatementChecks();
   const parked = useParkedChanges();
   const pay = usePaySetup();
   const profile = useProfile();
@@ -173,7 +173,7 @@ export function HistoryPage() {
       {entries === undefined || invoices === undefined || pay === undefined ? (
         <Spinner />
       ) : view === 'invoices' ? (
-        <InvoicesView
+        <StatementChecksView
           invoices={invoices}
           entries={entries}
           parkedReasons={parkedReasons}

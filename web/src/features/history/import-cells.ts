@@ -1,6 +1,6 @@
 // Reading one spreadsheet cell as a day, money, a count or a time. Each returns null for what
 // it cannot read, and the row's reader says which column and why; nothing is guessed.
-import { parsePounds } from '@/lib/money';
+import { parsePounds } from '@/core/money/money';
 
 function realDay(year: number, month: number, day: number): string | null {
   const date = new Date(Date.UTC(year, month - 1, day));

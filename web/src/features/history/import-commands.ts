@@ -6,7 +6,7 @@ import type { SyncHandle } from '@/sync/coordinator';
 import type { LocalDb } from '@/sync/db';
 import { recordKinds, tableOf } from '@/sync/records';
 import type { CsvContext } from './import-csv-entries';
-import type { DeviceRecords } from './import-plan';
+import type { DeviceRecords } from '@/core/import/import-plan';
 
 /** Every record of every kind on the device, tombstones included. */
 export async function readDeviceRecords(db: LocalDb): Promise<DeviceRecords> {

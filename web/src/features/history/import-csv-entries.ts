@@ -9,7 +9,7 @@ import type { EntryContent } from '@/sync/types';
 import { detectDayOrder, impossibleDay, parseCount, parseDay, parseMoney, parseTime, type DayOrder, type DayReading } from './import-cells';
 import { SEPARATE_SHIFT_MARK } from './csv-export';
 import type { ColumnMapping, CsvLayout } from './import-csv-layouts';
-import type { Candidate, ParsedFile, RowNote } from './import-plan';
+import type { Candidate, ParsedFile, RowNote } from '@/core/import/import-plan';
 
 export type Delimiter = ',' | ';' | '\t';
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { entriesToCsv, type CsvEntry } from './csv-export';
 import { csvEntries, dayReading, detectDelimiter, readCsvTable, type CsvContext } from './import-csv-entries';
 import { detectLayout, emptyMapping, mappingFor, mappingProblem } from './import-csv-layouts';
-import { planImport, type DeviceRecords } from './import-plan';
+import { planImport, type DeviceRecords } from '@/core/import/import-plan';
 
 const context: CsvContext = {
   couriers: [

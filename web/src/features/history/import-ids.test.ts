@@ -14,7 +14,7 @@ import { csvEntries, readCsvTable } from './import-csv-entries';
 import { detectLayout, mappingFor } from './import-csv-layouts';
 import { importIds } from './import-ids';
 import { readJsonExport } from './import-json';
-import { planImport, type ImportPlan, type ParsedFile } from './import-plan';
+import { planImport, type ImportPlan, type ParsedFile } from '@/core/import/import-plan';
 
 const EVRI = '0190a6e2-7c1d-7000-8000-0000000e0e71';
 const V5 = /^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;

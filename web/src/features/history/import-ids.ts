@@ -6,7 +6,7 @@
 // export marks them) by its place among that day's shifts in the file; a record from our JSON
 // by its kind and its id in the file.
 import { nameId } from '@/sync/ids';
-import type { Candidate, ParsedFile } from './import-plan';
+import type { Candidate, ParsedFile } from '@/core/import/import-plan';
 
 /** `shifts` counts the separate shifts met so far per courier and day. */
 function nameOf(candidate: Candidate, shifts: Map<string, number>): string | null {

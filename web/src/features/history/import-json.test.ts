@@ -5,7 +5,7 @@ import { makeCourier, makeDeduction, makeRateCard } from '@/testing/pay-fixtures
 import { TEST_USER_ID } from '@/testing/sync-handle';
 import { describe, expect, it } from 'vitest';
 import { idsAreOurs, readJsonExport, type JsonImport } from './import-json';
-import { planImport, type DeviceRecords } from './import-plan';
+import { planImport, type DeviceRecords } from '@/core/import/import-plan';
 import { buildJsonExport, type JsonExport } from './json-export';
 
 const stamps = { createdAt: '2025-03-02T08:00:00Z', updatedAt: '2025-03-02T08:00:00Z', deleted: 0 as const, syncState: 'synced' as const, server: null };

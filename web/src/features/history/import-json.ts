@@ -5,7 +5,7 @@
 import { z } from '@/lib/zod';
 import { RECORD_KINDS, type RecordKind } from '@/sync/records';
 import { impossibleDay, parseDay } from './import-cells';
-import type { Candidate, ParsedFile, RowNote } from './import-plan';
+import type { Candidate, ParsedFile, RowNote } from '@/core/import/import-plan';
 import { JSON_EXPORT_FORMAT, JSON_EXPORT_VERSION } from './json-export';
 
 // The file's list for each kind, and the word for one of them in a row's place ("Entry 3").

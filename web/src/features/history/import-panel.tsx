@@ -4,7 +4,7 @@ import { Button } from '@/components/button';
 import { FormAlert } from '@/components/form-alert';
 import { SelectField } from '@/components/text-field';
 import { readText } from '@/lib/read-text';
-import { useSyncHandle } from '@/lib/sync/use-sync';
+import { useSyncHandle } from '@/lib/sync-react/use-sync';
 import { newId } from '@/sync/ids';
 import { importRecords, readCsvContext, readDeviceRecords } from './import-commands';
 import { importIds } from './import-ids';
@@ -12,7 +12,7 @@ import type { DayOrder, DayReading } from './import-cells';
 import { csvEntries, dayReading, readCsvTable, type CsvTable, type Delimiter } from './import-csv-entries';
 import { detectLayout, mappingFor, mappingProblem, MAPPABLE_FIELDS, type ColumnMapping, type CsvLayout } from './import-csv-layouts';
 import { idsAreOurs, readJsonExport } from './import-json';
-import { countsText, planImport, totalAdded as total, type ImportPlan, type ParsedFile, type RowNote } from './import-plan';
+import { countsText, planImport, totalAdded as total, type ImportPlan, type ParsedFile, type RowNote } from '@/core/import/import-plan';
 import panel from '@/components/panel.module.css';
 import styles from './import-panel.module.css';
 

@@ -1,9 +1,9 @@
-import { entryFieldsBeforeCouriers, invoiceFieldsBeforeCouriers } from '@/sync/default-courier';
+import { entryFieldsBeforeCouriers, statementCheckFieldsBeforeCouriers } from '@/sync/default-courier';
 import { makeCourier, makeDeduction, makeRateCard } from '@/testing/pay-fixtures';
 import { TEST_USER_ID } from '@/testing/sync-handle';
 import { describe, expect, it } from 'vitest';
 import type { ExpenseContent, LocalEntry } from '@/sync/types';
-import { buildJsonExport, jsonFileName, type ExportableInvoice, type JsonExportInput } from './json-export';
+import { buildJsonExport, jsonFileName, type ExportableStatementCheck, type JsonExportInput } from './json-export';
 
 function localEntry(overrides: Partial<LocalEntry> = {}): LocalEntry {
   const content = { date: '2025-03-21', stops: 120, extra: 0, notes: '', total: 21_780, ...entryFieldsBeforeCouriers(TEST_USER_ID) };
@@ -20,7 +20,7 @@ function localEntry(overrides: Partial<LocalEntry> = {}): LocalEntry {
 }
 
 // Shaped like the device's invoice records, sync bookkeeping included.
-function localInvoice(overrides: Partial<ExportableInvoice> = {}): ExportableInvoice & { syncState: string; server: null } {
+function localStatementCheck(overrides: Partial<ExportableStatementCheck> = {}): ExportableStatementCheck & { syncState: string; server: null } {
   return {
     id: 'i1',
     periodStart: '2025-03-01',
@@ -28,7 +28,7 @@ function localInvoice(overrides: Partial<ExportableInvoice> = {}): ExportableInv
     paid: 100_000,
     stops: 600,
     reference: 'INV-1',
-    ...invoiceFieldsBeforeCouriers(TEST_USER_ID),
+    ...statementCheckFieldsBeforeCouriers(TEST_USER_ID),
     createdAt: '2025-03-10T09:00:00Z',
     updatedAt: '2025-03-10T09:00:00Z',
     deleted: 0,
@@ -109,17 +109,17 @@ describe('JSON export', () => {
     });
   });
 
-  it('keeps live invoice checks that overlap the range by at least one day', () => {
+  it('keeps live statement checks that overlap the range by at least one day', () => {
     const result = buildJsonExport(
       input({
         invoices: [
-          localInvoice({ id: 'inside', periodStart: '2025-03-10', periodEnd: '2025-03-16' }),
-          localInvoice({ id: 'ends-on-first-day', periodStart: '2025-02-23', periodEnd: '2025-03-01' }),
-          localInvoice({ id: 'starts-on-last-day', periodStart: '2025-03-31', periodEnd: '2025-04-06' }),
-          localInvoice({ id: 'covers-all', periodStart: '2025-01-01', periodEnd: '2025-12-31' }),
-          localInvoice({ id: 'before', periodStart: '2025-02-16', periodEnd: '2025-02-28' }),
-          localInvoice({ id: 'after', periodStart: '2025-04-01', periodEnd: '2025-04-07' }),
-          localInvoice({ id: 'deleted', deleted: 1 }),
+          localStatementCheck({ id: 'inside', periodStart: '2025-03-10', periodEnd: '2025-03-16' }),
+          localStatementCheck({ id: 'ends-on-first-day', periodStart: '2025-02-23', periodEnd: '2025-03-01' }),
+          localStatementCheck({ id: 'starts-on-last-day', periodStart: '2025-03-31', periodEnd: '2025-04-06' }),
+          localStatementCheck({ id: 'covers-all', periodStart: '2025-01-01', periodEnd: '2025-12-31' }),
+          localStatementCheck({ id: 'before', periodStart: '2025-02-16', periodEnd: '2025-02-28' }),
+          localStatementCheck({ id: 'after', periodStart: '2025-04-01', periodEnd: '2025-04-07' }),
+          localStatementCheck({ id: 'deleted', deleted: 1 }),
         ],
       }),
     );
@@ -131,14 +131,14 @@ describe('JSON export', () => {
       paid: 100_000,
       stops: 600,
       reference: 'INV-1',
-    ...invoiceFieldsBeforeCouriers(TEST_USER_ID),
+    ...statementCheckFieldsBeforeCouriers(TEST_USER_ID),
       createdAt: '2025-03-10T09:00:00Z',
       updatedAt: '2025-03-10T09:00:00Z',
     });
   });
 
   it('lets nothing the device keeps for syncing leak into the file', () => {
-    const result = buildJsonExport(input({ entries: [localEntry()], invoices: [localInvoice()] }));
+    const result = buildJsonExport(input({ entries: [localEntry()], invoices: [localStatementCheck()] }));
     expect(Object.keys(result.entries[0] ?? {}).sort()).toEqual(
       ['collections', 'courierId', 'createdAt', 'date', 'extra', 'failed', 'finishTime', 'id', 'notes', 'parcels', 'rateCardId', 'separateShift', 'startTime', 'stops', 'total', 'updatedAt'],
     );
@@ -306,7 +306,7 @@ describe('JSON export', () => {
   });
 
   it('survives a JSON round trip unchanged', () => {
-    const result = buildJsonExport(input({ entries: [localEntry({ notes: 'Café "Zoë" 🎉\nline 2' })], invoices: [localInvoice({ stops: null })] }));
+    const result = buildJsonExport(input({ entries: [localEntry({ notes: 'Café "Zoë" 🎉\nline 2' })], invoices: [localStatementCheck({ stops: null })] }));
     expect(JSON.parse(JSON.stringify(result, null, 2))).toEqual(result);
   });
 

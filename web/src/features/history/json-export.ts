@@ -1,13 +1,13 @@
 // A complete, self-describing copy of the driver's data for a date range: the "take my data
 // with me" export. Every field is copied by name, so nothing the device keeps for syncing
 // (sync state, the server's copy, the outbox) can slip into the file as new fields appear.
-import type { PayTier } from '@/lib/pay';
+import type { PayTier } from '@/core/pay/pay';
 import type {
   CourierContent,
   DeductionContent,
   EntryContent,
   ExpenseContent,
-  InvoiceContent,
+  StatementCheckContent,
   MileageContent,
   RateCardContent,
   Theme,
@@ -20,8 +20,8 @@ export const JSON_EXPORT_VERSION = 1;
 
 /** A LocalEntry fits; `deleted` is optional so plain records do too. */
 export type ExportableEntry = EntryContent & { id: string; createdAt: string; updatedAt: string; deleted?: 0 | 1 };
-/** A LocalInvoice fits. */
-export type ExportableInvoice = InvoiceContent & { id: string; createdAt: string; updatedAt: string; deleted?: 0 | 1 };
+/** A LocalStatementCheck fits. */
+export type ExportableStatementCheck = StatementCheckContent & { id: string; createdAt: string; updatedAt: string; deleted?: 0 | 1 };
 /** The LocalCourier, LocalRateCard and LocalDeduction records fit. */
 export type Exportable<C> = C & { id: string; createdAt: string; updatedAt: string; deleted?: 0 | 1 };
 
@@ -32,7 +32,7 @@ export interface ExportablePay {
   deductions: readonly Exportable<DeductionContent>[];
 }
 
-/** What the export keeps of the profile; a ProfileView (lib/sync/use-profile) fits. */
+/** What the export keeps of the profile; a ProfileView (lib/sync-react/use-profile) fits. */
 export interface ExportableProfile {
   displayName: string;
   email: string | null;
@@ -50,7 +50,7 @@ export interface JsonExportInput {
   profile: ExportableProfile;
   settings: ExportableSettings;
   entries: readonly ExportableEntry[];
-  invoices: readonly ExportableInvoice[];
+  invoices: readonly ExportableStatementCheck[];
   pay: ExportablePay;
   /** Every expense on the device; the export keeps those charged in the range (a repeating one from its start). */
   expenses: readonly Exportable<ExpenseContent>[];
@@ -72,7 +72,7 @@ export interface ExportedEntry extends EntryContent {
   updatedAt: string;
 }
 
-export interface ExportedInvoice extends InvoiceContent {
+export interface ExportedStatementCheck extends StatementCheckContent {
   id: string;
   createdAt: string;
   updatedAt: string;
@@ -95,7 +95,7 @@ export interface JsonExport {
   rateCards: Exported<RateCardContent>[];
   deductions: Exported<DeductionContent>[];
   entries: ExportedEntry[];
-  invoices: ExportedInvoice[];
+  invoices: ExportedStatementCheck[];
   /** Added after the first files: an older export has none, and the import reads it as empty. */
   expenses: Exported<ExpenseContent>[];
   vehicles: Exported<VehicleContent>[];
@@ -123,7 +123,7 @@ function exportedEntry(e: ExportableEntry): ExportedEntry {
   };
 }
 
-function exportedInvoice(i: ExportableInvoice): ExportedInvoice {
+function exportedStatementCheck(i: ExportableStatementCheck): ExportedStatementCheck {
   return {
     id: i.id,
     periodStart: i.periodStart,
@@ -285,7 +285,7 @@ export function buildJsonExport({ accountId, profile, settings, entries, invoice
     invoices: invoices
       .filter((i) => live(i) && i.periodStart <= to && i.periodEnd >= from)
       .sort(compareBy((i) => i.periodStart, (i) => i.periodEnd, (i) => i.createdAt, (i) => i.id))
-      .map(exportedInvoice),
+      .map(exportedStatementCheck),
     expenses: expenses
       .filter((e) => live(e) && expenseInRange(e, from, to))
       .sort(compareBy((e) => e.date, (e) => e.createdAt, (e) => e.id))

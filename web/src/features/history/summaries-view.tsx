@@ -4,7 +4,7 @@ import { Spinner } from '@/components/spinner';
 import { formatPence, formatShortDate } from '@/lib/format';
 import type { LocalDeduction, LocalEntry } from '@/sync/types';
 import type { DayRange } from './history-range';
-import { monthlySummaries, weeklySeries, weeklySummaries, type ClosedRange, type PeriodTotals } from './summaries';
+import { monthlySummaries, weeklySeries, weeklySummaries, type ClosedRange, type PeriodTotals } from '@/core/pay-summaries/summaries';
 import panel from '@/components/panel.module.css';
 import styles from './history-page.module.css';
 

@@ -4,7 +4,7 @@ import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { formatShortDate } from '@/lib/format';
-import type { WeekPoint } from './summaries';
+import type { WeekPoint } from '@/core/pay-summaries/summaries';
 import styles from './history-page.module.css';
 
 const HEIGHT_PX = 240;

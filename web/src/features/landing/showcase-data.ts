@@ -1,6 +1,6 @@
 // Sample figures for the landing page's showcase: one made-up week of a courier paid on the
 // default tiers. Totals come from the real pay rules, so the previews never disagree with the app.
-import { DEFAULT_TIERS, payFor } from '@/lib/pay';
+import { DEFAULT_TIERS, payFor } from '@/core/pay/pay';
 import { entryFieldsBeforeCouriers } from '@/sync/default-courier';
 import type { LocalEntry } from '@/sync/types';
 

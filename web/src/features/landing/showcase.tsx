@@ -4,7 +4,7 @@ import { EntryList } from '@/features/entries/entry-list';
 import { StatCards } from '@/components/stat-cards';
 import { WeeklyStats } from '@/components/weekly-stats';
 import { formatPence, formatShortDate } from '@/lib/format';
-import { DEFAULT_TIERS } from '@/lib/pay';
+import { DEFAULT_TIERS } from '@/core/pay/pay';
 import { useReducedMotion } from '@/lib/use-reduced-motion';
 import { SAMPLE_TODAY, sampleAllTime, sampleEntries, sampleStats, sampleWeek } from './showcase-data';
 import styles from './showcase.module.css';
@@ -31,12 +31,12 @@ const slides: readonly Slide[] = [
     ),
   },
   { title: 'Weekly view', render: () => <WeeklyStats stats={sampleWeek} today={SAMPLE_TODAY} /> },
-  { title: 'Statement check', render: () => <InvoicePreview /> },
+  { title: 'Statement check', render: () => <StatementCheckPreview /> },
   { title: 'Recent entries', render: () => <EntryList entries={sampleEntries.slice(0, 3)} /> },
   { title: 'Stats', render: () => <AllTimePreview /> },
 ];
 
-function InvoicePreview() {
+function StatementCheckPreview() {
   const [first, final] = DEFAULT_TIERS;
   const total = sampleEntries.reduce((sum, entry) => sum + entry.total, 0);
   return (

@@ -1,6 +1,6 @@
 // The log as the view lists it: one tax year's records by month, latest first, and the years a
 // driver can pick from.
-import { currentTaxYear, taxYearBounds, taxYearOf, type TaxYearLabel } from '@/lib/tax/tax-year';
+import { currentTaxYear, taxYearBounds, taxYearOf, type TaxYearLabel } from '@/core/tax/tax-year';
 import type { MileageContent } from '@/sync/types';
 
 export interface MonthGroup<R> {

@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { currentTaxYear, taxYearBounds, taxYearLabel, startYearOf } from '@/lib/tax/tax-year';
+import { currentTaxYear, taxYearBounds, taxYearLabel, startYearOf } from '@/core/tax/tax-year';
 import { createTestSyncHandle } from '@/testing/sync-handle';
 import { renderWithSync } from '@/testing/render-with-sync';
 import { addDays, localDay } from '@/lib/week';

@@ -1,8 +1,8 @@
 // Vehicles and mileage in words. Rates come from the tax data of the year shown
-// (lib/tax/tax-years.json), never from constants here, so a new year's rates need no code.
+// (core/tax/tax-years.json), never from constants here, so a new year's rates need no code.
 import { countWords, formatPence } from '@/lib/format';
-import type { MileageClaimLine } from '@/lib/tax/mileage-claim';
-import { taxYearRates, type MileageRate, type TaxYearLabel } from '@/lib/tax/tax-year';
+import type { MileageClaimLine } from '@/core/tax/mileage-claim';
+import { taxYearRates, type MileageRate, type TaxYearLabel } from '@/core/tax/tax-year';
 import type { VehicleContent, VehicleType } from '@/sync/types';
 
 const count = new Intl.NumberFormat('en-GB');

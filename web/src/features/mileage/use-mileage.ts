@@ -1,6 +1,6 @@
 import { useLiveQuery } from 'dexie-react-hooks';
-import { useSyncHandle } from '@/lib/sync/use-sync';
-import { readVehicles } from '@/lib/sync/use-vehicles';
+import { useSyncHandle } from '@/lib/sync-react/use-sync';
+import { readVehicles } from '@/lib/sync-react/use-vehicles';
 import type { LocalDb } from '@/sync/db';
 import type { LocalMileage, LocalVehicle } from '@/sync/types';
 

@@ -5,7 +5,7 @@
 import { z } from '@/lib/zod';
 import { forbiddenCharactersMessage, hasForbiddenCharacters } from '@/lib/text-rules';
 import { parseForm, type FieldErrors, type FormResult } from '@/lib/form';
-import { currentTaxYear, taxYearOf } from '@/lib/tax/tax-year';
+import { currentTaxYear, taxYearOf } from '@/core/tax/tax-year';
 import type { MileageContent, VehicleContent, VehicleMethod, VehicleType } from '@/sync/types';
 
 export const MAX_VEHICLE_NAME_CHARS = 60;

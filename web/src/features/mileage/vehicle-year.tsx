@@ -1,6 +1,6 @@
 import { formatPence } from '@/lib/format';
-import type { MileageClaim, VehicleMileage } from '@/lib/tax/mileage-claim';
-import type { TaxYearLabel } from '@/lib/tax/tax-year';
+import type { MileageClaim, VehicleMileage } from '@/core/tax/mileage-claim';
+import type { TaxYearLabel } from '@/core/tax/tax-year';
 import { breakProgressWords, businessUseWords, flatRateOf, methodWords } from './mileage-words';
 import styles from './mileage.module.css';
 

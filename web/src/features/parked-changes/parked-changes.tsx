@@ -2,7 +2,7 @@ import { CircleAlert, RotateCcw, Trash2 } from 'lucide-react';
 import { useId, useState } from 'react';
 import { Button } from '@/components/button';
 import { ConfirmDialog } from '@/components/confirm-dialog';
-import { useSyncHandle } from '@/lib/sync/use-sync';
+import { useSyncHandle } from '@/lib/sync-react/use-sync';
 import { discardChange, retryChange } from './commands';
 import { describeChange, discardWarning } from './parked-text';
 import type { ParkedChange } from './use-parked-changes';

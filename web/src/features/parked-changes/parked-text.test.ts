@@ -1,8 +1,8 @@
-import { invoiceFieldsBeforeCouriers } from '@/sync/default-courier';
+import { statementCheckFieldsBeforeCouriers } from '@/sync/default-courier';
 import { TEST_USER_ID } from '@/testing/sync-handle';
 import { describe, expect, it } from 'vitest';
 import type { ParkedChange, ParkedRecord } from './use-parked-changes';
-import type { LocalInvoice, MutationName } from '@/sync/types';
+import type { LocalStatementCheck, MutationName } from '@/sync/types';
 import { describeChange, discardWarning } from './parked-text';
 
 function parked(name: MutationName, args: Record<string, unknown>, recordId: string, target: ParkedRecord | null = null): ParkedChange {
@@ -12,14 +12,14 @@ function parked(name: MutationName, args: Record<string, unknown>, recordId: str
   };
 }
 
-const check: LocalInvoice = {
+const check: LocalStatementCheck = {
   id: 'i1',
   periodStart: '2025-03-17',
   periodEnd: '2025-03-23',
   paid: 98_000,
   stops: null,
   reference: 'ST-1',
-  ...invoiceFieldsBeforeCouriers(TEST_USER_ID),
+  ...statementCheckFieldsBeforeCouriers(TEST_USER_ID),
   createdAt: '2025-03-24T09:00:00Z',
   updatedAt: '2025-03-24T09:00:00Z',
   deleted: 0,

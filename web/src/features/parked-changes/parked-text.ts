@@ -1,5 +1,5 @@
 import { formatPence, formatShortDate } from '@/lib/format';
-import { FIRST_CARD_FROM } from '@/lib/pay';
+import { FIRST_CARD_FROM } from '@/core/pay/pay';
 import type { RecordContents, RecordKind } from '@/sync/records';
 import type { ParkedChange } from './use-parked-changes';
 

@@ -1,5 +1,5 @@
 import { useLiveQuery } from 'dexie-react-hooks';
-import { useSyncHandle } from '@/lib/sync/use-sync';
+import { useSyncHandle } from '@/lib/sync-react/use-sync';
 import type { LocalDb } from '@/sync/db';
 import { recordKindOf, tableOf, type RecordContents, type RecordKind } from '@/sync/records';
 import type { LocalRecord, OutboxItem } from '@/sync/types';

@@ -4,7 +4,7 @@ import { Card } from '@/components/card';
 import { Link } from 'react-router';
 import { historyView } from '@/lib/paths';
 import { useEntries } from '@/features/entries/use-entries';
-import { useInvoices } from '@/features/invoices/use-invoices';
+import { useStatementChecks } from '@/features/statement-checks/use-statement-checks';
 import { achievements, type AchievementId } from '@/lib/achievements';
 import styles from './profile-page.module.css';
 
@@ -18,7 +18,7 @@ const icons: Record<AchievementId, LucideIcon> = {
 /** Computed from the entries on this device, so they are right offline and update as days are logged. */
 export function AchievementsCard() {
   const entries = useEntries();
-  const invoices = useInvoices();
+  const invoices = useStatementChecks();
   const list = useMemo(() => (entries && invoices ? achievements(entries, invoices.length) : null), [entries, invoices]);
   const headingId = useId();
   return (

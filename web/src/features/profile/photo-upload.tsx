@@ -4,7 +4,7 @@ import { Avatar } from '@/components/avatar';
 import { FormAlert } from '@/components/form-alert';
 import { useFlash } from '@/lib/flash';
 import { useSessionStore } from '@/lib/session/use-session';
-import { useSyncHandle } from '@/lib/sync/use-sync';
+import { useSyncHandle } from '@/lib/sync-react/use-sync';
 import { useOnline } from '@/lib/use-online';
 import { checkPhoto, uploadFailure, uploadPhoto } from './upload-photo';
 import styles from './profile-page.module.css';

@@ -8,7 +8,7 @@ import type * as Commands from '@/sync/commands';
 import { updateProfile } from '@/sync/commands';
 import { makeProfileData, makeUser, syncedProfileDoc } from '@/testing/fixtures';
 import { renderWithSync } from '@/testing/render-with-sync';
-import { createTestSyncHandle, makeEntry, makeInvoiceContent } from '@/testing/sync-handle';
+import { createTestSyncHandle, makeEntry, makeStatementCheckContent } from '@/testing/sync-handle';
 import { ProfilePage } from './profile-page';
 
 // The real command, wrapped so a test can make it fail.
@@ -71,7 +71,7 @@ describe('ProfilePage view mode', () => {
       makeEntry({ date: '2025-03-18', stops: 508 }),
       makeEntry({ date: '2025-03-19', stops: 400, deleted: 1 }), // deleted: never counted
     ]);
-    const check = { ...makeInvoiceContent({ periodStart: '2025-03-16', periodEnd: '2025-03-22', paid: 100 }), createdAt: 'c', updatedAt: 'u', syncState: 'synced' as const, server: null };
+    const check = { ...makeStatementCheckContent({ periodStart: '2025-03-16', periodEnd: '2025-03-22', paid: 100 }), createdAt: 'c', updatedAt: 'u', syncState: 'synced' as const, server: null };
     await handle.db.invoices.bulkPut([
       { ...check, id: 'i1', deleted: 0 },
       { ...check, id: 'i2', deleted: 0 },

@@ -13,7 +13,7 @@ import { routes } from '@/lib/paths';
 import { planLabel, planOf, plansOn } from '@/lib/plans';
 import type { User } from '@/lib/session/user';
 import { useSession, useSessionStore } from '@/lib/session/use-session';
-import { profileView, useProfileDoc, type ProfileView } from '@/lib/sync/use-profile';
+import { profileView, useProfileDoc, type ProfileView } from '@/lib/sync-react/use-profile';
 import { AchievementsCard } from './achievements-card';
 import { ChangePassword } from './change-password';
 import { GuestUpgrade } from './guest-upgrade';

@@ -2,9 +2,9 @@ import { Moon, Sun } from 'lucide-react';
 import { useId, useState } from 'react';
 import { FormAlert } from '@/components/form-alert';
 import { applyTheme } from '@/lib/theme';
-import { saveTheme } from '@/lib/sync/doc-commands';
-import { useSettings } from '@/lib/sync/use-profile';
-import { useSyncHandle } from '@/lib/sync/use-sync';
+import { saveTheme } from '@/lib/sync-react/doc-commands';
+import { useSettings } from '@/lib/sync-react/use-profile';
+import { useSyncHandle } from '@/lib/sync-react/use-sync';
 import type { Theme } from '@/sync/types';
 import styles from './profile-page.module.css';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_TIERS } from '@/lib/pay';
+import { DEFAULT_TIERS } from '@/core/pay/pay';
 import { blankPeak, cardFormOf, cardMessages, nextCardForm, starterRules, validateCardForm, type CardFormInput } from './card-form-schema';
 
 const later = { first: false, takenDates: ['2000-01-01'] };

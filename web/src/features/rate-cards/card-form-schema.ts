@@ -4,11 +4,11 @@
 import { z } from '@/lib/zod';
 import { forbiddenCharactersMessage, hasForbiddenCharacters } from '@/lib/text-rules';
 import { parseForm, type FieldErrors, type FormResult } from '@/lib/form';
-import { parsePounds, penceToPounds } from '@/lib/money';
-import { DEFAULT_TIERS, FIRST_CARD_FROM, type PayTier } from '@/lib/pay';
+import { parsePounds, penceToPounds } from '@/core/money/money';
+import { DEFAULT_TIERS, FIRST_CARD_FROM, type PayTier } from '@/core/pay/pay';
 import type { Peak, RateCardContent } from '@/sync/types';
 import { firstCard } from '@/sync/default-courier';
-import { MAX_RATE_PENCE, MAX_STOP_COUNT, MAX_TIERS, MIN_RATE_PENCE, MIN_STOP_COUNT, MIN_TIERS, toStored } from './tier-rules';
+import { MAX_RATE_PENCE, MAX_STOP_COUNT, MAX_TIERS, MIN_RATE_PENCE, MIN_STOP_COUNT, MIN_TIERS, toStored } from '@/core/pay/tier-rules';
 
 export const MAX_LABEL_CHARS = 60;
 /** £100: the most a parcel, collection, failed item, hour or peak extra can pay. */

@@ -1,6 +1,6 @@
 // A rate card in the driver's words, for the list of a courier's cards.
 import { formatPence, formatShortDate } from '@/lib/format';
-import { FIRST_CARD_FROM } from '@/lib/pay';
+import { FIRST_CARD_FROM } from '@/core/pay/pay';
 import type { RateCardContent } from '@/sync/types';
 
 /** "From the start" for a courier's first card, else "From 01/09/2025". */

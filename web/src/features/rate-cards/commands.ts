@@ -1,12 +1,12 @@
 // What a driver does with a courier's rate cards, and the re-pricing a change may call for.
 // Each write stores the records with their outbox items in one transaction (sync/commands.ts)
 // and nudges the engine. Re-pricing happens only here, and only when the driver confirms.
-import { readPaySetup } from '@/lib/sync/use-pay-setup';
+import { readPaySetup } from '@/lib/sync-react/use-pay-setup';
 import { saveRecord, saveRecords, type RecordWrite } from '@/sync/commands';
 import type { SyncHandle } from '@/sync/coordinator';
 import { contentOf } from '@/sync/records';
 import type { LocalRateCard, RateCardContent } from '@/sync/types';
-import { repricePlan, type Priced, type RepriceDay, type RepricePlan } from './reprice-plan';
+import { repricePlan, type Priced, type RepriceDay, type RepricePlan } from '@/core/pay/reprice-plan';
 
 /** Saves a new card (no id) or an edit of one. */
 export async function saveCard(handle: SyncHandle, card: RateCardContent, id?: string): Promise<LocalRateCard> {

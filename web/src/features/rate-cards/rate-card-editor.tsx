@@ -6,7 +6,7 @@ import { Spinner } from '@/components/spinner';
 import { TextField } from '@/components/text-field';
 import type { FieldErrors } from '@/lib/form';
 import { formatShortDate } from '@/lib/format';
-import { useSyncHandle } from '@/lib/sync/use-sync';
+import { useSyncHandle } from '@/lib/sync-react/use-sync';
 import type { LocalRateCard, RecordSyncState } from '@/sync/types';
 import { blankPeak, cardFormOf, MAX_LABEL_CHARS, MAX_PEAKS, validateCardForm, type CardFormInput, type PeakInput } from './card-form-schema';
 import { CARD_SECTIONS, sectionsInUse, type CardSection } from './card-sections';

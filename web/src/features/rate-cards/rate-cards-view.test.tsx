@@ -2,7 +2,7 @@ import 'fake-indexeddb/auto';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { SUCCESS_MESSAGE_MS } from '@/lib/flash';
-import { usePaySetup } from '@/lib/sync/use-pay-setup';
+import { usePaySetup } from '@/lib/sync-react/use-pay-setup';
 import type * as Commands from '@/sync/commands';
 import { saveRecord } from '@/sync/commands';
 import { DEFAULT_COURIER, entryFieldsBeforeCouriers } from '@/sync/default-courier';

@@ -3,15 +3,15 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { Button } from '@/components/button';
 import { useFlash } from '@/lib/flash';
 import { formatPence, formatShortDate, formatWeekdayDate } from '@/lib/format';
-import { byValidFrom, cardInForce, FIRST_CARD_FROM } from '@/lib/pay';
-import { useSyncHandle } from '@/lib/sync/use-sync';
+import { byValidFrom, cardInForce, FIRST_CARD_FROM } from '@/core/pay/pay';
+import { useSyncHandle } from '@/lib/sync-react/use-sync';
 import type { LocalRateCard } from '@/sync/types';
 import { nextCardForm } from './card-form-schema';
 import { cardRules, cardStart, signedPence } from './card-words';
 import { planReprice, repriceDays, undoReprice } from './commands';
 import { rateCardMessages } from './rate-card-messages';
 import { RateCardEditor } from './rate-card-editor';
-import type { RepriceDay, RepricePlan } from './reprice-plan';
+import type { RepriceDay, RepricePlan } from '@/core/pay/reprice-plan';
 import styles from './rate-cards.module.css';
 
 interface RateCardsViewProps {

@@ -2,9 +2,9 @@ import { Plus, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '@/components/button';
 import { formatPence } from '@/lib/format';
-import { penceToPounds } from '@/lib/money';
-import { payFor, type PayTier } from '@/lib/pay';
-import { addTier, canAddTier, canRemoveTier, exampleStops, idleTiers, MAX_TIERS, payLines, removeTier, withRate, withStopCount } from './tier-rules';
+import { penceToPounds } from '@/core/money/money';
+import { payFor, type PayTier } from '@/core/pay/pay';
+import { addTier, canAddTier, canRemoveTier, exampleStops, idleTiers, MAX_TIERS, payLines, removeTier, withRate, withStopCount } from '@/core/pay/tier-rules';
 import styles from './rate-cards.module.css';
 
 /**

@@ -1,6 +1,6 @@
 // A dismissed reminder stays hidden for 7 days, on this device, per user (localStorage: the
 // choice is about this screen, not data to sync). Unreadable storage simply shows everything.
-import type { ReminderKind } from './reminders';
+import type { ReminderKind } from '@/core/reminders/reminders';
 
 export const DISMISS_MS = 7 * 86_400_000;
 

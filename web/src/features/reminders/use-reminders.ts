@@ -3,14 +3,14 @@
 // the receipt photos still on the upload queue. Dismissals come from localStorage per user.
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useState } from 'react';
-import { useSyncHandle } from '@/lib/sync/use-sync';
-import { settingsQuarters } from '@/lib/sync/use-profile';
-import type { MtdQuarters } from '@/core/mtd/quarters';
-import { taxYearOf, type TaxYearLabel } from '@/lib/tax/tax-year';
+import { useSyncHandle } from '@/lib/sync-react/use-sync';
+import { taxYearOf, type TaxYearLabel } from '@/core/tax/tax-year';
 import type { LocalDb } from '@/sync/db';
 import { receiptCounts } from '@/sync/receipts';
 import { dismissedKinds, dismissReminder } from './dismissals';
-import { dueReminders, sentKey, type Reminder, type ReminderKind } from './reminders';
+import { dueReminders, sentKey, type Reminder, type ReminderKind } from '@/core/reminders/reminders';
+import { settingsQuarters } from '@/lib/sync-react/use-profile';
+import type { MtdQuarters } from '@/core/mtd/quarters';
 
 interface ReminderFacts {
   logged: Set<string>;

@@ -1,6 +1,6 @@
 // Every sent update on the device, live: they arrive from other devices with the pull.
 import { useLiveQuery } from 'dexie-react-hooks';
-import { useSyncHandle } from '@/lib/sync/use-sync';
+import { useSyncHandle } from '@/lib/sync-react/use-sync';
 import type { LocalSentUpdate } from '@/sync/types';
 
 export function useSentUpdates(): readonly LocalSentUpdate[] | undefined {

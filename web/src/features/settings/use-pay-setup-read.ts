@@ -1,6 +1,6 @@
 import { useLiveQuery } from 'dexie-react-hooks';
-import { readPaySetup, type PaySetup } from '@/lib/sync/use-pay-setup';
-import { useSyncHandle } from '@/lib/sync/use-sync';
+import { readPaySetup, type PaySetup } from '@/lib/sync-react/use-pay-setup';
+import { useSyncHandle } from '@/lib/sync-react/use-sync';
 
 export type PaySetupRead = { status: 'loading' } | { status: 'failed' } | { status: 'ready'; setup: PaySetup };
 

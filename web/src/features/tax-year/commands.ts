@@ -4,7 +4,7 @@
 import { saveRecords, type RecordWrite } from '@/sync/commands';
 import type { SyncHandle } from '@/sync/coordinator';
 import { contentOf } from '@/sync/records';
-import type { CostSource } from '@/lib/tax/tax-summary';
+import type { CostSource } from '@/core/tax/tax-summary';
 
 /** Links each expense and deduction of `costs` still on the device to `vehicleId`; returns how many changed. */
 export async function linkCostsToVehicle(handle: SyncHandle, costs: readonly { source: CostSource; recordId: string }[], vehicleId: string): Promise<number> {

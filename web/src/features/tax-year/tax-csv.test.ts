@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { taxRecordsArb } from '@/testing/tax-arbitraries';
 import { parseCsv } from '@/lib/csv-parse';
-import { taxSummary, type TaxRecords } from '@/lib/tax/tax-summary';
+import { taxSummary, type TaxRecords } from '@/core/tax/tax-summary';
 import type { ExpenseContent, MileageContent } from '@/sync/types';
 import { QUARTERS_HEADER, quartersCsv, RECORDS_HEADER, recordsCsv, taxCsvFileName } from './tax-csv';
 

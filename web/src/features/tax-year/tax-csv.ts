@@ -21,10 +21,10 @@
 import { csvFile, csvText } from '@/lib/csv-write';
 import { claimLineWords } from '@/features/mileage/mileage-words';
 import { countWords, formatShortDate } from '@/lib/format';
-import { penceToPounds } from '@/lib/money';
-import { expenseCategory, MTD_EXPENSE_FIELDS } from '@/lib/tax/expense-categories';
-import { taxYearRates } from '@/lib/tax/tax-year';
-import { MILEAGE_BOX, MILEAGE_MTD_FIELD, type QuarterStatus, type TaxRecords, type TaxSummary } from '@/lib/tax/tax-summary';
+import { penceToPounds } from '@/core/money/money';
+import { expenseCategory, MTD_EXPENSE_FIELDS } from '@/core/tax/expense-categories';
+import { taxYearRates } from '@/core/tax/tax-year';
+import { MILEAGE_BOX, MILEAGE_MTD_FIELD, type QuarterStatus, type TaxRecords, type TaxSummary } from '@/core/tax/tax-summary';
 
 export const RECORDS_HEADER = ['Date', 'Description', 'Category', 'Amount', 'Type', 'SA103 box', 'MTD field'] as const;
 

@@ -2,7 +2,7 @@ import { Download, Printer } from 'lucide-react';
 import { Button } from '@/components/button';
 import panel from '@/components/panel.module.css';
 import { downloadText } from '@/lib/download';
-import type { TaxRecords, TaxSummary } from '@/lib/tax/tax-summary';
+import type { TaxRecords, TaxSummary } from '@/core/tax/tax-summary';
 import { quartersCsv, recordsCsv, taxCsvFileName } from './tax-csv';
 import styles from './tax-year-page.module.css';
 

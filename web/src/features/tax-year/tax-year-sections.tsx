@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react';
 import panel from '@/components/panel.module.css';
 import { countWords, formatPence } from '@/lib/format';
-import type { QuarterStatus, TaxSummary } from '@/lib/tax/tax-summary';
-import { recordsKeptUntil, taxYearLabel, startYearOf, taxYearRates } from '@/lib/tax/tax-year';
+import type { QuarterStatus, TaxSummary } from '@/core/tax/tax-summary';
+import { recordsKeptUntil, taxYearLabel, startYearOf, taxYearRates } from '@/core/tax/tax-year';
 import { formatDayMonth, formatLongDate } from './long-date';
 import styles from './tax-year-page.module.css';
 

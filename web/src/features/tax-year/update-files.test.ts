@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { consolidatedOffered, updateFigures, updateJson } from '@/core/mtd/update';
-import { MTD_EXPENSE_FIELDS } from '@/lib/tax/expense-categories';
-import { taxSummary } from '@/lib/tax/tax-summary';
+import { MTD_EXPENSE_FIELDS } from '@/core/tax/expense-categories';
+import { taxSummary } from '@/core/tax/tax-summary';
 import { parseCsv } from '@/lib/csv-parse';
 import { taxRecordsArb } from '@/testing/tax-arbitraries';
 import { recordsCsv } from './tax-csv';

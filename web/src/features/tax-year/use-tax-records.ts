@@ -1,10 +1,10 @@
 // The records the tax year is made from, live from the device's store: it works offline and
 // follows every change (a day saved, an expense synced from another device) at once.
 import { useLiveQuery } from 'dexie-react-hooks';
-import { readPaySetup } from '@/lib/sync/use-pay-setup';
-import { useSyncHandle } from '@/lib/sync/use-sync';
-import { readVehicles } from '@/lib/sync/use-vehicles';
-import type { TaxRecords } from '@/lib/tax/tax-summary';
+import { readPaySetup } from '@/lib/sync-react/use-pay-setup';
+import { useSyncHandle } from '@/lib/sync-react/use-sync';
+import { readVehicles } from '@/lib/sync-react/use-vehicles';
+import type { TaxRecords } from '@/core/tax/tax-summary';
 import type { LocalDb } from '@/sync/db';
 
 export async function readTaxRecords(db: LocalDb): Promise<TaxRecords> {

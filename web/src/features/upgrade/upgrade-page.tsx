@@ -9,7 +9,7 @@ import { formatPence } from '@/lib/format';
 import { routes } from '@/lib/paths';
 import { planFeatures, planOf, plansOn, PRO_PRICE_PENCE, type Plan } from '@/lib/plans';
 import { useSession } from '@/lib/session/use-session';
-import { useProfile } from '@/lib/sync/use-profile';
+import { useProfile } from '@/lib/sync-react/use-profile';
 import { openCheckout, startUpgrade, type UpgradeStep } from './start-upgrade';
 import styles from './upgrade-page.module.css';
 

@@ -44,7 +44,7 @@ impl OpsStore for PgStore {
         relay::announce(&client, &signal).await.map_err(db_err)
     }
 
-    /// Guests with no identity and no activity since the cutoff. Their entries, invoices,
+    /// Guests with no identity and no activity since the cutoff. Their entries, statement checks,
     /// replay records, sessions and pending sign-ins go with them (ON DELETE CASCADE).
     async fn delete_inactive_guests(
         &self,

@@ -77,7 +77,7 @@ impl OpsStore for SqliteStore {
             .await
     }
 
-    /// Guests with no identity and no activity since the cutoff. Their entries, invoices,
+    /// Guests with no identity and no activity since the cutoff. Their entries, statement checks,
     /// replay records, sessions and pending sign-ins go with them (ON DELETE CASCADE).
     async fn delete_inactive_guests(
         &self,
