@@ -225,7 +225,7 @@ describe('the tax year', () => {
     assert.equal(await figure(page, 'Class 4 NI'), pounds(class4Of(profit)));
 
     // The records CSV: one row per day, expense occurrence and mileage claim; no diesel.
-    const [records] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Records CSV' }).click()]);
+    const [records] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Records CSV', exact: true }).click()]);
     assert.equal(records.suggestedFilename(), `delivery-tracker-tax-year-${yearLabel}-records.csv`);
     const [header, ...rows] = readCsv(await readFile((await records.path())!, 'utf8'));
     assert.deepEqual(header, ['Date', 'Description', 'Category', 'Amount', 'Type', 'SA103 box', 'MTD field']);

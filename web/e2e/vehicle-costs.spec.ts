@@ -151,7 +151,7 @@ describe('vehicle costs claimed once', () => {
     assert.ok(compared.includes(pounds(mileageClaim)) && compared.includes(pounds(hire + 14_199)), compared);
 
     // The records CSV: the day and the mileage claim, no hire and no fuel; it sums to the profit.
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Records CSV' }).click()]);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Records CSV', exact: true }).click()]);
     const rows = (await readFile((await download.path())!, 'utf8')).slice(1).trim().split('\r\n').slice(1);
     assert.equal(rows.length, 3, rows.join('\n')); // the day and the two days' mileage claims
     assert.ok(rows.every((row) => !/Van hire|Diesel/.test(row)), rows.join('\n'));

@@ -21,6 +21,7 @@ pub mod profile;
 pub mod push;
 pub mod rate_card;
 pub mod role;
+pub mod sent_update;
 pub mod statement_check;
 pub mod statement_format;
 pub mod statement_line;

@@ -126,6 +126,35 @@ impl TaxRegion {
     }
 }
 
+/// Which quarters the driver's Making Tax Digital updates follow: HMRC's standard quarters (ending
+/// 5 July, 5 October, 5 January, 5 April) or the calendar quarters a trader may elect (ending
+/// 30 June, 30 September, 31 December, 31 March). The dates are the web app's data per tax year.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum MtdQuarters {
+    #[default]
+    Standard,
+    Calendar,
+}
+
+impl MtdQuarters {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MtdQuarters::Standard => "standard",
+            MtdQuarters::Calendar => "calendar",
+        }
+    }
+
+    /// Stored values other than `calendar` mean the default, the standard quarters.
+    pub fn from_stored(value: &str) -> MtdQuarters {
+        if value == "calendar" {
+            MtdQuarters::Calendar
+        } else {
+            MtdQuarters::Standard
+        }
+    }
+}
+
 /// `settings.put` args. Each setting is optional so an app older than a setting (a put with
 /// only `theme`, from before `taxRegion`) keeps what a newer app stored; at least one is needed.
 #[derive(Debug, Clone, Deserialize, ToSchema)]
@@ -135,6 +164,8 @@ pub struct SettingsInput {
     pub theme: Option<Theme>,
     #[serde(default)]
     pub tax_region: Option<TaxRegion>,
+    #[serde(default)]
+    pub quarters: Option<MtdQuarters>,
 }
 
 /// A validated settings change: `None` keeps the stored value.
@@ -142,16 +173,18 @@ pub struct SettingsInput {
 pub struct SettingsUpdate {
     pub theme: Option<Theme>,
     pub tax_region: Option<TaxRegion>,
+    pub quarters: Option<MtdQuarters>,
 }
 
 impl SettingsInput {
     pub fn validate(&self) -> Result<SettingsUpdate, String> {
-        if self.theme.is_none() && self.tax_region.is_none() {
-            return Err("Nothing to update: send theme or taxRegion".into());
+        if self.theme.is_none() && self.tax_region.is_none() && self.quarters.is_none() {
+            return Err("Nothing to update: send theme, taxRegion or quarters".into());
         }
         Ok(SettingsUpdate {
             theme: self.theme,
             tax_region: self.tax_region,
+            quarters: self.quarters,
         })
     }
 }
@@ -247,7 +280,8 @@ mod tests {
             settings(json!({"theme": "dark", "taxRegion": "scotland"})),
             Ok(SettingsUpdate {
                 theme: Some(Theme::Dark),
-                tax_region: Some(TaxRegion::Scotland)
+                tax_region: Some(TaxRegion::Scotland),
+                quarters: None
             })
         );
         // An app from before tax regions: the stored region is kept.
@@ -259,10 +293,18 @@ mod tests {
             settings(json!({"taxRegion": "uk"})),
             Ok(SettingsUpdate {
                 theme: None,
-                tax_region: Some(TaxRegion::Uk)
+                tax_region: Some(TaxRegion::Uk),
+                quarters: None
             })
         );
         assert!(settings(json!({"taxRegion": "wales"})).is_err());
+        assert_eq!(
+            settings(json!({"quarters": "calendar"})).unwrap().quarters,
+            Some(MtdQuarters::Calendar)
+        );
+        assert_eq!(settings(json!({"theme": "light"})).unwrap().quarters, None);
+        assert!(settings(json!({"quarters": "monthly"})).is_err());
+        assert!(settings(json!({"quarters": "Calendar"})).is_err());
         assert!(settings(json!({"taxRegion": "Scotland"})).is_err());
         assert!(settings(json!({})).is_err());
         assert!(settings(json!({"theme": null})).is_err());

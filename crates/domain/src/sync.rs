@@ -274,6 +274,26 @@ pub struct StatementFormatData {
     pub updated_at: String,
 }
 
+/// A sent quarterly update (`kind: "sentUpdate"`): never changed once stored.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SentUpdateData {
+    pub tax_year: String,
+    pub quarter: u8,
+    pub quarters: crate::profile::MtdQuarters,
+    pub period_start: String,
+    pub period_end: String,
+    pub shape: crate::sent_update::ExpensesShape,
+    pub file: String,
+    pub sha256: String,
+    pub sent_on: String,
+    pub product: String,
+    pub reference: String,
+    pub supersedes: Option<String>,
+    pub created_at: String,
+    pub updated_at: String,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct PaymentConfig {
     pub tiers: Vec<crate::tiers::PayTier>,
@@ -301,6 +321,10 @@ pub struct ProfileData {
 pub struct SettingsData {
     pub theme: crate::profile::Theme,
     pub tax_region: crate::profile::TaxRegion,
+    /// Added after `taxRegion`: a server or file older than it sends none, meaning standard.
+    #[serde(default)]
+    #[schema(default = "standard")]
+    pub quarters: crate::profile::MtdQuarters,
     pub updated_at: String,
 }
 
@@ -309,7 +333,7 @@ pub struct SettingsData {
 /// variant's required fields (a statement check has no `date`, an entry no `periodStart`, a
 /// deduction no `validFrom`, an expense no `stops`, a vehicle no `colour`, a mileage record no
 /// `amount` or `name`, a statement line no `stops`, `periodStart`, `category` or `vehicleId`, a
-/// statement format no `date`). `Option` fields are not required.
+/// statement format no `date`, a sent update no `paid` or `theme`). `Option` fields are not required.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(untagged)]
 pub enum ChangeData {
@@ -325,6 +349,7 @@ pub enum ChangeData {
     Mileage(MileageData),
     StatementLine(StatementLineData),
     StatementFormat(StatementFormatData),
+    SentUpdate(SentUpdateData),
 }
 
 /// Each record kind's wire data becomes its `ChangeData` variant (`RecordKind::Data`).
@@ -349,6 +374,7 @@ change_data_from!(
     Mileage(MileageData),
     StatementLine(StatementLineData),
     StatementFormat(StatementFormatData),
+    SentUpdate(SentUpdateData),
 );
 
 /// One changed record. `data` is absent on tombstones.
@@ -485,6 +511,7 @@ mod tests {
         let settings = ChangeData::Settings(SettingsData {
             theme: crate::profile::Theme::Light,
             tax_region: crate::profile::TaxRegion::Scotland,
+            quarters: crate::profile::MtdQuarters::Calendar,
             updated_at: "2025-03-24T09:00:00Z".into(),
         });
         let expense = |courier: Option<&str>, vehicle: Option<&str>, receipts: &[&str]| {
@@ -580,6 +607,22 @@ mod tests {
             mileage(Some((42_000, 42_130)), Some(courier_id)),
             statement_line,
             statement_format,
+            ChangeData::SentUpdate(SentUpdateData {
+                tax_year: "2026-27".into(),
+                quarter: 1,
+                quarters: crate::profile::MtdQuarters::Standard,
+                period_start: "2026-04-06".into(),
+                period_end: "2026-07-05".into(),
+                shape: crate::sent_update::ExpensesShape::Itemised,
+                file: "{}".into(),
+                sha256: "0".repeat(64),
+                sent_on: "2026-08-01".into(),
+                product: "Bridger".into(),
+                reference: "".into(),
+                supersedes: None,
+                created_at: "2026-08-01T09:00:00Z".into(),
+                updated_at: "2026-08-01T09:00:00Z".into(),
+            }),
         ] {
             assert_eq!(round_trip(data.clone()), data);
         }

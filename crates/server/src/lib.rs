@@ -24,6 +24,7 @@ pub mod quotas;
 pub mod rate_cards;
 pub mod records;
 pub mod registry;
+pub mod sent_updates;
 pub mod startup;
 pub mod statement_checks;
 pub mod statement_formats;

@@ -16,7 +16,7 @@ use domain::{
     expense::{Expense, ExpenseCategory},
     mileage::Mileage,
     phone::SendLimits,
-    profile::{ProfileUpdate, SettingsUpdate, TaxRegion, Theme},
+    profile::{MtdQuarters, ProfileUpdate, SettingsUpdate, TaxRegion, Theme},
     rate_card::{Peak, RateCard},
     statement_check::{CheckStatus, StatementCheck},
     statement_format::{DateOrder, FormatSource, StatementFormatInput, TypeWord},
@@ -1394,12 +1394,18 @@ async fn the_tax_region_is_kept_unless_a_put_names_it(backend: Backend) {
         Some(ChangeData::Settings(SettingsData {
             theme,
             tax_region,
+            quarters: if seconds >= 5 {
+                MtdQuarters::Calendar
+            } else {
+                MtdQuarters::Standard
+            },
             updated_at: format!("1970-01-01T00:00:0{seconds}Z"),
         }))
     };
     let old_app = SettingsUpdate {
         theme: Some(Theme::Light),
         tax_region: None,
+        quarters: None,
     };
     assert_eq!(
         put(old_app, 1_000).await,
@@ -1408,6 +1414,7 @@ async fn the_tax_region_is_kept_unless_a_put_names_it(backend: Backend) {
     let scotland = SettingsUpdate {
         theme: Some(Theme::Dark),
         tax_region: Some(TaxRegion::Scotland),
+        quarters: None,
     };
     assert_eq!(
         put(scotland, 2_000).await,
@@ -1420,10 +1427,25 @@ async fn the_tax_region_is_kept_unless_a_put_names_it(backend: Backend) {
     let region_only = SettingsUpdate {
         theme: None,
         tax_region: Some(TaxRegion::Uk),
+        quarters: None,
     };
     assert_eq!(
         put(region_only, 4_000).await,
         settings(Theme::Light, TaxRegion::Uk, 4)
+    );
+    // The MTD quarters election (issue 29): kept by every put that leaves it out.
+    let calendar = SettingsUpdate {
+        theme: None,
+        tax_region: None,
+        quarters: Some(MtdQuarters::Calendar),
+    };
+    assert_eq!(
+        put(calendar, 5_000).await,
+        settings(Theme::Light, TaxRegion::Uk, 5)
+    );
+    assert_eq!(
+        put(old_app, 6_000).await,
+        settings(Theme::Light, TaxRegion::Uk, 6)
     );
 }
 
@@ -1454,6 +1476,7 @@ async fn users_from_before_tax_regions_get_the_uk_bands(backend: Backend) {
         Some(ChangeData::Settings(SettingsData {
             theme: Theme::Light,
             tax_region: TaxRegion::Uk,
+            quarters: MtdQuarters::Standard,
             updated_at: "1970-01-01T00:00:02Z".into(),
         }))
     );

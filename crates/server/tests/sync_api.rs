@@ -2477,6 +2477,28 @@ async fn the_tax_region_syncs_and_an_old_apps_theme_keeps_it(backend: Backend) {
     assert_eq!(statuses(&reply), ["rejected", "rejected", "applied"]);
     assert_eq!(reply.body["results"][1]["code"], "validation");
     assert_eq!(latest().await, (json!("light"), json!("uk")));
+
+    // The MTD quarters election (issue 29): standard until chosen, kept by puts that leave it
+    // out, and only the two HMRC elections are taken.
+    let quarters = async || {
+        let changes = pull_all(&app, &cookie).await;
+        let found = changes.iter().rev().find(|c| c["kind"] == "settings");
+        found.expect("settings change")["data"]["quarters"].clone()
+    };
+    assert_eq!(quarters().await, json!("standard"), "the default");
+    let reply = app
+        .push(
+            &cookie,
+            vec![
+                settings(json!({"quarters": "monthly"})),
+                settings(json!({"quarters": "calendar"})),
+                settings(json!({"theme": "dark"})),
+            ],
+        )
+        .await;
+    assert_eq!(statuses(&reply), ["rejected", "applied", "applied"]);
+    assert_eq!(quarters().await, json!("calendar"), "a theme put keeps it");
+    assert_eq!(latest().await, (json!("dark"), json!("uk")));
 }
 
 /// An app from before couriers keeps working: its days and checks belong to the default
@@ -2862,7 +2884,77 @@ async fn a_vehicles_commute_is_bounded_and_an_old_apps_edit_keeps_it(backend: Ba
     assert_eq!(van_now["data"]["commuteMiles"], 0);
 }
 
+/// A sent quarterly update (issue 29) is kept as sent: stored once, its SHA-256 checked against
+/// its file, never edited or deleted (`immutable`, recorded so a replay answers the same), and
+/// superseded only by a new record naming it. Another account's sent update is not theirs.
+async fn a_sent_update_is_immutable_and_only_superseded(backend: Backend) {
+    use sha2::{Digest, Sha256};
+    let Some(app) = spawn_app(backend).await else {
+        return;
+    };
+    let (cookie, _) = app.sign_up("sent@example.com", "van-route-42").await;
+    let file = "{\"periodDates\":{\"periodStartDate\":\"2026-04-06\",\"periodEndDate\":\"2026-07-05\"},\"periodIncome\":{\"turnover\":300}}\n";
+    let sha = hex::encode(Sha256::digest(file.as_bytes()));
+    let sent = |id: &str, reference: &str, supersedes: Option<&str>, sha: &str| {
+        json!({"id": new_id(), "name": "sentUpdate.put", "args": {"id": id, "taxYear": "2026-27",
+            "quarter": 1, "quarters": "standard", "periodStart": "2026-04-06", "periodEnd": "2026-07-05",
+            "shape": "itemised", "file": file, "sha256": sha, "sentOn": "2026-08-01",
+            "product": "Bridger", "reference": reference, "supersedes": supersedes}})
+    };
+    let (first, second) = (new_id(), new_id());
+    let edit = sent(&first, "CHANGED", None, &sha);
+    let reply = app
+        .push(
+            &cookie,
+            vec![
+                sent(&first, "REF-1", None, &sha),
+                edit.clone(),
+                json!({"id": new_id(), "name": "sentUpdate.delete", "args": {"id": first}}),
+                sent(&new_id(), "REF-X", None, &"0".repeat(64)),
+                sent(&second, "REF-2", Some(&first), &sha),
+                sent(&new_id(), "REF-3", Some(&new_id()), &sha),
+            ],
+        )
+        .await;
+    assert_eq!(
+        statuses(&reply),
+        [
+            "applied", "rejected", "rejected", "rejected", "applied", "rejected"
+        ],
+        "{}",
+        reply.text
+    );
+    let codes: Vec<_> = (1..=3)
+        .map(|i| reply.body["results"][i]["code"].clone())
+        .collect();
+    assert_eq!(
+        codes,
+        [json!("immutable"), json!("immutable"), json!("validation")]
+    );
+    assert_eq!(reply.body["results"][5]["code"], "missing-reference");
+    // A replay of the refused edit answers the same, and still changes nothing.
+    let again = app.push(&cookie, vec![edit]).await;
+    assert_eq!(again.body["results"][0]["code"], "immutable");
+    let changes = pull_all(&app, &cookie).await;
+    let sent_updates: Vec<_> = changes
+        .iter()
+        .filter(|c| c["kind"] == "sentUpdate")
+        .collect();
+    assert_eq!(sent_updates.len(), 2);
+    assert_eq!(sent_updates[0]["data"]["reference"], "REF-1");
+    assert_eq!(sent_updates[0]["data"]["file"], file);
+    assert_eq!(sent_updates[0]["data"]["sha256"], sha.as_str());
+    assert_eq!(sent_updates[1]["data"]["supersedes"], first.as_str());
+
+    let (other, _) = app.sign_up("sent-other@example.com", "van-route-42").await;
+    let reply = app
+        .push(&other, vec![sent(&first, "MINE", None, &sha)])
+        .await;
+    assert_eq!(reply.body["results"][0]["code"], "not-owner");
+}
+
 on_both_backends!(
+    a_sent_update_is_immutable_and_only_superseded,
     a_days_rate_card_must_be_its_couriers,
     free_text_refuses_control_characters_and_direction_marks,
     nil_and_max_ids_and_signed_dates_are_refused,

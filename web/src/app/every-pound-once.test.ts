@@ -22,7 +22,8 @@ import { parsePounds } from '@/core/money/money';
 import { periodHolding, type PeriodRule } from '@/core/pay-periods/pay-period';
 import { payFigures } from '@/core/pay-summaries/pay-summary';
 import { runningTotals, taxSummary, turnoverByYear, type TaxRecords } from '@/core/tax/tax-summary';
-import { quarters, taxYearBounds, taxYearOf, type TaxYearLabel } from '@/core/tax/tax-year';
+import { taxYearBounds, taxYearOf, type TaxYearLabel } from '@/core/tax/tax-year';
+import { mtdQuarters } from '@/core/mtd/quarters';
 import { addDays, weekStart } from '@/lib/week';
 import type { LocalEntry } from '@/sync/types';
 
@@ -160,9 +161,11 @@ describe('every saved pound, counted once in every total (property)', () => {
           expect(totals.turnover).toBe(byYear.get(year) ?? 0);
           expect(turnoverOf(year)).toBe(byYear.get(year) ?? 0);
           for (const courier of totals.couriers) expect(courier.days).toBe(distinctDates(live.filter((day) => day.courierId === courier.courierId && day.date >= from && day.date <= to)));
-          for (const quarter of quarters(year)) {
-            const upTo = live.filter((day) => day.date >= from && day.date <= quarter.to);
-            expect(runningTotals(records, year, quarter.to, TODAY).turnover).toBe(sum(upTo));
+          for (const election of ['standard', 'calendar'] as const) {
+            for (const quarter of mtdQuarters(year, election)) {
+              const upTo = live.filter((day) => day.date >= quarter.periodStart && day.date <= quarter.to);
+              expect(runningTotals(records, year, quarter.to, TODAY, quarter.periodStart).turnover).toBe(sum(upTo));
+            }
           }
           const summary = taxSummary(records, year, TODAY, 'uk');
           const income = recordRows(summary, records).filter((row) => row.type === 'Income');

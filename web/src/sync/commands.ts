@@ -8,7 +8,7 @@ import { rematerializeDoc } from './docs';
 import { newId } from './ids';
 import { outboxItem, refreshRecordState } from './outbox';
 import { contentOf, RECORD_KINDS, tableOf, type RecordContents, type RecordKind } from './records';
-import type { EntryContent, StatementCheckContent, LocalEntry, LocalStatementCheck, LocalRecord, ProfilePatch, TaxRegion, Theme } from './types';
+import type { EntryContent, StatementCheckContent, LocalEntry, LocalStatementCheck, LocalRecord, MtdQuarters, ProfilePatch, TaxRegion, Theme } from './types';
 
 /** Creates (no id) or edits a record of any synced kind. Returns the stored record. */
 export async function saveRecord<K extends RecordKind>(
@@ -142,7 +142,7 @@ export async function updateProfile(db: LocalDb, patch: ProfilePatch): Promise<v
 }
 
 /** One setting or more; the server keeps the ones a put leaves out (an older app knows only the theme). */
-export async function putSettings(db: LocalDb, settings: { theme?: Theme; taxRegion?: TaxRegion }): Promise<void> {
+export async function putSettings(db: LocalDb, settings: { theme?: Theme; taxRegion?: TaxRegion; quarters?: MtdQuarters }): Promise<void> {
   await db.transaction('rw', db.docs, db.outbox, async () => {
     await db.outbox.add(outboxItem('settings.put', 'settings', { ...settings }));
     await rematerializeDoc(db, 'settings');

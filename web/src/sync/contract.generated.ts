@@ -3,7 +3,7 @@
 import { z } from '../lib/zod';
 
 /** Every synced record kind, in the server's registry order. */
-export const KIND_NAMES = ['entry', 'invoice', 'courier', 'rateCard', 'deduction', 'vehicle', 'expense', 'mileage', 'statementLine', 'statementFormat'] as const;
+export const KIND_NAMES = ['entry', 'invoice', 'courier', 'rateCard', 'deduction', 'vehicle', 'expense', 'mileage', 'statementLine', 'statementFormat', 'sentUpdate'] as const;
 export type GeneratedKind = (typeof KIND_NAMES)[number];
 
 /** Where the driver is with a check. */
@@ -83,6 +83,13 @@ export const typeWordSchema = z.object({
   lineType: lineTypeSchema,
   word: z.string(),
 });
+
+/** Which quarters the driver's Making Tax Digital updates follow: HMRC's standard quarters (ending 5 July, 5 October, 5 January, 5 April) or the calendar quarters a trader may elect (ending 30 June, 30 September, 31 December, 31 March). The dates are the web app's data per tax year. */
+export type MtdQuarters = 'standard' | 'calendar';
+export const mtdQuartersSchema = z.enum(['standard', 'calendar']);
+
+export type ExpensesShape = 'itemised' | 'consolidated';
+export const expensesShapeSchema = z.enum(['itemised', 'consolidated']);
 
 export interface GeneratedEntryContent {
   collections: number | null;
@@ -348,6 +355,37 @@ const statementFormatContent = z.object({
   typeWords: z.array(typeWordSchema),
 });
 
+/** A sent quarterly update (`kind: "sentUpdate"`): never changed once stored. */
+export interface GeneratedSentUpdateContent {
+  file: string;
+  periodEnd: string;
+  periodStart: string;
+  product: string;
+  quarter: number;
+  quarters: MtdQuarters;
+  reference: string;
+  sentOn: string;
+  sha256: string;
+  shape: ExpensesShape;
+  supersedes: string | null;
+  taxYear: string;
+}
+
+const sentUpdateContent = z.object({
+  file: z.string(),
+  periodEnd: z.string(),
+  periodStart: z.string(),
+  product: z.string(),
+  quarter: z.number().int(),
+  quarters: mtdQuartersSchema,
+  reference: z.string(),
+  sentOn: z.string(),
+  sha256: z.string(),
+  shape: expensesShapeSchema,
+  supersedes: z.string().nullable(),
+  taxYear: z.string(),
+});
+
 /** The content each kind's pull carries (its data without the timestamps). */
 export interface GeneratedContents {
   entry: GeneratedEntryContent;
@@ -360,6 +398,7 @@ export interface GeneratedContents {
   mileage: GeneratedMileageContent;
   statementLine: GeneratedStatementLineContent;
   statementFormat: GeneratedStatementFormatContent;
+  sentUpdate: GeneratedSentUpdateContent;
 }
 
 /** The zod schema of each kind's pulled content. */
@@ -374,6 +413,7 @@ export const CONTENT_SCHEMAS = {
   mileage: mileageContent,
   statementLine: statementLineContent,
   statementFormat: statementFormatContent,
+  sentUpdate: sentUpdateContent,
 };
 
 /** Each kind's two mutations. */
@@ -388,6 +428,7 @@ export const MUTATIONS = {
   mileage: { put: 'mileage.put', remove: 'mileage.delete' },
   statementLine: { put: 'statementLine.put', remove: 'statementLine.delete' },
   statementFormat: { put: 'statementFormat.put', remove: 'statementFormat.delete' },
+  sentUpdate: { put: 'sentUpdate.put', remove: 'sentUpdate.delete' },
 } as const;
 
 /** The content fields that name another record, by kind (the server's RecordKind::REFERENCES). */
@@ -402,6 +443,7 @@ export const REFERENCES: { readonly [K in GeneratedKind]: readonly { readonly fi
   mileage: [{ field: 'vehicleId', kind: 'vehicle' }, { field: 'courierId', kind: 'courier' }],
   statementLine: [{ field: 'invoiceId', kind: 'invoice' }, { field: 'courierId', kind: 'courier' }],
   statementFormat: [{ field: 'courierId', kind: 'courier' }],
+  sentUpdate: [{ field: 'supersedes', kind: 'sentUpdate' }],
 };
 
 /** The limits the server's rules hold each kind's fields to (the forms check the same). */
@@ -416,6 +458,7 @@ export const BOUNDS = {
   mileage: { maxMiles: 2000, maxNoteChars: 200, maxOdometer: 9999999 },
   statementLine: { maxAmountPence: 10000000, maxLineKeyChars: 64, maxQuantity: 10000, maxRatePence: 100000, maxReferenceChars: 100 },
   statementFormat: { maxColumnChars: 60, maxTypeWords: 100, maxWordChars: 60 },
+  sentUpdate: { maxFileBytes: 8192, maxProductChars: 80, maxReferenceChars: 100 },
 } as const;
 
 /** Where the starter records carry the account's own id. */

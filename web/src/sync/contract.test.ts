@@ -27,7 +27,8 @@ describe('the contract the Rust domain writes', () => {
   it('orders an import so that every record comes after the kinds it points at', () => {
     expect([...IMPORT_ORDER].sort()).toEqual([...KIND_NAMES].sort());
     for (const kind of IMPORT_ORDER) {
-      for (const ref of REFERENCES[kind]) expect(IMPORT_ORDER.indexOf(ref.kind), `${kind}.${ref.field}`).toBeLessThan(IMPORT_ORDER.indexOf(kind));
+      // A kind pointing at its own kind (a sent update at the one it supersedes) is ordered within the file.
+      for (const ref of REFERENCES[kind].filter((ref) => ref.kind !== kind)) expect(IMPORT_ORDER.indexOf(ref.kind), `${kind}.${ref.field}`).toBeLessThan(IMPORT_ORDER.indexOf(kind));
     }
   });
 

@@ -11,6 +11,7 @@ import type {
   LocalExpense,
   LocalStatementCheck,
   LocalMileage,
+  LocalSentUpdate,
   LocalRateCard,
   LocalStatementFormat,
   LocalStatementLine,
@@ -38,6 +39,8 @@ export class LocalDb extends Dexie {
   mileage!: EntityTable<LocalMileage, 'id'>;
   statementLines!: EntityTable<LocalStatementLine, 'id'>;
   statementFormats!: EntityTable<LocalStatementFormat, 'id'>;
+  /** Sent Making Tax Digital updates (issue 29): never edited, only superseded. */
+  sentUpdates!: EntityTable<LocalSentUpdate, 'id'>;
   /** Receipt photos: not synced records but files, uploaded from a queue (sync/receipts.ts). */
   receiptPhotos!: EntityTable<ReceiptPhoto, 'id'>;
 
@@ -98,6 +101,8 @@ export class LocalDb extends Dexie {
       .upgrade((tx) => tx.table('vehicles').toCollection().modify(fillMissing({ commuteMiles: 0 })));
     // Statement lines and the saved statement formats (issue 28): new tables, nothing to fill.
     this.version(9).stores({ statementLines: 'id, invoiceId, date, deleted', statementFormats: 'id, courierId, deleted' });
+    // Sent quarterly updates (issue 29; version 9 is issue 28's statement lines).
+    this.version(10).stores({ sentUpdates: 'id, taxYear, deleted' });
   }
 
   async getDoc<K extends DocKind>(kind: K): Promise<Extract<LocalDoc, { kind: K }> | undefined> {
@@ -117,6 +122,7 @@ export class LocalDb extends Dexie {
       this.mileage,
       this.statementLines,
       this.statementFormats,
+      this.sentUpdates,
       this.outbox,
       this.docs,
       this.meta,

@@ -19,8 +19,14 @@ export const docDataSchemas = {
     createdAt: z.string(),
     updatedAt: z.string(),
   }) satisfies z.ZodType<ProfileData>,
-  // A server from before the tax year sends no taxRegion: that means the UK bands.
-  settings: z.object({ theme: z.enum(['dark', 'light']), taxRegion: z.enum(['uk', 'scotland']).default('uk'), updatedAt: z.string() }) satisfies z.ZodType<SettingsData>,
+  // A server from before the tax year sends no taxRegion: that means the UK bands; one from
+  // before the quarters election sends no quarters: the standard ones.
+  settings: z.object({
+    theme: z.enum(['dark', 'light']),
+    taxRegion: z.enum(['uk', 'scotland']).default('uk'),
+    quarters: z.enum(['standard', 'calendar']).default('standard'),
+    updatedAt: z.string(),
+  }) satisfies z.ZodType<SettingsData>,
 } satisfies Record<DocKind, z.ZodType>;
 
 function fold(items: OutboxItem[]): Record<string, unknown> {

@@ -37,6 +37,7 @@ const TABLES: { [K in RecordKind]: (db: LocalDb) => Table<unknown, string> } = {
   mileage: (db) => db.mileage,
   statementLine: (db) => db.statementLines,
   statementFormat: (db) => db.statementFormats,
+  sentUpdate: (db) => db.sentUpdates,
 };
 
 function kindInfo<K extends RecordKind>(kind: K): KindInfo<K> {

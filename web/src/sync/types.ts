@@ -9,6 +9,7 @@ import type {
   GeneratedExpenseContent,
   GeneratedInvoiceContent,
   GeneratedMileageContent,
+  GeneratedSentUpdateContent,
   GeneratedRateCardContent,
   GeneratedStatementFormatContent,
   GeneratedStatementLineContent,
@@ -40,6 +41,7 @@ export type ExpenseContent = GeneratedExpenseContent;
 export type VehicleContent = GeneratedVehicleContent;
 /** One day's driving in one vehicle, in whole miles. */
 export type MileageContent = GeneratedMileageContent;
+export type SentUpdateContent = GeneratedSentUpdateContent;
 
 /** What the server last confirmed for a record: restored when a change is discarded. */
 export type ServerCopyOf<C> = C & { version: number };
@@ -78,6 +80,7 @@ export type LocalDeduction = LocalRecord<DeductionContent>;
 export type LocalExpense = LocalRecord<ExpenseContent>;
 export type LocalVehicle = LocalRecord<VehicleContent>;
 export type LocalMileage = LocalRecord<MileageContent>;
+export type LocalSentUpdate = LocalRecord<SentUpdateContent>;
 
 /** One line of a courier's statement, on its statement check (issue 28). */
 export type StatementLineContent = GeneratedStatementLineContent;
@@ -147,9 +150,16 @@ export type Theme = 'dark' | 'light';
 /** Which Income Tax bands the tax year uses: the rest of the UK's, or Scotland's. */
 export type TaxRegion = 'uk' | 'scotland';
 
+/**
+ * Which quarters the Making Tax Digital updates follow: HMRC's standard ones (ending 5 July,
+ * 5 October, 5 January, 5 April) or the calendar quarters a trader may elect.
+ */
+export type MtdQuarters = 'standard' | 'calendar';
+
 export interface SettingsData {
   theme: Theme;
   taxRegion: TaxRegion;
+  quarters: MtdQuarters;
   updatedAt: string;
 }
 
@@ -178,6 +188,7 @@ export type Change =
   | { kind: 'mileage'; id: string; version: number; deleted: boolean; data?: MileageContent & { createdAt: string; updatedAt: string } }
   | { kind: 'statementLine'; id: string; version: number; deleted: boolean; data?: StatementLineContent & { createdAt: string; updatedAt: string } }
   | { kind: 'statementFormat'; id: string; version: number; deleted: boolean; data?: StatementFormatContent & { createdAt: string; updatedAt: string } }
+  | { kind: 'sentUpdate'; id: string; version: number; deleted: boolean; data?: SentUpdateContent & { createdAt: string; updatedAt: string } }
   | { kind: 'profile'; id: string; version: number; deleted: boolean; data?: ProfileData }
   | { kind: 'settings'; id: string; version: number; deleted: boolean; data?: SettingsData };
 

@@ -32,6 +32,9 @@ pub trait RecordKind: 'static {
     /// points at nothing. The device's import orders kinds by these (the contract). None by
     /// default.
     const REFERENCES: &'static [Reference] = &[];
+    /// A record never changed once stored (a sent update's snapshot): a put or delete of the
+    /// user's stored record is refused `immutable`; a new record supersedes it. False by default.
+    const WRITE_ONCE: bool = false;
 
     /// `user_id` is the pushing user's (their default courier and first card carry it).
     fn validate(input: &Self::Input, user_id: Uuid) -> Result<Self::Record, FieldProblems>;
@@ -87,6 +90,8 @@ pub struct Kind {
     /// The name of the pulled data's OpenAPI schema.
     pub data_schema: fn() -> String,
     pub bounds: fn() -> serde_json::Value,
+    /// `RecordKind::WRITE_ONCE`.
+    pub write_once: bool,
     put: fn(serde_json::Value, Uuid) -> Result<StoredPut, Refusal>,
     data: fn(&str, String, String) -> serde_json::Result<ChangeData>,
 }
@@ -124,6 +129,8 @@ pub struct StoredPut {
     pub agreements: Vec<Agreement>,
     /// Content fields an update takes from the stored record (`RecordKind::kept_when_absent`).
     pub kept: &'static [&'static str],
+    /// `RecordKind::WRITE_ONCE`.
+    pub write_once: bool,
 }
 
 impl Kind {
@@ -134,6 +141,7 @@ impl Kind {
             references: K::REFERENCES,
             data_schema: || K::Data::name().into_owned(),
             bounds: K::bounds,
+            write_once: K::WRITE_ONCE,
             put: parse_put::<K>,
             data: parse_data::<K>,
         }
@@ -166,6 +174,7 @@ pub fn stored<K: RecordKind>(record: &K::Record) -> serde_json::Result<StoredPut
         references: references::<K>(&content)?,
         agreements: K::agreements(record),
         kept: &[],
+        write_once: K::WRITE_ONCE,
     })
 }
 

@@ -18,6 +18,7 @@ pub static KINDS: &[Kind] = &[
     Kind::of::<crate::mileage::MileageLog>(),
     Kind::of::<crate::statement_lines::StatementLines>(),
     Kind::of::<crate::statement_formats::StatementFormats>(),
+    Kind::of::<crate::sent_updates::SentUpdates>(),
 ];
 
 /// The kind named `name` (`entry`, `invoice`, `courier`, ...).

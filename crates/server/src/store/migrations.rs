@@ -38,6 +38,7 @@ pub const SQLITE: &[Migration] = &[
     migration!("sqlite", 18, "0018_temporary_password_sessions"),
     migration!("sqlite", 19, "0019_bounded_storage"),
     migration!("sqlite", 20, "0020_vehicle_commute"),
+    migration!("sqlite", 21, "0021_mtd_quarters"),
 ];
 
 pub const POSTGRES: &[Migration] = &[
@@ -61,6 +62,7 @@ pub const POSTGRES: &[Migration] = &[
     migration!("postgres", 18, "0018_temporary_password_sessions"),
     migration!("postgres", 19, "0019_bounded_storage"),
     migration!("postgres", 20, "0020_vehicle_commute"),
+    migration!("postgres", 21, "0021_mtd_quarters"),
 ];
 
 /// One log line for a migration run, whatever it applied: the operator reads where the schema

@@ -9,7 +9,7 @@ use domain::{
     defaults::{default_courier, first_rate_card},
     fields::FieldErrors,
     merge::{Existing, Op},
-    profile::{ProfileUpdate, SettingsUpdate, TaxRegion, Theme},
+    profile::{MtdQuarters, ProfileUpdate, SettingsUpdate, TaxRegion, Theme},
     push::{
         Counters, Intent, Plan, RecordBudget, Reference, ReplayBudget, Write, claimed_meanwhile,
         plan,
@@ -93,6 +93,8 @@ pub enum MutationAction {
     Delete {
         kind: &'static str,
         id: Uuid,
+        /// The kind's `RecordKind::WRITE_ONCE`: a delete of the user's record is refused.
+        write_once: bool,
     },
     UpdateProfile(ProfileUpdate),
     /// `settings.put`: the settings it names (the others keep their stored values).
@@ -124,7 +126,11 @@ impl MutationAction {
 
     /// A delete of the record `id` of kind `K`.
     pub fn delete<K: RecordKind>(id: Uuid) -> MutationAction {
-        MutationAction::Delete { kind: K::NAME, id }
+        MutationAction::Delete {
+            kind: K::NAME,
+            id,
+            write_once: K::WRITE_ONCE,
+        }
     }
 
     fn intent(&self) -> Intent<'_> {
@@ -150,11 +156,29 @@ impl MutationAction {
         }
     }
 
+    /// Whether it puts or deletes a record of a write-once kind (`RecordKind::WRITE_ONCE`).
+    fn write_once(&self) -> bool {
+        match self {
+            MutationAction::Put { record, .. } => record.write_once,
+            MutationAction::Delete { write_once, .. } => *write_once,
+            _ => false,
+        }
+    }
+
+    /// A record mutation's operation (a put for anything that is not a delete).
+    fn op(&self) -> Op {
+        if matches!(self, MutationAction::Delete { .. }) {
+            Op::Delete
+        } else {
+            Op::Put
+        }
+    }
+
     /// The record this mutation targets, if any.
     fn target(&self) -> Option<(&'static str, Uuid)> {
         match self {
             MutationAction::Put { kind, record } => Some((kind, record.id)),
-            MutationAction::Delete { kind, id } => Some((kind, *id)),
+            MutationAction::Delete { kind, id, .. } => Some((kind, *id)),
             _ => None,
         }
     }
@@ -293,10 +317,24 @@ pub(crate) async fn push(
                 }
             }
         }
+        // Sent is sent: the user's stored record of a write-once kind is never changed.
+        let intent = match (&mutation.action, &recorded) {
+            (action, None)
+                if action.write_once()
+                    && domain::sent_update::refused_as_sent(action.op(), existing) =>
+            {
+                Intent::Refused {
+                    code: domain::sent_update::IMMUTABLE,
+                    message: domain::sent_update::IMMUTABLE_MESSAGE,
+                    fields: None,
+                }
+            }
+            (action, _) => action.intent(),
+        };
         let planned = plan(
             &mutation.id,
             recorded,
-            mutation.action.intent(),
+            intent,
             existing,
             &references,
             counters,
@@ -416,7 +454,7 @@ async fn carry_out(
             db.insert_record(row(kind, record.id, Some(&record.content)))
                 .await
         }
-        (Write::InsertTombstone, MutationAction::Delete { kind, id }) => {
+        (Write::InsertTombstone, MutationAction::Delete { kind, id, .. }) => {
             db.insert_record(row(kind, *id, None)).await
         }
         (Write::Update, MutationAction::Put { kind, record }) => {
@@ -430,7 +468,7 @@ async fn carry_out(
             let write = row(kind, record.id, Some(&content));
             db.update_record(write).await.map(|()| true)
         }
-        (Write::Tombstone, MutationAction::Delete { kind, id }) => {
+        (Write::Tombstone, MutationAction::Delete { kind, id, .. }) => {
             db.update_record(row(kind, *id, None)).await.map(|()| true)
         }
         (Write::Singleton, MutationAction::UpdateProfile(update)) => {
@@ -519,13 +557,14 @@ pub struct ProfileRow {
     pub profile_version: i64,
     pub theme: String,
     pub tax_region: String,
+    pub mtd_quarters: String,
     pub settings_version: i64,
     pub settings_updated_at_ms: i64,
 }
 
 pub const PROFILE_COLUMNS: &str = "id, email, display_name, photo_url, bio, role, is_anonymous, \
     created_at, last_login, updated_at, must_change_password, payment_tiers, profile_version, theme, \
-    settings_version, settings_updated_at, tax_region";
+    settings_version, settings_updated_at, tax_region, mtd_quarters";
 
 impl ProfileRow {
     /// The profile and settings records changed after `cursor`.
@@ -571,6 +610,7 @@ impl ProfileRow {
                 data: Some(ChangeData::Settings(SettingsData {
                     theme: Theme::from_stored(&self.theme),
                     tax_region: TaxRegion::from_stored(&self.tax_region),
+                    quarters: MtdQuarters::from_stored(&self.mtd_quarters),
                     updated_at: rfc3339_from_ms(self.settings_updated_at_ms),
                 })),
             });

@@ -71,6 +71,7 @@ fn delete(kind: &Kind, args: serde_json::Value) -> MutationAction {
         Some(id) => MutationAction::Delete {
             kind: kind.name,
             id,
+            write_once: kind.write_once,
         },
         None => {
             let message = format!("{0}.delete needs {{\"id\": <{0} UUID>}}", kind.name);
@@ -234,7 +235,7 @@ mod tests {
         assert!(content["reference"] == "INV-1" && content["stops"].is_null());
         let delete = prepare(mutation("invoice.delete", json!({"id": id})));
         assert!(
-            matches!(delete.action, MutationAction::Delete { kind: "invoice", id: d } if d.to_string() == id)
+            matches!(delete.action, MutationAction::Delete { kind: "invoice", id: d, .. } if d.to_string() == id)
         );
     }
 

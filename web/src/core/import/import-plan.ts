@@ -65,6 +65,7 @@ export const KIND_WORDS: Record<RecordKind, { one: string; many: string }> = {
   mileage: { one: 'mileage day', many: 'mileage days' },
   statementLine: { one: 'statement line', many: 'statement lines' },
   statementFormat: { one: 'statement format', many: 'statement formats' },
+  sentUpdate: { one: 'sent update', many: 'sent updates' },
 };
 
 /** Content as text with keys sorted at every level, so two equal records give the same key. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TaxYearLabel } from '@/core/tax/tax-year';
 import { addDays, weekdayOf } from '@/lib/week';
-import { dueReminders, quarterReminder, receiptsReminder, unloggedDays, unloggedReminder, usualWeekdays } from './reminders';
+import { dueReminders, finalDeclarationReminder, overdueReminder, quarterReminder, sentKey, receiptsReminder, unloggedDays, unloggedReminder, usualWeekdays } from './reminders';
 
 // Tuesday 24 November 2026.
 const TODAY = '2026-11-24';
@@ -100,6 +100,11 @@ describe('quarter due soon', () => {
     expect(quarterReminder('2027-04-20', over)?.text).toBe('Your quarterly update for 6 Jan–5 Apr is due 7 May');
     expect(quarterReminder('2027-01-20', over)?.text).toBe('Your quarterly update for 6 Oct–5 Jan is due 7 Feb');
   });
+
+  it('follows the calendar quarters when elected: the same deadlines, the calendar periods', () => {
+    expect(quarterReminder('2026-10-17', over, 'calendar')?.text).toBe('Your quarterly update for 1 Jul–30 Sept is due 7 Nov');
+    expect(quarterReminder('2027-04-20', over, 'calendar')?.text).toBe('Your quarterly update for 1 Jan–31 Mar is due 7 May');
+  });
 });
 
 describe('receipts waiting', () => {
@@ -110,6 +115,26 @@ describe('receipts waiting', () => {
     expect(receiptsReminder(0, 1)?.text).toBe('1 receipt photo could not be uploaded');
     expect(receiptsReminder(0, 3)?.text).toBe('3 receipt photos could not be uploaded');
     expect(receiptsReminder(1, 2)?.text).toBe('1 receipt photo is waiting to upload. 2 receipt photos could not be uploaded');
+  });
+});
+
+describe('overdue updates and the final declaration', () => {
+  const over = () => 6_000_000;
+  it('names the oldest update past its deadline that is not marked as sent, while MTD applies', () => {
+    expect(overdueReminder('2026-08-08', over, 'standard', new Set())?.text).toBe('Your quarterly update for 6 Apr–5 Jul was due 7 Aug and is not marked as sent');
+    expect(overdueReminder('2026-08-07', over, 'standard', new Set())).toBeNull();
+    expect(overdueReminder('2026-11-20', over, 'standard', new Set([sentKey('2026-27', 1)]))?.text).toBe('Your quarterly update for 6 Jul–5 Oct was due 7 Nov and is not marked as sent');
+    expect(overdueReminder('2026-11-20', over, 'calendar', new Set([sentKey('2026-27', 1)]))?.text).toBe('Your quarterly update for 1 Jul–30 Sept was due 7 Nov and is not marked as sent');
+    expect(overdueReminder('2026-11-20', over, 'standard', new Set([sentKey('2026-27', 1), sentKey('2026-27', 2)]))).toBeNull();
+    expect(overdueReminder('2026-11-20', () => 0, 'standard', new Set())).toBeNull();
+  });
+
+  it('mentions the final declaration from 60 days before 31 January after the year', () => {
+    expect(finalDeclarationReminder('2027-12-02', over)?.text).toBe('Your 2026–27 final declaration is due 31 Jan 2028');
+    expect(finalDeclarationReminder('2028-01-31', over)?.kind).toBe('finalDeclaration');
+    expect(finalDeclarationReminder('2027-11-30', over)).toBeNull();
+    expect(finalDeclarationReminder('2028-02-01', over)).toBeNull();
+    expect(finalDeclarationReminder('2027-12-02', () => 0)).toBeNull();
   });
 });
 

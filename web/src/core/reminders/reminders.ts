@@ -4,10 +4,11 @@
 // Pure functions of what is passed in, so every rule has a table test.
 import { routes, spendingView } from '@/lib/paths';
 import { mtdFor } from '@/core/tax/mtd';
-import { currentTaxYear, quarters, startYearOf, taxYearLabel, type TaxYearLabel } from '@/core/tax/tax-year';
+import { finalDeclarationDue, mtdQuarters, type MtdQuarters } from '@/core/mtd/quarters';
+import { currentTaxYear, startYearOf, taxYearLabel, type TaxYearLabel } from '@/core/tax/tax-year';
 import { addDays, weekdayOf } from '@/lib/week';
 
-export type ReminderKind = 'unlogged' | 'quarter' | 'receipts';
+export type ReminderKind = 'unlogged' | 'quarter' | 'quarterOverdue' | 'finalDeclaration' | 'receipts';
 
 export interface Reminder {
   kind: ReminderKind;
@@ -27,6 +28,8 @@ export const MIN_HISTORY_DAYS = 21;
 export const NAMED_DAYS = 5;
 /** A quarterly update is "due soon" this many days ahead. */
 export const QUARTER_NOTICE_DAYS = 21;
+/** The final declaration is mentioned from this many days before its 31 January deadline. */
+export const FINAL_DECLARATION_NOTICE_DAYS = 60;
 /** The entry form's place on the dashboard, for the "Log a day" link. */
 export const LOG_DAY_ANCHOR = 'log-day';
 
@@ -90,12 +93,12 @@ export function unloggedReminder(today: string, logged: ReadonlySet<string>): Re
  * quarter's tax year. The fourth quarter is due in May, in the next tax year, so last year's
  * quarters are looked at too; each is judged by its own year's MTD rule.
  */
-export function quarterReminder(today: string, incomeOf: (year: TaxYearLabel) => number): Reminder | null {
+export function quarterReminder(today: string, incomeOf: (year: TaxYearLabel) => number, election: MtdQuarters = 'standard'): Reminder | null {
   const current = currentTaxYear(today);
   const years = [taxYearLabel(startYearOf(current) - 1), current];
   const horizon = addDays(today, QUARTER_NOTICE_DAYS);
   for (const year of years) {
-    for (const quarter of quarters(year)) {
+    for (const quarter of mtdQuarters(year, election)) {
       if (quarter.due < today || quarter.due > horizon) continue;
       if (!mtdFor(year, incomeOf)?.required) continue;
       return {
@@ -106,6 +109,42 @@ export function quarterReminder(today: string, incomeOf: (year: TaxYearLabel) =>
     }
   }
   return null;
+}
+
+/** "2026-27 Q1": how a sent update is known to the reminders. */
+export const sentKey = (year: TaxYearLabel, quarter: number) => `${year} Q${quarter}`;
+
+/**
+ * The oldest MTD update past its deadline and not marked as sent, in a year MTD applies to the
+ * driver (last year's and this year's quarters). Updates are cumulative, so sending the latest
+ * one covers the earlier ones' figures; the reminder names the oldest so nothing is missed.
+ */
+export function overdueReminder(today: string, incomeOf: (year: TaxYearLabel) => number, election: MtdQuarters, sent: ReadonlySet<string>): Reminder | null {
+  const current = currentTaxYear(today);
+  for (const year of [taxYearLabel(startYearOf(current) - 1), current]) {
+    if (!mtdFor(year, incomeOf)?.required) continue;
+    for (const quarter of mtdQuarters(year, election)) {
+      if (quarter.due >= today || sent.has(sentKey(year, quarter.number))) continue;
+      return {
+        kind: 'quarterOverdue',
+        text: `Your quarterly update for ${dayMonthWords(quarter.from)}–${dayMonthWords(quarter.to)} was due ${dayMonthWords(quarter.due)} and is not marked as sent`,
+        link: { label: 'Open the tax year', to: routes.taxYear },
+      };
+    }
+  }
+  return null;
+}
+
+/** Last tax year's final declaration, from 60 days before its 31 January deadline, when MTD applied that year. */
+export function finalDeclarationReminder(today: string, incomeOf: (year: TaxYearLabel) => number): Reminder | null {
+  const year = taxYearLabel(startYearOf(currentTaxYear(today)) - 1);
+  const due = finalDeclarationDue(year);
+  if (!due || !mtdFor(year, incomeOf)?.required || today > due || addDays(today, FINAL_DECLARATION_NOTICE_DAYS) < due) return null;
+  return {
+    kind: 'finalDeclaration',
+    text: `Your ${year.replace('-', '–')} final declaration is due ${dayMonthWords(due)} ${due.slice(0, 4)}`,
+    link: { label: 'Open the tax year', to: routes.taxYear },
+  };
 }
 
 function photos(n: number): string {
@@ -128,11 +167,19 @@ export interface ReminderInputs {
   /** A tax year's gross turnover in pence (MTD's qualifying income). */
   incomeOf: (year: TaxYearLabel) => number;
   receipts: { waiting: number; failed: number };
+  /** The quarters the driver elected (a synced setting). */
+  election?: MtdQuarters;
+  /** The updates marked as sent, by sentKey. */
+  sent?: ReadonlySet<string>;
 }
 
 /** Every reminder due now, in a fixed order. */
-export function dueReminders({ today, logged, incomeOf, receipts }: ReminderInputs): Reminder[] {
-  return [unloggedReminder(today, logged), quarterReminder(today, incomeOf), receiptsReminder(receipts.waiting, receipts.failed)].filter(
-    (reminder): reminder is Reminder => reminder !== null,
-  );
+export function dueReminders({ today, logged, incomeOf, receipts, election = 'standard', sent = new Set() }: ReminderInputs): Reminder[] {
+  return [
+    unloggedReminder(today, logged),
+    quarterReminder(today, incomeOf, election),
+    overdueReminder(today, incomeOf, election, sent),
+    finalDeclarationReminder(today, incomeOf),
+    receiptsReminder(receipts.waiting, receipts.failed),
+  ].filter((reminder): reminder is Reminder => reminder !== null);
 }

@@ -9,6 +9,7 @@
 // does: below the taper threshold the standard allowance is still whole, so the taxable top is
 // the published top less the allowance; a top at or above the point where the taper has taken
 // the whole allowance (£100,000 + 2 × £12,570 = £125,140) is taxable income already.
+import { consolidatedExpensesBelow } from '@/core/mtd/quarters';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { incomeTax, personalAllowanceFor } from './income-tax';
@@ -246,7 +247,7 @@ describe('tax-years.json against the published sources', () => {
     // Income Tax": a turnover under £90,000 may send totals only.
     expect(mtdRules.yearsAfterQualifyingYear).toBe(2);
     expect(mtdRules.thresholdFrom).toEqual({ '2026-27': pence(50_000), '2027-28': pence(30_000), '2028-29': pence(20_000) });
-    expect(mtdRules.simplifiedUpdatesBelow).toBe(pence(90_000));
+    for (const year of ['2023-24', '2024-25', '2025-26', '2026-27', '2027-28'] as const) expect(consolidatedExpensesBelow(year)).toBe(pence(90_000));
   });
 });
 

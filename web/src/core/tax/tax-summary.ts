@@ -29,21 +29,19 @@ import { mtdOutlook, type MtdYear } from './mtd';
 import { class2, class4, type Class2Estimate, type Class4Estimate } from './national-insurance';
 import { costTreatment, shareRunningCosts, type CostTreatment } from './running-costs';
 import { vehicleMethodFigures, type VehicleMethodFigures } from './vehicle-methods';
+import { consolidatedExpensesAllowed, mtdQuarters, type MtdQuarters, type Quarter } from '@/core/mtd/quarters';
 import {
   currentTaxYear,
-  mtdRules,
-  quarters as quartersOf,
   selfAssessmentDates,
   taxYearBounds,
   taxYearOf,
   taxYearRates,
   type IncomeTaxRegion,
-  type Quarter,
   type SelfAssessmentDates,
   type TaxYearLabel,
 } from './tax-year';
 
-type Stored<T> = T & { id: string; createdAt?: string; deleted?: 0 | 1 };
+type Stored<T> = T & { id: string; createdAt?: string; updatedAt?: string; deleted?: 0 | 1 };
 
 /** The device's records, as read from its store (tombstones are left out here). */
 export interface TaxRecords {
@@ -207,6 +205,8 @@ export interface TaxSummary {
   vehicleMethods: VehicleMethodFigures[];
   /** Whether this year's turnover is below the simplified-update limit (totals only). */
   simplifiedUpdates: boolean;
+  /** The quarters the driver elected; `quarters` follow it (none for a year not in the data). */
+  election: MtdQuarters;
   quarters: QuarterTotals[];
 }
 
@@ -217,9 +217,11 @@ function emptyFields(): Record<MtdExpenseField, number> {
   return Object.fromEntries(MTD_EXPENSE_FIELDS.map(({ field }) => [field, 0])) as Record<MtdExpenseField, number>;
 }
 
-/** The figures from `from` (6 April) to `until`, repeats expanded no later than `today`. */
-export function runningTotals(records: TaxRecords, year: TaxYearLabel, until: string, today: string): RunningTotals {
-  const { from } = taxYearBounds(year);
+/**
+ * The figures from `from` (6 April, or 1 April for calendar quarters) to `until`, repeats
+ * expanded no later than `today`. The mileage rates are `year`'s.
+ */
+export function runningTotals(records: TaxRecords, year: TaxYearLabel, until: string, today: string, from = taxYearBounds(year).from): RunningTotals {
   const repeatsUntil = minDay(until, today);
 
   const entries = live(records.entries).filter((entry) => entry.date >= from && entry.date <= until);
@@ -379,7 +381,7 @@ export function turnoverByYear(entries: TaxRecords['entries']): (year: TaxYearLa
   return (year) => byYear.get(year) ?? 0;
 }
 
-export function taxSummary(records: TaxRecords, year: TaxYearLabel, today: string, region: IncomeTaxRegion): TaxSummary {
+export function taxSummary(records: TaxRecords, year: TaxYearLabel, today: string, region: IncomeTaxRegion, election: MtdQuarters = 'standard'): TaxSummary {
   const { from, to } = taxYearBounds(year);
   const { rates, from: ratesFrom, assumed } = taxYearRates(year);
   const totals = runningTotals(records, year, to, today);
@@ -409,11 +411,12 @@ export function taxSummary(records: TaxRecords, year: TaxYearLabel, today: strin
     paymentsOnAccount,
     mtd: mtdOutlook(currentTaxYear(today), turnoverByYear(records.entries)),
     vehicleMethods: vehicleMethodFigures(records, year, totals.costs.occurrences, totals.mileage),
-    simplifiedUpdates: totals.turnover < mtdRules.simplifiedUpdatesBelow,
-    quarters: quartersOf(year).map((quarter) => ({
+    simplifiedUpdates: consolidatedExpensesAllowed(year, totals.turnover),
+    election,
+    quarters: mtdQuarters(year, election).map((quarter) => ({
       ...quarter,
       status: quarter.to < today ? 'ended' : quarter.from > today ? 'notStarted' : 'current',
-      totals: quarter.to === to ? totals : runningTotals(records, year, quarter.to, today),
+      totals: quarter.to === to && quarter.periodStart === from ? totals : runningTotals(records, year, quarter.to, today, quarter.periodStart),
     })),
   };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import data from './tax-years.json';
-import { type TaxYearRates, knownTaxYears, quarters, recordsKeptUntil, selfAssessmentDates, taxYearBounds, taxYearOf, taxYearRates } from './tax-year';
+import { type TaxYearRates, knownTaxYears, recordsKeptUntil, selfAssessmentDates, taxYearBounds, taxYearOf, taxYearRates } from './tax-year';
 
 describe('the tax year', () => {
   // HMRC: "The tax year runs from 6 April to 5 April the following year."
@@ -17,23 +17,6 @@ describe('the tax year', () => {
 
   it('runs from 6 April to 5 April', () => {
     expect(taxYearBounds('2026-27')).toEqual({ from: '2026-04-06', to: '2027-04-05' });
-  });
-
-  // GOV.UK "Making Tax Digital for Income Tax": the standard quarterly periods and deadlines.
-  it('has four quarters that tile the year, each due on the 7th of the second month after it ends', () => {
-    const q = quarters('2026-27');
-    expect(q.map(({ from, to, due }) => [from, to, due])).toEqual([
-      ['2026-04-06', '2026-07-05', '2026-08-07'],
-      ['2026-07-06', '2026-10-05', '2026-11-07'],
-      ['2026-10-06', '2027-01-05', '2027-02-07'],
-      ['2027-01-06', '2027-04-05', '2027-05-07'],
-    ]);
-    expect(q[0]!.from).toBe(taxYearBounds('2026-27').from);
-    expect(q[3]!.to).toBe(taxYearBounds('2026-27').to);
-    for (const quarter of q) {
-      expect(taxYearOf(quarter.from)).toBe('2026-27');
-      expect(taxYearOf(quarter.to)).toBe('2026-27');
-    }
   });
 
   // GOV.UK "Self Assessment tax returns: deadlines" and "Understanding your Self Assessment tax

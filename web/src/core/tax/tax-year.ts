@@ -1,5 +1,5 @@
-// The UK tax year and its dates: 6 April to 5 April, the Making Tax Digital quarters and the
-// Self Assessment deadlines. The dates are rules of the calendar (HMRC's own), so they are code;
+// The UK tax year and its dates: 6 April to 5 April and the Self Assessment deadlines (the
+// Making Tax Digital quarters are core/mtd/quarters.ts, data per year). The dates are rules of the calendar (HMRC's own), so they are code;
 // rates and thresholds change by year, so they are data (tax-years.json) read through
 // taxYearRates.
 import data from './tax-years.json';
@@ -82,34 +82,9 @@ export interface MtdRules {
   yearsAfterQualifyingYear: number;
   /** The qualifying-income threshold (pence) of each tax year MTD applies in. */
   thresholdFrom: Record<string, number>;
-  simplifiedUpdatesBelow: number;
 }
 
 export const mtdRules: MtdRules = data.mtd;
-
-export interface Quarter {
-  /** 1–4 */
-  number: number;
-  from: string;
-  to: string;
-  /** The quarterly update's deadline: the 7th of the second month after the quarter ends. */
-  due: string;
-}
-
-/**
- * The four Making Tax Digital standard quarters of a tax year and their deadlines
- * (GOV.UK "Use Making Tax Digital for Income Tax": 6 Apr–5 Jul due 7 Aug, 6 Jul–5 Oct due 7 Nov,
- * 6 Oct–5 Jan due 7 Feb, 6 Jan–5 Apr due 7 May). Updates are cumulative from the year's start.
- */
-export function quarters(label: TaxYearLabel): Quarter[] {
-  const y = startYearOf(label);
-  return [
-    { number: 1, from: `${y}-04-06`, to: `${y}-07-05`, due: `${y}-08-07` },
-    { number: 2, from: `${y}-07-06`, to: `${y}-10-05`, due: `${y}-11-07` },
-    { number: 3, from: `${y}-10-06`, to: `${y + 1}-01-05`, due: `${y + 1}-02-07` },
-    { number: 4, from: `${y + 1}-01-06`, to: `${y + 1}-04-05`, due: `${y + 1}-05-07` },
-  ];
-}
 
 export interface SelfAssessmentDates {
   /** The online return and the balancing payment: 31 January after the year ends. */

@@ -65,7 +65,7 @@ function parsed(file: JsonExport | string): JsonImport {
 }
 
 function emptyDevice(): DeviceRecords {
-  return { courier: [], vehicle: [], rateCard: [], deduction: [], entry: [], invoice: [], expense: [], mileage: [], statementLine: [], statementFormat: [] };
+  return { courier: [], vehicle: [], rateCard: [], deduction: [], entry: [], invoice: [], expense: [], mileage: [], statementLine: [], statementFormat: [], sentUpdate: [] };
 }
 
 /** The device after the writes are stored. */
@@ -102,7 +102,7 @@ describe('importing our JSON export', () => {
     const plan = planImport(parsed(file), emptyDevice(), noNewIds);
     expect(plan.invalid).toEqual([]);
     expect(plan.duplicates).toEqual([]);
-    expect(plan.added).toEqual({ courier: 2, vehicle: 1, rateCard: 2, deduction: 1, entry: 3, invoice: 1, expense: 1, mileage: 1, statementLine: 1, statementFormat: 1 });
+    expect(plan.added).toEqual({ courier: 2, vehicle: 1, rateCard: 2, deduction: 1, entry: 3, invoice: 1, expense: 1, mileage: 1, statementLine: 1, statementFormat: 1, sentUpdate: 0 });
     const written: Record<string, unknown[]> = {};
     for (const write of plan.writes) (written[write.kind] ??= []).push({ id: write.id, ...write.content });
     expect(written).toEqual(contentsOf(file));

@@ -20,6 +20,7 @@ const LISTS: readonly { kind: RecordKind; list: string; word: string }[] = [
   { kind: 'mileage', list: 'mileage', word: 'Mileage day' },
   { kind: 'statementLine', list: 'statementLines', word: 'Statement line' },
   { kind: 'statementFormat', list: 'statementFormats', word: 'Statement format' },
+  { kind: 'sentUpdate', list: 'sentUpdates', word: 'Sent update' },
 ];
 
 // The days each kind must carry as YYYY-MM-DD (the pull schema takes any string; a file may be hand-edited).
@@ -34,6 +35,7 @@ const DAY_FIELDS: Record<RecordKind, readonly string[]> = {
   mileage: ['date'],
   statementLine: ['date'],
   statementFormat: [],
+  sentUpdate: ['periodStart', 'periodEnd', 'sentOn'],
 };
 
 const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;

@@ -78,6 +78,12 @@ const WORDS: { [K in RecordKind]: KindWords<RecordContents[K]> } = {
     about: () => '',
     figures: () => '',
   },
+  sentUpdate: {
+    noun: 'sent update',
+    one: 'a sent update',
+    about: ({ taxYear, quarter }) => (taxYear && quarter ? ` for Q${quarter} ${taxYear}` : ''),
+    figures: ({ reference }) => (reference ? ` (reference ${reference})` : ''),
+  },
 };
 
 /** What the change was, in the driver's words. */

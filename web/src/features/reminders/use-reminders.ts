@@ -8,19 +8,28 @@ import { taxYearOf, type TaxYearLabel } from '@/core/tax/tax-year';
 import type { LocalDb } from '@/sync/db';
 import { receiptCounts } from '@/sync/receipts';
 import { dismissedKinds, dismissReminder } from './dismissals';
-import { dueReminders, type Reminder, type ReminderKind } from '@/core/reminders/reminders';
+import { dueReminders, sentKey, type Reminder, type ReminderKind } from '@/core/reminders/reminders';
+import { settingsQuarters } from '@/lib/sync-react/use-profile';
+import type { MtdQuarters } from '@/core/mtd/quarters';
 
 interface ReminderFacts {
   logged: Set<string>;
   turnover: Map<TaxYearLabel, number>;
   receipts: { waiting: number; failed: number };
+  election: MtdQuarters;
+  sent: Set<string>;
 }
 
 export async function readReminderFacts(db: LocalDb): Promise<ReminderFacts> {
-  const [entries, receipts] = await Promise.all([db.entries.where('deleted').equals(0).toArray(), receiptCounts(db)]);
+  const [entries, receipts, settings, sentUpdates] = await Promise.all([
+    db.entries.where('deleted').equals(0).toArray(),
+    receiptCounts(db),
+    db.getDoc('settings'),
+    db.sentUpdates.where('deleted').equals(0).toArray(),
+  ]);
   const turnover = new Map<TaxYearLabel, number>();
   for (const entry of entries) turnover.set(taxYearOf(entry.date), (turnover.get(taxYearOf(entry.date)) ?? 0) + entry.total);
-  return { logged: new Set(entries.map((entry) => entry.date)), turnover, receipts };
+  return { logged: new Set(entries.map((entry) => entry.date)), turnover, receipts, election: settingsQuarters(settings), sent: new Set(sentUpdates.map((sent) => sentKey(sent.taxYear as TaxYearLabel, sent.quarter))) };
 }
 
 /** The reminders due and not dismissed at `now`, and the way to dismiss one; undefined on the first read. */
@@ -31,7 +40,7 @@ export function useReminders(now: Date, today: string): { reminders: Reminder[];
   const [, setDismissals] = useState(0);
   if (!facts) return undefined;
   const hidden = dismissedKinds(localStorage, db.userId, now.getTime());
-  const reminders = dueReminders({ today, logged: facts.logged, incomeOf: (year) => facts.turnover.get(year) ?? 0, receipts: facts.receipts }).filter(
+  const reminders = dueReminders({ today, logged: facts.logged, incomeOf: (year) => facts.turnover.get(year) ?? 0, receipts: facts.receipts, election: facts.election, sent: facts.sent }).filter(
     (reminder) => !hidden.has(reminder.kind),
   );
   return {

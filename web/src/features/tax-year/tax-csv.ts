@@ -47,8 +47,11 @@ interface Row {
 
 const percentOf = (part: number, whole: number) => `${new Intl.NumberFormat('en-GB', { maximumFractionDigits: 1 }).format((part / whole) * 100)}%`;
 
+/** A stretch the records file covers: the tax year, or a quarterly update's cumulative period. */
+export type RecordsPeriod = Pick<TaxSummary, 'year' | 'from' | 'to' | 'totals'>;
+
 /** The records file's rows, oldest first (a day's income, then its costs, then its miles). */
-export function recordRows(summary: TaxSummary, records: TaxRecords): Row[] {
+export function recordRows(summary: RecordsPeriod, records: TaxRecords): Row[] {
   const courierName = new Map(summary.totals.couriers.map((courier) => [courier.courierId, courier.name]));
   const vehicleName = new Map(records.vehicles.map((vehicle) => [vehicle.id, vehicle.name]));
   const rows: Row[] = [];
@@ -104,7 +107,7 @@ export function recordRows(summary: TaxSummary, records: TaxRecords): Row[] {
   return rows.sort((a, b) => a.date.localeCompare(b.date) || TYPE_ORDER[a.type] - TYPE_ORDER[b.type]);
 }
 
-export function recordsCsv(summary: TaxSummary, records: TaxRecords): string {
+export function recordsCsv(summary: RecordsPeriod, records: TaxRecords): string {
   const rows = recordRows(summary, records).map((row) => [
     formatShortDate(row.date),
     csvText(row.description),

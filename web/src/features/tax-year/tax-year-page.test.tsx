@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { formatPence } from '@/lib/format';
+import { sha256Hex } from '@/core/mtd/sha256';
 import { incomeTax } from '@/core/tax/income-tax';
 import { taxYearRates } from '@/core/tax/tax-year';
 import type { LocalExpense, LocalMileage, LocalVehicle } from '@/sync/types';
@@ -99,6 +100,21 @@ describe('TaxYearPage', () => {
     expect(handle.requestSync).toHaveBeenCalled();
   });
 
+  it('follows the calendar quarters once elected, through the synced settings', async () => {
+    const handle = createTestSyncHandle();
+    await seed(handle);
+    const { user } = renderWithSync(<TaxYearPage />, { handle, path: '/app/tax' });
+    const quarters = await screen.findByRole('list', { name: 'Quarters' });
+    expect(within(quarters).getByRole('listitem', { name: 'Quarter 1' })).toHaveTextContent('Q1: 6 Apr – 5 Jul');
+
+    await user.click(screen.getByRole('button', { name: 'Calendar' }));
+    await waitFor(() => expect(within(screen.getByRole('list', { name: 'Quarters' })).getByRole('listitem', { name: 'Quarter 1' })).toHaveTextContent('Q1: 1 Apr – 30 Jun'));
+    expect(screen.getByRole('button', { name: 'Calendar' })).toHaveAttribute('aria-pressed', 'true');
+    expect(screen.getByText(/from 1 Apr to the quarter/)).toBeInTheDocument();
+    const items = await handle.db.outbox.toArray();
+    expect(items.map((item) => [item.name, item.args])).toEqual([['settings.put', { quarters: 'calendar' }]]);
+  });
+
   it('warns about fuel that names no vehicle while the van is on the flat rate, and links it in one step', async () => {
     const handle = createTestSyncHandle();
     await seed(handle);
@@ -135,6 +151,72 @@ describe('TaxYearPage', () => {
     expect(screen.getByText('No days logged in this tax year yet.')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Print or save as PDF' }));
     expect(print).toHaveBeenCalledTimes(1);
+  });
+
+  it("shows Q1's update in HMRC's fields, each figure one tap from its records, and downloads it as the request JSON", async () => {
+    const handle = createTestSyncHandle();
+    await seed(handle);
+    const blobs: Blob[] = [];
+    Object.defineProperty(URL, 'createObjectURL', { configurable: true, value: (blob: Blob) => (blobs.push(blob), 'blob:test') });
+    Object.defineProperty(URL, 'revokeObjectURL', { configurable: true, value: () => undefined });
+    const names: string[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      names.push(this.download);
+    });
+    const { user } = renderWithSync(<TaxYearPage />, { handle, path: '/app/tax' });
+    const update = await screen.findByRole('listitem', { name: 'Q1 update' });
+    const figures = within(update).getByRole('list', { name: 'Q1 update figures' });
+    // £30,000 of days, £1,500 phone; the van's £80 fuel is covered by its 1,000 miles at 45p (£450).
+    expect(within(figures).getByText('periodIncome.turnover').closest('summary')).toHaveTextContent('£30,000.00');
+    expect(within(figures).getByText('periodExpenses.carVanTravelExpenses').closest('summary')).toHaveTextContent('£530.00');
+    expect(within(figures).getByText('periodDisallowableExpenses.carVanTravelExpensesDisallowable').closest('summary')).toHaveTextContent('£80.00');
+    await user.click(within(figures).getByText('periodExpenses.carVanTravelExpenses'));
+    const behind = within(figures).getByRole('list', { name: 'Records behind Car, van and travel' });
+    expect(within(behind).getAllByRole('listitem').map((item) => item.textContent)).toEqual(['20/04/2026 Fuel£80.00', '21/04/2026 Van: 1000 business miles at the flat rate£450.00']);
+
+    await user.click(within(update).getByRole('button', { name: 'Q1 JSON for HMRC' }));
+    expect(names).toEqual(['mtd-update-2026-27-Q1.json']);
+    const text = await new Promise<string>((resolve) => {
+      const reader = new FileReader();
+      reader.onload = () => resolve(String(reader.result));
+      reader.readAsText(blobs[0]!);
+    });
+    expect(JSON.parse(text)).toMatchObject({ periodDates: { periodStartDate: '2026-04-06', periodEndDate: '2026-07-05' }, periodIncome: { turnover: 30000 }, periodExpenses: { carVanTravelExpenses: 530, adminCosts: 1500 } });
+  });
+
+  it('marks Q1 as sent with its exact file, then shows a later edit as changed since sent, with the difference', async () => {
+    const handle = createTestSyncHandle();
+    await seed(handle);
+    vi.setSystemTime(new Date('2026-08-01T12:00:00'));
+    const { user } = renderWithSync(<TaxYearPage />, { handle, path: '/app/tax' });
+    const update = await screen.findByRole('listitem', { name: 'Q1 update' });
+    const form = within(update).getByRole('form', { name: 'Mark Q1 as sent' });
+    await user.click(within(form).getByRole('button', { name: 'Mark Q1 as sent' }));
+    expect(within(form).getByRole('alert')).toHaveTextContent('Say which bridging software you sent it with');
+    await user.type(within(form).getByLabelText('Bridging software'), 'Bridger');
+    await user.type(within(form).getByLabelText(/Reference/), 'HMRC-REF-1');
+    await user.click(within(form).getByRole('button', { name: 'Mark Q1 as sent' }));
+
+    const sentNote = await within(update).findByRole('status', { name: 'Q1 sent' });
+    expect(sentNote).toHaveTextContent('Sent on 1 August 2026 with Bridger, reference HMRC-REF-1.');
+    const [sent] = await handle.db.sentUpdates.toArray();
+    expect(sent).toMatchObject({ taxYear: '2026-27', quarter: 1, product: 'Bridger', reference: 'HMRC-REF-1', sentOn: '2026-08-01', supersedes: null });
+    expect(sha256Hex(sent!.file)).toBe(sent!.sha256);
+    expect(JSON.parse(sent!.file).periodIncome.turnover).toBe(30_000);
+    const outbox = await handle.db.outbox.toArray();
+    expect(outbox.map((item) => item.name)).toEqual(['sentUpdate.put']);
+    expect(within(update).queryByRole('form', { name: /Mark Q1 as sent/ })).toBeNull();
+
+    // A Q1 day edited after sending: Q1 says so, with the difference; the form offers to mark it again.
+    const day = await handle.db.entries.get('new-2');
+    vi.setSystemTime(new Date('2026-08-02T09:00:00'));
+    await handle.db.entries.put({ ...day!, total: 1_250_000, updatedAt: new Date().toISOString() });
+    const changed = await within(update).findByRole('note', { name: 'Q1 changed since sent' });
+    expect(within(changed).getByRole('list', { name: 'Q1 differences' })).toHaveTextContent('Turnoversent £30,000.00, now £32,500.00+£2,500.00');
+    expect(within(changed).getByRole('list', { name: 'Q1 records changed since sent' })).toHaveTextContent('£12,500.00');
+    expect(within(update).getByRole('form', { name: 'Mark Q1 as sent again' })).toBeInTheDocument();
+    const [still] = await handle.db.sentUpdates.toArray();
+    expect(still).toEqual(sent);
   });
 
   it('downloads both CSV files from the device', async () => {

@@ -4,14 +4,16 @@ import { Page } from '@/components/page';
 import { Spinner } from '@/components/spinner';
 import { SelectField } from '@/components/text-field';
 import { formatPence } from '@/lib/format';
-import { saveTaxRegion } from '@/lib/sync-react/doc-commands';
+import { saveQuarters, saveTaxRegion } from '@/lib/sync-react/doc-commands';
 import { useSettings } from '@/lib/sync-react/use-profile';
 import { useSyncHandle } from '@/lib/sync-react/use-sync';
 import { currentTaxYear, type IncomeTaxRegion, type TaxYearLabel } from '@/core/tax/tax-year';
 import { taxSummary, yearsWithRecords, type TaxSummary } from '@/core/tax/tax-summary';
+import { QUARTER_ELECTIONS, type MtdQuarters } from '@/core/mtd/quarters';
 import { useNow } from '@/lib/use-now';
 import { localDay } from '@/lib/week';
 import { formatLongDate } from './long-date';
+import { MtdUpdatesSection } from './mtd-updates';
 import { TaxExports } from './tax-exports';
 import { keptMethod } from '@/features/mileage/vehicle-form-schema';
 import { DatesSection, EstimateSection, ExpensesSection, IncomeSection, MileageSection, QuartersSection } from './tax-year-sections';
@@ -35,7 +37,8 @@ export function TaxYearPage() {
   const current = currentTaxYear(today);
   const year = picked ?? current;
   const region = settings?.taxRegion ?? 'uk';
-  const summary = useMemo(() => (records ? taxSummary(records, year, today, region) : null), [records, year, today, region]);
+  const election = settings?.quarters ?? 'standard';
+  const summary = useMemo(() => (records ? taxSummary(records, year, today, region, election) : null), [records, year, today, region, election]);
   const years = useMemo(() => (records ? yearsWithRecords(records, today) : [current]), [records, today, current]);
 
   return (
@@ -43,6 +46,7 @@ export function TaxYearPage() {
       <div className={`${styles.controls} ${styles.noPrint}`}>
         <YearPicker years={years} year={year} onPick={setPicked} />
         <RegionSwitch region={region} disabled={!settings} />
+        <QuartersSwitch election={election} disabled={!settings} />
       </div>
       {records === null ? (
         <FormAlert message="Failed to load your records" />
@@ -83,6 +87,7 @@ function TaxYear({ summary, records, today }: { summary: TaxSummary; records: No
       <EstimateSection summary={summary} />
       <DatesSection summary={summary} />
       <QuartersSection summary={summary} />
+      <MtdUpdatesSection summary={summary} records={records} today={today} />
       <TaxExports summary={summary} records={records} />
     </>
   );
@@ -127,6 +132,41 @@ function RegionSwitch({ region, disabled }: { region: IncomeTaxRegion; disabled:
           </button>
         ))}
       </div>
+      <FormAlert message={error} />
+    </div>
+  );
+}
+
+/** Standard or calendar quarters: a synced setting the quarters, reminders and exports follow. */
+function QuartersSwitch({ election, disabled }: { election: MtdQuarters; disabled: boolean }) {
+  const handle = useSyncHandle();
+  const labelId = useId();
+  const hintId = useId();
+  const [error, setError] = useState<string | null>(null);
+  async function choose(next: MtdQuarters) {
+    if (next === election) return;
+    setError(null);
+    try {
+      await saveQuarters(handle, next);
+    } catch {
+      setError('Failed to save the quarters');
+    }
+  }
+  return (
+    <div className={styles.setting}>
+      <span id={labelId} className={styles.label}>
+        MTD quarters
+      </span>
+      <div role="group" aria-labelledby={labelId} aria-describedby={hintId} className={styles.segmented}>
+        {(['standard', 'calendar'] as const).map((option) => (
+          <button key={option} type="button" aria-pressed={election === option} disabled={disabled} onClick={() => void choose(option)}>
+            {QUARTER_ELECTIONS[option].label}
+          </button>
+        ))}
+      </div>
+      <span id={hintId} className={styles.rowHint}>
+        {QUARTER_ELECTIONS[election].ends}
+      </span>
       <FormAlert message={error} />
     </div>
   );

@@ -235,7 +235,13 @@ const STATUS: Record<QuarterStatus, string> = { ended: 'Ended', current: 'In pro
 export function QuartersSection({ summary }: { summary: TaxSummary }) {
   return (
     <Section id="tax-quarters" title="Quarters (cumulative)">
-      <p className={styles.muted}>Each quarterly update adds up everything from 6 April to the quarter&rsquo;s end.</p>
+      {summary.quarters[0] ? (
+        <p className={styles.muted}>
+          Each quarterly update adds up everything from {formatDayMonth(summary.quarters[0].periodStart)} to the quarter&rsquo;s end ({summary.election} quarters).
+        </p>
+      ) : (
+        <p className={styles.muted}>This version has no Making Tax Digital quarter dates for {pretty(summary.year)}.</p>
+      )}
       <ol className={styles.quarters} aria-label="Quarters">
         {summary.quarters.map((quarter) => (
           <li key={quarter.number} className={styles.quarter} aria-label={`Quarter ${quarter.number}`}>

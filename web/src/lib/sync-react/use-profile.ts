@@ -5,7 +5,7 @@ import type { User } from '@/lib/session/user';
 import { useSession, useSessionStore } from '@/lib/session/use-session';
 import { applyTheme, DEFAULT_THEME } from '@/lib/theme';
 import type { LocalDb } from '@/sync/db';
-import type { LocalDoc, RecordSyncState, TaxRegion, Theme } from '@/sync/types';
+import type { LocalDoc, MtdQuarters, RecordSyncState, TaxRegion, Theme } from '@/sync/types';
 import { useSyncHandle } from './use-sync';
 
 export type ProfileDoc = Extract<LocalDoc, { kind: 'profile' }>;
@@ -63,6 +63,11 @@ export function settingsTaxRegion(doc: SettingsDoc | undefined): TaxRegion {
   return doc?.data?.taxRegion ?? doc?.patch.taxRegion ?? 'uk';
 }
 
+/** The MTD quarters: the standard ones unless the calendar ones were elected. */
+export function settingsQuarters(doc: SettingsDoc | undefined): MtdQuarters {
+  return doc?.data?.quarters ?? doc?.patch.quarters ?? 'standard';
+}
+
 async function readDoc<K extends LocalDoc['kind']>(db: LocalDb, kind: K): Promise<DocRead<Extract<LocalDoc, { kind: K }>>> {
   try {
     return { status: 'ready', doc: await db.getDoc(kind) };
@@ -93,11 +98,11 @@ export function useProfile(): ProfileView | undefined {
 }
 
 /** The settings; undefined while first read. */
-export function useSettings(): { theme: Theme; taxRegion: TaxRegion; syncState: RecordSyncState } | undefined {
+export function useSettings(): { theme: Theme; taxRegion: TaxRegion; quarters: MtdQuarters; syncState: RecordSyncState } | undefined {
   const read = useSettingsDoc();
   if (read.status === 'loading') return undefined;
   const doc = read.status === 'ready' ? read.doc : undefined;
-  return { theme: settingsTheme(doc), taxRegion: settingsTaxRegion(doc), syncState: doc?.syncState ?? 'synced' };
+  return { theme: settingsTheme(doc), taxRegion: settingsTaxRegion(doc), quarters: settingsQuarters(doc), syncState: doc?.syncState ?? 'synced' };
 }
 
 /** The server-owned parts of the profile that the session user also carries. */

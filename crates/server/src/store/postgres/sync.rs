@@ -4,7 +4,7 @@
 
 use async_trait::async_trait;
 use deadpool_postgres::Transaction;
-use domain::profile::{ProfileUpdate, SettingsUpdate, TaxRegion, Theme};
+use domain::profile::{MtdQuarters, ProfileUpdate, SettingsUpdate, TaxRegion, Theme};
 use tokio_postgres::{GenericClient, IsolationLevel, Statement, error::SqlState};
 use uuid::Uuid;
 
@@ -359,6 +359,7 @@ impl SyncSql for Push<'_, '_> {
         self.tx
             .execute(
                 &self.stmt("UPDATE users SET theme = COALESCE($2, theme), tax_region = COALESCE($3, tax_region),
+                                  mtd_quarters = COALESCE($6, mtd_quarters),
                                   settings_version = $4, settings_updated_at = $5
                  WHERE id = $1").await?,
                 &[
@@ -367,6 +368,7 @@ impl SyncSql for Push<'_, '_> {
                     &update.tax_region.map(TaxRegion::as_str),
                     &version,
                     &now_ms,
+                    &update.quarters.map(MtdQuarters::as_str),
                 ],
             )
             .await
@@ -424,5 +426,6 @@ async fn profile_row(
         settings_version: r.get(14),
         settings_updated_at_ms: r.get(15),
         tax_region: r.get(16),
+        mtd_quarters: r.get(17),
     }))
 }

@@ -10,7 +10,7 @@ use std::{
 
 use anyhow::anyhow;
 use async_trait::async_trait;
-use domain::profile::{ProfileUpdate, SettingsUpdate, TaxRegion, Theme};
+use domain::profile::{MtdQuarters, ProfileUpdate, SettingsUpdate, TaxRegion, Theme};
 use rusqlite::{Connection, OptionalExtension, params};
 use uuid::Uuid;
 
@@ -326,6 +326,7 @@ impl SyncSql for Push<'_> {
         self.conn
             .execute_cached(
                 "UPDATE users SET theme = COALESCE(?2, theme), tax_region = COALESCE(?3, tax_region),
+                                  mtd_quarters = COALESCE(?6, mtd_quarters),
                                   settings_version = ?4, settings_updated_at = ?5
                  WHERE id = ?1",
                 params![
@@ -333,7 +334,8 @@ impl SyncSql for Push<'_> {
                     update.theme.map(Theme::as_str),
                     update.tax_region.map(TaxRegion::as_str),
                     version,
-                    now_ms
+                    now_ms,
+                    update.quarters.map(MtdQuarters::as_str)
                 ],
             )
             .map_err(db_err)?;
@@ -385,6 +387,7 @@ fn profile_row(conn: &Connection, user_id: Uuid) -> StoreResult<Option<ProfileRo
                 settings_version: r.get(14)?,
                 settings_updated_at_ms: r.get(15)?,
                 tax_region: r.get(16)?,
+                mtd_quarters: r.get(17)?,
             })
         },
     )
