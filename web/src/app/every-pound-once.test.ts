@@ -183,7 +183,7 @@ describe('every saved pound, counted once in every total (property)', () => {
         const json = buildJsonExport({
           accountId: TEST_USER_ID,
           profile: { displayName: '', email: null, bio: '', tiers: [] },
-          settings: { theme: 'dark' },
+          settings: { theme: 'dark', taxRegion: 'scotland' },
           entries: live,
           invoices: [],
           pay: { couriers: [], cards: [], deductions: [] },

@@ -200,7 +200,7 @@ export function HistoryPage() {
                 invoices={invoices}
                 profile={profile}
                 pay={pay}
-                theme={settings?.theme ?? 'dark'}
+                settings={{ theme: settings?.theme ?? 'dark', taxRegion: settings?.taxRegion ?? 'uk' }}
                 spending={spending}
               />
             </div>
