@@ -328,13 +328,10 @@ pub struct SettingsData {
     pub updated_at: String,
 }
 
-/// Untagged on the wire (`kind` says which). Reading takes the first variant whose required
-/// fields are all present, so a later variant's data must never carry all of an earlier
-/// variant's required fields (a statement check has no `date`, an entry no `periodStart`, a
-/// deduction no `validFrom`, an expense no `stops`, a vehicle no `colour`, a mileage record no
-/// `amount` or `name`, a statement line no `stops`, `periodStart`, `category` or `vehicleId`, a
-/// statement format no `date`, a sent update no `paid` or `theme`). `Option` fields are not required.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+/// A pulled record's `data`. On the wire it is the kind's data alone (serialised untagged): the
+/// change's `kind` is the tag, and reading goes by it ([`ChangeData::read`], which
+/// `Change`'s reader uses), so kinds may share any fields.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
 #[serde(untagged)]
 pub enum ChangeData {
     Entry(EntryData),
@@ -377,12 +374,55 @@ change_data_from!(
     SentUpdate(SentUpdateData),
 );
 
+impl ChangeData {
+    /// The `kind` a change carrying this data has on the wire.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            ChangeData::Entry(_) => "entry",
+            ChangeData::StatementCheck(_) => "invoice",
+            ChangeData::Profile(_) => "profile",
+            ChangeData::Settings(_) => "settings",
+            ChangeData::Courier(_) => "courier",
+            ChangeData::RateCard(_) => "rateCard",
+            ChangeData::Deduction(_) => "deduction",
+            ChangeData::Expense(_) => "expense",
+            ChangeData::Vehicle(_) => "vehicle",
+            ChangeData::Mileage(_) => "mileage",
+            ChangeData::StatementLine(_) => "statementLine",
+            ChangeData::StatementFormat(_) => "statementFormat",
+            ChangeData::SentUpdate(_) => "sentUpdate",
+        }
+    }
+
+    /// Reads a pulled `data` as the kind `kind` names ([`ChangeData::kind`] the other way).
+    pub fn read(kind: &str, data: serde_json::Value) -> serde_json::Result<ChangeData> {
+        use serde::de::Error;
+        Ok(match kind {
+            "entry" => ChangeData::Entry(serde_json::from_value(data)?),
+            "invoice" => ChangeData::StatementCheck(serde_json::from_value(data)?),
+            "profile" => ChangeData::Profile(serde_json::from_value(data)?),
+            "settings" => ChangeData::Settings(serde_json::from_value(data)?),
+            "courier" => ChangeData::Courier(serde_json::from_value(data)?),
+            "rateCard" => ChangeData::RateCard(serde_json::from_value(data)?),
+            "deduction" => ChangeData::Deduction(serde_json::from_value(data)?),
+            "expense" => ChangeData::Expense(serde_json::from_value(data)?),
+            "vehicle" => ChangeData::Vehicle(serde_json::from_value(data)?),
+            "mileage" => ChangeData::Mileage(serde_json::from_value(data)?),
+            "statementLine" => ChangeData::StatementLine(serde_json::from_value(data)?),
+            "statementFormat" => ChangeData::StatementFormat(serde_json::from_value(data)?),
+            "sentUpdate" => ChangeData::SentUpdate(serde_json::from_value(data)?),
+            other => return Err(serde_json::Error::custom(format!("unknown kind `{other}`"))),
+        })
+    }
+}
+
 /// One changed record. `data` is absent on tombstones.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Change {
     /// Record kind: `entry`, `invoice`, `courier`, `rateCard`, `deduction`, `expense`,
-    /// `vehicle`, `mileage`, `statementLine`, `statementFormat`, `profile` or `settings`.
+    /// `vehicle`, `mileage`, `statementLine`, `statementFormat`, `sentUpdate`, `profile` or
+    /// `settings`.
     pub kind: String,
     pub id: String,
     /// The user's change sequence number at this write; pull cursors are these.
@@ -390,6 +430,35 @@ pub struct Change {
     pub deleted: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<ChangeData>,
+}
+
+/// `kind` is the tag of `data`: a change is read as it was written, whatever fields kinds share.
+impl<'de> Deserialize<'de> for Change {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(rename_all = "camelCase")]
+        struct Wire {
+            kind: String,
+            id: String,
+            version: i64,
+            deleted: bool,
+            #[serde(default)]
+            data: Option<serde_json::Value>,
+        }
+        let wire = Wire::deserialize(deserializer)?;
+        let data = wire
+            .data
+            .map(|data| ChangeData::read(&wire.kind, data))
+            .transpose()
+            .map_err(serde::de::Error::custom)?;
+        Ok(Change {
+            kind: wire.kind,
+            id: wire.id,
+            version: wire.version,
+            deleted: wire.deleted,
+            data,
+        })
+    }
 }
 
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
@@ -404,12 +473,22 @@ pub struct PullResponse {
 mod tests {
     use super::*;
 
+    /// Through a whole change, as a pull sends and a reader reads it.
     fn round_trip(data: ChangeData) -> ChangeData {
-        serde_json::from_str(&serde_json::to_string(&data).unwrap()).unwrap()
+        let change = Change {
+            kind: data.kind().into(),
+            id: "0190a6e2-7c1d-7000-8000-000000000001".into(),
+            version: 1,
+            deleted: false,
+            data: Some(data),
+        };
+        let read: Change = serde_json::from_str(&serde_json::to_string(&change).unwrap()).unwrap();
+        assert_eq!(read.kind, change.kind);
+        read.data.unwrap()
     }
 
     #[test]
-    fn untagged_change_data_reads_back_as_the_same_kind() {
+    fn change_data_reads_back_as_the_kind_its_change_names() {
         let entry = ChangeData::Entry(EntryData {
             date: "2025-03-21".into(),
             stops: 120,
@@ -626,5 +705,30 @@ mod tests {
         ] {
             assert_eq!(round_trip(data.clone()), data);
         }
+    }
+
+    /// The kind decides: an entry's data sent under another kind is refused, not misread as an
+    /// entry, and a kind nobody knows is named in the error.
+    #[test]
+    fn a_change_is_read_by_its_kind_never_by_its_fields() {
+        let entry = serde_json::to_value(round_trip(ChangeData::Settings(SettingsData {
+            theme: crate::profile::Theme::Light,
+            tax_region: crate::profile::TaxRegion::Uk,
+            updated_at: "2025-03-21T10:00:00Z".into(),
+        })))
+        .unwrap();
+        let change = |kind: &str| serde_json::json!({"kind": kind, "id": "x", "version": 2, "deleted": false, "data": entry});
+        assert!(serde_json::from_value::<Change>(change("settings")).is_ok());
+        assert!(serde_json::from_value::<Change>(change("profile")).is_err());
+        let unknown = serde_json::from_value::<Change>(change("toll")).unwrap_err();
+        assert!(
+            unknown.to_string().contains("unknown kind `toll`"),
+            "{unknown}"
+        );
+        let tombstone: Change = serde_json::from_value(
+            serde_json::json!({"kind": "entry", "id": "x", "version": 3, "deleted": true}),
+        )
+        .unwrap();
+        assert_eq!((tombstone.deleted, tombstone.data), (true, None));
     }
 }

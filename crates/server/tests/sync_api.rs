@@ -1101,7 +1101,7 @@ fn summarise(changes: &[Value]) -> Vec<(String, String, i64, bool)> {
         .iter()
         .map(|c| {
             let typed: domain::sync::Change = serde_json::from_value(c.clone()).unwrap();
-            // ChangeData is untagged: each kind must still read back as its own variant.
+            // Each kind reads back as its own variant (Change.kind is the tag).
             let variant_matches = match (&typed.data, typed.kind.as_str()) {
                 (None, _) => typed.deleted,
                 (Some(domain::sync::ChangeData::Entry(_)), "entry") => true,

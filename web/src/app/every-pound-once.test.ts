@@ -186,7 +186,7 @@ describe('every saved pound, counted once in every total (property)', () => {
         const json = buildJsonExport({
           accountId: TEST_USER_ID,
           profile: { displayName: '', email: null, bio: '', tiers: [] },
-          settings: { theme: 'dark' },
+          settings: { theme: 'dark', taxRegion: 'scotland' },
           entries: live,
           invoices: [],
           pay: { couriers: [], cards: [], deductions: [] },
@@ -195,6 +195,7 @@ describe('every saved pound, counted once in every total (property)', () => {
           mileage: [],
           statementLines: [],
           statementFormats: [],
+          sentUpdates: [],
           from: DATES[0]!,
           to: DATES.at(-1)!,
           exportedAt: '2026-05-31T12:00:00Z',

@@ -38,4 +38,19 @@ mod tests {
             assert!(std::ptr::eq(find(kind.name).unwrap(), kind));
         }
     }
+
+    /// Every kind's name is a tag the pulled data is read by (`domain::sync::ChangeData::read`):
+    /// an empty `data` is refused for a missing field, never as an unknown kind.
+    #[test]
+    fn every_kind_is_read_by_its_name() {
+        for kind in KINDS {
+            let error =
+                domain::sync::ChangeData::read(kind.name, serde_json::json!({})).unwrap_err();
+            assert!(
+                error.to_string().contains("missing field"),
+                "{}: {error}",
+                kind.name
+            );
+        }
+    }
 }

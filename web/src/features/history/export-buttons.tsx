@@ -4,10 +4,10 @@ import { downloadText } from '@/lib/download';
 import { useSyncHandle } from '@/lib/sync-react/use-sync';
 import type { PaySetup } from '@/lib/sync-react/use-pay-setup';
 import type { ProfileView } from '@/lib/sync-react/use-profile';
-import type { LocalEntry, LocalExpense, LocalStatementCheck, LocalMileage, LocalStatementFormat, LocalStatementLine, LocalVehicle, Theme } from '@/sync/types';
+import type { LocalEntry, LocalExpense, LocalStatementCheck, LocalMileage, LocalSentUpdate, LocalStatementFormat, LocalStatementLine, LocalVehicle } from '@/sync/types';
 import { csvFileName, entriesToCsv } from './csv-export';
 import { closedRange, inRange, type DayRange } from './history-range';
-import { buildJsonExport, jsonFileName } from './json-export';
+import { buildJsonExport, jsonFileName, type ExportableSettings } from './json-export';
 import styles from './history-page.module.css';
 
 interface ExportButtonsProps {
@@ -20,15 +20,16 @@ interface ExportButtonsProps {
   profile: ProfileView | undefined;
   /** Couriers name the CSV's rows; the JSON carries couriers, cards and deductions whole. */
   pay: PaySetup | undefined;
-  theme: Theme;
+  /** The synced settings the JSON carries. */
+  settings: ExportableSettings;
   /** Every live expense, vehicle and mileage day: the JSON keeps those in the range (vehicles whole). */
   spending: { expenses: readonly LocalExpense[]; vehicles: readonly LocalVehicle[]; mileage: readonly LocalMileage[] } | undefined;
   /** Every live statement line (the JSON keeps those of its checks) and every saved statement format. */
-  statements: { statementLines: readonly LocalStatementLine[]; statementFormats: readonly LocalStatementFormat[] } | undefined;
+  statements: { statementLines: readonly LocalStatementLine[]; statementFormats: readonly LocalStatementFormat[]; sentUpdates: readonly LocalSentUpdate[] } | undefined;
 }
 
 /** CSV of the days in the range, or JSON of everything the user owns in it; made on the device. */
-export function ExportButtons({ range, today, entries, invoices, profile, pay, theme, spending, statements }: ExportButtonsProps) {
+export function ExportButtons({ range, today, entries, invoices, profile, pay, settings, spending, statements }: ExportButtonsProps) {
   const { db } = useSyncHandle();
   const closed = closedRange(range, entries.map((entry) => entry.date), today);
   const overlapping = invoices.filter((check) => check.periodEnd >= closed.from && check.periodStart <= closed.to);
@@ -51,7 +52,7 @@ export function ExportButtons({ range, today, entries, invoices, profile, pay, t
         disabled={disabled || !profile || !pay || !spending || !statements}
         onClick={() => {
           if (!profile || !pay || !spending || !statements) return;
-          const data = buildJsonExport({ accountId: db.userId, profile, settings: { theme }, entries, invoices, pay, ...spending, ...statements, from: closed.from, to: closed.to, exportedAt: new Date().toISOString() });
+          const data = buildJsonExport({ accountId: db.userId, profile, settings, entries, invoices, pay, ...spending, ...statements, from: closed.from, to: closed.to, exportedAt: new Date().toISOString() });
           downloadText(jsonFileName(closed.from, closed.to), `${JSON.stringify(data, null, 2)}\n`, 'application/json');
         }}
       >

@@ -20,6 +20,7 @@ import { useStatementChecks } from '@/features/statement-checks/use-statement-ch
 import { useExpenses } from '@/features/expenses/use-expenses';
 import { useMileageLog } from '@/features/mileage/use-mileage';
 import { useStatementFormats, useStatementLines } from '@/features/statement-lines/use-statement-lines';
+import { useSentUpdates } from '@/features/sent-updates/use-sent-updates';
 import { useVehicles } from '@/lib/sync-react/use-vehicles';
 import { parkedReasonsByRecord, useParkedChanges } from '@/features/parked-changes/use-parked-changes';
 import { usePaySetup } from '@/lib/sync-react/use-pay-setup';
@@ -97,9 +98,10 @@ export function HistoryPage() {
   );
   const statementLines = useStatementLines();
   const statementFormats = useStatementFormats();
+  const sentUpdates = useSentUpdates();
   const statements = useMemo(
-    () => (statementLines && statementFormats ? { statementLines, statementFormats } : undefined),
-    [statementLines, statementFormats],
+    () => (statementLines && statementFormats && sentUpdates ? { statementLines, statementFormats, sentUpdates } : undefined),
+    [statementLines, statementFormats, sentUpdates],
   );
   const parkedReasons = useMemo(() => parkedReasonsByRecord(parked), [parked]);
   const validRange = rangeProblem(range) === null;
@@ -207,7 +209,7 @@ export function HistoryPage() {
                 invoices={invoices}
                 profile={profile}
                 pay={pay}
-                theme={settings?.theme ?? 'dark'}
+                settings={{ theme: settings?.theme ?? 'dark', taxRegion: settings?.taxRegion ?? 'uk' }}
                 spending={spending}
                 statements={statements}
               />

@@ -16,7 +16,7 @@ function fullExport(): JsonExport {
   return buildJsonExport({
     accountId: TEST_USER_ID,
     profile: { displayName: 'Sam', email: null, bio: '', tiers: [{ rate: 150 }] },
-    settings: { theme: 'light' },
+    settings: { theme: 'light', taxRegion: 'scotland' },
     entries: [entry('e1', '2025-03-03'), entry('e2', '2025-03-04'), { ...entry('e3', '2025-03-05'), courierId: 'evri', rateCardId: 'evri-card' }],
     invoices: [
       {
@@ -49,6 +49,12 @@ function fullExport(): JsonExport {
       {
         id: 'f1', courierId: 'evri', source: 'csv', dateColumn: 'Date', dateOrder: 'dayMonthYear', amountColumn: 'Amount', typeColumn: null, bandColumn: null,
         quantityColumn: null, rateColumn: null, referenceColumn: null, defaultType: 'parcel', deductionsPositive: false, typeWords: [], ...stamps,
+      },
+    ],
+    sentUpdates: [
+      {
+        id: 's1', taxYear: '2024-25', quarter: 4, quarters: 'standard', periodStart: '2024-04-06', periodEnd: '2025-04-05', shape: 'itemised', file: '{}',
+        sha256: '44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a', sentOn: '2025-04-20', product: 'Bridger', reference: 'HMRC-1', supersedes: null, ...stamps,
       },
     ],
     mileage: [{ id: 'm1', date: '2025-03-05', vehicleId: 'van1', courierId: 'evri', odometerStart: 10, odometerEnd: 90, businessMiles: 70, commuteMiles: 10, note: '', ...stamps }],
@@ -89,6 +95,7 @@ function contentsOf(file: JsonExport): Record<string, unknown[]> {
     mileage: strip(file.mileage),
     statementLine: strip(file.statementLines),
     statementFormat: strip(file.statementFormats),
+    sentUpdate: strip(file.sentUpdates),
   };
 }
 
@@ -102,7 +109,7 @@ describe('importing our JSON export', () => {
     const plan = planImport(parsed(file), emptyDevice(), noNewIds);
     expect(plan.invalid).toEqual([]);
     expect(plan.duplicates).toEqual([]);
-    expect(plan.added).toEqual({ courier: 2, vehicle: 1, rateCard: 2, deduction: 1, entry: 3, invoice: 1, expense: 1, mileage: 1, statementLine: 1, statementFormat: 1, sentUpdate: 0 });
+    expect(plan.added).toEqual({ courier: 2, vehicle: 1, rateCard: 2, deduction: 1, entry: 3, invoice: 1, expense: 1, mileage: 1, statementLine: 1, statementFormat: 1, sentUpdate: 1 });
     const written: Record<string, unknown[]> = {};
     for (const write of plan.writes) (written[write.kind] ??= []).push({ id: write.id, ...write.content });
     expect(written).toEqual(contentsOf(file));
@@ -129,7 +136,7 @@ describe('importing our JSON export', () => {
     const first = planImport(parsed(file), emptyDevice(), noNewIds);
     const second = planImport(parsed(file), withWrites(emptyDevice(), first.writes), noNewIds);
     expect(second.writes).toEqual([]);
-    expect(second.duplicates).toHaveLength(14);
+    expect(second.duplicates).toHaveLength(15);
     expect(second.duplicates[0]).toEqual({ place: 'Courier 1', reason: 'The same courier (same id) is already on this device' });
   });
 
@@ -225,7 +232,7 @@ describe('importing our JSON export', () => {
 
     const second = planImport(parsed(file), withWrites(device, first.writes), fresh, { keepIds: false });
     expect(second.writes).toEqual([]);
-    expect(second.duplicates).toHaveLength(14);
+    expect(second.duplicates).toHaveLength(15);
   });
 
   it('refuses a file that is not our export, or is from a newer version', () => {

@@ -5,23 +5,12 @@
 import { z } from '@/lib/zod';
 import { RECORD_KINDS, type RecordKind } from '@/sync/records';
 import { impossibleDay, parseDay } from './import-cells';
-import type { Candidate, ParsedFile, RowNote } from '@/core/import/import-plan';
-import { JSON_EXPORT_FORMAT, JSON_EXPORT_VERSION } from './json-export';
+import { IMPORT_ORDER, type Candidate, type ParsedFile, type RowNote } from '@/core/import/import-plan';
+import { EXPORT_LISTS, JSON_EXPORT_FORMAT, JSON_EXPORT_VERSION } from './json-export';
 
-// The file's list for each kind, and the word for one of them in a row's place ("Entry 3").
-const LISTS: readonly { kind: RecordKind; list: string; word: string }[] = [
-  { kind: 'courier', list: 'couriers', word: 'Courier' },
-  { kind: 'vehicle', list: 'vehicles', word: 'Vehicle' },
-  { kind: 'rateCard', list: 'rateCards', word: 'Rate card' },
-  { kind: 'deduction', list: 'deductions', word: 'Deduction' },
-  { kind: 'entry', list: 'entries', word: 'Entry' },
-  { kind: 'invoice', list: 'invoices', word: 'Statement check' },
-  { kind: 'expense', list: 'expenses', word: 'Expense' },
-  { kind: 'mileage', list: 'mileage', word: 'Mileage day' },
-  { kind: 'statementLine', list: 'statementLines', word: 'Statement line' },
-  { kind: 'statementFormat', list: 'statementFormats', word: 'Statement format' },
-  { kind: 'sentUpdate', list: 'sentUpdates', word: 'Sent update' },
-];
+// The file's list for each kind and the word for one of its records, in the order the import
+// needs (a record after the ones it points at): both derived, so no kind can be left out.
+const LISTS = IMPORT_ORDER.map((kind) => ({ kind, ...EXPORT_LISTS[kind] }));
 
 // The days each kind must carry as YYYY-MM-DD (the pull schema takes any string; a file may be hand-edited).
 const DAY_FIELDS: Record<RecordKind, readonly string[]> = {

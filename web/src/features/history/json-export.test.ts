@@ -46,7 +46,7 @@ function input(overrides: Partial<JsonExportInput> = {}): JsonExportInput {
       { displayName: 'Sam Driver', email: 'sam@example.com', bio: 'Van 2', tiers: [{ stopCount: 110, rate: 198 }, { rate: 148 }] },
       { photoURL: null, role: 'free', isAnonymous: false, syncState: 'pending' },
     ),
-    settings: { theme: 'dark' },
+    settings: { theme: 'dark', taxRegion: 'scotland' },
     entries: [],
     invoices: [],
     pay: { couriers: [], cards: [], deductions: [] },
@@ -55,6 +55,7 @@ function input(overrides: Partial<JsonExportInput> = {}): JsonExportInput {
     mileage: [],
     statementLines: [],
     statementFormats: [],
+    sentUpdates: [],
     from: '2025-03-01',
     to: '2025-03-31',
     exportedAt: '2025-04-01T10:00:00.000Z',
@@ -72,7 +73,7 @@ describe('JSON export', () => {
       range: { from: '2025-03-01', to: '2025-03-31' },
       moneyUnit: 'pence',
       profile: { displayName: 'Sam Driver', email: 'sam@example.com', bio: 'Van 2', paymentConfig: { tiers: [{ stopCount: 110, rate: 198 }, { rate: 148 }] } },
-      settings: { theme: 'dark' },
+      settings: { theme: 'dark', taxRegion: 'scotland' },
       couriers: [],
       rateCards: [],
       deductions: [],
@@ -83,6 +84,7 @@ describe('JSON export', () => {
       mileage: [],
       statementLines: [],
       statementFormats: [],
+      sentUpdates: [],
     });
   });
 

@@ -1,7 +1,12 @@
 // A complete, self-describing copy of the driver's data for a date range: the "take my data
-// with me" export. Every field is copied by name, so nothing the device keeps for syncing
-// (sync state, the server's copy, the outbox) can slip into the file as new fields appear.
+// with me" export. Every kind is copied the same way: its id, its content fields as the
+// contract declares them (sync/records.ts contentOf) and its timestamps, so nothing the device
+// keeps for syncing (sync state, the server's copy, the outbox) can slip into the file, and a
+// new kind or field needs no copier here. What is per kind is which records the range keeps and
+// their order (IN_FILE), and the file's list name (EXPORT_LISTS): tables the compiler refuses
+// to build without every kind.
 import type { PayTier } from '@/core/pay/pay';
+import { contentOf, type RecordContents, type RecordKind } from '@/sync/records';
 import type {
   CourierContent,
   DeductionContent,
@@ -10,11 +15,14 @@ import type {
   StatementCheckContent,
   MileageContent,
   RateCardContent,
+  SentUpdateContent,
   StatementFormatContent,
   StatementLineContent,
+  TaxRegion,
   Theme,
   VehicleContent,
 } from '@/sync/types';
+import { IMPORT_ORDER } from '@/core/import/import-plan';
 import { exportFileName } from './export-file-name';
 
 export const JSON_EXPORT_FORMAT = 'delivery-tracker-export';
@@ -44,6 +52,7 @@ export interface ExportableProfile {
 
 export interface ExportableSettings {
   theme: Theme;
+  taxRegion: TaxRegion;
 }
 
 export interface JsonExportInput {
@@ -60,10 +69,12 @@ export interface JsonExportInput {
   vehicles: readonly Exportable<VehicleContent>[];
   /** Every mileage day; the export keeps those in the range. */
   mileage: readonly Exportable<MileageContent>[];
-  /** Every statement line; the export keeps those of the statement checks it carries. */
+  /** Every statement line; the export keeps the lines of the statement checks it keeps. */
   statementLines: readonly Exportable<StatementLineContent>[];
   /** Every courier's saved statement format, exported whole like the couriers. */
   statementFormats: readonly Exportable<StatementFormatContent>[];
+  /** Every sent quarterly update; the export keeps those whose period meets the range. */
+  sentUpdates: readonly Exportable<SentUpdateContent>[];
   /** YYYY-MM-DD, inclusive. */
   from: string;
   /** YYYY-MM-DD, inclusive. */
@@ -72,21 +83,34 @@ export interface JsonExportInput {
   exportedAt: string;
 }
 
-export interface ExportedEntry extends EntryContent {
-  id: string;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface ExportedStatementCheck extends StatementCheckContent {
-  id: string;
-  createdAt: string;
-  updatedAt: string;
-}
-
 type Exported<C> = C & { id: string; createdAt: string; updatedAt: string };
 
-export interface JsonExport {
+/**
+ * Each kind's list in the file and the word for one of its records (the import's "Entry 3").
+ * The names are the file format: `invoices` holds the statement checks, as in every file
+ * already written.
+ */
+export const EXPORT_LISTS = {
+  courier: { list: 'couriers', word: 'Courier' },
+  vehicle: { list: 'vehicles', word: 'Vehicle' },
+  rateCard: { list: 'rateCards', word: 'Rate card' },
+  deduction: { list: 'deductions', word: 'Deduction' },
+  entry: { list: 'entries', word: 'Entry' },
+  invoice: { list: 'invoices', word: 'Statement check' },
+  expense: { list: 'expenses', word: 'Expense' },
+  mileage: { list: 'mileage', word: 'Mileage day' },
+  statementLine: { list: 'statementLines', word: 'Statement line' },
+  statementFormat: { list: 'statementFormats', word: 'Statement format' },
+  sentUpdate: { list: 'sentUpdates', word: 'Sent update' },
+} as const satisfies { [K in RecordKind]: { list: string; word: string } };
+
+/** Every kind's list, typed by the kind's content. */
+type ExportedLists = { [K in RecordKind as (typeof EXPORT_LISTS)[K]['list']]: Exported<RecordContents[K]>[] };
+
+export type ExportedEntry = Exported<EntryContent>;
+export type ExportedStatementCheck = Exported<StatementCheckContent>;
+
+export type JsonExport = {
   format: typeof JSON_EXPORT_FORMAT;
   version: typeof JSON_EXPORT_VERSION;
   exportedAt: string;
@@ -96,184 +120,47 @@ export interface JsonExport {
   /** Every amount in the file is integer pence. */
   moneyUnit: 'pence';
   profile: { displayName: string; email: string | null; bio: string; paymentConfig: { tiers: PayTier[] } };
-  settings: { theme: Theme };
-  couriers: Exported<CourierContent>[];
-  rateCards: Exported<RateCardContent>[];
-  deductions: Exported<DeductionContent>[];
-  entries: ExportedEntry[];
-  invoices: ExportedStatementCheck[];
-  /** Added after the first files: an older export has none, and the import reads it as empty. */
-  expenses: Exported<ExpenseContent>[];
-  vehicles: Exported<VehicleContent>[];
-  mileage: Exported<MileageContent>[];
-  /** Added with issue 28: an older export has none. */
-  statementLines: Exported<StatementLineContent>[];
-  statementFormats: Exported<StatementFormatContent>[];
+  /** `taxRegion` was added after the first files. */
+  settings: { theme: Theme; taxRegion: TaxRegion };
+} & ExportedLists;
+// Lists added after the first files (expenses, vehicles, mileage, statement lines and formats,
+// sent updates) are absent from older ones,
+// and the import reads them as empty.
+
+/** Which of a kind's live records a range keeps, and their order in the file (stable files). */
+interface InFile<C> {
+  /** `kept` answers whether a record of an earlier kind (in import order) is in the file. */
+  keeps: (record: C, from: string, to: string, kept: (kind: RecordKind, id: string) => boolean) => boolean;
+  order: ((record: Exportable<C>) => string)[];
 }
 
-function exportedEntry(e: ExportableEntry): ExportedEntry {
-  return {
-    id: e.id,
-    date: e.date,
-    courierId: e.courierId,
-    rateCardId: e.rateCardId,
-    stops: e.stops,
-    parcels: e.parcels,
-    collections: e.collections,
-    failed: e.failed,
-    startTime: e.startTime,
-    finishTime: e.finishTime,
-    extra: e.extra,
-    notes: e.notes,
-    total: e.total,
-    separateShift: e.separateShift,
-    createdAt: e.createdAt,
-    updatedAt: e.updatedAt,
-  };
-}
+const whole = () => true;
+const onADay = (record: { date: string }, from: string, to: string) => record.date >= from && record.date <= to;
+const byDay = <C extends { date: string }>(): InFile<C>['order'] => [(r) => r.date, (r) => r.createdAt, (r) => r.id];
 
-function exportedStatementCheck(i: ExportableStatementCheck): ExportedStatementCheck {
-  return {
-    id: i.id,
-    periodStart: i.periodStart,
-    periodEnd: i.periodEnd,
-    paid: i.paid,
-    stops: i.stops,
-    reference: i.reference,
-    courierId: i.courierId,
-    parcels: i.parcels,
-    collections: i.collections,
-    deductions: i.deductions,
-    status: i.status,
-    note: i.note,
-    createdAt: i.createdAt,
-    updatedAt: i.updatedAt,
-  };
-}
-
-function exportedCourier(c: Exportable<CourierContent>): Exported<CourierContent> {
-  return {
-    id: c.id,
-    name: c.name,
-    colour: c.colour,
-    periodKind: c.periodKind,
-    periodAnchor: c.periodAnchor,
-    arrearsWeeks: c.arrearsWeeks,
-    createdAt: c.createdAt,
-    updatedAt: c.updatedAt,
-  };
-}
-
-function exportedCard(c: Exportable<RateCardContent>): Exported<RateCardContent> {
-  return {
-    id: c.id,
-    courierId: c.courierId,
-    validFrom: c.validFrom,
-    label: c.label,
-    perStop: c.perStop ? c.perStop.map(exportedTier) : null,
-    perParcel: c.perParcel,
-    parcelCapPerStop: c.parcelCapPerStop,
-    perCollection: c.perCollection,
-    perFailed: c.perFailed,
-    dayRate: c.dayRate,
-    hourly: c.hourly,
-    peaks: c.peaks.map(({ from, to, extraPerStop, multiplierPercent }) => ({ from, to, extraPerStop, multiplierPercent })),
-    createdAt: c.createdAt,
-    updatedAt: c.updatedAt,
-  };
-}
-
-function exportedDeduction(d: Exportable<DeductionContent>): Exported<DeductionContent> {
-  return {
-    id: d.id,
-    courierId: d.courierId,
-    label: d.label,
-    amount: d.amount,
-    repeat: d.repeat,
-    from: d.from,
-    to: d.to,
-    purpose: d.purpose,
-    vehicleId: d.vehicleId,
-    createdAt: d.createdAt,
-    updatedAt: d.updatedAt,
-  };
-}
-
-function exportedExpense(e: Exportable<ExpenseContent>): Exported<ExpenseContent> {
-  return {
-    id: e.id,
-    date: e.date,
-    amount: e.amount,
-    category: e.category,
-    note: e.note,
-    courierId: e.courierId,
-    vehicleId: e.vehicleId,
-    repeat: e.repeat,
-    repeatUntil: e.repeatUntil,
-    receipts: [...e.receipts],
-    createdAt: e.createdAt,
-    updatedAt: e.updatedAt,
-  };
-}
-
-function exportedVehicle(v: Exportable<VehicleContent>): Exported<VehicleContent> {
-  return { id: v.id, name: v.name, type: v.type, method: v.method, commuteMiles: v.commuteMiles, createdAt: v.createdAt, updatedAt: v.updatedAt };
-}
-
-function exportedMileage(m: Exportable<MileageContent>): Exported<MileageContent> {
-  return {
-    id: m.id,
-    date: m.date,
-    vehicleId: m.vehicleId,
-    courierId: m.courierId,
-    odometerStart: m.odometerStart,
-    odometerEnd: m.odometerEnd,
-    businessMiles: m.businessMiles,
-    commuteMiles: m.commuteMiles,
-    note: m.note,
-    createdAt: m.createdAt,
-    updatedAt: m.updatedAt,
-  };
-}
-
-function exportedStatementLine(l: Exportable<StatementLineContent>): Exported<StatementLineContent> {
-  return {
-    id: l.id,
-    invoiceId: l.invoiceId,
-    courierId: l.courierId,
-    lineKey: l.lineKey,
-    date: l.date,
-    lineType: l.lineType,
-    band: l.band,
-    quantity: l.quantity,
-    rate: l.rate,
-    amount: l.amount,
-    reference: l.reference,
-    createdAt: l.createdAt,
-    updatedAt: l.updatedAt,
-  };
-}
-
-function exportedStatementFormat(f: Exportable<StatementFormatContent>): Exported<StatementFormatContent> {
-  return {
-    id: f.id,
-    courierId: f.courierId,
-    source: f.source,
-    dateColumn: f.dateColumn,
-    dateOrder: f.dateOrder,
-    amountColumn: f.amountColumn,
-    typeColumn: f.typeColumn,
-    bandColumn: f.bandColumn,
-    quantityColumn: f.quantityColumn,
-    rateColumn: f.rateColumn,
-    referenceColumn: f.referenceColumn,
-    defaultType: f.defaultType,
-    deductionsPositive: f.deductionsPositive,
-    typeWords: f.typeWords.map(({ word, lineType, band }) => ({ word, lineType, band })),
-    createdAt: f.createdAt,
-    updatedAt: f.updatedAt,
-  };
-}
+const IN_FILE: { [K in RecordKind]: InFile<RecordContents[K]> } = {
+  // Exported whole: a card from before the range still prices days in it, and an expense or a
+  // mileage day in the range names its vehicle.
+  courier: { keeps: whole, order: [(c) => c.createdAt, (c) => c.id] },
+  rateCard: { keeps: whole, order: [(c) => c.courierId, (c) => c.validFrom, (c) => c.id] },
+  deduction: { keeps: whole, order: [(d) => d.courierId, (d) => d.from, (d) => d.id] },
+  vehicle: { keeps: whole, order: [(v) => v.createdAt, (v) => v.id] },
+  entry: { keeps: onADay, order: byDay() },
+  // A statement belongs in the export when any of its days is in the range.
+  invoice: {
+    keeps: (i, from, to) => i.periodStart <= to && i.periodEnd >= from,
+    order: [(i) => i.periodStart, (i) => i.periodEnd, (i) => i.createdAt, (i) => i.id],
+  },
+  expense: { keeps: (e, from, to) => expenseInRange(e, from, to), order: byDay() },
+  mileage: { keeps: onADay, order: byDay() },
+  // A line goes with its statement check, so the file never holds half a statement.
+  statementLine: { keeps: (l, _from, _to, kept) => kept('invoice', l.invoiceId), order: [(l) => l.invoiceId, (l) => l.date, (l) => l.lineKey] },
+  statementFormat: { keeps: whole, order: [(f) => f.courierId, (f) => f.source, (f) => f.id] },
+  sentUpdate: {
+    keeps: (u, from, to) => u.periodStart <= to && u.periodEnd >= from,
+    order: [(u) => u.taxYear, (u) => u.periodEnd, (u) => u.sentOn, (u) => u.createdAt, (u) => u.id],
+  },
+};
 
 /** An expense is in the range when it is charged on a day of it: once on its date, or repeating from its date until its end. */
 function expenseInRange(e: ExpenseContent, from: string, to: string): boolean {
@@ -297,12 +184,46 @@ function compareBy<T>(...keys: ((item: T) => string)[]) {
   };
 }
 
+/** One kind's list: the live records the range keeps, in file order, each copied by its contract fields. */
+function exportedList<K extends RecordKind>(
+  kind: K,
+  records: readonly Exportable<RecordContents[K]>[],
+  from: string,
+  to: string,
+  kept: (kind: RecordKind, id: string) => boolean,
+): Exported<RecordContents[K]>[] {
+  const { keeps, order } = IN_FILE[kind] as InFile<RecordContents[K]>;
+  return records
+    .filter((record) => record.deleted !== 1 && keeps(record, from, to, kept))
+    .sort(compareBy(...order))
+    .map((record) => ({ id: record.id, ...contentOf(kind, record), createdAt: record.createdAt, updatedAt: record.updatedAt }) as Exported<RecordContents[K]>);
+}
+
 export function buildJsonExport(input: JsonExportInput): JsonExport {
-  const { accountId, profile, settings, entries, invoices, pay, expenses, vehicles, mileage, statementLines, statementFormats, from, to, exportedAt } = input;
-  const live = <T extends { deleted?: 0 | 1 }>(record: T) => record.deleted !== 1;
-  // A statement belongs in the export when any of its days is in the range.
-  const checks = invoices.filter((i) => live(i) && i.periodStart <= to && i.periodEnd >= from);
-  const checkIds = new Set(checks.map((i) => i.id));
+  const { accountId, profile, settings, entries, invoices, pay, expenses, vehicles, mileage, statementLines, statementFormats, sentUpdates, from, to, exportedAt } = input;
+  const records: { [K in RecordKind]: readonly Exportable<RecordContents[K]>[] } = {
+    courier: pay.couriers,
+    vehicle: vehicles,
+    rateCard: pay.cards,
+    deduction: pay.deductions,
+    entry: entries,
+    invoice: invoices,
+    expense: expenses,
+    mileage,
+    statementLine: statementLines,
+    statementFormat: statementFormats,
+    sentUpdate: sentUpdates,
+  };
+  // Kinds in import order, so a kind that keeps records by their references sees what is kept.
+  const keptIds = new Map<RecordKind, Set<string>>();
+  const kept = (kind: RecordKind, id: string) => keptIds.get(kind)?.has(id) ?? false;
+  const listed = new Map<RecordKind, Exported<unknown>[]>();
+  for (const kind of IMPORT_ORDER) {
+    const list = exportedList(kind, records[kind], from, to, kept);
+    keptIds.set(kind, new Set(list.map((record) => record.id)));
+    listed.set(kind, list);
+  }
+  const lists = Object.fromEntries((Object.keys(EXPORT_LISTS) as RecordKind[]).map((kind) => [EXPORT_LISTS[kind].list, listed.get(kind)])) as ExportedLists;
   return {
     format: JSON_EXPORT_FORMAT,
     version: JSON_EXPORT_VERSION,
@@ -316,46 +237,8 @@ export function buildJsonExport(input: JsonExportInput): JsonExport {
       bio: profile.bio,
       paymentConfig: { tiers: profile.tiers.map(exportedTier) },
     },
-    settings: { theme: settings.theme },
-    couriers: pay.couriers
-      .filter(live)
-      .sort(compareBy((c) => c.createdAt, (c) => c.id))
-      .map(exportedCourier),
-    rateCards: pay.cards
-      .filter(live)
-      .sort(compareBy((c) => c.courierId, (c) => c.validFrom, (c) => c.id))
-      .map(exportedCard),
-    deductions: pay.deductions
-      .filter(live)
-      .sort(compareBy((d) => d.courierId, (d) => d.from, (d) => d.id))
-      .map(exportedDeduction),
-    entries: entries
-      .filter((e) => live(e) && e.date >= from && e.date <= to)
-      .sort(compareBy((e) => e.date, (e) => e.createdAt, (e) => e.id))
-      .map(exportedEntry),
-    invoices: checks
-      .sort(compareBy((i) => i.periodStart, (i) => i.periodEnd, (i) => i.createdAt, (i) => i.id))
-      .map(exportedStatementCheck),
-    expenses: expenses
-      .filter((e) => live(e) && expenseInRange(e, from, to))
-      .sort(compareBy((e) => e.date, (e) => e.createdAt, (e) => e.id))
-      .map(exportedExpense),
-    vehicles: vehicles
-      .filter(live)
-      .sort(compareBy((v) => v.createdAt, (v) => v.id))
-      .map(exportedVehicle),
-    mileage: mileage
-      .filter((m) => live(m) && m.date >= from && m.date <= to)
-      .sort(compareBy((m) => m.date, (m) => m.createdAt, (m) => m.id))
-      .map(exportedMileage),
-    statementLines: statementLines
-      .filter((l) => live(l) && checkIds.has(l.invoiceId))
-      .sort(compareBy((l) => l.invoiceId, (l) => l.date, (l) => l.lineKey))
-      .map(exportedStatementLine),
-    statementFormats: statementFormats
-      .filter(live)
-      .sort(compareBy((f) => f.courierId, (f) => f.source, (f) => f.id))
-      .map(exportedStatementFormat),
+    settings: { theme: settings.theme, taxRegion: settings.taxRegion },
+    ...lists,
   };
 }
 
