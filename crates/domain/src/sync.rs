@@ -714,6 +714,7 @@ mod tests {
         let entry = serde_json::to_value(round_trip(ChangeData::Settings(SettingsData {
             theme: crate::profile::Theme::Light,
             tax_region: crate::profile::TaxRegion::Uk,
+            quarters: crate::profile::MtdQuarters::Standard,
             updated_at: "2025-03-21T10:00:00Z".into(),
         })))
         .unwrap();
