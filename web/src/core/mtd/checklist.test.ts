@@ -14,7 +14,7 @@ describe('the year-end checklist', () => {
       ['quarters', false, 'Not marked as sent: Q3, Q4'],
       // Q1's change went into Q2, sent after it.
       ['changes', true, 'No changes since the last update sent'],
-      ['vehicles', false, 'Method not settled by a sent update: Van'],
+      ['vehicles', false, 'Method still to choose for good: Van (once a return uses it, it stays with the vehicle)'],
       ['receipts', false, '2 expenses have no receipt photo'],
     ]);
     expect(yearEndChecklist({ year: '2026-27', quarters: all([true, true, true, true], [false, false, false, true]), openVehicles: [], expensesWithoutReceipts: 1 }).slice(1, 2)[0]).toMatchObject({ done: false, text: 'Changed since sent, not yet in a later update: Q4' });

@@ -7,7 +7,7 @@ export interface ChecklistInput {
   year: TaxYearLabel;
   /** Each quarter: whether a snapshot stands, and whether the records changed since. */
   quarters: { number: number; sent: boolean; changedSinceSent: boolean }[];
-  /** Vehicles whose method is still open this year (no sent update fixed it). */
+  /** Vehicles whose method is still open this year (no earlier year's records used one). */
   openVehicles: string[];
   /** The year's expenses with no receipt photo. */
   expensesWithoutReceipts: number;
@@ -37,7 +37,7 @@ export function yearEndChecklist({ quarters, openVehicles, expensesWithoutReceip
     {
       id: 'vehicles',
       done: openVehicles.length === 0,
-      text: openVehicles.length === 0 ? 'Every vehicle’s method is settled' : `Method not settled by a sent update: ${openVehicles.join(', ')}`,
+      text: openVehicles.length === 0 ? 'Every vehicle’s method is settled' : `Method still to choose for good: ${openVehicles.join(', ')} (once a return uses it, it stays with the vehicle)`,
     },
     {
       id: 'receipts',
