@@ -18,12 +18,14 @@ use domain::{
     phone::SendLimits,
     profile::{MtdQuarters, ProfileUpdate, SettingsUpdate, TaxRegion, Theme},
     rate_card::{Peak, RateCard},
+    sent_update::{ExpensesShape, SentUpdateInput},
     statement_check::{CheckStatus, StatementCheck},
     statement_format::{DateOrder, FormatSource, StatementFormatInput, TypeWord},
     statement_line::{LineType, SizeBand, StatementLine},
     sync::{
         ChangeData, CourierData, DeductionData, EntryData, ExpenseData, MileageData, RateCardData,
-        SettingsData, StatementCheckData, StatementFormatData, StatementLineData, VehicleData,
+        SentUpdateData, SettingsData, StatementCheckData, StatementFormatData, StatementLineData,
+        VehicleData,
     },
     vehicle::{Vehicle, VehicleMethod, VehicleType},
 };
@@ -34,6 +36,7 @@ use server::{
     expenses::Expenses,
     mileage::MileageLog,
     rate_cards::RateCards,
+    sent_updates::SentUpdates,
     statement_checks::StatementChecks,
     statement_formats::StatementFormats,
     statement_lines::StatementLines,
@@ -2104,7 +2107,147 @@ async fn statement_lines_and_formats_round_trip(backend: Backend) {
     );
 }
 
+/// A sent quarterly update is write-once (`SentUpdates::WRITE_ONCE`): a second put of the
+/// stored record with other content, or a delete of it, is refused `immutable` and changes
+/// nothing; a replay of the put that stored it is acknowledged with its first answer; a new
+/// record superseding it is stored; another account's id is `not-owner`.
+async fn sent_updates_are_write_once(backend: Backend) {
+    use sha2::{Digest, Sha256};
+    let Some((store, _keep)) = store(backend).await else {
+        return;
+    };
+    let user = store
+        .create_user(account("sent@example.com"))
+        .await
+        .unwrap();
+    let other = store
+        .create_user(account("sent-other@example.com"))
+        .await
+        .unwrap();
+    let file = "{\"periodIncome\":{\"turnover\":300}}\n".to_owned();
+    let sent = |id: Uuid, reference: &str, supersedes: Option<Uuid>| {
+        SentUpdateInput {
+            id: id.to_string(),
+            tax_year: "2026-27".into(),
+            quarter: 1,
+            quarters: "standard".into(),
+            period_start: "2026-04-06".into(),
+            period_end: "2026-07-05".into(),
+            shape: "itemised".into(),
+            file: file.clone(),
+            sha256: hex::encode(Sha256::digest(file.as_bytes())),
+            sent_on: "2026-08-01".into(),
+            product: "Bridger".into(),
+            reference: reference.into(),
+            supersedes: supersedes.map(|id| id.to_string()),
+        }
+        .validate()
+        .unwrap()
+    };
+    let (first, second) = (Uuid::now_v7(), Uuid::now_v7());
+    let batch = || {
+        vec![
+            mutation("s1", MutationAction::put::<SentUpdates>(&sent(first, "REF-1", None))),
+            mutation(
+                "s2",
+                MutationAction::put::<SentUpdates>(&sent(first, "CHANGED", None)),
+            ),
+            mutation("s3", MutationAction::delete::<SentUpdates>(first)),
+            mutation(
+                "s4",
+                MutationAction::put::<SentUpdates>(&sent(second, "REF-2", Some(first))),
+            ),
+        ]
+    };
+    let outcome = store
+        .push(user.id, batch(), 5_000, quota(100))
+        .await
+        .unwrap();
+    assert_eq!(
+        codes(&outcome),
+        [None, Some("immutable"), Some("immutable"), None]
+    );
+    assert_eq!(outcome.cursor, STARTER_RECORDS + 2);
+
+    // The same put again (its mutation id: a device that never got the answer) is
+    // acknowledged as it was; the whole batch replayed answers the same and writes nothing.
+    let replay = store
+        .push(
+            user.id,
+            vec![mutation(
+                "s1",
+                MutationAction::put::<SentUpdates>(&sent(first, "REF-1", None)),
+            )],
+            6_000,
+            quota(100),
+        )
+        .await
+        .unwrap();
+    assert_eq!(codes(&replay), [None]);
+    assert_eq!(replay.results[0], outcome.results[0]);
+    assert!(!replay.changed, "a replay writes nothing");
+    let again = store
+        .push(user.id, batch(), 7_000, quota(100))
+        .await
+        .unwrap();
+    assert_eq!(again.results, outcome.results);
+    assert!(!again.changed);
+
+    let at = "1970-01-01T00:00:05Z".to_owned();
+    let data = |reference: &str, supersedes: Option<Uuid>| {
+        Some(ChangeData::SentUpdate(SentUpdateData {
+            tax_year: "2026-27".into(),
+            quarter: 1,
+            quarters: MtdQuarters::Standard,
+            period_start: "2026-04-06".into(),
+            period_end: "2026-07-05".into(),
+            shape: ExpensesShape::Itemised,
+            file: file.clone(),
+            sha256: hex::encode(Sha256::digest(file.as_bytes())),
+            sent_on: "2026-08-01".into(),
+            product: "Bridger".into(),
+            reference: reference.into(),
+            supersedes: supersedes.map(|id| id.to_string()),
+            created_at: at.clone(),
+            updated_at: at.clone(),
+        }))
+    };
+    let page = store.pull(user.id, STARTER_RECORDS, 10).await.unwrap();
+    let pulled: Vec<(String, String, i64, bool)> = page
+        .changes
+        .iter()
+        .map(|c| (c.kind.clone(), c.id.clone(), c.version, c.deleted))
+        .collect();
+    assert_eq!(
+        pulled,
+        [
+            ("sentUpdate".to_owned(), first.to_string(), STARTER_RECORDS + 1, false),
+            ("sentUpdate".to_owned(), second.to_string(), STARTER_RECORDS + 2, false),
+        ]
+    );
+    let kept: Vec<Option<ChangeData>> = page.changes.into_iter().map(|c| c.data).collect();
+    assert_eq!(kept, [data("REF-1", None), data("REF-2", Some(first))]);
+    assert!(!page.has_more);
+
+    let theirs = store
+        .push(
+            other.id,
+            vec![
+                mutation("o1", MutationAction::put::<SentUpdates>(&sent(first, "MINE", None))),
+                mutation("o2", MutationAction::delete::<SentUpdates>(first)),
+            ],
+            8_000,
+            quota(100),
+        )
+        .await
+        .unwrap();
+    assert_eq!(codes(&theirs), [Some("not-owner"), Some("not-owner")]);
+    let after = store.pull(user.id, STARTER_RECORDS + 2, 10).await.unwrap();
+    assert!(after.changes.is_empty(), "nothing of theirs was written");
+}
+
 on_both_backends!(
+    sent_updates_are_write_once,
     statement_lines_and_formats_round_trip,
     users_round_trip_and_emails_are_unique,
     password_login_lookup_skips_guests,
