@@ -2147,7 +2147,10 @@ async fn sent_updates_are_write_once(backend: Backend) {
     let (first, second) = (Uuid::now_v7(), Uuid::now_v7());
     let batch = || {
         vec![
-            mutation("s1", MutationAction::put::<SentUpdates>(&sent(first, "REF-1", None))),
+            mutation(
+                "s1",
+                MutationAction::put::<SentUpdates>(&sent(first, "REF-1", None)),
+            ),
             mutation(
                 "s2",
                 MutationAction::put::<SentUpdates>(&sent(first, "CHANGED", None)),
@@ -2221,8 +2224,18 @@ async fn sent_updates_are_write_once(backend: Backend) {
     assert_eq!(
         pulled,
         [
-            ("sentUpdate".to_owned(), first.to_string(), STARTER_RECORDS + 1, false),
-            ("sentUpdate".to_owned(), second.to_string(), STARTER_RECORDS + 2, false),
+            (
+                "sentUpdate".to_owned(),
+                first.to_string(),
+                STARTER_RECORDS + 1,
+                false
+            ),
+            (
+                "sentUpdate".to_owned(),
+                second.to_string(),
+                STARTER_RECORDS + 2,
+                false
+            ),
         ]
     );
     let kept: Vec<Option<ChangeData>> = page.changes.into_iter().map(|c| c.data).collect();
@@ -2233,7 +2246,10 @@ async fn sent_updates_are_write_once(backend: Backend) {
         .push(
             other.id,
             vec![
-                mutation("o1", MutationAction::put::<SentUpdates>(&sent(first, "MINE", None))),
+                mutation(
+                    "o1",
+                    MutationAction::put::<SentUpdates>(&sent(first, "MINE", None)),
+                ),
                 mutation("o2", MutationAction::delete::<SentUpdates>(first)),
             ],
             8_000,

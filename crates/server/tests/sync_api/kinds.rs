@@ -217,7 +217,10 @@ pub fn patched(args: &Value, patch: Value) -> Value {
 pub static TABLE: &[Row] = &[
     Row {
         kind: "entry",
-        references: &[to("courierId", "courier", false), to("rateCardId", "rateCard", true)],
+        references: &[
+            to("courierId", "courier", false),
+            to("rateCardId", "rateCard", true),
+        ],
         valid: |id, t| day_args(id, t.of("courier"), Some(t.of("rateCard"))),
         stored: |t| {
             json!({"date": "2025-09-02", "stops": 10, "extra": 0, "notes": "", "total": 1_330,
@@ -275,9 +278,7 @@ pub static TABLE: &[Row] = &[
                    "status": "unchecked", "note": ""})
         },
         // Without the optional fields of before: they are cleared.
-        edit: |id, _| {
-            json!({"id": id, "periodStart": "2025-03-17", "periodEnd": "2025-03-30", "paid": 200_000})
-        },
+        edit: |id, _| json!({"id": id, "periodStart": "2025-03-17", "periodEnd": "2025-03-30", "paid": 200_000}),
         edited: |t| {
             json!({"periodStart": "2025-03-17", "periodEnd": "2025-03-30", "paid": 200_000,
                    "stops": null, "reference": "", "courierId": t.of("courier"),
@@ -296,10 +297,22 @@ pub static TABLE: &[Row] = &[
             // Each rule, with a phrase the driver sees.
             cases.extend(
                 [
-                    (args(json!({"id": "INV-1"})), "Statement check id must be a UUID"),
-                    (args(json!({"periodStart": "2025-02-29"})), "Period start must be a real day"),
-                    (args(json!({"periodEnd": "31/03/2025"})), "Period end must be a real day"),
-                    (args(json!({"periodStart": "2025-04-01"})), "on or after the period start"),
+                    (
+                        args(json!({"id": "INV-1"})),
+                        "Statement check id must be a UUID",
+                    ),
+                    (
+                        args(json!({"periodStart": "2025-02-29"})),
+                        "Period start must be a real day",
+                    ),
+                    (
+                        args(json!({"periodEnd": "31/03/2025"})),
+                        "Period end must be a real day",
+                    ),
+                    (
+                        args(json!({"periodStart": "2025-04-01"})),
+                        "on or after the period start",
+                    ),
                     (
                         args(json!({"periodStart": "2024-01-01", "periodEnd": "2025-01-01"})),
                         "at most 366 days",
@@ -307,9 +320,18 @@ pub static TABLE: &[Row] = &[
                     (args(json!({"paid": -1})), "Paid must be between"),
                     (args(json!({"paid": 10_000_001})), "Paid must be between"),
                     (args(json!({"stops": -1})), "Stops must be a whole number"),
-                    (args(json!({"stops": 100_001})), "Stops must be a whole number"),
-                    (args(json!({"reference": "r".repeat(101)})), "at most 100 characters"),
-                    (args(json!({"reference": "INV\u{0}1"})), "control characters"),
+                    (
+                        args(json!({"stops": 100_001})),
+                        "Stops must be a whole number",
+                    ),
+                    (
+                        args(json!({"reference": "r".repeat(101)})),
+                        "at most 100 characters",
+                    ),
+                    (
+                        args(json!({"reference": "INV\u{0}1"})),
+                        "control characters",
+                    ),
                     (args(json!({"paid": 1.5})), "Invalid invoice"),
                     (args(json!({"userId": "someone-else"})), "unknown field"),
                     (without(&base, "paid"), "missing field `paid`"),
@@ -388,7 +410,10 @@ pub static TABLE: &[Row] = &[
     },
     Row {
         kind: "deduction",
-        references: &[to("courierId", "courier", false), to("vehicleId", "vehicle", true)],
+        references: &[
+            to("courierId", "courier", false),
+            to("vehicleId", "vehicle", true),
+        ],
         valid: |id, t| {
             patched(
                 &deduction_args(id, t.of("courier")),
@@ -418,8 +443,10 @@ pub static TABLE: &[Row] = &[
                            "repeat": "once", "from": "2025-03-03", "to": "2025-03-04"}),
                     4,
                 ),
-                Invalid::refused(json!({"id": new_id(), "courierId": t.of("courier"), "label": "A",
-                                        "amount": 1, "repeat": "once", "from": "2025-01-05", "vat": 1})),
+                Invalid::refused(
+                    json!({"id": new_id(), "courierId": t.of("courier"), "label": "A",
+                                        "amount": 1, "repeat": "once", "from": "2025-01-05", "vat": 1}),
+                ),
             ]
         },
         every_field_required: false,
@@ -456,7 +483,10 @@ pub static TABLE: &[Row] = &[
     },
     Row {
         kind: "expense",
-        references: &[to("courierId", "courier", true), to("vehicleId", "vehicle", true)],
+        references: &[
+            to("courierId", "courier", true),
+            to("vehicleId", "vehicle", true),
+        ],
         valid: |id, t| expense_args(id, Some(t.of("courier")), Some(t.of("vehicle"))),
         stored: |t| {
             json!({"date": "2025-04-06", "amount": 4_599, "category": "fuel", "note": "Shell",
@@ -497,7 +527,10 @@ pub static TABLE: &[Row] = &[
     },
     Row {
         kind: "mileage",
-        references: &[to("vehicleId", "vehicle", false), to("courierId", "courier", true)],
+        references: &[
+            to("vehicleId", "vehicle", false),
+            to("courierId", "courier", true),
+        ],
         valid: |id, t| mileage_args(id, t.of("vehicle"), Some(t.of("courier"))),
         stored: |t| {
             json!({"date": "2026-04-05", "vehicleId": t.of("vehicle"), "courierId": t.of("courier"),
@@ -542,7 +575,10 @@ pub static TABLE: &[Row] = &[
     },
     Row {
         kind: "statementLine",
-        references: &[to("invoiceId", "invoice", false), to("courierId", "courier", false)],
+        references: &[
+            to("invoiceId", "invoice", false),
+            to("courierId", "courier", false),
+        ],
         valid: |id, t| line_args(id, t.of("invoice"), t.of("courier"), " EV123 "),
         stored: |t| {
             json!({"invoiceId": t.of("invoice"), "courierId": t.of("courier"), "lineKey": "csv:3f2a:0",
@@ -557,12 +593,17 @@ pub static TABLE: &[Row] = &[
         },
         invalid: |t| {
             let line = |patch: Value| {
-                patched(&line_args(&new_id(), t.of("invoice"), t.of("courier"), "EV1"), patch)
+                patched(
+                    &line_args(&new_id(), t.of("invoice"), t.of("courier"), "EV1"),
+                    patch,
+                )
             };
             vec![
                 Invalid::field_names(
-                    line(json!({"lineKey": "Not A Key", "lineType": "stop", "quantity": -1,
-                                "rate": 100_001, "date": "18/03/2025"})),
+                    line(
+                        json!({"lineKey": "Not A Key", "lineType": "stop", "quantity": -1,
+                                "rate": 100_001, "date": "18/03/2025"}),
+                    ),
                     &["band", "date", "lineKey", "quantity", "rate"],
                 ),
                 Invalid::field_names(
@@ -582,7 +623,12 @@ pub static TABLE: &[Row] = &[
             stored["typeWords"][0]["word"] = json!("Van hire");
             stored
         },
-        edit: |id, t| patched(&format_args(id, t.of("courier")), json!({"amountColumn": "Total"})),
+        edit: |id, t| {
+            patched(
+                &format_args(id, t.of("courier")),
+                json!({"amountColumn": "Total"}),
+            )
+        },
         edited: |t| {
             let mut stored = without(&format_args("", t.of("courier")), "id");
             stored["typeWords"][0]["word"] = json!("Van hire");
@@ -615,7 +661,10 @@ pub static TABLE: &[Row] = &[
         edited: |t| (row("sentUpdate").stored)(t),
         invalid: |_| {
             vec![Invalid::fields(
-                patched(&sent_update_args(&new_id(), "REF-X"), json!({"sha256": "0".repeat(64)})),
+                patched(
+                    &sent_update_args(&new_id(), "REF-X"),
+                    json!({"sha256": "0".repeat(64)}),
+                ),
                 json!({"sha256": ["SHA-256 is not the file's: the file changed after it was hashed"]}),
             )]
         },
@@ -699,10 +748,18 @@ pub fn sent_update_args(id: &str, reference: &str) -> Value {
 fn every_registered_kind_has_a_row() {
     let registered: Vec<&str> = server::registry::KINDS.iter().map(|k| k.name).collect();
     let rows: Vec<&str> = TABLE.iter().map(|row| row.kind).collect();
-    assert_eq!(rows, registered, "one row per registered kind, in registry order");
+    assert_eq!(
+        rows, registered,
+        "one row per registered kind, in registry order"
+    );
     for kind in server::registry::KINDS {
-        let declared: Vec<(&str, &str)> = kind.references.iter().map(|r| (r.field, r.kind)).collect();
-        let listed: Vec<(&str, &str)> = row(kind.name).references.iter().map(|r| (r.field, r.kind)).collect();
+        let declared: Vec<(&str, &str)> =
+            kind.references.iter().map(|r| (r.field, r.kind)).collect();
+        let listed: Vec<(&str, &str)> = row(kind.name)
+            .references
+            .iter()
+            .map(|r| (r.field, r.kind))
+            .collect();
         assert_eq!(listed, declared, "{}: the row's references", kind.name);
     }
 }

@@ -6,8 +6,7 @@ use serde_json::{Value, json};
 use crate::{
     S,
     common::{Backend, spawn_app},
-    new_id, pull_all, put, put_statement_check, statement_check_args, statuses, summarise,
-    user_id,
+    new_id, pull_all, put, put_statement_check, statement_check_args, statuses, summarise, user_id,
 };
 
 /// A day and a statement check recorded by a newer app (a second courier, parcels, times, a

@@ -8,7 +8,7 @@ use crate::{
     S,
     common::{Backend, spawn_app},
     content,
-    kinds::{courier_args, card_args, day_args, deduction_args, vehicle_args},
+    kinds::{card_args, courier_args, day_args, deduction_args, vehicle_args},
     mutation, new_id, pull_all, put_statement_check, statement_check_args, statuses, user_id,
 };
 

@@ -102,6 +102,4 @@ async fn malformed_sync_requests_get_clear_4xx(backend: Backend) {
     );
 }
 
-crate::on_both_backends!(
-    malformed_sync_requests_get_clear_4xx,
-);
+crate::on_both_backends!(malformed_sync_requests_get_clear_4xx,);

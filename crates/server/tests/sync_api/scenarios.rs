@@ -12,8 +12,9 @@ use serde_json::{Value, json};
 use crate::{
     S, codes,
     common::{Backend, Reply, TestApp, spawn_app, spawn_app_with},
-    content, cursor_now, mutation, new_id, pull, pull_all, pull_since, statuses, summarise,
+    content, cursor_now,
     kinds::{Row, TABLE, Targets, row, write_once},
+    mutation, new_id, pull, pull_all, pull_since, statuses, summarise,
 };
 
 const PASSWORD: &str = "van-route-42";
@@ -195,6 +196,7 @@ async fn a_delete_wins_over_a_later_edit(backend: Backend) {
                 "{kind}: the late puts wrote nothing"
             );
             assert!(changes.iter().all(|c| c.get("data").is_none()), "{kind}");
+            assert_eq!(cursor_now(&app, &cookie).await, start + 3, "{kind}");
         }
     }
 }
@@ -305,7 +307,11 @@ async fn concurrent_identical_pushes_apply_once(backend: Backend) {
             bodies.windows(2).all(|w| w[0] == w[1]),
             "{kind}: every push got the same answer"
         );
-        assert_eq!(codes(&app.push(&cookie, batch).await), ["applied"; 2], "{kind}");
+        assert_eq!(
+            codes(&app.push(&cookie, batch).await),
+            ["applied"; 2],
+            "{kind}"
+        );
         let versions: Vec<i64> = pull_since(&app, &cookie, start)
             .await
             .iter()
@@ -397,7 +403,10 @@ async fn other_accounts_records_are_untouchable_and_invisible(backend: Backend) 
     let mutations: Vec<Value> = attempts.iter().map(|(_, m)| m.clone()).collect();
     let reply = app.push(&mallory, mutations.clone()).await;
     assert_eq!(reply.status, StatusCode::OK, "{}", reply.text);
-    for ((what, _), result) in attempts.iter().zip(reply.body["results"].as_array().unwrap()) {
+    for ((what, _), result) in attempts
+        .iter()
+        .zip(reply.body["results"].as_array().unwrap())
+    {
         assert_eq!(
             (result["status"].as_str(), result["code"].as_str()),
             (Some("rejected"), Some("not-owner")),
@@ -422,7 +431,9 @@ async fn other_accounts_records_are_untouchable_and_invisible(backend: Backend) 
     // Ownership goes both ways: an id mallory deleted first is hers, alice cannot claim it.
     for row in TABLE {
         let claimed = new_id();
-        let reply = app.push(&mallory, vec![delete_of(row.kind, &claimed)]).await;
+        let reply = app
+            .push(&mallory, vec![delete_of(row.kind, &claimed)])
+            .await;
         assert_eq!(codes(&reply), ["applied"], "{}", row.kind);
         let reply = app
             .push(&alice, vec![put_of(row, (row.valid)(&claimed, &alices))])
@@ -435,7 +446,8 @@ async fn other_accounts_records_are_untouchable_and_invisible(backend: Backend) 
     for row in TABLE {
         let start = cursor_now(&app, &mallory).await;
         let shared = new_id();
-        let put_with = |args: Value| json!({"id": shared, "name": format!("{}.put", row.kind), "args": args});
+        let put_with =
+            |args: Value| json!({"id": shared, "name": format!("{}.put", row.kind), "args": args});
         let reply = app
             .push(&alice, vec![put_with((row.valid)(&new_id(), &alices))])
             .await;
@@ -444,7 +456,12 @@ async fn other_accounts_records_are_untouchable_and_invisible(backend: Backend) 
             .push(&mallory, vec![put_with((row.valid)(&new_id(), &mallorys))])
             .await;
         assert_eq!(codes(&reply), ["applied"], "{}: {}", row.kind, reply.text);
-        assert_eq!(pull_since(&app, &mallory, start).await.len(), 1, "{}", row.kind);
+        assert_eq!(
+            pull_since(&app, &mallory, start).await.len(),
+            1,
+            "{}",
+            row.kind
+        );
     }
 }
 
@@ -492,7 +509,12 @@ async fn references_are_checked_in_push_order(backend: Backend) {
         }
         let early = put_of(row, pointing_at_all(row, &new_id(), &fresh));
         let reply = app.push(&cookie, vec![early.clone()]).await;
-        assert_eq!(codes(&reply), ["missing-reference"], "{kind}: {}", reply.text);
+        assert_eq!(
+            codes(&reply),
+            ["missing-reference"],
+            "{kind}: {}",
+            reply.text
+        );
         assert!(
             pull_since(&app, &cookie, start).await.is_empty(),
             "{kind}: nothing refused was written"
@@ -501,13 +523,21 @@ async fn references_are_checked_in_push_order(backend: Backend) {
             .iter()
             .map(|referenced| {
                 let referenced = crate::kinds::row(referenced);
-                put_of(referenced, (referenced.valid)(fresh.of(referenced.kind), &fresh))
+                put_of(
+                    referenced,
+                    (referenced.valid)(fresh.of(referenced.kind), &fresh),
+                )
             })
             .collect();
         arrivals.push(early.clone());
         let count = arrivals.len();
         let reply = app.push(&cookie, arrivals).await;
-        assert_eq!(codes(&reply), vec!["applied"; count], "{kind}: {}", reply.text);
+        assert_eq!(
+            codes(&reply),
+            vec!["applied"; count],
+            "{kind}: {}",
+            reply.text
+        );
         let replay = app.push(&cookie, vec![early]).await;
         assert_eq!(codes(&replay), ["applied"], "{kind}");
         assert_eq!(
@@ -527,7 +557,12 @@ async fn references_are_checked_in_push_order(backend: Backend) {
             deleted.push(put_of(row, pointing_at_all(row, &new_id(), &fresh)));
             let count = deleted.len();
             let reply = app.push(&cookie, deleted).await;
-            assert_eq!(codes(&reply), vec!["applied"; count], "{kind}: {}", reply.text);
+            assert_eq!(
+                codes(&reply),
+                vec!["applied"; count],
+                "{kind}: {}",
+                reply.text
+            );
         }
 
         // Left null, a nullable reference points at nothing and needs nothing.
@@ -543,7 +578,12 @@ async fn references_are_checked_in_push_order(backend: Backend) {
                 args[*field] = Value::Null;
             }
             let reply = app.push(&cookie, vec![put_of(row, args)]).await;
-            assert_eq!(codes(&reply), ["applied"], "{kind} with {nullable:?} null: {}", reply.text);
+            assert_eq!(
+                codes(&reply),
+                ["applied"],
+                "{kind} with {nullable:?} null: {}",
+                reply.text
+            );
         }
     }
 }
@@ -611,7 +651,10 @@ async fn bad_input_is_refused_naming_every_problem(backend: Backend) {
                 assert_eq!(&named, names, "{name}: {}", reply.text);
             }
             if let Some(phrase) = &case.says {
-                assert!(message.contains(phrase.as_str()), "{name} {args}: {message}");
+                assert!(
+                    message.contains(phrase.as_str()),
+                    "{name} {args}: {message}"
+                );
             }
             if let Some(exact) = case.message {
                 assert_eq!(message, exact, "{name} {args}");
@@ -623,7 +666,10 @@ async fn bad_input_is_refused_naming_every_problem(backend: Backend) {
         let valid = (row.valid)(&new_id(), &t);
         let mut refused = vec![(
             "an unknown field".to_owned(),
-            put_of(row, crate::kinds::patched(&valid, json!({"userId": new_id()}))),
+            put_of(
+                row,
+                crate::kinds::patched(&valid, json!({"userId": new_id()})),
+            ),
         )];
         if row.every_field_required {
             for field in valid.as_object().unwrap().keys() {
@@ -694,7 +740,9 @@ async fn pull_pages_and_returns_tombstones(backend: Backend) {
         let reply = app
             .push(
                 &cookie,
-                ids.iter().map(|id| put_of(row, (row.valid)(id, &t))).collect(),
+                ids.iter()
+                    .map(|id| put_of(row, (row.valid)(id, &t)))
+                    .collect(),
             )
             .await;
         assert_eq!(codes(&reply), ["applied"; 25], "{kind}: {}", reply.text);
@@ -787,7 +835,12 @@ async fn every_kind_interleaves_in_one_pull_with_paging(backend: Backend) {
     }
     for i in 5..8 {
         for (row, ids) in TABLE.iter().zip(&ids) {
-            add(put_of(row, (row.valid)(&ids[i], &t)), row.kind, &ids[i], false);
+            add(
+                put_of(row, (row.valid)(&ids[i], &t)),
+                row.kind,
+                &ids[i],
+                false,
+            );
         }
     }
     add(
@@ -803,7 +856,12 @@ async fn every_kind_interleaves_in_one_pull_with_paging(backend: Backend) {
     }
     for (row, ids) in TABLE.iter().zip(&ids) {
         if !write_once(row.kind) {
-            add(put_of(row, (row.edit)(&ids[1], &t)), row.kind, &ids[1], false);
+            add(
+                put_of(row, (row.edit)(&ids[1], &t)),
+                row.kind,
+                &ids[1],
+                false,
+            );
         }
     }
     let total = i64::try_from(expected.len()).unwrap();
@@ -896,7 +954,11 @@ async fn pulls_racing_pushes_never_skip_a_change(backend: Backend) {
                     "args": {"theme": if round % 2 == 0 { "light" } else { "dark" }}}));
                 let reply = app.push(&cookie, mutations).await;
                 assert_eq!(reply.status, StatusCode::OK);
-                assert!(statuses(&reply).iter().all(|s| s == "applied"), "{}", reply.text);
+                assert!(
+                    statuses(&reply).iter().all(|s| s == "applied"),
+                    "{}",
+                    reply.text
+                );
                 written.extend(ids);
             }
             written
@@ -956,7 +1018,12 @@ async fn every_kind_counts_in_the_records_quota(backend: Backend) {
                 .collect(),
         )
         .await;
-    assert_eq!(codes(&reply), vec!["applied"; TABLE.len()], "{}", reply.text);
+    assert_eq!(
+        codes(&reply),
+        vec!["applied"; TABLE.len()],
+        "{}",
+        reply.text
+    );
     for (row, id) in TABLE.iter().zip(&first) {
         let mut mutations = vec![put_of(row, (row.valid)(&new_id(), &t))];
         if !write_once(row.kind) {
