@@ -104,6 +104,11 @@ pub struct EntryData {
     #[serde(default)]
     #[schema(default = false)]
     pub separate_shift: bool,
+    /// The parcels by size band (they add up to `parcels`); null when not counted by band
+    /// (absent from a server or an export older than bands).
+    #[serde(default)]
+    #[schema(default = json!(null))]
+    pub bands: Option<crate::size_bands::BandCounts>,
     pub created_at: String,
     pub updated_at: String,
 }
@@ -158,6 +163,11 @@ pub struct RateCardData {
     pub day_rate: Option<i64>,
     pub hourly: Option<i64>,
     pub peaks: Vec<crate::rate_card::Peak>,
+    /// Pay per parcel by size band; null when the card does not pay by band (absent from a
+    /// server or an export older than bands).
+    #[serde(default)]
+    #[schema(default = json!(null))]
+    pub band_rates: Option<crate::size_bands::BandRates>,
     pub created_at: String,
     pub updated_at: String,
 }

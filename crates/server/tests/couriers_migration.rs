@@ -225,6 +225,7 @@ async fn every_user_gets_a_courier_and_every_day_keeps_its_total(backend: Backen
             failed: None,
             hours: None,
             separate_shift: false,
+            bands: None,
         }),
     };
     let full = store

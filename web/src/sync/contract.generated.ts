@@ -6,6 +6,22 @@ import { z } from '../lib/zod';
 export const KIND_NAMES = ['entry', 'invoice', 'courier', 'rateCard', 'deduction', 'vehicle', 'expense', 'mileage', 'statementLine', 'statementFormat', 'sentUpdate'] as const;
 export type GeneratedKind = (typeof KIND_NAMES)[number];
 
+/** A day's parcels of each band; a band the driver did not count is 0. Wire and input shape alike: every band is written. */
+export interface BandCounts {
+  extraLarge: number;
+  large: number;
+  medium: number;
+  packet: number;
+  small: number;
+}
+export const bandCountsSchema = z.object({
+  extraLarge: z.number().int(),
+  large: z.number().int(),
+  medium: z.number().int(),
+  packet: z.number().int(),
+  small: z.number().int(),
+});
+
 /** Where the driver is with a check. */
 export type CheckStatus = 'unchecked' | 'matches' | 'disputed' | 'resolved';
 export const checkStatusSchema = z.enum(['unchecked', 'matches', 'disputed', 'resolved']);
@@ -40,6 +56,22 @@ export interface PayTier {
 export const payTierSchema = z.object({
   rate: moneySchema,
   stopCount: z.number().int().optional(),
+});
+
+/** What a card pays for one parcel of each band, in pence; null = the courier has no such band (a parcel logged in it is paid at the card's pay per parcel, if any). */
+export interface BandRates {
+  extraLarge: number | null;
+  large: number | null;
+  medium: number | null;
+  packet: number | null;
+  small: number | null;
+}
+export const bandRatesSchema = z.object({
+  extraLarge: z.number().int().nullable(),
+  large: z.number().int().nullable(),
+  medium: z.number().int().nullable(),
+  packet: z.number().int().nullable(),
+  small: z.number().int().nullable(),
 });
 
 /** The SA103 expense categories (web `core/tax/expense-categories.ts` maps each to its box). */
@@ -108,6 +140,8 @@ export interface GeneratedEntryContent {
   startTime: string | null;
   stops: number;
   total: number;
+  /** The parcels by size band (they add up to `parcels`); null when not counted by band (absent from a server or an export older than bands). */
+  bands: BandCounts | null;
 }
 
 const entryContent = z.object({
@@ -124,6 +158,7 @@ const entryContent = z.object({
   startTime: z.string().nullable(),
   stops: z.number().int(),
   total: z.number().int(),
+  bands: bandCountsSchema.nullable().default(null),
 });
 
 /** A statement check (`kind: "invoice"`, the name older devices send): what a statement said was paid for a period. */
@@ -187,6 +222,8 @@ export interface GeneratedRateCardContent {
   perParcel: number | null;
   perStop: PayTier[] | null;
   validFrom: string;
+  /** Pay per parcel by size band; null when the card does not pay by band (absent from a server or an export older than bands). */
+  bandRates: BandRates | null;
 }
 
 const rateCardContent = z.object({
@@ -201,6 +238,7 @@ const rateCardContent = z.object({
   perParcel: z.number().int().nullable(),
   perStop: z.array(payTierSchema).nullable(),
   validFrom: z.string(),
+  bandRates: bandRatesSchema.nullable().default(null),
 });
 
 /** A deduction (`kind: "deduction"`). */
@@ -479,6 +517,7 @@ export const STARTER_RECORDS = [
   },
   {
     "data": {
+      "bandRates": null,
       "courierId": "{userId}",
       "dayRate": null,
       "hourly": null,
