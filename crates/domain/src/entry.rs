@@ -184,24 +184,22 @@ impl EntryInput {
                 Ok(rate_card_id),
                 Some(bands),
                 true,
-            ) => {
-                Ok(Entry {
-                    id,
-                    date,
-                    stops,
-                    extra: Money(self.extra),
-                    notes: self.notes.clone(),
-                    total: Money(self.total),
-                    courier_id,
-                    rate_card_id,
-                    parcels: parcels.flatten(),
-                    collections: collections.flatten(),
-                    failed: failed.flatten(),
-                    hours,
-                    separate_shift: self.separate_shift.unwrap_or(false),
-                    bands,
-                })
-            }
+            ) => Ok(Entry {
+                id,
+                date,
+                stops,
+                extra: Money(self.extra),
+                notes: self.notes.clone(),
+                total: Money(self.total),
+                courier_id,
+                rate_card_id,
+                parcels: parcels.flatten(),
+                collections: collections.flatten(),
+                failed: failed.flatten(),
+                hours,
+                separate_shift: self.separate_shift.unwrap_or(false),
+                bands,
+            }),
             _ => Err(problems),
         }
     }

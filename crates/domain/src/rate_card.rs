@@ -137,13 +137,15 @@ impl RateCardInput {
             (1, MAX_PARCEL_CAP_PER_STOP),
             &mut p,
         );
+        // The words an older app has always been answered with (the golden wire keeps them);
+        // a card paying by band may cap parcels too.
         if self.parcel_cap_per_stop.is_some()
             && self.per_parcel.is_none()
             && self.band_rates.is_none()
         {
             p.push((
                 "parcelCapPerStop",
-                "A parcel cap needs pay per parcel or by band".into(),
+                "A parcel cap needs pay per parcel".into(),
             ));
         }
         let band_rates = match &self.band_rates {
@@ -190,21 +192,23 @@ impl RateCardInput {
             ));
         }
         match (id, courier_id, valid_from, label, band_rates, p.is_empty()) {
-            (Some(id), Some(courier_id), Some(valid_from), Some(label), Some(band_rates), true) => Ok(RateCard {
-                id,
-                courier_id,
-                valid_from,
-                label,
-                per_stop: per_stop.ok().flatten(),
-                per_parcel: per_parcel.flatten(),
-                parcel_cap_per_stop: cap.flatten(),
-                per_collection: per_collection.flatten(),
-                per_failed: per_failed.flatten(),
-                day_rate: day_rate.flatten(),
-                hourly: hourly.flatten(),
-                peaks,
-                band_rates,
-            }),
+            (Some(id), Some(courier_id), Some(valid_from), Some(label), Some(band_rates), true) => {
+                Ok(RateCard {
+                    id,
+                    courier_id,
+                    valid_from,
+                    label,
+                    per_stop: per_stop.ok().flatten(),
+                    per_parcel: per_parcel.flatten(),
+                    parcel_cap_per_stop: cap.flatten(),
+                    per_collection: per_collection.flatten(),
+                    per_failed: per_failed.flatten(),
+                    day_rate: day_rate.flatten(),
+                    hourly: hourly.flatten(),
+                    peaks,
+                    band_rates,
+                })
+            }
             _ => Err(p),
         }
     }
@@ -360,7 +364,7 @@ mod tests {
                     c.band_rates = Some(BandRates {
                         large: Some(10_001),
                         ..BandRates::default()
-                    })
+                    });
                 },
                 "bandRates",
             ),
@@ -431,7 +435,7 @@ mod tests {
                 c.band_rates = Some(BandRates {
                     small: Some(55),
                     ..BandRates::default()
-                })
+                });
             },
         ];
         for earn in ways {

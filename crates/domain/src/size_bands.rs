@@ -49,7 +49,9 @@ impl BandCounts {
             Some(parcels) => {
                 problems.push((
                     "bands",
-                    format!("The parcels by band add up to {total}, not the {parcels} parcels given"),
+                    format!(
+                        "The parcels by band add up to {total}, not the {parcels} parcels given"
+                    ),
                 ));
                 None
             }

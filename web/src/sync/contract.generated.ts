@@ -30,6 +30,22 @@ export const checkStatusSchema = z.enum(['unchecked', 'matches', 'disputed', 're
 export type PeriodKind = 'weekly' | 'fourFourFive' | 'monthly';
 export const periodKindSchema = z.enum(['weekly', 'fourFourFive', 'monthly']);
 
+/** What a card pays for one parcel of each band, in pence; null = the courier has no such band (a parcel logged in it is paid at the card's pay per parcel, if any). */
+export interface BandRates {
+  extraLarge: number | null;
+  large: number | null;
+  medium: number | null;
+  packet: number | null;
+  small: number | null;
+}
+export const bandRatesSchema = z.object({
+  extraLarge: z.number().int().nullable(),
+  large: z.number().int().nullable(),
+  medium: z.number().int().nullable(),
+  packet: z.number().int().nullable(),
+  small: z.number().int().nullable(),
+});
+
 /** A validated peak, in its wire shape (dates YYYY-MM-DD). */
 export interface Peak {
   extraPerStop: number | null;
@@ -56,22 +72,6 @@ export interface PayTier {
 export const payTierSchema = z.object({
   rate: moneySchema,
   stopCount: z.number().int().optional(),
-});
-
-/** What a card pays for one parcel of each band, in pence; null = the courier has no such band (a parcel logged in it is paid at the card's pay per parcel, if any). */
-export interface BandRates {
-  extraLarge: number | null;
-  large: number | null;
-  medium: number | null;
-  packet: number | null;
-  small: number | null;
-}
-export const bandRatesSchema = z.object({
-  extraLarge: z.number().int().nullable(),
-  large: z.number().int().nullable(),
-  medium: z.number().int().nullable(),
-  packet: z.number().int().nullable(),
-  small: z.number().int().nullable(),
 });
 
 /** The SA103 expense categories (web `core/tax/expense-categories.ts` maps each to its box). */
@@ -124,6 +124,8 @@ export type ExpensesShape = 'itemised' | 'consolidated';
 export const expensesShapeSchema = z.enum(['itemised', 'consolidated']);
 
 export interface GeneratedEntryContent {
+  /** The parcels by size band (they add up to `parcels`); null when not counted by band (absent from a server or an export older than bands). */
+  bands: BandCounts | null;
   collections: number | null;
   courierId: string;
   date: string;
@@ -140,11 +142,10 @@ export interface GeneratedEntryContent {
   startTime: string | null;
   stops: number;
   total: number;
-  /** The parcels by size band (they add up to `parcels`); null when not counted by band (absent from a server or an export older than bands). */
-  bands: BandCounts | null;
 }
 
 const entryContent = z.object({
+  bands: bandCountsSchema.nullable().default(null),
   collections: z.number().int().nullable(),
   courierId: z.string(),
   date: z.string(),
@@ -158,7 +159,6 @@ const entryContent = z.object({
   startTime: z.string().nullable(),
   stops: z.number().int(),
   total: z.number().int(),
-  bands: bandCountsSchema.nullable().default(null),
 });
 
 /** A statement check (`kind: "invoice"`, the name older devices send): what a statement said was paid for a period. */
@@ -211,6 +211,8 @@ const courierContent = z.object({
 
 /** A rate card (`kind: "rateCard"`). Money in pence; null = the rule is not used. */
 export interface GeneratedRateCardContent {
+  /** Pay per parcel by size band; null when the card does not pay by band (absent from a server or an export older than bands). */
+  bandRates: BandRates | null;
   courierId: string;
   dayRate: number | null;
   hourly: number | null;
@@ -222,11 +224,10 @@ export interface GeneratedRateCardContent {
   perParcel: number | null;
   perStop: PayTier[] | null;
   validFrom: string;
-  /** Pay per parcel by size band; null when the card does not pay by band (absent from a server or an export older than bands). */
-  bandRates: BandRates | null;
 }
 
 const rateCardContent = z.object({
+  bandRates: bandRatesSchema.nullable().default(null),
   courierId: z.string(),
   dayRate: z.number().int().nullable(),
   hourly: z.number().int().nullable(),
@@ -238,7 +239,6 @@ const rateCardContent = z.object({
   perParcel: z.number().int().nullable(),
   perStop: z.array(payTierSchema).nullable(),
   validFrom: z.string(),
-  bandRates: bandRatesSchema.nullable().default(null),
 });
 
 /** A deduction (`kind: "deduction"`). */
