@@ -231,7 +231,7 @@ describe('pay by size band', () => {
       bandRates: fc.record({ packet: rate, small: rate, medium: rate, large: rate, extraLarge: rate }),
       perParcel: rate,
       parcelCapPerStop: fc.option(fc.integer({ min: 1, max: 50 }), { nil: null }),
-      perStop: fc.option(fc.constant([...DEFAULT_TIERS]), { nil: null }),
+      perStop: fc.option(fc.constant<PayTier[]>(DEFAULT_TIERS.map((t) => ({ ...t }))), { nil: null }),
       perCollection: rate,
       dayRate: fc.option(fc.integer({ min: 0, max: 100_000 }), { nil: null }),
     });
