@@ -121,3 +121,8 @@ export async function pdfTextItems(pdfjs: PdfJs, data: Uint8Array): Promise<PdfT
     await document.destroy();
   }
 }
+
+/** A PDF file starts with these bytes, whatever its name says. */
+export function isPdf(bytes: Uint8Array): boolean {
+  return bytes.length >= 5 && String.fromCharCode(...bytes.subarray(0, 5)) === '%PDF-';
+}
