@@ -12,7 +12,7 @@ import { createRequire } from 'node:module';
 import { describe, it } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
 import { statementPdf } from '../src/testing/statement-pdf';
-import { courierItem, goOffline, newPage, openCourier, openDayForm, openNav, phone, serverAndBrowser, serverHolds, short, signUp, thisWeek, uniqueEmail } from './harness';
+import { goOffline, newPage, openCourier, openDayForm, openNav, phone, serverAndBrowser, serverHolds, short, signUp, thisWeek, uniqueEmail } from './harness';
 
 const run = serverAndBrowser();
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -90,7 +90,7 @@ describe('parcels by size band', () => {
     await mine.getByRole('button', { name: 'Edit rates from the start' }).click();
     await mine.getByRole('checkbox', { name: 'Pay per stop, in tiers' }).uncheck();
     await mine.getByRole('button', { name: 'Per parcel by size band' }).click();
-    for (const band of Object.keys(RATE) as Band[]) await mine.getByRole("textbox", { name: `${WORDS[band]} parcel (£) (optional)`, exact: true }).fill((RATE[band] / 100).toFixed(2));
+    for (const band of Object.keys(RATE) as Band[]) await mine.getByRole('textbox', { name: `${WORDS[band]} parcel (£) (optional)`, exact: true }).fill((RATE[band] / 100).toFixed(2));
     await mine.getByRole('button', { name: 'Save' }).click();
     await mine.getByText('Payment settings saved successfully!').waitFor();
     await serverHolds(page, 'the card paying by band', (records) => records.some((r) => r.kind === 'rateCard' && (r.data?.bandRates as { large?: number } | null)?.large === 120));

@@ -55,7 +55,8 @@ export function EntryFields({ form, errors, onChange, pay, defaultCourierId, sav
   };
   const order: Optional[] = ['stops', 'parcels', 'collections', 'failed', 'times'];
   const shown = order.filter((field) => paid[field]);
-  const hidden = order.filter((field) => !paid[field]);
+  // A card paying by band counts the parcels in the band row: no second parcels field.
+  const hidden = order.filter((field) => !paid[field] && !(field === 'parcels' && paid.bands));
 
   return (
     <>

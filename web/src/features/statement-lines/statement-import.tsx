@@ -118,9 +118,11 @@ export function StatementImport({ check }: { check: LocalStatementCheck }) {
         Import the statement file
       </h2>
       <p className={styles.hint}>
-        {saved
-          ? 'This courier’s file layout is saved: choose the file and its lines are added.'
-          : 'Choose the courier’s statement, CSV or PDF. You match its columns once; next time it is one tap.'}
+        {savedOf('csv') && savedOf('pdf')
+          ? 'This courier’s CSV and PDF layouts are saved: choose the file and its lines are added.'
+          : saved
+            ? `This courier’s ${saved.source === 'pdf' ? 'PDF' : 'CSV'} layout is saved: such a file is added in one tap; the other kind is matched once.`
+            : 'Choose the courier’s statement, CSV or PDF. You match its columns once; next time it is one tap.'}
       </p>
       <input ref={input} className={styles.fileInput} type="file" accept=".csv,.pdf,text/csv,text/plain,application/pdf" aria-label="Statement file (CSV or PDF)" onChange={(e) => void onFile(e)} />
       <Button variant="secondary" onClick={() => input.current?.click()} disabled={busy}>
@@ -231,9 +233,10 @@ export function StatementImport({ check }: { check: LocalStatementCheck }) {
 function TablePreview({ table, pdf }: { table: StatementTable; pdf: boolean }) {
   const shown = table.rows.slice(0, 4);
   return (
-    <div className={styles.preview} role="region" aria-label="The file's first rows" tabIndex={0}>
+    <>
+      <p className={styles.hint}>{pdf ? 'The PDF’s text, split into columns under its headings:' : 'The file’s first rows:'}</p>
+      <div className={styles.preview} role="region" aria-label="The file's first rows" tabIndex={0}>
       <table className={styles.previewTable}>
-        <caption className={styles.hint}>{pdf ? 'The PDF’s text, split into columns under its headings' : 'The file’s first rows'}</caption>
         <thead>
           <tr>
             {table.header.map((heading, i) => (
@@ -253,6 +256,7 @@ function TablePreview({ table, pdf }: { table: StatementTable; pdf: boolean }) {
           ))}
         </tbody>
       </table>
-    </div>
+      </div>
+    </>
   );
 }
