@@ -54,6 +54,7 @@ describe("the original app's CSV (Date, Stops, Extra, Total)", () => {
           startTime: null,
           finishTime: null,
           separateShift: false,
+          bands: null,
         },
       },
       expect.objectContaining({ place: 'Row 3', content: expect.objectContaining({ date: '2025-03-22', stops: 95, extra: 0, total: 18_000 }) }),
