@@ -79,7 +79,9 @@ export default defineConfig({
         icons: MANIFEST_ICONS,
       },
       workbox: {
-        globPatterns: ['**/*.{js,css,html,svg,png,ico,woff2,webmanifest}'],
+        // mjs: the PDF reader's worker (pdfjs-dist), loaded only when a driver picks a PDF
+        // statement, precached so that works offline too.
+        globPatterns: ['**/*.{js,mjs,css,html,svg,png,ico,woff2,webmanifest}'],
         navigateFallback: '/index.html',
         // The API and health check always go to the network; the sync engine handles failure.
         navigateFallbackDenylist: [/^\/api\//, /^\/healthz/],

@@ -60,7 +60,7 @@ describe('statement lines', () => {
       `${short(tuesday)},Depot charge,1,2.00`,
     ].join('\r\n');
     const file = { name: 'statement.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) };
-    await page.getByLabel('Statement file (CSV)').setInputFiles(file);
+    await page.getByLabel('Statement file (CSV or PDF)').setInputFiles(file);
     const mapping = page.getByRole('group', { name: "Match the file's columns" });
     await mapping.getByText('4 lines read.').waitFor();
     assert.equal(await mapping.getByLabel('“Depot charge”').inputValue(), 'deduction');
@@ -87,7 +87,7 @@ describe('statement lines', () => {
     await row('Day not on the statement').getByRole('link', { name: `Your day ${short(wednesday)}: 90 stops, £178.20` }).waitFor();
 
     // The same file again: the saved layout imports in one tap, and nothing is added.
-    await page.getByLabel('Statement file (CSV)').setInputFiles(file);
+    await page.getByLabel('Statement file (CSV or PDF)').setInputFiles(file);
     await page.getByText('Nothing new: all 4 lines of this file are already on this statement.').waitFor();
     assert.equal(await page.getByRole('list', { name: 'Statement lines' }).getByRole('listitem').count(), 4);
 

@@ -43,6 +43,7 @@ pub fn first_rate_card(user_id: Uuid, tiers: PayTiers) -> RateCard {
         day_rate: None,
         hourly: None,
         peaks: Vec::new(),
+        band_rates: None,
     }
 }
 
@@ -80,6 +81,7 @@ mod tests {
             day_rate: None,
             hourly: None,
             peaks: Vec::new(),
+            band_rates: None,
         };
         assert_eq!(input.validate().unwrap(), card);
     }

@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 use time::{Date, Time, macros::format_description};
 use uuid::Uuid;
 
-use crate::{fields, money::Money};
+use crate::{fields, money::Money, size_bands::BandCounts};
 
 pub const MAX_STOPS: u32 = 1_000;
 /// £10,000 of extra pay in one day: anything above is a typo.
@@ -58,6 +58,10 @@ pub struct EntryInput {
     /// not one, and an edit keeps what is stored (see the server's `kept_when_absent`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub separate_shift: Option<bool>,
+    /// The parcels by size band, when the courier pays by band; their sum is `parcels`.
+    /// Absent (an app older than bands) or null: the day's parcels were not counted by band.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bands: Option<BandCounts>,
 }
 
 /// A validated entry.
@@ -79,6 +83,8 @@ pub struct Entry {
     pub hours: Option<(Time, Time)>,
     /// A deliberate extra shift, so never flagged as the same day logged twice.
     pub separate_shift: bool,
+    /// The parcels by size band; when present they add up to `parcels`.
+    pub bands: Option<BandCounts>,
 }
 
 /// Field name → message, in a stable order.
@@ -154,6 +160,12 @@ impl EntryInput {
         let parcels = count(self.parcels, "parcels", "Parcels");
         let collections = count(self.collections, "collections", "Collections");
         let failed = count(self.failed, "failed", "Failed or returned items");
+        // Checked against the parcels as given: a parcels problem is already named above.
+        let bands = match (&self.bands, &parcels) {
+            (Some(bands), Some(_)) => bands.validate(self.parcels, &mut problems).map(Some),
+            (Some(_), None) => None,
+            (None, _) => Some(None),
+        };
         let hours = self.hours(&mut problems);
         match (
             id,
@@ -161,25 +173,33 @@ impl EntryInput {
             stops,
             courier_id,
             rate_card_id,
+            bands,
             problems.is_empty(),
         ) {
-            (Some(id), Some(date), Some(stops), Some(courier_id), Ok(rate_card_id), true) => {
-                Ok(Entry {
-                    id,
-                    date,
-                    stops,
-                    extra: Money(self.extra),
-                    notes: self.notes.clone(),
-                    total: Money(self.total),
-                    courier_id,
-                    rate_card_id,
-                    parcels: parcels.flatten(),
-                    collections: collections.flatten(),
-                    failed: failed.flatten(),
-                    hours,
-                    separate_shift: self.separate_shift.unwrap_or(false),
-                })
-            }
+            (
+                Some(id),
+                Some(date),
+                Some(stops),
+                Some(courier_id),
+                Ok(rate_card_id),
+                Some(bands),
+                true,
+            ) => Ok(Entry {
+                id,
+                date,
+                stops,
+                extra: Money(self.extra),
+                notes: self.notes.clone(),
+                total: Money(self.total),
+                courier_id,
+                rate_card_id,
+                parcels: parcels.flatten(),
+                collections: collections.flatten(),
+                failed: failed.flatten(),
+                hours,
+                separate_shift: self.separate_shift.unwrap_or(false),
+                bands,
+            }),
             _ => Err(problems),
         }
     }
@@ -258,6 +278,7 @@ mod tests {
             start_time: None,
             finish_time: None,
             separate_shift: None,
+            bands: None,
         }
     }
 
@@ -395,6 +416,59 @@ mod tests {
         ] {
             assert!(ok.validate(USER).is_ok(), "{ok:?}");
         }
+    }
+
+    #[test]
+    fn parcels_by_band_add_up_to_the_parcels() {
+        let bands = |packet, small, large| BandCounts {
+            packet,
+            small,
+            large,
+            ..BandCounts::default()
+        };
+        // (bands, parcels, the fields named; none = valid)
+        let cases: Vec<(Option<BandCounts>, Option<i64>, Vec<&str>)> = vec![
+            (Some(bands(100, 60, 20)), Some(180), vec![]),
+            (None, Some(180), vec![]),
+            (Some(BandCounts::default()), Some(0), vec![]),
+            (Some(bands(100, 60, 21)), Some(180), vec!["bands"]),
+            (Some(bands(100, 60, 20)), None, vec!["bands"]),
+            (Some(bands(-1, 60, 20)), Some(79), vec!["bands"]),
+            (Some(bands(2_001, 0, 0)), Some(2_001), vec!["parcels"]),
+            (Some(bands(100, 60, 20)), Some(-1), vec!["parcels"]),
+        ];
+        for (given, parcels, named) in cases {
+            let day = EntryInput {
+                bands: given,
+                parcels,
+                ..full()
+            };
+            assert_eq!(fields(&day), named, "{given:?} {parcels:?}");
+            if named.is_empty() {
+                assert_eq!(day.validate(USER).unwrap().bands, given);
+            }
+        }
+        let problems = EntryInput {
+            bands: Some(bands(100, 60, 21)),
+            ..full()
+        }
+        .validate(USER)
+        .unwrap_err();
+        assert_eq!(
+            problems[0].1,
+            "The parcels by band add up to 181, not the 180 parcels given"
+        );
+    }
+
+    #[test]
+    fn a_day_from_an_app_older_than_bands_has_none() {
+        let json = r#"{"id":"0190a6e2-7c1d-7000-8000-000000000001","date":"2025-01-01","stops":1,"total":198,"parcels":3}"#;
+        let parsed = serde_json::from_str::<EntryInput>(json).unwrap();
+        assert_eq!(parsed.validate(USER).unwrap().bands, None);
+        let json = r#"{"id":"0190a6e2-7c1d-7000-8000-000000000001","date":"2025-01-01","stops":1,"total":198,"parcels":3,"bands":{"packet":0,"small":2,"medium":0,"large":1,"extraLarge":0}}"#;
+        let parsed = serde_json::from_str::<EntryInput>(json).unwrap();
+        let bands = parsed.validate(USER).unwrap().bands.unwrap();
+        assert_eq!((bands.small, bands.large, bands.packet), (2, 1, 0));
     }
 
     #[test]

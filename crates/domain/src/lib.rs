@@ -22,6 +22,7 @@ pub mod push;
 pub mod rate_card;
 pub mod role;
 pub mod sent_update;
+pub mod size_bands;
 pub mod statement_check;
 pub mod statement_format;
 pub mod statement_line;

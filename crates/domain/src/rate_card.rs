@@ -9,6 +9,7 @@ use uuid::Uuid;
 use crate::{
     entry::FieldProblems,
     fields,
+    size_bands::BandRates,
     tiers::{PayTier, PayTiers},
 };
 
@@ -47,6 +48,10 @@ pub struct RateCardInput {
     pub hourly: Option<i64>,
     #[serde(default)]
     pub peaks: Vec<PeakInput>,
+    /// Pay per parcel by size band, for a courier that pays by band; null (or absent, from an
+    /// app older than bands) = parcels are not paid by band.
+    #[serde(default)]
+    pub band_rates: Option<BandRates>,
 }
 
 /// A peak period: from `from` to `to` (inclusive) a day earns extra per stop, or its pay is
@@ -87,6 +92,7 @@ pub struct RateCard {
     pub day_rate: Option<i64>,
     pub hourly: Option<i64>,
     pub peaks: Vec<Peak>,
+    pub band_rates: Option<BandRates>,
 }
 
 impl RateCardInput {
@@ -131,12 +137,21 @@ impl RateCardInput {
             (1, MAX_PARCEL_CAP_PER_STOP),
             &mut p,
         );
-        if self.parcel_cap_per_stop.is_some() && self.per_parcel.is_none() {
+        // The words an older app has always been answered with (the golden wire keeps them);
+        // a card paying by band may cap parcels too.
+        if self.parcel_cap_per_stop.is_some()
+            && self.per_parcel.is_none()
+            && self.band_rates.is_none()
+        {
             p.push((
                 "parcelCapPerStop",
                 "A parcel cap needs pay per parcel".into(),
             ));
         }
+        let band_rates = match &self.band_rates {
+            None => Some(None),
+            Some(rates) => rates.validate(MAX_UNIT_PENCE, &mut p).map(Some),
+        };
         let per_collection = pence(
             self.per_collection,
             "perCollection",
@@ -168,28 +183,32 @@ impl RateCardInput {
         ]
         .iter()
         .any(Option::is_some)
-            || self.per_stop.is_some();
+            || self.per_stop.is_some()
+            || self.band_rates.is_some();
         if !earns {
             p.push((
                 "perStop",
-                "A card needs at least one of pay per stop, per parcel, per collection, a day rate or an hourly rate".into(),
+                "A card needs at least one of pay per stop, per parcel, by size band, per collection, a day rate or an hourly rate".into(),
             ));
         }
-        match (id, courier_id, valid_from, label, p.is_empty()) {
-            (Some(id), Some(courier_id), Some(valid_from), Some(label), true) => Ok(RateCard {
-                id,
-                courier_id,
-                valid_from,
-                label,
-                per_stop: per_stop.ok().flatten(),
-                per_parcel: per_parcel.flatten(),
-                parcel_cap_per_stop: cap.flatten(),
-                per_collection: per_collection.flatten(),
-                per_failed: per_failed.flatten(),
-                day_rate: day_rate.flatten(),
-                hourly: hourly.flatten(),
-                peaks,
-            }),
+        match (id, courier_id, valid_from, label, band_rates, p.is_empty()) {
+            (Some(id), Some(courier_id), Some(valid_from), Some(label), Some(band_rates), true) => {
+                Ok(RateCard {
+                    id,
+                    courier_id,
+                    valid_from,
+                    label,
+                    per_stop: per_stop.ok().flatten(),
+                    per_parcel: per_parcel.flatten(),
+                    parcel_cap_per_stop: cap.flatten(),
+                    per_collection: per_collection.flatten(),
+                    per_failed: per_failed.flatten(),
+                    day_rate: day_rate.flatten(),
+                    hourly: hourly.flatten(),
+                    peaks,
+                    band_rates,
+                })
+            }
             _ => Err(p),
         }
     }
@@ -273,6 +292,7 @@ mod tests {
             day_rate: None,
             hourly: None,
             peaks: vec![peak("2025-12-01", "2025-12-24", Some(20), None)],
+            band_rates: None,
         }
     }
 
@@ -338,6 +358,16 @@ mod tests {
                 },
                 "parcelCapPerStop",
             ),
+            (|c| c.band_rates = Some(BandRates::default()), "bandRates"),
+            (
+                |c| {
+                    c.band_rates = Some(BandRates {
+                        large: Some(10_001),
+                        ..BandRates::default()
+                    });
+                },
+                "bandRates",
+            ),
             (|c| c.per_collection = Some(10_001), "perCollection"),
             (|c| c.per_failed = Some(-1), "perFailed"),
             (|c| c.day_rate = Some(100_001), "dayRate"),
@@ -395,18 +425,52 @@ mod tests {
         };
         assert_eq!(fields(&none), ["perStop"]);
         type Earn = fn(&mut RateCardInput);
-        let ways: [Earn; 5] = [
+        let ways: [Earn; 6] = [
             |c| c.per_stop = Some(PayTiers::default().tiers().to_vec()),
             |c| c.per_parcel = Some(0),
             |c| c.per_collection = Some(0),
             |c| c.day_rate = Some(12_000),
             |c| c.hourly = Some(1_250),
+            |c| {
+                c.band_rates = Some(BandRates {
+                    small: Some(55),
+                    ..BandRates::default()
+                });
+            },
         ];
         for earn in ways {
             let mut card = none.clone();
             earn(&mut card);
             assert!(card.validate().is_ok(), "{card:?}");
         }
+    }
+
+    #[test]
+    fn a_card_paying_by_band_may_cap_parcels_an_address() {
+        let by_band = RateCardInput {
+            per_stop: None,
+            per_collection: None,
+            parcel_cap_per_stop: Some(3),
+            band_rates: Some(BandRates {
+                packet: Some(35),
+                small: Some(55),
+                large: Some(120),
+                ..BandRates::default()
+            }),
+            ..input()
+        };
+        let card = by_band.validate().unwrap();
+        assert_eq!(card.band_rates.unwrap().large, Some(120));
+        assert_eq!(card.parcel_cap_per_stop, Some(3));
+        let json = r#"{"id":"0190a6e2-7c1d-7000-8000-0000000000d1","courierId":"0190a6e2-7c1d-7000-8000-0000000000c1","validFrom":"2025-09-01","bandRates":{"packet":35,"large":120}}"#;
+        let card = serde_json::from_str::<RateCardInput>(json)
+            .unwrap()
+            .validate()
+            .unwrap();
+        assert_eq!(
+            card.band_rates.map(|r| (r.packet, r.small, r.large)),
+            Some((Some(35), None, Some(120)))
+        );
     }
 
     #[test]

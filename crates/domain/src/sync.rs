@@ -104,6 +104,11 @@ pub struct EntryData {
     #[serde(default)]
     #[schema(default = false)]
     pub separate_shift: bool,
+    /// The parcels by size band (they add up to `parcels`); null when not counted by band
+    /// (absent from a server or an export older than bands).
+    #[serde(default)]
+    #[schema(default = json!(null))]
+    pub bands: Option<crate::size_bands::BandCounts>,
     pub created_at: String,
     pub updated_at: String,
 }
@@ -158,6 +163,11 @@ pub struct RateCardData {
     pub day_rate: Option<i64>,
     pub hourly: Option<i64>,
     pub peaks: Vec<crate::rate_card::Peak>,
+    /// Pay per parcel by size band; null when the card does not pay by band (absent from a
+    /// server or an export older than bands).
+    #[serde(default)]
+    #[schema(default = json!(null))]
+    pub band_rates: Option<crate::size_bands::BandRates>,
     pub created_at: String,
     pub updated_at: String,
 }
@@ -503,6 +513,13 @@ mod tests {
             start_time: Some("07:30".into()),
             finish_time: Some("16:00".into()),
             separate_shift: true,
+            bands: Some(crate::size_bands::BandCounts {
+                packet: 100,
+                small: 40,
+                medium: 0,
+                large: 10,
+                extra_large: 0,
+            }),
             created_at: "2025-03-21T18:00:00Z".into(),
             updated_at: "2025-03-21T18:00:00Z".into(),
         });
@@ -555,6 +572,7 @@ mod tests {
             day_rate: Some(12_000),
             hourly: None,
             peaks: Vec::new(),
+            band_rates: None,
             created_at: "2025-03-24T09:00:00Z".into(),
             updated_at: "2025-03-24T09:00:00Z".into(),
         };
@@ -571,6 +589,13 @@ mod tests {
                 extra_per_stop: Some(20),
                 multiplier_percent: None,
             }],
+            band_rates: Some(crate::size_bands::BandRates {
+                packet: Some(35),
+                small: None,
+                medium: Some(75),
+                large: Some(120),
+                extra_large: None,
+            }),
             ..bare_card.clone()
         };
         let deduction = |to: Option<&str>, vehicle: Option<&str>| {

@@ -128,7 +128,8 @@ fn courier() -> Value {
 fn card(user: &str, tiers: Value) -> Value {
     json!({"courierId": user, "validFrom": "2000-01-01", "label": "", "perStop": tiers,
            "perParcel": null, "parcelCapPerStop": null, "perCollection": null,
-           "perFailed": null, "dayRate": null, "hourly": null, "peaks": []})
+           "perFailed": null, "dayRate": null, "hourly": null, "peaks": [],
+           "bandRates": null})
 }
 
 fn row(kind: &str, id: &str, version: i64, data: Value) -> (String, String, i64, Value) {
@@ -143,7 +144,7 @@ async fn every_user_gets_a_courier_and_every_day_keeps_its_total(backend: Backen
     let tiers: Value = serde_json::from_str(TIERS).unwrap();
     let day_fields = json!({"courierId": TIERED, "rateCardId": TIERED, "parcels": null,
                             "collections": null, "failed": null, "startTime": null,
-                            "finishTime": null, "separateShift": false});
+                            "finishTime": null, "separateShift": false, "bands": null});
     let with = |old: Value, new: &Value| {
         let mut merged = old;
         for (key, value) in new.as_object().unwrap() {
@@ -225,6 +226,7 @@ async fn every_user_gets_a_courier_and_every_day_keeps_its_total(backend: Backen
             failed: None,
             hours: None,
             separate_shift: false,
+            bands: None,
         }),
     };
     let full = store

@@ -80,6 +80,7 @@ fn put(id: &str, entry_id: &str, user: Uuid) -> PreparedMutation {
             failed: None,
             hours: None,
             separate_shift: false,
+            bands: None,
         }),
     }
 }
@@ -125,6 +126,7 @@ async fn rows_move_into_records(backend: Backend) {
                     finish_time: None,
                     // Migration 0017: not a separate shift.
                     separate_shift: false,
+                    bands: None,
                     created_at: day.clone(),
                     updated_at: later,
                 })),

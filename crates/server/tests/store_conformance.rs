@@ -447,6 +447,7 @@ fn day_entry(user: Uuid, id: Uuid, stops: u32) -> Entry {
         failed: None,
         hours: None,
         separate_shift: false,
+        bands: None,
     }
 }
 
@@ -891,6 +892,7 @@ async fn couriers_cards_and_deductions_round_trip(backend: Backend) {
         day_rate: None,
         hourly: None,
         peaks: Vec::new(),
+        band_rates: None,
         created_at: at.clone(),
         updated_at: at,
     };
@@ -907,6 +909,18 @@ async fn couriers_cards_and_deductions_round_trip(backend: Backend) {
         period_kind: PeriodKind::FourFourFive,
         period_anchor: day("2025-01-05"),
         arrears_weeks: 4,
+    };
+    let band_rates = domain::size_bands::BandRates {
+        packet: Some(35),
+        small: Some(45),
+        large: Some(120),
+        ..Default::default()
+    };
+    let bands = domain::size_bands::BandCounts {
+        packet: 100,
+        small: 60,
+        large: 20,
+        ..Default::default()
     };
     let card = RateCard {
         id: Uuid::now_v7(),
@@ -926,6 +940,7 @@ async fn couriers_cards_and_deductions_round_trip(backend: Backend) {
             extra_per_stop: None,
             multiplier_percent: Some(125),
         }],
+        band_rates: Some(band_rates),
     };
     let van = Deduction {
         id: Uuid::now_v7(),
@@ -947,6 +962,7 @@ async fn couriers_cards_and_deductions_round_trip(backend: Backend) {
         failed: Some(2),
         hours: Some((time("21:30"), time("05:15"))),
         separate_shift: true,
+        bands: Some(bands),
         ..day_entry(user.id, Uuid::now_v7(), 0)
     };
     let outcome = store
@@ -991,6 +1007,7 @@ async fn couriers_cards_and_deductions_round_trip(backend: Backend) {
                 day_rate: Some(0),
                 hourly: Some(1_250),
                 peaks: card.peaks.clone(),
+                band_rates: Some(band_rates),
                 created_at: at.clone(),
                 updated_at: at.clone(),
             })),
@@ -1020,6 +1037,7 @@ async fn couriers_cards_and_deductions_round_trip(backend: Backend) {
                 start_time: Some("21:30".into()),
                 finish_time: Some("05:15".into()),
                 separate_shift: true,
+                bands: Some(bands),
                 created_at: at.clone(),
                 updated_at: at,
             })),

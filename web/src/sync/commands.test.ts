@@ -31,6 +31,7 @@ const card = (courierId: string): RateCardContent => ({
   dayRate: null,
   hourly: null,
   peaks: [],
+  bandRates: null,
 });
 
 const day = (date: string, total: number): EntryContent => ({ date, stops: 100, extra: 0, notes: '', total, ...entryFieldsBeforeCouriers(userId) });

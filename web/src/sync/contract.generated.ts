@@ -6,6 +6,22 @@ import { z } from '../lib/zod';
 export const KIND_NAMES = ['entry', 'invoice', 'courier', 'rateCard', 'deduction', 'vehicle', 'expense', 'mileage', 'statementLine', 'statementFormat', 'sentUpdate'] as const;
 export type GeneratedKind = (typeof KIND_NAMES)[number];
 
+/** A day's parcels of each band; a band the driver did not count is 0. Wire and input shape alike: every band is written. */
+export interface BandCounts {
+  extraLarge: number;
+  large: number;
+  medium: number;
+  packet: number;
+  small: number;
+}
+export const bandCountsSchema = z.object({
+  extraLarge: z.number().int(),
+  large: z.number().int(),
+  medium: z.number().int(),
+  packet: z.number().int(),
+  small: z.number().int(),
+});
+
 /** Where the driver is with a check. */
 export type CheckStatus = 'unchecked' | 'matches' | 'disputed' | 'resolved';
 export const checkStatusSchema = z.enum(['unchecked', 'matches', 'disputed', 'resolved']);
@@ -13,6 +29,22 @@ export const checkStatusSchema = z.enum(['unchecked', 'matches', 'disputed', 're
 /** How a courier cuts time into pay periods, each aligned to the courier's anchor date. */
 export type PeriodKind = 'weekly' | 'fourFourFive' | 'monthly';
 export const periodKindSchema = z.enum(['weekly', 'fourFourFive', 'monthly']);
+
+/** What a card pays for one parcel of each band, in pence; null = the courier has no such band (a parcel logged in it is paid at the card's pay per parcel, if any). */
+export interface BandRates {
+  extraLarge: number | null;
+  large: number | null;
+  medium: number | null;
+  packet: number | null;
+  small: number | null;
+}
+export const bandRatesSchema = z.object({
+  extraLarge: z.number().int().nullable(),
+  large: z.number().int().nullable(),
+  medium: z.number().int().nullable(),
+  packet: z.number().int().nullable(),
+  small: z.number().int().nullable(),
+});
 
 /** A validated peak, in its wire shape (dates YYYY-MM-DD). */
 export interface Peak {
@@ -92,6 +124,8 @@ export type ExpensesShape = 'itemised' | 'consolidated';
 export const expensesShapeSchema = z.enum(['itemised', 'consolidated']);
 
 export interface GeneratedEntryContent {
+  /** The parcels by size band (they add up to `parcels`); null when not counted by band (absent from a server or an export older than bands). */
+  bands: BandCounts | null;
   collections: number | null;
   courierId: string;
   date: string;
@@ -111,6 +145,7 @@ export interface GeneratedEntryContent {
 }
 
 const entryContent = z.object({
+  bands: bandCountsSchema.nullable().default(null),
   collections: z.number().int().nullable(),
   courierId: z.string(),
   date: z.string(),
@@ -176,6 +211,8 @@ const courierContent = z.object({
 
 /** A rate card (`kind: "rateCard"`). Money in pence; null = the rule is not used. */
 export interface GeneratedRateCardContent {
+  /** Pay per parcel by size band; null when the card does not pay by band (absent from a server or an export older than bands). */
+  bandRates: BandRates | null;
   courierId: string;
   dayRate: number | null;
   hourly: number | null;
@@ -190,6 +227,7 @@ export interface GeneratedRateCardContent {
 }
 
 const rateCardContent = z.object({
+  bandRates: bandRatesSchema.nullable().default(null),
   courierId: z.string(),
   dayRate: z.number().int().nullable(),
   hourly: z.number().int().nullable(),
@@ -479,6 +517,7 @@ export const STARTER_RECORDS = [
   },
   {
     "data": {
+      "bandRates": null,
       "courierId": "{userId}",
       "dayRate": null,
       "hourly": null,

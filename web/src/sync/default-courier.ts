@@ -13,7 +13,7 @@ type StatementFieldsBeforeCouriers = Omit<StatementCheckContent, 'periodStart' |
 
 /** What a day logged before couriers existed means now: the default courier, priced by its first card, and no separate shift. */
 export function entryFieldsBeforeCouriers(userId: string): EntryPayFields {
-  return { courierId: userId, rateCardId: userId, parcels: null, collections: null, failed: null, startTime: null, finishTime: null, separateShift: false };
+  return { courierId: userId, rateCardId: userId, parcels: null, collections: null, failed: null, startTime: null, finishTime: null, separateShift: false, bands: null };
 }
 
 /** What a statement check made before couriers existed means now: a statement of the default courier. */
@@ -48,6 +48,7 @@ export function firstCard(courierId: string, tiers: readonly PayTier[]): RateCar
     perCollection: null,
     perFailed: null,
     dayRate: null,
+    bandRates: null,
     hourly: null,
     peaks: [],
   };

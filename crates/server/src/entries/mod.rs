@@ -5,6 +5,7 @@
 use domain::{
     entry::{Entry, EntryInput, FieldProblems, format_date},
     fields::format_clock,
+    size_bands::BandCounts,
     sync::EntryData,
 };
 use serde::{Deserialize, Serialize};
@@ -19,7 +20,8 @@ use crate::{
 pub struct Entries;
 
 /// A stored entry: its pulled `data` without the timestamps, every field always written (null
-/// when not given). `separateShift` came later: content stored before it reads as false.
+/// when not given). `separateShift` came later: content stored before it reads as false;
+/// `bands` later still: content stored before it reads as null (not counted by band).
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct EntryContent {
@@ -37,6 +39,8 @@ pub struct EntryContent {
     finish_time: Option<String>,
     #[serde(default)]
     separate_shift: bool,
+    #[serde(default)]
+    bands: Option<BandCounts>,
 }
 
 impl RecordKind for Entries {
@@ -71,6 +75,8 @@ impl RecordKind for Entries {
     /// An app from before couriers sends no courierId (a newer one always does), nor the fields
     /// that came with it; an app from before shifts sends no separateShift, so its edit of a
     /// day the driver kept as a separate shift must not turn it back into a duplicate.
+    /// `bands` is never kept: an older app's edit may change the parcels, and stored bands
+    /// would then no longer add up to them, so its day is saved as not counted by band.
     fn kept_when_absent(input: &EntryInput) -> &'static [&'static str] {
         const BEFORE_COURIERS: &[&str] = &[
             "courierId",
@@ -120,6 +126,7 @@ impl RecordKind for Entries {
             start_time: entry.hours.map(|(start, _)| format_clock(start)),
             finish_time: entry.hours.map(|(_, finish)| format_clock(finish)),
             separate_shift: entry.separate_shift,
+            bands: entry.bands,
         }
     }
 
@@ -138,6 +145,7 @@ impl RecordKind for Entries {
             start_time: c.start_time,
             finish_time: c.finish_time,
             separate_shift: c.separate_shift,
+            bands: c.bands,
             created_at,
             updated_at,
         }

@@ -4,6 +4,7 @@
 use domain::{
     entry::{FieldProblems, format_date},
     rate_card::{Peak, RateCard, RateCardInput},
+    size_bands::BandRates,
     sync::RateCardData,
     tiers::PayTier,
 };
@@ -18,7 +19,7 @@ use crate::{
 pub struct RateCards;
 
 /// A stored rate card: its pulled `data` without the timestamps. Every rule is written, null
-/// when not used.
+/// when not used. `bandRates` came later: content stored before it reads as null.
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RateCardContent {
@@ -33,6 +34,8 @@ pub struct RateCardContent {
     day_rate: Option<i64>,
     hourly: Option<i64>,
     peaks: Vec<Peak>,
+    #[serde(default)]
+    band_rates: Option<BandRates>,
 }
 
 impl RecordKind for RateCards {
@@ -81,6 +84,7 @@ impl RecordKind for RateCards {
             day_rate: card.day_rate,
             hourly: card.hourly,
             peaks: card.peaks.clone(),
+            band_rates: card.band_rates,
         }
     }
 
@@ -97,6 +101,7 @@ impl RecordKind for RateCards {
             day_rate: c.day_rate,
             hourly: c.hourly,
             peaks: c.peaks,
+            band_rates: c.band_rates,
             created_at,
             updated_at,
         }

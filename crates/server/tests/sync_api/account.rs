@@ -117,7 +117,8 @@ async fn starter_records_come_first_in_every_new_account(backend: Backend) {
             json!({"courierId": me, "validFrom": "2000-01-01", "label": "",
                    "perStop": [{"stopCount": 110, "rate": 198}, {"rate": 148}],
                    "perParcel": null, "parcelCapPerStop": null, "perCollection": null,
-                   "perFailed": null, "dayRate": null, "hourly": null, "peaks": []})
+                   "perFailed": null, "dayRate": null, "hourly": null, "peaks": [],
+                   "bandRates": null})
         );
     }
 }

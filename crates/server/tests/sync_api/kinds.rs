@@ -226,7 +226,7 @@ pub static TABLE: &[Row] = &[
             json!({"date": "2025-09-02", "stops": 10, "extra": 0, "notes": "", "total": 1_330,
                    "courierId": t.of("courier"), "rateCardId": t.of("rateCard"), "parcels": 14,
                    "collections": 1, "failed": 0, "startTime": "08:00", "finishTime": "13:30",
-                   "separateShift": false})
+                   "separateShift": false, "bands": null})
         },
         edit: |id, t| {
             patched(
@@ -238,7 +238,7 @@ pub static TABLE: &[Row] = &[
             json!({"date": "2025-09-02", "stops": 121, "extra": 0, "notes": "late finish",
                    "total": 24_208, "courierId": t.of("courier"), "rateCardId": t.of("rateCard"),
                    "parcels": null, "collections": 1, "failed": 0, "startTime": "08:00",
-                   "finishTime": "13:30", "separateShift": false})
+                   "finishTime": "13:30", "separateShift": false, "bands": null})
         },
         invalid: |t| {
             let mut signed = day_args(&new_id(), t.of("courier"), Some(t.of("rateCard")));
@@ -376,7 +376,8 @@ pub static TABLE: &[Row] = &[
                    "parcelCapPerStop": 3, "perCollection": null, "perFailed": 0,
                    "dayRate": null, "hourly": null,
                    "peaks": [{"from": "2025-12-01", "to": "2025-12-24", "extraPerStop": 20,
-                              "multiplierPercent": null}]})
+                              "multiplierPercent": null}],
+                   "bandRates": null})
         },
         edit: |id, t| {
             patched(
@@ -389,7 +390,8 @@ pub static TABLE: &[Row] = &[
                    "perStop": null, "perParcel": 40, "parcelCapPerStop": 3,
                    "perCollection": null, "perFailed": 0, "dayRate": 12_000, "hourly": null,
                    "peaks": [{"from": "2025-12-01", "to": "2025-12-24", "extraPerStop": 20,
-                              "multiplierPercent": null}]})
+                              "multiplierPercent": null}],
+                   "bandRates": null})
         },
         invalid: |t| {
             let courier = t.of("courier");

@@ -261,8 +261,71 @@ async fn an_old_apps_pushes_keep_their_meaning(backend: Backend) {
     assert_eq!(changes[3]["data"]["validFrom"], "2000-01-01");
 }
 
+/// Parcels by size band (issue 28): a day's bands are kept when they add up to its parcels and
+/// refused, named on `bands`, when they do not; an edit from an app older than bands stores the
+/// day as not counted by band (its parcels may have changed). A card's band rates round-trip.
+async fn parcels_by_band_add_up_and_an_old_apps_edit_drops_them(backend: Backend) {
+    let Some(app) = spawn_app(backend).await else {
+        return;
+    };
+    let (cookie, _) = app.sign_up("bands@example.com", "van-route-42").await;
+    let me = user_id(&app, &cookie).await;
+    let (day, card) = (new_id(), new_id());
+    let bands = json!({"packet": 40, "small": 25, "medium": 0, "large": 3, "extraLarge": 0});
+    let rates =
+        json!({"packet": 35, "small": 55, "medium": null, "large": 120, "extraLarge": null});
+    let put_day = |parcels: i64, bands: Option<&Value>| {
+        let mut args = json!({"id": day, "date": "2025-11-27", "stops": 0, "total": 4_135,
+                              "courierId": me, "rateCardId": card, "parcels": parcels});
+        if let Some(bands) = bands {
+            args["bands"] = bands.clone();
+        }
+        json!({"id": new_id(), "name": "entry.put", "args": args})
+    };
+    let card_put = json!({"id": new_id(), "name": "rateCard.put", "args": {"id": card,
+        "courierId": me, "validFrom": "2025-09-01", "bandRates": rates}});
+    let reply = app
+        .push(&cookie, vec![card_put, put_day(68, Some(&bands))])
+        .await;
+    assert_eq!(statuses(&reply), ["applied"; 2], "{}", reply.text);
+    let stored = |changes: &[Value], id: &str| {
+        changes
+            .iter()
+            .rfind(|c| c["id"] == id)
+            .map(|c| c["data"].clone())
+            .unwrap()
+    };
+    let changes = pull_all(&app, &cookie).await;
+    assert_eq!(stored(&changes, &card)["bandRates"], rates);
+    assert_eq!(stored(&changes, &day)["bands"], bands);
+
+    let reply = app.push(&cookie, vec![put_day(67, Some(&bands))]).await;
+    assert_eq!(
+        (
+            &reply.body["results"][0]["code"],
+            &reply.body["results"][0]["fields"]["bands"]
+        ),
+        (
+            &json!("validation"),
+            &json!(["The parcels by band add up to 68, not the 67 parcels given"])
+        ),
+        "{}",
+        reply.text
+    );
+    assert_eq!(stored(&pull_all(&app, &cookie).await, &day)["parcels"], 68);
+
+    let reply = app.push(&cookie, vec![put_day(70, None)]).await;
+    assert_eq!(statuses(&reply), ["applied"], "{}", reply.text);
+    let day_now = stored(&pull_all(&app, &cookie).await, &day);
+    assert_eq!(
+        (&day_now["parcels"], &day_now["bands"]),
+        (&json!(70), &Value::Null)
+    );
+}
+
 crate::on_both_backends!(
     an_old_apps_edit_keeps_what_a_newer_app_recorded,
     a_separate_shift_survives_an_edit_from_an_app_before_shifts,
     an_old_apps_pushes_keep_their_meaning,
+    parcels_by_band_add_up_and_an_old_apps_edit_drops_them,
 );

@@ -53,7 +53,7 @@ describe('dashboardStats', () => {
     // A DPD week paid per stop, and an Evri Sunday paid per parcel with no stops.
     const dpd = { id: 'dpd-card', perParcel: null };
     const evri = { id: 'evri-card', perParcel: 45 };
-    const cards = [dpd, evri].map((card) => ({ ...card, courierId: 'x', validFrom: '2000-01-01', label: '', perStop: null, parcelCapPerStop: null, perCollection: null, perFailed: null, dayRate: null, hourly: null, peaks: [] }));
+    const cards = [dpd, evri].map((card) => ({ ...card, courierId: 'x', validFrom: '2000-01-01', label: '', perStop: null, parcelCapPerStop: null, perCollection: null, perFailed: null, dayRate: null, hourly: null, peaks: [], bandRates: null }));
     const entries = [
       makeEntry({ date: '2025-03-16', stops: 0, parcels: 140, total: 6_300, rateCardId: 'evri-card' }),
       makeEntry({ date: '2025-03-17', stops: 128, parcels: 150, total: 24_444, rateCardId: 'dpd-card' }), // parcels noted on a per-stop day

@@ -21,6 +21,7 @@ const blank: RateCardContent = {
   dayRate: null,
   hourly: null,
   peaks: [],
+  bandRates: null,
 };
 const day = (content: Partial<ComparedEntry>): ComparedEntry => makeEntry({ courierId: COURIER, extra: 0, parcels: null, collections: null, failed: null, startTime: null, finishTime: null, ...content });
 
@@ -90,6 +91,7 @@ const cardArb: fc.Arbitrary<RateCardContent> = fc.record({
   dayRate: fc.option(fc.integer({ min: 0, max: 20_000 })),
   hourly: fc.option(fc.integer({ min: 0, max: 3_000 })),
   peaks: fc.constant([]),
+  bandRates: fc.constant(null),
 });
 const time = fc.tuple(fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 })).map(([h, m]) => `${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}`);
 const dayArb = fc.record({

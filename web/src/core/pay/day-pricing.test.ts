@@ -21,6 +21,7 @@ function card(id: string, content: Partial<RateCardContent> = {}): IdentifiedCar
     dayRate: null,
     hourly: null,
     peaks: [],
+    bandRates: null,
     ...content,
   };
 }
@@ -43,6 +44,7 @@ const draft = (over: Partial<DayDraft> = {}): DayDraft => ({
   extra: 0,
   notes: '',
   separateShift: false,
+  bands: null,
   ...over,
 });
 
@@ -154,12 +156,16 @@ describe('lastUsedCourierId', () => {
 
 describe('paidFields and pricingNote', () => {
   it('asks for what the card prices: stops for per-stop, parcels for per-parcel, times for hourly, nothing for a day rate', () => {
-    expect(paidFields(first)).toEqual({ stops: true, parcels: false, collections: false, failed: false, times: false });
-    expect(paidFields(evri)).toEqual({ stops: false, parcels: true, collections: true, failed: false, times: false });
-    expect(paidFields(card('x', { perStop: null, perFailed: 0, hourly: 1_200 }))).toEqual({ stops: false, parcels: false, collections: false, failed: false, times: true });
-    expect(paidFields(card('x', { perStop: null, dayRate: 12_000 }))).toEqual({ stops: false, parcels: false, collections: false, failed: false, times: false });
+    expect(paidFields(first)).toEqual({ stops: true, parcels: false, bands: false, collections: false, failed: false, times: false });
+    expect(paidFields(evri)).toEqual({ stops: false, parcels: true, bands: false, collections: true, failed: false, times: false });
+    expect(paidFields(card('x', { perStop: null, perFailed: 0, hourly: 1_200 }))).toEqual({ stops: false, parcels: false, bands: false, collections: false, failed: false, times: true });
+    expect(paidFields(card('x', { perStop: null, dayRate: 12_000 }))).toEqual({ stops: false, parcels: false, bands: false, collections: false, failed: false, times: false });
     expect(paidFields(card('x', { perFailed: 20 })).failed).toBe(true);
-    expect(paidFields(null)).toEqual({ stops: false, parcels: false, collections: false, failed: false, times: false });
+    expect(paidFields(null)).toEqual({ stops: false, parcels: false, bands: false, collections: false, failed: false, times: false });
+    // A card paying by band asks for the parcels by band instead of one count; with a cap, the stops too.
+    const byBand = card('x', { perStop: null, perParcel: 45, bandRates: { packet: 35, small: 55, medium: null, large: 120, extraLarge: null } });
+    expect(paidFields(byBand)).toEqual({ stops: false, parcels: false, bands: true, collections: false, failed: false, times: false });
+    expect(paidFields({ ...byBand, perParcel: null, parcelCapPerStop: 3 }).stops).toBe(true);
     // A cap per stop, or a peak's extra per stop, needs the stops even without per-stop pay.
     expect(paidFields(card('x', { perStop: null, perParcel: 45, parcelCapPerStop: 2 })).stops).toBe(true);
     expect(paidFields(card('x', { perStop: null, dayRate: 100, peaks: [{ from: '2025-12-01', to: '2025-12-24', extraPerStop: 10, multiplierPercent: null }] })).stops).toBe(true);

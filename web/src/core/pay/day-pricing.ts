@@ -4,6 +4,7 @@
 // re-price it with today's rates). Pure, so the rule has its own tests.
 import { formatShortDate } from '@/lib/format';
 import { FIRST_CARD_FROM, parcelsPaid, priceDay, type IdentifiedCard, type PayInputs } from './pay';
+import { sameBands } from './size-bands';
 import type { EntryContent, LocalCourier, RateCardContent } from '@/sync/types';
 
 /** A day as typed: everything stored except what pricing decides. */
@@ -16,7 +17,8 @@ export type DayDraft = Omit<EntryContent, 'total' | 'rateCardId'>;
 export const PAY_INPUTS = ['date', 'courierId', 'stops', 'parcels', 'collections', 'failed', 'startTime', 'finishTime'] as const;
 
 export function payInputsChanged(saved: DayDraft, edited: DayDraft): boolean {
-  return PAY_INPUTS.some((field) => saved[field] !== edited[field]);
+  // Parcels by band price a card that pays by band, so a change of band is a change of pay.
+  return PAY_INPUTS.some((field) => saved[field] !== edited[field]) || !sameBands(saved.bands, edited.bands);
 }
 
 /** A new day: priced with the card in force for its courier on its date (no card: the extra only). */
@@ -63,16 +65,21 @@ export function lastUsedCourierId(
  */
 export interface PaidFields {
   stops: boolean;
+  /** Parcels as one count (a card paying per parcel, not by band). */
   parcels: boolean;
+  /** Parcels by size band (a card paying by band): the form asks for the bands it prices. */
+  bands: boolean;
   collections: boolean;
   failed: boolean;
   times: boolean;
 }
 
-export function paidFields(card: Pick<RateCardContent, 'perStop' | 'perParcel' | 'parcelCapPerStop' | 'perCollection' | 'perFailed' | 'hourly' | 'peaks'> | null): PaidFields {
+export function paidFields(card: Pick<RateCardContent, 'perStop' | 'perParcel' | 'bandRates' | 'parcelCapPerStop' | 'perCollection' | 'perFailed' | 'hourly' | 'peaks'> | null): PaidFields {
+  const byBand = (card?.bandRates ?? null) !== null;
   return {
-    stops: card !== null && (card.perStop !== null || (card.perParcel !== null && card.parcelCapPerStop !== null) || card.peaks.some((peak) => peak.extraPerStop !== null)),
-    parcels: (card?.perParcel ?? null) !== null,
+    stops: card !== null && (card.perStop !== null || ((card.perParcel !== null || byBand) && card.parcelCapPerStop !== null) || card.peaks.some((peak) => peak.extraPerStop !== null)),
+    parcels: (card?.perParcel ?? null) !== null && !byBand,
+    bands: byBand,
     collections: (card?.perCollection ?? null) !== null,
     // 0 is "failed items are unpaid" (Parcelforce): nothing to count for pay.
     failed: (card?.perFailed ?? 0) > 0,
@@ -84,8 +91,8 @@ export function paidFields(card: Pick<RateCardContent, 'perStop' | 'perParcel' |
  * Why a capped day pays fewer parcels than were delivered ("80 of 95 parcels paid: up to 2 a
  * stop on 40 stops"), or null when the cap did not bite (or the card has none).
  */
-export function capNote(card: Pick<RateCardContent, 'perParcel' | 'parcelCapPerStop'> | null, day: Pick<PayInputs, 'parcels' | 'stops'>): string | null {
-  if (!card || card.perParcel === null || card.parcelCapPerStop === null || day.parcels === null) return null;
+export function capNote(card: Pick<RateCardContent, 'perParcel' | 'bandRates' | 'parcelCapPerStop'> | null, day: Pick<PayInputs, 'parcels' | 'stops'>): string | null {
+  if (!card || (card.perParcel === null && (card.bandRates ?? null) === null) || card.parcelCapPerStop === null || day.parcels === null) return null;
   const paid = parcelsPaid(card, day);
   if (paid >= day.parcels) return null;
   return `${count.format(paid)} of ${count.format(day.parcels)} parcels paid: up to ${count.format(card.parcelCapPerStop)} a stop on ${count.format(day.stops)} ${day.stops === 1 ? 'stop' : 'stops'}`;

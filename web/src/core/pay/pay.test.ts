@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { cardInForce, DEFAULT_TIERS, payFor, priceDay, priceWithCard, workedMinutes, type IdentifiedCard, type PayInputs, type PayTier } from './pay';
+import { bandPay, cardInForce, DEFAULT_TIERS, payFor, priceDay, priceWithCard, workedMinutes, type IdentifiedCard, type PayInputs, type PayTier } from './pay';
 import { addDays } from '@/lib/week';
 
 describe('payFor', () => {
@@ -72,6 +72,7 @@ const card = (over: Partial<IdentifiedCard> = {}): IdentifiedCard => ({
   dayRate: null,
   hourly: null,
   peaks: [],
+  bandRates: null,
   ...over,
 });
 const day = (over: Partial<PayInputs> = {}): PayInputs => ({
@@ -193,6 +194,71 @@ describe('priceWithCard (properties)', () => {
         const more = priceWithCard(c, day({ ...inputs, stops: inputs.stops + 1, parcels: inputs.parcels + 1, collections: inputs.collections + 1, startTime: '08:00', finishTime: '16:20' }));
         expect(more).toBeGreaterThanOrEqual(total);
       }),
+    );
+  });
+});
+
+describe('pay by size band', () => {
+  // Evri-like: 35p a packet, 55p a small parcel, £1.20 a large one; no medium band.
+  const evri = card({ bandRates: { packet: 35, small: 55, medium: null, large: 120, extraLarge: null } });
+  const bands = (packet: number, small: number, large: number, medium = 0) => ({ packet, small, medium, large, extraLarge: 0 });
+
+  it('pays each band at its rate, a band the card does not price at its pay per parcel, and a day not counted by band per parcel', () => {
+    expect(priceWithCard(evri, day({ parcels: 110, bands: bands(60, 40, 10) }))).toBe(60 * 35 + 40 * 55 + 10 * 120);
+    expect(priceWithCard(evri, day({ parcels: 2, bands: bands(0, 0, 0, 2) }))).toBe(0);
+    expect(priceWithCard({ ...evri, perParcel: 45 }, day({ parcels: 3, bands: bands(1, 0, 0, 2) }))).toBe(35 + 2 * 45);
+    expect(priceWithCard({ ...evri, perParcel: 45 }, day({ parcels: 30 }))).toBe(30 * 45);
+    // A card not paying by band prices the parcels as one count, whatever the bands.
+    expect(priceWithCard(card({ perParcel: 45 }), day({ parcels: 110, bands: bands(60, 40, 10) }))).toBe(110 * 45);
+  });
+
+  it('leaves the smallest parcels unpaid first when a cap a stop bites', () => {
+    const capped = { ...evri, parcelCapPerStop: 2 };
+    // 20 stops pay 40 of 50 parcels: the 10 cut are packets.
+    expect(bandPay(capped, day({ stops: 20, bands: bands(12, 28, 10) }))?.map((b) => [b.band, b.paid, b.amount])).toEqual([
+      ['packet', 2, 70],
+      ['small', 28, 28 * 55],
+      ['medium', 0, 0],
+      ['large', 10, 1_200],
+      ['extraLarge', 0, 0],
+    ]);
+    expect(bandPay(capped, day({ stops: 3, bands: bands(12, 28, 10) }))?.map((b) => b.paid)).toEqual([0, 0, 0, 6, 0]);
+  });
+
+  it('a day’s total is its other pay plus the sum of its bands’ pay, each band its paid parcels at its rate', () => {
+    const rate = fc.option(fc.integer({ min: 0, max: 10_000 }), { nil: null });
+    const cardArb = fc.record({
+      bandRates: fc.record({ packet: rate, small: rate, medium: rate, large: rate, extraLarge: rate }),
+      perParcel: rate,
+      parcelCapPerStop: fc.option(fc.integer({ min: 1, max: 50 }), { nil: null }),
+      perStop: fc.option(fc.constant<PayTier[]>(DEFAULT_TIERS.map((t) => ({ ...t }))), { nil: null }),
+      perCollection: rate,
+      dayRate: fc.option(fc.integer({ min: 0, max: 100_000 }), { nil: null }),
+    });
+    const count = fc.integer({ min: 0, max: 400 });
+    const dayArb = fc.record({ stops: fc.integer({ min: 0, max: 1_000 }), collections: fc.option(count, { nil: null }), extra: fc.integer({ min: 0, max: 1_000_000 }), bands: fc.record({ packet: count, small: count, medium: count, large: count, extraLarge: count }) });
+    fc.assert(
+      fc.property(cardArb, dayArb, (rules, typed) => {
+        const c = card(rules);
+        const parcels = Object.values(typed.bands).reduce((a, b) => a + b, 0);
+        const d = day({ ...typed, parcels });
+        const byBand = bandPay(c, d)!;
+        // Independently: the cap pays at most cap × stops parcels, the smallest cut first.
+        const payable = rules.parcelCapPerStop === null ? parcels : Math.min(parcels, rules.parcelCapPerStop * typed.stops);
+        let cut = parcels - payable;
+        let expected = 0;
+        for (const band of ['packet', 'small', 'medium', 'large', 'extraLarge'] as const) {
+          const unpaid = Math.min(cut, typed.bands[band]);
+          cut -= unpaid;
+          expected += (typed.bands[band] - unpaid) * (rules.bandRates[band] ?? rules.perParcel ?? 0);
+        }
+        const bandSum = byBand.reduce((s, b) => s + b.amount, 0);
+        expect(bandSum).toBe(expected);
+        expect(byBand.reduce((s, b) => s + b.paid, 0)).toBe(payable);
+        const withoutParcels = priceWithCard(c, { ...d, parcels: null, bands: null });
+        expect(priceWithCard(c, d)).toBe(withoutParcels + bandSum);
+      }),
+      { numRuns: 300 },
     );
   });
 });

@@ -4,6 +4,7 @@
 // when it is saved (PRODUCT.md); these functions are how it is computed, never how a stored
 // total is re-read.
 import type { PayTier, RateCardContent } from '@/sync/types';
+import { SIZE_BANDS, bandTotal, type SizeBand, type SomeBands } from './size-bands';
 
 export type { PayTier };
 export { FIRST_CARD_FROM } from '@/sync/default-courier';
@@ -39,6 +40,8 @@ export interface PayInputs {
   failed: number | null;
   startTime: string | null;
   finishTime: string | null;
+  /** The parcels by size band (they add up to `parcels`); absent or null: not counted by band. */
+  bands?: SomeBands | null;
 }
 
 /** A card with its id, as the device keeps it (a LocalRateCard fits). */
@@ -69,16 +72,56 @@ export function parcelsPaid(card: Pick<RateCardContent, 'parcelCapPerStop'>, day
   return card.parcelCapPerStop === null ? parcels : Math.min(parcels, card.parcelCapPerStop * day.stops);
 }
 
+/** What `card` pays for one parcel of `band`: its band rate, else its pay per parcel, else nothing. */
+export function bandRate(card: Pick<RateCardContent, 'bandRates' | 'perParcel'>, band: SizeBand): number {
+  return card.bandRates?.[band] ?? card.perParcel ?? 0;
+}
+
+/** One band's parcels on a day: counted, paid (after the card's cap), the card's rate and the pay. */
+export interface BandPay {
+  band: SizeBand;
+  logged: number;
+  paid: number;
+  rate: number;
+  amount: number;
+}
+
+/**
+ * A day's parcels priced band by band, when the card pays by band and the day was counted by
+ * band; null otherwise (its parcels are paid at the card's pay per parcel). A cap of parcels a
+ * stop leaves the smallest parcels unpaid first, so a capped day is paid for its biggest ones.
+ */
+export function bandPay(card: Pick<RateCardContent, 'bandRates' | 'perParcel' | 'parcelCapPerStop'>, day: Pick<PayInputs, 'bands' | 'stops'>): BandPay[] | null {
+  const bands = day.bands ?? null;
+  if ((card.bandRates ?? null) === null || bands === null) return null;
+  const logged = bandTotal(bands);
+  let unpaid = logged - parcelsPaid(card, { parcels: logged, stops: day.stops });
+  return SIZE_BANDS.map((band) => {
+    const count = bands[band] ?? 0;
+    const cut = Math.min(unpaid, count);
+    unpaid -= cut;
+    const paid = count - cut;
+    const rate = bandRate(card, band);
+    return { band, logged: count, paid, rate, amount: paid * rate };
+  });
+}
+
+/** The card's pay for the day's parcels: band by band, or every paid parcel at its pay per parcel. */
+export function parcelPay(card: RateCardContent, day: PayInputs): number {
+  const byBand = bandPay(card, day);
+  if (byBand) return byBand.reduce((total, band) => total + band.amount, 0);
+  return (card.perParcel ?? 0) * parcelsPaid(card, day);
+}
+
 /**
  * The day's total with `card`: every way the card pays, then its peak (the first peak whose
  * dates hold the day: extra per stop, then the multiplier), then the driver's own extra.
  */
 export function priceWithCard(card: RateCardContent, day: PayInputs): number {
-  const paidParcels = parcelsPaid(card, day);
   const minutes = workedMinutes(day.startTime, day.finishTime) ?? 0;
   let base =
     (card.perStop ? payFor(card.perStop, day.stops) : 0) +
-    (card.perParcel ?? 0) * paidParcels +
+    parcelPay(card, day) +
     (card.perCollection ?? 0) * (day.collections ?? 0) +
     (card.perFailed ?? 0) * (day.failed ?? 0) +
     (card.dayRate ?? 0) +

@@ -17,6 +17,7 @@ const rules = (perStop: number, validFrom: string, courierId = user): RateCardCo
   dayRate: null,
   hourly: null,
   peaks: [],
+  bandRates: null,
 });
 const first: IdentifiedCard = { ...rules(200, '2000-01-01'), id: user };
 const cut: IdentifiedCard = { ...rules(150, '2025-09-01'), id: 'cut' };

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { priceWithCard, type IdentifiedCard } from '@/core/pay/pay';
+import { bandPay, priceWithCard, type IdentifiedCard } from '@/core/pay/pay';
+import { bandTotal, NO_BANDS } from '@/core/pay/size-bands';
 import type { LineType, SizeBand } from '@/sync/contract.generated';
 import { makeDeduction, makeRateCard } from '@/testing/pay-fixtures';
 import perParcelCsv from './fixtures/per-parcel.csv?raw';
@@ -62,6 +63,50 @@ describe('a per-parcel statement matched to the log', () => {
   });
 });
 
+describe('a per-parcel statement matched to the log and a card that pays by band', () => {
+  // The card's own band prices (35p packet, 45p small, 75p medium, £1.10 large) decide what a
+  // misbanded parcel costs, not the statement's; a day logged by band is priced band by band.
+  const card = makeRateCard('card', C, { perStop: null, perParcel: null, perCollection: 25, perFailed: 10, bandRates: { packet: 35, small: 45, medium: 75, large: 110, extraLarge: null } });
+  const lines = linesOf(perParcelCsv);
+  const bands = (packet: number, small: number, medium: number, large: number) => ({ packet, small, medium, large, extraLarge: 0 });
+
+  it('names the two misbanded parcels at the card’s band rates, the missing day and the charge taken twice, and they add up', () => {
+    const days = [
+      day('d18', '2025-03-18', card, { parcels: 4, collections: 1, bands: bands(1, 2, 1, 0) }),
+      day('d19', '2025-03-19', card, { parcels: 2, failed: 1, bands: bands(0, 0, 1, 1) }),
+      day('d20', '2025-03-20', card, { parcels: 30, bands: bands(10, 20, 0, 0) }),
+    ];
+    expect(days.map((d) => d.total)).toEqual([35 + 90 + 75 + 25, 75 + 110 + 10, 350 + 900]);
+    const depot = makeDeduction('dep', C, { label: 'Depot charge', amount: 200, repeat: 'once', from: '2025-03-19' });
+    const paid = lines.reduce((s, l) => s + l.amount, 0);
+    const { match, sum } = total({ check: { periodStart: '2025-03-16', periodEnd: '2025-03-22', paid, courierId: C }, days, lines, cards: [card], deductions: [depot], calendar: WEEKLY });
+    const named = match.differences.map((d) => [d.kind, d.date, d.amount, d.words]);
+    expect(named).toEqual([
+      ['lowerBand', '2025-03-18', 10, '1 parcel logged as Small paid as Packet'],
+      ['lowerBand', '2025-03-19', 30, '1 parcel logged as Medium paid as Small'],
+      ['dayNotOnStatement', '2025-03-20', 1_250, 'Day not on the statement'],
+      ['deductionTakenTwice', '2025-03-19', 200, 'DEP-CHG-0319 of £2.00 taken twice'],
+    ]);
+    expect(match.differences[0]).toMatchObject({ logged: '1 parcel Small at £0.45', paid: '1 parcel Packet at £0.35', cardRate: 45 });
+    expect(sum).toBe(match.difference);
+  });
+
+  it('names parcels logged but not paid at their band’s rate, and a band paid below the card', () => {
+    const logged = [day('d18', '2025-03-18', card, { parcels: 6, bands: bands(0, 2, 1, 3) })];
+    const line = (id: string, band: 'small' | 'large', quantity: number, amount: number): MatchedLine => ({ id, date: '2025-03-18', lineType: 'parcel', band, quantity, amount, rate: null, reference: '', invoiceId: 'c', courierId: C, lineKey: id });
+    // Paid: 2 large at £1.00 (card £1.10), 2 small. Missing: a large and the medium, biggest first.
+    const paidLines = [line('l1', 'large', 2, 200), line('l2', 'small', 2, 90)];
+    const { match, sum } = total({ check: { periodStart: '2025-03-16', periodEnd: '2025-03-22', paid: 290, courierId: C }, days: logged, lines: paidLines, cards: [card], deductions: [], calendar: WEEKLY });
+    expect(match.differences.map((d) => [d.kind, d.amount, d.words])).toEqual([
+      ['lowerBand', 110 - 45, '1 parcel logged as Large paid as Small'],
+      ['lowerBand', 75 - 45, '1 parcel logged as Medium paid as Small'],
+      ['fewerParcels', 45 + 45, '2 parcels logged but not paid'],
+      ['parcelRate', 20, "4 parcels paid below the card's band rates (£2.90 for £3.10)"],
+    ]);
+    expect(sum).toBe(match.difference);
+  });
+});
+
 describe('a per-day statement', () => {
   const card = makeRateCard('card', C, { perStop: [{ stopCount: 100, rate: 150 }, { rate: 120 }], dayRate: 2_000 });
 
@@ -92,6 +137,7 @@ describe('a per-day statement', () => {
 // ---- Properties ----
 
 const DATES = fc.constantFrom(...WEEK, '2025-03-09', '2025-03-12');
+const bandRate = fc.option(fc.integer({ min: 0, max: 300 }), { nil: null });
 const cardArb = fc.record({
   perStop: fc.option(fc.tuple(fc.integer({ min: 1, max: 150 }), fc.integer({ min: 0, max: 300 }), fc.integer({ min: 0, max: 300 })), { nil: null }),
   perParcel: fc.option(fc.integer({ min: 0, max: 200 }), { nil: null }),
@@ -99,6 +145,10 @@ const cardArb = fc.record({
   perCollection: fc.option(fc.integer({ min: 0, max: 100 }), { nil: null }),
   perFailed: fc.option(fc.integer({ min: 0, max: 100 }), { nil: null }),
   dayRate: fc.option(fc.integer({ min: 0, max: 5_000 }), { nil: null }),
+  bandRates: fc.option(
+    fc.record({ packet: bandRate, small: bandRate, medium: bandRate, large: bandRate, extraLarge: bandRate }),
+    { nil: null },
+  ),
 });
 type CardSpec = typeof cardArb extends fc.Arbitrary<infer T> ? T : never;
 function cardFrom(spec: CardSpec, id = 'card', validFrom = '2000-01-01'): IdentifiedCard {
@@ -110,6 +160,7 @@ function cardFrom(spec: CardSpec, id = 'card', validFrom = '2000-01-01'): Identi
     perCollection: spec.perCollection,
     perFailed: spec.perFailed,
     dayRate: spec.dayRate,
+    bandRates: spec.bandRates,
   });
 }
 const bandsArb = fc.dictionary(fc.constantFrom(...SIZE_BANDS), fc.integer({ min: 0, max: 5 }));
@@ -183,19 +234,24 @@ describe('matching properties', () => {
     );
   });
 
-  it('a statement paying exactly what the card says for the log, with the listed deductions, names nothing', () => {
+  it('a statement paying exactly what the card says for the log (band by band for a card paying by band), with the listed deductions, names nothing', () => {
     const exact = fc.record({ card: cardArb, days: fc.uniqueArray(dayArb, { selector: (d) => d.date, maxLength: 7 }), deduction: fc.option(deductionArb, { nil: null }) });
     fc.assert(
       fc.property(exact, ({ card: spec, days, deduction }) => {
         const card = cardFrom(spec);
         const week = days.filter((d) => WEEK.includes(d.date));
-        const logged = week.map((d, i) => day(`day-${i}`, d.date, card, { stops: d.stops, parcels: d.parcels, collections: d.collections, failed: d.failed }));
+        // A card paying by band: a day counted by band has its parcels as their sum.
+        const counted = (d: (typeof week)[number]) => (card.bandRates !== null && d.bands ? { parcels: bandTotal(d.bands), bands: { ...NO_BANDS, ...d.bands } } : { parcels: d.parcels });
+        const logged = week.map((d, i) => day(`day-${i}`, d.date, card, { stops: d.stops, collections: d.collections, failed: d.failed, ...counted(d) }));
         const lines: MatchedLine[] = [];
         const add = (date: string, lineType: LineType, quantity: number, amount: number, band: SizeBand | null = null) =>
           lines.push({ id: `l${lines.length}`, date, lineType, quantity, amount, band, rate: null, reference: '', invoiceId: 'check', courierId: C, lineKey: `k${lines.length}` });
         for (const d of logged) {
-          if (card.perStop) add(d.date, 'stop', d.stops, priceWithCard({ ...card, perParcel: null, perCollection: null, perFailed: null, dayRate: null }, { ...d, startTime: null, finishTime: null }));
-          if (card.perParcel !== null) {
+          if (card.perStop) add(d.date, 'stop', d.stops, priceWithCard({ ...card, perParcel: null, bandRates: null, perCollection: null, perFailed: null, dayRate: null }, { ...d, startTime: null, finishTime: null }));
+          const byBand = bandPay(card, d);
+          if (byBand) {
+            for (const band of byBand) if (band.paid > 0) add(d.date, 'parcel', band.paid, band.amount, band.band);
+          } else if (card.perParcel !== null) {
             const paidParcels = Math.min(d.parcels ?? 0, card.parcelCapPerStop === null ? Infinity : card.parcelCapPerStop * d.stops);
             add(d.date, 'parcel', paidParcels, paidParcels * card.perParcel);
           }

@@ -7,7 +7,8 @@
 // into the reasons found, and whatever is left of it is named "unexplained" for that day, never
 // dropped. The same holds for the deductions and for the lines against the statement's total.
 import { occurrences } from '@/core/deductions/deductions';
-import { cardInForce, parcelsPaid, payFor, type IdentifiedCard } from '@/core/pay/pay';
+import { bandPay, bandRate, cardInForce, parcelsPaid, payFor, type IdentifiedCard } from '@/core/pay/pay';
+import { BAND_WORDS } from '@/core/pay/size-bands';
 import { expectedPayDate, periodHolding, type PeriodRule } from '@/core/pay-periods/pay-period';
 import type { SizeBand } from '@/sync/contract.generated';
 import type { DeductionContent, StatementLineContent } from '@/sync/types';
@@ -25,7 +26,7 @@ export interface LoggedDay {
   extra: number;
   /** Pence, fixed when the day was saved with the card in force. */
   total: number;
-  bands?: Partial<Record<SizeBand, number>>;
+  bands?: Partial<Record<SizeBand, number>> | null;
 }
 
 export type MatchedLine = StatementLineContent & { id: string };
@@ -121,8 +122,6 @@ function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
-const BAND_WORDS: Record<SizeBand, string> = { packet: 'Packet', small: 'Small', medium: 'Medium', large: 'Large', extraLarge: 'Extra large' };
-
 function sum<T>(items: readonly T[], of: (item: T) => number): number {
   return items.reduce((total, item) => total + of(item), 0);
 }
@@ -164,6 +163,93 @@ function misbanded(logged: Partial<Record<SizeBand, number>>, paid: readonly Mat
     found.set(key, item);
   }
   return [...found.values()];
+}
+
+/**
+ * A day's parcels against a card that pays by band, the day counted by band. What the card pays
+ * for the log (after its cap) less what the statement paid splits exactly into: parcels paid in
+ * a lower band than logged (each logged parcel, biggest first, set against the paid ones, biggest
+ * first; priced at the card's two band rates), parcels logged but not paid (or paid but not
+ * logged) at their band's rate, and the paid parcels' pay against the card's band rates. What a
+ * parcel paid in a higher band adds is left to the day's "unexplained".
+ */
+function cardBandReasons(days: readonly LoggedDay[], parcelLines: readonly MatchedLine[], card: IdentifiedCard): Omit<Difference, 'date' | 'entryIds'>[] {
+  const out: Omit<Difference, 'date' | 'entryIds'>[] = [];
+  const add = (d: Omit<Difference, 'date' | 'entryIds'>) => {
+    if (d.amount !== 0 || d.kind === 'addressCap') out.push(d);
+  };
+  const rateOf = (band: SizeBand | null) => (band === null ? (card.perParcel ?? 0) : bandRate(card, band));
+  const lineIds = parcelLines.map((l) => l.id);
+  // The log's parcels the card pays, band by band (its cap leaves the smallest unpaid).
+  const paidByCard = new Map<SizeBand, number>();
+  let loggedCount = 0;
+  for (const d of days) {
+    loggedCount += d.parcels ?? 0;
+    for (const band of bandPay(card, d) ?? []) paidByCard.set(band.band, (paidByCard.get(band.band) ?? 0) + band.paid);
+  }
+  const cardCount = sum([...paidByCard.values()], (n) => n);
+  const paidCount = sum(parcelLines, (l) => l.quantity);
+  if (cardCount < loggedCount) {
+    add({
+      kind: 'addressCap',
+      words: `Address cap applied: ${plural(loggedCount - cardCount, 'parcel')} over ${card.parcelCapPerStop} an address not paid, as the card says`,
+      logged: plural(loggedCount, 'parcel'),
+      paid: plural(paidCount, 'parcel'),
+      cardRate: null,
+      amount: 0,
+      lineIds: [],
+    });
+  }
+  const biggestFirst = [...SIZE_BANDS].reverse();
+  const logged = biggestFirst.flatMap((band) => Array<SizeBand>(paidByCard.get(band) ?? 0).fill(band));
+  const paid: (SizeBand | null)[] = [
+    ...biggestFirst.flatMap((band) => Array<SizeBand>(sum(parcelLines.filter((l) => l.band === band), (l) => l.quantity)).fill(band)),
+    ...Array<null>(sum(parcelLines.filter((l) => l.band === null), (l) => l.quantity)).fill(null),
+  ];
+  const lower = new Map<string, { from: SizeBand; to: SizeBand; count: number; amount: number }>();
+  for (let i = 0; i < Math.min(logged.length, paid.length); i += 1) {
+    const [from, to] = [logged[i]!, paid[i]!];
+    if (to === null || SIZE_BANDS.indexOf(to) >= SIZE_BANDS.indexOf(from) || rateOf(from) <= rateOf(to)) continue;
+    const key = `${from}>${to}`;
+    const item = lower.get(key) ?? { from, to, count: 0, amount: 0 };
+    item.count += 1;
+    item.amount += rateOf(from) - rateOf(to);
+    lower.set(key, item);
+  }
+  for (const wrong of lower.values()) {
+    add({
+      kind: 'lowerBand',
+      words: `${plural(wrong.count, 'parcel')} logged as ${BAND_WORDS[wrong.from]} paid as ${BAND_WORDS[wrong.to]}`,
+      logged: `${plural(wrong.count, 'parcel')} ${BAND_WORDS[wrong.from]} at ${pounds(rateOf(wrong.from))}`,
+      paid: `${plural(wrong.count, 'parcel')} ${BAND_WORDS[wrong.to]} at ${pounds(rateOf(wrong.to))}`,
+      cardRate: rateOf(wrong.from),
+      amount: wrong.amount,
+      lineIds: parcelLines.filter((l) => l.band === wrong.to).map((l) => l.id),
+    });
+  }
+  const notPaid = logged.slice(paid.length);
+  const notLogged = paid.slice(logged.length);
+  add({
+    kind: 'fewerParcels',
+    words: notPaid.length > 0 ? `${plural(notPaid.length, 'parcel')} logged but not paid` : `${plural(notLogged.length, 'parcel')} more paid than logged`,
+    logged: plural(cardCount, 'parcel'),
+    paid: plural(paidCount, 'parcel'),
+    cardRate: null,
+    amount: sum(notPaid, rateOf) - sum(notLogged, rateOf),
+    lineIds,
+  });
+  const atCard = sum(parcelLines, (l) => l.quantity * rateOf(l.band));
+  const paidAmount = sum(parcelLines, (l) => l.amount);
+  add({
+    kind: 'parcelRate',
+    words: atCard > paidAmount ? `${plural(paidCount, 'parcel')} paid below the card's band rates (${pounds(paidAmount)} for ${pounds(atCard)})` : `${plural(paidCount, 'parcel')} paid above the card's band rates`,
+    logged: `${pounds(atCard)} by the card`,
+    paid: pounds(paidAmount),
+    cardRate: null,
+    amount: atCard - paidAmount,
+    lineIds,
+  });
+  return out;
 }
 
 /** The differences of one day that is both logged and paid; the caller names what they leave. */
@@ -210,7 +296,13 @@ function dayReasons(days: readonly LoggedDay[], lines: readonly MatchedLine[], c
       lineIds: ids(stopLines),
     });
   }
-  if (card?.perParcel !== null && card?.perParcel !== undefined) {
+  const loggedBands = days.every((d) => d.bands) ? days.reduce<Partial<Record<SizeBand, number>>>((all, d) => {
+    for (const band of SIZE_BANDS) all[band] = (all[band] ?? 0) + (d.bands?.[band] ?? 0);
+    return all;
+  }, {}) : null;
+  if (card && (card.bandRates ?? null) !== null && loggedBands) {
+    out.push(...cardBandReasons(days, of('parcel'), card).map((d) => ({ ...d, date, entryIds })));
+  } else if (card?.perParcel !== null && card?.perParcel !== undefined) {
     const rate = card.perParcel;
     const parcelLines = of('parcel');
     const paidParcels = sum(parcelLines, (l) => l.quantity);
@@ -237,10 +329,6 @@ function dayReasons(days: readonly LoggedDay[], lines: readonly MatchedLine[], c
       lineIds: ids(parcelLines),
     });
     const banded = parcelLines.some((l) => l.band !== null);
-    const loggedBands = days.every((d) => d.bands) ? days.reduce<Partial<Record<SizeBand, number>>>((all, d) => {
-      for (const band of SIZE_BANDS) all[band] = (all[band] ?? 0) + (d.bands?.[band] ?? 0);
-      return all;
-    }, {}) : null;
     if (banded && loggedBands) {
       for (const wrong of misbanded(loggedBands, parcelLines, rates)) {
         add({

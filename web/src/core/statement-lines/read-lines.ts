@@ -5,6 +5,7 @@
 // of the same file add nothing.
 import { parseCsv } from '@/lib/csv-parse';
 import { parsePounds } from '@/core/money/money';
+import { SIZE_BANDS } from '@/core/pay/size-bands';
 import type { DateOrder, LineType, SizeBand } from '@/sync/contract.generated';
 import type { StatementFormatContent, StatementLineContent } from '@/sync/types';
 
@@ -33,7 +34,7 @@ export interface ReadRow {
 export const MAX_STATEMENT_BYTES = 2_000_000;
 
 export const LINE_TYPES: readonly LineType[] = ['stop', 'parcel', 'collection', 'failed', 'dayRate', 'bonus', 'deduction', 'adjustment'];
-export const SIZE_BANDS: readonly SizeBand[] = ['packet', 'small', 'medium', 'large', 'extraLarge'];
+export { SIZE_BANDS };
 
 const DELIMITERS = [',', ';', '\t'] as const;
 

@@ -32,6 +32,7 @@ const day = (courierId: string, stops = 100, date = '2026-03-02') => ({
   startTime: null,
   finishTime: null,
   separateShift: false,
+  bands: null,
 });
 
 const liveMileage = async (handle: TestSyncHandle) => (await handle.db.mileage.toArray()).filter((record) => record.deleted === 0);

@@ -11,7 +11,7 @@ import { editDay, sameDayEntries, type DayOdometer } from './commands';
 import type { DayDraft } from '@/core/pay/day-pricing';
 import { EntryFields } from './entry-fields';
 import { formPaidFields, needsOf } from './form-card';
-import { entryFormSchema, saveFailureMessage, type EntryFormInput } from './entry-form-schema';
+import { bandFieldsOf, entryFormSchema, saveFailureMessage, type EntryFormInput } from './entry-form-schema';
 import { OdometerFields } from './odometer-fields';
 import { validateOdometer, type OdometerErrors } from './odometer-schema';
 import { SameDayNotice } from './same-day-notice';
@@ -30,6 +30,7 @@ function formOf(entry: LocalEntry): EntryFormInput {
     failed: entry.failed === null ? '' : String(entry.failed),
     startTime: entry.startTime ?? '',
     finishTime: entry.finishTime ?? '',
+    ...bandFieldsOf(entry.bands),
   };
 }
 

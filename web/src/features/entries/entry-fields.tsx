@@ -1,12 +1,14 @@
 import { ChevronRight } from 'lucide-react';
-import { useState, type ReactNode } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import { SelectField, TextAreaField, TextField } from '@/components/text-field';
 import { formatPence } from '@/lib/format';
 import type { PaySetup } from '@/lib/sync-react/use-pay-setup';
 import type { EntryContent } from '@/sync/types';
 import { capNote, payInputsChanged, priceEditedDay, priceNewDay, pricingNote } from '@/core/pay/day-pricing';
+import type { IdentifiedCard } from '@/core/pay/pay';
+import { BAND_WORDS, SIZE_BANDS, type SizeBand } from '@/core/pay/size-bands';
 import { formCard, formPaidFields, needsOf } from './form-card';
-import { MAX_ITEMS, MAX_NOTES_CHARS, MAX_STOPS, validateEntryForm, type EntryFormErrors, type EntryFormInput } from './entry-form-schema';
+import { BAND_FIELDS, MAX_ITEMS, MAX_NOTES_CHARS, MAX_STOPS, validateEntryForm, type EntryFormErrors, type EntryFormInput } from './entry-form-schema';
 import styles from './entry-fields.module.css';
 
 interface EntryFieldsProps {
@@ -53,7 +55,8 @@ export function EntryFields({ form, errors, onChange, pay, defaultCourierId, sav
   };
   const order: Optional[] = ['stops', 'parcels', 'collections', 'failed', 'times'];
   const shown = order.filter((field) => paid[field]);
-  const hidden = order.filter((field) => !paid[field]);
+  // A card paying by band counts the parcels in the band row: no second parcels field.
+  const hidden = order.filter((field) => !paid[field] && !(field === 'parcels' && paid.bands));
 
   return (
     <>
@@ -79,6 +82,7 @@ export function EntryFields({ form, errors, onChange, pay, defaultCourierId, sav
           onChange={(event) => onChange('date', event.target.value)}
         />
         {shown.map((field) => optional[field])}
+        {paid.bands ? <BandFields card={card} form={form} errors={errors} onChange={onChange} /> : null}
         <TextField
           label="Extra (£)"
           type="number"
@@ -231,6 +235,51 @@ function ItemField({ label, field, required = false, form, errors, onChange }: P
       error={errors[field]}
       onChange={(event) => onChange(field, event.target.value)}
     />
+  );
+}
+
+/**
+ * Parcels by size band, for a card that pays by band: one compact row of counts (the bands the
+ * card prices, and any band already counted), with the parcels they add up to. The day's
+ * parcels are that sum, so there is no separate parcels field to keep in step.
+ */
+function BandFields({ card, form, errors, onChange }: PartProps & { card: IdentifiedCard | null }) {
+  const legendId = useId();
+  const counted = (band: SizeBand) => form[BAND_FIELDS[band]].trim() !== '';
+  const bands = SIZE_BANDS.filter((band) => (card?.bandRates?.[band] ?? null) !== null || counted(band));
+  const total = bands.reduce((sum, band) => {
+    const text = form[BAND_FIELDS[band]].trim();
+    return sum + (/^\d+$/.test(text) ? Number(text) : 0);
+  }, 0);
+  const error = SIZE_BANDS.map((band) => errors[BAND_FIELDS[band]]).find(Boolean);
+  return (
+    <fieldset className={styles.bands} aria-labelledby={legendId}>
+      <legend id={legendId} className={styles.bandsLegend}>
+        Parcels by size band <span className={styles.bandsTotal}>= {total} {total === 1 ? 'parcel' : 'parcels'}</span>
+      </legend>
+      <div className={styles.bandRow} style={{ gridTemplateColumns: `repeat(${bands.length}, minmax(0, 1fr))` }}>
+        {bands.map((band) => (
+          <TextField
+            key={band}
+            label={BAND_WORDS[band]}
+            type="number"
+            inputMode="numeric"
+            min={0}
+            max={MAX_ITEMS}
+            step={1}
+            value={form[BAND_FIELDS[band]]}
+            aria-invalid={error ? true : undefined}
+            aria-describedby={error ? `${legendId}-error` : undefined}
+            onChange={(event) => onChange(BAND_FIELDS[band], event.target.value)}
+          />
+        ))}
+      </div>
+      {error ? (
+        <p id={`${legendId}-error`} className={styles.bandsError}>
+          {error}
+        </p>
+      ) : null}
+    </fieldset>
   );
 }
 

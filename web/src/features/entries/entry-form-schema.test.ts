@@ -18,8 +18,23 @@ describe('validateEntryForm', () => {
         failed: null,
         startTime: null,
         finishTime: null,
+        bands: null,
       },
     });
+  });
+
+  it('counts parcels by band when the card pays by band: the parcels are their sum, and at least one band is asked for', () => {
+    const byBand = { stops: false, parcels: false, bands: true, times: false };
+    expect(validateEntryForm(form({ stops: '', parcels: '7', bandPacket: '40', bandSmall: ' 25 ', bandLarge: '3' }), byBand)).toMatchObject({
+      ok: true,
+      value: { parcels: 68, bands: { packet: 40, small: 25, medium: 0, large: 3, extraLarge: 0 } },
+    });
+    expect(validateEntryForm(form({ stops: '' }), byBand)).toEqual({ ok: false, errors: { bandPacket: entryMessages.bandsRequired } });
+    expect(validateEntryForm(form({ bandSmall: '2.5' }), byBand)).toEqual({ ok: false, errors: { bandSmall: entryMessages.band } });
+    expect(validateEntryForm(form({ bandLarge: '2001' }), byBand)).toEqual({ ok: false, errors: { bandLarge: entryMessages.band } });
+    expect(validateEntryForm(form({ bandPacket: '1500', bandSmall: '501' }), byBand)).toEqual({ ok: false, errors: { bandPacket: entryMessages.bandsTotal } });
+    // A card that does not pay by band: what was typed in the bands is not stored as bands.
+    expect(validateEntryForm(form({ parcels: '9', bandPacket: '4' }))).toMatchObject({ ok: true, value: { parcels: 9, bands: null } });
   });
 
   it('keeps line breaks and tabs in notes but no other control or direction character (the server rule)', () => {

@@ -3,6 +3,7 @@ import { parseForm, type FieldErrors, type FormResult } from '@/lib/form';
 import { forbiddenCharactersMessage, hasForbiddenCharacters } from '@/lib/text-rules';
 import { parsePounds } from '@/core/money/money';
 import { BOUNDS } from '@/sync/contract.generated';
+import { SIZE_BANDS, bandTotal, type BandCounts, type SizeBand } from '@/core/pay/size-bands';
 
 // The server's bounds (generated from crates/domain/src/entry.rs), checked here too so a typo
 // never reaches the outbox only to be parked later.
@@ -23,6 +24,9 @@ export const entryMessages = {
   notes: `Notes must be at most ${MAX_NOTES_CHARS} characters`,
   notesCharacters: forbiddenCharactersMessage('Notes'),
   parcels: `Parcels must be a whole number from 0 to ${MAX_ITEMS}`,
+  bandsRequired: 'Please enter the parcels of at least one size band',
+  band: `Parcels of a band must be a whole number from 0 to ${MAX_ITEMS}`,
+  bandsTotal: `The parcels by band add up to more than ${MAX_ITEMS}`,
   collections: `Collections must be a whole number from 0 to ${MAX_ITEMS}`,
   failedItems: `Failed or returned must be a whole number from 0 to ${MAX_ITEMS}`,
   time: 'Enter a time as HH:MM, e.g. 07:30',
@@ -38,11 +42,29 @@ export const entryMessages = {
 export interface DayNeeds {
   stops: boolean;
   parcels: boolean;
+  /** The card pays by size band: the parcels are counted by band, and are their sum. */
+  bands?: boolean;
   times: boolean;
 }
 
 /** What a stops card asks: the spec's form, where stops are required. */
 export const STOPS_DAY: DayNeeds = Object.freeze({ stops: true, parcels: false, times: false });
+
+/** The form's field for each band's count (one flat field each, as every field is typed text). */
+export const BAND_FIELDS = {
+  packet: 'bandPacket',
+  small: 'bandSmall',
+  medium: 'bandMedium',
+  large: 'bandLarge',
+  extraLarge: 'bandExtraLarge',
+} as const satisfies Record<SizeBand, string>;
+export type BandField = (typeof BAND_FIELDS)[SizeBand];
+
+const bandCount = z
+  .string()
+  .trim()
+  .refine((text) => text === '' || (/^\d+$/.test(text) && Number(text) <= MAX_ITEMS), entryMessages.band)
+  .transform((text) => (text === '' ? 0 : Number(text)));
 
 /** A count of items: empty is "not counted" (null), never 0, unless `required` says to ask for it. */
 function itemCount(message: string, required: string | null = null) {
@@ -99,22 +121,55 @@ export function entryFormSchema(needs: DayNeeds = STOPS_DAY) {
       failed: itemCount(entryMessages.failedItems),
       startTime: clockTime,
       finishTime: clockTime,
+      bandPacket: bandCount,
+      bandSmall: bandCount,
+      bandMedium: bandCount,
+      bandLarge: bandCount,
+      bandExtraLarge: bandCount,
     })
     .superRefine((day, ctx) => {
+      if (needs.bands) {
+        const bands = bandsOf(day);
+        const typed = SIZE_BANDS.some((band) => day[BAND_FIELDS[band]] > 0);
+        if (!typed) ctx.addIssue({ code: 'custom', path: ['bandPacket'], message: entryMessages.bandsRequired });
+        // Each band's own bound is its own message; the sum is checked once each band is sane.
+        else if (SIZE_BANDS.every((band) => bands[band] <= MAX_ITEMS) && bandTotal(bands) > MAX_ITEMS) ctx.addIssue({ code: 'custom', path: ['bandPacket'], message: entryMessages.bandsTotal });
+      }
       // Hours come from both times: one alone would silently pay nothing by the hour.
       if (day.startTime !== null && day.finishTime === null) ctx.addIssue({ code: 'custom', path: ['finishTime'], message: entryMessages.startWithoutFinish });
       if (day.startTime === null && day.finishTime !== null) ctx.addIssue({ code: 'custom', path: ['startTime'], message: entryMessages.finishWithoutStart });
       if (needs.times && day.startTime === null && day.finishTime === null) ctx.addIssue({ code: 'custom', path: ['startTime'], message: entryMessages.hoursRequired });
+    })
+    .transform(({ bandPacket, bandSmall, bandMedium, bandLarge, bandExtraLarge, ...day }) => {
+      // A card paying by band prices the bands: the day's parcels are their sum (the server
+      // refuses a day whose two figures differ). Otherwise the day is not counted by band.
+      if (!needs.bands) return { ...day, bands: null };
+      const bands = bandsOf({ bandPacket, bandSmall, bandMedium, bandLarge, bandExtraLarge });
+      return { ...day, parcels: bandTotal(bands), bands };
     });
+}
+
+function bandsOf(day: Record<BandField, number>): BandCounts {
+  return { packet: day.bandPacket, small: day.bandSmall, medium: day.bandMedium, large: day.bandLarge, extraLarge: day.bandExtraLarge };
 }
 
 export type EntryFormInput = z.input<ReturnType<typeof entryFormSchema>>;
 export type EntryFormValue = z.output<ReturnType<typeof entryFormSchema>>;
 export type EntryFormErrors = FieldErrors<EntryFormInput>;
 
+const NO_BAND_FIELDS: Record<BandField, string> = { bandPacket: '', bandSmall: '', bandMedium: '', bandLarge: '', bandExtraLarge: '' };
+
+/** A day's band counts as the form's fields (empty when not counted, or 0). */
+export function bandFieldsOf(bands: BandCounts | null | undefined): Record<BandField, string> {
+  if (!bands) return { ...NO_BAND_FIELDS };
+  const fields = { ...NO_BAND_FIELDS };
+  for (const band of SIZE_BANDS) fields[BAND_FIELDS[band]] = bands[band] === 0 ? '' : String(bands[band]);
+  return fields;
+}
+
 /** An empty form: today, the last used courier, nothing counted. */
 export function emptyEntryForm(date: string, courierId = ''): EntryFormInput {
-  return { date, courierId, stops: '', parcels: '', collections: '', failed: '', startTime: '', finishTime: '', extra: '', notes: '' };
+  return { date, courierId, stops: '', parcels: '', collections: '', failed: '', startTime: '', finishTime: '', extra: '', notes: '', ...NO_BAND_FIELDS };
 }
 
 export function validateEntryForm(input: EntryFormInput, needs: DayNeeds = STOPS_DAY): FormResult<EntryFormInput, EntryFormValue> {

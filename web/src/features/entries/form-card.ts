@@ -13,11 +13,11 @@ export function formCard(pay: PaySetup | undefined, form: Pick<EntryFormInput, '
 
 /** What the form asks for: what the card in force prices (stops, as the spec's form, while the cards load). */
 export function formPaidFields(pay: PaySetup | undefined, form: Pick<EntryFormInput, 'date' | 'courierId'>, defaultCourierId: string): PaidFields {
-  if (!pay) return { stops: true, parcels: false, collections: false, failed: false, times: false };
+  if (!pay) return { stops: true, parcels: false, bands: false, collections: false, failed: false, times: false };
   return paidFields(formCard(pay, form, defaultCourierId));
 }
 
 /** What the form requires, from what the card prices. */
 export function needsOf(paid: PaidFields): DayNeeds {
-  return { stops: paid.stops, parcels: paid.parcels, times: paid.times };
+  return { stops: paid.stops, parcels: paid.parcels, bands: paid.bands, times: paid.times };
 }

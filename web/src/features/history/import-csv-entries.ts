@@ -126,7 +126,7 @@ function rowToEntry(cells: readonly string[], mapping: ColumnMapping, layout: Cs
   const separateShift = layout === 'ours' && cell(mapping.separateShift) === SEPARATE_SHIFT_MARK;
 
   if (problems.length > 0 || date === null || stops === null || extra === null || total === null || courierId === undefined) return { problems };
-  return { entry: { date, stops, extra, total, notes, courierId, rateCardId, parcels, collections, failed, startTime, finishTime, separateShift } };
+  return { entry: { date, stops, extra, total, notes, courierId, rateCardId, parcels, collections, failed, startTime, finishTime, separateShift, bands: null } };
 }
 
 /** Every data row: an entry to plan, or an invalid row with all of its problems. Dates are read in `order` (dayReading's by default). */

@@ -54,6 +54,7 @@ describe("the original app's CSV (Date, Stops, Extra, Total)", () => {
           startTime: null,
           finishTime: null,
           separateShift: false,
+          bands: null,
         },
       },
       expect.objectContaining({ place: 'Row 3', content: expect.objectContaining({ date: '2025-03-22', stops: 95, extra: 0, total: 18_000 }) }),
@@ -99,6 +100,7 @@ describe('our own CSV export', () => {
     startTime: null,
     finishTime: null,
     separateShift: false,
+    bands: null,
     ...overrides,
   });
 
@@ -225,7 +227,7 @@ describe('CSV dialects', () => {
   });
 
   it('reads our own export day first whatever its dates look like', () => {
-    const csv = entriesToCsv([{ date: '2025-02-01', stops: 1, extra: 0, notes: '', total: 100, courierId: TEST_USER_ID, rateCardId: null, parcels: null, collections: null, failed: null, startTime: null, finishTime: null, separateShift: false }], context.couriers);
+    const csv = entriesToCsv([{ date: '2025-02-01', stops: 1, extra: 0, notes: '', total: 100, courierId: TEST_USER_ID, rateCardId: null, parcels: null, collections: null, failed: null, startTime: null, finishTime: null, separateShift: false, bands: null }], context.couriers);
     const { reading, parsed } = days(csv);
     expect(reading.order).toBe('dmy');
     expect(parsed.candidates.map((c) => 'date' in c.content && c.content.date)).toEqual(['2025-02-01']);

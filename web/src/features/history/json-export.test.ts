@@ -164,7 +164,7 @@ describe('JSON export', () => {
   it('lets nothing the device keeps for syncing leak into the file', () => {
     const result = buildJsonExport(input({ entries: [localEntry()], invoices: [localStatementCheck()] }));
     expect(Object.keys(result.entries[0] ?? {}).sort()).toEqual(
-      ['collections', 'courierId', 'createdAt', 'date', 'extra', 'failed', 'finishTime', 'id', 'notes', 'parcels', 'rateCardId', 'separateShift', 'startTime', 'stops', 'total', 'updatedAt'],
+      ['bands', 'collections', 'courierId', 'createdAt', 'date', 'extra', 'failed', 'finishTime', 'id', 'notes', 'parcels', 'rateCardId', 'separateShift', 'startTime', 'stops', 'total', 'updatedAt'],
     );
     expect(Object.keys(result.invoices[0] ?? {}).sort()).toEqual(
       ['collections', 'courierId', 'createdAt', 'deductions', 'id', 'note', 'paid', 'parcels', 'periodEnd', 'periodStart', 'reference', 'status', 'stops', 'updatedAt'],
@@ -225,6 +225,7 @@ describe('JSON export', () => {
       dayRate: null,
       hourly: null,
       peaks: [{ from: '2025-12-01', to: '2025-12-24', extraPerStop: 20, multiplierPercent: null }],
+      bandRates: null,
       createdAt: '2025-01-01T00:00:00.000Z',
       updatedAt: '2025-01-01T00:00:00.000Z',
     });

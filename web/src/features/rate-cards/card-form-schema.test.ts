@@ -19,6 +19,7 @@ describe('the rate card form', () => {
         label: 'Sept review',
         perStop: [{ stopCount: 110, rate: 198 }, { rate: 148 }],
         perParcel: 45,
+        bandRates: null,
         parcelCapPerStop: 3,
         perCollection: null,
         perFailed: 0,
@@ -27,6 +28,18 @@ describe('the rate card form', () => {
         peaks: [],
       },
     });
+  });
+
+  it('stores pay by size band: the bands filled in, the others null; all empty is not paying by band; a cap may go with it', () => {
+    const bands = { packet: '0.35', small: '', medium: '0.75', large: '1.1', extraLarge: '' };
+    const result = validateCardForm(form({ perStopOn: false, bandRates: bands, parcelCapPerStop: '3' }), later);
+    expect(result.ok && result.value.bandRates).toEqual({ packet: 35, small: null, medium: 75, large: 110, extraLarge: null });
+    expect(result.ok && result.value.parcelCapPerStop).toBe(3);
+    expect(errors(form({ perStopOn: false, bandRates: { ...bands, packet: '', medium: '', large: '' } })).perStopOn).toBe(cardMessages.noRule);
+    expect(errors(form({ bandRates: { ...bands, large: '100.01' } })).bandRates).toBe(cardMessages.itemRange);
+    expect(errors(form({ bandRates: { ...bands, small: '0.355' } })).bandRates).toBe(cardMessages.money);
+    // The form shows a stored card's band rates back as pounds.
+    expect(cardFormOf({ ...starterRules(), bandRates: { packet: 35, small: null, medium: 75, large: 110, extraLarge: null } }).bandRates).toEqual({ packet: '0.35', small: '', medium: '0.75', large: '1.10', extraLarge: '' });
   });
 
   it('keeps the first card from the start whatever the date box says', () => {

@@ -7,6 +7,8 @@ import { parseForm, type FieldErrors, type FormResult } from '@/lib/form';
 import { parsePounds, penceToPounds } from '@/core/money/money';
 import { DEFAULT_TIERS, FIRST_CARD_FROM, type PayTier } from '@/core/pay/pay';
 import type { Peak, RateCardContent } from '@/sync/types';
+import { SIZE_BANDS, type SizeBand } from '@/core/pay/size-bands';
+import type { BandRates } from '@/sync/contract.generated';
 import { firstCard } from '@/sync/default-courier';
 import { MAX_RATE_PENCE, MAX_STOP_COUNT, MAX_TIERS, MIN_RATE_PENCE, MIN_STOP_COUNT, MIN_TIERS, toStored } from '@/core/pay/tier-rules';
 
@@ -27,13 +29,13 @@ export const cardMessages = {
   validFromTaken: 'This courier already has rates starting on that day: edit those instead',
   label: `The label must be at most ${MAX_LABEL_CHARS} characters`,
   labelControl: forbiddenCharactersMessage('The label'),
-  noRule: 'Choose at least one way this courier pays: per stop, per parcel, per collection, a day rate or an hourly rate',
+  noRule: 'Choose at least one way this courier pays: per stop, per parcel, by size band, per collection, a day rate or an hourly rate',
   tiers: `Per-stop pay needs ${MIN_TIERS} to ${MAX_TIERS} tiers, rates from £0.01 to £100.00 and stop counts from 1 to 1,000`,
   money: 'Enter an amount in pounds and pence, e.g. 0.45',
   itemRange: 'The amount must be at most £100.00',
   dayRange: 'The day rate must be at most £1,000.00',
   capRange: `The cap must be a whole number of parcels from ${MIN_PARCEL_CAP} to ${MAX_PARCEL_CAP}`,
-  capNeedsParcel: 'A parcel cap needs a per-parcel rate',
+  capNeedsParcel: 'A parcel cap needs a per-parcel rate or pay by size band',
   peaksCount: `A card can have at most ${MAX_PEAKS} peak periods`,
   peakDates: (n: number) => `Peak ${n}: please enter its first and last day`,
   peakOrder: (n: number) => `Peak ${n}: the last day must be on or after the first day`,
@@ -56,6 +58,8 @@ export interface CardFormInput {
   perStopOn: boolean;
   tiers: readonly PayTier[];
   perParcel: string;
+  /** Pay per parcel of each size band, in pounds; all empty = not paid by band. */
+  bandRates: Record<SizeBand, string>;
   parcelCapPerStop: string;
   perCollection: string;
   perFailed: string;
@@ -132,6 +136,15 @@ export function cardFormSchema({ first, takenDates }: CardFormContext) {
       perStopOn: z.boolean(),
       tiers: z.custom<readonly PayTier[]>((value) => Array.isArray(value)),
       perParcel: money(MAX_ITEM_PENCE, cardMessages.itemRange),
+      bandRates: z
+        .object({
+          packet: money(MAX_ITEM_PENCE, cardMessages.itemRange),
+          small: money(MAX_ITEM_PENCE, cardMessages.itemRange),
+          medium: money(MAX_ITEM_PENCE, cardMessages.itemRange),
+          large: money(MAX_ITEM_PENCE, cardMessages.itemRange),
+          extraLarge: money(MAX_ITEM_PENCE, cardMessages.itemRange),
+        })
+        .transform((rates): BandRates | null => (SIZE_BANDS.some((band) => rates[band] !== null) ? rates : null)),
       parcelCapPerStop: z
         .string()
         .trim()
@@ -151,8 +164,8 @@ export function cardFormSchema({ first, takenDates }: CardFormContext) {
         else if (takenDates.includes(value.validFrom)) issue('validFrom', cardMessages.validFromTaken);
       }
       if (value.perStopOn && !validTiers(value.tiers)) issue('tiers', cardMessages.tiers);
-      if (value.parcelCapPerStop !== null && value.perParcel === null) issue('parcelCapPerStop', cardMessages.capNeedsParcel);
-      if (!value.perStopOn && value.perParcel === null && value.perCollection === null && value.dayRate === null && value.hourly === null) {
+      if (value.parcelCapPerStop !== null && value.perParcel === null && value.bandRates === null) issue('parcelCapPerStop', cardMessages.capNeedsParcel);
+      if (!value.perStopOn && value.perParcel === null && value.bandRates === null && value.perCollection === null && value.dayRate === null && value.hourly === null) {
         issue('perStopOn', cardMessages.noRule);
       }
       if (value.peaks.length > MAX_PEAKS) issue('peaks', cardMessages.peaksCount);
@@ -167,6 +180,7 @@ export function cardFormSchema({ first, takenDates }: CardFormContext) {
         label: value.label,
         perStop: value.perStopOn ? toStored(value.tiers) : null,
         perParcel: value.perParcel,
+        bandRates: value.bandRates,
         parcelCapPerStop: value.parcelCapPerStop,
         perCollection: value.perCollection,
         perFailed: value.perFailed,
@@ -183,6 +197,10 @@ export function validateCardForm(input: CardFormInput, context: CardFormContext)
 
 const pounds = (pence: number | null) => (pence === null ? '' : penceToPounds(pence));
 
+function bandRatesForm(rates: BandRates | null): Record<SizeBand, string> {
+  return { packet: pounds(rates?.packet ?? null), small: pounds(rates?.small ?? null), medium: pounds(rates?.medium ?? null), large: pounds(rates?.large ?? null), extraLarge: pounds(rates?.extraLarge ?? null) };
+}
+
 /** A card's rules as the form shows them. */
 export function cardFormOf(card: CardRules): CardFormInput {
   return {
@@ -191,6 +209,7 @@ export function cardFormOf(card: CardRules): CardFormInput {
     perStopOn: card.perStop !== null,
     tiers: card.perStop ?? DEFAULT_TIERS,
     perParcel: pounds(card.perParcel),
+    bandRates: bandRatesForm(card.bandRates ?? null),
     parcelCapPerStop: card.parcelCapPerStop === null ? '' : String(card.parcelCapPerStop),
     perCollection: pounds(card.perCollection),
     perFailed: pounds(card.perFailed),

@@ -8,6 +8,7 @@ const perStopOnly: CardFormInput = {
   perStopOn: true,
   tiers: [{ rate: 198 }],
   perParcel: '',
+  bandRates: { packet: '', small: '', medium: '', large: '', extraLarge: '' },
   parcelCapPerStop: '',
   perCollection: '',
   perFailed: '',

@@ -4,9 +4,9 @@
 import type { CardFormInput } from './card-form-schema';
 
 /** The editor's optional parts, beyond per stop. */
-export type CardSection = 'perItem' | 'perTime' | 'peaks';
+export type CardSection = 'perItem' | 'byBand' | 'perTime' | 'peaks';
 
-export const CARD_SECTIONS: readonly CardSection[] = ['perItem', 'perTime', 'peaks'];
+export const CARD_SECTIONS: readonly CardSection[] = ['perItem', 'byBand', 'perTime', 'peaks'];
 
 const typed = (text: string) => text.trim() !== '';
 
@@ -14,6 +14,7 @@ const typed = (text: string) => text.trim() !== '';
 export function sectionsInUse(values: CardFormInput): ReadonlySet<CardSection> {
   const used = new Set<CardSection>();
   if ([values.perParcel, values.parcelCapPerStop, values.perCollection, values.perFailed].some(typed)) used.add('perItem');
+  if (Object.values(values.bandRates).some(typed)) used.add('byBand');
   if ([values.dayRate, values.hourly].some(typed)) used.add('perTime');
   if (values.peaks.length > 0) used.add('peaks');
   return used;

@@ -34,6 +34,11 @@ describe('card words', () => {
     ]);
   });
 
+  it('names the bands a card pays by, with their rates and a cap', () => {
+    const bands = { packet: 35, small: 55, medium: null, large: 120, extraLarge: null };
+    expect(cardRules({ ...card, perStop: null, bandRates: bands, parcelCapPerStop: 3 })).toEqual(['By size band: Packet £0.35, Small £0.55, Large £1.20 (up to 3 a stop)']);
+  });
+
   it('signs a difference', () => {
     expect(signedPence(120)).toBe('+£1.20');
     expect(signedPence(-65)).toBe('−£0.65');

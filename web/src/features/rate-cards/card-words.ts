@@ -1,6 +1,7 @@
 // A rate card in the driver's words, for the list of a courier's cards.
 import { formatPence, formatShortDate } from '@/lib/format';
 import { FIRST_CARD_FROM } from '@/core/pay/pay';
+import { BAND_WORDS, SIZE_BANDS } from '@/core/pay/size-bands';
 import type { RateCardContent } from '@/sync/types';
 
 /** "From the start" for a courier's first card, else "From 01/09/2025". */
@@ -21,6 +22,11 @@ export function cardRules(card: RateCardContent): string[] {
   }
   if (card.perParcel !== null) {
     lines.push(`${formatPence(card.perParcel)} a parcel${card.parcelCapPerStop === null ? '' : ` (up to ${card.parcelCapPerStop} a stop)`}`);
+  }
+  if (card.bandRates) {
+    const rates = card.bandRates;
+    const banded = SIZE_BANDS.flatMap((band) => (rates[band] === null ? [] : [`${BAND_WORDS[band]} ${formatPence(rates[band])}`]));
+    lines.push(`By size band: ${banded.join(', ')}${card.perParcel === null && card.parcelCapPerStop !== null ? ` (up to ${card.parcelCapPerStop} a stop)` : ''}`);
   }
   if (card.perCollection !== null) lines.push(`${formatPence(card.perCollection)} a collection`);
   if (card.perFailed !== null) lines.push(card.perFailed === 0 ? 'Failed or returned items unpaid' : `${formatPence(card.perFailed)} a failed or returned item`);

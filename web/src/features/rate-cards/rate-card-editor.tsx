@@ -7,6 +7,7 @@ import { TextField } from '@/components/text-field';
 import type { FieldErrors } from '@/lib/form';
 import { formatShortDate } from '@/lib/format';
 import { useSyncHandle } from '@/lib/sync-react/use-sync';
+import { BAND_WORDS, SIZE_BANDS } from '@/core/pay/size-bands';
 import type { LocalRateCard, RecordSyncState } from '@/sync/types';
 import { blankPeak, cardFormOf, MAX_LABEL_CHARS, MAX_PEAKS, validateCardForm, type CardFormInput, type PeakInput } from './card-form-schema';
 import { CARD_SECTIONS, sectionsInUse, type CardSection } from './card-sections';
@@ -158,6 +159,23 @@ export function RateCardEditor({ courierId, courierName, card, initial, first, t
           </div>
         </fieldset>
       ) : null}
+      {shown('byBand') ? (
+        <fieldset className={styles.group} ref={focusIfOpened('byBand')}>
+          <legend className={styles.legend}>Per parcel by size band</legend>
+          <p className={styles.hint}>For a courier that pays by size band: fill in the bands it pays, leave the others empty. The day form then counts parcels by these bands.</p>
+          <div className={styles.formGrid}>
+            {SIZE_BANDS.map((band) => (
+              <Money
+                key={band}
+                label={`${BAND_WORDS[band]} parcel (£)`}
+                value={values.bandRates[band]}
+                onChange={(v) => set('bandRates', { ...values.bandRates, [band]: v })}
+              />
+            ))}
+          </div>
+          {errors.bandRates ? <p className={styles.fieldError}>{errors.bandRates}</p> : null}
+        </fieldset>
+      ) : null}
       {shown('perTime') ? (
         <fieldset className={styles.group} ref={focusIfOpened('perTime')}>
           <legend className={styles.legend}>Per day or hour</legend>
@@ -243,6 +261,7 @@ export function RateCardEditor({ courierId, courierName, card, initial, first, t
 
 const sectionButtons: Record<CardSection, ReactNode> = {
   perItem: 'Per parcel, collection or failed item',
+  byBand: 'Per parcel by size band',
   perTime: 'Day rate or hourly',
   peaks: 'Peak period',
 };
@@ -268,7 +287,7 @@ function MoreWaysToPay({ hidden, onOpen }: { hidden: CardSection[]; onOpen: (sec
   );
 }
 
-const RULES: readonly (keyof CardFormInput)[] = ['perParcel', 'perCollection', 'dayRate', 'hourly', 'tiers'];
+const RULES: readonly (keyof CardFormInput)[] = ['perParcel', 'bandRates', 'perCollection', 'dayRate', 'hourly', 'tiers'];
 const isRule = (field: keyof CardFormInput) => RULES.includes(field);
 
 function Money({ label, value, error, onChange }: { label: string; value: string; error?: string | undefined; onChange: (value: string) => void }) {

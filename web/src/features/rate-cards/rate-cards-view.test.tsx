@@ -307,7 +307,7 @@ describe('rate cards from a date and re-pricing', () => {
     await app.user.type(screen.getByLabelText(/Parcels paid a stop/), '3');
     expect(screen.getByLabelText(/Parcels paid a stop/)).toHaveFocus();
     await app.user.click(screen.getByRole('button', { name: 'Save' }));
-    expect(await screen.findByText('A parcel cap needs a per-parcel rate')).toBeInTheDocument();
+    expect(await screen.findByText('A parcel cap needs a per-parcel rate or pay by size band')).toBeInTheDocument();
     await app.user.type(screen.getByLabelText(/Per parcel/), '0.45');
     await app.user.click(screen.getByRole('button', { name: 'Save' }));
     await screen.findByText('Payment settings saved successfully!');

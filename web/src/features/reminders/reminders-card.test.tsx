@@ -13,7 +13,7 @@ import { RemindersCard } from './reminders-card';
 const today = localDay(new Date());
 
 function entry(date: string): EntryContent {
-  return { date, stops: 100, extra: 0, notes: '', total: 19_800, courierId: 'c', rateCardId: null, parcels: null, collections: null, failed: null, startTime: null, finishTime: null, separateShift: false };
+  return { date, stops: 100, extra: 0, notes: '', total: 19_800, courierId: 'c', rateCardId: null, parcels: null, collections: null, failed: null, startTime: null, finishTime: null, separateShift: false, bands: null };
 }
 
 describe('RemindersCard', () => {

@@ -9,9 +9,10 @@ import { FormAlert } from '@/components/form-alert';
 import { SelectField } from '@/components/text-field';
 import { readLines, readStatementTable, missingColumns, LINE_TYPES, MAX_STATEMENT_BYTES, SIZE_BANDS, type StatementTable } from '@/core/statement-lines/read-lines';
 import { suggestFormat } from '@/core/statement-lines/suggest-format';
+import { isPdf } from '@/core/statement-lines/pdf-table';
 import { useSyncHandle } from '@/lib/sync-react/use-sync';
 import { contentOf } from '@/sync/records';
-import type { DateOrder, LineType, SizeBand } from '@/sync/contract.generated';
+import type { DateOrder, FormatSource, LineType, SizeBand } from '@/sync/contract.generated';
 import type { LocalStatementCheck, StatementFormatContent } from '@/sync/types';
 import { importStatementLines } from './commands';
 import { useStatementFormats } from './use-statement-lines';
@@ -37,7 +38,8 @@ function linesText(n: number): string {
 export function StatementImport({ check }: { check: LocalStatementCheck }) {
   const handle = useSyncHandle();
   const formats = useStatementFormats();
-  const saved = formats?.find((f) => f.courierId === check.courierId && f.source === 'csv');
+  const savedOf = (source: FormatSource) => formats?.find((f) => f.courierId === check.courierId && f.source === source);
+  const saved = savedOf('csv') ?? savedOf('pdf');
   const input = useRef<HTMLInputElement>(null);
   const [table, setTable] = useState<StatementTable | null>(null);
   const [mapping, setMapping] = useState<StatementFormatContent | null>(null);
@@ -78,20 +80,33 @@ export function StatementImport({ check }: { check: LocalStatementCheck }) {
       setError('This file is too big to be a statement (over 2 MB).');
       return;
     }
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    const source: FormatSource = isPdf(bytes) ? 'pdf' : 'csv';
     let read: StatementTable;
     try {
-      read = readStatementTable(await file.text());
+      if (source === 'pdf') {
+        // pdfjs-dist loads only now, the first time a PDF is picked (precached for offline).
+        const { readPdfTable } = await import('./read-pdf');
+        read = await readPdfTable(bytes);
+      } else {
+        read = readStatementTable(new TextDecoder().decode(bytes));
+      }
     } catch {
-      setError('This file could not be read as CSV. Save the statement as CSV and try again.');
+      setError(
+        source === 'pdf'
+          ? 'This PDF has no table of text to read (a scanned statement is a picture). Save the statement as CSV, or type its lines.'
+          : 'This file could not be read as CSV. Save the statement as CSV and try again.',
+      );
       return;
     }
-    const format = saved && missingColumns(saved, read.header).length === 0 ? saved : null;
+    const layout = savedOf(source);
+    const format = layout && missingColumns(layout, read.header).length === 0 ? layout : null;
     if (format) {
       await importWith(read, contentOf('statementFormat', format));
       return;
     }
     setTable(read);
-    setMapping(suggestFormat(read, check.courierId));
+    setMapping({ ...suggestFormat(read, check.courierId), source });
   }
 
   const set = <K extends keyof StatementFormatContent>(key: K, value: StatementFormatContent[K]) => setMapping((m) => (m ? { ...m, [key]: value } : m));
@@ -103,12 +118,16 @@ export function StatementImport({ check }: { check: LocalStatementCheck }) {
         Import the statement file
       </h2>
       <p className={styles.hint}>
-        {saved ? 'This courier’s file layout is saved: choose the file and its lines are added.' : 'Choose the courier’s CSV statement. You match its columns once; next time it is one tap.'}
+        {savedOf('csv') && savedOf('pdf')
+          ? 'This courier’s CSV and PDF layouts are saved: choose the file and its lines are added.'
+          : saved
+            ? `This courier’s ${saved.source === 'pdf' ? 'PDF' : 'CSV'} layout is saved: such a file is added in one tap; the other kind is matched once.`
+            : 'Choose the courier’s statement, CSV or PDF. You match its columns once; next time it is one tap.'}
       </p>
-      <input ref={input} className={styles.fileInput} type="file" accept=".csv,text/csv,text/plain" aria-label="Statement file (CSV)" onChange={(e) => void onFile(e)} />
+      <input ref={input} className={styles.fileInput} type="file" accept=".csv,.pdf,text/csv,text/plain,application/pdf" aria-label="Statement file (CSV or PDF)" onChange={(e) => void onFile(e)} />
       <Button variant="secondary" onClick={() => input.current?.click()} disabled={busy}>
         <FileUp aria-hidden="true" />
-        Choose CSV file
+        Choose CSV or PDF file
       </Button>
       <FormAlert message={error} />
       {message ? (
@@ -119,6 +138,7 @@ export function StatementImport({ check }: { check: LocalStatementCheck }) {
       {table && mapping && preview ? (
         <div className={styles.mapping} role="group" aria-label="Match the file's columns">
           <h3 className={styles.subtitle}>Match the file’s columns</h3>
+          <TablePreview table={table} pdf={mapping.source === 'pdf'} />
           <div className={styles.grid}>
             {COLUMNS.map(({ column, label, required }) => (
               <SelectField key={column} label={label} optional={!required} value={mapping[column] ?? ''} onChange={(e) => set(column, (e.target.value || null) as never)}>
@@ -208,3 +228,35 @@ export function StatementImport({ check }: { check: LocalStatementCheck }) {
   );
 }
 
+
+/** The file's first rows as read (a PDF's text split into columns), so the driver sees what each heading holds. */
+function TablePreview({ table, pdf }: { table: StatementTable; pdf: boolean }) {
+  const shown = table.rows.slice(0, 4);
+  return (
+    <>
+      <p className={styles.hint}>{pdf ? 'The PDF’s text, split into columns under its headings:' : 'The file’s first rows:'}</p>
+      <div className={styles.preview} role="region" aria-label="The file's first rows" tabIndex={0}>
+      <table className={styles.previewTable}>
+        <thead>
+          <tr>
+            {table.header.map((heading, i) => (
+              <th key={i} scope="col">
+                {heading}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {shown.map(({ row, cells }) => (
+            <tr key={row}>
+              {table.header.map((_, i) => (
+                <td key={i}>{cells[i] ?? ''}</td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      </div>
+    </>
+  );
+}

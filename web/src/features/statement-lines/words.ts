@@ -1,4 +1,5 @@
-import type { LineType, SizeBand } from '@/sync/contract.generated';
+import { BAND_WORDS } from '@/core/pay/size-bands';
+import type { LineType } from '@/sync/contract.generated';
 import type { StatementLineContent } from '@/sync/types';
 
 /** Each line type in the driver's words. */
@@ -13,7 +14,7 @@ export const LINE_TYPE_WORDS: Record<LineType, string> = {
   adjustment: 'Adjustment',
 };
 
-export const BAND_WORDS: Record<SizeBand, string> = { packet: 'Packet', small: 'Small', medium: 'Medium', large: 'Large', extraLarge: 'Extra large' };
+export { BAND_WORDS };
 
 /** "Parcel (Small)", "Stops": a line's type in words. */
 export function lineWords(line: Pick<StatementLineContent, 'lineType' | 'band'>): string {
