@@ -100,6 +100,7 @@ const appScreens: [path: string, heading: string | RegExp][] = [
   ['/app/history?view=invoices', 'Statement checks'],
   ['/app/spending?view=expenses', 'Spending'],
   ['/app/spending?view=mileage', 'Spending'],
+  ['/app/spending?view=fuel', 'Spending'],
   ['/app/tax', 'Tax year'],
   ['/app/settings', 'Payment Settings'],
   ['/app/profile', 'Profile'],

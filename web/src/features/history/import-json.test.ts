@@ -58,6 +58,7 @@ function fullExport(): JsonExport {
       },
     ],
     mileage: [{ id: 'm1', date: '2025-03-05', vehicleId: 'van1', courierId: 'evri', odometerStart: 10, odometerEnd: 90, businessMiles: 70, commuteMiles: 10, note: '', ...stamps }],
+    fuelFills: [{ id: 'ff1', date: '2025-03-05', vehicleId: 'van1', unit: 'litres', quantity: 45_670, cost: 6_845, odometer: 90, full: true, note: '', ...stamps }],
     from: '2025-03-01',
     to: '2025-03-31',
     exportedAt: '2025-04-01T10:00:00.000Z',
@@ -71,7 +72,7 @@ function parsed(file: JsonExport | string): JsonImport {
 }
 
 function emptyDevice(): DeviceRecords {
-  return { courier: [], vehicle: [], rateCard: [], deduction: [], entry: [], invoice: [], expense: [], mileage: [], statementLine: [], statementFormat: [], sentUpdate: [] };
+  return { courier: [], vehicle: [], rateCard: [], deduction: [], entry: [], invoice: [], expense: [], mileage: [], statementLine: [], statementFormat: [], sentUpdate: [], fuelFill: [] };
 }
 
 /** The device after the writes are stored. */
@@ -96,6 +97,7 @@ function contentsOf(file: JsonExport): Record<string, unknown[]> {
     statementLine: strip(file.statementLines),
     statementFormat: strip(file.statementFormats),
     sentUpdate: strip(file.sentUpdates),
+    fuelFill: strip(file.fuelFills),
   };
 }
 
