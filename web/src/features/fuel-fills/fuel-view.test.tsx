@@ -8,8 +8,8 @@ import { saveRecord } from '@/sync/commands';
 import { createTestSyncHandle } from '@/testing/sync-handle';
 import { renderWithSync } from '@/testing/render-with-sync';
 import { saveFuelFill } from './commands';
-import { fillDayWords } from './fuel-words';
-import { COUNT_ONCE_WORDS, FuelView } from './fuel-view';
+import { COUNT_ONCE_WORDS, fillDayWords } from './fuel-words';
+import { FuelView } from './fuel-view';
 
 const today = localDay(new Date());
 const year = currentTaxYear(today);

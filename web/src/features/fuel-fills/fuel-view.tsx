@@ -15,13 +15,10 @@ import type { LocalFuelFill, LocalVehicle } from '@/sync/types';
 import { deleteFuelFill, restoreFuelFill } from './commands';
 import { FuelFillForm } from './fuel-fill-form';
 import type { FuelUnit } from './fuel-fill-form-schema';
-import { economyWords, fillDayWords, measuredOverWords, pencePerMileWords, quantityWords } from './fuel-words';
+import { COUNT_ONCE_WORDS, economyWords, fillDayWords, measuredOverWords, pencePerMileWords, quantityWords } from './fuel-words';
 import { useFuelLog, type FuelLog } from './use-fuel-fills';
 import panel from '@/components/panel.module.css';
 import styles from './fuel.module.css';
-
-/** Money counted once: what the view says about fills and tax. */
-export const COUNT_ONCE_WORDS = 'Claim fuel as an expense or through the mileage rate; the fill log is for economy and evidence.';
 
 /**
  * The fuel log, per vehicle: each vehicle's fills this tax year, their cost and, from full fills
@@ -204,7 +201,7 @@ function vehiclesShown(log: FuelLog, live: readonly LocalVehicle[]): LocalVehicl
 }
 
 /** A new fill starts on the vehicle of the last fill logged (while it is live), else the first vehicle, in that fill's unit. */
-export function startOf(fills: readonly LocalFuelFill[], live: readonly LocalVehicle[]): { vehicleId: string; unit: FuelUnit } {
+function startOf(fills: readonly LocalFuelFill[], live: readonly LocalVehicle[]): { vehicleId: string; unit: FuelUnit } {
   const liveIds = new Set(live.map((vehicle) => vehicle.id));
   const latest = fills.filter((fill) => liveIds.has(fill.vehicleId)).reduce<LocalFuelFill | null>((last, fill) => (!last || fill.createdAt > last.createdAt ? fill : last), null);
   return latest ? { vehicleId: latest.vehicleId, unit: latest.unit } : { vehicleId: live[0]?.id ?? '', unit: 'litres' };

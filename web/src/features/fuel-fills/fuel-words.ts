@@ -3,6 +3,9 @@ import { countWords, formatWeekdayDate } from '@/lib/format';
 import type { Economy } from '@/core/fuel/economy';
 import { thousandthsText, UNIT_WORDS, type FuelUnit } from './fuel-fill-form-schema';
 
+/** Money counted once: a fill is a log, never an expense, and the view says so. */
+export const COUNT_ONCE_WORDS = 'Claim fuel as an expense or through the mileage rate; the fill log is for economy and evidence.';
+
 /** 45,670 millilitres → "45.67 litres"; 41,500 watt-hours → "41.5 kWh". */
 export function quantityWords(quantity: number, unit: FuelUnit): string {
   return `${Number(thousandthsText(quantity)).toLocaleString('en-GB', { maximumFractionDigits: 3 })} ${UNIT_WORDS[unit]}`;
