@@ -139,13 +139,13 @@ function VehicleFills({ vehicle, fills, today, parkedReasons, editor, onEdit, on
           <dd>{formatPence(thisYear.cost)}</dd>
         </div>
         {economies.length === 0 ? (
-          <div>
+          <div className={styles.wide}>
             <dt>Economy</dt>
             <dd>Needs two full fills with odometer readings</dd>
           </div>
         ) : (
           economies.map((economy) => (
-            <div key={economy.unit}>
+            <div key={economy.unit} className={styles.wide}>
               <dt>Economy {measuredOverWords(economy)}</dt>
               <dd>
                 {economyWords(economy)} · {pencePerMileWords(economy)}
