@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import { FormActions } from '@/components/form-actions';
 import { FormAlert } from '@/components/form-alert';
 import { SelectField, TextField } from '@/components/text-field';
@@ -6,7 +6,8 @@ import { useSyncHandle } from '@/lib/sync-react/use-sync';
 import { useRefusedFields } from '@/lib/sync-react/use-refused-fields';
 import { useForm } from '@/lib/use-form';
 import type { LocalFuelFill, LocalVehicle } from '@/sync/types';
-import { saveFuelFill } from './commands';
+import { saveFuelFill, saveFuelFillAsExpense } from './commands';
+import { useLoggedAsExpense } from './use-fuel-fills';
 import { blankFuelFillForm, fuelFillFormOf, fuelFillFormSchema, MAX_NOTE_CHARS, UNIT_WORDS, type FuelUnit } from './fuel-fill-form-schema';
 import recordForm from '@/components/record-form.module.css';
 import styles from './fuel.module.css';
@@ -26,11 +27,13 @@ interface FuelFillFormProps {
 export function FuelFillForm({ vehicles, start, editing, today, onSaved, onCancel }: FuelFillFormProps) {
   const handle = useSyncHandle();
   const refused = useRefusedFields(editing?.id);
+  const logged = useLoggedAsExpense(editing?.id);
+  const [alsoExpense, setAlsoExpense] = useState(false);
   const form = useForm({
     refused,
     schema: fuelFillFormSchema,
     initial: () => (editing ? fuelFillFormOf(editing) : blankFuelFillForm(today, start.vehicleId, start.unit)),
-    command: (fill) => saveFuelFill(handle, fill, editing?.id),
+    command: (fill) => (alsoExpense && logged === false ? saveFuelFillAsExpense(handle, fill, editing?.id) : saveFuelFill(handle, fill, editing?.id)),
     onSuccess: (saved) => onSaved(saved),
     failure: () => 'Failed to save the fill',
   });
@@ -74,6 +77,17 @@ export function FuelFillForm({ vehicles, start, editing, today, onSaved, onCance
       </label>
       <p className={styles.hint}>Economy needs full fills with an odometer reading; a top-up of a few {UNIT_WORDS[values.unit]} is a part fill.</p>
       <TextField label="Note" optional maxLength={MAX_NOTE_CHARS} value={values.note} error={errors.note} onChange={(e) => update('note', e.target.value)} />
+      {logged ? (
+        <p className={styles.hint}>Logged as a Fuel expense: edit or delete that under Expenses.</p>
+      ) : logged === false ? (
+        <>
+          <label className={styles.check}>
+            <input type="checkbox" checked={alsoExpense} onChange={(e) => setAlsoExpense(e.target.checked)} />
+            Also log as a Fuel expense
+          </label>
+          {alsoExpense ? <p className={styles.hint}>Once, with this cost: the expense is what the tax year counts, never the fill (a free charge is no expense).</p> : null}
+        </>
+      ) : null}
       {form.failure ? <FormAlert message={form.failure} /> : null}
       <FormActions submitLabel={editing ? 'Save fill' : 'Log fill'} submitting={form.submitting} onCancel={onCancel} />
     </form>

@@ -7,7 +7,8 @@ import { addDays, localDay } from '@/lib/week';
 import { saveRecord } from '@/sync/commands';
 import { createTestSyncHandle } from '@/testing/sync-handle';
 import { renderWithSync } from '@/testing/render-with-sync';
-import { saveFuelFill } from './commands';
+import { fillExpenseId, saveFuelFill, saveFuelFillAsExpense } from './commands';
+import { deleteRecord } from '@/sync/commands';
 import { COUNT_ONCE_WORDS, fillDayWords } from './fuel-words';
 import { FuelView } from './fuel-view';
 
@@ -72,6 +73,49 @@ describe('FuelView', () => {
     await waitFor(() => expect(screen.queryByRole('article', { name })).not.toBeInTheDocument());
     await app.user.click(screen.getByRole('button', { name: 'Undo' }));
     expect(await screen.findByRole('article', { name })).toBeInTheDocument();
+  });
+
+  it('also logs a fill as a Fuel expense when asked, once, however often it is saved', async () => {
+    const handle = createTestSyncHandle();
+    const transit = await saveRecord(handle.db, 'vehicle', van);
+    const app = renderWithSync(<FuelView />, { handle, path: PATH, at: `${PATH}?view=fuel&add=1` });
+    const form = await screen.findByRole('form', { name: 'Log a fill' });
+    await app.user.type(within(form).getByLabelText('Litres'), '40');
+    await app.user.type(within(form).getByLabelText('Cost (£)'), '60.00');
+    await app.user.click(within(form).getByRole('checkbox', { name: 'Also log as a Fuel expense' }));
+    await app.user.click(within(form).getByRole('button', { name: 'Log fill' }));
+    await screen.findByRole('article', { name: `Fill on ${fillDayWords(today)}` });
+
+    const [fill] = await handle.db.fuelFills.toArray();
+    const expenses = await handle.db.expenses.toArray();
+    expect(expenses).toMatchObject([{ id: await fillExpenseId(fill!.id), date: today, amount: 6_000, category: 'fuel', vehicleId: transit.id, repeat: 'once', note: 'Fuel fill' }]);
+    // An edit says it is logged and offers nothing more; the expense stays one.
+    await app.user.click(screen.getByRole('button', { name: `Edit fill on ${fillDayWords(today)}` }));
+    const edit = await screen.findByRole('form', { name: 'Edit fill' });
+    expect(await within(edit).findByText(/Logged as a Fuel expense/)).toBeInTheDocument();
+    expect(within(edit).queryByRole('checkbox', { name: 'Also log as a Fuel expense' })).not.toBeInTheDocument();
+    await app.user.click(within(edit).getByRole('button', { name: 'Save fill' }));
+    await waitFor(() => expect(screen.queryByRole('form')).not.toBeInTheDocument());
+    expect(await handle.db.expenses.count()).toBe(1);
+    expect((await handle.db.outbox.toArray()).map((item) => item.name)).toEqual(['vehicle.put', 'fuelFill.put', 'expense.put', 'fuelFill.put']);
+  });
+
+  it('never makes the expense twice, and never brings back one the driver deleted', async () => {
+    const handle = createTestSyncHandle();
+    const transit = await saveRecord(handle.db, 'vehicle', van);
+    const content = { ...fill, vehicleId: transit.id, date: today };
+    const saved = await saveFuelFillAsExpense(handle, content);
+    await saveFuelFillAsExpense(handle, { ...content, cost: 6_100 }, saved.id);
+    const expenseId = await fillExpenseId(saved.id);
+    expect((await handle.db.expenses.toArray()).map((e) => [e.id, e.amount])).toEqual([[expenseId, 6_000]]);
+    await deleteRecord(handle.db, 'expense', expenseId);
+    await saveFuelFillAsExpense(handle, content, saved.id);
+    expect((await handle.db.expenses.get(expenseId))?.deleted).toBe(1);
+    // A free charge is no expense.
+    const free = await saveFuelFillAsExpense(handle, { ...content, unit: 'kWh', cost: 0 });
+    expect(await handle.db.expenses.get(await fillExpenseId(free.id))).toBeUndefined();
+    const names = (await handle.db.outbox.toArray()).map((item) => item.name);
+    expect(names.filter((name) => name === 'expense.put')).toHaveLength(1);
   });
 
   it('asks for a vehicle first when there is none', async () => {

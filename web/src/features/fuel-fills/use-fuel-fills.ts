@@ -3,6 +3,7 @@ import { useSyncHandle } from '@/lib/sync-react/use-sync';
 import { readVehicles } from '@/lib/sync-react/use-vehicles';
 import type { LocalDb } from '@/sync/db';
 import type { LocalFuelFill, LocalVehicle } from '@/sync/types';
+import { hasFuelExpense } from './commands';
 
 export interface FuelLog {
   /** Every live fill, latest first. */
@@ -29,4 +30,10 @@ export async function readFuelLog(db: LocalDb): Promise<FuelLog> {
 export function useFuelLog(): FuelLog | undefined {
   const { db } = useSyncHandle();
   return useLiveQuery(() => readFuelLog(db), [db]);
+}
+
+/** Whether a fill was logged as a Fuel expense on this device; false for a new fill; undefined while reading. */
+export function useLoggedAsExpense(fillId: string | undefined): boolean | undefined {
+  const handle = useSyncHandle();
+  return useLiveQuery(() => (fillId ? hasFuelExpense(handle, fillId) : false), [handle, fillId]);
 }
