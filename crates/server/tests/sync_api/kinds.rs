@@ -698,7 +698,16 @@ pub static TABLE: &[Row] = &[
                     json!({"id": "x", "date": "2026-02-29", "vehicleId": "v", "unit": "gallons",
                            "quantity": 0, "cost": -1, "odometer": 10_000_000, "full": true,
                            "note": "a\u{7}"}),
-                    &["cost", "date", "id", "note", "odometer", "quantity", "unit", "vehicleId"],
+                    &[
+                        "cost",
+                        "date",
+                        "id",
+                        "note",
+                        "odometer",
+                        "quantity",
+                        "unit",
+                        "vehicleId",
+                    ],
                 ),
                 Invalid::message(
                     json!({"id": new_id(), "date": "2026-04-05", "vehicleId": new_id(),
