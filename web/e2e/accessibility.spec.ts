@@ -100,6 +100,7 @@ const appScreens: [path: string, heading: string | RegExp][] = [
   ['/app/history?view=invoices', 'Statement checks'],
   ['/app/spending?view=expenses', 'Spending'],
   ['/app/spending?view=mileage', 'Spending'],
+  ['/app/spending?view=fuel', 'Spending'],
   ['/app/tax', 'Tax year'],
   ['/app/settings', 'Payment Settings'],
   ['/app/profile', 'Profile'],
@@ -150,6 +151,21 @@ describe('accessibility (axe-core)', () => {
     await page.getByLabel('Name').fill('Evri');
     await couriersSection(page).getByRole('button', { name: 'Add courier' }).click();
     await courierItem(page, 'Evri').waitFor();
+    // A van with two full fills, so the fuel view shows its figures and its list (issue 32).
+    await open(page, '/app/spending?view=mileage', 'Spending');
+    await page.getByRole('button', { name: 'Add vehicle' }).click();
+    await page.getByRole('form', { name: 'Add a vehicle' }).getByLabel('Name').fill('Transit');
+    await page.getByRole('form', { name: 'Add a vehicle' }).getByRole('button', { name: 'Add vehicle' }).click();
+    await open(page, '/app/spending?view=fuel', 'Spending');
+    for (const [litres, cost, odometer] of [['45.67', '68.45', '42130'], ['40', '60', '42530']] as const) {
+      await page.getByRole('button', { name: 'Log a fill' }).click();
+      const fill = page.getByRole('form', { name: 'Log a fill' });
+      await fill.getByLabel('Litres').fill(litres);
+      await fill.getByLabel('Cost (£)').fill(cost);
+      await fill.getByLabel(/Odometer/).fill(odometer);
+      await fill.getByRole('button', { name: 'Log fill' }).click();
+      await fill.waitFor({ state: 'detached' });
+    }
     for (const theme of ['dark', 'light'] as const) {
       await open(page, '/app/profile', 'Profile');
       const button = page.getByRole('group', { name: 'Theme' }).getByRole('button', { name: theme === 'dark' ? 'Dark' : 'Light' });
@@ -169,8 +185,12 @@ describe('accessibility (axe-core)', () => {
         await courier.getByRole('form', { name: /^Add a deduction/ }).waitFor();
       }
       await result.check(page, `${theme} /app/settings (two couriers' editors open)`);
+      await open(page, '/app/spending?view=fuel', 'Spending');
+      await page.getByRole('button', { name: 'Log a fill' }).click();
+      await page.getByRole('form', { name: 'Log a fill' }).waitFor();
+      await result.check(page, `${theme} /app/spending?view=fuel (a fill being logged)`);
     }
-    result.done(2 * (appScreens.length + 1));
+    result.done(2 * (appScreens.length + 2));
     await context.close();
   });
 

@@ -12,6 +12,7 @@ pub mod device;
 pub mod entry;
 pub mod expense;
 pub mod fields;
+pub mod fuel_fill;
 pub mod merge;
 pub mod mileage;
 pub mod money;

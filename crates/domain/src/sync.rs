@@ -22,8 +22,8 @@ pub struct Mutation {
     /// Client-generated UUID; each id takes effect at most once.
     pub id: String,
     /// `<kind>.put` or `<kind>.delete` for the kinds `entry`, `invoice`, `courier`,
-    /// `rateCard`, `deduction`, `expense`, `vehicle`, `mileage`, `statementLine` and
-    /// `statementFormat`; `profile.update` or
+    /// `rateCard`, `deduction`, `expense`, `vehicle`, `mileage`, `statementLine`,
+    /// `statementFormat`, `sentUpdate` and `fuelFill`; `profile.update` or
     /// `settings.put`.
     pub name: String,
     #[schema(value_type = Object)]
@@ -245,6 +245,26 @@ pub struct MileageData {
     pub updated_at: String,
 }
 
+/// A fuel fill (`kind: "fuelFill"`): a log of fuel or charge, never an expense.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct FuelFillData {
+    pub date: String,
+    pub vehicle_id: String,
+    pub unit: crate::fuel_fill::FuelUnit,
+    /// Millilitres (litres) or watt-hours (kWh).
+    pub quantity: u32,
+    /// Pence.
+    pub cost: i64,
+    /// Whole miles, null when not read.
+    pub odometer: Option<u32>,
+    /// Filled to full: only full fills measure economy.
+    pub full: bool,
+    pub note: String,
+    pub created_at: String,
+    pub updated_at: String,
+}
+
 /// A statement line (`kind: "statementLine"`): one line of a statement check. Money in pence.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -357,6 +377,7 @@ pub enum ChangeData {
     StatementLine(StatementLineData),
     StatementFormat(StatementFormatData),
     SentUpdate(SentUpdateData),
+    FuelFill(FuelFillData),
 }
 
 /// Each record kind's wire data becomes its `ChangeData` variant (`RecordKind::Data`).
@@ -382,6 +403,7 @@ change_data_from!(
     StatementLine(StatementLineData),
     StatementFormat(StatementFormatData),
     SentUpdate(SentUpdateData),
+    FuelFill(FuelFillData),
 );
 
 impl ChangeData {
@@ -401,6 +423,7 @@ impl ChangeData {
             ChangeData::StatementLine(_) => "statementLine",
             ChangeData::StatementFormat(_) => "statementFormat",
             ChangeData::SentUpdate(_) => "sentUpdate",
+            ChangeData::FuelFill(_) => "fuelFill",
         }
     }
 
@@ -421,6 +444,7 @@ impl ChangeData {
             "statementLine" => ChangeData::StatementLine(serde_json::from_value(data)?),
             "statementFormat" => ChangeData::StatementFormat(serde_json::from_value(data)?),
             "sentUpdate" => ChangeData::SentUpdate(serde_json::from_value(data)?),
+            "fuelFill" => ChangeData::FuelFill(serde_json::from_value(data)?),
             other => return Err(serde_json::Error::custom(format!("unknown kind `{other}`"))),
         })
     }
@@ -431,8 +455,8 @@ impl ChangeData {
 #[serde(rename_all = "camelCase")]
 pub struct Change {
     /// Record kind: `entry`, `invoice`, `courier`, `rateCard`, `deduction`, `expense`,
-    /// `vehicle`, `mileage`, `statementLine`, `statementFormat`, `sentUpdate`, `profile` or
-    /// `settings`.
+    /// `vehicle`, `mileage`, `statementLine`, `statementFormat`, `sentUpdate`, `fuelFill`,
+    /// `profile` or `settings`.
     pub kind: String,
     pub id: String,
     /// The user's change sequence number at this write; pull cursors are these.
@@ -724,6 +748,18 @@ mod tests {
                 product: "Bridger".into(),
                 reference: "".into(),
                 supersedes: None,
+                created_at: "2026-08-01T09:00:00Z".into(),
+                updated_at: "2026-08-01T09:00:00Z".into(),
+            }),
+            ChangeData::FuelFill(FuelFillData {
+                date: "2026-08-01".into(),
+                vehicle_id: "0190a6e2-7c1d-7000-8000-0000000000f1".into(),
+                unit: crate::fuel_fill::FuelUnit::KWh,
+                quantity: 41_500,
+                cost: 1_245,
+                odometer: None,
+                full: true,
+                note: "".into(),
                 created_at: "2026-08-01T09:00:00Z".into(),
                 updated_at: "2026-08-01T09:00:00Z".into(),
             }),

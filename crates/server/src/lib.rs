@@ -13,6 +13,7 @@ pub mod entries;
 pub mod error;
 pub mod expenses;
 pub mod files;
+pub mod fuel_fills;
 pub mod healthcheck;
 pub mod housekeeping;
 pub mod http;

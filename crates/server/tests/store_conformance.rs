@@ -1379,6 +1379,125 @@ async fn vehicles_expenses_and_mileage_round_trip(backend: Backend) {
     );
 }
 
+/// Fuel fills (issue 32) are stored and pulled exactly as validated, pointing at their
+/// vehicle; a fill for a vehicle that does not exist is `missing-reference`.
+async fn fuel_fills_round_trip(backend: Backend) {
+    use domain::{
+        fuel_fill::{FuelFill, FuelUnit},
+        sync::FuelFillData,
+    };
+    use server::fuel_fills::FuelFills;
+    let Some((store, _keep)) = store(backend).await else {
+        return;
+    };
+    let user = store
+        .create_user(account("fuel@example.com"))
+        .await
+        .unwrap();
+    let van = Vehicle {
+        id: Uuid::now_v7(),
+        name: "Transit".into(),
+        vehicle_type: VehicleType::CarVan,
+        method: VehicleMethod::FlatRate,
+        commute_miles: 0,
+    };
+    let diesel = FuelFill {
+        id: Uuid::now_v7(),
+        date: domain::entry::parse_date("2026-04-05").unwrap(),
+        vehicle_id: van.id,
+        unit: FuelUnit::Litres,
+        quantity: 45_670,
+        cost: 6_845,
+        odometer: Some(42_130),
+        full: true,
+        note: "Shell".into(),
+    };
+    let charge = FuelFill {
+        id: Uuid::now_v7(),
+        unit: FuelUnit::KWh,
+        quantity: 41_500,
+        cost: 0,
+        odometer: None,
+        full: false,
+        note: String::new(),
+        ..diesel.clone()
+    };
+    let stray = FuelFill {
+        id: Uuid::now_v7(),
+        vehicle_id: Uuid::now_v7(),
+        ..diesel.clone()
+    };
+    let outcome = store
+        .push(
+            user.id,
+            vec![
+                mutation("v1", MutationAction::put::<Vehicles>(&van)),
+                mutation("f1", MutationAction::put::<FuelFills>(&diesel)),
+                mutation("f2", MutationAction::put::<FuelFills>(&charge)),
+                mutation("f3", MutationAction::put::<FuelFills>(&stray)),
+            ],
+            5_000,
+            quota(100),
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        codes(&outcome),
+        [None, None, None, Some("missing-reference")]
+    );
+    let at = "1970-01-01T00:00:05Z".to_owned();
+    let diesel_data = FuelFillData {
+        date: "2026-04-05".into(),
+        vehicle_id: van.id.to_string(),
+        unit: FuelUnit::Litres,
+        quantity: 45_670,
+        cost: 6_845,
+        odometer: Some(42_130),
+        full: true,
+        note: "Shell".into(),
+        created_at: at.clone(),
+        updated_at: at.clone(),
+    };
+    let page = store.pull(user.id, STARTER_RECORDS + 1, 10).await.unwrap();
+    let data: Vec<Option<ChangeData>> = page.changes.into_iter().map(|c| c.data).collect();
+    assert_eq!(
+        data,
+        [
+            Some(ChangeData::FuelFill(diesel_data.clone())),
+            Some(ChangeData::FuelFill(FuelFillData {
+                unit: FuelUnit::KWh,
+                quantity: 41_500,
+                cost: 0,
+                odometer: None,
+                full: false,
+                note: String::new(),
+                ..diesel_data
+            })),
+        ]
+    );
+    let later = store
+        .push(
+            user.id,
+            vec![mutation(
+                "f4",
+                MutationAction::delete::<FuelFills>(charge.id),
+            )],
+            6_000,
+            quota(100),
+        )
+        .await
+        .unwrap();
+    assert_eq!(codes(&later), [None]);
+    let page = store.pull(user.id, STARTER_RECORDS + 3, 10).await.unwrap();
+    assert_eq!(
+        page.changes
+            .iter()
+            .map(|c| (c.kind.as_str(), c.id.clone(), c.deleted))
+            .collect::<Vec<_>>(),
+        [("fuelFill", charge.id.to_string(), true)]
+    );
+}
+
 /// The settings' tax region: UK until set, then kept by a put that leaves it out (an app
 /// from before it) and changed only by a put that names it.
 async fn the_tax_region_is_kept_unless_a_put_names_it(backend: Backend) {
@@ -2282,6 +2401,7 @@ async fn sent_updates_are_write_once(backend: Backend) {
 
 on_both_backends!(
     sent_updates_are_write_once,
+    fuel_fills_round_trip,
     statement_lines_and_formats_round_trip,
     users_round_trip_and_emails_are_unique,
     password_login_lookup_skips_guests,

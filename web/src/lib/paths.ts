@@ -45,7 +45,7 @@ export function statementCheckPage(id: string): string {
   return `${routes.statementCheck}?id=${encodeURIComponent(id)}`;
 }
 
-export type SpendingView = 'expenses' | 'mileage';
+export type SpendingView = 'expenses' | 'mileage' | 'fuel';
 
 /** The expenses & mileage screen on one of its views; `add` opens the view's form. */
 export function spendingView(view: SpendingView, add = false): string {

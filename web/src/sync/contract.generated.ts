@@ -3,7 +3,7 @@
 import { z } from '../lib/zod';
 
 /** Every synced record kind, in the server's registry order. */
-export const KIND_NAMES = ['entry', 'invoice', 'courier', 'rateCard', 'deduction', 'vehicle', 'expense', 'mileage', 'statementLine', 'statementFormat', 'sentUpdate'] as const;
+export const KIND_NAMES = ['entry', 'invoice', 'courier', 'rateCard', 'deduction', 'vehicle', 'expense', 'mileage', 'statementLine', 'statementFormat', 'sentUpdate', 'fuelFill'] as const;
 export type GeneratedKind = (typeof KIND_NAMES)[number];
 
 /** A day's parcels of each band; a band the driver did not count is 0. Wire and input shape alike: every band is written. */
@@ -122,6 +122,10 @@ export const mtdQuartersSchema = z.enum(['standard', 'calendar']);
 
 export type ExpensesShape = 'itemised' | 'consolidated';
 export const expensesShapeSchema = z.enum(['itemised', 'consolidated']);
+
+/** What the fill is measured in: fuel in litres (stored as millilitres) or charge in kWh (stored as watt-hours), so every quantity is an exact whole number. */
+export type FuelUnit = 'litres' | 'kWh';
+export const fuelUnitSchema = z.enum(['litres', 'kWh']);
 
 export interface GeneratedEntryContent {
   /** The parcels by size band (they add up to `parcels`); null when not counted by band (absent from a server or an export older than bands). */
@@ -424,6 +428,33 @@ const sentUpdateContent = z.object({
   taxYear: z.string(),
 });
 
+/** A fuel fill (`kind: "fuelFill"`): a log of fuel or charge, never an expense. */
+export interface GeneratedFuelFillContent {
+  /** Pence. */
+  cost: number;
+  date: string;
+  /** Filled to full: only full fills measure economy. */
+  full: boolean;
+  note: string;
+  /** Whole miles, null when not read. */
+  odometer: number | null;
+  /** Millilitres (litres) or watt-hours (kWh). */
+  quantity: number;
+  unit: FuelUnit;
+  vehicleId: string;
+}
+
+const fuelFillContent = z.object({
+  cost: z.number().int(),
+  date: z.string(),
+  full: z.boolean(),
+  note: z.string(),
+  odometer: z.number().int().nullable(),
+  quantity: z.number().int(),
+  unit: fuelUnitSchema,
+  vehicleId: z.string(),
+});
+
 /** The content each kind's pull carries (its data without the timestamps). */
 export interface GeneratedContents {
   entry: GeneratedEntryContent;
@@ -437,6 +468,7 @@ export interface GeneratedContents {
   statementLine: GeneratedStatementLineContent;
   statementFormat: GeneratedStatementFormatContent;
   sentUpdate: GeneratedSentUpdateContent;
+  fuelFill: GeneratedFuelFillContent;
 }
 
 /** The zod schema of each kind's pulled content. */
@@ -452,6 +484,7 @@ export const CONTENT_SCHEMAS = {
   statementLine: statementLineContent,
   statementFormat: statementFormatContent,
   sentUpdate: sentUpdateContent,
+  fuelFill: fuelFillContent,
 };
 
 /** Each kind's two mutations. */
@@ -467,6 +500,7 @@ export const MUTATIONS = {
   statementLine: { put: 'statementLine.put', remove: 'statementLine.delete' },
   statementFormat: { put: 'statementFormat.put', remove: 'statementFormat.delete' },
   sentUpdate: { put: 'sentUpdate.put', remove: 'sentUpdate.delete' },
+  fuelFill: { put: 'fuelFill.put', remove: 'fuelFill.delete' },
 } as const;
 
 /** The content fields that name another record, by kind (the server's RecordKind::REFERENCES). */
@@ -482,6 +516,7 @@ export const REFERENCES: { readonly [K in GeneratedKind]: readonly { readonly fi
   statementLine: [{ field: 'invoiceId', kind: 'invoice' }, { field: 'courierId', kind: 'courier' }],
   statementFormat: [{ field: 'courierId', kind: 'courier' }],
   sentUpdate: [{ field: 'supersedes', kind: 'sentUpdate' }],
+  fuelFill: [{ field: 'vehicleId', kind: 'vehicle' }],
 };
 
 /** The limits the server's rules hold each kind's fields to (the forms check the same). */
@@ -497,6 +532,7 @@ export const BOUNDS = {
   statementLine: { maxAmountPence: 10000000, maxLineKeyChars: 64, maxQuantity: 10000, maxRatePence: 100000, maxReferenceChars: 100 },
   statementFormat: { maxColumnChars: 60, maxTypeWords: 100, maxWordChars: 60 },
   sentUpdate: { maxFileBytes: 8192, maxProductChars: 80, maxReferenceChars: 100 },
+  fuelFill: { maxCostPence: 200000, maxNoteChars: 200, maxOdometer: 9999999, maxQuantity: 500000 },
 } as const;
 
 /** Where the starter records carry the account's own id. */

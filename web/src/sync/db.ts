@@ -9,6 +9,7 @@ import type {
   LocalDoc,
   LocalEntry,
   LocalExpense,
+  LocalFuelFill,
   LocalStatementCheck,
   LocalMileage,
   LocalSentUpdate,
@@ -41,6 +42,7 @@ export class LocalDb extends Dexie {
   statementFormats!: EntityTable<LocalStatementFormat, 'id'>;
   /** Sent Making Tax Digital updates (issue 29): never edited, only superseded. */
   sentUpdates!: EntityTable<LocalSentUpdate, 'id'>;
+  fuelFills!: EntityTable<LocalFuelFill, 'id'>;
   /** Receipt photos: not synced records but files, uploaded from a queue (sync/receipts.ts). */
   receiptPhotos!: EntityTable<ReceiptPhoto, 'id'>;
 
@@ -103,6 +105,8 @@ export class LocalDb extends Dexie {
     this.version(9).stores({ statementLines: 'id, invoiceId, date, deleted', statementFormats: 'id, courierId, deleted' });
     // Sent quarterly updates (issue 29; version 9 is issue 28's statement lines).
     this.version(10).stores({ sentUpdates: 'id, taxYear, deleted' });
+    // Fuel fills (issue 32): a new table, nothing to fill.
+    this.version(11).stores({ fuelFills: 'id, vehicleId, date, deleted' });
   }
 
   async getDoc<K extends DocKind>(kind: K): Promise<Extract<LocalDoc, { kind: K }> | undefined> {
@@ -123,6 +127,7 @@ export class LocalDb extends Dexie {
       this.statementLines,
       this.statementFormats,
       this.sentUpdates,
+      this.fuelFills,
       this.outbox,
       this.docs,
       this.meta,

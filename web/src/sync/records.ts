@@ -38,6 +38,7 @@ const TABLES: { [K in RecordKind]: (db: LocalDb) => Table<unknown, string> } = {
   statementLine: (db) => db.statementLines,
   statementFormat: (db) => db.statementFormats,
   sentUpdate: (db) => db.sentUpdates,
+  fuelFill: (db) => db.fuelFills,
 };
 
 function kindInfo<K extends RecordKind>(kind: K): KindInfo<K> {

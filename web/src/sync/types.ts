@@ -7,6 +7,7 @@ import type {
   GeneratedDeductionContent,
   GeneratedEntryContent,
   GeneratedExpenseContent,
+  GeneratedFuelFillContent,
   GeneratedInvoiceContent,
   GeneratedMileageContent,
   GeneratedSentUpdateContent,
@@ -42,6 +43,8 @@ export type VehicleContent = GeneratedVehicleContent;
 /** One day's driving in one vehicle, in whole miles. */
 export type MileageContent = GeneratedMileageContent;
 export type SentUpdateContent = GeneratedSentUpdateContent;
+/** Fuel or charge put into a vehicle: a log for its economy, never an expense. */
+export type FuelFillContent = GeneratedFuelFillContent;
 
 /** What the server last confirmed for a record: restored when a change is discarded. */
 export type ServerCopyOf<C> = C & { version: number };
@@ -81,6 +84,7 @@ export type LocalExpense = LocalRecord<ExpenseContent>;
 export type LocalVehicle = LocalRecord<VehicleContent>;
 export type LocalMileage = LocalRecord<MileageContent>;
 export type LocalSentUpdate = LocalRecord<SentUpdateContent>;
+export type LocalFuelFill = LocalRecord<FuelFillContent>;
 
 /** One line of a courier's statement, on its statement check (issue 28). */
 export type StatementLineContent = GeneratedStatementLineContent;

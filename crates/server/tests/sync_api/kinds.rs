@@ -672,6 +672,55 @@ pub static TABLE: &[Row] = &[
         },
         every_field_required: false,
     },
+    Row {
+        kind: "fuelFill",
+        references: &[to("vehicleId", "vehicle", false)],
+        valid: |id, t| fuel_fill_args(id, t.of("vehicle")),
+        stored: |t| {
+            json!({"date": "2026-04-05", "vehicleId": t.of("vehicle"), "unit": "litres",
+                   "quantity": 45_670, "cost": 6_845, "odometer": 42_130, "full": true,
+                   "note": "Shell"})
+        },
+        // A free charge, part-way, with no odometer reading.
+        edit: |id, t| {
+            patched(
+                &fuel_fill_args(id, t.of("vehicle")),
+                json!({"unit": "kWh", "quantity": 41_500, "cost": 0, "odometer": null,
+                       "full": false}),
+            )
+        },
+        edited: |t| {
+            json!({"date": "2026-04-05", "vehicleId": t.of("vehicle"), "unit": "kWh",
+                   "quantity": 41_500, "cost": 0, "odometer": null, "full": false,
+                   "note": "Shell"})
+        },
+        invalid: |_| {
+            vec![
+                Invalid::field_names(
+                    json!({"id": "x", "date": "2026-02-29", "vehicleId": "v", "unit": "gallons",
+                           "quantity": 0, "cost": -1, "odometer": 10_000_000, "full": true,
+                           "note": "a\u{7}"}),
+                    &[
+                        "cost",
+                        "date",
+                        "id",
+                        "note",
+                        "odometer",
+                        "quantity",
+                        "unit",
+                        "vehicleId",
+                    ],
+                ),
+                Invalid::message(
+                    json!({"id": new_id(), "date": "2026-04-05", "vehicleId": new_id(),
+                           "unit": "kWh", "quantity": 500_001, "cost": 0, "odometer": null,
+                           "full": false, "note": ""}),
+                    "Quantity must be from 0.001 to 500 litres or kWh",
+                ),
+            ]
+        },
+        every_field_required: true,
+    },
 ];
 
 pub fn courier_args(id: &str, name: &str) -> Value {
@@ -741,6 +790,13 @@ pub fn sent_update_args(id: &str, reference: &str) -> Value {
            "file": SENT_FILE, "sha256": hex::encode(Sha256::digest(SENT_FILE.as_bytes())),
            "sentOn": "2026-08-01", "product": " Bridger ", "reference": reference,
            "supersedes": null})
+}
+
+/// A fuel fill: 45.67 litres of diesel, £68.45, a full tank at 42,130 miles.
+pub fn fuel_fill_args(id: &str, vehicle: &str) -> Value {
+    json!({"id": id, "date": "2026-04-05", "vehicleId": vehicle, "unit": "litres",
+           "quantity": 45_670, "cost": 6_845, "odometer": 42_130, "full": true,
+           "note": " Shell "})
 }
 
 /// The table is the registry, row for row: no registered kind is left without a row (so

@@ -66,6 +66,7 @@ export const KIND_WORDS: Record<RecordKind, { one: string; many: string }> = {
   statementLine: { one: 'statement line', many: 'statement lines' },
   statementFormat: { one: 'statement format', many: 'statement formats' },
   sentUpdate: { one: 'sent update', many: 'sent updates' },
+  fuelFill: { one: 'fuel fill', many: 'fuel fills' },
 };
 
 /** Content as text with keys sorted at every level, so two equal records give the same key. */

@@ -19,6 +19,7 @@ import { StatementChecksView } from '@/features/statement-checks/statement-check
 import { useStatementChecks } from '@/features/statement-checks/use-statement-checks';
 import { useExpenses } from '@/features/expenses/use-expenses';
 import { useMileageLog } from '@/features/mileage/use-mileage';
+import { useFuelLog } from '@/features/fuel-fills/use-fuel-fills';
 import { useStatementFormats, useStatementLines } from '@/features/statement-lines/use-statement-lines';
 import { useSentUpdates } from '@/features/sent-updates/use-sent-updates';
 import { useVehicles } from '@/lib/sync-react/use-vehicles';
@@ -92,9 +93,10 @@ export function HistoryPage() {
   const expenses = useExpenses();
   const vehicles = useVehicles();
   const mileageLog = useMileageLog();
+  const fuelLog = useFuelLog();
   const spending = useMemo(
-    () => (expenses && vehicles && mileageLog ? { expenses, vehicles, mileage: mileageLog.records } : undefined),
-    [expenses, vehicles, mileageLog],
+    () => (expenses && vehicles && mileageLog && fuelLog ? { expenses, vehicles, mileage: mileageLog.records, fuelFills: fuelLog.fills } : undefined),
+    [expenses, vehicles, mileageLog, fuelLog],
   );
   const statementLines = useStatementLines();
   const statementFormats = useStatementFormats();

@@ -58,6 +58,7 @@ function fullExport(): JsonExport {
       },
     ],
     mileage: [{ id: 'm1', date: '2025-03-05', vehicleId: 'van1', courierId: 'evri', odometerStart: 10, odometerEnd: 90, businessMiles: 70, commuteMiles: 10, note: '', ...stamps }],
+    fuelFills: [{ id: 'ff1', date: '2025-03-05', vehicleId: 'van1', unit: 'litres', quantity: 45_670, cost: 6_845, odometer: 90, full: true, note: '', ...stamps }],
     from: '2025-03-01',
     to: '2025-03-31',
     exportedAt: '2025-04-01T10:00:00.000Z',
@@ -71,7 +72,7 @@ function parsed(file: JsonExport | string): JsonImport {
 }
 
 function emptyDevice(): DeviceRecords {
-  return { courier: [], vehicle: [], rateCard: [], deduction: [], entry: [], invoice: [], expense: [], mileage: [], statementLine: [], statementFormat: [], sentUpdate: [] };
+  return { courier: [], vehicle: [], rateCard: [], deduction: [], entry: [], invoice: [], expense: [], mileage: [], statementLine: [], statementFormat: [], sentUpdate: [], fuelFill: [] };
 }
 
 /** The device after the writes are stored. */
@@ -96,6 +97,7 @@ function contentsOf(file: JsonExport): Record<string, unknown[]> {
     statementLine: strip(file.statementLines),
     statementFormat: strip(file.statementFormats),
     sentUpdate: strip(file.sentUpdates),
+    fuelFill: strip(file.fuelFills),
   };
 }
 
@@ -109,7 +111,7 @@ describe('importing our JSON export', () => {
     const plan = planImport(parsed(file), emptyDevice(), noNewIds);
     expect(plan.invalid).toEqual([]);
     expect(plan.duplicates).toEqual([]);
-    expect(plan.added).toEqual({ courier: 2, vehicle: 1, rateCard: 2, deduction: 1, entry: 3, invoice: 1, expense: 1, mileage: 1, statementLine: 1, statementFormat: 1, sentUpdate: 1 });
+    expect(plan.added).toEqual({ courier: 2, vehicle: 1, rateCard: 2, deduction: 1, entry: 3, invoice: 1, expense: 1, mileage: 1, statementLine: 1, statementFormat: 1, sentUpdate: 1, fuelFill: 1 });
     const written: Record<string, unknown[]> = {};
     for (const write of plan.writes) (written[write.kind] ??= []).push({ id: write.id, ...write.content });
     expect(written).toEqual(contentsOf(file));
@@ -117,6 +119,7 @@ describe('importing our JSON export', () => {
     const kinds = plan.writes.map((w) => w.kind);
     expect(kinds.lastIndexOf('courier')).toBeLessThan(kinds.indexOf('rateCard'));
     expect(kinds.lastIndexOf('vehicle')).toBeLessThan(kinds.indexOf('mileage'));
+    expect(kinds.lastIndexOf('vehicle')).toBeLessThan(kinds.indexOf('fuelFill'));
   });
 
   it('reads a deduction from a file made before deductions said what they were for as not said', () => {
@@ -136,7 +139,7 @@ describe('importing our JSON export', () => {
     const first = planImport(parsed(file), emptyDevice(), noNewIds);
     const second = planImport(parsed(file), withWrites(emptyDevice(), first.writes), noNewIds);
     expect(second.writes).toEqual([]);
-    expect(second.duplicates).toHaveLength(15);
+    expect(second.duplicates).toHaveLength(16);
     expect(second.duplicates[0]).toEqual({ place: 'Courier 1', reason: 'The same courier (same id) is already on this device' });
   });
 
@@ -180,6 +183,7 @@ describe('importing our JSON export', () => {
       { place: 'Entry 2', reason: expect.stringContaining('stops:') },
       { place: 'Expense 1', reason: 'Its vehicle is neither in the file nor on this device' },
       { place: 'Mileage day 1', reason: 'Its vehicle is neither in the file nor on this device' },
+      { place: 'Fuel fill 1', reason: 'Its vehicle is neither in the file nor on this device' },
     ]);
     expect(plan.added.entry).toBe(1);
   });
@@ -192,10 +196,10 @@ describe('importing our JSON export', () => {
   });
 
   it('reads an export from before expenses, vehicles and mileage were in it', () => {
-    const { expenses: _e, vehicles: _v, mileage: _m, ...older } = fullExport();
+    const { expenses: _e, vehicles: _v, mileage: _m, fuelFills: _f, ...older } = fullExport();
     const plan = planImport(parsed(JSON.stringify(older)), emptyDevice(), noNewIds);
     expect(plan.invalid).toEqual([]);
-    expect(plan.added).toMatchObject({ entry: 3, expense: 0, vehicle: 0, mileage: 0 });
+    expect(plan.added).toMatchObject({ entry: 3, expense: 0, vehicle: 0, mileage: 0, fuelFill: 0 });
   });
 
   it("keeps the ids of this account's own export only", () => {
@@ -226,13 +230,14 @@ describe('importing our JSON export', () => {
     expect(first.writes.filter((w) => w.kind === 'entry').map((w) => w.content.courierId)).toEqual(['me', 'me', evri]);
     expect(first.writes.find((w) => w.kind === 'entry' && w.content.courierId === evri)?.content).toMatchObject({ rateCardId: ids('rateCard')[0] });
     expect(first.writes.find((w) => w.kind === 'mileage')?.content).toMatchObject({ vehicleId: van, courierId: evri });
+    expect(first.writes.find((w) => w.kind === 'fuelFill')?.content).toMatchObject({ vehicleId: van });
     // The photos stay with the account that took them.
     expect(first.writes.find((w) => w.kind === 'expense')?.content).toMatchObject({ vehicleId: van, receipts: [] });
     expect(first.writes.find((w) => w.kind === 'statementLine')?.content).toMatchObject({ invoiceId: ids('invoice')[0], courierId: evri });
 
     const second = planImport(parsed(file), withWrites(device, first.writes), fresh, { keepIds: false });
     expect(second.writes).toEqual([]);
-    expect(second.duplicates).toHaveLength(15);
+    expect(second.duplicates).toHaveLength(16);
   });
 
   it('refuses a file that is not our export, or is from a newer version', () => {

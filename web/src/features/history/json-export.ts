@@ -12,6 +12,7 @@ import type {
   DeductionContent,
   EntryContent,
   ExpenseContent,
+  FuelFillContent,
   StatementCheckContent,
   MileageContent,
   RateCardContent,
@@ -75,6 +76,8 @@ export interface JsonExportInput {
   statementFormats: readonly Exportable<StatementFormatContent>[];
   /** Every sent quarterly update; the export keeps those whose period meets the range. */
   sentUpdates: readonly Exportable<SentUpdateContent>[];
+  /** Every fuel fill; the export keeps those in the range. */
+  fuelFills: readonly Exportable<FuelFillContent>[];
   /** YYYY-MM-DD, inclusive. */
   from: string;
   /** YYYY-MM-DD, inclusive. */
@@ -102,6 +105,7 @@ export const EXPORT_LISTS = {
   statementLine: { list: 'statementLines', word: 'Statement line' },
   statementFormat: { list: 'statementFormats', word: 'Statement format' },
   sentUpdate: { list: 'sentUpdates', word: 'Sent update' },
+  fuelFill: { list: 'fuelFills', word: 'Fuel fill' },
 } as const satisfies { [K in RecordKind]: { list: string; word: string } };
 
 /** Every kind's list, typed by the kind's content. */
@@ -124,7 +128,7 @@ export type JsonExport = {
   settings: { theme: Theme; taxRegion: TaxRegion };
 } & ExportedLists;
 // Lists added after the first files (expenses, vehicles, mileage, statement lines and formats,
-// sent updates) are absent from older ones,
+// sent updates, fuel fills) are absent from older ones,
 // and the import reads them as empty.
 
 /** Which of a kind's live records a range keeps, and their order in the file (stable files). */
@@ -160,6 +164,7 @@ const IN_FILE: { [K in RecordKind]: InFile<RecordContents[K]> } = {
     keeps: (u, from, to) => u.periodStart <= to && u.periodEnd >= from,
     order: [(u) => u.taxYear, (u) => u.periodEnd, (u) => u.sentOn, (u) => u.createdAt, (u) => u.id],
   },
+  fuelFill: { keeps: onADay, order: byDay() },
 };
 
 /** An expense is in the range when it is charged on a day of it: once on its date, or repeating from its date until its end. */
@@ -200,7 +205,7 @@ function exportedList<K extends RecordKind>(
 }
 
 export function buildJsonExport(input: JsonExportInput): JsonExport {
-  const { accountId, profile, settings, entries, invoices, pay, expenses, vehicles, mileage, statementLines, statementFormats, sentUpdates, from, to, exportedAt } = input;
+  const { accountId, profile, settings, entries, invoices, pay, expenses, vehicles, mileage, statementLines, statementFormats, sentUpdates, fuelFills, from, to, exportedAt } = input;
   const records: { [K in RecordKind]: readonly Exportable<RecordContents[K]>[] } = {
     courier: pay.couriers,
     vehicle: vehicles,
@@ -213,6 +218,7 @@ export function buildJsonExport(input: JsonExportInput): JsonExport {
     statementLine: statementLines,
     statementFormat: statementFormats,
     sentUpdate: sentUpdates,
+    fuelFill: fuelFills,
   };
   // Kinds in import order, so a kind that keeps records by their references sees what is kept.
   const keptIds = new Map<RecordKind, Set<string>>();

@@ -84,6 +84,12 @@ const WORDS: { [K in RecordKind]: KindWords<RecordContents[K]> } = {
     about: ({ taxYear, quarter }) => (taxYear && quarter ? ` for Q${quarter} ${taxYear}` : ''),
     figures: ({ reference }) => (reference ? ` (reference ${reference})` : ''),
   },
+  fuelFill: {
+    noun: 'fuel fill',
+    one: 'a fuel fill',
+    about: ({ date }) => (date ? ` for ${formatShortDate(date)}` : ''),
+    figures: ({ cost }) => (typeof cost === 'number' ? ` (${formatPence(cost)})` : ''),
+  },
 };
 
 /** What the change was, in the driver's words. */
