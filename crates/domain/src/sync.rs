@@ -294,6 +294,27 @@ pub struct SentUpdateData {
     pub updated_at: String,
 }
 
+/// A query to a courier about a statement check (`kind: "statementQuery"`): its frozen items
+/// with their hash chain, and the tracking. Money in pence.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct StatementQueryData {
+    pub statement_check_id: String,
+    pub made_on: String,
+    pub items_version: i64,
+    pub items: Vec<crate::statement_query::QueryItem>,
+    pub total: i64,
+    pub sent_on: Option<String>,
+    pub answered_on: Option<String>,
+    pub paid_back_amount: Option<i64>,
+    pub paid_back_on: Option<String>,
+    pub paid_back_check_id: Option<String>,
+    pub closed_on: Option<String>,
+    pub note: String,
+    pub created_at: String,
+    pub updated_at: String,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct PaymentConfig {
     pub tiers: Vec<crate::tiers::PayTier>,
@@ -325,7 +346,16 @@ pub struct SettingsData {
     #[serde(default)]
     #[schema(default = "standard")]
     pub quarters: crate::profile::MtdQuarters,
+    /// Added after `quarters` (issue 28): days a sent statement query may go unanswered before
+    /// the reminder; a server or file older than it sends none, meaning 14.
+    #[serde(default = "default_query_reminder_days")]
+    #[schema(default = 14)]
+    pub query_reminder_days: u8,
     pub updated_at: String,
+}
+
+fn default_query_reminder_days() -> u8 {
+    crate::profile::DEFAULT_QUERY_REMINDER_DAYS
 }
 
 /// A pulled record's `data`. On the wire it is the kind's data alone (serialised untagged): the
@@ -347,6 +377,7 @@ pub enum ChangeData {
     StatementLine(StatementLineData),
     StatementFormat(StatementFormatData),
     SentUpdate(SentUpdateData),
+    StatementQuery(StatementQueryData),
 }
 
 /// Each record kind's wire data becomes its `ChangeData` variant (`RecordKind::Data`).
@@ -372,6 +403,7 @@ change_data_from!(
     StatementLine(StatementLineData),
     StatementFormat(StatementFormatData),
     SentUpdate(SentUpdateData),
+    StatementQuery(StatementQueryData),
 );
 
 impl ChangeData {
@@ -391,6 +423,7 @@ impl ChangeData {
             ChangeData::StatementLine(_) => "statementLine",
             ChangeData::StatementFormat(_) => "statementFormat",
             ChangeData::SentUpdate(_) => "sentUpdate",
+            ChangeData::StatementQuery(_) => "statementQuery",
         }
     }
 
@@ -411,6 +444,7 @@ impl ChangeData {
             "statementLine" => ChangeData::StatementLine(serde_json::from_value(data)?),
             "statementFormat" => ChangeData::StatementFormat(serde_json::from_value(data)?),
             "sentUpdate" => ChangeData::SentUpdate(serde_json::from_value(data)?),
+            "statementQuery" => ChangeData::StatementQuery(serde_json::from_value(data)?),
             other => return Err(serde_json::Error::custom(format!("unknown kind `{other}`"))),
         })
     }
@@ -421,7 +455,8 @@ impl ChangeData {
 #[serde(rename_all = "camelCase")]
 pub struct Change {
     /// Record kind: `entry`, `invoice`, `courier`, `rateCard`, `deduction`, `expense`,
-    /// `vehicle`, `mileage`, `statementLine`, `statementFormat`, `sentUpdate`, `profile` or
+    /// `vehicle`, `mileage`, `statementLine`, `statementFormat`, `sentUpdate`, `statementQuery`,
+    /// `profile` or
     /// `settings`.
     pub kind: String,
     pub id: String,
@@ -591,6 +626,7 @@ mod tests {
             theme: crate::profile::Theme::Light,
             tax_region: crate::profile::TaxRegion::Scotland,
             quarters: crate::profile::MtdQuarters::Calendar,
+            query_reminder_days: 30,
             updated_at: "2025-03-24T09:00:00Z".into(),
         });
         let expense = |courier: Option<&str>, vehicle: Option<&str>, receipts: &[&str]| {
@@ -715,6 +751,7 @@ mod tests {
             theme: crate::profile::Theme::Light,
             tax_region: crate::profile::TaxRegion::Uk,
             quarters: crate::profile::MtdQuarters::Standard,
+            query_reminder_days: 14,
             updated_at: "2025-03-21T10:00:00Z".into(),
         })))
         .unwrap();

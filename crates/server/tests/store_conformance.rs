@@ -21,9 +21,10 @@ use domain::{
     statement_check::{CheckStatus, StatementCheck},
     statement_format::{DateOrder, FormatSource, StatementFormatInput, TypeWord},
     statement_line::{LineType, SizeBand, StatementLine},
+    statement_query::{QueryItem, StatementQuery},
     sync::{
         ChangeData, CourierData, DeductionData, EntryData, ExpenseData, MileageData, RateCardData,
-        SettingsData, StatementCheckData, StatementFormatData, StatementLineData, VehicleData,
+        SettingsData, StatementCheckData, StatementFormatData, StatementLineData, StatementQueryData, VehicleData,
     },
     vehicle::{Vehicle, VehicleMethod, VehicleType},
 };
@@ -37,6 +38,7 @@ use server::{
     statement_checks::StatementChecks,
     statement_formats::StatementFormats,
     statement_lines::StatementLines,
+    statement_queries::StatementQueries,
     store::{
         DynStore, EmailLink, ExternalIdentity, InviteUse, LinkPurpose, MutationAction,
         NewEmailLink, NewUser, PreparedMutation, ReceiptHolder, ReceiptInsert, ReceiptRecord,
@@ -1399,6 +1401,7 @@ async fn the_tax_region_is_kept_unless_a_put_names_it(backend: Backend) {
             } else {
                 MtdQuarters::Standard
             },
+            query_reminder_days: if seconds >= 7 { 30 } else { 14 },
             updated_at: format!("1970-01-01T00:00:0{seconds}Z"),
         }))
     };
@@ -1406,6 +1409,7 @@ async fn the_tax_region_is_kept_unless_a_put_names_it(backend: Backend) {
         theme: Some(Theme::Light),
         tax_region: None,
         quarters: None,
+        query_reminder_days: None,
     };
     assert_eq!(
         put(old_app, 1_000).await,
@@ -1415,6 +1419,7 @@ async fn the_tax_region_is_kept_unless_a_put_names_it(backend: Backend) {
         theme: Some(Theme::Dark),
         tax_region: Some(TaxRegion::Scotland),
         quarters: None,
+        query_reminder_days: None,
     };
     assert_eq!(
         put(scotland, 2_000).await,
@@ -1428,6 +1433,7 @@ async fn the_tax_region_is_kept_unless_a_put_names_it(backend: Backend) {
         theme: None,
         tax_region: Some(TaxRegion::Uk),
         quarters: None,
+        query_reminder_days: None,
     };
     assert_eq!(
         put(region_only, 4_000).await,
@@ -1438,6 +1444,7 @@ async fn the_tax_region_is_kept_unless_a_put_names_it(backend: Backend) {
         theme: None,
         tax_region: None,
         quarters: Some(MtdQuarters::Calendar),
+        query_reminder_days: None,
     };
     assert_eq!(
         put(calendar, 5_000).await,
@@ -1446,6 +1453,22 @@ async fn the_tax_region_is_kept_unless_a_put_names_it(backend: Backend) {
     assert_eq!(
         put(old_app, 6_000).await,
         settings(Theme::Light, TaxRegion::Uk, 6)
+    );
+    // The days before an unanswered query's reminder (issue 28): 14 until set, then kept by
+    // every put that leaves them out.
+    let thirty_days = SettingsUpdate {
+        theme: None,
+        tax_region: None,
+        quarters: None,
+        query_reminder_days: Some(30),
+    };
+    assert_eq!(
+        put(thirty_days, 7_000).await,
+        settings(Theme::Light, TaxRegion::Uk, 7)
+    );
+    assert_eq!(
+        put(old_app, 8_000).await,
+        settings(Theme::Light, TaxRegion::Uk, 8)
     );
 }
 
@@ -1477,6 +1500,7 @@ async fn users_from_before_tax_regions_get_the_uk_bands(backend: Backend) {
             theme: Theme::Light,
             tax_region: TaxRegion::Uk,
             quarters: MtdQuarters::Standard,
+            query_reminder_days: 14,
             updated_at: "1970-01-01T00:00:02Z".into(),
         }))
     );
@@ -2104,7 +2128,104 @@ async fn statement_lines_and_formats_round_trip(backend: Backend) {
     );
 }
 
+/// A statement query (issue 28) is stored and pulled exactly as validated, its frozen items in
+/// order; one whose later statement is not there is `missing-reference`.
+async fn statement_queries_round_trip(backend: Backend) {
+    let Some((store, _keep)) = store(backend).await else {
+        return;
+    };
+    let user = store
+        .create_user(account("queries@example.com"))
+        .await
+        .unwrap();
+    let queried = StatementCheck {
+        id: Uuid::now_v7(),
+        ..statement_check(user.id)
+    };
+    let later = StatementCheck {
+        id: Uuid::now_v7(),
+        ..statement_check(user.id)
+    };
+    let day = |raw| domain::entry::parse_date(raw).unwrap();
+    let item = |date: Option<&str>, amount, hash: char| QueryItem {
+        date: date.map(Into::into),
+        kind: "lowerBand".into(),
+        words: "2 parcels logged as Large paid as Packet — “£”".into(),
+        logged: "2 parcels Large".into(),
+        paid: "2 parcels Packet".into(),
+        card_rate: date.map(|_| 100_000),
+        amount,
+        hash: hash.to_string().repeat(64),
+    };
+    let query = StatementQuery {
+        id: Uuid::now_v7(),
+        statement_check_id: queried.id,
+        made_on: day("2026-03-20"),
+        items_version: 1,
+        items: vec![item(Some("2026-03-02"), 10_000_000, 'a'), item(None, -10_000_000, 'b')],
+        total: 0,
+        sent_on: Some(day("2026-03-21")),
+        answered_on: None,
+        paid_back_amount: Some(10_000_000),
+        paid_back_on: Some(day("2026-04-10")),
+        paid_back_check_id: Some(later.id),
+        closed_on: None,
+        note: "Asked by e-mail.\nRef 12".into(),
+    };
+    let stray = StatementQuery {
+        id: Uuid::now_v7(),
+        paid_back_check_id: Some(Uuid::now_v7()),
+        ..query.clone()
+    };
+    let outcome = store
+        .push(
+            user.id,
+            vec![
+                mutation("c1", MutationAction::put::<StatementChecks>(&queried)),
+                mutation("c2", MutationAction::put::<StatementChecks>(&later)),
+                mutation("q1", MutationAction::put::<StatementQueries>(&query)),
+                mutation("q2", MutationAction::put::<StatementQueries>(&stray)),
+            ],
+            5_000,
+            quota(100),
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        codes(&outcome),
+        [None, None, None, Some("missing-reference")]
+    );
+    let at = "1970-01-01T00:00:05Z".to_owned();
+    let page = store.pull(user.id, STARTER_RECORDS, 10).await.unwrap();
+    let pulled: Vec<Option<ChangeData>> = page
+        .changes
+        .into_iter()
+        .filter(|c| c.kind == "statementQuery")
+        .map(|c| c.data)
+        .collect();
+    assert_eq!(
+        pulled,
+        [Some(ChangeData::StatementQuery(StatementQueryData {
+            statement_check_id: queried.id.to_string(),
+            made_on: "2026-03-20".into(),
+            items_version: 1,
+            items: query.items.clone(),
+            total: 0,
+            sent_on: Some("2026-03-21".into()),
+            answered_on: None,
+            paid_back_amount: Some(10_000_000),
+            paid_back_on: Some("2026-04-10".into()),
+            paid_back_check_id: Some(later.id.to_string()),
+            closed_on: None,
+            note: "Asked by e-mail.\nRef 12".into(),
+            created_at: at.clone(),
+            updated_at: at,
+        }))]
+    );
+}
+
 on_both_backends!(
+    statement_queries_round_trip,
     statement_lines_and_formats_round_trip,
     users_round_trip_and_emails_are_unique,
     password_login_lookup_skips_guests,

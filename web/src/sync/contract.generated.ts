@@ -3,7 +3,7 @@
 import { z } from '../lib/zod';
 
 /** Every synced record kind, in the server's registry order. */
-export const KIND_NAMES = ['entry', 'invoice', 'courier', 'rateCard', 'deduction', 'vehicle', 'expense', 'mileage', 'statementLine', 'statementFormat', 'sentUpdate'] as const;
+export const KIND_NAMES = ['entry', 'invoice', 'courier', 'rateCard', 'deduction', 'vehicle', 'expense', 'mileage', 'statementLine', 'statementFormat', 'sentUpdate', 'statementQuery'] as const;
 export type GeneratedKind = (typeof KIND_NAMES)[number];
 
 /** Where the driver is with a check. */
@@ -90,6 +90,33 @@ export const mtdQuartersSchema = z.enum(['standard', 'calendar']);
 
 export type ExpensesShape = 'itemised' | 'consolidated';
 export const expensesShapeSchema = z.enum(['itemised', 'consolidated']);
+
+/** One frozen difference, as `statementQuery.put` carries it and as stored. */
+export interface QueryItem {
+  /** Pence owed to the driver (below zero: paid more than logged). */
+  amount: number;
+  /** Pence; null when no card rate applies. */
+  cardRate: number | null;
+  /** The day it is about; null for the statement as a whole. */
+  date: string | null;
+  /** SHA-256 of the previous hash and this item's canonical JSON, lowercase hex. */
+  hash: string;
+  /** The device's name for the reason (`fewerStops`, `lowerBand`…). */
+  kind: string;
+  logged: string;
+  paid: string;
+  words: string;
+}
+export const queryItemSchema = z.object({
+  amount: z.number().int(),
+  cardRate: z.number().int().nullable(),
+  date: z.string().nullable(),
+  hash: z.string(),
+  kind: z.string(),
+  logged: z.string(),
+  paid: z.string(),
+  words: z.string(),
+});
 
 export interface GeneratedEntryContent {
   collections: number | null;
@@ -386,6 +413,37 @@ const sentUpdateContent = z.object({
   taxYear: z.string(),
 });
 
+/** A query to a courier about a statement check (`kind: "statementQuery"`): its frozen items with their hash chain, and the tracking. Money in pence. */
+export interface GeneratedStatementQueryContent {
+  answeredOn: string | null;
+  closedOn: string | null;
+  items: QueryItem[];
+  itemsVersion: number;
+  madeOn: string;
+  note: string;
+  paidBackAmount: number | null;
+  paidBackCheckId: string | null;
+  paidBackOn: string | null;
+  sentOn: string | null;
+  statementCheckId: string;
+  total: number;
+}
+
+const statementQueryContent = z.object({
+  answeredOn: z.string().nullable(),
+  closedOn: z.string().nullable(),
+  items: z.array(queryItemSchema),
+  itemsVersion: z.number().int(),
+  madeOn: z.string(),
+  note: z.string(),
+  paidBackAmount: z.number().int().nullable(),
+  paidBackCheckId: z.string().nullable(),
+  paidBackOn: z.string().nullable(),
+  sentOn: z.string().nullable(),
+  statementCheckId: z.string(),
+  total: z.number().int(),
+});
+
 /** The content each kind's pull carries (its data without the timestamps). */
 export interface GeneratedContents {
   entry: GeneratedEntryContent;
@@ -399,6 +457,7 @@ export interface GeneratedContents {
   statementLine: GeneratedStatementLineContent;
   statementFormat: GeneratedStatementFormatContent;
   sentUpdate: GeneratedSentUpdateContent;
+  statementQuery: GeneratedStatementQueryContent;
 }
 
 /** The zod schema of each kind's pulled content. */
@@ -414,6 +473,7 @@ export const CONTENT_SCHEMAS = {
   statementLine: statementLineContent,
   statementFormat: statementFormatContent,
   sentUpdate: sentUpdateContent,
+  statementQuery: statementQueryContent,
 };
 
 /** Each kind's two mutations. */
@@ -429,6 +489,7 @@ export const MUTATIONS = {
   statementLine: { put: 'statementLine.put', remove: 'statementLine.delete' },
   statementFormat: { put: 'statementFormat.put', remove: 'statementFormat.delete' },
   sentUpdate: { put: 'sentUpdate.put', remove: 'sentUpdate.delete' },
+  statementQuery: { put: 'statementQuery.put', remove: 'statementQuery.delete' },
 } as const;
 
 /** The content fields that name another record, by kind (the server's RecordKind::REFERENCES). */
@@ -444,6 +505,7 @@ export const REFERENCES: { readonly [K in GeneratedKind]: readonly { readonly fi
   statementLine: [{ field: 'invoiceId', kind: 'invoice' }, { field: 'courierId', kind: 'courier' }],
   statementFormat: [{ field: 'courierId', kind: 'courier' }],
   sentUpdate: [{ field: 'supersedes', kind: 'sentUpdate' }],
+  statementQuery: [{ field: 'statementCheckId', kind: 'invoice' }, { field: 'paidBackCheckId', kind: 'invoice' }],
 };
 
 /** The limits the server's rules hold each kind's fields to (the forms check the same). */
@@ -459,6 +521,7 @@ export const BOUNDS = {
   statementLine: { maxAmountPence: 10000000, maxLineKeyChars: 64, maxQuantity: 10000, maxRatePence: 100000, maxReferenceChars: 100 },
   statementFormat: { maxColumnChars: 60, maxTypeWords: 100, maxWordChars: 60 },
   sentUpdate: { maxFileBytes: 8192, maxProductChars: 80, maxReferenceChars: 100 },
+  statementQuery: { itemsVersion: 1, maxAmountPence: 10000000, maxCardRatePence: 100000, maxFigureChars: 100, maxItems: 200, maxKindChars: 40, maxNoteChars: 2000, maxWordsChars: 300 },
 } as const;
 
 /** Where the starter records carry the account's own id. */

@@ -12,6 +12,7 @@ import type {
   LocalStatementCheck,
   LocalMileage,
   LocalSentUpdate,
+  LocalStatementQuery,
   LocalRateCard,
   LocalStatementFormat,
   LocalStatementLine,
@@ -41,6 +42,7 @@ export class LocalDb extends Dexie {
   statementFormats!: EntityTable<LocalStatementFormat, 'id'>;
   /** Sent Making Tax Digital updates (issue 29): never edited, only superseded. */
   sentUpdates!: EntityTable<LocalSentUpdate, 'id'>;
+  statementQueries!: EntityTable<LocalStatementQuery, 'id'>;
   /** Receipt photos: not synced records but files, uploaded from a queue (sync/receipts.ts). */
   receiptPhotos!: EntityTable<ReceiptPhoto, 'id'>;
 
@@ -103,6 +105,8 @@ export class LocalDb extends Dexie {
     this.version(9).stores({ statementLines: 'id, invoiceId, date, deleted', statementFormats: 'id, courierId, deleted' });
     // Sent quarterly updates (issue 29; version 9 is issue 28's statement lines).
     this.version(10).stores({ sentUpdates: 'id, taxYear, deleted' });
+    // Statement queries (issue 28): a new table, nothing to fill (version 11 is another kind's).
+    this.version(12).stores({ statementQueries: 'id, statementCheckId, paidBackCheckId, deleted' });
   }
 
   async getDoc<K extends DocKind>(kind: K): Promise<Extract<LocalDoc, { kind: K }> | undefined> {
@@ -123,6 +127,7 @@ export class LocalDb extends Dexie {
       this.statementLines,
       this.statementFormats,
       this.sentUpdates,
+      this.statementQueries,
       this.outbox,
       this.docs,
       this.meta,

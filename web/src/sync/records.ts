@@ -38,6 +38,7 @@ const TABLES: { [K in RecordKind]: (db: LocalDb) => Table<unknown, string> } = {
   statementLine: (db) => db.statementLines,
   statementFormat: (db) => db.statementFormats,
   sentUpdate: (db) => db.sentUpdates,
+  statementQuery: (db) => db.statementQueries,
 };
 
 function kindInfo<K extends RecordKind>(kind: K): KindInfo<K> {

@@ -66,6 +66,7 @@ export const KIND_WORDS: Record<RecordKind, { one: string; many: string }> = {
   statementLine: { one: 'statement line', many: 'statement lines' },
   statementFormat: { one: 'statement format', many: 'statement formats' },
   sentUpdate: { one: 'sent update', many: 'sent updates' },
+  statementQuery: { one: 'statement query', many: 'statement queries' },
 };
 
 /** Content as text with keys sorted at every level, so two equal records give the same key. */

@@ -25,6 +25,7 @@ const DAY_FIELDS: Record<RecordKind, readonly string[]> = {
   statementLine: ['date'],
   statementFormat: [],
   sentUpdate: ['periodStart', 'periodEnd', 'sentOn'],
+  statementQuery: ['madeOn'],
 };
 
 const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;

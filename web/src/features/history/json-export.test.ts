@@ -56,6 +56,7 @@ function input(overrides: Partial<JsonExportInput> = {}): JsonExportInput {
     statementLines: [],
     statementFormats: [],
     sentUpdates: [],
+    statementQueries: [],
     from: '2025-03-01',
     to: '2025-03-31',
     exportedAt: '2025-04-01T10:00:00.000Z',
@@ -85,6 +86,7 @@ describe('JSON export', () => {
       statementLines: [],
       statementFormats: [],
       sentUpdates: [],
+      statementQueries: [],
     });
   });
 

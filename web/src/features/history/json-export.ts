@@ -16,6 +16,7 @@ import type {
   MileageContent,
   RateCardContent,
   SentUpdateContent,
+  StatementQueryContent,
   StatementFormatContent,
   StatementLineContent,
   TaxRegion,
@@ -75,6 +76,7 @@ export interface JsonExportInput {
   statementFormats: readonly Exportable<StatementFormatContent>[];
   /** Every sent quarterly update; the export keeps those whose period meets the range. */
   sentUpdates: readonly Exportable<SentUpdateContent>[];
+  statementQueries: readonly Exportable<StatementQueryContent>[];
   /** YYYY-MM-DD, inclusive. */
   from: string;
   /** YYYY-MM-DD, inclusive. */
@@ -102,6 +104,7 @@ export const EXPORT_LISTS = {
   statementLine: { list: 'statementLines', word: 'Statement line' },
   statementFormat: { list: 'statementFormats', word: 'Statement format' },
   sentUpdate: { list: 'sentUpdates', word: 'Sent update' },
+  statementQuery: { list: 'statementQueries', word: 'Statement query' },
 } as const satisfies { [K in RecordKind]: { list: string; word: string } };
 
 /** Every kind's list, typed by the kind's content. */
@@ -160,6 +163,8 @@ const IN_FILE: { [K in RecordKind]: InFile<RecordContents[K]> } = {
     keeps: (u, from, to) => u.periodStart <= to && u.periodEnd >= from,
     order: [(u) => u.taxYear, (u) => u.periodEnd, (u) => u.sentOn, (u) => u.createdAt, (u) => u.id],
   },
+  // A query goes with the statement check it is about.
+  statementQuery: { keeps: (q, _from, _to, kept) => kept('invoice', q.statementCheckId), order: [(q) => q.madeOn, (q) => q.createdAt, (q) => q.id] },
 };
 
 /** An expense is in the range when it is charged on a day of it: once on its date, or repeating from its date until its end. */
@@ -200,7 +205,7 @@ function exportedList<K extends RecordKind>(
 }
 
 export function buildJsonExport(input: JsonExportInput): JsonExport {
-  const { accountId, profile, settings, entries, invoices, pay, expenses, vehicles, mileage, statementLines, statementFormats, sentUpdates, from, to, exportedAt } = input;
+  const { accountId, profile, settings, entries, invoices, pay, expenses, vehicles, mileage, statementLines, statementFormats, sentUpdates, statementQueries, from, to, exportedAt } = input;
   const records: { [K in RecordKind]: readonly Exportable<RecordContents[K]>[] } = {
     courier: pay.couriers,
     vehicle: vehicles,
@@ -213,6 +218,7 @@ export function buildJsonExport(input: JsonExportInput): JsonExport {
     statementLine: statementLines,
     statementFormat: statementFormats,
     sentUpdate: sentUpdates,
+    statementQuery: statementQueries,
   };
   // Kinds in import order, so a kind that keeps records by their references sees what is kept.
   const keptIds = new Map<RecordKind, Set<string>>();

@@ -84,6 +84,12 @@ const WORDS: { [K in RecordKind]: KindWords<RecordContents[K]> } = {
     about: ({ taxYear, quarter }) => (taxYear && quarter ? ` for Q${quarter} ${taxYear}` : ''),
     figures: ({ reference }) => (reference ? ` (reference ${reference})` : ''),
   },
+  statementQuery: {
+    noun: 'statement query',
+    one: 'a statement query',
+    about: ({ madeOn }) => (madeOn ? ` made ${formatShortDate(madeOn)}` : ''),
+    figures: ({ total }) => (typeof total === 'number' ? ` (${formatPence(total)})` : ''),
+  },
 };
 
 /** What the change was, in the driver's words. */
