@@ -145,7 +145,7 @@ describe('importing our JSON export', () => {
     const first = planImport(parsed(file), emptyDevice(), noNewIds);
     const second = planImport(parsed(file), withWrites(emptyDevice(), first.writes), noNewIds);
     expect(second.writes).toEqual([]);
-    expect(second.duplicates).toHaveLength(15);
+    expect(second.duplicates).toHaveLength(16);
     expect(second.duplicates[0]).toEqual({ place: 'Courier 1', reason: 'The same courier (same id) is already on this device' });
   });
 
@@ -238,10 +238,11 @@ describe('importing our JSON export', () => {
     // The photos stay with the account that took them.
     expect(first.writes.find((w) => w.kind === 'expense')?.content).toMatchObject({ vehicleId: van, receipts: [] });
     expect(first.writes.find((w) => w.kind === 'statementLine')?.content).toMatchObject({ invoiceId: ids('invoice')[0], courierId: evri });
+    expect(first.writes.find((w) => w.kind === 'statementQuery')?.content).toMatchObject({ statementCheckId: ids('invoice')[0], paidBackCheckId: null });
 
     const second = planImport(parsed(file), withWrites(device, first.writes), fresh, { keepIds: false });
     expect(second.writes).toEqual([]);
-    expect(second.duplicates).toHaveLength(15);
+    expect(second.duplicates).toHaveLength(16);
   });
 
   it('refuses a file that is not our export, or is from a newer version', () => {
