@@ -346,12 +346,23 @@ mod tests {
             Some(30)
         );
         for days in [1, 90] {
-            assert!(settings(json!({"queryReminderDays": days})).is_ok(), "{days}");
+            assert!(
+                settings(json!({"queryReminderDays": days})).is_ok(),
+                "{days}"
+            );
         }
         for days in [0, 91, -1, 300] {
-            assert!(settings(json!({"queryReminderDays": days})).is_err(), "{days}");
+            assert!(
+                settings(json!({"queryReminderDays": days})).is_err(),
+                "{days}"
+            );
         }
-        assert_eq!(settings(json!({"theme": "dark"})).unwrap().query_reminder_days, None);
+        assert_eq!(
+            settings(json!({"theme": "dark"}))
+                .unwrap()
+                .query_reminder_days,
+            None
+        );
         assert!(settings(json!({"taxRegion": "Scotland"})).is_err());
         assert!(settings(json!({})).is_err());
         assert!(settings(json!({"theme": null})).is_err());

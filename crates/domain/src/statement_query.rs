@@ -83,7 +83,10 @@ pub fn canonical_item(item: &QueryItem) -> String {
 
 /// The index of the first item whose hash is not the chain's (`sha256_hex` of the previous hash
 /// and its canonical JSON), or None when the whole chain holds.
-pub fn first_broken_link(items: &[QueryItem], sha256_hex: impl Fn(&[u8]) -> String) -> Option<usize> {
+pub fn first_broken_link(
+    items: &[QueryItem],
+    sha256_hex: impl Fn(&[u8]) -> String,
+) -> Option<usize> {
     let mut previous = CHAIN_START.to_owned();
     for (index, item) in items.iter().enumerate() {
         let expected = sha256_hex(format!("{previous}{}", canonical_item(item)).as_bytes());
@@ -169,8 +172,20 @@ fn check_items(items: &[QueryItem], problems: &mut FieldProblems) {
                 format!("Kind must be 1 to {MAX_KIND_CHARS} letters"),
             ));
         }
-        fields::line(&item.words, "items", "Words", (1, MAX_WORDS_CHARS), &mut own);
-        fields::line(&item.logged, "items", "Logged", (0, MAX_FIGURE_CHARS), &mut own);
+        fields::line(
+            &item.words,
+            "items",
+            "Words",
+            (1, MAX_WORDS_CHARS),
+            &mut own,
+        );
+        fields::line(
+            &item.logged,
+            "items",
+            "Logged",
+            (0, MAX_FIGURE_CHARS),
+            &mut own,
+        );
         fields::line(&item.paid, "items", "Paid", (0, MAX_FIGURE_CHARS), &mut own);
         fields::optional_in::<i64>(
             item.card_rate,
@@ -266,14 +281,22 @@ impl StatementQueryInput {
                 "A later statement carries money only once it is paid back".into(),
             ));
         }
-        if paid_back_check_id.flatten().is_some() && paid_back_check_id.flatten() == statement_check_id {
+        if paid_back_check_id.flatten().is_some()
+            && paid_back_check_id.flatten() == statement_check_id
+        {
             p.push((
                 "paidBackCheckId",
                 "Money paid back is carried by a later statement, not the one queried".into(),
             ));
         }
         let closed_on = fields::optional_date(&self.closed_on, "closedOn", "Closed on", &mut p);
-        not_before(sent_on, made_on, "sentOn", "Sent on must not be before the query was made", &mut p);
+        not_before(
+            sent_on,
+            made_on,
+            "sentOn",
+            "Sent on must not be before the query was made",
+            &mut p,
+        );
         not_before(
             answered_on,
             sent_on.flatten().or(made_on),
@@ -281,8 +304,20 @@ impl StatementQueryInput {
             "Answered on must not be before the query was sent",
             &mut p,
         );
-        not_before(paid_back_on, made_on, "paidBackOn", "Paid back on must not be before the query was made", &mut p);
-        not_before(closed_on, made_on, "closedOn", "Closed on must not be before the query was made", &mut p);
+        not_before(
+            paid_back_on,
+            made_on,
+            "paidBackOn",
+            "Paid back on must not be before the query was made",
+            &mut p,
+        );
+        not_before(
+            closed_on,
+            made_on,
+            "closedOn",
+            "Closed on must not be before the query was made",
+            &mut p,
+        );
         let note = fields::multi_line(&self.note, "note", "Note", MAX_NOTE_CHARS, &mut p);
         match (
             id,
@@ -334,7 +369,9 @@ mod tests {
     /// Not SHA-256: enough to test the chain's shape here; the server's tests use the real one
     /// against the same vector as the device.
     fn fake_hash(bytes: &[u8]) -> String {
-        let sum = bytes.iter().fold(0u64, |acc, b| acc.wrapping_mul(31).wrapping_add(u64::from(*b)));
+        let sum = bytes.iter().fold(0u64, |acc, b| {
+            acc.wrapping_mul(31).wrapping_add(u64::from(*b))
+        });
         format!("{sum:064x}")
     }
 
@@ -429,7 +466,10 @@ mod tests {
         }
         .validate()
         .unwrap();
-        assert_eq!((query.total, query.items.len(), query.paid_back_amount), (350, 2, Some(350)));
+        assert_eq!(
+            (query.total, query.items.len(), query.paid_back_amount),
+            (350, 2, Some(350))
+        );
     }
 
     #[test]
@@ -490,7 +530,10 @@ mod tests {
                 },
                 "items",
             ),
-            (|i| i.items[0].words = "w".repeat(MAX_WORDS_CHARS + 1), "items"),
+            (
+                |i| i.items[0].words = "w".repeat(MAX_WORDS_CHARS + 1),
+                "items",
+            ),
             (|i| i.items[0].words = "  ".into(), "items"),
             (|i| i.items[0].logged = "a\nb".into(), "items"),
             (|i| i.items[0].card_rate = Some(-1), "items"),

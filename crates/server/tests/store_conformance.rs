@@ -24,7 +24,8 @@ use domain::{
     statement_query::{QueryItem, StatementQuery},
     sync::{
         ChangeData, CourierData, DeductionData, EntryData, ExpenseData, MileageData, RateCardData,
-        SettingsData, StatementCheckData, StatementFormatData, StatementLineData, StatementQueryData, VehicleData,
+        SettingsData, StatementCheckData, StatementFormatData, StatementLineData,
+        StatementQueryData, VehicleData,
     },
     vehicle::{Vehicle, VehicleMethod, VehicleType},
 };
@@ -2162,7 +2163,10 @@ async fn statement_queries_round_trip(backend: Backend) {
         statement_check_id: queried.id,
         made_on: day("2026-03-20"),
         items_version: 1,
-        items: vec![item(Some("2026-03-02"), 10_000_000, 'a'), item(None, -10_000_000, 'b')],
+        items: vec![
+            item(Some("2026-03-02"), 10_000_000, 'a'),
+            item(None, -10_000_000, 'b'),
+        ],
         total: 0,
         sent_on: Some(day("2026-03-21")),
         answered_on: None,

@@ -3081,7 +3081,10 @@ mod statement_queries {
         };
         let (cookie, _) = app.sign_up("query@example.com", "van-route-42").await;
         let (queried, later, query_id) = (id(), id(), id());
-        let items = chained(&[(Some("2026-03-02"), "3 stops logged but not paid", 450), (None, "Lines against the total", -100)]);
+        let items = chained(&[
+            (Some("2026-03-02"), "3 stops logged but not paid", 450),
+            (None, "Lines against the total", -100),
+        ]);
         let made = query(&query_id, &queried, items.clone(), 350);
         let reply = app
             .push(
@@ -3117,12 +3120,29 @@ mod statement_queries {
         assert_eq!(statuses(&reply), ["applied"], "{}", reply.text);
         let data = pulled(&app, &cookie, "statementQuery").await[0]["data"].clone();
         assert_eq!(
-            (&data["sentOn"], &data["paidBackAmount"], &data["paidBackCheckId"], &data["closedOn"]),
-            (&json!("2026-03-21"), &json!(350), &json!(later), &json!("2026-04-11"))
+            (
+                &data["sentOn"],
+                &data["paidBackAmount"],
+                &data["paidBackCheckId"],
+                &data["closedOn"]
+            ),
+            (
+                &json!("2026-03-21"),
+                &json!(350),
+                &json!(later),
+                &json!("2026-04-11")
+            )
         );
         assert_eq!(data["note"], "Agreed.\nPaid on the next statement.");
-        assert_eq!(data["items"], json!(items), "the items are as first recorded");
-        assert_eq!((&data["total"], &data["madeOn"]), (&json!(350), &json!("2026-03-20")));
+        assert_eq!(
+            data["items"],
+            json!(items),
+            "the items are as first recorded"
+        );
+        assert_eq!(
+            (&data["total"], &data["madeOn"]),
+            (&json!(350), &json!("2026-03-20"))
+        );
 
         let reply = app
             .push(
@@ -3132,7 +3152,10 @@ mod statement_queries {
             .await;
         assert_eq!(statuses(&reply), ["applied"]);
         let tombstone = pulled(&app, &cookie, "statementQuery").await;
-        assert_eq!((tombstone.len(), &tombstone[0]["deleted"]), (1, &json!(true)));
+        assert_eq!(
+            (tombstone.len(), &tombstone[0]["deleted"]),
+            (1, &json!(true))
+        );
     }
 
     async fn a_bad_query_names_every_problem_and_a_changed_item_breaks_the_chain(backend: Backend) {
@@ -3143,7 +3166,10 @@ mod statement_queries {
         let queried = id();
         let reply = app.push(&cookie, vec![check(&queried, "2026-03-02")]).await;
         assert_eq!(statuses(&reply), ["applied"]);
-        let mut items = chained(&[(Some("2026-03-02"), "3 stops", 450), (Some("2026-03-03"), "2 stops", 300)]);
+        let mut items = chained(&[
+            (Some("2026-03-02"), "3 stops", 450),
+            (Some("2026-03-03"), "2 stops", 300),
+        ]);
         let mut bad = query(&id(), &queried, items.clone(), 1);
         bad["madeOn"] = json!("2026-02-30");
         bad["itemsVersion"] = json!(9);
@@ -3162,7 +3188,10 @@ mod statement_queries {
                     mutation("statementQuery.put", bad),
                     mutation("statementQuery.put", changed),
                     mutation("statementQuery.put", too_many),
-                    mutation("statementQuery.put", json!({"id": id(), "statementCheckId": queried})),
+                    mutation(
+                        "statementQuery.put",
+                        json!({"id": id(), "statementCheckId": queried}),
+                    ),
                 ],
             )
             .await;
@@ -3173,7 +3202,15 @@ mod statement_queries {
         named.sort_unstable();
         assert_eq!(
             named,
-            ["closedOn", "itemsVersion", "madeOn", "note", "paidBackAmount", "paidBackOn", "total"],
+            [
+                "closedOn",
+                "itemsVersion",
+                "madeOn",
+                "note",
+                "paidBackAmount",
+                "paidBackOn",
+                "total"
+            ],
             "{}",
             reply.text
         );
@@ -3181,7 +3218,12 @@ mod statement_queries {
             reply.body["results"][1]["fields"]["items"][0],
             "Item 2: its hash is not the chain's: the item changed after it was hashed"
         );
-        assert!(reply.body["results"][2]["message"].as_str().unwrap().contains("1 to 200"));
+        assert!(
+            reply.body["results"][2]["message"]
+                .as_str()
+                .unwrap()
+                .contains("1 to 200")
+        );
         assert!(pulled(&app, &cookie, "statementQuery").await.is_empty());
     }
 
@@ -3198,7 +3240,10 @@ mod statement_queries {
                 &owner,
                 vec![
                     check(&owners_check, "2026-03-02"),
-                    mutation("statementQuery.put", query(&query_id, &owners_check, items.clone(), 450)),
+                    mutation(
+                        "statementQuery.put",
+                        query(&query_id, &owners_check, items.clone(), 450),
+                    ),
                 ],
             )
             .await;
@@ -3212,8 +3257,14 @@ mod statement_queries {
                 &other,
                 vec![
                     check(&others_check, "2026-03-02"),
-                    mutation("statementQuery.put", query(&query_id, &others_check, items.clone(), 450)),
-                    mutation("statementQuery.put", query(&id(), &owners_check, items.clone(), 450)),
+                    mutation(
+                        "statementQuery.put",
+                        query(&query_id, &others_check, items.clone(), 450),
+                    ),
+                    mutation(
+                        "statementQuery.put",
+                        query(&id(), &owners_check, items.clone(), 450),
+                    ),
                     mutation("statementQuery.put", paid_back_elsewhere),
                     mutation("statementQuery.delete", json!({"id": query_id})),
                 ],
@@ -3221,7 +3272,13 @@ mod statement_queries {
             .await;
         assert_eq!(
             codes(&reply),
-            [Value::Null, json!("not-owner"), json!("not-owner"), json!("not-owner"), json!("not-owner")],
+            [
+                Value::Null,
+                json!("not-owner"),
+                json!("not-owner"),
+                json!("not-owner"),
+                json!("not-owner")
+            ],
             "{}",
             reply.text
         );
@@ -3239,7 +3296,10 @@ mod statement_queries {
             settings.last().expect("settings")["data"]["queryReminderDays"].clone()
         };
         let reply = app
-            .push(&cookie, vec![mutation("settings.put", json!({"theme": "light"}))])
+            .push(
+                &cookie,
+                vec![mutation("settings.put", json!({"theme": "light"}))],
+            )
             .await;
         assert_eq!(statuses(&reply), ["applied"]);
         assert_eq!(days().await, json!(14), "the default");
@@ -3254,7 +3314,10 @@ mod statement_queries {
                 ],
             )
             .await;
-        assert_eq!(statuses(&reply), ["rejected", "rejected", "applied", "applied"]);
+        assert_eq!(
+            statuses(&reply),
+            ["rejected", "rejected", "applied", "applied"]
+        );
         assert_eq!(codes(&reply)[0], "validation");
         assert_eq!(days().await, json!(30), "a theme put keeps it");
     }

@@ -42,7 +42,13 @@ pub struct StatementQueryContent {
 }
 
 /// What "Query this" recorded: never changed by a later put of the same query.
-const FROZEN: &[&str] = &["statementCheckId", "madeOn", "itemsVersion", "items", "total"];
+const FROZEN: &[&str] = &[
+    "statementCheckId",
+    "madeOn",
+    "itemsVersion",
+    "items",
+    "total",
+];
 
 fn sha256_hex(bytes: &[u8]) -> String {
     hex::encode(Sha256::digest(bytes))
@@ -118,7 +124,11 @@ impl RecordKind for StatementQueries {
         }
     }
 
-    fn data(c: StatementQueryContent, created_at: String, updated_at: String) -> StatementQueryData {
+    fn data(
+        c: StatementQueryContent,
+        created_at: String,
+        updated_at: String,
+    ) -> StatementQueryData {
         StatementQueryData {
             statement_check_id: c.statement_check_id.to_string(),
             made_on: c.made_on,
@@ -169,5 +179,6 @@ mod tests {
         assert_eq!(first_broken_link(&items, sha256_hex), None);
     }
 
-    const CROSS_CHECK_VECTOR: &str = "4d1e19a97fbac8782f38d20c29818c06118af28ab6cc45f73d33b5775ca6313b";
+    const CROSS_CHECK_VECTOR: &str =
+        "4d1e19a97fbac8782f38d20c29818c06118af28ab6cc45f73d33b5775ca6313b";
 }
