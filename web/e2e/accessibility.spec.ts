@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { addEntry, courierItem, couriersSection, newPage, openCourier, phone, serverAndBrowser, signUp, startServer, thisWeek, uniqueEmail } from './harness';
+import { addEntry, courierItem, couriersSection, newPage, openCourier, phone, serverAndBrowser, short, signUp, startServer, thisWeek, uniqueEmail } from './harness';
 
 const run = serverAndBrowser();
 
@@ -166,6 +166,22 @@ describe('accessibility (axe-core)', () => {
       await fill.getByRole('button', { name: 'Log fill' }).click();
       await fill.waitFor({ state: 'detached' });
     }
+    // A statement check paying less than the day logged, and the query "Query this" makes of it.
+    const [start, end] = [thisWeek(0), thisWeek(6)];
+    await open(page, '/app/history?view=invoices', 'Statement checks');
+    const period = page.getByRole('listitem', { name: `Pay period ${short(start)} – ${short(end)}` });
+    await period.getByRole('button', { name: 'Check statement' }).click();
+    await period.getByLabel('Net paid, after deductions (£)').fill('100');
+    await period.getByRole('button', { name: 'Save check' }).click();
+    await page.getByRole('link', { name: `Lines and differences of statement check ${short(start)} – ${short(end)}` }).click();
+    await page.getByRole('button', { name: 'Query this' }).click();
+    await page.waitForURL('**/app/statement-query?id=*');
+    const queryPage = new URL(page.url());
+    // Each with a text that says its records are read, so axe sees the whole page.
+    const statementPages: [path: string, heading: string, ready: string][] = [
+      [`${queryPage.pathname}${queryPage.search}`, 'Statement query', 'Chain checked: every item is as recorded.'],
+      [(await page.getByRole('link', { name: 'Statement check' }).getAttribute('href'))!, 'Statement check', 'Total of the differences'],
+    ];
     for (const theme of ['dark', 'light'] as const) {
       await open(page, '/app/profile', 'Profile');
       const button = page.getByRole('group', { name: 'Theme' }).getByRole('button', { name: theme === 'dark' ? 'Dark' : 'Light' });
@@ -174,6 +190,11 @@ describe('accessibility (axe-core)', () => {
       for (const [path, heading] of appScreens) {
         await open(page, path, heading);
         assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), theme);
+        await result.check(page, `${theme} ${path}`);
+      }
+      for (const [path, heading, ready] of statementPages) {
+        await open(page, path, heading);
+        await page.getByText(ready).waitFor();
         await result.check(page, `${theme} ${path}`);
       }
       // The pay editors of two couriers open side by side: a new rate card and a new deduction each.
@@ -190,7 +211,7 @@ describe('accessibility (axe-core)', () => {
       await page.getByRole('form', { name: 'Log a fill' }).waitFor();
       await result.check(page, `${theme} /app/spending?view=fuel (a fill being logged)`);
     }
-    result.done(2 * (appScreens.length + 2));
+    result.done(2 * (appScreens.length + 2 + 2));
     await context.close();
   });
 

@@ -27,6 +27,7 @@ pub mod size_bands;
 pub mod statement_check;
 pub mod statement_format;
 pub mod statement_line;
+pub mod statement_query;
 pub mod sync;
 pub mod tiers;
 pub mod time_fmt;

@@ -166,7 +166,15 @@ pub struct SettingsInput {
     pub tax_region: Option<TaxRegion>,
     #[serde(default)]
     pub quarters: Option<MtdQuarters>,
+    /// Days a sent statement query may go unanswered before the reminder (issue 28).
+    #[serde(default)]
+    pub query_reminder_days: Option<i64>,
 }
+
+/// The reminder about an unanswered statement query comes after this many days by default…
+pub const DEFAULT_QUERY_REMINDER_DAYS: u8 = 14;
+/// …and the driver may choose from this range.
+pub const QUERY_REMINDER_DAYS: (i64, i64) = (1, 90);
 
 /// A validated settings change: `None` keeps the stored value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -174,17 +182,37 @@ pub struct SettingsUpdate {
     pub theme: Option<Theme>,
     pub tax_region: Option<TaxRegion>,
     pub quarters: Option<MtdQuarters>,
+    pub query_reminder_days: Option<u8>,
 }
 
 impl SettingsInput {
     pub fn validate(&self) -> Result<SettingsUpdate, String> {
-        if self.theme.is_none() && self.tax_region.is_none() && self.quarters.is_none() {
-            return Err("Nothing to update: send theme, taxRegion or quarters".into());
+        if self.theme.is_none()
+            && self.tax_region.is_none()
+            && self.quarters.is_none()
+            && self.query_reminder_days.is_none()
+        {
+            return Err(
+                "Nothing to update: send theme, taxRegion, quarters or queryReminderDays".into(),
+            );
         }
+        let (min, max) = QUERY_REMINDER_DAYS;
+        let query_reminder_days = match self.query_reminder_days {
+            None => None,
+            Some(days) => Some(
+                u8::try_from(days)
+                    .ok()
+                    .filter(|_| (min..=max).contains(&days))
+                    .ok_or_else(|| {
+                        format!("The reminder about an unanswered query must come after {min} to {max} days")
+                    })?,
+            ),
+        };
         Ok(SettingsUpdate {
             theme: self.theme,
             tax_region: self.tax_region,
             quarters: self.quarters,
+            query_reminder_days,
         })
     }
 }
@@ -281,7 +309,8 @@ mod tests {
             Ok(SettingsUpdate {
                 theme: Some(Theme::Dark),
                 tax_region: Some(TaxRegion::Scotland),
-                quarters: None
+                quarters: None,
+                query_reminder_days: None
             })
         );
         // An app from before tax regions: the stored region is kept.
@@ -294,7 +323,8 @@ mod tests {
             Ok(SettingsUpdate {
                 theme: None,
                 tax_region: Some(TaxRegion::Uk),
-                quarters: None
+                quarters: None,
+                query_reminder_days: None
             })
         );
         assert!(settings(json!({"taxRegion": "wales"})).is_err());
@@ -305,6 +335,34 @@ mod tests {
         assert_eq!(settings(json!({"theme": "light"})).unwrap().quarters, None);
         assert!(settings(json!({"quarters": "monthly"})).is_err());
         assert!(settings(json!({"quarters": "Calendar"})).is_err());
+    }
+
+    #[test]
+    fn the_query_reminder_is_1_to_90_days() {
+        assert_eq!(
+            settings(json!({"queryReminderDays": 30}))
+                .unwrap()
+                .query_reminder_days,
+            Some(30)
+        );
+        for days in [1, 90] {
+            assert!(
+                settings(json!({"queryReminderDays": days})).is_ok(),
+                "{days}"
+            );
+        }
+        for days in [0, 91, -1, 300] {
+            assert!(
+                settings(json!({"queryReminderDays": days})).is_err(),
+                "{days}"
+            );
+        }
+        assert_eq!(
+            settings(json!({"theme": "dark"}))
+                .unwrap()
+                .query_reminder_days,
+            None
+        );
         assert!(settings(json!({"taxRegion": "Scotland"})).is_err());
         assert!(settings(json!({})).is_err());
         assert!(settings(json!({"theme": null})).is_err());

@@ -324,6 +324,27 @@ pub struct SentUpdateData {
     pub updated_at: String,
 }
 
+/// A query to a courier about a statement check (`kind: "statementQuery"`): its frozen items
+/// with their hash chain, and the tracking. Money in pence.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct StatementQueryData {
+    pub statement_check_id: String,
+    pub made_on: String,
+    pub items_version: i64,
+    pub items: Vec<crate::statement_query::QueryItem>,
+    pub total: i64,
+    pub sent_on: Option<String>,
+    pub answered_on: Option<String>,
+    pub paid_back_amount: Option<i64>,
+    pub paid_back_on: Option<String>,
+    pub paid_back_check_id: Option<String>,
+    pub closed_on: Option<String>,
+    pub note: String,
+    pub created_at: String,
+    pub updated_at: String,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct PaymentConfig {
     pub tiers: Vec<crate::tiers::PayTier>,
@@ -355,7 +376,16 @@ pub struct SettingsData {
     #[serde(default)]
     #[schema(default = "standard")]
     pub quarters: crate::profile::MtdQuarters,
+    /// Added after `quarters` (issue 28): days a sent statement query may go unanswered before
+    /// the reminder; a server or file older than it sends none, meaning 14.
+    #[serde(default = "default_query_reminder_days")]
+    #[schema(default = 14)]
+    pub query_reminder_days: u8,
     pub updated_at: String,
+}
+
+fn default_query_reminder_days() -> u8 {
+    crate::profile::DEFAULT_QUERY_REMINDER_DAYS
 }
 
 /// A pulled record's `data`. On the wire it is the kind's data alone (serialised untagged): the
@@ -378,6 +408,7 @@ pub enum ChangeData {
     StatementFormat(StatementFormatData),
     SentUpdate(SentUpdateData),
     FuelFill(FuelFillData),
+    StatementQuery(StatementQueryData),
 }
 
 /// Each record kind's wire data becomes its `ChangeData` variant (`RecordKind::Data`).
@@ -404,6 +435,7 @@ change_data_from!(
     StatementFormat(StatementFormatData),
     SentUpdate(SentUpdateData),
     FuelFill(FuelFillData),
+    StatementQuery(StatementQueryData),
 );
 
 impl ChangeData {
@@ -424,6 +456,7 @@ impl ChangeData {
             ChangeData::StatementFormat(_) => "statementFormat",
             ChangeData::SentUpdate(_) => "sentUpdate",
             ChangeData::FuelFill(_) => "fuelFill",
+            ChangeData::StatementQuery(_) => "statementQuery",
         }
     }
 
@@ -445,6 +478,7 @@ impl ChangeData {
             "statementFormat" => ChangeData::StatementFormat(serde_json::from_value(data)?),
             "sentUpdate" => ChangeData::SentUpdate(serde_json::from_value(data)?),
             "fuelFill" => ChangeData::FuelFill(serde_json::from_value(data)?),
+            "statementQuery" => ChangeData::StatementQuery(serde_json::from_value(data)?),
             other => return Err(serde_json::Error::custom(format!("unknown kind `{other}`"))),
         })
     }
@@ -456,7 +490,7 @@ impl ChangeData {
 pub struct Change {
     /// Record kind: `entry`, `invoice`, `courier`, `rateCard`, `deduction`, `expense`,
     /// `vehicle`, `mileage`, `statementLine`, `statementFormat`, `sentUpdate`, `fuelFill`,
-    /// `profile` or `settings`.
+    /// `statementQuery`, `profile` or `settings`.
     pub kind: String,
     pub id: String,
     /// The user's change sequence number at this write; pull cursors are these.
@@ -640,6 +674,7 @@ mod tests {
             theme: crate::profile::Theme::Light,
             tax_region: crate::profile::TaxRegion::Scotland,
             quarters: crate::profile::MtdQuarters::Calendar,
+            query_reminder_days: 30,
             updated_at: "2025-03-24T09:00:00Z".into(),
         });
         let expense = |courier: Option<&str>, vehicle: Option<&str>, receipts: &[&str]| {
@@ -776,6 +811,7 @@ mod tests {
             theme: crate::profile::Theme::Light,
             tax_region: crate::profile::TaxRegion::Uk,
             quarters: crate::profile::MtdQuarters::Standard,
+            query_reminder_days: 14,
             updated_at: "2025-03-21T10:00:00Z".into(),
         })))
         .unwrap();

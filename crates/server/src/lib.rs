@@ -30,6 +30,7 @@ pub mod startup;
 pub mod statement_checks;
 pub mod statement_formats;
 pub mod statement_lines;
+pub mod statement_queries;
 pub mod store;
 pub mod sync;
 pub mod unix_users;

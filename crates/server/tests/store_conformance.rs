@@ -22,10 +22,11 @@ use domain::{
     statement_check::{CheckStatus, StatementCheck},
     statement_format::{DateOrder, FormatSource, StatementFormatInput, TypeWord},
     statement_line::{LineType, SizeBand, StatementLine},
+    statement_query::{QueryItem, StatementQuery},
     sync::{
         ChangeData, CourierData, DeductionData, EntryData, ExpenseData, MileageData, RateCardData,
         SentUpdateData, SettingsData, StatementCheckData, StatementFormatData, StatementLineData,
-        VehicleData,
+        StatementQueryData, VehicleData,
     },
     vehicle::{Vehicle, VehicleMethod, VehicleType},
 };
@@ -40,6 +41,7 @@ use server::{
     statement_checks::StatementChecks,
     statement_formats::StatementFormats,
     statement_lines::StatementLines,
+    statement_queries::StatementQueries,
     store::{
         DynStore, EmailLink, ExternalIdentity, InviteUse, LinkPurpose, MutationAction,
         NewEmailLink, NewUser, PreparedMutation, ReceiptHolder, ReceiptInsert, ReceiptRecord,
@@ -2399,8 +2401,108 @@ async fn sent_updates_are_write_once(backend: Backend) {
     assert!(after.changes.is_empty(), "nothing of theirs was written");
 }
 
+/// A statement query (issue 28) is stored and pulled exactly as validated, its frozen items in
+/// order; one whose later statement is not there is `missing-reference`.
+async fn statement_queries_round_trip(backend: Backend) {
+    let Some((store, _keep)) = store(backend).await else {
+        return;
+    };
+    let user = store
+        .create_user(account("queries@example.com"))
+        .await
+        .unwrap();
+    let queried = StatementCheck {
+        id: Uuid::now_v7(),
+        ..statement_check(user.id)
+    };
+    let later = StatementCheck {
+        id: Uuid::now_v7(),
+        ..statement_check(user.id)
+    };
+    let day = |raw| domain::entry::parse_date(raw).unwrap();
+    let item = |date: Option<&str>, amount, hash: char| QueryItem {
+        date: date.map(Into::into),
+        kind: "lowerBand".into(),
+        words: "2 parcels logged as Large paid as Packet — “£”".into(),
+        logged: "2 parcels Large".into(),
+        paid: "2 parcels Packet".into(),
+        card_rate: date.map(|_| 100_000),
+        amount,
+        hash: hash.to_string().repeat(64),
+    };
+    let query = StatementQuery {
+        id: Uuid::now_v7(),
+        statement_check_id: queried.id,
+        made_on: day("2026-03-20"),
+        items_version: 1,
+        items: vec![
+            item(Some("2026-03-02"), 10_000_000, 'a'),
+            item(None, -10_000_000, 'b'),
+        ],
+        total: 0,
+        sent_on: Some(day("2026-03-21")),
+        answered_on: None,
+        paid_back_amount: Some(10_000_000),
+        paid_back_on: Some(day("2026-04-10")),
+        paid_back_check_id: Some(later.id),
+        closed_on: None,
+        note: "Asked by e-mail.\nRef 12".into(),
+    };
+    let stray = StatementQuery {
+        id: Uuid::now_v7(),
+        paid_back_check_id: Some(Uuid::now_v7()),
+        ..query.clone()
+    };
+    let outcome = store
+        .push(
+            user.id,
+            vec![
+                mutation("c1", MutationAction::put::<StatementChecks>(&queried)),
+                mutation("c2", MutationAction::put::<StatementChecks>(&later)),
+                mutation("q1", MutationAction::put::<StatementQueries>(&query)),
+                mutation("q2", MutationAction::put::<StatementQueries>(&stray)),
+            ],
+            5_000,
+            quota(100),
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        codes(&outcome),
+        [None, None, None, Some("missing-reference")]
+    );
+    let at = "1970-01-01T00:00:05Z".to_owned();
+    let page = store.pull(user.id, STARTER_RECORDS, 10).await.unwrap();
+    let pulled: Vec<Option<ChangeData>> = page
+        .changes
+        .into_iter()
+        .filter(|c| c.kind == "statementQuery")
+        .map(|c| c.data)
+        .collect();
+    assert_eq!(
+        pulled,
+        [Some(ChangeData::StatementQuery(StatementQueryData {
+            statement_check_id: queried.id.to_string(),
+            made_on: "2026-03-20".into(),
+            items_version: 1,
+            items: query.items.clone(),
+            total: 0,
+            sent_on: Some("2026-03-21".into()),
+            answered_on: None,
+            paid_back_amount: Some(10_000_000),
+            paid_back_on: Some("2026-04-10".into()),
+            paid_back_check_id: Some(later.id.to_string()),
+            closed_on: None,
+            note: "Asked by e-mail.\nRef 12".into(),
+            created_at: at.clone(),
+            updated_at: at,
+        }))]
+    );
+}
+
 on_both_backends!(
     sent_updates_are_write_once,
+    statement_queries_round_trip,
     fuel_fills_round_trip,
     statement_lines_and_formats_round_trip,
     users_round_trip_and_emails_are_unique,

@@ -87,7 +87,7 @@ describe('theme', () => {
   it('applies the theme from the synced settings, and remembers it for the next start', async () => {
     renderApp('/app/dashboard', {
       user: makeUser(),
-      routes: { [PULL]: pullSends([{ kind: 'settings', id: 's', version: 2, deleted: false, data: { theme: 'light', taxRegion: 'uk', quarters: 'standard', updatedAt: '2025-03-21T09:00:00Z' } }]) },
+      routes: { [PULL]: pullSends([{ kind: 'settings', id: 's', version: 2, deleted: false, data: { theme: 'light', taxRegion: 'uk', quarters: 'standard', queryReminderDays: 14, updatedAt: '2025-03-21T09:00:00Z' } }]) },
     });
     await waitFor(() => expect(document.documentElement.dataset.theme).toBe('light'));
     expect(localStorage.getItem('delivery-tracker:theme')).toBe('light');

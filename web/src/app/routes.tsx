@@ -65,6 +65,10 @@ export const appRoutes: RouteObject[] = [
                 path: routes.statementCheck,
                 lazy: () => import('@/features/statement-check/statement-check-page').then((m) => ({ Component: m.StatementCheckPage })),
               },
+              {
+                path: routes.statementQuery,
+                lazy: () => import('@/features/statement-query/statement-query-page').then((m) => ({ Component: m.StatementQueryPage })),
+              },
               { path: routes.profile, lazy: () => import('@/features/profile/profile-page').then((m) => ({ Component: m.ProfilePage })) },
               { path: routes.spending, lazy: () => import('@/features/spending/spending-page').then((m) => ({ Component: m.SpendingPage })) },
               { path: routes.taxYear, lazy: () => import('@/features/tax-year/tax-year-page').then((m) => ({ Component: m.TaxYearPage })) },

@@ -26,6 +26,7 @@ export const navItemOfRoute: Readonly<Record<string, NavItemId | ((params: URLSe
   [routes.dashboard]: 'home',
   [routes.history]: (params) => (params.get('view') === 'invoices' ? 'statements' : 'history'),
   [routes.statementCheck]: 'statements',
+  [routes.statementQuery]: 'statements',
   [routes.spending]: 'spending',
   [routes.taxYear]: 'tax',
   [routes.more]: 'more',

@@ -16,6 +16,8 @@ export const routes = {
   history: '/app/history',
   /** One statement check's lines and differences (`?id=` the check). */
   statementCheck: '/app/statement-check',
+  /** One statement query: the dated letter and its tracking (`?id=` the query). */
+  statementQuery: '/app/statement-query',
   profile: '/app/profile',
   settings: '/app/settings',
   spending: '/app/spending',
@@ -39,6 +41,11 @@ export function whatIfLink(courierId: string, choice: { card: string } | { from:
 export const signUpLink = `${routes.login}?mode=sign-up`;
 
 export type HistoryView = 'entries' | 'summaries' | 'invoices';
+
+/** One statement query's page: the letter to print or copy, its chain checked, its tracking. */
+export function statementQueryPage(id: string): string {
+  return `${routes.statementQuery}?id=${encodeURIComponent(id)}`;
+}
 
 /** One statement check's page: its lines, the differences named, the import of its file. */
 export function statementCheckPage(id: string): string {

@@ -142,7 +142,7 @@ export async function updateProfile(db: LocalDb, patch: ProfilePatch): Promise<v
 }
 
 /** One setting or more; the server keeps the ones a put leaves out (an older app knows only the theme). */
-export async function putSettings(db: LocalDb, settings: { theme?: Theme; taxRegion?: TaxRegion; quarters?: MtdQuarters }): Promise<void> {
+export async function putSettings(db: LocalDb, settings: { theme?: Theme; taxRegion?: TaxRegion; quarters?: MtdQuarters; queryReminderDays?: number }): Promise<void> {
   await db.transaction('rw', db.docs, db.outbox, async () => {
     await db.outbox.add(outboxItem('settings.put', 'settings', { ...settings }));
     await rematerializeDoc(db, 'settings');

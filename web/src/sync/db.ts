@@ -13,6 +13,7 @@ import type {
   LocalStatementCheck,
   LocalMileage,
   LocalSentUpdate,
+  LocalStatementQuery,
   LocalRateCard,
   LocalStatementFormat,
   LocalStatementLine,
@@ -43,6 +44,7 @@ export class LocalDb extends Dexie {
   /** Sent Making Tax Digital updates (issue 29): never edited, only superseded. */
   sentUpdates!: EntityTable<LocalSentUpdate, 'id'>;
   fuelFills!: EntityTable<LocalFuelFill, 'id'>;
+  statementQueries!: EntityTable<LocalStatementQuery, 'id'>;
   /** Receipt photos: not synced records but files, uploaded from a queue (sync/receipts.ts). */
   receiptPhotos!: EntityTable<ReceiptPhoto, 'id'>;
 
@@ -107,6 +109,8 @@ export class LocalDb extends Dexie {
     this.version(10).stores({ sentUpdates: 'id, taxYear, deleted' });
     // Fuel fills (issue 32): a new table, nothing to fill.
     this.version(11).stores({ fuelFills: 'id, vehicleId, date, deleted' });
+    // Statement queries (issue 28): a new table, nothing to fill (version 11 is another kind's).
+    this.version(12).stores({ statementQueries: 'id, statementCheckId, paidBackCheckId, deleted' });
   }
 
   async getDoc<K extends DocKind>(kind: K): Promise<Extract<LocalDoc, { kind: K }> | undefined> {
@@ -128,6 +132,7 @@ export class LocalDb extends Dexie {
       this.statementFormats,
       this.sentUpdates,
       this.fuelFills,
+      this.statementQueries,
       this.outbox,
       this.docs,
       this.meta,

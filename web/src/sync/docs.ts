@@ -20,11 +20,13 @@ export const docDataSchemas = {
     updatedAt: z.string(),
   }) satisfies z.ZodType<ProfileData>,
   // A server from before the tax year sends no taxRegion: that means the UK bands; one from
-  // before the quarters election sends no quarters: the standard ones.
+  // before the quarters election sends no quarters: the standard ones; one from before statement
+  // queries sends no queryReminderDays: 14.
   settings: z.object({
     theme: z.enum(['dark', 'light']),
     taxRegion: z.enum(['uk', 'scotland']).default('uk'),
     quarters: z.enum(['standard', 'calendar']).default('standard'),
+    queryReminderDays: z.number().int().min(1).max(90).default(14),
     updatedAt: z.string(),
   }) satisfies z.ZodType<SettingsData>,
 } satisfies Record<DocKind, z.ZodType>;

@@ -45,7 +45,7 @@ class FakeServer implements SyncApi {
         this.profile = { ...this.profile, ...(item.args as Partial<ProfileData>) };
         this.docs.set('profile', { kind: 'profile', id: 'u1', version: ++this.seq, deleted: false, data: this.profile });
       } else if (item.name === 'settings.put') {
-        this.docs.set('settings', { kind: 'settings', id: 'u1', version: ++this.seq, deleted: false, data: { theme: item.args.theme as 'light', taxRegion: 'uk', quarters: 'standard', updatedAt: 'u' } });
+        this.docs.set('settings', { kind: 'settings', id: 'u1', version: ++this.seq, deleted: false, data: { theme: item.args.theme as 'light', taxRegion: 'uk', quarters: 'standard', queryReminderDays: 14, updatedAt: 'u' } });
       } else if (item.name.endsWith('.put')) {
         // Like the server: a put after a delete of the same id changes nothing.
         if (!this.records.get(item.recordId)?.deleted) {

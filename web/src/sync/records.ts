@@ -39,6 +39,7 @@ const TABLES: { [K in RecordKind]: (db: LocalDb) => Table<unknown, string> } = {
   statementFormat: (db) => db.statementFormats,
   sentUpdate: (db) => db.sentUpdates,
   fuelFill: (db) => db.fuelFills,
+  statementQuery: (db) => db.statementQueries,
 };
 
 function kindInfo<K extends RecordKind>(kind: K): KindInfo<K> {

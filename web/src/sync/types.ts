@@ -11,6 +11,7 @@ import type {
   GeneratedInvoiceContent,
   GeneratedMileageContent,
   GeneratedSentUpdateContent,
+  GeneratedStatementQueryContent,
   GeneratedRateCardContent,
   GeneratedStatementFormatContent,
   GeneratedStatementLineContent,
@@ -45,6 +46,7 @@ export type MileageContent = GeneratedMileageContent;
 export type SentUpdateContent = GeneratedSentUpdateContent;
 /** Fuel or charge put into a vehicle: a log for its economy, never an expense. */
 export type FuelFillContent = GeneratedFuelFillContent;
+export type StatementQueryContent = GeneratedStatementQueryContent;
 
 /** What the server last confirmed for a record: restored when a change is discarded. */
 export type ServerCopyOf<C> = C & { version: number };
@@ -85,6 +87,7 @@ export type LocalVehicle = LocalRecord<VehicleContent>;
 export type LocalMileage = LocalRecord<MileageContent>;
 export type LocalSentUpdate = LocalRecord<SentUpdateContent>;
 export type LocalFuelFill = LocalRecord<FuelFillContent>;
+export type LocalStatementQuery = LocalRecord<StatementQueryContent>;
 
 /** One line of a courier's statement, on its statement check (issue 28). */
 export type StatementLineContent = GeneratedStatementLineContent;
@@ -164,6 +167,8 @@ export interface SettingsData {
   theme: Theme;
   taxRegion: TaxRegion;
   quarters: MtdQuarters;
+  /** Days a sent statement query may go unanswered before the reminder (1 to 90). */
+  queryReminderDays: number;
   updatedAt: string;
 }
 
@@ -193,6 +198,7 @@ export type Change =
   | { kind: 'statementLine'; id: string; version: number; deleted: boolean; data?: StatementLineContent & { createdAt: string; updatedAt: string } }
   | { kind: 'statementFormat'; id: string; version: number; deleted: boolean; data?: StatementFormatContent & { createdAt: string; updatedAt: string } }
   | { kind: 'sentUpdate'; id: string; version: number; deleted: boolean; data?: SentUpdateContent & { createdAt: string; updatedAt: string } }
+  | { kind: 'statementQuery'; id: string; version: number; deleted: boolean; data?: StatementQueryContent & { createdAt: string; updatedAt: string } }
   | { kind: 'profile'; id: string; version: number; deleted: boolean; data?: ProfileData }
   | { kind: 'settings'; id: string; version: number; deleted: boolean; data?: SettingsData };
 

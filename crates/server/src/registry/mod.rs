@@ -20,6 +20,7 @@ pub static KINDS: &[Kind] = &[
     Kind::of::<crate::statement_formats::StatementFormats>(),
     Kind::of::<crate::sent_updates::SentUpdates>(),
     Kind::of::<crate::fuel_fills::FuelFills>(),
+    Kind::of::<crate::statement_queries::StatementQueries>(),
 ];
 
 /// The kind named `name` (`entry`, `invoice`, `courier`, ...).

@@ -39,6 +39,7 @@ pub const SQLITE: &[Migration] = &[
     migration!("sqlite", 19, "0019_bounded_storage"),
     migration!("sqlite", 20, "0020_vehicle_commute"),
     migration!("sqlite", 21, "0021_mtd_quarters"),
+    migration!("sqlite", 22, "0022_query_reminder_days"),
 ];
 
 pub const POSTGRES: &[Migration] = &[
@@ -63,6 +64,7 @@ pub const POSTGRES: &[Migration] = &[
     migration!("postgres", 19, "0019_bounded_storage"),
     migration!("postgres", 20, "0020_vehicle_commute"),
     migration!("postgres", 21, "0021_mtd_quarters"),
+    migration!("postgres", 22, "0022_query_reminder_days"),
 ];
 
 /// One log line for a migration run, whatever it applied: the operator reads where the schema

@@ -558,13 +558,14 @@ pub struct ProfileRow {
     pub theme: String,
     pub tax_region: String,
     pub mtd_quarters: String,
+    pub query_reminder_days: i64,
     pub settings_version: i64,
     pub settings_updated_at_ms: i64,
 }
 
 pub const PROFILE_COLUMNS: &str = "id, email, display_name, photo_url, bio, role, is_anonymous, \
     created_at, last_login, updated_at, must_change_password, payment_tiers, profile_version, theme, \
-    settings_version, settings_updated_at, tax_region, mtd_quarters";
+    settings_version, settings_updated_at, tax_region, mtd_quarters, query_reminder_days";
 
 impl ProfileRow {
     /// The profile and settings records changed after `cursor`.
@@ -611,6 +612,8 @@ impl ProfileRow {
                     theme: Theme::from_stored(&self.theme),
                     tax_region: TaxRegion::from_stored(&self.tax_region),
                     quarters: MtdQuarters::from_stored(&self.mtd_quarters),
+                    query_reminder_days: u8::try_from(self.query_reminder_days)
+                        .unwrap_or(domain::profile::DEFAULT_QUERY_REMINDER_DAYS),
                     updated_at: rfc3339_from_ms(self.settings_updated_at_ms),
                 })),
             });

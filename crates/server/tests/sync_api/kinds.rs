@@ -721,6 +721,50 @@ pub static TABLE: &[Row] = &[
         },
         every_field_required: true,
     },
+    Row {
+        kind: "statementQuery",
+        references: &[
+            to("statementCheckId", "invoice", false),
+            to("paidBackCheckId", "invoice", true),
+        ],
+        valid: |id, t| statement_query_args(id, t.of("invoice")),
+        stored: |t| without(&statement_query_args("", t.of("invoice")), "id"),
+        // Tracking changes; the items and total are frozen when the query is made, so a put
+        // carrying other ones keeps the stored ones.
+        edit: |id, t| {
+            patched(
+                &statement_query_args(id, t.of("invoice")),
+                json!({"sentOn": "2026-03-21", "note": "Sent by e-mail", "total": 1,
+                       "items": query_items(&[(Some("2026-03-02"), "rewritten", 1)])}),
+            )
+        },
+        edited: |t| {
+            patched(
+                &without(&statement_query_args("", t.of("invoice")), "id"),
+                json!({"sentOn": "2026-03-21", "note": "Sent by e-mail"}),
+            )
+        },
+        invalid: |t| {
+            vec![Invalid::field_names(
+                patched(
+                    &statement_query_args(&new_id(), t.of("invoice")),
+                    json!({"madeOn": "2026-02-30", "itemsVersion": 9, "sentOn": "2026-03-19",
+                           "paidBackAmount": 0, "closedOn": "21/03/2026", "note": "bell\u{7}",
+                           "total": 1}),
+                ),
+                &[
+                    "closedOn",
+                    "itemsVersion",
+                    "madeOn",
+                    "note",
+                    "paidBackAmount",
+                    "paidBackOn",
+                    "total",
+                ],
+            )]
+        },
+        every_field_required: false,
+    },
 ];
 
 pub fn courier_args(id: &str, name: &str) -> Value {
@@ -820,4 +864,34 @@ fn every_registered_kind_has_a_row() {
             .collect();
         assert_eq!(listed, declared, "{}: the row's references", kind.name);
     }
+}
+
+/// A statement query of two items on `check`, its chain made as the device makes it.
+pub fn statement_query_args(id: &str, check: &str) -> Value {
+    json!({"id": id, "statementCheckId": check, "madeOn": "2026-03-20", "itemsVersion": 1,
+           "items": query_items(&[(Some("2026-03-02"), "3 stops logged but not paid", 450),
+                                  (None, "Lines against the total", -100)]),
+           "total": 350, "sentOn": null, "answeredOn": null, "paidBackAmount": null,
+           "paidBackOn": null, "paidBackCheckId": null, "closedOn": null, "note": ""})
+}
+
+/// Query items with their chain: each hash is SHA-256 of the previous (64 zeros first) and the
+/// item's canonical JSON.
+pub fn query_items(items: &[(Option<&str>, &str, i64)]) -> Value {
+    use sha2::{Digest, Sha256};
+    let mut previous = "0".repeat(64);
+    let items: Vec<Value> = items
+        .iter()
+        .map(|(date, words, amount)| {
+            let canonical = format!(
+                r#"{{"date":{},"kind":"fewerStops","words":"{words}","logged":"121 stops","paid":"118 stops","cardRate":150,"amount":{amount}}}"#,
+                date.map_or("null".to_owned(), |d| format!("\"{d}\""))
+            );
+            let hash = hex::encode(Sha256::digest(format!("{previous}{canonical}")));
+            previous.clone_from(&hash);
+            json!({"date": date, "kind": "fewerStops", "words": words, "logged": "121 stops",
+                   "paid": "118 stops", "cardRate": 150, "amount": amount, "hash": hash})
+        })
+        .collect();
+    json!(items)
 }

@@ -16,6 +16,7 @@ mod old_apps;
 mod own_rules;
 mod protocol;
 mod scenarios;
+mod statement_queries;
 
 use common::{Reply, TestApp};
 use reqwest::StatusCode;

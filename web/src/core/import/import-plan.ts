@@ -67,6 +67,7 @@ export const KIND_WORDS: Record<RecordKind, { one: string; many: string }> = {
   statementFormat: { one: 'statement format', many: 'statement formats' },
   sentUpdate: { one: 'sent update', many: 'sent updates' },
   fuelFill: { one: 'fuel fill', many: 'fuel fills' },
+  statementQuery: { one: 'statement query', many: 'statement queries' },
 };
 
 /** Content as text with keys sorted at every level, so two equal records give the same key. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TaxYearLabel } from '@/core/tax/tax-year';
 import { addDays, weekdayOf } from '@/lib/week';
-import { dueReminders, finalDeclarationReminder, overdueReminder, quarterReminder, sentKey, receiptsReminder, unloggedDays, unloggedReminder, usualWeekdays } from './reminders';
+import { dueReminders, finalDeclarationReminder, overdueReminder, quarterReminder, sentKey, receiptsReminder, unansweredQueryReminder, unloggedDays, unloggedReminder, usualWeekdays, type TrackedQuery } from './reminders';
 
 // Tuesday 24 November 2026.
 const TODAY = '2026-11-24';
@@ -144,5 +144,46 @@ describe('dueReminders', () => {
     const due = dueReminders({ today: '2026-11-24', logged, incomeOf: () => 0, receipts: { waiting: 1, failed: 0 } });
     expect(due.map((reminder) => reminder.kind)).toEqual(['unlogged', 'receipts']);
     expect(dueReminders({ today: TODAY, logged: worked(WEEKDAYS), incomeOf: () => 0, receipts: { waiting: 0, failed: 0 } })).toEqual([]);
+  });
+});
+
+describe('a statement query with no answer', () => {
+  const query = (id: string, sentOn: string | null, more: Partial<TrackedQuery> = {}): TrackedQuery => ({
+    id,
+    madeOn: '2026-11-01',
+    sentOn,
+    answeredOn: null,
+    paidBackAmount: null,
+    paidBackOn: null,
+    paidBackCheckId: null,
+    closedOn: null,
+    note: '',
+    ...more,
+  });
+
+  it('is due N days after it was sent, names the oldest and opens it', () => {
+    // Sent 10 November: due on the 24th with 14 days, not the day before.
+    expect(unansweredQueryReminder('2026-11-23', [query('q1', '2026-11-10')], 14)).toBeNull();
+    expect(unansweredQueryReminder(TODAY, [query('q1', '2026-11-10')], 14)).toEqual({
+      kind: 'queryUnanswered',
+      text: 'Your statement query of 01/11/2026, sent 10/11/2026, has had no answer for 14 days or more',
+      link: { label: 'Open the query', to: '/app/statement-query?id=q1' },
+    });
+    const two = unansweredQueryReminder(TODAY, [query('q2', '2026-11-20'), query('q1', '2026-11-02')], 3);
+    expect(two?.text).toBe('Your statement query of 01/11/2026, sent 02/11/2026, has had no answer for 3 days or more (and 1 more query)');
+    expect(two?.link.to).toBe('/app/statement-query?id=q1');
+  });
+
+  it('is not due unsent, answered, paid back or closed, and the setting moves it', () => {
+    const settled = [
+      query('a', null),
+      query('b', '2026-10-01', { answeredOn: '2026-10-05' }),
+      query('c', '2026-10-01', { paidBackAmount: 100, paidBackOn: '2026-10-20' }),
+      query('d', '2026-10-01', { closedOn: '2026-10-20' }),
+    ];
+    expect(unansweredQueryReminder(TODAY, settled, 1)).toBeNull();
+    expect(unansweredQueryReminder(TODAY, [query('q', '2026-10-01')], 90)).toBeNull();
+    expect(dueReminders({ today: TODAY, logged: new Set(), incomeOf: () => 0, receipts: { waiting: 0, failed: 0 }, queries: [query('q', '2026-11-10')] }).map((r) => r.kind)).toEqual(['queryUnanswered']);
+    expect(dueReminders({ today: TODAY, logged: new Set(), incomeOf: () => 0, receipts: { waiting: 0, failed: 0 }, queries: [query('q', '2026-11-10')], queryReminderDays: 15 })).toEqual([]);
   });
 });

@@ -2,13 +2,15 @@
 // service): days the driver usually works but has not logged, a Making Tax Digital quarterly
 // update due soon (only when MTD applies), and receipt photos still waiting to upload.
 // Pure functions of what is passed in, so every rule has a table test.
-import { routes, spendingView } from '@/lib/paths';
+import { routes, spendingView, statementQueryPage } from '@/lib/paths';
+import { QUERY_REMINDER_DAYS, reminderDay, type QueryTracking } from '@/core/statement-queries/query';
+import { formatShortDate } from '@/lib/format';
 import { mtdFor } from '@/core/tax/mtd';
 import { finalDeclarationDue, mtdQuarters, type MtdQuarters } from '@/core/mtd/quarters';
 import { currentTaxYear, startYearOf, taxYearLabel, type TaxYearLabel } from '@/core/tax/tax-year';
 import { addDays, weekdayOf } from '@/lib/week';
 
-export type ReminderKind = 'unlogged' | 'quarter' | 'quarterOverdue' | 'finalDeclaration' | 'receipts';
+export type ReminderKind = 'unlogged' | 'quarter' | 'quarterOverdue' | 'finalDeclaration' | 'receipts' | 'queryUnanswered';
 
 export interface Reminder {
   kind: ReminderKind;
@@ -160,6 +162,30 @@ export function receiptsReminder(waiting: number, failed: number): Reminder | nu
   return { kind: 'receipts', text: parts.join('. '), link: { label: 'Open expenses', to: spendingView('expenses') } };
 }
 
+/** A statement query as the reminder reads it. */
+export type TrackedQuery = QueryTracking & { id: string; madeOn: string };
+
+/**
+ * Sent statement queries with no answer (nor money paid back, nor closed) `days` or more after
+ * they were sent; the oldest sent is named, and the link opens it.
+ */
+export function unansweredQueryReminder(today: string, queries: readonly TrackedQuery[], days: number): Reminder | null {
+  const waiting = queries
+    .filter((q) => {
+      const due = reminderDay(q, days);
+      return due !== null && due <= today;
+    })
+    .sort((a, b) => ((a.sentOn ?? '') === (b.sentOn ?? '') ? a.id.localeCompare(b.id) : (a.sentOn ?? '') < (b.sentOn ?? '') ? -1 : 1));
+  const oldest = waiting[0];
+  if (!oldest?.sentOn) return null;
+  const others = waiting.length - 1;
+  return {
+    kind: 'queryUnanswered',
+    text: `Your statement query of ${formatShortDate(oldest.madeOn)}, sent ${formatShortDate(oldest.sentOn)}, has had no answer for ${days} days or more${others > 0 ? ` (and ${others} more ${others === 1 ? 'query' : 'queries'})` : ''}`,
+    link: { label: 'Open the query', to: statementQueryPage(oldest.id) },
+  };
+}
+
 export interface ReminderInputs {
   today: string;
   /** The days with a (live) entry. */
@@ -171,15 +197,19 @@ export interface ReminderInputs {
   election?: MtdQuarters;
   /** The updates marked as sent, by sentKey. */
   sent?: ReadonlySet<string>;
+  /** The statement queries, and the days a sent one may wait for an answer (a synced setting). */
+  queries?: readonly TrackedQuery[];
+  queryReminderDays?: number;
 }
 
 /** Every reminder due now, in a fixed order. */
-export function dueReminders({ today, logged, incomeOf, receipts, election = 'standard', sent = new Set() }: ReminderInputs): Reminder[] {
+export function dueReminders({ today, logged, incomeOf, receipts, election = 'standard', sent = new Set(), queries = [], queryReminderDays = QUERY_REMINDER_DAYS.default }: ReminderInputs): Reminder[] {
   return [
     unloggedReminder(today, logged),
     quarterReminder(today, incomeOf, election),
     overdueReminder(today, incomeOf, election, sent),
     finalDeclarationReminder(today, incomeOf),
     receiptsReminder(receipts.waiting, receipts.failed),
+    unansweredQueryReminder(today, queries, queryReminderDays),
   ].filter((reminder): reminder is Reminder => reminder !== null);
 }

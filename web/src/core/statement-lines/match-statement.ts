@@ -54,7 +54,11 @@ export type DifferenceKind =
   | 'deductionTakenTwice'
   | 'deductionNotTaken'
   | 'linesAgainstTotal'
-  | 'unexplained';
+  | 'unexplained'
+  /** Money paid back for an earlier statement's query (core/statement-queries/paid-back.ts). */
+  | 'paidBack'
+  /** Money recorded as paid back on this statement that it does not carry (amount 0). */
+  | 'paidBackNotFound';
 
 export interface Difference {
   kind: DifferenceKind;

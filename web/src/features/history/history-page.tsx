@@ -22,6 +22,7 @@ import { useMileageLog } from '@/features/mileage/use-mileage';
 import { useFuelLog } from '@/features/fuel-fills/use-fuel-fills';
 import { useStatementFormats, useStatementLines } from '@/features/statement-lines/use-statement-lines';
 import { useSentUpdates } from '@/features/sent-updates/use-sent-updates';
+import { useStatementQueries } from '@/features/statement-queries/use-statement-queries';
 import { useVehicles } from '@/lib/sync-react/use-vehicles';
 import { parkedReasonsByRecord, useParkedChanges } from '@/features/parked-changes/use-parked-changes';
 import { usePaySetup } from '@/lib/sync-react/use-pay-setup';
@@ -101,9 +102,10 @@ export function HistoryPage() {
   const statementLines = useStatementLines();
   const statementFormats = useStatementFormats();
   const sentUpdates = useSentUpdates();
+  const statementQueries = useStatementQueries();
   const statements = useMemo(
-    () => (statementLines && statementFormats && sentUpdates ? { statementLines, statementFormats, sentUpdates } : undefined),
-    [statementLines, statementFormats, sentUpdates],
+    () => (statementLines && statementFormats && sentUpdates && statementQueries ? { statementLines, statementFormats, sentUpdates, statementQueries } : undefined),
+    [statementLines, statementFormats, sentUpdates, statementQueries],
   );
   const parkedReasons = useMemo(() => parkedReasonsByRecord(parked), [parked]);
   const validRange = rangeProblem(range) === null;

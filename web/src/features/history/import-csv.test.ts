@@ -20,7 +20,7 @@ const context: CsvContext = {
 
 /** A device with the default courier and no days. */
 function newDevice(): DeviceRecords {
-  return { courier: [makeCourier(TEST_USER_ID)], vehicle: [], rateCard: [], deduction: [], entry: [], invoice: [], expense: [], mileage: [], statementLine: [], statementFormat: [], sentUpdate: [], fuelFill: [] };
+  return { courier: [makeCourier(TEST_USER_ID)], vehicle: [], rateCard: [], deduction: [], entry: [], invoice: [], expense: [], mileage: [], statementLine: [], statementFormat: [], sentUpdate: [], fuelFill: [], statementQuery: [] };
 }
 
 function read(text: string) {
@@ -182,7 +182,7 @@ describe('CSV dialects', () => {
     const parsed = csvEntries(table, mappingFor(layout, table.header), layout, context, order);
     return { table, parsed, reading: dayReading(table, mappingFor(layout, table.header), layout) };
   };
-  const summary = (parsed: ReturnType<typeof days>['parsed']) => parsed.candidates.map((c) => 'total' in c.content && [c.content.date, c.content.extra, c.content.total]);
+  const summary = (parsed: ReturnType<typeof days>['parsed']) => parsed.candidates.map((c) => 'extra' in c.content && [c.content.date, c.content.extra, c.content.total]);
 
   it('finds the separator on the header line, quotes aside', () => {
     expect(detectDelimiter('Date;Stops;Extra;Total\n1;2;3,5;4')).toBe(';');

@@ -57,6 +57,14 @@ function fullExport(): JsonExport {
         sha256: '44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a', sentOn: '2025-04-20', product: 'Bridger', reference: 'HMRC-1', supersedes: null, ...stamps,
       },
     ],
+    statementQueries: [
+      {
+        id: 'q1', statementCheckId: 'i1', madeOn: '2025-04-02', itemsVersion: 1, total: 45, sentOn: '2025-04-03', answeredOn: null,
+        paidBackAmount: null, paidBackOn: null, paidBackCheckId: null, closedOn: null, note: '',
+        items: [{ date: '2025-03-05', kind: 'fewerParcels', words: '1 parcel logged but not paid', logged: '3 parcels', paid: '2 parcels', cardRate: 45, amount: 45, hash: 'a'.repeat(64) }],
+        ...stamps,
+      },
+    ],
     mileage: [{ id: 'm1', date: '2025-03-05', vehicleId: 'van1', courierId: 'evri', odometerStart: 10, odometerEnd: 90, businessMiles: 70, commuteMiles: 10, note: '', ...stamps }],
     fuelFills: [{ id: 'ff1', date: '2025-03-05', vehicleId: 'van1', unit: 'litres', quantity: 45_670, cost: 6_845, odometer: 90, full: true, note: '', ...stamps }],
     from: '2025-03-01',
@@ -72,7 +80,7 @@ function parsed(file: JsonExport | string): JsonImport {
 }
 
 function emptyDevice(): DeviceRecords {
-  return { courier: [], vehicle: [], rateCard: [], deduction: [], entry: [], invoice: [], expense: [], mileage: [], statementLine: [], statementFormat: [], sentUpdate: [], fuelFill: [] };
+  return { courier: [], vehicle: [], rateCard: [], deduction: [], entry: [], invoice: [], expense: [], mileage: [], statementLine: [], statementFormat: [], sentUpdate: [], fuelFill: [], statementQuery: [] };
 }
 
 /** The device after the writes are stored. */
@@ -98,6 +106,7 @@ function contentsOf(file: JsonExport): Record<string, unknown[]> {
     statementFormat: strip(file.statementFormats),
     sentUpdate: strip(file.sentUpdates),
     fuelFill: strip(file.fuelFills),
+    statementQuery: strip(file.statementQueries),
   };
 }
 
@@ -111,7 +120,7 @@ describe('importing our JSON export', () => {
     const plan = planImport(parsed(file), emptyDevice(), noNewIds);
     expect(plan.invalid).toEqual([]);
     expect(plan.duplicates).toEqual([]);
-    expect(plan.added).toEqual({ courier: 2, vehicle: 1, rateCard: 2, deduction: 1, entry: 3, invoice: 1, expense: 1, mileage: 1, statementLine: 1, statementFormat: 1, sentUpdate: 1, fuelFill: 1 });
+    expect(plan.added).toEqual({ courier: 2, vehicle: 1, rateCard: 2, deduction: 1, entry: 3, invoice: 1, expense: 1, mileage: 1, statementLine: 1, statementFormat: 1, sentUpdate: 1, fuelFill: 1, statementQuery: 1 });
     const written: Record<string, unknown[]> = {};
     for (const write of plan.writes) (written[write.kind] ??= []).push({ id: write.id, ...write.content });
     expect(written).toEqual(contentsOf(file));
@@ -234,6 +243,7 @@ describe('importing our JSON export', () => {
     // The photos stay with the account that took them.
     expect(first.writes.find((w) => w.kind === 'expense')?.content).toMatchObject({ vehicleId: van, receipts: [] });
     expect(first.writes.find((w) => w.kind === 'statementLine')?.content).toMatchObject({ invoiceId: ids('invoice')[0], courierId: evri });
+    expect(first.writes.find((w) => w.kind === 'statementQuery')?.content).toMatchObject({ statementCheckId: ids('invoice')[0], paidBackCheckId: null });
 
     const second = planImport(parsed(file), withWrites(device, first.writes), fresh, { keepIds: false });
     expect(second.writes).toEqual([]);

@@ -26,6 +26,7 @@ const DAY_FIELDS: Record<RecordKind, readonly string[]> = {
   statementFormat: [],
   sentUpdate: ['periodStart', 'periodEnd', 'sentOn'],
   fuelFill: ['date'],
+  statementQuery: ['madeOn'],
 };
 
 const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;

@@ -57,6 +57,7 @@ function input(overrides: Partial<JsonExportInput> = {}): JsonExportInput {
     statementFormats: [],
     sentUpdates: [],
     fuelFills: [],
+    statementQueries: [],
     from: '2025-03-01',
     to: '2025-03-31',
     exportedAt: '2025-04-01T10:00:00.000Z',
@@ -87,6 +88,7 @@ describe('JSON export', () => {
       statementFormats: [],
       sentUpdates: [],
       fuelFills: [],
+      statementQueries: [],
     });
   });
 

@@ -17,6 +17,7 @@ import type {
   MileageContent,
   RateCardContent,
   SentUpdateContent,
+  StatementQueryContent,
   StatementFormatContent,
   StatementLineContent,
   TaxRegion,
@@ -78,6 +79,7 @@ export interface JsonExportInput {
   sentUpdates: readonly Exportable<SentUpdateContent>[];
   /** Every fuel fill; the export keeps those in the range. */
   fuelFills: readonly Exportable<FuelFillContent>[];
+  statementQueries: readonly Exportable<StatementQueryContent>[];
   /** YYYY-MM-DD, inclusive. */
   from: string;
   /** YYYY-MM-DD, inclusive. */
@@ -106,6 +108,7 @@ export const EXPORT_LISTS = {
   statementFormat: { list: 'statementFormats', word: 'Statement format' },
   sentUpdate: { list: 'sentUpdates', word: 'Sent update' },
   fuelFill: { list: 'fuelFills', word: 'Fuel fill' },
+  statementQuery: { list: 'statementQueries', word: 'Statement query' },
 } as const satisfies { [K in RecordKind]: { list: string; word: string } };
 
 /** Every kind's list, typed by the kind's content. */
@@ -165,6 +168,8 @@ const IN_FILE: { [K in RecordKind]: InFile<RecordContents[K]> } = {
     order: [(u) => u.taxYear, (u) => u.periodEnd, (u) => u.sentOn, (u) => u.createdAt, (u) => u.id],
   },
   fuelFill: { keeps: onADay, order: byDay() },
+  // A query goes with the statement check it is about.
+  statementQuery: { keeps: (q, _from, _to, kept) => kept('invoice', q.statementCheckId), order: [(q) => q.madeOn, (q) => q.createdAt, (q) => q.id] },
 };
 
 /** An expense is in the range when it is charged on a day of it: once on its date, or repeating from its date until its end. */
@@ -205,7 +210,7 @@ function exportedList<K extends RecordKind>(
 }
 
 export function buildJsonExport(input: JsonExportInput): JsonExport {
-  const { accountId, profile, settings, entries, invoices, pay, expenses, vehicles, mileage, statementLines, statementFormats, sentUpdates, fuelFills, from, to, exportedAt } = input;
+  const { accountId, profile, settings, entries, invoices, pay, expenses, vehicles, mileage, statementLines, statementFormats, sentUpdates, fuelFills, statementQueries, from, to, exportedAt } = input;
   const records: { [K in RecordKind]: readonly Exportable<RecordContents[K]>[] } = {
     courier: pay.couriers,
     vehicle: vehicles,
@@ -219,6 +224,7 @@ export function buildJsonExport(input: JsonExportInput): JsonExport {
     statementFormat: statementFormats,
     sentUpdate: sentUpdates,
     fuelFill: fuelFills,
+    statementQuery: statementQueries,
   };
   // Kinds in import order, so a kind that keeps records by their references sees what is kept.
   const keptIds = new Map<RecordKind, Set<string>>();

@@ -90,6 +90,12 @@ const WORDS: { [K in RecordKind]: KindWords<RecordContents[K]> } = {
     about: ({ date }) => (date ? ` for ${formatShortDate(date)}` : ''),
     figures: ({ cost }) => (typeof cost === 'number' ? ` (${formatPence(cost)})` : ''),
   },
+  statementQuery: {
+    noun: 'statement query',
+    one: 'a statement query',
+    about: ({ madeOn }) => (madeOn ? ` made ${formatShortDate(madeOn)}` : ''),
+    figures: ({ total }) => (typeof total === 'number' ? ` (${formatPence(total)})` : ''),
+  },
 };
 
 /** What the change was, in the driver's words. */

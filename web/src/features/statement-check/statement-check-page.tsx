@@ -4,9 +4,17 @@
 // the device, so the page works offline.
 import { ArrowLeft } from 'lucide-react';
 import { useMemo, useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Button } from '@/components/button';
 import { Page } from '@/components/page';
 import { matchStatement, type Difference } from '@/core/statement-lines/match-statement';
+import { claimsOn, explainPaidBack } from '@/core/statement-queries/paid-back';
+import { canQuery, queryStage, STAGE_WORDS } from '@/core/statement-queries/query';
+import { makeStatementQuery } from '@/features/statement-queries/commands';
+import { useStatementQueries } from '@/features/statement-queries/use-statement-queries';
+import { useSyncHandle } from '@/lib/sync-react/use-sync';
+import { useNow } from '@/lib/use-now';
+import { localDay } from '@/lib/week';
 import { useEntries } from '@/features/entries/use-entries';
 import { useStatementChecks } from '@/features/statement-checks/use-statement-checks';
 import { StatementImport } from '@/features/statement-lines/statement-import';
@@ -14,7 +22,7 @@ import { StatementLinesList } from '@/features/statement-lines/statement-lines-l
 import { TypedLineForm } from '@/features/statement-lines/typed-line-form';
 import { useStatementLines } from '@/features/statement-lines/use-statement-lines';
 import { formatPence, formatShortDate } from '@/lib/format';
-import { historyDay, historyView } from '@/lib/paths';
+import { historyDay, historyView, statementQueryPage } from '@/lib/paths';
 import { periodWords } from '@/core/pay-periods/pay-period';
 import { usePaySetup } from '@/lib/sync-react/use-pay-setup';
 import type { LocalEntry } from '@/sync/types';
@@ -27,16 +35,21 @@ export function StatementCheckPage() {
   const entries = useEntries();
   const pay = usePaySetup();
   const allLines = useStatementLines();
+  const queries = useStatementQueries();
+  const handle = useSyncHandle();
+  const navigate = useNavigate();
+  const today = localDay(useNow());
   const [opened, setOpened] = useState<number | null>(null);
   const check = checks?.find((c) => c.id === id);
   const lines = useMemo(() => (allLines ?? []).filter((l) => l.invoiceId === id), [allLines, id]);
   const courier = pay?.couriers.find((c) => c.id === check?.courierId);
   const match = useMemo(
     () =>
-      check && entries && pay && courier
-        ? matchStatement({ check, days: entries, lines, cards: pay.cards, deductions: pay.deductions, calendar: courier })
+      check && entries && pay && courier && queries
+        ? // Money paid back for an earlier query that this statement carries is explained, not counted again.
+          explainPaidBack(matchStatement({ check, days: entries, lines, cards: pay.cards, deductions: pay.deductions, calendar: courier }), claimsOn(check.id, queries))
         : null,
-    [check, entries, pay, courier, lines],
+    [check, entries, pay, courier, lines, queries],
   );
   const back = (
     <Link className={styles.back} to={historyView('invoices')}>
@@ -44,7 +57,7 @@ export function StatementCheckPage() {
       Statements
     </Link>
   );
-  if (checks === undefined || allLines === undefined || entries === undefined || pay === undefined) return <Page title="Statement check">{back}</Page>;
+  if (checks === undefined || allLines === undefined || entries === undefined || pay === undefined || queries === undefined) return <Page title="Statement check">{back}</Page>;
   if (!check || !courier || !match) {
     return (
       <Page title="Statement check">
@@ -54,6 +67,11 @@ export function StatementCheckPage() {
     );
   }
   const shown = opened === null ? null : (match.differences[opened] ?? null);
+  const asked = queries.filter((q) => q.statementCheckId === check.id).sort((a, b) => (a.madeOn === b.madeOn ? a.createdAt.localeCompare(b.createdAt) : a.madeOn < b.madeOn ? -1 : 1));
+  const queryThis = async () => {
+    const made = await makeStatementQuery(handle, check.id, match.differences, today);
+    if (made) await navigate(statementQueryPage(made.id));
+  };
   const highlighted = new Set(shown?.lineIds ?? []);
   return (
     <Page title="Statement check" intro={`${courier.name} · ${periodWords({ start: check.periodStart, end: check.periodEnd })}`}>
@@ -90,6 +108,23 @@ export function StatementCheckPage() {
             </li>
           </ol>
         )}
+        {canQuery(match.differences) ? (
+          <div>
+            <Button onClick={() => void queryThis()}>Query this</Button>
+            <p className={styles.hint}>Makes a dated letter listing each difference, to print or copy for the courier.</p>
+          </div>
+        ) : null}
+        {asked.length > 0 ? (
+          <ul className={styles.queries} aria-label="Queries about this statement">
+            {asked.map((q) => (
+              <li key={q.id}>
+                <Link className={styles.recordLink} to={statementQueryPage(q.id)}>
+                  Query of {formatShortDate(q.madeOn)}: {formatPence(q.total)} · {STAGE_WORDS[queryStage(q)]}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        ) : null}
       </section>
       <StatementImport check={check} />
       <section className={styles.section} aria-labelledby="lines-title">

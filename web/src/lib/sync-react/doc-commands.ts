@@ -21,3 +21,8 @@ export async function saveTaxRegion(handle: SyncHandle, taxRegion: TaxRegion): P
 export async function saveQuarters(handle: SyncHandle, quarters: MtdQuarters): Promise<void> {
   await putSettings(handle.db, { quarters });
 }
+
+/** Only the days before an unanswered query's reminder go out, like the region. */
+export async function saveQueryReminderDays(handle: SyncHandle, queryReminderDays: number): Promise<void> {
+  await putSettings(handle.db, { queryReminderDays });
+}

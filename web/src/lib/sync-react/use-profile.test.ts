@@ -42,7 +42,7 @@ describe('settingsTheme', () => {
     expect(settingsTheme(undefined)).toBe('dark');
     const unsent: SettingsDoc = { kind: 'settings', data: null, server: null, patch: { theme: 'light' }, version: 0, syncState: 'pending' };
     expect(settingsTheme(unsent)).toBe('light');
-    const synced: SettingsDoc = { kind: 'settings', data: { theme: 'light', taxRegion: 'uk', quarters: 'standard', updatedAt: 'x' }, server: { theme: 'light', taxRegion: 'uk', quarters: 'standard', updatedAt: 'x' }, patch: {}, version: 1, syncState: 'synced' };
+    const synced: SettingsDoc = { kind: 'settings', data: { theme: 'light', taxRegion: 'uk', quarters: 'standard', queryReminderDays: 14, updatedAt: 'x' }, server: { theme: 'light', taxRegion: 'uk', quarters: 'standard', queryReminderDays: 14, updatedAt: 'x' }, patch: {}, version: 1, syncState: 'synced' };
     expect(settingsTheme(synced)).toBe('light');
   });
 });
@@ -52,7 +52,7 @@ describe('settingsTaxRegion', () => {
     expect(settingsTaxRegion(undefined)).toBe('uk');
     const unsent: SettingsDoc = { kind: 'settings', data: null, server: null, patch: { taxRegion: 'scotland' }, version: 0, syncState: 'pending' };
     expect(settingsTaxRegion(unsent)).toBe('scotland');
-    const data = { theme: 'dark', taxRegion: 'scotland', quarters: 'calendar', updatedAt: 'x' } as const;
+    const data = { theme: 'dark', taxRegion: 'scotland', quarters: 'calendar', queryReminderDays: 30, updatedAt: 'x' } as const;
     expect(settingsTaxRegion({ kind: 'settings', data, server: data, patch: {}, version: 2, syncState: 'synced' })).toBe('scotland');
   });
 

@@ -68,6 +68,11 @@ export function settingsQuarters(doc: SettingsDoc | undefined): MtdQuarters {
   return doc?.data?.quarters ?? doc?.patch.quarters ?? 'standard';
 }
 
+/** Days before a sent, unanswered statement query's reminder: 14 unless chosen. */
+export function settingsQueryReminderDays(doc: SettingsDoc | undefined): number {
+  return doc?.data?.queryReminderDays ?? doc?.patch.queryReminderDays ?? 14;
+}
+
 async function readDoc<K extends LocalDoc['kind']>(db: LocalDb, kind: K): Promise<DocRead<Extract<LocalDoc, { kind: K }>>> {
   try {
     return { status: 'ready', doc: await db.getDoc(kind) };
@@ -98,11 +103,11 @@ export function useProfile(): ProfileView | undefined {
 }
 
 /** The settings; undefined while first read. */
-export function useSettings(): { theme: Theme; taxRegion: TaxRegion; quarters: MtdQuarters; syncState: RecordSyncState } | undefined {
+export function useSettings(): { theme: Theme; taxRegion: TaxRegion; quarters: MtdQuarters; queryReminderDays: number; syncState: RecordSyncState } | undefined {
   const read = useSettingsDoc();
   if (read.status === 'loading') return undefined;
   const doc = read.status === 'ready' ? read.doc : undefined;
-  return { theme: settingsTheme(doc), taxRegion: settingsTaxRegion(doc), quarters: settingsQuarters(doc), syncState: doc?.syncState ?? 'synced' };
+  return { theme: settingsTheme(doc), taxRegion: settingsTaxRegion(doc), quarters: settingsQuarters(doc), queryReminderDays: settingsQueryReminderDays(doc), syncState: doc?.syncState ?? 'synced' };
 }
 
 /** The server-owned parts of the profile that the session user also carries. */

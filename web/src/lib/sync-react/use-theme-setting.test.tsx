@@ -11,7 +11,7 @@ function Probe() {
 }
 
 const theme = () => document.documentElement.dataset.theme;
-const server = (value: SettingsData['theme']): SettingsData => ({ theme: value, taxRegion: 'uk', quarters: 'standard', updatedAt: '2025-03-21T09:00:00Z' });
+const server = (value: SettingsData['theme']): SettingsData => ({ theme: value, taxRegion: 'uk', quarters: 'standard', queryReminderDays: 14, updatedAt: '2025-03-21T09:00:00Z' });
 
 afterEach(() => {
   localStorage.clear();

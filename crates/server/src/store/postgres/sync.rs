@@ -360,6 +360,7 @@ impl SyncSql for Push<'_, '_> {
             .execute(
                 &self.stmt("UPDATE users SET theme = COALESCE($2, theme), tax_region = COALESCE($3, tax_region),
                                   mtd_quarters = COALESCE($6, mtd_quarters),
+                                  query_reminder_days = COALESCE($7, query_reminder_days),
                                   settings_version = $4, settings_updated_at = $5
                  WHERE id = $1").await?,
                 &[
@@ -369,6 +370,7 @@ impl SyncSql for Push<'_, '_> {
                     &version,
                     &now_ms,
                     &update.quarters.map(MtdQuarters::as_str),
+                    &update.query_reminder_days.map(i32::from),
                 ],
             )
             .await
@@ -427,5 +429,6 @@ async fn profile_row(
         settings_updated_at_ms: r.get(15),
         tax_region: r.get(16),
         mtd_quarters: r.get(17),
+        query_reminder_days: i64::from(r.get::<_, i32>(18)),
     }))
 }

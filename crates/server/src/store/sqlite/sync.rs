@@ -327,6 +327,7 @@ impl SyncSql for Push<'_> {
             .execute_cached(
                 "UPDATE users SET theme = COALESCE(?2, theme), tax_region = COALESCE(?3, tax_region),
                                   mtd_quarters = COALESCE(?6, mtd_quarters),
+                                  query_reminder_days = COALESCE(?7, query_reminder_days),
                                   settings_version = ?4, settings_updated_at = ?5
                  WHERE id = ?1",
                 params![
@@ -335,7 +336,8 @@ impl SyncSql for Push<'_> {
                     update.tax_region.map(TaxRegion::as_str),
                     version,
                     now_ms,
-                    update.quarters.map(MtdQuarters::as_str)
+                    update.quarters.map(MtdQuarters::as_str),
+                    update.query_reminder_days
                 ],
             )
             .map_err(db_err)?;
@@ -388,6 +390,7 @@ fn profile_row(conn: &Connection, user_id: Uuid) -> StoreResult<Option<ProfileRo
                 settings_updated_at_ms: r.get(15)?,
                 tax_region: r.get(16)?,
                 mtd_quarters: r.get(17)?,
+                query_reminder_days: r.get(18)?,
             })
         },
     )

@@ -1,0 +1,34 @@
+// What a driver does with a statement query: make it from a statement check's differences
+// (stored on the device first, synced later), then track it. Each is one call to the generic
+// record writes, which nudge sync themselves. The items and the chain are never rewritten here:
+// a tracking change puts the stored items back as they are (and the server keeps its own).
+import type { Difference } from '@/core/statement-lines/match-statement';
+import { makeQuery, type QueryTracking } from '@/core/statement-queries/query';
+import { deleteRecord, saveRecord, undoDelete } from '@/sync/commands';
+import type { SyncHandle } from '@/sync/coordinator';
+import type { LocalStatementQuery } from '@/sync/types';
+
+/** "Query this": the query made today from the check's differences; null when there is nothing to ask. */
+export async function makeStatementQuery(handle: SyncHandle, statementCheckId: string, differences: readonly Difference[], today: string): Promise<LocalStatementQuery | null> {
+  const content = makeQuery(statementCheckId, differences, today);
+  return content ? saveRecord(handle.db, 'statementQuery', content) : null;
+}
+
+/** A change to the query's tracking (sent, answered, paid back, closed, note). */
+export async function trackStatementQuery(handle: SyncHandle, query: LocalStatementQuery, tracking: Partial<QueryTracking>): Promise<void> {
+  const { statementCheckId, madeOn, itemsVersion, items, total, sentOn, answeredOn, paidBackAmount, paidBackOn, paidBackCheckId, closedOn, note } = query;
+  await saveRecord(
+    handle.db,
+    'statementQuery',
+    { statementCheckId, madeOn, itemsVersion, items, total, sentOn, answeredOn, paidBackAmount, paidBackOn, paidBackCheckId, closedOn, note, ...tracking },
+    query.id,
+  );
+}
+
+export async function deleteStatementQuery(handle: SyncHandle, id: string): Promise<void> {
+  await deleteRecord(handle.db, 'statementQuery', id);
+}
+
+export async function restoreStatementQuery(handle: SyncHandle, before: LocalStatementQuery): Promise<void> {
+  await undoDelete(handle.db, 'statementQuery', before);
+}
