@@ -3,11 +3,7 @@
 import { z } from '../lib/zod';
 
 /** Every synced record kind, in the server's registry order. */
-<<<<<<< HEAD
 export const KIND_NAMES = ['entry', 'invoice', 'courier', 'rateCard', 'deduction', 'vehicle', 'expense', 'mileage', 'statementLine', 'statementFormat', 'sentUpdate', 'fuelFill'] as const;
-=======
-export const KIND_NAMES = ['entry', 'invoice', 'courier', 'rateCard', 'deduction', 'vehicle', 'expense', 'mileage', 'statementLine', 'statementFormat', 'sentUpdate', 'statementQuery'] as const;
->>>>>>> i28q
 export type GeneratedKind = (typeof KIND_NAMES)[number];
 
 /** A day's parcels of each band; a band the driver did not count is 0. Wire and input shape alike: every band is written. */
@@ -127,38 +123,9 @@ export const mtdQuartersSchema = z.enum(['standard', 'calendar']);
 export type ExpensesShape = 'itemised' | 'consolidated';
 export const expensesShapeSchema = z.enum(['itemised', 'consolidated']);
 
-<<<<<<< HEAD
 /** What the fill is measured in: fuel in litres (stored as millilitres) or charge in kWh (stored as watt-hours), so every quantity is an exact whole number. */
 export type FuelUnit = 'litres' | 'kWh';
 export const fuelUnitSchema = z.enum(['litres', 'kWh']);
-=======
-/** One frozen difference, as `statementQuery.put` carries it and as stored. */
-export interface QueryItem {
-  /** Pence owed to the driver (below zero: paid more than logged). */
-  amount: number;
-  /** Pence; null when no card rate applies. */
-  cardRate: number | null;
-  /** The day it is about; null for the statement as a whole. */
-  date: string | null;
-  /** SHA-256 of the previous hash and this item's canonical JSON, lowercase hex. */
-  hash: string;
-  /** The device's name for the reason (`fewerStops`, `lowerBand`…). */
-  kind: string;
-  logged: string;
-  paid: string;
-  words: string;
-}
-export const queryItemSchema = z.object({
-  amount: z.number().int(),
-  cardRate: z.number().int().nullable(),
-  date: z.string().nullable(),
-  hash: z.string(),
-  kind: z.string(),
-  logged: z.string(),
-  paid: z.string(),
-  words: z.string(),
-});
->>>>>>> i28q
 
 export interface GeneratedEntryContent {
   /** The parcels by size band (they add up to `parcels`); null when not counted by band (absent from a server or an export older than bands). */
@@ -461,7 +428,6 @@ const sentUpdateContent = z.object({
   taxYear: z.string(),
 });
 
-<<<<<<< HEAD
 /** A fuel fill (`kind: "fuelFill"`): a log of fuel or charge, never an expense. */
 export interface GeneratedFuelFillContent {
   /** Pence. */
@@ -487,37 +453,6 @@ const fuelFillContent = z.object({
   quantity: z.number().int(),
   unit: fuelUnitSchema,
   vehicleId: z.string(),
-=======
-/** A query to a courier about a statement check (`kind: "statementQuery"`): its frozen items with their hash chain, and the tracking. Money in pence. */
-export interface GeneratedStatementQueryContent {
-  answeredOn: string | null;
-  closedOn: string | null;
-  items: QueryItem[];
-  itemsVersion: number;
-  madeOn: string;
-  note: string;
-  paidBackAmount: number | null;
-  paidBackCheckId: string | null;
-  paidBackOn: string | null;
-  sentOn: string | null;
-  statementCheckId: string;
-  total: number;
-}
-
-const statementQueryContent = z.object({
-  answeredOn: z.string().nullable(),
-  closedOn: z.string().nullable(),
-  items: z.array(queryItemSchema),
-  itemsVersion: z.number().int(),
-  madeOn: z.string(),
-  note: z.string(),
-  paidBackAmount: z.number().int().nullable(),
-  paidBackCheckId: z.string().nullable(),
-  paidBackOn: z.string().nullable(),
-  sentOn: z.string().nullable(),
-  statementCheckId: z.string(),
-  total: z.number().int(),
->>>>>>> i28q
 });
 
 /** The content each kind's pull carries (its data without the timestamps). */
@@ -533,11 +468,7 @@ export interface GeneratedContents {
   statementLine: GeneratedStatementLineContent;
   statementFormat: GeneratedStatementFormatContent;
   sentUpdate: GeneratedSentUpdateContent;
-<<<<<<< HEAD
   fuelFill: GeneratedFuelFillContent;
-=======
-  statementQuery: GeneratedStatementQueryContent;
->>>>>>> i28q
 }
 
 /** The zod schema of each kind's pulled content. */
@@ -553,11 +484,7 @@ export const CONTENT_SCHEMAS = {
   statementLine: statementLineContent,
   statementFormat: statementFormatContent,
   sentUpdate: sentUpdateContent,
-<<<<<<< HEAD
   fuelFill: fuelFillContent,
-=======
-  statementQuery: statementQueryContent,
->>>>>>> i28q
 };
 
 /** Each kind's two mutations. */
@@ -573,11 +500,7 @@ export const MUTATIONS = {
   statementLine: { put: 'statementLine.put', remove: 'statementLine.delete' },
   statementFormat: { put: 'statementFormat.put', remove: 'statementFormat.delete' },
   sentUpdate: { put: 'sentUpdate.put', remove: 'sentUpdate.delete' },
-<<<<<<< HEAD
   fuelFill: { put: 'fuelFill.put', remove: 'fuelFill.delete' },
-=======
-  statementQuery: { put: 'statementQuery.put', remove: 'statementQuery.delete' },
->>>>>>> i28q
 } as const;
 
 /** The content fields that name another record, by kind (the server's RecordKind::REFERENCES). */
@@ -593,11 +516,7 @@ export const REFERENCES: { readonly [K in GeneratedKind]: readonly { readonly fi
   statementLine: [{ field: 'invoiceId', kind: 'invoice' }, { field: 'courierId', kind: 'courier' }],
   statementFormat: [{ field: 'courierId', kind: 'courier' }],
   sentUpdate: [{ field: 'supersedes', kind: 'sentUpdate' }],
-<<<<<<< HEAD
   fuelFill: [{ field: 'vehicleId', kind: 'vehicle' }],
-=======
-  statementQuery: [{ field: 'statementCheckId', kind: 'invoice' }, { field: 'paidBackCheckId', kind: 'invoice' }],
->>>>>>> i28q
 };
 
 /** The limits the server's rules hold each kind's fields to (the forms check the same). */
@@ -613,11 +532,7 @@ export const BOUNDS = {
   statementLine: { maxAmountPence: 10000000, maxLineKeyChars: 64, maxQuantity: 10000, maxRatePence: 100000, maxReferenceChars: 100 },
   statementFormat: { maxColumnChars: 60, maxTypeWords: 100, maxWordChars: 60 },
   sentUpdate: { maxFileBytes: 8192, maxProductChars: 80, maxReferenceChars: 100 },
-<<<<<<< HEAD
   fuelFill: { maxCostPence: 200000, maxNoteChars: 200, maxOdometer: 9999999, maxQuantity: 500000 },
-=======
-  statementQuery: { itemsVersion: 1, maxAmountPence: 10000000, maxCardRatePence: 100000, maxFigureChars: 100, maxItems: 200, maxKindChars: 40, maxNoteChars: 2000, maxWordsChars: 300 },
->>>>>>> i28q
 } as const;
 
 /** Where the starter records carry the account's own id. */
