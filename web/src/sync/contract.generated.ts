@@ -446,12 +446,15 @@ export const REFERENCES: { readonly [K in GeneratedKind]: readonly { readonly fi
   sentUpdate: [{ field: 'supersedes', kind: 'sentUpdate' }],
 };
 
-/** The limits the server's rules hold each kind's fields to (the forms check the same). */
+/**
+ * The limits the server's rules hold each kind's fields to, then those of what is not a kind
+ * (the profile, the contact form, the years a day may be in): the forms check the same.
+ */
 export const BOUNDS = {
   entry: { maxExtraPence: 1000000, maxItems: 2000, maxNotesChars: 1000, maxStops: 1000, maxTotalPence: 11000000 },
   invoice: { maxItems: 100000, maxNoteChars: 1000, maxPaidPence: 10000000, maxPeriodDays: 366, maxReferenceChars: 100, maxStops: 100000 },
   courier: { maxArrearsWeeks: 12, maxMonthlyAnchorDay: 28, maxNameChars: 60 },
-  rateCard: { maxDayRatePence: 100000, maxLabelChars: 60, maxMultiplierPercent: 300, maxParcelCapPerStop: 50, maxPeaks: 20, maxRatePence: 10000, maxStopCount: 1000, maxTiers: 20, maxUnitPence: 10000, minMultiplierPercent: 100, minRatePence: 1, minTiers: 2 },
+  rateCard: { maxDayRatePence: 100000, maxLabelChars: 60, maxMultiplierPercent: 300, maxParcelCapPerStop: 50, maxPeaks: 20, maxRatePence: 10000, maxStopCount: 1000, maxTiers: 20, maxUnitPence: 10000, minMultiplierPercent: 100, minParcelCapPerStop: 1, minRatePence: 1, minStopCount: 1, minTiers: 2 },
   deduction: { maxAmountPence: 1000000, maxLabelChars: 60 },
   vehicle: { maxCommuteMiles: 500, maxNameChars: 60 },
   expense: { maxAmountPence: 10000000, maxNoteChars: 200, maxReceipts: 5 },
@@ -459,6 +462,16 @@ export const BOUNDS = {
   statementLine: { maxAmountPence: 10000000, maxLineKeyChars: 64, maxQuantity: 10000, maxRatePence: 100000, maxReferenceChars: 100 },
   statementFormat: { maxColumnChars: 60, maxTypeWords: 100, maxWordChars: 60 },
   sentUpdate: { maxFileBytes: 8192, maxProductChars: 80, maxReferenceChars: 100 },
+  contact: { maxEmailChars: 254, maxMessageChars: 5000, maxNameChars: 100, maxSubjectChars: 200 },
+  day: { maxYear: 2100, minYear: 2000 },
+  profile: { maxBioChars: 500, maxDisplayNameChars: 80 },
+} as const;
+
+/** What free text may not hold (crates/domain/src/fields.rs FORBIDDEN_IN_TEXT): code point ranges, inclusive. */
+export const TEXT_RULE = {
+  forbidden: [[0, 31], [127, 159], [8232, 8233], [8234, 8238], [8294, 8297]],
+  /** Of those, what multi-line text (notes) may hold. */
+  multiLineAllowed: [9, 10, 13],
 } as const;
 
 /** Where the starter records carry the account's own id. */

@@ -2,6 +2,7 @@ import { z } from '@/lib/zod';
 import { parseForm, type FieldErrors, type FormResult } from '@/lib/form';
 import { forbiddenCharactersMessage, hasForbiddenCharacters } from '@/lib/text-rules';
 import { parsePounds } from '@/core/money/money';
+import { formatPence } from '@/lib/format';
 import { BOUNDS } from '@/sync/contract.generated';
 
 // The server's bounds (generated from crates/domain/src/entry.rs), checked here too so a typo
@@ -19,7 +20,7 @@ export const entryMessages = {
   hoursRequired: 'Enter the start and finish times: this courier pays by the hour',
   stopsWhole: `Stops must be a whole number from 0 to ${MAX_STOPS}`,
   extraFormat: 'Enter extra pay in pounds and pence, e.g. 12.50',
-  extraRange: 'Extra must be between £0.00 and £10,000.00',
+  extraRange: `Extra must be between £0.00 and ${formatPence(MAX_EXTRA_PENCE)}`,
   notes: `Notes must be at most ${MAX_NOTES_CHARS} characters`,
   notesCharacters: forbiddenCharactersMessage('Notes'),
   parcels: `Parcels must be a whole number from 0 to ${MAX_ITEMS}`,
@@ -31,7 +32,7 @@ export const entryMessages = {
   saved: 'Entry saved successfully!',
   savedShift: 'Entry saved successfully as a separate shift!',
   failed: 'Failed to save entry',
-  totalRange: 'This day comes to more than £110,000.00 with these rates: check the figures',
+  totalRange: `This day comes to more than ${formatPence(MAX_TOTAL_PENCE)} with these rates: check the figures`,
 } as const;
 
 /** Which counts the card in force asks for on a day (day-pricing.ts `paidFields` gives them). */
@@ -90,7 +91,8 @@ export function entryFormSchema(needs: DayNeeds = STOPS_DAY) {
       notes: z
         .string()
         .trim()
-        .max(MAX_NOTES_CHARS, entryMessages.notes)
+        // Characters as the server counts them (an emoji is one), not UTF-16 units as .max() would.
+        .refine((text) => [...text].length <= MAX_NOTES_CHARS, entryMessages.notes)
         .refine((text) => !hasForbiddenCharacters(text, true), entryMessages.notesCharacters),
       /** '' on a new day: the last used courier, resolved when it is saved. */
       courierId: z.string(),
