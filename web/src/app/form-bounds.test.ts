@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { penceToPounds } from '@/core/money/money';
 import { dayMiles } from '@/core/mileage/day-miles';
 import { parseRate, parseStopCount } from '@/core/pay/tier-rules';
+import { readLines, readStatementTable } from '@/core/statement-lines/read-lines';
+import { suggestFormat } from '@/core/statement-lines/suggest-format';
 import { EXPENSE_CATEGORY_IDS } from '@/core/tax/expense-categories';
 import { validateContact, type ContactField, type ContactInput } from '@/features/contact/contact-schema';
 import { blankCourierForm, validateCourierForm, type CourierFormInput } from '@/features/couriers/courier-form-schema';
@@ -192,6 +194,24 @@ describe('the forms hold every field to the contract bound', () => {
     holdsTo(field(line, base, 'amount', pounds), { max: statementLine.maxAmountPence });
     holdsTo(field(line, { ...base, lineType: 'adjustment' }, 'amount', (n) => `-${pounds(n)}`), { max: statementLine.maxAmountPence });
     holdsTo(field(line, base, 'reference', chars), { max: statementLine.maxReferenceChars });
+  });
+
+  it("statement line read from a courier's file: the quantity, the rate, the amount and the reference", () => {
+    const { statementLine } = BOUNDS;
+    const header = 'Date,Route,Description,Stops,Rate (£),Amount (£)';
+    const format = suggestFormat(readStatementTable(`${header}\n17/03/2025,R12,Multi-drop stops,118,1.48,174.64\n`), 'courier');
+    const row = (cells: { stops?: string; rate?: string; amount?: string; route?: string }) =>
+      readLines(readStatementTable(`${header}\n17/03/2025,${cells.route ?? 'R12'},Multi-drop stops,${cells.stops ?? '1'},${cells.rate ?? '1.48'},${cells.amount ?? '1.48'}\n`), format);
+    const problem = (cells: Parameters<typeof row>[0]) => row(cells).problems[0]?.problem;
+    holdsTo((n) => problem({ stops: whole(n) }), { max: statementLine.maxQuantity });
+    holdsTo((n) => problem({ rate: pounds(n) }), { max: statementLine.maxRatePence });
+    holdsTo((n) => problem({ amount: pounds(n) }), { max: statementLine.maxAmountPence });
+    // A longer reference is kept to the most a line holds, whole characters.
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: statementLine.maxReferenceChars * 2 }), (n) => {
+        expect(row({ route: chars(n) }).rows[0]?.line.reference).toBe(chars(Math.min(n, statementLine.maxReferenceChars)));
+      }),
+    );
   });
 
   it("free text: refused exactly for the contract's characters, line breaks and tabs kept in notes", () => {

@@ -91,8 +91,7 @@ export function entryFormSchema(needs: DayNeeds = STOPS_DAY) {
       notes: z
         .string()
         .trim()
-        // Characters as the server counts them (an emoji is one), not UTF-16 units as .max() would.
-        .refine((text) => [...text].length <= MAX_NOTES_CHARS, entryMessages.notes)
+        .max(MAX_NOTES_CHARS, entryMessages.notes)
         .refine((text) => !hasForbiddenCharacters(text, true), entryMessages.notesCharacters),
       /** '' on a new day: the last used courier, resolved when it is saved. */
       courierId: z.string(),
