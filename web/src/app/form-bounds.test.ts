@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { penceToPounds } from '@/core/money/money';
 import { dayMiles } from '@/core/mileage/day-miles';
 import { parseRate, parseStopCount } from '@/core/pay/tier-rules';
-import { readLines, readStatementTable } from '@/core/statement-lines/read-lines';
+import { readDate, readLines, readStatementTable } from '@/core/statement-lines/read-lines';
 import { suggestFormat } from '@/core/statement-lines/suggest-format';
 import { EXPENSE_CATEGORY_IDS } from '@/core/tax/expense-categories';
 import { validateContact, type ContactField, type ContactInput } from '@/features/contact/contact-schema';
@@ -206,6 +206,7 @@ describe('the forms hold every field to the contract bound', () => {
     holdsTo((n) => problem({ stops: whole(n) }), { max: statementLine.maxQuantity });
     holdsTo((n) => problem({ rate: pounds(n) }), { max: statementLine.maxRatePence });
     holdsTo((n) => problem({ amount: pounds(n) }), { max: statementLine.maxAmountPence });
+    holdsTo((year) => (readDate(`17/03/${year}`, 'dayMonthYear') === null ? 'refused' : undefined), { min: BOUNDS.day.minYear, max: BOUNDS.day.maxYear });
     // A longer reference is kept to the most a line holds, whole characters.
     fc.assert(
       fc.property(fc.integer({ min: 0, max: statementLine.maxReferenceChars * 2 }), (n) => {

@@ -52,7 +52,8 @@ export function readStatementTable(text: string): StatementTable {
 
 function realDay(year: number, month: number, day: number): string | null {
   const date = new Date(Date.UTC(year, month - 1, day));
-  if (year < 2000 || date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return null;
+  // The years a stored day may be in (the contract's): a day outside them could never sync.
+  if (year < BOUNDS.day.minYear || year > BOUNDS.day.maxYear || date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return null;
   return `${year}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
 }
 

@@ -78,7 +78,7 @@ describe('JSON export', () => {
       rateCards: [],
       deductions: [],
       entries: [],
-      statementChecks: [],
+      invoices: [],
       expenses: [],
       vehicles: [],
       mileage: [],
