@@ -97,7 +97,7 @@ const appScreens: [path: string, heading: string | RegExp][] = [
   ['/app/dashboard', 'Dashboard'],
   ['/app/history', 'All Entries'],
   ['/app/history?view=summaries', 'Summaries'],
-  ['/app/history?view=invoices', 'Statement checks'],
+  ['/app/history?view=statements', 'Statement checks'],
   ['/app/spending?view=expenses', 'Spending'],
   ['/app/spending?view=mileage', 'Spending'],
   ['/app/spending?view=fuel', 'Spending'],

@@ -74,7 +74,7 @@ describe('rough edges', () => {
     assert.match((await syncBadge(page).textContent()) ?? '', /Syncing data\.\.\.|All data synced/);
 
     // The statement checks put a right-aligned "Check statement" on every period.
-    await page.goto('/app/history?view=invoices');
+    await page.goto('/app/history?view=statements');
     await page.getByRole('button', { name: 'Check statement' }).first().waitFor();
     await goOffline(context);
     await syncBadge(page).getByText('You are offline').waitFor();

@@ -40,7 +40,7 @@ describe('statement lines', () => {
     await addEntry(page, wednesday, 90, 'R12'); // £178.20
 
     // The statement: Monday right, Tuesday 10 stops short, Wednesday missing, a £2 charge twice.
-    await page.goto('/app/history?view=invoices');
+    await page.goto('/app/history?view=statements');
     const period = page.getByRole('listitem', { name: `Pay period ${short(start)} – ${short(end)}` });
     await period.getByRole('button', { name: 'Check statement' }).click();
     const form = period.getByRole('form', { name: `Check statement ${short(start)} – ${short(end)}` });

@@ -53,7 +53,7 @@ describe('statement checks', () => {
 
     // The statement is checked with no signal.
     await goOffline(context);
-    await page.goto('/app/history?view=invoices');
+    await page.goto('/app/history?view=statements');
     await page.getByText(`My courier: 4-4-5 from ${short(anchor)}, paid 2 weeks in arrears.`).waitFor({ timeout: 20_000 });
     const period = page.getByRole('listitem', { name: `Pay period ${short(anchor)} – ${short(periodEnd)}` });
     await period.getByText('3 days, 310 stops · £608.80 gross − £60.00 = £548.80 net', { exact: false }).waitFor();
@@ -86,7 +86,7 @@ describe('statement checks', () => {
     const laptop = await newPage(run.browser, run.server);
     await logIn(laptop.page, email, 'van-route-42');
     await laptop.page.waitForURL('**/app/dashboard');
-    await laptop.page.goto('/app/history?view=invoices');
+    await laptop.page.goto('/app/history?view=statements');
     const again = laptop.page.getByRole('article', { name: checkName });
     await again.getByText(dayFinding).waitFor({ timeout: 20_000 });
     await again.getByText(rentFinding).waitFor();
@@ -135,7 +135,7 @@ describe('statement checks', () => {
     }, feeDay);
     assert.equal(pushed, 'applied');
 
-    await page.goto('/app/history?view=invoices');
+    await page.goto('/app/history?view=statements');
     const period = page.getByRole('listitem', { name: `Pay period ${short(lastSunday)} – ${short(saturday)}` });
     await period.getByRole('button', { name: 'Check statement' }).click({ timeout: 20_000 });
     const form = period.getByRole('form', { name: `Check statement ${short(lastSunday)} – ${short(saturday)}` });

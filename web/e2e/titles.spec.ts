@@ -11,7 +11,7 @@ const run = serverAndBrowser();
 const screens = [
   '/app/dashboard',
   '/app/history',
-  '/app/history?view=invoices',
+  '/app/history?view=statements',
   '/app/spending',
   '/app/spending?view=mileage',
   '/app/tax',

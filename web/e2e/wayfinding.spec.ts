@@ -68,7 +68,7 @@ describe('wayfinding on a phone', () => {
     // Sub-screens and views keep their item lit.
     const deeper: [path: string, screenHeading: string, item: string][] = [
       ['/app/history?view=summaries', 'Summaries', 'History'],
-      ['/app/history?view=invoices', 'Statement checks', 'Statements'],
+      ['/app/history?view=statements', 'Statement checks', 'Statements'],
       ['/app/spending?view=mileage', 'Spending', 'Spending'],
       ['/app/settings', 'Payment Settings', 'More'],
       ['/app/profile', 'Profile', 'More'],

@@ -83,7 +83,7 @@ describe('what would it have paid', () => {
     assert.deepEqual(entries.map((record) => record.data?.total).sort((a, b) => Number(a) - Number(b)), [17_820, 19_800, 19_800, 23_260]);
 
     // One tap from a pay period: the same page, on that period.
-    await page.goto('/app/history?view=invoices');
+    await page.goto('/app/history?view=statements');
     const period = page.getByRole('listitem', { name: /^Pay period/ }).first();
     const periodName = ((await period.getAttribute('aria-label')) ?? '').replace(/^Pay period /, '');
     await period.getByRole('link', { name: 'What would another card have paid?' }).click();

@@ -1,7 +1,8 @@
 // The web's copy of the record kinds, generated from the contract the Rust domain writes
 // (src/sync/contract.json, `delivery-tracker contract`): each kind's content type and zod pull
 // schema, its mutations, the records it points at, the bounds its rules hold it to, and the
-// records every account starts with. Pure (contract in, TypeScript out), so a test can check
+// records every account starts with; the bounds of what is not a kind (the profile, the contact
+// form, the years a day may be in) and the characters free text may not hold. Pure (contract in, TypeScript out), so a test can check
 // that the committed file is what the contract gives (src/sync/contract.test.ts).
 
 interface JsonSchema {
@@ -28,6 +29,10 @@ interface ContractKind {
 export interface Contract {
   kinds: ContractKind[];
   starterRecords: { kind: string; id: string; data: Record<string, unknown> }[];
+  /** The bounds of what is not a record kind, by what they are for. */
+  bounds: Record<string, Record<string, number>>;
+  /** What free text may not hold: inclusive code point ranges, and what multi-line text may hold of them. */
+  textRule: { forbidden: [number, number][]; multiLineAllowed: number[] };
   openapi: { components: { schemas: Record<string, JsonSchema> } };
 }
 
@@ -145,6 +150,11 @@ function zodName(name: string): string {
   return `${name[0]!.toLowerCase()}${name.slice(1)}Schema`;
 }
 
+/** `{ maxStops: 1000, maxItems: 2000 }`, as the generated file writes it. */
+function boundsText(bounds: Record<string, number>): string {
+  return `{ ${Object.entries(bounds).map(([name, value]) => `${name}: ${value}`).join(', ')} }`;
+}
+
 /** `entry` → `Entry`, `rateCard` → `RateCard`. */
 function typeName(kind: string): string {
   return `${kind[0]!.toUpperCase()}${kind.slice(1)}`;
@@ -188,8 +198,20 @@ export const REFERENCES: { readonly [K in GeneratedKind]: readonly { readonly fi
     (k) => `[${k.references.map((r) => `{ field: '${r.field}', kind: '${r.kind}' }`).join(', ')}]`,
   )};
 
-/** The limits the server's rules hold each kind's fields to (the forms check the same). */
-export const BOUNDS = ${table((k) => JSON.stringify(k.bounds).replace(/"(\w+)":/g, '$1: ').replace(/,/g, ', ').replace(/^\{/, '{ ').replace(/\}$/, ' }'))} as const;
+/**
+ * The limits the server's rules hold each kind's fields to, then those of what is not a kind
+ * (the profile, the contact form, the years a day may be in): the forms check the same.
+ */
+export const BOUNDS = {
+${[...contract.kinds.map((k) => [k.name, k.bounds] as const), ...Object.entries(contract.bounds)].map(([name, bounds]) => `  ${name}: ${boundsText(bounds)},`).join('\n')}
+} as const;
+
+/** What free text may not hold (crates/domain/src/fields.rs FORBIDDEN_IN_TEXT): code point ranges, inclusive. */
+export const TEXT_RULE = {
+  forbidden: [${contract.textRule.forbidden.map(([low, high]) => `[${low}, ${high}]`).join(', ')}],
+  /** Of those, what multi-line text (notes) may hold. */
+  multiLineAllowed: [${contract.textRule.multiLineAllowed.join(', ')}],
+} as const;
 
 /** Where the starter records carry the account's own id. */
 export const USER_ID_PLACEHOLDER = '{userId}';

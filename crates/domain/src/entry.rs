@@ -14,8 +14,9 @@ pub const MAX_NOTES_CHARS: usize = 1_000;
 pub const MAX_TOTAL_PENCE: i64 = MAX_STOPS as i64 * crate::tiers::MAX_RATE_PENCE + MAX_EXTRA_PENCE;
 /// Parcels, collections or failed items in one day.
 pub const MAX_ITEMS: i64 = 2_000;
-const MIN_YEAR: i32 = 2000;
-const MAX_YEAR: i32 = 2100;
+/// The years a stored day may be in (every record's days, read by [`parse_date`]).
+pub const MIN_YEAR: i32 = 2000;
+pub const MAX_YEAR: i32 = 2100;
 
 /// The fields a device sends for `entry.put`. Money in pence; `total` was computed on the
 /// device with the rate card in force when the entry was saved (like a payslip line). The

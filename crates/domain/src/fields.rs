@@ -114,17 +114,31 @@ pub fn optional_date(
     }
 }
 
-/// Whether `c` may stand in free text a person typed: no control character (C0, DEL, C1), no
-/// text-direction control (embeddings, overrides, isolates: text would read in another order
-/// than it is stored) and no Unicode line or paragraph separator; in multi-line text, line
-/// breaks (`\n`, `\r`) and tabs are fine. The web app holds its forms to the same rule
-/// (web/src/lib/text-rules.ts).
+/// The characters no free text a person typed may hold, as inclusive ranges: the control
+/// characters (C0, DEL, C1: exactly [`char::is_control`]), the Unicode line and paragraph
+/// separators, and the text-direction controls (embeddings and overrides, isolates: text would
+/// read in another order than it is stored). A table, not a test, so the contract can carry it
+/// and the web app holds its forms to the same rule (web/src/lib/text-rules.ts).
+pub const FORBIDDEN_IN_TEXT: &[(char, char)] = &[
+    ('\u{0}', '\u{1f}'),
+    ('\u{7f}', '\u{9f}'),
+    ('\u{2028}', '\u{2029}'),
+    ('\u{202a}', '\u{202e}'),
+    ('\u{2066}', '\u{2069}'),
+];
+
+/// Of those, what multi-line text (notes) may hold: tabs and line breaks.
+pub const ALLOWED_IN_MULTI_LINE: &[char] = &['\t', '\n', '\r'];
+
+/// Whether `c` may stand in free text a person typed: none of [`FORBIDDEN_IN_TEXT`], except
+/// [`ALLOWED_IN_MULTI_LINE`] in multi-line text.
 pub fn allowed_in_text(c: char, multi_line: bool) -> bool {
-    if multi_line && matches!(c, '\n' | '\r' | '\t') {
+    if multi_line && ALLOWED_IN_MULTI_LINE.contains(&c) {
         return true;
     }
-    !(c.is_control()
-        || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{2028}' | '\u{2029}'))
+    !FORBIDDEN_IN_TEXT
+        .iter()
+        .any(|&(low, high)| (low..=high).contains(&c))
 }
 
 /// Whether all of `text` is [`allowed_in_text`].
@@ -230,6 +244,19 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The table says what the rule always said: every control character, the separators and
+    /// the direction controls, checked over every Unicode scalar value.
+    #[test]
+    fn the_forbidden_table_is_the_control_separator_and_direction_rule() {
+        for c in (0..=0x10ffff).filter_map(char::from_u32) {
+            let forbidden = c.is_control()
+                || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{2028}' | '\u{2029}');
+            assert_eq!(allowed_in_text(c, false), !forbidden, "{:#x}", c as u32);
+            let multi_line_ok = matches!(c, '\n' | '\r' | '\t') || !forbidden;
+            assert_eq!(allowed_in_text(c, true), multi_line_ok, "{:#x}", c as u32);
+        }
+    }
 
     #[test]
     fn lines_are_trimmed_and_bounded_in_characters() {

@@ -18,6 +18,8 @@ pub const MAX_LABEL_CHARS: usize = 60;
 pub const MAX_UNIT_PENCE: i64 = 10_000;
 /// £1,000 for a day or route.
 pub const MAX_DAY_RATE_PENCE: i64 = 100_000;
+/// A parcel cap pays at most this many parcels a stop: from 1 (a cap of none would pay none).
+pub const MIN_PARCEL_CAP_PER_STOP: i64 = 1;
 pub const MAX_PARCEL_CAP_PER_STOP: i64 = 50;
 pub const MAX_PEAKS: usize = 20;
 /// A peak multiplies a day's pay by 100 % to 300 %.
@@ -131,10 +133,10 @@ impl RateCardInput {
             "parcelCapPerStop",
             || {
                 format!(
-                    "Parcels paid per stop must be from 1 to {MAX_PARCEL_CAP_PER_STOP}, or no cap"
+                    "Parcels paid per stop must be from {MIN_PARCEL_CAP_PER_STOP} to {MAX_PARCEL_CAP_PER_STOP}, or no cap"
                 )
             },
-            (1, MAX_PARCEL_CAP_PER_STOP),
+            (MIN_PARCEL_CAP_PER_STOP, MAX_PARCEL_CAP_PER_STOP),
             &mut p,
         );
         // The words an older app has always been answered with (the golden wire keeps them);

@@ -13,6 +13,8 @@ pub const MAX_TIERS: usize = 20;
 pub const MIN_RATE_PENCE: i64 = 1;
 /// £100 a stop: far above any real rate, so only typos are refused.
 pub const MAX_RATE_PENCE: i64 = 10_000;
+/// A tier's stop count is from 1 (a tier of no stops would pay nothing) to this.
+pub const MIN_STOP_COUNT: u32 = 1;
 pub const MAX_STOP_COUNT: u32 = 1_000;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
@@ -49,7 +51,7 @@ impl TierError {
             TierError::MissingStopCount(i) => format!("Tier {} needs a stop count", i + 1),
             TierError::StopCountOutOfRange(i) => {
                 format!(
-                    "Tier {}: stop count must be between 1 and {MAX_STOP_COUNT}",
+                    "Tier {}: stop count must be between {MIN_STOP_COUNT} and {MAX_STOP_COUNT}",
                     i + 1
                 )
             }
@@ -92,7 +94,7 @@ impl PayTiers {
             match (i == last, tier.stop_count) {
                 (true, Some(_)) => return Err(TierError::FinalHasStopCount),
                 (false, None) => return Err(TierError::MissingStopCount(i)),
-                (false, Some(n)) if n == 0 || n > MAX_STOP_COUNT => {
+                (false, Some(n)) if !(MIN_STOP_COUNT..=MAX_STOP_COUNT).contains(&n) => {
                     return Err(TierError::StopCountOutOfRange(i));
                 }
                 _ => {}

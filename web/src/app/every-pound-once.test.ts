@@ -188,7 +188,7 @@ describe('every saved pound, counted once in every total (property)', () => {
           profile: { displayName: '', email: null, bio: '', tiers: [] },
           settings: { theme: 'dark', taxRegion: 'scotland' },
           entries: live,
-          invoices: [],
+          statementChecks: [],
           pay: { couriers: [], cards: [], deductions: [] },
           expenses: [],
           vehicles: [],

@@ -63,7 +63,7 @@ export const appRoutes: RouteObject[] = [
               { path: routes.history, lazy: () => import('@/features/history/history-page').then((m) => ({ Component: m.HistoryPage })) },
               {
                 path: routes.statementCheck,
-                lazy: () => import('@/features/statement-check/statement-check-page').then((m) => ({ Component: m.StatementCheckPage })),
+                lazy: () => import('@/features/statement-detail/statement-detail-page').then((m) => ({ Component: m.StatementDetailPage })),
               },
               {
                 path: routes.statementQuery,

@@ -21,7 +21,7 @@ describe('BottomNav', () => {
     expect(hrefs).toEqual({
       Home: '/app/dashboard',
       History: '/app/history',
-      Statements: '/app/history?view=invoices',
+      Statements: '/app/history?view=statements',
       Spending: '/app/spending',
       Tax: '/app/tax',
       More: '/app/more',
@@ -32,7 +32,7 @@ describe('BottomNav', () => {
     ['/app/dashboard', 'Home'],
     ['/app/history', 'History'],
     ['/app/history?view=summaries&from=2026-01-01', 'History'],
-    ['/app/history?view=invoices', 'Statements'],
+    ['/app/history?view=statements', 'Statements'],
     ['/app/spending?view=mileage', 'Spending'],
     ['/app/tax', 'Tax'],
     ['/app/settings', 'More'],

@@ -1,6 +1,6 @@
 // Which bottom-bar item each app screen belongs to: one table, so a new screen cannot be left
 // with nothing highlighted (nav.test.ts checks every route in app/routes.tsx against it).
-import { routes } from './paths';
+import { historyView, historyViewOf, routes } from './paths';
 
 export type NavItemId = 'home' | 'history' | 'statements' | 'spending' | 'tax' | 'more';
 
@@ -14,7 +14,7 @@ export interface NavItem {
 export const navItems: readonly NavItem[] = [
   { id: 'home', label: 'Home', to: routes.dashboard },
   { id: 'history', label: 'History', to: routes.history },
-  { id: 'statements', label: 'Statements', to: `${routes.history}?view=invoices` },
+  { id: 'statements', label: 'Statements', to: historyView('statements') },
   { id: 'spending', label: 'Spending', to: routes.spending },
   { id: 'tax', label: 'Tax', to: routes.taxYear },
   { id: 'more', label: 'More', to: routes.more },
@@ -24,7 +24,7 @@ export const navItems: readonly NavItem[] = [
 export const navItemOfRoute: Readonly<Record<string, NavItemId | ((params: URLSearchParams) => NavItemId)>> = {
   [routes.app]: 'home',
   [routes.dashboard]: 'home',
-  [routes.history]: (params) => (params.get('view') === 'invoices' ? 'statements' : 'history'),
+  [routes.history]: (params) => (historyViewOf(params.get('view')) === 'statements' ? 'statements' : 'history'),
   [routes.statementCheck]: 'statements',
   [routes.statementQuery]: 'statements',
   [routes.spending]: 'spending',

@@ -40,7 +40,7 @@ export function whatIfLink(courierId: string, choice: { card: string } | { from:
 /** The login page opened on its Sign Up tab (the landing's "Get Started"). */
 export const signUpLink = `${routes.login}?mode=sign-up`;
 
-export type HistoryView = 'entries' | 'summaries' | 'invoices';
+export type HistoryView = 'entries' | 'summaries' | 'statements';
 
 /** One statement query's page: the letter to print or copy, its chain checked, its tracking. */
 export function statementQueryPage(id: string): string {
@@ -62,6 +62,16 @@ export function spendingView(view: SpendingView, add = false): string {
 /** The history screen on one of its views (entries, summaries, statement checks). */
 export function historyView(view: HistoryView): string {
   return view === 'entries' ? routes.history : `${routes.history}?view=${view}`;
+}
+
+/**
+ * The history view a `view` parameter names; entries when it names none. `invoices` is the
+ * statement checks' view as links written before it was renamed say it (bookmarks, the home
+ * screen), so they still open it.
+ */
+export function historyViewOf(param: string | null): HistoryView {
+  if (param === 'invoices') return 'statements';
+  return param === 'summaries' || param === 'statements' ? param : 'entries';
 }
 
 /** The history's entries on one day, with the entry `edit` open in its editor. */

@@ -1,13 +1,36 @@
-// What free text a person types may hold, the same rule as the server's
-// (crates/domain/src/fields.rs, `allowed_in_text`): no control characters (line breaks and tabs
-// only in multi-line notes), no text-direction controls (embeddings, overrides, isolates, which
-// make text read in another order than it is stored) and no Unicode line or paragraph
-// separators. Checked on the device so a change made offline is never parked later for it.
+// What free text a person types may hold, the server's rule: the characters it may not hold
+// come from the contract (TEXT_RULE, generated from crates/domain/src/fields.rs
+// FORBIDDEN_IN_TEXT): no control characters (line breaks and tabs only in multi-line notes),
+// no text-direction controls (embeddings, overrides, isolates, which make text read in another
+// order than it is stored) and no Unicode line or paragraph separators. Checked on the device
+// so a change made offline is never parked later for it.
+import { TEXT_RULE } from '@/sync/contract.generated';
 
-// eslint-disable-next-line no-control-regex -- the rule is precisely about control characters
-const ONE_LINE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
-// eslint-disable-next-line no-control-regex -- as above, with tab, line feed and carriage return allowed
-const MULTI_LINE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+type Range = readonly [number, number];
+
+/** `ranges` less the single code points `allowed`, which may fall inside them. */
+function without(ranges: readonly Range[], allowed: readonly number[]): Range[] {
+  return ranges.flatMap(([low, high]) => {
+    const parts: Range[] = [];
+    let from = low;
+    for (const code of [...allowed].sort((a, b) => a - b)) {
+      if (code < from || code > high) continue;
+      if (code > from) parts.push([from, code - 1]);
+      from = code + 1;
+    }
+    if (from <= high) parts.push([from, high]);
+    return parts;
+  });
+}
+
+/** A character class matching any code point in `ranges`. */
+function classOf(ranges: readonly Range[]): RegExp {
+  const code = (n: number) => `\\u{${n.toString(16)}}`;
+  return new RegExp(`[${ranges.map(([low, high]) => (low === high ? code(low) : `${code(low)}-${code(high)}`)).join('')}]`, 'u');
+}
+
+const ONE_LINE = classOf(TEXT_RULE.forbidden);
+const MULTI_LINE = classOf(without(TEXT_RULE.forbidden, TEXT_RULE.multiLineAllowed));
 
 /** Whether `text` holds a character no free text may hold (`multiLine`: notes, a bio, a message). */
 export function hasForbiddenCharacters(text: string, multiLine = false): boolean {

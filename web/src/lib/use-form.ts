@@ -49,17 +49,10 @@ export function useForm<I, O, R>({ schema, initial, command, onSuccess, failure,
   // A ref, not state: a double tap must not store the same thing twice before React re-renders.
   const inFlight = useRef(false);
 
-  // A new refusal is shown once, as it arrives (state adjusted while rendering, as React
-  // advises for props that change): the driver's typing then clears what they fixed.
-  const [shownRefusal, setShownRefusal] = useState<RefusedFields | undefined>(undefined);
-  if (refused !== shownRefusal) {
-    setShownRefusal(refused);
-    if (refused) {
-      const { fieldErrors, rest } = refusedErrors(refused, values);
-      setErrors((current) => ({ ...fieldErrors, ...definedOnly(current) }));
-      if (rest.length > 0) setFailed(rest.join(' '));
-    }
-  }
+  useRefusal(refused, values, (fieldErrors, rest) => {
+    setErrors((current) => ({ ...fieldErrors, ...definedOnly(current) }));
+    if (rest.length > 0) setFailed(rest.join(' '));
+  });
 
   function setField<F extends keyof I>(field: F, value: I[F]) {
     setValues((current) => ({ ...current, [field]: value }));
@@ -96,6 +89,24 @@ export function useForm<I, O, R>({ schema, initial, command, onSuccess, failure,
   return { values, errors, failure: failed, submitting, setField, reset, submit, fail: setFailed };
 }
 
+/**
+ * Shows a refused change's problems once, as the refusal arrives (state adjusted while
+ * rendering, as React advises for props that change): `show` gets those beside a field of
+ * `values` and the rest, and the driver's typing then clears what they fixed. For a form that
+ * keeps its own state (the rate card editor); useForm does this with `refused`. A refusal made
+ * while rendering must be memoised, or every render would be a new one.
+ */
+export function useRefusal<I>(refused: RefusedFields | undefined, values: I, show: (fieldErrors: FieldErrors<I>, rest: string[]) => void): void {
+  const [shownRefusal, setShownRefusal] = useState<RefusedFields | undefined>(undefined);
+  if (refused !== shownRefusal) {
+    setShownRefusal(refused);
+    if (refused) {
+      const { fieldErrors, rest } = refusedErrors(refused, values);
+      show(fieldErrors, rest);
+    }
+  }
+}
+
 /** A refusal's problems split into those beside a field of the form and the rest. */
 export function refusedErrors<I>(refused: RefusedFields, values: I): { fieldErrors: FieldErrors<I>; rest: string[] } {
   const fieldErrors: FieldErrors<I> = {};
@@ -107,6 +118,7 @@ export function refusedErrors<I>(refused: RefusedFields, values: I): { fieldErro
   return { fieldErrors, rest };
 }
 
-function definedOnly<I>(errors: FieldErrors<I>): FieldErrors<I> {
+/** The errors still standing: a field the driver cleared is not one. */
+export function definedOnly<I>(errors: FieldErrors<I>): FieldErrors<I> {
   return Object.fromEntries(Object.entries(errors).filter(([, message]) => message !== undefined)) as FieldErrors<I>;
 }

@@ -32,6 +32,7 @@ export class LocalDb extends Dexie {
   outbox!: EntityTable<OutboxItem, 'seq'>;
   meta!: EntityTable<MetaRow, 'key'>;
   docs!: EntityTable<LocalDoc, 'kind'>;
+  /** The statement checks, in a table named (like their wire kind) before they were renamed: renaming it would move every device's data. */
   invoices!: EntityTable<LocalStatementCheck, 'id'>;
   couriers!: EntityTable<LocalCourier, 'id'>;
   rateCards!: EntityTable<LocalRateCard, 'id'>;

@@ -9,9 +9,10 @@ import { receiptPath } from '../lib/paths';
 import { saveRecord } from './commands';
 import type { LocalDb } from './db';
 import type { ExpenseContent, LocalExpense, ReceiptPhoto } from './types';
+import { BOUNDS } from './contract.generated';
 
 /** The contract's bound: an expense lists at most this many photos. */
-export const MAX_RECEIPTS = 5;
+export const MAX_RECEIPTS = BOUNDS.expense.maxReceipts;
 
 /** The server's side of receipts (crates/server receipts routes), so tests can stand in for it. */
 export interface ReceiptApi {

@@ -49,7 +49,7 @@ let counter = 0;
 /** The user the fixtures' records belong to: the default courier and first card have this id. */
 export const TEST_USER_ID = '0190a6e2-7c1d-7000-8000-00000000beef';
 
-/** Invoice-check content with the statement fields of a check made before couriers existed. */
+/** Statement check content with the statement fields of a check made before couriers existed. */
 export function makeStatementCheckContent(content: Partial<StatementCheckContent> = {}): StatementCheckContent {
   return {
     periodStart: '2025-03-17',

@@ -55,6 +55,7 @@ impl RecordKind for RateCards {
             "maxLabelChars": domain::rate_card::MAX_LABEL_CHARS,
             "maxUnitPence": domain::rate_card::MAX_UNIT_PENCE,
             "maxDayRatePence": domain::rate_card::MAX_DAY_RATE_PENCE,
+            "minParcelCapPerStop": domain::rate_card::MIN_PARCEL_CAP_PER_STOP,
             "maxParcelCapPerStop": domain::rate_card::MAX_PARCEL_CAP_PER_STOP,
             "maxPeaks": domain::rate_card::MAX_PEAKS,
             "minMultiplierPercent": domain::rate_card::MULTIPLIER_PERCENT.0,
@@ -63,6 +64,7 @@ impl RecordKind for RateCards {
             "maxTiers": domain::tiers::MAX_TIERS,
             "minRatePence": domain::tiers::MIN_RATE_PENCE,
             "maxRatePence": domain::tiers::MAX_RATE_PENCE,
+            "minStopCount": domain::tiers::MIN_STOP_COUNT,
             "maxStopCount": domain::tiers::MAX_STOP_COUNT,
         })
     }

@@ -1,11 +1,10 @@
 // A day's miles from the van's odometer (issue 26): what the day form writes into the mileage
 // log. Shared here because the day form (entries) writes the record the mileage log (mileage)
 // keeps, and a record feature never imports another.
+import { BOUNDS } from '@/sync/contract.generated';
 
-/** crates/domain/src/mileage.rs MAX_MILES: the most miles one record holds. */
-export const MAX_DAY_MILES = 2_000;
-/** crates/domain/src/mileage.rs MAX_ODOMETER. */
-export const MAX_ODOMETER = 9_999_999;
+/** The most miles one record holds, and the highest odometer reading (the contract's mileage bounds). */
+export const { maxMiles: MAX_DAY_MILES, maxOdometer: MAX_ODOMETER } = BOUNDS.mileage;
 
 export interface DayMiles {
   odometerStart: number;

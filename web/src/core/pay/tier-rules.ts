@@ -1,19 +1,25 @@
 // The payment settings' editing rules (spec §4 and §5, constants §9), pure and in integer
-// pence. The limits are the server's (crates/domain/src/tiers.rs, which refuses a list outside
-// them), so a list edited here is always one it accepts; adding and removing a tier happen only
-// here.
+// pence. The limits are the server's (the contract's rate card bounds, from
+// crates/domain/src/tiers.rs, which refuses a list outside them), so a list edited here is
+// always one it accepts; adding and removing a tier happen only here.
 import { parsePounds } from '@/core/money/money';
+import { BOUNDS } from '@/sync/contract.generated';
 import type { PayTier } from './pay';
 
 /** Spec §9: a new tier sits 20 stops above the one before it. */
 export const NEW_TIER_STOP_INCREMENT = 20;
-export const MIN_TIERS = 2;
-export const MAX_TIERS = 20;
-export const MIN_RATE_PENCE = 1;
-/** £100 a stop (the server's ceiling): only a typo goes above it. */
-export const MAX_RATE_PENCE = 10_000;
-export const MIN_STOP_COUNT = 1;
-export const MAX_STOP_COUNT = 1_000;
+/**
+ * How many tiers a list has, a tier's rate in pence (at most £100 a stop: only a typo goes
+ * above it) and a tier's stop count.
+ */
+export const {
+  minTiers: MIN_TIERS,
+  maxTiers: MAX_TIERS,
+  minRatePence: MIN_RATE_PENCE,
+  maxRatePence: MAX_RATE_PENCE,
+  minStopCount: MIN_STOP_COUNT,
+  maxStopCount: MAX_STOP_COUNT,
+} = BOUNDS.rateCard;
 
 export function canAddTier(tiers: readonly PayTier[]): boolean {
   return tiers.length >= MIN_TIERS && tiers.length < MAX_TIERS;

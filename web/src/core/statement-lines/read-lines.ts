@@ -6,7 +6,7 @@
 import { parseCsv } from '@/lib/csv-parse';
 import { parsePounds } from '@/core/money/money';
 import { SIZE_BANDS } from '@/core/pay/size-bands';
-import type { DateOrder, LineType, SizeBand } from '@/sync/contract.generated';
+import { BOUNDS, type DateOrder, type LineType, type SizeBand } from '@/sync/contract.generated';
 import type { StatementFormatContent, StatementLineContent } from '@/sync/types';
 
 /** The fields a format may fill (everything a line has but its ids and key). */
@@ -53,7 +53,8 @@ export function readStatementTable(text: string): StatementTable {
 
 function realDay(year: number, month: number, day: number): string | null {
   const date = new Date(Date.UTC(year, month - 1, day));
-  if (year < 2000 || date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return null;
+  // The years a stored day may be in (the contract's): a day outside them could never sync.
+  if (year < BOUNDS.day.minYear || year > BOUNDS.day.maxYear || date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return null;
   return `${year}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
 }
 
@@ -135,8 +136,11 @@ export function readLines(table: StatementTable, format: StatementFormatContent)
     const why: string[] = [];
     const date = readDate(cell(columns.date) ?? '', format.dateOrder);
     if (date === null) why.push(`${format.dateColumn} "${cell(columns.date) ?? ''}" is not a date`);
+    // A line's bounds are the contract's: a row past them is said here, not parked after a push.
+    const { maxQuantity, maxRatePence, maxAmountPence, maxReferenceChars } = BOUNDS.statementLine;
     let amount = readMoney(cell(columns.amount) ?? '');
     if (amount === null) why.push(`${format.amountColumn} "${cell(columns.amount) ?? ''}" is not an amount`);
+    else if (Math.abs(amount) > maxAmountPence) why.push(`${format.amountColumn} "${cell(columns.amount) ?? ''}" is more than a line can hold`);
     const typed = typeOf(format, cell(columns.type));
     if (typed === null) why.push(`${format.typeColumn ?? 'Type'} "${cell(columns.type) ?? ''}" is not a type this format names`);
     let band = typed?.band ?? null;
@@ -149,9 +153,10 @@ export function readLines(table: StatementTable, format: StatementFormatContent)
     const quantityCell = cell(columns.quantity);
     const quantity = quantityCell === null || quantityCell.trim() === '' ? 1 : /^\d+$/.test(quantityCell.trim()) ? Number(quantityCell.trim()) : null;
     if (quantity === null) why.push(`${format.quantityColumn ?? 'Quantity'} "${quantityCell ?? ''}" is not a whole number`);
+    else if (quantity > maxQuantity) why.push(`${format.quantityColumn ?? 'Quantity'} "${quantityCell ?? ''}" is more than ${maxQuantity}`);
     const rateCell = cell(columns.rate);
     const rate = rateCell === null || rateCell.trim() === '' ? null : readMoney(rateCell);
-    if (rateCell !== null && rateCell.trim() !== '' && (rate === null || rate < 0)) why.push(`${format.rateColumn ?? 'Rate'} "${rateCell}" is not a rate`);
+    if (rateCell !== null && rateCell.trim() !== '' && (rate === null || rate < 0 || rate > maxRatePence)) why.push(`${format.rateColumn ?? 'Rate'} "${rateCell}" is not a rate`);
     if (amount !== null && typed?.lineType === 'deduction') {
       // Taken off, whichever way the file writes it.
       amount = format.deductionsPositive ? -Math.abs(amount) : amount;
@@ -163,7 +168,8 @@ export function readLines(table: StatementTable, format: StatementFormatContent)
       problems.push({ row, problem: why.join('; ') });
       continue;
     }
-    const reference = (cell(columns.reference) ?? '').trim().slice(0, 100);
+    // Cut to the most a line keeps, in characters as the server counts them (never half an emoji).
+    const reference = [...(cell(columns.reference) ?? '').trim()].slice(0, maxReferenceChars).join('');
     rows.push({ row, cells, line: { date, lineType: typed.lineType, band: typed.lineType === 'parcel' ? band : null, quantity, rate, amount, reference } });
   }
   return { rows, problems };

@@ -37,12 +37,12 @@ export async function saveCourier(handle: SyncHandle, courier: CourierContent, i
 export async function deleteCourier(handle: SyncHandle, courier: LocalCourier): Promise<{ deleted: true } | { deleted: false; reason: string }> {
   const { db } = handle;
   const outcome = await db.transaction('rw', [db.couriers, db.rateCards, db.deductions, db.entries, db.invoices, db.outbox], async () => {
-    const [couriers, entries, invoices] = await Promise.all([
+    const [couriers, entries, statementChecks] = await Promise.all([
       db.couriers.where('deleted').equals(0).toArray(),
       db.entries.where('deleted').equals(0).toArray(),
       db.invoices.where('deleted').equals(0).toArray(),
     ]);
-    const reason = deleteRefusal(courier, { couriers, entries, invoices });
+    const reason = deleteRefusal(courier, { couriers, entries, statementChecks });
     if (reason) return { deleted: false as const, reason };
     const [cards, deductions] = await Promise.all([
       db.rateCards.where('courierId').equals(courier.id).toArray(),

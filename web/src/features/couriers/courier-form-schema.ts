@@ -1,16 +1,15 @@
-// The courier form, as typed, to what is stored. Bounds match the server's courier rules (the
-// issue-12 contract) so a typo is caught here, not parked after a push. The period's anchor is
+// The courier form, as typed, to what is stored. Bounds are the server's courier rules (the
+// generated contract) so a typo is caught here, not parked after a push. The period's anchor is
 // typed as the driver thinks of it (a weekday, a cycle's first day, a day of the month) and
 // stored as the one date the contract keeps.
 import { z } from '@/lib/zod';
 import { forbiddenCharactersMessage, hasForbiddenCharacters } from '@/lib/text-rules';
 import { parseForm, type FieldErrors, type FormResult } from '@/lib/form';
 import { addDays, weekdayOf } from '@/lib/week';
+import { BOUNDS } from '@/sync/contract.generated';
 import type { CourierContent, PeriodKind } from '@/sync/types';
 
-export const MAX_NAME_CHARS = 60;
-export const MAX_ARREARS_WEEKS = 12;
-export const MAX_MONTH_DAY = 28;
+export const { maxNameChars: MAX_NAME_CHARS, maxArrearsWeeks: MAX_ARREARS_WEEKS, maxMonthlyAnchorDay: MAX_MONTH_DAY } = BOUNDS.courier;
 /** A Sunday: weekly anchors are this date moved to the chosen weekday. */
 const WEEK_ANCHOR = '2000-01-02';
 

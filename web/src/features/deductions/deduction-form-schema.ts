@@ -1,5 +1,5 @@
-// The deduction form, as typed, to what is stored. Bounds match the server's deduction rules
-// (the issue-12 and issue-25 contracts) so a typo is caught here, not parked after a push. What
+// The deduction form, as typed, to what is stored. Bounds are the server's deduction rules
+// (the generated contract) so a typo is caught here, not parked after a push. What
 // a deduction is for is one of the expense categories (van hire is a vehicle cost), so it lands
 // in the same SA103 box as the same cost paid directly, and a vehicle cost says its vehicle.
 import { z } from '@/lib/zod';
@@ -8,11 +8,12 @@ import { parseForm, type FieldErrors, type FormResult } from '@/lib/form';
 import { parsePounds, penceToPounds } from '@/core/money/money';
 import { EXPENSE_CATEGORY_IDS } from '@/core/tax/expense-categories';
 import { asksForVehicle, vehicleChoiceOf, vehicleChoiceProblem, vehicleIdOf } from '@/core/tax/vehicle-choice';
+import { formatPence } from '@/lib/format';
+import { BOUNDS } from '@/sync/contract.generated';
 import type { DeductionContent, DeductionRepeat, ExpenseCategory } from '@/sync/types';
 
-export const MAX_LABEL_CHARS = 60;
-/** £10,000 a charge: only a typo goes above it. */
-export const MAX_AMOUNT_PENCE = 1_000_000;
+/** The label's length, and the most a charge can be (£10,000: only a typo goes above it). */
+export const { maxLabelChars: MAX_LABEL_CHARS, maxAmountPence: MAX_AMOUNT_PENCE } = BOUNDS.deduction;
 
 export const deductionMessages = {
   label: 'Please enter its name on the statement, e.g. Van hire',
@@ -20,7 +21,7 @@ export const deductionMessages = {
   labelControl: forbiddenCharactersMessage('The label'),
   amountRequired: 'Please enter the amount',
   amountFormat: 'Enter the amount in pounds and pence, e.g. 185.00',
-  amountRange: 'The amount must be from £0.01 to £10,000.00',
+  amountRange: `The amount must be from £0.01 to ${formatPence(MAX_AMOUNT_PENCE)}`,
   from: 'Please enter the day it is charged',
   firstFrom: 'Please enter the day of the first charge',
   to: 'The last charge must be on or after the first',

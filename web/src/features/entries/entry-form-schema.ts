@@ -2,6 +2,7 @@ import { z } from '@/lib/zod';
 import { parseForm, type FieldErrors, type FormResult } from '@/lib/form';
 import { forbiddenCharactersMessage, hasForbiddenCharacters } from '@/lib/text-rules';
 import { parsePounds } from '@/core/money/money';
+import { formatPence } from '@/lib/format';
 import { BOUNDS } from '@/sync/contract.generated';
 import { SIZE_BANDS, bandTotal, type BandCounts, type SizeBand } from '@/core/pay/size-bands';
 
@@ -20,7 +21,7 @@ export const entryMessages = {
   hoursRequired: 'Enter the start and finish times: this courier pays by the hour',
   stopsWhole: `Stops must be a whole number from 0 to ${MAX_STOPS}`,
   extraFormat: 'Enter extra pay in pounds and pence, e.g. 12.50',
-  extraRange: 'Extra must be between £0.00 and £10,000.00',
+  extraRange: `Extra must be between £0.00 and ${formatPence(MAX_EXTRA_PENCE)}`,
   notes: `Notes must be at most ${MAX_NOTES_CHARS} characters`,
   notesCharacters: forbiddenCharactersMessage('Notes'),
   parcels: `Parcels must be a whole number from 0 to ${MAX_ITEMS}`,
@@ -35,7 +36,7 @@ export const entryMessages = {
   saved: 'Entry saved successfully!',
   savedShift: 'Entry saved successfully as a separate shift!',
   failed: 'Failed to save entry',
-  totalRange: 'This day comes to more than £110,000.00 with these rates: check the figures',
+  totalRange: `This day comes to more than ${formatPence(MAX_TOTAL_PENCE)} with these rates: check the figures`,
 } as const;
 
 /** Which counts the card in force asks for on a day (day-pricing.ts `paidFields` gives them). */

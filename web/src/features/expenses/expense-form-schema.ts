@@ -1,24 +1,25 @@
 // The expense form, as typed, to what is stored. The bounds are the server's expense rules (the
-// issue-13 contract), so a slip is caught here in plain words instead of parked after a push.
+// generated contract), so a slip is caught here in plain words instead of parked after a push.
 import { z } from '@/lib/zod';
 import { hasForbiddenCharacters } from '@/lib/text-rules';
 import { parseForm, type FieldErrors, type FormResult } from '@/lib/form';
 import { parsePounds, penceToPounds } from '@/core/money/money';
 import { EXPENSE_CATEGORY_IDS } from '@/core/tax/expense-categories';
 import { asksForVehicle, vehicleChoiceOf, vehicleChoiceProblem, vehicleIdOf } from '@/core/tax/vehicle-choice';
+import { formatPence } from '@/lib/format';
 import { MAX_RECEIPTS } from '@/sync/receipts';
+import { BOUNDS } from '@/sync/contract.generated';
 import type { DeductionRepeat, ExpenseCategory, ExpenseContent } from '@/sync/types';
 
-export const MAX_NOTE_CHARS = 200;
-/** £100,000 a payment: only a typo goes above it. */
-export const MAX_AMOUNT_PENCE = 10_000_000;
+/** The note's length, and the most a payment can be (£100,000: only a typo goes above it). */
+export const { maxNoteChars: MAX_NOTE_CHARS, maxAmountPence: MAX_AMOUNT_PENCE } = BOUNDS.expense;
 
 export const expenseMessages = {
   date: 'Please enter the day you paid, e.g. 02/05/2025',
   firstDate: 'Please enter the day of the first payment',
   amountRequired: 'Please enter the amount',
   amountFormat: 'Enter the amount in pounds and pence, e.g. 45.50',
-  amountRange: 'The amount must be from £0.01 to £100,000.00',
+  amountRange: `The amount must be from £0.01 to ${formatPence(MAX_AMOUNT_PENCE)}`,
   category: 'Please choose what the money was spent on',
   noteLength: `The note must be at most ${MAX_NOTE_CHARS} characters`,
   noteControl: 'The note must be one line, with no special characters',
@@ -53,12 +54,12 @@ export interface ExpenseFormInput {
 export type ExpenseFormErrors = FieldErrors<ExpenseFormInput>;
 
 
-/** A real calendar day written YYYY-MM-DD in the years the server takes (2000–2100). */
+/** A real calendar day written YYYY-MM-DD in the years the server takes (2000–2100, the contract's). */
 export function isRealDay(text: string): boolean {
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
   if (!match) return false;
   const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  if (year < 2000 || year > 2100) return false;
+  if (year < BOUNDS.day.minYear || year > BOUNDS.day.maxYear) return false;
   const date = new Date(Date.UTC(year, month - 1, day));
   return date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }

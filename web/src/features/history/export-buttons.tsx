@@ -16,7 +16,7 @@ interface ExportButtonsProps {
   /** Live entries in the range. */
   entries: readonly LocalEntry[];
   /** every live statement check; the export keeps those overlapping the range. */
-  invoices: readonly LocalStatementCheck[];
+  statementChecks: readonly LocalStatementCheck[];
   profile: ProfileView | undefined;
   /** Couriers name the CSV's rows; the JSON carries couriers, cards and deductions whole. */
   pay: PaySetup | undefined;
@@ -29,10 +29,10 @@ interface ExportButtonsProps {
 }
 
 /** CSV of the days in the range, or JSON of everything the user owns in it; made on the device. */
-export function ExportButtons({ range, today, entries, invoices, profile, pay, settings, spending, statements }: ExportButtonsProps) {
+export function ExportButtons({ range, today, entries, statementChecks, profile, pay, settings, spending, statements }: ExportButtonsProps) {
   const { db } = useSyncHandle();
   const closed = closedRange(range, entries.map((entry) => entry.date), today);
-  const overlapping = invoices.filter((check) => check.periodEnd >= closed.from && check.periodStart <= closed.to);
+  const overlapping = statementChecks.filter((check) => check.periodEnd >= closed.from && check.periodStart <= closed.to);
   const disabled = entries.length === 0 && overlapping.length === 0;
   return (
     <div className={styles.exports} role="group" aria-label="Export">
@@ -52,7 +52,7 @@ export function ExportButtons({ range, today, entries, invoices, profile, pay, s
         disabled={disabled || !profile || !pay || !spending || !statements}
         onClick={() => {
           if (!profile || !pay || !spending || !statements) return;
-          const data = buildJsonExport({ accountId: db.userId, profile, settings, entries, invoices, pay, ...spending, ...statements, from: closed.from, to: closed.to, exportedAt: new Date().toISOString() });
+          const data = buildJsonExport({ accountId: db.userId, profile, settings, entries, statementChecks, pay, ...spending, ...statements, from: closed.from, to: closed.to, exportedAt: new Date().toISOString() });
           downloadText(jsonFileName(closed.from, closed.to), `${JSON.stringify(data, null, 2)}\n`, 'application/json');
         }}
       >

@@ -350,7 +350,7 @@ describe('HistoryPage', () => {
         makeEntry({ date: '2025-03-18', stops: 120, total: 23_260, courierId: handle.db.userId }),
         makeEntry({ date: '2025-03-19', stops: 90, total: 17_820, courierId: handle.db.userId }),
       ]);
-      const { user } = renderWithSync(<HistoryPage />, { handle, path, at: `${path}?view=invoices` });
+      const { user } = renderWithSync(<HistoryPage />, { handle, path, at: `${path}?view=statements` });
       const period = await screen.findByRole('listitem', { name: 'Pay period 16/03/2025 – 22/03/2025' });
       expect(period).toHaveTextContent('3 days, 310 stops · £608.80 gross');
       await user.click(within(period).getByRole('button', { name: 'Check statement' }));

@@ -8,7 +8,7 @@ import { Spinner } from '@/components/spinner';
 import { UndoToast } from '@/components/undo-toast';
 import { ViewTabs } from '@/components/view-tabs';
 import { countWords, formatShortDate } from '@/lib/format';
-import { historyView, routes, type HistoryView } from '@/lib/paths';
+import { historyView, historyViewOf, routes, type HistoryView } from '@/lib/paths';
 import { paySummary } from '@/core/pay-summaries/pay-summary';
 import { deleteDay, restoreDay } from '@/features/entries/commands';
 import { EntriesView } from '@/features/entries/entries-view';
@@ -42,19 +42,18 @@ import styles from './history-page.module.css';
 const VIEWS: { id: HistoryView; label: string }[] = [
   { id: 'entries', label: 'Entries' },
   { id: 'summaries', label: 'Summaries' },
-  { id: 'invoices', label: 'Statement checks' },
+  { id: 'statements', label: 'Statement checks' },
 ];
 
 /** Each view's heading names what it shows (the bottom bar has "History" and "Statements"). */
 const headings: Record<HistoryView, { title: string; intro: (entries: number) => string }> = {
   entries: { title: 'All Entries', intro: (total) => `${countWords(total, 'entry', 'entries')}, newest first` },
   summaries: { title: 'Summaries', intro: (total) => `Weeks and months of ${countWords(total, 'entry', 'entries')}` },
-  invoices: { title: 'Statement checks', intro: () => 'What each courier paid against your log, pay period by pay period' },
+  statements: { title: 'Statement checks', intro: () => 'What each courier paid against your log, pay period by pay period' },
 };
 
 function viewOf(params: URLSearchParams): HistoryView {
-  const view = params.get('view');
-  return view === 'summaries' || view === 'invoices' ? view : 'entries';
+  return historyViewOf(params.get('view'));
 }
 
 type Deleted = { kind: 'entry'; record: LocalEntry } | { kind: 'invoice'; record: LocalStatementCheck };
@@ -86,7 +85,7 @@ export function HistoryPage() {
   const today = localDay(useNow());
 
   const entries = useEntries();
-  const invoices = useStatementChecks();
+  const statementChecks = useStatementChecks();
   const parked = useParkedChanges();
   const pay = usePaySetup();
   const profile = useProfile();
@@ -183,11 +182,11 @@ export function HistoryPage() {
         </ButtonLink>
       </div>
       <ViewTabs label="History views" current={view} tabs={VIEWS.map(({ id, label }) => ({ id, label, to: keepRange(historyView(id), range) }))} />
-      {entries === undefined || invoices === undefined || pay === undefined ? (
+      {entries === undefined || statementChecks === undefined || pay === undefined ? (
         <Spinner />
-      ) : view === 'invoices' ? (
+      ) : view === 'statements' ? (
         <StatementChecksView
-          invoices={invoices}
+          checks={statementChecks}
           entries={entries}
           parkedReasons={parkedReasons}
           today={today}
@@ -210,7 +209,7 @@ export function HistoryPage() {
                 range={range}
                 today={today}
                 entries={inRangeEntries}
-                invoices={invoices}
+                statementChecks={statementChecks}
                 profile={profile}
                 pay={pay}
                 settings={{ theme: settings?.theme ?? 'dark', taxRegion: settings?.taxRegion ?? 'uk' }}

@@ -18,7 +18,7 @@ function fullExport(): JsonExport {
     profile: { displayName: 'Sam', email: null, bio: '', tiers: [{ rate: 150 }] },
     settings: { theme: 'light', taxRegion: 'scotland' },
     entries: [entry('e1', '2025-03-03'), entry('e2', '2025-03-04'), { ...entry('e3', '2025-03-05'), courierId: 'evri', rateCardId: 'evri-card' }],
-    invoices: [
+    statementChecks: [
       {
         id: 'i1',
         periodStart: '2025-03-02',

@@ -48,7 +48,7 @@ function input(overrides: Partial<JsonExportInput> = {}): JsonExportInput {
     ),
     settings: { theme: 'dark', taxRegion: 'scotland' },
     entries: [],
-    invoices: [],
+    statementChecks: [],
     pay: { couriers: [], cards: [], deductions: [] },
     expenses: [],
     vehicles: [],
@@ -102,7 +102,7 @@ describe('JSON export', () => {
     });
     const result = buildJsonExport(
       input({
-        invoices: [check('in', '2025-03-02', '2025-03-08'), check('out', '2025-02-02', '2025-02-08')],
+        statementChecks: [check('in', '2025-03-02', '2025-03-08'), check('out', '2025-02-02', '2025-02-08')],
         statementLines: [line('l1', 'in'), line('l2', 'out'), line('l3', 'in', 1)],
       }),
     );
@@ -140,7 +140,7 @@ describe('JSON export', () => {
   it('keeps live statement checks that overlap the range by at least one day', () => {
     const result = buildJsonExport(
       input({
-        invoices: [
+        statementChecks: [
           localStatementCheck({ id: 'inside', periodStart: '2025-03-10', periodEnd: '2025-03-16' }),
           localStatementCheck({ id: 'ends-on-first-day', periodStart: '2025-02-23', periodEnd: '2025-03-01' }),
           localStatementCheck({ id: 'starts-on-last-day', periodStart: '2025-03-31', periodEnd: '2025-04-06' }),
@@ -166,7 +166,7 @@ describe('JSON export', () => {
   });
 
   it('lets nothing the device keeps for syncing leak into the file', () => {
-    const result = buildJsonExport(input({ entries: [localEntry()], invoices: [localStatementCheck()] }));
+    const result = buildJsonExport(input({ entries: [localEntry()], statementChecks: [localStatementCheck()] }));
     expect(Object.keys(result.entries[0] ?? {}).sort()).toEqual(
       ['bands', 'collections', 'courierId', 'createdAt', 'date', 'extra', 'failed', 'finishTime', 'id', 'notes', 'parcels', 'rateCardId', 'separateShift', 'startTime', 'stops', 'total', 'updatedAt'],
     );
@@ -335,7 +335,7 @@ describe('JSON export', () => {
   });
 
   it('survives a JSON round trip unchanged', () => {
-    const result = buildJsonExport(input({ entries: [localEntry({ notes: 'Café "Zoë" 🎉\nline 2' })], invoices: [localStatementCheck({ stops: null })] }));
+    const result = buildJsonExport(input({ entries: [localEntry({ notes: 'Café "Zoë" 🎉\nline 2' })], statementChecks: [localStatementCheck({ stops: null })] }));
     expect(JSON.parse(JSON.stringify(result, null, 2))).toEqual(result);
   });
 

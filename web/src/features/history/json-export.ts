@@ -63,7 +63,7 @@ export interface JsonExportInput {
   profile: ExportableProfile;
   settings: ExportableSettings;
   entries: readonly ExportableEntry[];
-  invoices: readonly ExportableStatementCheck[];
+  statementChecks: readonly ExportableStatementCheck[];
   pay: ExportablePay;
   /** Every expense on the device; the export keeps those charged in the range (a repeating one from its start). */
   expenses: readonly Exportable<ExpenseContent>[];
@@ -210,14 +210,14 @@ function exportedList<K extends RecordKind>(
 }
 
 export function buildJsonExport(input: JsonExportInput): JsonExport {
-  const { accountId, profile, settings, entries, invoices, pay, expenses, vehicles, mileage, statementLines, statementFormats, sentUpdates, fuelFills, statementQueries, from, to, exportedAt } = input;
+  const { accountId, profile, settings, entries, statementChecks, pay, expenses, vehicles, mileage, statementLines, statementFormats, sentUpdates, fuelFills, statementQueries, from, to, exportedAt } = input;
   const records: { [K in RecordKind]: readonly Exportable<RecordContents[K]>[] } = {
     courier: pay.couriers,
     vehicle: vehicles,
     rateCard: pay.cards,
     deduction: pay.deductions,
     entry: entries,
-    invoice: invoices,
+    invoice: statementChecks,
     expense: expenses,
     mileage,
     statementLine: statementLines,

@@ -1,26 +1,27 @@
-// The mileage form, as typed, to what is stored. The rules are the contract's (issue 13) so a
-// slip is caught here in plain words, not parked after a push: whole miles; both odometer
-// readings or neither; the end reading at least the start; at most 2,000 miles in a day;
-// business plus commuting within the miles driven; at least a mile without odometer readings.
+// The mileage form, as typed, to what is stored. The rules are the contract's (issue 13; the
+// bounds generated from it) so a slip is caught here in plain words, not parked after a push:
+// whole miles; both odometer readings or neither; the end reading at least the start; at most
+// the contract's miles in a day; business plus commuting within the miles driven; at least a
+// mile without odometer readings.
 import { z } from '@/lib/zod';
 import { forbiddenCharactersMessage, hasForbiddenCharacters } from '@/lib/text-rules';
 import { parseForm, type FieldErrors, type FormResult } from '@/lib/form';
+import { MAX_DAY_MILES, MAX_ODOMETER } from '@/core/mileage/day-miles';
+import { BOUNDS } from '@/sync/contract.generated';
 import type { MileageContent } from '@/sync/types';
 
-export const MAX_DAY_MILES = 2_000;
-export const MAX_ODOMETER = 9_999_999;
-export const MAX_NOTE_CHARS = 200;
+export const MAX_NOTE_CHARS = BOUNDS.mileage.maxNoteChars;
 
 export const mileageMessages = {
   date: 'Please enter the day you drove',
   vehicle: 'Please choose the vehicle',
   wholeMiles: 'Enter whole miles, e.g. 42',
-  odometerRange: 'An odometer reading is a whole number up to 9,999,999',
+  odometerRange: `An odometer reading is a whole number up to ${MAX_ODOMETER.toLocaleString('en-GB')}`,
   odometerStart: 'Enter the odometer reading at the start of the day',
   odometerEnd: 'Enter the odometer reading at the end of the day',
   endBeforeStart: 'The reading at the end must be at least the reading at the start',
-  tooFar: 'That is more than 2,000 miles in a day: please check the readings',
-  dayMiles: 'At most 2,000 miles in a day',
+  tooFar: `That is more than ${MAX_DAY_MILES.toLocaleString('en-GB')} miles in a day: please check the readings`,
+  dayMiles: `At most ${MAX_DAY_MILES.toLocaleString('en-GB')} miles in a day`,
   overSpan: (span: number) => `Business and commuting miles add up to more than the ${span.toLocaleString('en-GB')} ${span === 1 ? 'mile' : 'miles'} driven`,
   noMiles: 'Enter the miles, or the odometer readings',
   noteLength: `The note must be at most ${MAX_NOTE_CHARS} characters`,

@@ -1,16 +1,16 @@
-// The vehicle form, as typed, to what is stored. Bounds match the server's vehicle rules (the
-// issue-13 contract). Two tax rules live here too: a bicycle is always actual costs (the
+// The vehicle form, as typed, to what is stored. Bounds are the server's vehicle rules (the
+// generated contract). Two tax rules live here too: a bicycle is always actual costs (the
 // self-employed flat rate, ITTOIA 2005 s94D, covers cars, goods vehicles and motorcycles only),
 // and a vehicle keeps its method once it was used in an earlier tax year.
 import { z } from '@/lib/zod';
 import { forbiddenCharactersMessage, hasForbiddenCharacters } from '@/lib/text-rules';
 import { parseForm, type FieldErrors, type FormResult } from '@/lib/form';
 import { currentTaxYear, taxYearOf } from '@/core/tax/tax-year';
+import { BOUNDS } from '@/sync/contract.generated';
 import type { MileageContent, VehicleContent, VehicleMethod, VehicleType } from '@/sync/types';
 
-export const MAX_VEHICLE_NAME_CHARS = 60;
-/** Home to depot, one way: crates/domain/src/vehicle.rs MAX_COMMUTE_MILES. */
-export const MAX_COMMUTE_MILES = 500;
+/** The name's length, and the commute (home to depot, one way) in whole miles. */
+export const { maxNameChars: MAX_VEHICLE_NAME_CHARS, maxCommuteMiles: MAX_COMMUTE_MILES } = BOUNDS.vehicle;
 
 export const vehicleMessages = {
   name: 'Please name the vehicle, e.g. Transit van',

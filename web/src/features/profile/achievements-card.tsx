@@ -18,8 +18,8 @@ const icons: Record<AchievementId, LucideIcon> = {
 /** Computed from the entries on this device, so they are right offline and update as days are logged. */
 export function AchievementsCard() {
   const entries = useEntries();
-  const invoices = useStatementChecks();
-  const list = useMemo(() => (entries && invoices ? achievements(entries, invoices.length) : null), [entries, invoices]);
+  const statementChecks = useStatementChecks();
+  const list = useMemo(() => (entries && statementChecks ? achievements(entries, statementChecks.length) : null), [entries, statementChecks]);
   const headingId = useId();
   return (
     <Card className={styles.achievementsCard} aria-labelledby={headingId}>
@@ -46,7 +46,7 @@ export function AchievementsCard() {
                     </div>
                   )}
                   {item.id === 'invoice-master' ? (
-                    <Link to={historyView('invoices')} className={styles.achievementLink}>
+                    <Link to={historyView('statements')} className={styles.achievementLink}>
                       Check a statement
                     </Link>
                   ) : null}

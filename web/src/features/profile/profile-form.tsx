@@ -6,6 +6,7 @@ import { Spinner } from '@/components/spinner';
 import { TextAreaField, TextField } from '@/components/text-field';
 import { saveProfile } from '@/lib/sync-react/doc-commands';
 import type { ProfileView } from '@/lib/sync-react/use-profile';
+import { useRefusedFields } from '@/lib/sync-react/use-refused-fields';
 import { useSyncHandle } from '@/lib/sync-react/use-sync';
 import { useForm } from '@/lib/use-form';
 import { MAX_BIO_CHARS, MAX_DISPLAY_NAME_CHARS, profileFormSchema, profileMessages } from './profile-schema';
@@ -17,7 +18,10 @@ import styles from './profile-page.module.css';
  */
 export function ProfileForm({ profile, onCancel, onSaved }: { profile: ProfileView; onCancel: () => void; onSaved: () => void }) {
   const handle = useSyncHandle();
+  // The profile is one record per account: its outbox items carry the record id `profile`.
+  const refused = useRefusedFields('profile');
   const { values: form, errors, failure, submitting: saving, setField: update, submit } = useForm({
+    refused,
     schema: profileFormSchema,
     initial: () => ({ displayName: profile.displayName, bio: profile.bio }),
     command: (patch) => saveProfile(handle, patch),

@@ -1,10 +1,10 @@
 import { z } from '@/lib/zod';
 import { forbiddenCharactersMessage, hasForbiddenCharacters } from '@/lib/text-rules';
+import { BOUNDS } from '@/sync/contract.generated';
 
-// Server bounds (crates/domain/src/profile.rs), checked here too so an edit made offline is
-// never parked later for something the form could have said at once.
-export const MAX_DISPLAY_NAME_CHARS = 80;
-export const MAX_BIO_CHARS = 500;
+// The server's bounds (the contract, from crates/domain/src/profile.rs), checked here too so an
+// edit made offline is never parked later for something the form could have said at once.
+export const { maxDisplayNameChars: MAX_DISPLAY_NAME_CHARS, maxBioChars: MAX_BIO_CHARS } = BOUNDS.profile;
 
 export const profileMessages = {
   nameRequired: 'Display name is required',

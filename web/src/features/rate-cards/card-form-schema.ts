@@ -1,5 +1,5 @@
-// A rate card as typed to what is stored. Every bound mirrors the server's card rules (the
-// issue-12 contract, crates/domain rate cards), so a typo is caught here, not parked after a push.
+// A rate card as typed to what is stored. Every bound is the server's card rules' (the generated
+// contract's rate card bounds), so a typo is caught here, not parked after a push.
 // Money is typed in pounds and stored in pence; an empty box means "not paid this way" (null).
 import { z } from '@/lib/zod';
 import { forbiddenCharactersMessage, hasForbiddenCharacters } from '@/lib/text-rules';
@@ -11,17 +11,23 @@ import { SIZE_BANDS, type SizeBand } from '@/core/pay/size-bands';
 import type { BandRates } from '@/sync/contract.generated';
 import { firstCard } from '@/sync/default-courier';
 import { MAX_RATE_PENCE, MAX_STOP_COUNT, MAX_TIERS, MIN_RATE_PENCE, MIN_STOP_COUNT, MIN_TIERS, toStored } from '@/core/pay/tier-rules';
+import { formatPence } from '@/lib/format';
+import { BOUNDS } from '@/sync/contract.generated';
 
-export const MAX_LABEL_CHARS = 60;
-/** £100: the most a parcel, collection, failed item, hour or peak extra can pay. */
-export const MAX_ITEM_PENCE = 10_000;
-/** £1,000: the most a day rate can be. */
-export const MAX_DAY_RATE_PENCE = 100_000;
-export const MIN_PARCEL_CAP = 1;
-export const MAX_PARCEL_CAP = 50;
-export const MAX_PEAKS = 20;
-export const MIN_MULTIPLIER = 100;
-export const MAX_MULTIPLIER = 300;
+/**
+ * The label's length; the most a parcel, collection, failed item, hour or peak extra can pay
+ * (£100), and a day rate (£1,000); the parcel cap; how many peaks; a peak's multiplier in %.
+ */
+export const {
+  maxLabelChars: MAX_LABEL_CHARS,
+  maxUnitPence: MAX_ITEM_PENCE,
+  maxDayRatePence: MAX_DAY_RATE_PENCE,
+  minParcelCapPerStop: MIN_PARCEL_CAP,
+  maxParcelCapPerStop: MAX_PARCEL_CAP,
+  maxPeaks: MAX_PEAKS,
+  minMultiplierPercent: MIN_MULTIPLIER,
+  maxMultiplierPercent: MAX_MULTIPLIER,
+} = BOUNDS.rateCard;
 
 export const cardMessages = {
   validFrom: 'Please enter the day the new rates start',
@@ -30,17 +36,17 @@ export const cardMessages = {
   label: `The label must be at most ${MAX_LABEL_CHARS} characters`,
   labelControl: forbiddenCharactersMessage('The label'),
   noRule: 'Choose at least one way this courier pays: per stop, per parcel, by size band, per collection, a day rate or an hourly rate',
-  tiers: `Per-stop pay needs ${MIN_TIERS} to ${MAX_TIERS} tiers, rates from £0.01 to £100.00 and stop counts from 1 to 1,000`,
+  tiers: `Per-stop pay needs ${MIN_TIERS} to ${MAX_TIERS} tiers, rates from ${formatPence(MIN_RATE_PENCE)} to ${formatPence(MAX_RATE_PENCE)} and stop counts from ${MIN_STOP_COUNT} to ${MAX_STOP_COUNT.toLocaleString('en-GB')}`,
   money: 'Enter an amount in pounds and pence, e.g. 0.45',
-  itemRange: 'The amount must be at most £100.00',
-  dayRange: 'The day rate must be at most £1,000.00',
+  itemRange: `The amount must be at most ${formatPence(MAX_ITEM_PENCE)}`,
+  dayRange: `The day rate must be at most ${formatPence(MAX_DAY_RATE_PENCE)}`,
   capRange: `The cap must be a whole number of parcels from ${MIN_PARCEL_CAP} to ${MAX_PARCEL_CAP}`,
   capNeedsParcel: 'A parcel cap needs a per-parcel rate or pay by size band',
   peaksCount: `A card can have at most ${MAX_PEAKS} peak periods`,
   peakDates: (n: number) => `Peak ${n}: please enter its first and last day`,
   peakOrder: (n: number) => `Peak ${n}: the last day must be on or after the first day`,
   peakNothing: (n: number) => `Peak ${n}: enter an extra per stop, a multiplier, or both`,
-  peakExtra: (n: number) => `Peak ${n}: the extra per stop must be £0.00 to £100.00`,
+  peakExtra: (n: number) => `Peak ${n}: the extra per stop must be £0.00 to ${formatPence(MAX_ITEM_PENCE)}`,
   peakMultiplier: (n: number) => `Peak ${n}: the multiplier must be a whole % from ${MIN_MULTIPLIER} to ${MAX_MULTIPLIER}`,
 } as const;
 

@@ -1,14 +1,16 @@
 import { Plus, Trash2 } from 'lucide-react';
-import { useId, useState, type FormEvent, type ReactNode } from 'react';
+import { useId, useMemo, useState, type FormEvent, type ReactNode } from 'react';
 import { Button } from '@/components/button';
 import { FormAlert } from '@/components/form-alert';
 import { Spinner } from '@/components/spinner';
 import { TextField } from '@/components/text-field';
 import type { FieldErrors } from '@/lib/form';
 import { formatShortDate } from '@/lib/format';
+import { useRefusedFields } from '@/lib/sync-react/use-refused-fields';
 import { useSyncHandle } from '@/lib/sync-react/use-sync';
 import { BAND_WORDS, SIZE_BANDS } from '@/core/pay/size-bands';
-import type { LocalRateCard, RecordSyncState } from '@/sync/types';
+import { definedOnly, useRefusal } from '@/lib/use-form';
+import type { LocalRateCard, RecordSyncState, RefusedFields } from '@/sync/types';
 import { blankPeak, cardFormOf, MAX_LABEL_CHARS, MAX_PEAKS, validateCardForm, type CardFormInput, type PeakInput } from './card-form-schema';
 import { CARD_SECTIONS, sectionsInUse, type CardSection } from './card-sections';
 import { saveCard } from './commands';
@@ -47,8 +49,18 @@ export function RateCardEditor({ courierId, courierName, card, initial, first, t
   const [errors, setErrors] = useState<FieldErrors<CardFormInput>>({});
   const [saving, setSaving] = useState(false);
   const [failed, setFailed] = useState(false);
+  // What the server refused in this card's last change that no field of the form shows.
+  const [refusedRest, setRefusedRest] = useState<string | null>(null);
   const headingId = useId();
   const values = draft ?? stored;
+  const refused = useRefusedFields(card?.id);
+  const onTheForm = useMemo(() => refused && tiersNamed(refused), [refused]);
+  // The first card has no start day to show: a problem with it is said above the buttons.
+  const { validFrom: _noDay, ...withoutDay } = values;
+  useRefusal(onTheForm, first ? withoutDay : values, (fieldErrors, rest) => {
+    setErrors((current) => ({ ...fieldErrors, ...definedOnly(current) }));
+    if (rest.length > 0) setRefusedRest(rest.join(' '));
+  });
   // The optional parts the card uses, and those the driver opened: the rest wait behind a button.
   const [opened, setOpened] = useState<ReadonlySet<CardSection>>(new Set());
   const [justOpened, setJustOpened] = useState<CardSection | null>(null);
@@ -92,6 +104,7 @@ export function RateCardEditor({ courierId, courierName, card, initial, first, t
     }
     setSaving(true);
     setFailed(false);
+    setRefusedRest(null);
     try {
       const saved = await saveCard(handle, { courierId, ...result.value }, card?.id);
       setDraft(null);
@@ -136,8 +149,11 @@ export function RateCardEditor({ courierId, courierName, card, initial, first, t
           <input type="checkbox" checked={values.perStopOn} onChange={(e) => set('perStopOn', e.target.checked)} />
           Pay per stop, in tiers
         </label>
-        {values.perStopOn ? <TierEditor tiers={values.tiers} onChange={(tiers) => set('tiers', tiers)} /> : null}
-        {errors.tiers ? <p className={styles.fieldError}>{errors.tiers}</p> : null}
+        {values.perStopOn ? (
+          <TierEditor tiers={values.tiers} error={errors.tiers} onChange={(tiers) => set('tiers', tiers)} />
+        ) : errors.tiers ? (
+          <p className={styles.fieldError}>{errors.tiers}</p>
+        ) : null}
       </fieldset>
       {shown('perItem') ? (
         <fieldset className={styles.group} ref={focusIfOpened('perItem')}>
@@ -232,7 +248,7 @@ export function RateCardEditor({ courierId, courierName, card, initial, first, t
         </fieldset>
       ) : null}
       <MoreWaysToPay hidden={CARD_SECTIONS.filter((section) => !shown(section))} onOpen={open} />
-      {failed ? <FormAlert message={rateCardMessages.saveFailed} /> : null}
+      {failed ? <FormAlert message={rateCardMessages.saveFailed} /> : <FormAlert message={refusedRest} />}
       <div className={styles.actions}>
         <Button type="submit" disabled={saving || !changed} aria-busy={saving}>
           {saving ? <Spinner size="sm" decorative /> : null}
@@ -285,6 +301,12 @@ function MoreWaysToPay({ hidden, onOpen }: { hidden: CardSection[]; onOpen: (sec
       </div>
     </div>
   );
+}
+
+/** A refused card's problems by the form's fields: the wire's per-stop list is the tier editor. */
+function tiersNamed(refused: RefusedFields): RefusedFields {
+  const { perStop, ...rest } = refused;
+  return perStop ? { ...rest, tiers: perStop } : refused;
 }
 
 const RULES: readonly (keyof CardFormInput)[] = ['perParcel', 'bandRates', 'perCollection', 'dayRate', 'hourly', 'tiers'];

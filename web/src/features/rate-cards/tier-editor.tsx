@@ -1,19 +1,37 @@
 import { Plus, Trash2 } from 'lucide-react';
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { Button } from '@/components/button';
 import { formatPence } from '@/lib/format';
 import { penceToPounds } from '@/core/money/money';
 import { payFor, type PayTier } from '@/core/pay/pay';
-import { addTier, canAddTier, canRemoveTier, exampleStops, idleTiers, MAX_TIERS, payLines, removeTier, withRate, withStopCount } from '@/core/pay/tier-rules';
+import {
+  addTier,
+  canAddTier,
+  canRemoveTier,
+  exampleStops,
+  idleTiers,
+  MAX_RATE_PENCE,
+  MAX_STOP_COUNT,
+  MAX_TIERS,
+  MIN_RATE_PENCE,
+  MIN_STOP_COUNT,
+  payLines,
+  removeTier,
+  withRate,
+  withStopCount,
+} from '@/core/pay/tier-rules';
 import styles from './rate-cards.module.css';
 
 /**
  * The per-stop tiers of a card (spec "Payment settings" and "Payment tiers"): add a tier before
  * the final one, remove one while more than 2 exist (never the final one), and a typed value
  * reaches the tiers only when it is valid. `onChange` gets a new list, or nothing when the
- * input was ignored.
+ * input was ignored. `error` (what the form or the server found wrong with the list) is said
+ * below the tiers and read with every box.
  */
-export function TierEditor({ tiers, onChange }: { tiers: readonly PayTier[]; onChange: (next: readonly PayTier[]) => void }) {
+export function TierEditor({ tiers, error, onChange }: { tiers: readonly PayTier[]; error?: string | undefined; onChange: (next: readonly PayTier[]) => void }) {
+  const errorId = useId();
+  const described = error ? errorId : undefined;
   const last = tiers.length - 1;
   const idle = new Set(idleTiers(tiers));
   const edit = (next: readonly PayTier[]) => {
@@ -41,8 +59,10 @@ export function TierEditor({ tiers, onChange }: { tiers: readonly PayTier[]; onC
                   <NumberInput
                     label={`Tier ${index + 1}: up to how many stops`}
                     value={String(tier.stopCount ?? '')}
-                    min={1}
+                    min={MIN_STOP_COUNT}
+                    max={MAX_STOP_COUNT}
                     step={1}
+                    errorId={described}
                     inputMode="numeric"
                     onInput={(text) => edit(withStopCount(tiers, index, text))}
                   />
@@ -57,8 +77,10 @@ export function TierEditor({ tiers, onChange }: { tiers: readonly PayTier[]; onC
                 <NumberInput
                   label={index === last ? 'After that: rate (£ per stop)' : `Tier ${index + 1}: rate (£ per stop)`}
                   value={penceToPounds(tier.rate)}
-                  min={0.01}
+                  min={MIN_RATE_PENCE / 100}
+                  max={MAX_RATE_PENCE / 100}
                   step={0.01}
+                  errorId={described}
                   inputMode="decimal"
                   onInput={(text) => edit(withRate(tiers, index, text))}
                 />
@@ -69,6 +91,11 @@ export function TierEditor({ tiers, onChange }: { tiers: readonly PayTier[]; onC
           </li>
         ))}
       </ol>
+      {error ? (
+        <p id={errorId} className={styles.fieldError}>
+          {error}
+        </p>
+      ) : null}
       <div>
         <Button variant="secondary" onClick={() => edit(addTier(tiers))} disabled={!canAddTier(tiers)}>
           <Plus aria-hidden="true" />
@@ -99,7 +126,10 @@ interface NumberInputProps {
   label: string;
   value: string;
   min: number;
+  max: number;
   step: number;
+  /** The id of the list's error, while there is one. */
+  errorId: string | undefined;
   inputMode: 'numeric' | 'decimal';
   onInput: (text: string) => void;
 }
@@ -109,7 +139,7 @@ interface NumberInputProps {
  * valid values reach the tiers; on leaving it shows the kept value again (spec §5: invalid
  * input is ignored and the old value kept).
  */
-function NumberInput({ label, value, min, step, inputMode, onInput }: NumberInputProps) {
+function NumberInput({ label, value, min, max, step, errorId, inputMode, onInput }: NumberInputProps) {
   const [typing, setTyping] = useState<string | null>(null);
   return (
     <input
@@ -117,7 +147,10 @@ function NumberInput({ label, value, min, step, inputMode, onInput }: NumberInpu
       type="number"
       aria-label={label}
       min={min}
+      max={max}
       step={step}
+      aria-invalid={errorId ? true : undefined}
+      aria-describedby={errorId}
       inputMode={inputMode}
       value={typing ?? value}
       onChange={(event) => {

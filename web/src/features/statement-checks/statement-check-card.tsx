@@ -27,7 +27,7 @@ interface StatementCheckCardProps {
 export function StatementCheckCard({ check, result, parkedReason, onEdit, onDelete }: StatementCheckCardProps) {
   const period = periodWords({ start: check.periodStart, end: check.periodEnd });
   return (
-    <article className={styles.invoice} aria-label={`Statement check ${period}`}>
+    <article className={styles.checkCard} aria-label={`Statement check ${period}`}>
       <header className={styles.checkTop}>
         <div>
           <h4 className={styles.checkTitle}>Net paid {formatPence(check.paid)}</h4>

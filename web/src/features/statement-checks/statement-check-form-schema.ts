@@ -1,20 +1,26 @@
-// The statement check form, as typed, to what is stored. Bounds match the
-// server (crates/domain/src/invoice.rs) so a typo is caught here, not parked after a push.
+// The statement check form, as typed, to what is stored. Bounds are the server's (the generated
+// contract's, from crates/domain/src/statement_check.rs) so a typo is caught here, not parked
+// after a push.
 import { z } from '@/lib/zod';
 import { parseForm, type FieldErrors, type FormResult } from '@/lib/form';
 import { forbiddenCharactersMessage, hasForbiddenCharacters } from '@/lib/text-rules';
 import { parsePounds, penceToPounds } from '@/core/money/money';
 import type { PayPeriod } from '@/core/pay-periods/pay-period';
 import { addDays } from '@/lib/week';
+import { formatPence } from '@/lib/format';
+import { BOUNDS } from '@/sync/contract.generated';
 import type { StatementCheckContent, StatementStatus } from '@/sync/types';
 
-export const MAX_PERIOD_DAYS = 366;
-export const MAX_PAID_PENCE = 10_000_000;
-export const MAX_STATEMENT_STOPS = 100_000;
-export const MAX_REFERENCE_CHARS = 100;
-export const MAX_STATEMENT_COUNT = 100_000;
-export const MAX_DEDUCTIONS_PENCE = 10_000_000;
-export const MAX_NOTE_CHARS = 1_000;
+export const {
+  maxPeriodDays: MAX_PERIOD_DAYS,
+  maxPaidPence: MAX_PAID_PENCE,
+  maxStops: MAX_STATEMENT_STOPS,
+  maxReferenceChars: MAX_REFERENCE_CHARS,
+  maxItems: MAX_STATEMENT_COUNT,
+  maxNoteChars: MAX_NOTE_CHARS,
+} = BOUNDS.invoice;
+/** The statement's deductions are held to the same ceiling as what it paid (the server's rule). */
+export const MAX_DEDUCTIONS_PENCE = MAX_PAID_PENCE;
 
 /**
  * The driver's own follow-up of a check, apart from what the comparison finds ("Matches",
@@ -38,14 +44,14 @@ export const statementCheckMessages = {
   length: `A statement can cover at most ${MAX_PERIOD_DAYS} days`,
   paidRequired: 'Please enter the net amount paid, after deductions',
   paidFormat: 'Enter the amount in pounds and pence, e.g. 512.40',
-  paidRange: 'The amount paid must be at most £100,000.00',
+  paidRange: `The amount paid must be at most ${formatPence(MAX_PAID_PENCE)}`,
   stops: `Stops must be a whole number from 0 to ${MAX_STATEMENT_STOPS.toLocaleString('en-GB')}`,
   reference: `The reference must be at most ${MAX_REFERENCE_CHARS} characters`,
   referenceCharacters: forbiddenCharactersMessage('The reference'),
   parcels: `Parcels must be a whole number from 0 to ${MAX_STATEMENT_COUNT.toLocaleString('en-GB')}`,
   collections: `Collections must be a whole number from 0 to ${MAX_STATEMENT_COUNT.toLocaleString('en-GB')}`,
   deductionsFormat: 'Enter the deductions in pounds and pence, e.g. 195.00',
-  deductionsRange: 'Deductions must be at most £100,000.00',
+  deductionsRange: `Deductions must be at most ${formatPence(MAX_DEDUCTIONS_PENCE)}`,
   status: 'Please choose a status',
   note: `The note must be at most ${MAX_NOTE_CHARS.toLocaleString('en-GB')} characters`,
   noteCharacters: forbiddenCharactersMessage('The note'),

@@ -35,8 +35,8 @@ async function fourFourFiveDriver() {
   return { handle, entries, gross, logDeductions: 5 * 19_500 + 1_250 };
 }
 
-function renderView(handle: ReturnType<typeof createTestSyncHandle>, entries: Parameters<typeof StatementChecksView>[0]['entries'], invoices: LocalStatementCheck[] = []) {
-  return renderWithSync(<StatementChecksView invoices={invoices} entries={entries} parkedReasons={new Map()} today="2025-04-08" onDelete={() => undefined} />, { handle });
+function renderView(handle: ReturnType<typeof createTestSyncHandle>, entries: Parameters<typeof StatementChecksView>[0]['entries'], checks: LocalStatementCheck[] = []) {
+  return renderWithSync(<StatementChecksView checks={checks} entries={entries} parkedReasons={new Map()} today="2025-04-08" onDelete={() => undefined} />, { handle });
 }
 
 describe('statement checks of a 4-4-5 courier', () => {

@@ -22,7 +22,7 @@ import styles from './statement-checks.module.css';
 export const PERIODS_PER_PAGE = 12;
 
 interface StatementChecksViewProps {
-  invoices: LocalStatementCheck[];
+  checks: LocalStatementCheck[];
   /** Every live entry: a statement's period need not be inside the list's date range. */
   entries: readonly LocalEntry[];
   parkedReasons: ReadonlyMap<string, string>;
@@ -39,7 +39,7 @@ const count = new Intl.NumberFormat('en-GB');
  * Statement checks of one courier: its pay periods newest first, each with what the log says
  * and its check, or a way to check it.
  */
-export function StatementChecksView({ invoices, entries, parkedReasons, today, onDelete }: StatementChecksViewProps) {
+export function StatementChecksView({ checks, entries, parkedReasons, today, onDelete }: StatementChecksViewProps) {
   const { db } = useSyncHandle();
   const setup = usePaySetup();
   const [chosen, setChosen] = useState<string | null>(null);
@@ -47,7 +47,7 @@ export function StatementChecksView({ invoices, entries, parkedReasons, today, o
   // courier is what every day and check without one means (sync/default-courier.ts).
   const couriers: Courier[] = setup && setup.couriers.length > 0 ? setup.couriers : [{ ...DEFAULT_COURIER, id: db.userId }];
   const courier = couriers.find((c) => c.id === chosen) ?? couriers[0];
-  const checked = Math.min(invoices.length, INVOICE_MASTER_CHECKS);
+  const checked = Math.min(checks.length, INVOICE_MASTER_CHECKS);
   return (
     <section className={panel.panel} aria-labelledby="checks-title">
       <div className={panel.panelHead}>
@@ -72,7 +72,7 @@ export function StatementChecksView({ invoices, entries, parkedReasons, today, o
           key={courier.id}
           courier={courier}
           // Checks of a courier that was deleted stay visible with the first courier's.
-          invoices={courier.id === couriers[0]?.id ? invoices.filter((i) => i.courierId === courier.id || !couriers.some((c) => c.id === i.courierId)) : invoices}
+          checks={courier.id === couriers[0]?.id ? checks.filter((check) => check.courierId === courier.id || !couriers.some((c) => c.id === check.courierId)) : checks}
           entries={entries}
           deductions={setup.deductions}
           parkedReasons={parkedReasons}
@@ -86,17 +86,17 @@ export function StatementChecksView({ invoices, entries, parkedReasons, today, o
 
 type Courier = CourierContent & { id: string };
 
-interface CourierStatementsProps extends Omit<StatementChecksViewProps, 'invoices'> {
+interface CourierStatementsProps extends Omit<StatementChecksViewProps, 'checks'> {
   courier: Courier;
-  invoices: readonly LocalStatementCheck[];
+  checks: readonly LocalStatementCheck[];
   deductions: readonly LocalDeduction[];
 }
 
-function CourierStatements({ courier, invoices, entries, deductions, parkedReasons, today, onDelete }: CourierStatementsProps) {
+function CourierStatements({ courier, checks, entries, deductions, parkedReasons, today, onDelete }: CourierStatementsProps) {
   const [editing, setEditing] = useState<Editing>(null);
   const [shown, setShown] = useState(PERIODS_PER_PAGE);
   // A check of a deleted courier is compared as if it were this courier's.
-  const own = useMemo(() => invoices.map((i) => (i.courierId === courier.id ? i : { ...i, courierId: courier.id })), [invoices, courier.id]);
+  const own = useMemo(() => checks.map((check) => (check.courierId === courier.id ? check : { ...check, courierId: courier.id })), [checks, courier.id]);
   const { rows, others } = useMemo(() => courierPeriods(courier, entries, own, deductions, today), [courier, entries, own, deductions, today]);
 
   const compare = useCallback(
@@ -109,7 +109,7 @@ function CourierStatements({ courier, invoices, entries, deductions, parkedReaso
     [courier, entries, deductions],
   );
 
-  const original = (check: LocalStatementCheck) => invoices.find((i) => i.id === check.id) ?? check;
+  const original = (check: LocalStatementCheck) => checks.find((c) => c.id === check.id) ?? check;
   const card = (check: LocalStatementCheck, period: PayPeriod) =>
     editing?.kind === 'edit' && editing.id === check.id ? (
       <StatementCheckForm key={check.id} courierId={courier.id} period={period} editing={original(check)} compare={compare} onSaved={() => setEditing(null)} onCancel={() => setEditing(null)} />

@@ -15,6 +15,7 @@ import { TextField } from '@/components/text-field';
 import { useSyncHandle } from '@/lib/sync-react/use-sync';
 import { markAsSent } from '@/features/sent-updates/commands';
 import { useSentUpdates } from '@/features/sent-updates/use-sent-updates';
+import { BOUNDS } from '@/sync/contract.generated';
 import type { LocalSentUpdate } from '@/sync/types';
 import { consolidatedOffered, figureList, updateFigures, updateFileName, updateJson, type ExpensesShape } from '@/core/mtd/update';
 import { downloadText } from '@/lib/download';
@@ -311,8 +312,8 @@ function MarkSentForm({ quarter, year, election, shape, file, today, supersedes 
   const label = supersedes ? `Mark Q${quarter.number} as sent again` : `Mark Q${quarter.number} as sent`;
   return (
     <form className={`${styles.markSent} ${styles.noPrint}`} aria-label={label} onSubmit={(event) => void submit(event)} noValidate>
-      <TextField label="Bridging software" value={product} maxLength={80} onChange={(event) => setProduct(event.target.value)} autoComplete="off" />
-      <TextField label="Reference" optional value={reference} maxLength={100} onChange={(event) => setReference(event.target.value)} autoComplete="off" />
+      <TextField label="Bridging software" value={product} maxLength={BOUNDS.sentUpdate.maxProductChars} onChange={(event) => setProduct(event.target.value)} autoComplete="off" />
+      <TextField label="Reference" optional value={reference} maxLength={BOUNDS.sentUpdate.maxReferenceChars} onChange={(event) => setReference(event.target.value)} autoComplete="off" />
       <TextField label="Sent on" type="date" value={sentOn} onChange={(event) => setSentOn(event.target.value)} />
       <FormAlert message={error} />
       <Button type="submit" disabled={saving}>

@@ -26,9 +26,9 @@ import { historyDay, historyView, statementQueryPage } from '@/lib/paths';
 import { periodWords } from '@/core/pay-periods/pay-period';
 import { usePaySetup } from '@/lib/sync-react/use-pay-setup';
 import type { LocalEntry } from '@/sync/types';
-import styles from './statement-check-page.module.css';
+import styles from './statement-detail-page.module.css';
 
-export function StatementCheckPage() {
+export function StatementDetailPage() {
   const [params] = useSearchParams();
   const id = params.get('id') ?? '';
   const checks = useStatementChecks();
@@ -52,7 +52,7 @@ export function StatementCheckPage() {
     [check, entries, pay, courier, lines, queries],
   );
   const back = (
-    <Link className={styles.back} to={historyView('invoices')}>
+    <Link className={styles.back} to={historyView('statements')}>
       <ArrowLeft aria-hidden="true" />
       Statements
     </Link>
