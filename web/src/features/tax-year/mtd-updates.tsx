@@ -9,6 +9,9 @@ import { Button } from '@/components/button';
 import { changedAfter, recordsBehind, type FigureKey, type RecordLine } from '@/core/mtd/behind';
 import { changesSinceSent, standingSent, type FigureChange } from '@/core/mtd/sent';
 import { yearEndChecklist } from '@/core/mtd/checklist';
+import { openVehicles, type VehicleFix } from '@/core/mtd/vehicle-fixed';
+import type { YearStatementChecks } from '@/core/statements/year-checks';
+import { Link } from 'react-router';
 import { finalDeclarationDue } from '@/core/mtd/quarters';
 import { FormAlert } from '@/components/form-alert';
 import { TextField } from '@/components/text-field';
@@ -16,26 +19,26 @@ import { useSyncHandle } from '@/lib/sync-react/use-sync';
 import { markAsSent } from '@/features/sent-updates/commands';
 import { useSentUpdates } from '@/features/sent-updates/use-sent-updates';
 import type { LocalSentUpdate } from '@/sync/types';
-import { consolidatedOffered, figureList, updateFigures, updateFileName, updateJson, type ExpensesShape } from '@/core/mtd/update';
+import { consolidatedOffered, figureLabel, figureList, updateFigures, updateFileName, updateJson, type ExpensesShape } from '@/core/mtd/update';
 import { downloadText } from '@/lib/download';
 import { formatPence, formatShortDate } from '@/lib/format';
-import { MTD_EXPENSE_FIELDS } from '@/core/tax/expense-categories';
 import type { QuarterTotals, TaxRecords, TaxSummary } from '@/core/tax/tax-summary';
 import { formatDayMonth, formatLongDate } from './long-date';
 import { recordsCsv } from './tax-csv';
 import { Section } from './tax-year-sections';
 import styles from './tax-year-page.module.css';
 
-const LABELS: Record<string, string> = {
-  turnover: 'Turnover',
-  consolidatedExpenses: 'Allowable expenses (one total)',
-  ...Object.fromEntries(MTD_EXPENSE_FIELDS.flatMap(({ field, label }) => [
-    [field, label],
-    [`${field}Disallowable`, `${label}: not claimed`],
-  ])),
-};
 
-export function MtdUpdatesSection({ summary, records, today }: { summary: TaxSummary; records: TaxRecords; today: string }) {
+interface MtdUpdatesProps {
+  summary: TaxSummary;
+  records: TaxRecords;
+  today: string;
+  /** Vehicles whose method a sent update fixed. */
+  vehicleFixes: ReadonlyMap<string, VehicleFix>;
+  statementChecks: YearStatementChecks;
+}
+
+export function MtdUpdatesSection({ summary, records, today, vehicleFixes, statementChecks }: MtdUpdatesProps) {
   const sentUpdates = useSentUpdates();
   const offered = consolidatedOffered(summary.year, summary.totals.turnover);
   const [chosen, setChosen] = useState<ExpensesShape>('itemised');
@@ -89,13 +92,13 @@ export function MtdUpdatesSection({ summary, records, today }: { summary: TaxSum
           />
         ))}
       </ol>
-      <YearEnd summary={summary} records={records} sentUpdates={sentUpdates ?? []} />
+      <YearEnd summary={summary} records={records} sentUpdates={sentUpdates ?? []} vehicleFixes={vehicleFixes} statementChecks={statementChecks} />
     </Section>
   );
 }
 
 /** The year-end checklist, and what the final declaration needs that this app does not hold. */
-function YearEnd({ summary, records, sentUpdates }: { summary: TaxSummary; records: TaxRecords; sentUpdates: readonly LocalSentUpdate[] }) {
+function YearEnd({ summary, records, sentUpdates, vehicleFixes, statementChecks }: Omit<MtdUpdatesProps, 'today'> & { sentUpdates: readonly LocalSentUpdate[] }) {
   const quarters = summary.quarters.map((quarter) => {
     const sent = standingSent(sentUpdates, summary.year, quarter.number);
     if (!sent) return { number: quarter.number, sent: false, changedSinceSent: false };
@@ -105,7 +108,8 @@ function YearEnd({ summary, records, sentUpdates }: { summary: TaxSummary; recor
   const items = yearEndChecklist({
     year: summary.year,
     quarters,
-    openVehicles: summary.vehicleMethods.map((vehicle) => vehicle.name),
+    openVehicles: openVehicles(summary.vehicleMethods, vehicleFixes).map((vehicle) => vehicle.name),
+    statementChecks,
     expensesWithoutReceipts: records.expenses.filter((e) => e.deleted !== 1 && e.date >= summary.from && e.date <= summary.to && e.receipts.length === 0).length,
   });
   const due = finalDeclarationDue(summary.year);
@@ -117,6 +121,14 @@ function YearEnd({ summary, records, sentUpdates }: { summary: TaxSummary; recor
           <li key={item.id} data-done={item.done ? true : undefined}>
             <span aria-hidden="true">{item.done ? '✓' : '!'}</span> <span className="visually-hidden">{item.done ? 'Done: ' : 'To do: '}</span>
             {item.text}
+            {item.link ? (
+              <>
+                {' '}
+                <Link className={styles.checklistLink} to={item.link.to}>
+                  {item.link.label}
+                </Link>
+              </>
+            ) : null}
           </li>
         ))}
       </ul>
@@ -232,7 +244,7 @@ function SentNote({ sent, changes, records, quarter }: { sent: LocalSentUpdate; 
             {changes.map((change) => (
               <li key={change.field} className={styles.row}>
                 <span className={styles.rowLabel}>
-                  <span>{LABELS[change.field.split('.')[1] ?? ''] ?? change.field}</span>
+                  <span>{figureLabel(change.field)}</span>
                   <span className={styles.rowHint}>
                     sent {money(change.sent)}, now {money(change.now)}
                   </span>
@@ -328,7 +340,7 @@ function Figure({ field, group, amount, lines }: { field: FigureKey; group: stri
       <details>
         <summary>
           <span className={styles.rowLabel}>
-            <span>{LABELS[field] ?? field}</span>
+            <span>{figureLabel(field)}</span>
             <span className={styles.rowHint}>
               {group}.{field}
             </span>
@@ -338,7 +350,7 @@ function Figure({ field, group, amount, lines }: { field: FigureKey; group: stri
         {lines.length === 0 ? (
           <p className={styles.muted}>No records.</p>
         ) : (
-          <ul className={styles.behind} aria-label={`Records behind ${LABELS[field] ?? field}`}>
+          <ul className={styles.behind} aria-label={`Records behind ${figureLabel(field)}`}>
             {lines.map((line, index) => (
               <li key={`${line.kind}:${line.recordId}:${line.date}:${index}`}>
                 <span>
