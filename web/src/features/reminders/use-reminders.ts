@@ -25,11 +25,21 @@ interface ReminderFacts {
 }
 
 export async function readReminderFacts(db: LocalDb, today: string): Promise<ReminderFacts> {
-  const [records, receipts, settings, sentUpdates] = await Promise.all([readTaxRecords(db), receiptCounts(db), db.getDoc('settings'), db.sentUpdates.where('deleted').equals(0).toArray()]);
+  const [records, receipts, settings, sentUpdates] = await Promise.all([
+    readTaxRecords(db),
+    receiptCounts(db),
+    db.getDoc('settings'),
+    db.sentUpdates.where('deleted').equals(0).toArray(),
+  ]);
   const { entries } = records;
   const turnover = new Map<TaxYearLabel, number>();
   for (const entry of entries) turnover.set(taxYearOf(entry.date), (turnover.get(taxYearOf(entry.date)) ?? 0) + entry.total);
-  return { logged: new Set(entries.map((entry) => entry.date)), turnover, receipts, election: settingsQuarters(settings), sent: new Set(sentUpdates.map((sent) => sentKey(sent.taxYear as TaxYearLabel, sent.quarter))),
+  return {
+    logged: new Set(entries.map((entry) => entry.date)),
+    turnover,
+    receipts,
+    election: settingsQuarters(settings),
+    sent: new Set(sentUpdates.map((sent) => sentKey(sent.taxYear as TaxYearLabel, sent.quarter))),
     // Only when an update was sent: the tax figures are not worked out on the dashboard otherwise.
     uncarried: sentUpdates.length > 0 ? uncarriedChanges(records, sentUpdates, today) : [],
   };
