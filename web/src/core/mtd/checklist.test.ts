@@ -2,24 +2,31 @@ import { describe, expect, it } from 'vitest';
 import { yearEndChecklist } from './checklist';
 
 const checked = { done: 12, open: [] };
-const all = (sent: boolean[], changed: boolean[] = [false, false, false, false]) => sent.map((s, i) => ({ number: i + 1, sent: s, changedSinceSent: changed[i]! }));
+const all = (sent: boolean[]) => sent.map((s, i) => ({ number: i + 1, sent: s }));
+const uncarried = (quarters: number[], lastSent: number) => ({ year: '2026-27' as const, quarters, lastSent, changes: [{ field: 'periodIncome.turnover', sent: 1, now: 2 }] });
 
 describe('the year-end checklist', () => {
   it('is done when every quarter is sent, nothing changed since the last, vehicles settled and receipts kept', () => {
-    expect(yearEndChecklist({ year: '2026-27', quarters: all([true, true, true, true]), openVehicles: [], statementChecks: checked, expensesWithoutReceipts: 0 }).every((item) => item.done)).toBe(true);
+    expect(yearEndChecklist({ year: '2026-27', quarters: all([true, true, true, true]), uncarried: null, openVehicles: [], statementChecks: checked, expensesWithoutReceipts: 0 }).every((item) => item.done)).toBe(true);
   });
 
   it('lists what is missing', () => {
-    const items = yearEndChecklist({ year: '2026-27', quarters: all([true, true, false, false], [true, false, false, false]), openVehicles: ['Van'], statementChecks: checked, expensesWithoutReceipts: 2 });
+    const items = yearEndChecklist({ year: '2026-27', quarters: all([true, true, false, false]), uncarried: null, openVehicles: ['Van'], statementChecks: checked, expensesWithoutReceipts: 2 });
     expect(items.map((item) => [item.id, item.done, item.text])).toEqual([
       ['quarters', false, 'Not marked as sent: Q3, Q4'],
-      // Q1's change went into Q2, sent after it.
+      // A Q1 change made before Q2 was sent went into Q2: nothing uncarried.
       ['changes', true, 'No changes since the last update sent'],
       ['vehicles', false, 'Method still to choose for good: Van (once a sent update or an earlier year’s return uses it, it stays with the vehicle)'],
       ['statements', true, 'Every pay period’s statement is checked (12 periods)'],
       ['receipts', false, '2 expenses have no receipt photo'],
     ]);
-    expect(yearEndChecklist({ year: '2026-27', quarters: all([true, true, true, true], [false, false, false, true]), openVehicles: [], statementChecks: checked, expensesWithoutReceipts: 1 }).slice(1, 2)[0]).toMatchObject({ done: false, text: 'Changed since sent, not yet in a later update: Q4' });
+    expect(yearEndChecklist({ year: '2026-27', quarters: all([true, true, true, true]), uncarried: uncarried([4], 4), openVehicles: [], statementChecks: checked, expensesWithoutReceipts: 1 }).slice(1, 2)[0]).toMatchObject({ done: false, text: 'Changed since sent, not yet in a later update: Q4' });
+    // Named by the quarters whose records changed, not the last one sent.
+    expect(yearEndChecklist({ year: '2026-27', quarters: all([true, true, false, false]), uncarried: uncarried([1, 2], 2), openVehicles: [], statementChecks: checked, expensesWithoutReceipts: 0 })[1]).toEqual({
+      id: 'changes',
+      done: false,
+      text: 'Changed since sent, not yet in a later update: Q1, Q2',
+    });
   });
 
   const week = (start: string, end: string) => ({ start, end });
@@ -48,7 +55,7 @@ describe('the year-end checklist', () => {
       { label: 'Open statement checks', to: '/app/history?view=invoices' },
     ],
   ] as const)('the statement checks of the year: %s', (_, statementChecks, done, text, link) => {
-    const item = yearEndChecklist({ year: '2025-26', quarters: all([true, true, true, true]), openVehicles: [], statementChecks, expensesWithoutReceipts: 0 }).find((i) => i.id === 'statements');
+    const item = yearEndChecklist({ year: '2025-26', quarters: all([true, true, true, true]), uncarried: null, openVehicles: [], statementChecks, expensesWithoutReceipts: 0 }).find((i) => i.id === 'statements');
     expect(item).toEqual({ id: 'statements', done, text, ...(link ? { link } : {}) });
   });
 });

@@ -6,11 +6,14 @@ import { historyView } from '@/lib/paths';
 import { periodWords } from '@/core/pay-periods/pay-period';
 import type { OpenPeriodCheck, YearStatementChecks } from '@/core/statements/year-checks';
 import type { TaxYearLabel } from '@/core/tax/tax-year';
+import type { UncarriedChange } from './uncarried';
 
 export interface ChecklistInput {
   year: TaxYearLabel;
-  /** Each quarter: whether a snapshot stands, and whether the records changed since. */
-  quarters: { number: number; sent: boolean; changedSinceSent: boolean }[];
+  /** Each quarter: whether a snapshot stands. */
+  quarters: { number: number; sent: boolean }[];
+  /** What the year's last update sent does not carry, if anything (core/mtd/uncarried.ts, the reminders' rule too). */
+  uncarried: UncarriedChange | null;
   /** Vehicles whose method is still open: no earlier year's records used it, no sent update claimed it. */
   openVehicles: string[];
   /** The year's pay periods and their statement checks (core/statements/year-checks.ts). */
@@ -46,20 +49,16 @@ function statementsItem({ done, open }: YearStatementChecks): ChecklistItem {
   };
 }
 
-const list = (numbers: number[]) => numbers.map((n) => `Q${n}`).join(', ');
+const list = (numbers: readonly number[]) => numbers.map((n) => `Q${n}`).join(', ');
 
-export function yearEndChecklist({ quarters, openVehicles, statementChecks, expensesWithoutReceipts }: ChecklistInput): ChecklistItem[] {
+export function yearEndChecklist({ quarters, uncarried, openVehicles, statementChecks, expensesWithoutReceipts }: ChecklistInput): ChecklistItem[] {
   const unsent = quarters.filter((q) => !q.sent).map((q) => q.number);
-  const changed = quarters.filter((q) => q.sent && q.changedSinceSent).map((q) => q.number);
-  // A change in a quarter is carried by any later quarter sent after it: only the last sent one's changes are unexplained.
-  const lastSent = Math.max(0, ...quarters.filter((q) => q.sent).map((q) => q.number));
-  const unexplained = changed.filter((n) => n === lastSent);
   return [
     { id: 'quarters', done: unsent.length === 0, text: unsent.length === 0 ? 'Every quarterly update is marked as sent' : `Not marked as sent: ${list(unsent)}` },
     {
       id: 'changes',
-      done: unexplained.length === 0,
-      text: unexplained.length === 0 ? 'No changes since the last update sent' : `Changed since sent, not yet in a later update: ${list(unexplained)}`,
+      done: uncarried === null,
+      text: uncarried === null ? 'No changes since the last update sent' : `Changed since sent, not yet in a later update: ${list(uncarried.quarters)}`,
     },
     {
       id: 'vehicles',

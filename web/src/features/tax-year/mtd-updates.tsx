@@ -9,7 +9,7 @@ import { Button } from '@/components/button';
 import { changedAfter, recordsBehind, type FigureKey, type RecordLine } from '@/core/mtd/behind';
 import { changesSinceSent, standingSent, type FigureChange } from '@/core/mtd/sent';
 import { yearEndChecklist } from '@/core/mtd/checklist';
-import { openVehicles, type VehicleFix } from '@/core/mtd/vehicle-fixed';
+import { uncarriedChanges } from '@/core/mtd/uncarried';
 import type { YearStatementChecks } from '@/core/statements/year-checks';
 import { Link } from 'react-router';
 import { finalDeclarationDue } from '@/core/mtd/quarters';
@@ -33,12 +33,12 @@ interface MtdUpdatesProps {
   summary: TaxSummary;
   records: TaxRecords;
   today: string;
-  /** Vehicles whose method a sent update fixed. */
-  vehicleFixes: ReadonlyMap<string, VehicleFix>;
+  /** Vehicles whose method is still open: no earlier year kept it, no sent update fixed it. */
+  openVehicleNames: string[];
   statementChecks: YearStatementChecks;
 }
 
-export function MtdUpdatesSection({ summary, records, today, vehicleFixes, statementChecks }: MtdUpdatesProps) {
+export function MtdUpdatesSection({ summary, records, today, openVehicleNames, statementChecks }: MtdUpdatesProps) {
   const sentUpdates = useSentUpdates();
   const offered = consolidatedOffered(summary.year, summary.totals.turnover);
   const [chosen, setChosen] = useState<ExpensesShape>('itemised');
@@ -92,23 +92,18 @@ export function MtdUpdatesSection({ summary, records, today, vehicleFixes, state
           />
         ))}
       </ol>
-      <YearEnd summary={summary} records={records} sentUpdates={sentUpdates ?? []} vehicleFixes={vehicleFixes} statementChecks={statementChecks} />
+      <YearEnd summary={summary} records={records} today={today} sentUpdates={sentUpdates ?? []} openVehicleNames={openVehicleNames} statementChecks={statementChecks} />
     </Section>
   );
 }
 
 /** The year-end checklist, and what the final declaration needs that this app does not hold. */
-function YearEnd({ summary, records, sentUpdates, vehicleFixes, statementChecks }: Omit<MtdUpdatesProps, 'today'> & { sentUpdates: readonly LocalSentUpdate[] }) {
-  const quarters = summary.quarters.map((quarter) => {
-    const sent = standingSent(sentUpdates, summary.year, quarter.number);
-    if (!sent) return { number: quarter.number, sent: false, changedSinceSent: false };
-    const now = updateJson(updateFigures({ year: summary.year, periodStart: quarter.periodStart, periodEnd: quarter.to, totals: quarter.totals }, sent.shape, summary.totals.turnover));
-    return { number: quarter.number, sent: true, changedSinceSent: changesSinceSent(sent.file, now).length > 0 };
-  });
+function YearEnd({ summary, records, today, sentUpdates, openVehicleNames, statementChecks }: MtdUpdatesProps & { sentUpdates: readonly LocalSentUpdate[] }) {
   const items = yearEndChecklist({
     year: summary.year,
-    quarters,
-    openVehicles: openVehicles(summary.vehicleMethods, vehicleFixes).map((vehicle) => vehicle.name),
+    quarters: summary.quarters.map((quarter) => ({ number: quarter.number, sent: standingSent(sentUpdates, summary.year, quarter.number) !== null })),
+    uncarried: uncarriedChanges(records, sentUpdates, today).find((change) => change.year === summary.year) ?? null,
+    openVehicles: openVehicleNames,
     statementChecks,
     expensesWithoutReceipts: records.expenses.filter((e) => e.deleted !== 1 && e.date >= summary.from && e.date <= summary.to && e.receipts.length === 0).length,
   });

@@ -20,7 +20,7 @@ import { keptMethod } from '@/features/mileage/vehicle-form-schema';
 import { DatesSection, EstimateSection, ExpensesSection, IncomeSection, MileageSection, QuartersSection } from './tax-year-sections';
 import { useTaxRecords } from './use-tax-records';
 import { VehicleCostWarnings, VehicleMethodsSection } from './vehicle-costs';
-import { vehicleFixes } from '@/core/mtd/vehicle-fixed';
+import { openVehicles, vehicleFixes } from '@/core/mtd/vehicle-fixed';
 import { yearStatementChecks } from '@/core/statements/year-checks';
 import { useSentUpdates } from '@/features/sent-updates/use-sent-updates';
 import { useStatementChecks } from '@/features/statement-checks/use-statement-checks';
@@ -81,6 +81,10 @@ function TaxYear({ summary, records, today }: { summary: TaxSummary; records: De
   const checks = useStatementChecks();
   // A vehicle whose miles or running costs a sent update covers keeps its method (core/mtd/vehicle-fixed.ts).
   const fixes = useMemo(() => vehicleFixes(records.vehicles.map((vehicle) => vehicle.id), records, sentUpdates ?? []), [records, sentUpdates]);
+  // Settled: kept by an earlier year's miles, or fixed by a sent update.
+  const openVehicleNames = openVehicles(summary.vehicleMethods, fixes)
+    .filter((vehicle) => !keptMethods.has(vehicle.vehicleId))
+    .map((vehicle) => vehicle.name);
   const statementChecks = useMemo(
     () =>
       yearStatementChecks({
@@ -119,7 +123,7 @@ function TaxYear({ summary, records, today }: { summary: TaxSummary; records: De
       <EstimateSection summary={summary} />
       <DatesSection summary={summary} />
       <QuartersSection summary={summary} />
-      <MtdUpdatesSection summary={summary} records={records} today={today} vehicleFixes={fixes} statementChecks={statementChecks} />
+      <MtdUpdatesSection summary={summary} records={records} today={today} openVehicleNames={openVehicleNames} statementChecks={statementChecks} />
       <TaxExports summary={summary} records={records} />
     </>
   );
