@@ -3,6 +3,9 @@
 // day edited on the device while it is offline (through the history's editor) shows "changed
 // since sent" with the difference on Q1, Q3's file carries it, the year-end checklist lists what
 // is missing, and back online a second device sees the snapshots and the change.
+// Also: the van's method is open with both figures until Q1 is sent, then fixed by the Q1 update
+// (the tax year and the vehicle form say so); the dashboard's reminders name the Q1 change with
+// its difference and open the year's updates; the checklist names a statement check £25 short.
 // The year is 2025-26 so every quarter has ended whenever this runs.
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
@@ -68,15 +71,37 @@ describe('MTD quarterly updates', () => {
       { id: crypto.randomUUID(), name: 'expense.put', args: { id: crypto.randomUUID(), date: '2025-05-12', amount: 65_00, category: 'fuel', note: 'Shell', courierId: null, vehicleId: van, repeat: 'once', repeatUntil: null, receipts: [] } },
       { id: crypto.randomUUID(), name: 'expense.put', args: { id: crypto.randomUUID(), date: '2025-07-01', amount: 15_00, category: 'phone', note: '', courierId: null, vehicleId: null, repeat: 'once', repeatUntil: null, receipts: [] } },
       { id: crypto.randomUUID(), name: 'mileage.put', args: { id: crypto.randomUUID(), date: '2025-05-10', vehicleId: van, courierId: null, odometerStart: null, odometerEnd: null, businessMiles: 100, commuteMiles: 0, note: '' } },
+      // DPD's statement for the week of the Q1 day, which paid the £120.00 the log says (until the edit below).
+      {
+        id: crypto.randomUUID(),
+        name: 'invoice.put',
+        args: { id: crypto.randomUUID(), courierId: dpd, periodStart: '2025-05-04', periodEnd: '2025-05-10', paid: 120_00, stops: null, reference: '', parcels: null, collections: null, deductions: null, status: 'unchecked', note: '' },
+      },
     ]);
     await openYear(page);
+    // The van's method is open: both figures for the year so far.
+    await page.getByRole('region', { name: 'Transit: both methods' }).getByText('Flat rate', { exact: true }).waitFor();
     // Q1: £390 of days; the van's fuel is not claimed (the 100 miles at 45p are).
     const q1 = await downloadedJson(page, 1);
     assert.deepEqual(q1.periodIncome, { turnover: 390 });
     assert.equal(q1.periodExpenses.carVanTravelExpenses, 65 + 45);
     await markSent(page, 1, 'HMRC-Q1');
+    // Q1 claimed the van's 100 miles at the flat rate: its method is fixed now, the comparison gone.
+    const fixed = page.getByRole('region', { name: 'Transit: method fixed' });
+    await fixed.waitFor();
+    assert.match(await fixed.innerText(), /Fixed by the Q1 2025–26 update sent on \d{1,2} \w+ \d{4}: flat rate\./);
+    assert.equal(await page.getByRole('region', { name: 'Transit: both methods' }).count(), 0);
+    assert.match(await page.getByRole('list', { name: 'Year-end checklist' }).innerText(), /Every vehicle’s method is settled/);
     await markSent(page, 2, 'HMRC-Q2');
     await serverHolds(page, 'both snapshots', (all) => all.filter((r) => r.kind === 'sentUpdate').length === 2);
+
+    // The vehicle form no longer offers to change the method, and says why.
+    await page.goto('/app/spending?view=mileage');
+    await page.getByRole('button', { name: 'Edit Transit' }).click();
+    const vehicleForm = page.getByRole('form', { name: 'Edit Transit' });
+    assert.equal(await vehicleForm.getByLabel('How its costs are claimed').isDisabled(), true);
+    await vehicleForm.getByText(/Its method is fixed: the Q1 2025–26 update you sent on \d{2}\/\d{2}\/\d{4} claimed it\./).waitFor();
+    await vehicleForm.getByRole('button', { name: 'Cancel' }).click();
 
     // The second device is signed in before the change, so it sees it arrive.
     const other = await newPage(run.browser, run.server);
@@ -100,10 +125,28 @@ describe('MTD quarterly updates', () => {
     // Q3's cumulative file includes it.
     const q3 = await downloadedJson(page, 3);
     assert.equal(q3.periodIncome.turnover, 145 + 150 + 120 + 140 + 120);
-    // The checklist: Q3 and Q4 not sent, the van's method open, two expenses without receipts.
+    // The checklist: Q3 and Q4 not sent, two expenses without receipts, and the statement checks
+    // to do: DPD's week of the edited day now shows £25.00 short; other weeks are not checked.
     const checklist = await page.getByRole('list', { name: 'Year-end checklist' }).innerText();
     assert.match(checklist, /Not marked as sent: Q3, Q4/);
     assert.match(checklist, /2 expenses have no receipt photo/);
+    assert.match(checklist, /Statement checks to do: .*DPD 04\/05\/2025 – 10\/05\/2025 \(£25\.00 short\)/);
+    assert.match(checklist, /\(not checked\)/);
+    assert.equal(await page.getByRole('list', { name: 'Year-end checklist' }).getByRole('link', { name: 'Open statement checks' }).getAttribute('href'), '/app/history?view=invoices');
+
+    // Still offline, the dashboard's reminders name the Q1 change, its difference and where it goes.
+    await page.goto('/app/dashboard');
+    const reminder = page.getByRole('listitem').filter({ hasText: 'records changed since the update was sent' });
+    await reminder.waitFor();
+    assert.equal(
+      (await reminder.locator('p').innerText()).trim(),
+      'Your Q1 2025–26 records changed since the update was sent: Turnover +£25.00. The change goes into your next cumulative update (Q3).',
+    );
+    // Its link opens 2025-26's updates, where Q1 shows the change.
+    await reminder.getByRole('link', { name: 'Open the updates' }).click();
+    await page.waitForURL(/\/app\/tax\?year=2025-26#tax-updates$/);
+    await page.getByRole('note', { name: 'Q1 changed since sent' }).waitFor();
+    assert.equal(await page.getByLabel('Tax year', { exact: true }).inputValue(), '2025-26');
 
     // Back online, the edit reaches the server and the second device sees both snapshots and the change.
     await goOnlineUntilSynced(context, page);

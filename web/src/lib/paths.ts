@@ -37,6 +37,11 @@ export function whatIfLink(courierId: string, choice: { card: string } | { from:
   return `${routes.whatIf}?${new URLSearchParams({ courier: courierId, ...choice }).toString()}`;
 }
 
+/** The tax year page on a year's quarterly updates (a reminder's link). */
+export function taxYearUpdates(year: string): string {
+  return `${routes.taxYear}?${new URLSearchParams({ year }).toString()}#tax-updates`;
+}
+
 /** The login page opened on its Sign Up tab (the landing's "Get Started"). */
 export const signUpLink = `${routes.login}?mode=sign-up`;
 

@@ -108,6 +108,17 @@ export function updateJson(figures: UpdateFigures): string {
   return `${JSON.stringify(body, null, 2)}\n`;
 }
 
+/** A figure's name on the screen, by its HMRC field ("periodIncome.turnover" or "turnover"). */
+export function figureLabel(field: string): string {
+  const key = field.split('.').at(-1) ?? field;
+  if (key === 'turnover') return 'Turnover';
+  if (key === 'consolidatedExpenses') return 'Allowable expenses (one total)';
+  const disallowable = key.endsWith('Disallowable');
+  const label = MTD_EXPENSE_FIELDS.find(({ field: name }) => name === (disallowable ? key.slice(0, -'Disallowable'.length) : key))?.label;
+  if (!label) return field;
+  return disallowable ? `${label}: not claimed` : label;
+}
+
 /** "mtd-update-2026-27-Q1.json" */
 export function updateFileName(year: TaxYearLabel, quarter: number, ext: 'json' | 'csv'): string {
   return `mtd-update-${year}-Q${quarter}.${ext}`;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TaxYearLabel } from '@/core/tax/tax-year';
 import { addDays, weekdayOf } from '@/lib/week';
-import { dueReminders, finalDeclarationReminder, overdueReminder, quarterReminder, sentKey, receiptsReminder, unansweredQueryReminder, unloggedDays, unloggedReminder, usualWeekdays, type TrackedQuery } from './reminders';
+import { changedSinceSentReminder, dueReminders, finalDeclarationReminder, overdueReminder, quarterReminder, sentKey, receiptsReminder, unansweredQueryReminder, unloggedDays, unloggedReminder, usualWeekdays, type TrackedQuery } from './reminders';
 
 // Tuesday 24 November 2026.
 const TODAY = '2026-11-24';
@@ -135,6 +135,46 @@ describe('overdue updates and the final declaration', () => {
     expect(finalDeclarationReminder('2027-11-30', over)).toBeNull();
     expect(finalDeclarationReminder('2028-02-01', over)).toBeNull();
     expect(finalDeclarationReminder('2027-12-02', () => 0)).toBeNull();
+  });
+});
+
+describe('changes since sent', () => {
+  const turnover = (sent: number, now: number) => ({ field: 'periodIncome.turnover', sent, now });
+  it.each([
+    ['nothing uncarried: quiet', [], null],
+    [
+      'a Q1 change after Q2 was sent: the quarter, the difference and the next update',
+      [{ year: '2025-26', quarters: [1], lastSent: 2, changes: [turnover(390_00, 415_00)] }],
+      'Your Q1 2025–26 records changed since the update was sent: Turnover +£25.00. The change goes into your next cumulative update (Q3).',
+    ],
+    [
+      'a lower figure, and changes in two quarters',
+      [{ year: '2026-27', quarters: [1, 2], lastSent: 2, changes: [turnover(500_00, 480_00), { field: 'periodExpenses.adminCosts', sent: 10_00, now: 25_50 }] }],
+      'Your Q1 and Q2 2026–27 records changed since the update was sent: Turnover −£20.00; Admin costs +£15.50. The change goes into your next cumulative update (Q3).',
+    ],
+    [
+      'after Q4: the final declaration carries it',
+      [{ year: '2025-26', quarters: [4], lastSent: 4, changes: [{ field: 'periodDisallowableExpenses.carVanTravelExpensesDisallowable', sent: 0, now: 65_00 }] }],
+      'Your Q4 2025–26 records changed since the update was sent: Car, van and travel: not claimed +£65.00. The change goes into your final declaration.',
+    ],
+    [
+      'three figures named, then "and N more"; two years, one sentence each',
+      [
+        { year: '2025-26', quarters: [1, 2, 3], lastSent: 3, changes: [turnover(1, 2), turnover(1, 3), turnover(1, 4), turnover(1, 5)] },
+        { year: '2026-27', quarters: [1], lastSent: 1, changes: [turnover(0, 1)] },
+      ],
+      'Your Q1, Q2 and Q3 2025–26 records changed since the update was sent: Turnover +£0.01; Turnover +£0.02; Turnover +£0.03 and 1 more. The change goes into your next cumulative update (Q4). Your Q1 2026–27 records changed since the update was sent: Turnover +£0.01. The change goes into your next cumulative update (Q2).',
+    ],
+  ] as const)('%s', (_, uncarried, text) => {
+    const reminder = changedSinceSentReminder(uncarried);
+    expect(reminder?.text ?? null).toBe(text);
+    if (reminder) expect(reminder).toMatchObject({ kind: 'changedSinceSent', link: { label: 'Open the updates', to: `/app/tax?year=${uncarried[0]!.year}#tax-updates` } });
+  });
+
+  it('is listed after an overdue update, whether or not MTD applies', () => {
+    const uncarried = [{ year: '2025-26' as const, quarters: [1], lastSent: 2, changes: [turnover(1, 2)] }];
+    const due = dueReminders({ today: TODAY, logged: worked(WEEKDAYS), incomeOf: () => 0, receipts: { waiting: 1, failed: 0 }, uncarried });
+    expect(due.map((reminder) => reminder.kind)).toEqual(['changedSinceSent', 'receipts']);
   });
 });
 

@@ -1,16 +1,19 @@
 // The reminders the dashboard shows, computed on the device from its own store (no push
 // service): days the driver usually works but has not logged, a Making Tax Digital quarterly
-// update due soon (only when MTD applies), and receipt photos still waiting to upload.
+// update due soon or overdue (only when MTD applies), a sent update's records changed since and
+// not yet carried by a later one, the final declaration, and receipt photos still waiting to upload.
 // Pure functions of what is passed in, so every rule has a table test.
-import { routes, spendingView, statementQueryPage } from '@/lib/paths';
+import { routes, spendingView, statementQueryPage, taxYearUpdates } from '@/lib/paths';
 import { QUERY_REMINDER_DAYS, reminderDay, type QueryTracking } from '@/core/statement-queries/query';
-import { formatShortDate } from '@/lib/format';
+import { formatPence, formatShortDate, listText } from '@/lib/format';
 import { mtdFor } from '@/core/tax/mtd';
 import { finalDeclarationDue, mtdQuarters, type MtdQuarters } from '@/core/mtd/quarters';
+import type { UncarriedChange } from '@/core/mtd/uncarried';
+import { figureLabel } from '@/core/mtd/update';
 import { currentTaxYear, startYearOf, taxYearLabel, type TaxYearLabel } from '@/core/tax/tax-year';
 import { addDays, weekdayOf } from '@/lib/week';
 
-export type ReminderKind = 'unlogged' | 'quarter' | 'quarterOverdue' | 'finalDeclaration' | 'receipts' | 'queryUnanswered';
+export type ReminderKind = 'unlogged' | 'quarter' | 'quarterOverdue' | 'changedSinceSent' | 'finalDeclaration' | 'receipts' | 'queryUnanswered';
 
 export interface Reminder {
   kind: ReminderKind;
@@ -137,6 +140,35 @@ export function overdueReminder(today: string, incomeOf: (year: TaxYearLabel) =>
   return null;
 }
 
+/** How many figure differences are named before "and N more". */
+export const NAMED_CHANGES = 3;
+
+const signed = (pence: number) => `${pence > 0 ? '+' : ''}${formatPence(pence)}`;
+const quarterList = (numbers: readonly number[]) => listText(numbers.map((n) => `Q${n}`));
+
+/** One year's change in words: which quarter, the difference in £, and where it goes. */
+function changedWords({ year, quarters, lastSent, changes }: UncarriedChange): string {
+  const named = changes.slice(0, NAMED_CHANGES).map((change) => `${figureLabel(change.field)} ${signed(change.now - change.sent)}`);
+  const more = changes.length - NAMED_CHANGES;
+  const where = lastSent >= 4 ? 'your final declaration' : `your next cumulative update (Q${lastSent + 1})`;
+  return `Your ${quarterList(quarters)} ${year.replace('-', '–')} records changed since the update was sent: ${named.join('; ')}${more > 0 ? ` and ${more} more` : ''}. The change goes into ${where}.`;
+}
+
+/**
+ * Records inside a sent quarter changed afterwards and no later sent update carries them (the
+ * rule is core/mtd/uncarried.ts). Not tied to MTD applying: a driver who sent updates keeps
+ * them true, voluntarily or not. The link opens the oldest such year's updates.
+ */
+export function changedSinceSentReminder(uncarried: readonly UncarriedChange[]): Reminder | null {
+  const first = uncarried[0];
+  if (!first) return null;
+  return {
+    kind: 'changedSinceSent',
+    text: uncarried.map(changedWords).join(' '),
+    link: { label: 'Open the updates', to: taxYearUpdates(first.year) },
+  };
+}
+
 /** Last tax year's final declaration, from 60 days before its 31 January deadline, when MTD applied that year. */
 export function finalDeclarationReminder(today: string, incomeOf: (year: TaxYearLabel) => number): Reminder | null {
   const year = taxYearLabel(startYearOf(currentTaxYear(today)) - 1);
@@ -200,14 +232,17 @@ export interface ReminderInputs {
   /** The statement queries, and the days a sent one may wait for an answer (a synced setting). */
   queries?: readonly TrackedQuery[];
   queryReminderDays?: number;
+  /** What the last update sent of each year does not carry (core/mtd/uncarried.ts). */
+  uncarried?: readonly UncarriedChange[];
 }
 
 /** Every reminder due now, in a fixed order. */
-export function dueReminders({ today, logged, incomeOf, receipts, election = 'standard', sent = new Set(), queries = [], queryReminderDays = QUERY_REMINDER_DAYS.default }: ReminderInputs): Reminder[] {
+export function dueReminders({ today, logged, incomeOf, receipts, election = 'standard', sent = new Set(), queries = [], queryReminderDays = QUERY_REMINDER_DAYS.default, uncarried = [] }: ReminderInputs): Reminder[] {
   return [
     unloggedReminder(today, logged),
     quarterReminder(today, incomeOf, election),
     overdueReminder(today, incomeOf, election, sent),
+    changedSinceSentReminder(uncarried),
     finalDeclarationReminder(today, incomeOf),
     receiptsReminder(receipts.waiting, receipts.failed),
     unansweredQueryReminder(today, queries, queryReminderDays),

@@ -36,6 +36,14 @@ describe('the vehicle form', () => {
     expect(validateVehicleForm({ name: 'Old van', type: 'motorcycle', method: 'flatRate', commuteMiles: '' }, 'flatRate').ok).toBe(true);
   });
 
+  it('keeps the method a sent update fixed, saying so', () => {
+    const van = { name: 'Van', type: 'carVan' as const, method: 'flatRate' as const, commuteMiles: 0 };
+    expect(validateVehicleForm({ ...vehicleFormOf(van), type: 'bicycle' }, 'flatRate', vehicleMessages.methodFixed)).toEqual({
+      ok: false,
+      errors: { type: 'A quarterly update you sent claimed this vehicle’s method. HMRC says it keeps it while you use the vehicle for your business.' },
+    });
+  });
+
   describe('keptMethod', () => {
     const van = { id: 'van', method: 'flatRate' as const };
     // Today is in 2026-27 (from 6 April 2026).

@@ -1,7 +1,8 @@
 // The vehicle form, as typed, to what is stored. Bounds are the server's vehicle rules (the
 // generated contract). Two tax rules live here too: a bicycle is always actual costs (the
 // self-employed flat rate, ITTOIA 2005 s94D, covers cars, goods vehicles and motorcycles only),
-// and a vehicle keeps its method once it was used in an earlier tax year.
+// and a vehicle keeps its method once it was used in an earlier tax year or a sent quarterly
+// update claimed it (core/mtd/vehicle-fixed.ts).
 import { z } from '@/lib/zod';
 import { forbiddenCharactersMessage, hasForbiddenCharacters } from '@/lib/text-rules';
 import { parseForm, type FieldErrors, type FormResult } from '@/lib/form';
@@ -19,6 +20,7 @@ export const vehicleMessages = {
   bicycle: 'A bicycle’s costs are claimed as actual costs: HMRC’s flat mileage rate for the self-employed covers cars, vans and motorcycles only.',
   commute: `Enter the commute as whole miles from 0 to ${MAX_COMMUTE_MILES}, or leave it empty`,
   methodKept: 'This vehicle has used this method in an earlier tax year. HMRC says it keeps it while you use the vehicle for your business.',
+  methodFixed: 'A quarterly update you sent claimed this vehicle’s method. HMRC says it keeps it while you use the vehicle for your business.',
 } as const;
 
 export interface VehicleFormInput {
@@ -51,8 +53,8 @@ export function keptMethod(
   return usedEarlier ? vehicle.method : null;
 }
 
-/** The schema for a new vehicle (kept = null) or an edit of one whose method is kept. */
-export function vehicleFormSchema(kept: VehicleMethod | null) {
+/** The schema for a new vehicle (kept = null) or an edit of one whose method is kept, refused with `why`. */
+export function vehicleFormSchema(kept: VehicleMethod | null, why: string = vehicleMessages.methodKept) {
   return z
     .object({
       name: z
@@ -73,14 +75,14 @@ export function vehicleFormSchema(kept: VehicleMethod | null) {
       if (kept !== null && effectiveMethod(value.type, value.method) !== kept) {
         // Said on the field the driver changed: the type when a bicycle would force the change.
         const path = value.type === 'bicycle' && value.method === kept ? 'type' : 'method';
-        context.addIssue({ code: 'custom', path: [path], message: vehicleMessages.methodKept });
+        context.addIssue({ code: 'custom', path: [path], message: why });
       }
     })
     .transform((value): VehicleContent => ({ name: value.name, type: value.type, method: effectiveMethod(value.type, value.method), commuteMiles: value.commuteMiles }));
 }
 
-export function validateVehicleForm(input: VehicleFormInput, kept: VehicleMethod | null = null): FormResult<VehicleFormInput, VehicleContent> {
-  return parseForm(vehicleFormSchema(kept), input);
+export function validateVehicleForm(input: VehicleFormInput, kept: VehicleMethod | null = null, why?: string): FormResult<VehicleFormInput, VehicleContent> {
+  return parseForm(vehicleFormSchema(kept, why), input);
 }
 
 export function blankVehicleForm(): VehicleFormInput {

@@ -5,7 +5,9 @@ import { SelectField, TextField } from '@/components/text-field';
 import { useSyncHandle } from '@/lib/sync-react/use-sync';
 import { useRefusedFields } from '@/lib/sync-react/use-refused-fields';
 import { useForm } from '@/lib/use-form';
+import { formatShortDate } from '@/lib/format';
 import type { LocalVehicle, VehicleMethod, VehicleType } from '@/sync/types';
+import type { VehicleFix } from '@/core/mtd/vehicle-fixed';
 import { saveVehicle } from './commands';
 import { blankVehicleForm, MAX_COMMUTE_MILES, MAX_VEHICLE_NAME_CHARS, vehicleFormOf, vehicleFormSchema, vehicleMessages } from './vehicle-form-schema';
 import recordForm from '@/components/record-form.module.css';
@@ -15,14 +17,17 @@ interface VehicleFormProps {
   editing?: LocalVehicle | undefined;
   /** The method the vehicle must keep (used in an earlier tax year), or null. */
   kept: VehicleMethod | null;
+  /** The sent update that fixed the vehicle's method: the form no longer offers to change it. */
+  fixedBy?: VehicleFix | undefined;
   onSaved: (vehicle: LocalVehicle) => void;
   onCancel: () => void;
 }
 
 /** A vehicle the driver works with, and how its costs are claimed. */
-export function VehicleForm({ editing, kept, onSaved, onCancel }: VehicleFormProps) {
+export function VehicleForm({ editing, kept: keptEarlier, fixedBy, onSaved, onCancel }: VehicleFormProps) {
   const handle = useSyncHandle();
-  const schema = useMemo(() => vehicleFormSchema(kept), [kept]);
+  const kept = fixedBy && editing ? editing.method : keptEarlier;
+  const schema = useMemo(() => vehicleFormSchema(kept, fixedBy ? vehicleMessages.methodFixed : vehicleMessages.methodKept), [kept, fixedBy]);
   const refused = useRefusedFields(editing?.id);
   const form = useForm({
     refused,
@@ -59,7 +64,7 @@ export function VehicleForm({ editing, kept, onSaved, onCancel }: VehicleFormPro
         <SelectField
           label="How its costs are claimed"
           value={bicycle ? 'actualCosts' : values.method}
-          disabled={bicycle}
+          disabled={bicycle || fixedBy !== undefined}
           error={errors.method}
           onChange={(e) => update('method', e.target.value as VehicleMethod)}
         >
@@ -86,7 +91,13 @@ export function VehicleForm({ editing, kept, onSaved, onCancel }: VehicleFormPro
             : 'The flat rate covers fuel, repairs, insurance and tax. Actual costs claims those bills times the business share of the miles in this log.'}
         </span>{' '}
         <span>The commute is taken off twice a day when a day’s odometer readings become business miles: home to depot and back is not business travel.</span>{' '}
-        <span>{kept ? 'Its method is kept: it has miles in an earlier tax year.' : 'A vehicle keeps its method once it has miles in an earlier tax year.'}</span>
+        <span>
+          {fixedBy
+            ? `Its method is fixed: the Q${fixedBy.quarter} ${fixedBy.year.replace('-', '–')} update you sent on ${formatShortDate(fixedBy.sentOn)} claimed it.`
+            : kept
+              ? 'Its method is kept: it has miles in an earlier tax year.'
+              : 'A vehicle keeps its method once it has miles in an earlier tax year or a quarterly update you send claims it.'}
+        </span>
       </p>
       {form.failure ? <FormAlert message={form.failure} /> : null}
       <FormActions submitLabel={editing ? 'Save vehicle' : 'Add vehicle'} submitting={form.submitting} onCancel={onCancel} />

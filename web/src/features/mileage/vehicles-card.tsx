@@ -9,6 +9,7 @@ import type { LocalMileage, LocalVehicle } from '@/sync/types';
 import { deleteVehicle, restoreVehicle } from './commands';
 import { methodWords, vehicleTypeWords } from './mileage-words';
 import { keptMethod } from './vehicle-form-schema';
+import { useVehicleFixes } from './use-vehicle-fixes';
 import { VehicleForm } from './vehicle-form';
 import panel from '@/components/panel.module.css';
 import styles from './mileage.module.css';
@@ -33,6 +34,7 @@ export function VehiclesCard({ vehicles, log, today, adding = false, onAdded, on
   const dismiss = useCallback(() => setDeleted(null), []);
   const year = currentTaxYear(today);
   const open = editing === 'new' || adding;
+  const fixes = useVehicleFixes(vehicles, log);
 
   async function remove(vehicle: LocalVehicle) {
     await deleteVehicle(handle, vehicle.id);
@@ -73,7 +75,13 @@ export function VehiclesCard({ vehicles, log, today, adding = false, onAdded, on
         {vehicles.map((vehicle) =>
           editing === vehicle.id ? (
             <li key={vehicle.id}>
-              <VehicleForm editing={vehicle} kept={keptMethod(vehicle, log, today)} onSaved={() => setEditing(null)} onCancel={() => setEditing(null)} />
+              <VehicleForm
+                editing={vehicle}
+                kept={keptMethod(vehicle, log, today)}
+                fixedBy={fixes?.get(vehicle.id)}
+                onSaved={() => setEditing(null)}
+                onCancel={() => setEditing(null)}
+              />
             </li>
           ) : (
             <li key={vehicle.id} className={styles.item}>
@@ -83,6 +91,7 @@ export function VehiclesCard({ vehicles, log, today, adding = false, onAdded, on
                   <span className={styles.hint}>· {vehicleTypeWords[vehicle.type]}</span>
                 </p>
                 <p className={styles.hint}>{methodWords(vehicle, year)}</p>
+                {fixes?.has(vehicle.id) ? <p className={styles.hint}>Method fixed by the Q{fixes.get(vehicle.id)!.quarter} {fixes.get(vehicle.id)!.year.replace('-', '–')} update you sent</p> : null}
                 {vehicle.commuteMiles > 0 ? <p className={styles.hint}>Commute: {countWords(vehicle.commuteMiles, 'mile')} each way, taken off a day’s odometer miles</p> : null}
               </div>
               <div className={styles.itemActions}>

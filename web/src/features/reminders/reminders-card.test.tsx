@@ -6,6 +6,7 @@ import type { EntryContent } from '@/sync/types';
 import { addDays, localDay } from '@/lib/week';
 import { createTestSyncHandle } from '@/testing/sync-handle';
 import { renderWithSync } from '@/testing/render-with-sync';
+import { sha256Hex } from '@/core/mtd/sha256';
 import { dismissalKey } from './dismissals';
 import { RemindersCard } from './reminders-card';
 
@@ -54,5 +55,21 @@ describe('RemindersCard', () => {
     // The last one hidden: the card goes away.
     await app.user.click(screen.getByRole('button', { name: `Hide for 7 days: No day logged for ${words}` }));
     await waitFor(() => expect(screen.queryByRole('heading', { name: 'Reminders' })).not.toBeInTheDocument());
+  });
+
+  it('says a sent quarter changed since, by how much and where it goes, with a link to that year’s updates', async () => {
+    const handle = createTestSyncHandle();
+    // Q1 2025-26 was sent with no turnover; a £198.00 day of that quarter was saved afterwards.
+    const file = `${JSON.stringify({ periodDates: { periodStartDate: '2025-04-06', periodEndDate: '2025-07-05' }, periodIncome: { turnover: 0 }, periodExpenses: {} }, null, 2)}\n`;
+    const stamp = '2025-08-01T10:00:00.000Z';
+    await handle.db.sentUpdates.put({
+      id: 's1', taxYear: '2025-26', quarter: 1, quarters: 'standard', periodStart: '2025-04-06', periodEnd: '2025-07-05', shape: 'itemised', file, sha256: sha256Hex(file),
+      sentOn: '2025-08-01', product: 'Bridger', reference: '', supersedes: null, createdAt: stamp, updatedAt: stamp, deleted: 0, syncState: 'synced', server: null,
+    });
+    await saveEntry(handle.db, entry('2025-05-10'));
+    renderWithSync(<RemindersCard />, { handle });
+    const text = 'Your Q1 2025–26 records changed since the update was sent: Turnover +£198.00. The change goes into your next cumulative update (Q2).';
+    expect(await screen.findByText(text)).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Open the updates' })).toHaveAttribute('href', '/app/tax?year=2025-26#tax-updates');
   });
 });

@@ -1,5 +1,5 @@
 import { Bell, X } from 'lucide-react';
-import { Link } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import { Button } from '@/components/button';
 import { useNow } from '@/lib/use-now';
 import { localDay } from '@/lib/week';
@@ -11,6 +11,7 @@ import styles from './reminders.module.css';
 export function RemindersCard() {
   const now = useNow();
   const due = useReminders(now, localDay(now));
+  const { pathname } = useLocation();
   if (!due || due.reminders.length === 0) return null;
   return (
     <section className={panel.panel} aria-labelledby="reminders-title">
@@ -24,7 +25,7 @@ export function RemindersCard() {
             <div className={styles.text}>
               <p>{reminder.text}</p>
               {/* A link to a place on this page is a plain anchor: the browser scrolls to it. */}
-              {reminder.link.to.includes('#') ? (
+              {reminder.link.to.startsWith(`${pathname}#`) ? (
                 <a className={styles.link} href={reminder.link.to}>
                   {reminder.link.label}
                 </a>

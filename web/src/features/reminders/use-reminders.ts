@@ -1,6 +1,7 @@
 // The reminders due now, from the device's own store: the days with an entry and their
-// turnover (read straight from the entries table: a record feature never imports another), and
-// the receipt photos still on the upload queue. Dismissals come from localStorage per user.
+// turnover (read straight from the store: a record feature never imports another), the receipt
+// photos still on the upload queue, and the sent updates against the records now (changes since
+// sent). Dismissals come from localStorage per user.
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useState } from 'react';
 import { useSyncHandle } from '@/lib/sync-react/use-sync';
@@ -11,6 +12,8 @@ import { dismissedKinds, dismissReminder } from './dismissals';
 import { dueReminders, sentKey, type Reminder, type ReminderKind, type TrackedQuery } from '@/core/reminders/reminders';
 import { settingsQueryReminderDays, settingsQuarters } from '@/lib/sync-react/use-profile';
 import type { MtdQuarters } from '@/core/mtd/quarters';
+import { uncarriedChanges, type UncarriedChange } from '@/core/mtd/uncarried';
+import { readTaxRecords } from '@/lib/sync-react/tax-records';
 
 interface ReminderFacts {
   logged: Set<string>;
@@ -20,30 +23,42 @@ interface ReminderFacts {
   sent: Set<string>;
   queries: TrackedQuery[];
   queryReminderDays: number;
+  uncarried: UncarriedChange[];
 }
 
-export async function readReminderFacts(db: LocalDb): Promise<ReminderFacts> {
-  const [entries, receipts, settings, sentUpdates, queries] = await Promise.all([
-    db.entries.where('deleted').equals(0).toArray(),
+export async function readReminderFacts(db: LocalDb, today: string): Promise<ReminderFacts> {
+  const [records, receipts, settings, sentUpdates, queries] = await Promise.all([
+    readTaxRecords(db),
     receiptCounts(db),
     db.getDoc('settings'),
     db.sentUpdates.where('deleted').equals(0).toArray(),
     db.statementQueries.where('deleted').equals(0).toArray(),
   ]);
+  const { entries } = records;
   const turnover = new Map<TaxYearLabel, number>();
   for (const entry of entries) turnover.set(taxYearOf(entry.date), (turnover.get(taxYearOf(entry.date)) ?? 0) + entry.total);
-  return { logged: new Set(entries.map((entry) => entry.date)), turnover, receipts, election: settingsQuarters(settings), sent: new Set(sentUpdates.map((sent) => sentKey(sent.taxYear as TaxYearLabel, sent.quarter))), queries, queryReminderDays: settingsQueryReminderDays(settings) };
+  return {
+    logged: new Set(entries.map((entry) => entry.date)),
+    turnover,
+    receipts,
+    election: settingsQuarters(settings),
+    sent: new Set(sentUpdates.map((sent) => sentKey(sent.taxYear as TaxYearLabel, sent.quarter))),
+    queries,
+    queryReminderDays: settingsQueryReminderDays(settings),
+    // Only when an update was sent: the tax figures are not worked out on the dashboard otherwise.
+    uncarried: sentUpdates.length > 0 ? uncarriedChanges(records, sentUpdates, today) : [],
+  };
 }
 
 /** The reminders due and not dismissed at `now`, and the way to dismiss one; undefined on the first read. */
 export function useReminders(now: Date, today: string): { reminders: Reminder[]; dismiss: (kind: ReminderKind) => void } | undefined {
   const { db } = useSyncHandle();
-  const facts = useLiveQuery(() => readReminderFacts(db), [db]);
+  const facts = useLiveQuery(() => readReminderFacts(db, today), [db, today]);
   // Bumped on a dismissal, so the stored dismissals are read again.
   const [, setDismissals] = useState(0);
   if (!facts) return undefined;
   const hidden = dismissedKinds(localStorage, db.userId, now.getTime());
-  const reminders = dueReminders({ today, logged: facts.logged, incomeOf: (year) => facts.turnover.get(year) ?? 0, receipts: facts.receipts, election: facts.election, sent: facts.sent, queries: facts.queries, queryReminderDays: facts.queryReminderDays }).filter(
+  const reminders = dueReminders({ today, logged: facts.logged, incomeOf: (year) => facts.turnover.get(year) ?? 0, receipts: facts.receipts, election: facts.election, sent: facts.sent, queries: facts.queries, queryReminderDays: facts.queryReminderDays, uncarried: facts.uncarried }).filter(
     (reminder) => !hidden.has(reminder.kind),
   );
   return {

@@ -9,6 +9,9 @@ import { Button } from '@/components/button';
 import { changedAfter, recordsBehind, type FigureKey, type RecordLine } from '@/core/mtd/behind';
 import { changesSinceSent, standingSent, type FigureChange } from '@/core/mtd/sent';
 import { yearEndChecklist } from '@/core/mtd/checklist';
+import { uncarriedChanges } from '@/core/mtd/uncarried';
+import type { YearStatementChecks } from '@/core/statements/year-checks';
+import { Link } from 'react-router';
 import { finalDeclarationDue } from '@/core/mtd/quarters';
 import { FormAlert } from '@/components/form-alert';
 import { TextField } from '@/components/text-field';
@@ -17,26 +20,26 @@ import { markAsSent } from '@/features/sent-updates/commands';
 import { useSentUpdates } from '@/features/sent-updates/use-sent-updates';
 import { BOUNDS } from '@/sync/contract.generated';
 import type { LocalSentUpdate } from '@/sync/types';
-import { consolidatedOffered, figureList, updateFigures, updateFileName, updateJson, type ExpensesShape } from '@/core/mtd/update';
+import { consolidatedOffered, figureLabel, figureList, updateFigures, updateFileName, updateJson, type ExpensesShape } from '@/core/mtd/update';
 import { downloadText } from '@/lib/download';
 import { formatPence, formatShortDate } from '@/lib/format';
-import { MTD_EXPENSE_FIELDS } from '@/core/tax/expense-categories';
 import type { QuarterTotals, TaxRecords, TaxSummary } from '@/core/tax/tax-summary';
 import { formatDayMonth, formatLongDate } from './long-date';
 import { recordsCsv } from './tax-csv';
 import { Section } from './tax-year-sections';
 import styles from './tax-year-page.module.css';
 
-const LABELS: Record<string, string> = {
-  turnover: 'Turnover',
-  consolidatedExpenses: 'Allowable expenses (one total)',
-  ...Object.fromEntries(MTD_EXPENSE_FIELDS.flatMap(({ field, label }) => [
-    [field, label],
-    [`${field}Disallowable`, `${label}: not claimed`],
-  ])),
-};
 
-export function MtdUpdatesSection({ summary, records, today }: { summary: TaxSummary; records: TaxRecords; today: string }) {
+interface MtdUpdatesProps {
+  summary: TaxSummary;
+  records: TaxRecords;
+  today: string;
+  /** Vehicles whose method is still open: no earlier year kept it, no sent update fixed it. */
+  openVehicleNames: string[];
+  statementChecks: YearStatementChecks;
+}
+
+export function MtdUpdatesSection({ summary, records, today, openVehicleNames, statementChecks }: MtdUpdatesProps) {
   const sentUpdates = useSentUpdates();
   const offered = consolidatedOffered(summary.year, summary.totals.turnover);
   const [chosen, setChosen] = useState<ExpensesShape>('itemised');
@@ -90,23 +93,19 @@ export function MtdUpdatesSection({ summary, records, today }: { summary: TaxSum
           />
         ))}
       </ol>
-      <YearEnd summary={summary} records={records} sentUpdates={sentUpdates ?? []} />
+      <YearEnd summary={summary} records={records} today={today} sentUpdates={sentUpdates ?? []} openVehicleNames={openVehicleNames} statementChecks={statementChecks} />
     </Section>
   );
 }
 
 /** The year-end checklist, and what the final declaration needs that this app does not hold. */
-function YearEnd({ summary, records, sentUpdates }: { summary: TaxSummary; records: TaxRecords; sentUpdates: readonly LocalSentUpdate[] }) {
-  const quarters = summary.quarters.map((quarter) => {
-    const sent = standingSent(sentUpdates, summary.year, quarter.number);
-    if (!sent) return { number: quarter.number, sent: false, changedSinceSent: false };
-    const now = updateJson(updateFigures({ year: summary.year, periodStart: quarter.periodStart, periodEnd: quarter.to, totals: quarter.totals }, sent.shape, summary.totals.turnover));
-    return { number: quarter.number, sent: true, changedSinceSent: changesSinceSent(sent.file, now).length > 0 };
-  });
+function YearEnd({ summary, records, today, sentUpdates, openVehicleNames, statementChecks }: MtdUpdatesProps & { sentUpdates: readonly LocalSentUpdate[] }) {
   const items = yearEndChecklist({
     year: summary.year,
-    quarters,
-    openVehicles: summary.vehicleMethods.map((vehicle) => vehicle.name),
+    quarters: summary.quarters.map((quarter) => ({ number: quarter.number, sent: standingSent(sentUpdates, summary.year, quarter.number) !== null })),
+    uncarried: uncarriedChanges(records, sentUpdates, today).find((change) => change.year === summary.year) ?? null,
+    openVehicles: openVehicleNames,
+    statementChecks,
     expensesWithoutReceipts: records.expenses.filter((e) => e.deleted !== 1 && e.date >= summary.from && e.date <= summary.to && e.receipts.length === 0).length,
   });
   const due = finalDeclarationDue(summary.year);
@@ -118,6 +117,14 @@ function YearEnd({ summary, records, sentUpdates }: { summary: TaxSummary; recor
           <li key={item.id} data-done={item.done ? true : undefined}>
             <span aria-hidden="true">{item.done ? '✓' : '!'}</span> <span className="visually-hidden">{item.done ? 'Done: ' : 'To do: '}</span>
             {item.text}
+            {item.link ? (
+              <>
+                {' '}
+                <Link className={styles.checklistLink} to={item.link.to}>
+                  {item.link.label}
+                </Link>
+              </>
+            ) : null}
           </li>
         ))}
       </ul>
@@ -233,7 +240,7 @@ function SentNote({ sent, changes, records, quarter }: { sent: LocalSentUpdate; 
             {changes.map((change) => (
               <li key={change.field} className={styles.row}>
                 <span className={styles.rowLabel}>
-                  <span>{LABELS[change.field.split('.')[1] ?? ''] ?? change.field}</span>
+                  <span>{figureLabel(change.field)}</span>
                   <span className={styles.rowHint}>
                     sent {money(change.sent)}, now {money(change.now)}
                   </span>
@@ -329,7 +336,7 @@ function Figure({ field, group, amount, lines }: { field: FigureKey; group: stri
       <details>
         <summary>
           <span className={styles.rowLabel}>
-            <span>{LABELS[field] ?? field}</span>
+            <span>{figureLabel(field)}</span>
             <span className={styles.rowHint}>
               {group}.{field}
             </span>
@@ -339,7 +346,7 @@ function Figure({ field, group, amount, lines }: { field: FigureKey; group: stri
         {lines.length === 0 ? (
           <p className={styles.muted}>No records.</p>
         ) : (
-          <ul className={styles.behind} aria-label={`Records behind ${LABELS[field] ?? field}`}>
+          <ul className={styles.behind} aria-label={`Records behind ${figureLabel(field)}`}>
             {lines.map((line, index) => (
               <li key={`${line.kind}:${line.recordId}:${line.date}:${index}`}>
                 <span>

@@ -4,7 +4,7 @@ import { formatPence } from '@/lib/format';
 import { sha256Hex } from '@/core/mtd/sha256';
 import { incomeTax } from '@/core/tax/income-tax';
 import { taxYearRates } from '@/core/tax/tax-year';
-import type { LocalExpense, LocalMileage, LocalVehicle } from '@/sync/types';
+import type { LocalExpense, LocalMileage, LocalSentUpdate, LocalVehicle } from '@/sync/types';
 import { makeCourier } from '@/testing/pay-fixtures';
 import { renderWithSync } from '@/testing/render-with-sync';
 import { createTestSyncHandle, makeEntry, type TestSyncHandle } from '@/testing/sync-handle';
@@ -141,6 +141,20 @@ describe('TaxYearPage', () => {
     expect(within(van).getByText('Flat rate').closest('li')).toHaveTextContent('£450.00');
     expect(within(van).getByText('Actual costs').closest('li')).toHaveTextContent('£80.00');
     expect(van).toHaveTextContent('The flat rate claim £370.00 more so far.');
+  });
+
+  it('says which sent update fixed the van’s method instead of comparing, and the checklist counts it settled', async () => {
+    const handle = createTestSyncHandle();
+    await seed(handle);
+    const file = '{}\n';
+    // Q1 sent early, on 19 May: it covers the van's trip of 21 April.
+    const sent: LocalSentUpdate = { id: 's1', taxYear: '2026-27', quarter: 1, quarters: 'standard', periodStart: '2026-04-06', periodEnd: '2026-07-05', shape: 'itemised', file, sha256: sha256Hex(file), sentOn: '2026-05-19', product: 'Bridger', reference: '', supersedes: null, ...synced };
+    await handle.db.sentUpdates.put(sent);
+    renderWithSync(<TaxYearPage />, { handle, path: '/app/tax' });
+    const van = await screen.findByRole('region', { name: 'Van: method fixed' });
+    expect(van).toHaveTextContent('Fixed by the Q1 2026–27 update sent on 19 May 2026: flat rate.');
+    expect(screen.queryByRole('region', { name: 'Van: both methods' })).not.toBeInTheDocument();
+    expect(screen.getByRole('list', { name: 'Year-end checklist' })).toHaveTextContent('Every vehicle’s method is settled');
   });
 
   it('prints the summary and says when a year has no rates yet', async () => {

@@ -1,4 +1,5 @@
-import { useId, useMemo, useState } from 'react';
+import { useEffect, useId, useMemo, useState } from 'react';
+import { useLocation, useSearchParams } from 'react-router';
 import { FormAlert } from '@/components/form-alert';
 import { Page } from '@/components/page';
 import { Spinner } from '@/components/spinner';
@@ -19,6 +20,11 @@ import { keptMethod } from '@/features/mileage/vehicle-form-schema';
 import { DatesSection, EstimateSection, ExpensesSection, IncomeSection, MileageSection, QuartersSection } from './tax-year-sections';
 import { useTaxRecords } from './use-tax-records';
 import { VehicleCostWarnings, VehicleMethodsSection } from './vehicle-costs';
+import { openVehicles, vehicleFixes } from '@/core/mtd/vehicle-fixed';
+import { yearStatementChecks } from '@/core/statements/year-checks';
+import { useSentUpdates } from '@/features/sent-updates/use-sent-updates';
+import { useStatementChecks } from '@/features/statement-checks/use-statement-checks';
+import type { DeviceTaxRecords } from '@/lib/sync-react/tax-records';
 import styles from './tax-year-page.module.css';
 import panel from '@/components/panel.module.css';
 
@@ -35,11 +41,20 @@ export function TaxYearPage() {
   const settings = useSettings();
   const [picked, setPicked] = useState<TaxYearLabel | null>(null);
   const current = currentTaxYear(today);
-  const year = picked ?? current;
+  // A reminder opens a year's updates: /app/tax?year=2025-26#tax-updates.
+  const [params] = useSearchParams();
+  const { hash } = useLocation();
+  const asked = params.get('year');
+  const year = picked ?? (asked !== null && /^\d{4}-\d{2}$/.test(asked) && asked <= current ? (asked as TaxYearLabel) : current);
   const region = settings?.taxRegion ?? 'uk';
   const election = settings?.quarters ?? 'standard';
   const summary = useMemo(() => (records ? taxSummary(records, year, today, region, election) : null), [records, year, today, region, election]);
   const years = useMemo(() => (records ? yearsWithRecords(records, today) : [current]), [records, today, current]);
+  const loaded = summary !== null;
+  // The section a link named is on the page only once the records are read: scroll to it then, once.
+  useEffect(() => {
+    if (loaded && hash) document.getElementById(decodeURIComponent(hash.slice(1)))?.scrollIntoView();
+  }, [loaded, hash]);
 
   return (
     <Page title="Tax year" intro={<p>Your Self Assessment year from your own records, worked out on this device.</p>}>
@@ -59,9 +74,30 @@ export function TaxYearPage() {
   );
 }
 
-function TaxYear({ summary, records, today }: { summary: TaxSummary; records: NonNullable<ReturnType<typeof useTaxRecords>>; today: string }) {
+function TaxYear({ summary, records, today }: { summary: TaxSummary; records: DeviceTaxRecords; today: string }) {
   const liveVehicles = records.vehicles.filter((vehicle) => vehicle.deleted !== 1);
   const keptMethods = new Set(liveVehicles.filter((vehicle) => keptMethod(vehicle, records.mileage, today) !== null).map((vehicle) => vehicle.id));
+  const sentUpdates = useSentUpdates();
+  const checks = useStatementChecks();
+  // A vehicle whose miles or running costs a sent update covers keeps its method (core/mtd/vehicle-fixed.ts).
+  const fixes = useMemo(() => vehicleFixes(records.vehicles.map((vehicle) => vehicle.id), records, sentUpdates ?? []), [records, sentUpdates]);
+  // Settled: kept by an earlier year's miles, or fixed by a sent update.
+  const openVehicleNames = openVehicles(summary.vehicleMethods, fixes)
+    .filter((vehicle) => !keptMethods.has(vehicle.vehicleId))
+    .map((vehicle) => vehicle.name);
+  const statementChecks = useMemo(
+    () =>
+      yearStatementChecks({
+        from: summary.from,
+        to: summary.to,
+        today,
+        couriers: records.couriers.filter((courier) => courier.deleted !== 1),
+        entries: records.entries,
+        checks: checks ?? [],
+        deductions: records.deductions,
+      }),
+    [summary.from, summary.to, today, records, checks],
+  );
   return (
     <>
       <div className={styles.notice} role="note">
@@ -83,11 +119,11 @@ function TaxYear({ summary, records, today }: { summary: TaxSummary; records: No
       <IncomeSection summary={summary} />
       <ExpensesSection summary={summary} warnings={<VehicleCostWarnings summary={summary} hasVehicles={liveVehicles.length > 0} />} />
       <MileageSection summary={summary} />
-      <VehicleMethodsSection summary={summary} keptMethods={keptMethods} />
+      <VehicleMethodsSection summary={summary} keptMethods={keptMethods} fixes={fixes} />
       <EstimateSection summary={summary} />
       <DatesSection summary={summary} />
       <QuartersSection summary={summary} />
-      <MtdUpdatesSection summary={summary} records={records} today={today} />
+      <MtdUpdatesSection summary={summary} records={records} today={today} openVehicleNames={openVehicleNames} statementChecks={statementChecks} />
       <TaxExports summary={summary} records={records} />
     </>
   );

@@ -1,6 +1,7 @@
 // The tax year's vehicle questions: costs of a vehicle that name no vehicle while a flat-rate one
 // exists (claimed twice if they are its, with a one-step link), deductions that do not say what
-// they are for, and the two methods side by side while a vehicle's method is still open.
+// they are for, and the two methods side by side while a vehicle's method is still open (until an
+// earlier year or a sent update fixed it: then which update did, and the method it keeps).
 import { useState } from 'react';
 import { Button, ButtonLink } from '@/components/button';
 import { FormAlert } from '@/components/form-alert';
@@ -10,6 +11,8 @@ import { useSyncHandle } from '@/lib/sync-react/use-sync';
 import type { TaxSummary } from '@/core/tax/tax-summary';
 import { taxYearRates } from '@/core/tax/tax-year';
 import type { VehicleMethodFigures } from '@/core/tax/vehicle-methods';
+import type { VehicleFix } from '@/core/mtd/vehicle-fixed';
+import { formatLongDate } from './long-date';
 import { linkCostsToVehicle } from './commands';
 import { Row, Section } from './tax-year-sections';
 import styles from './tax-year-page.module.css';
@@ -79,23 +82,49 @@ function UnlinkedWarning({ unlinked }: { unlinked: NonNullable<TaxSummary['total
   );
 }
 
-/** Flat rate or actual costs: both figures for each vehicle whose method is still open this year. */
-export function VehicleMethodsSection({ summary, keptMethods }: { summary: TaxSummary; keptMethods: ReadonlySet<string> }) {
+interface VehicleMethodsProps {
+  summary: TaxSummary;
+  keptMethods: ReadonlySet<string>;
+  /** Vehicles whose method a sent update fixed. */
+  fixes: ReadonlyMap<string, VehicleFix>;
+}
+
+/** Flat rate or actual costs: both figures for each vehicle whose method is still open this year, or the update that fixed it. */
+export function VehicleMethodsSection({ summary, keptMethods, fixes }: VehicleMethodsProps) {
   if (summary.vehicleMethods.length === 0) return null;
   return (
     <Section id="tax-vehicle-methods" title="Flat rate or actual costs">
       <p className={styles.muted}>
-        Until a vehicle has miles in an earlier tax year you can still choose how its costs are claimed; after that HMRC keeps the method for as long as you use
-        it for work. Both figures for {summary.year.replace('-', '–')}:
+        Until a quarterly update you send or an earlier tax year uses a vehicle, you can still choose how its costs are claimed; after that HMRC keeps the
+        method for as long as you use it for work, so the choice stays with the vehicle. The year so far, {summary.year.replace('-', '–')}:
       </p>
       <ul className={styles.methods} aria-label="Both methods by vehicle">
         {summary.vehicleMethods.map((vehicle) => (
           <li key={vehicle.vehicleId}>
-            <VehicleMethods vehicle={vehicle} summary={summary} kept={keptMethods.has(vehicle.vehicleId)} />
+            {fixes.has(vehicle.vehicleId) ? (
+              <FixedMethod vehicle={vehicle} fix={fixes.get(vehicle.vehicleId)!} />
+            ) : (
+              <VehicleMethods vehicle={vehicle} summary={summary} kept={keptMethods.has(vehicle.vehicleId)} />
+            )}
           </li>
         ))}
       </ul>
     </Section>
+  );
+}
+
+const METHOD_NAMES = { flatRate: 'flat rate', actualCosts: 'actual costs' } as const;
+
+/** A vehicle whose method a sent update fixed: which update, and the method it keeps. */
+function FixedMethod({ vehicle, fix }: { vehicle: VehicleMethodFigures; fix: VehicleFix }) {
+  return (
+    <section className={styles.method} aria-label={`${vehicle.name}: method fixed`}>
+      <p className={styles.label}>{vehicle.name}</p>
+      <p>
+        Fixed by the Q{fix.quarter} {fix.year.replace('-', '–')} update sent on {formatLongDate(fix.sentOn)}: {METHOD_NAMES[vehicle.method]}.
+      </p>
+      <p className={styles.muted}>That update claimed its {vehicle.method === 'flatRate' ? 'business miles at the flat rate' : 'costs'}, so HMRC keeps the method while you use the vehicle for work.</p>
+    </section>
   );
 }
 
