@@ -168,7 +168,7 @@ describe('accessibility (axe-core)', () => {
     }
     // A statement check paying less than the day logged, and the query "Query this" makes of it.
     const [start, end] = [thisWeek(0), thisWeek(6)];
-    await open(page, '/app/history?view=invoices', 'Statement checks');
+    await open(page, '/app/history?view=statements', 'Statement checks');
     const period = page.getByRole('listitem', { name: `Pay period ${short(start)} – ${short(end)}` });
     await period.getByRole('button', { name: 'Check statement' }).click();
     await period.getByLabel('Net paid, after deductions (£)').fill('100');

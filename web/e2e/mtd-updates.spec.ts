@@ -132,7 +132,7 @@ describe('MTD quarterly updates', () => {
     assert.match(checklist, /2 expenses have no receipt photo/);
     assert.match(checklist, /Statement checks to do: .*DPD 04\/05\/2025 – 10\/05\/2025 \(£25\.00 short\)/);
     assert.match(checklist, /\(not checked\)/);
-    assert.equal(await page.getByRole('list', { name: 'Year-end checklist' }).getByRole('link', { name: 'Open statement checks' }).getAttribute('href'), '/app/history?view=invoices');
+    assert.equal(await page.getByRole('list', { name: 'Year-end checklist' }).getByRole('link', { name: 'Open statement checks' }).getAttribute('href'), '/app/history?view=statements');
 
     // Still offline, the dashboard's reminders name the Q1 change, its difference and where it goes.
     await page.goto('/app/dashboard');

@@ -63,7 +63,7 @@ async function saveDay(form: Locator): Promise<void> {
 }
 
 async function checkFor(page: Page, start: string, end: string, paid: string): Promise<Locator> {
-  await page.goto('/app/history?view=invoices');
+  await page.goto('/app/history?view=statements');
   const period = page.getByRole('listitem', { name: `Pay period ${short(start)} – ${short(end)}` });
   await period.getByRole('button', { name: 'Check statement' }).click();
   const form = period.getByRole('form', { name: `Check statement ${short(start)} – ${short(end)}` });
@@ -164,7 +164,7 @@ describe('parcels by size band', () => {
       ],
       total: 'Total 1.45',
     });
-    await page.goto('/app/history?view=invoices');
+    await page.goto('/app/history?view=statements');
     await page.getByRole('link', { name: `Lines and differences of statement check ${short(pdfStart)} – ${short(pdfEnd)}` }).click();
     await page.getByRole('heading', { level: 1, name: 'Statement check' }).waitFor();
     const file = { name: 'statement.pdf', mimeType: 'application/pdf', buffer: Buffer.from(pdf) };

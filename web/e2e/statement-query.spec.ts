@@ -25,7 +25,7 @@ async function axeViolations(page: Page): Promise<string[]> {
 }
 
 async function checkStatement(page: Page, start: string, end: string, paid: string): Promise<void> {
-  await page.goto('/app/history?view=invoices');
+  await page.goto('/app/history?view=statements');
   const period = page.getByRole('listitem', { name: `Pay period ${short(start)} – ${short(end)}` });
   await period.getByRole('button', { name: 'Check statement' }).click();
   const form = period.getByRole('form', { name: `Check statement ${short(start)} – ${short(end)}` });
@@ -222,7 +222,7 @@ describe('statement queries', () => {
     await tracking.getByText('£197.00 paid back, £0.00 still owed').waitFor();
 
     await page.getByRole('link', { name: 'Statement check' }).click();
-    await page.goto('/app/history?view=invoices');
+    await page.goto('/app/history?view=statements');
     await openLines(page, nextStart, nextEnd);
     await differences.getByText(`£197.00 paid back for the query of ${madeOn}`).waitFor();
     assert.equal(await differences.getByText('Adjustment "Query refund"').count(), 0, 'not counted again as pay the log lacks');

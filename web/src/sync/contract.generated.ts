@@ -3,7 +3,7 @@
 import { z } from '../lib/zod';
 
 /** Every synced record kind, in the server's registry order. */
-export const KIND_NAMES = ['entry', 'invoice', 'courier', 'rateCard', 'deduction', 'vehicle', 'expense', 'mileage', 'statementLine', 'statementFormat', 'sentUpdate', 'fuelFill'] as const;
+export const KIND_NAMES = ['entry', 'invoice', 'courier', 'rateCard', 'deduction', 'vehicle', 'expense', 'mileage', 'statementLine', 'statementFormat', 'sentUpdate', 'fuelFill', 'statementQuery'] as const;
 export type GeneratedKind = (typeof KIND_NAMES)[number];
 
 /** A day's parcels of each band; a band the driver did not count is 0. Wire and input shape alike: every band is written. */
@@ -126,6 +126,33 @@ export const expensesShapeSchema = z.enum(['itemised', 'consolidated']);
 /** What the fill is measured in: fuel in litres (stored as millilitres) or charge in kWh (stored as watt-hours), so every quantity is an exact whole number. */
 export type FuelUnit = 'litres' | 'kWh';
 export const fuelUnitSchema = z.enum(['litres', 'kWh']);
+
+/** One frozen difference, as `statementQuery.put` carries it and as stored. */
+export interface QueryItem {
+  /** Pence owed to the driver (below zero: paid more than logged). */
+  amount: number;
+  /** Pence; null when no card rate applies. */
+  cardRate: number | null;
+  /** The day it is about; null for the statement as a whole. */
+  date: string | null;
+  /** SHA-256 of the previous hash and this item's canonical JSON, lowercase hex. */
+  hash: string;
+  /** The device's name for the reason (`fewerStops`, `lowerBand`…). */
+  kind: string;
+  logged: string;
+  paid: string;
+  words: string;
+}
+export const queryItemSchema = z.object({
+  amount: z.number().int(),
+  cardRate: z.number().int().nullable(),
+  date: z.string().nullable(),
+  hash: z.string(),
+  kind: z.string(),
+  logged: z.string(),
+  paid: z.string(),
+  words: z.string(),
+});
 
 export interface GeneratedEntryContent {
   /** The parcels by size band (they add up to `parcels`); null when not counted by band (absent from a server or an export older than bands). */
@@ -455,6 +482,37 @@ const fuelFillContent = z.object({
   vehicleId: z.string(),
 });
 
+/** A query to a courier about a statement check (`kind: "statementQuery"`): its frozen items with their hash chain, and the tracking. Money in pence. */
+export interface GeneratedStatementQueryContent {
+  answeredOn: string | null;
+  closedOn: string | null;
+  items: QueryItem[];
+  itemsVersion: number;
+  madeOn: string;
+  note: string;
+  paidBackAmount: number | null;
+  paidBackCheckId: string | null;
+  paidBackOn: string | null;
+  sentOn: string | null;
+  statementCheckId: string;
+  total: number;
+}
+
+const statementQueryContent = z.object({
+  answeredOn: z.string().nullable(),
+  closedOn: z.string().nullable(),
+  items: z.array(queryItemSchema),
+  itemsVersion: z.number().int(),
+  madeOn: z.string(),
+  note: z.string(),
+  paidBackAmount: z.number().int().nullable(),
+  paidBackCheckId: z.string().nullable(),
+  paidBackOn: z.string().nullable(),
+  sentOn: z.string().nullable(),
+  statementCheckId: z.string(),
+  total: z.number().int(),
+});
+
 /** The content each kind's pull carries (its data without the timestamps). */
 export interface GeneratedContents {
   entry: GeneratedEntryContent;
@@ -469,6 +527,7 @@ export interface GeneratedContents {
   statementFormat: GeneratedStatementFormatContent;
   sentUpdate: GeneratedSentUpdateContent;
   fuelFill: GeneratedFuelFillContent;
+  statementQuery: GeneratedStatementQueryContent;
 }
 
 /** The zod schema of each kind's pulled content. */
@@ -485,6 +544,7 @@ export const CONTENT_SCHEMAS = {
   statementFormat: statementFormatContent,
   sentUpdate: sentUpdateContent,
   fuelFill: fuelFillContent,
+  statementQuery: statementQueryContent,
 };
 
 /** Each kind's two mutations. */
@@ -501,6 +561,7 @@ export const MUTATIONS = {
   statementFormat: { put: 'statementFormat.put', remove: 'statementFormat.delete' },
   sentUpdate: { put: 'sentUpdate.put', remove: 'sentUpdate.delete' },
   fuelFill: { put: 'fuelFill.put', remove: 'fuelFill.delete' },
+  statementQuery: { put: 'statementQuery.put', remove: 'statementQuery.delete' },
 } as const;
 
 /** The content fields that name another record, by kind (the server's RecordKind::REFERENCES). */
@@ -517,14 +578,18 @@ export const REFERENCES: { readonly [K in GeneratedKind]: readonly { readonly fi
   statementFormat: [{ field: 'courierId', kind: 'courier' }],
   sentUpdate: [{ field: 'supersedes', kind: 'sentUpdate' }],
   fuelFill: [{ field: 'vehicleId', kind: 'vehicle' }],
+  statementQuery: [{ field: 'statementCheckId', kind: 'invoice' }, { field: 'paidBackCheckId', kind: 'invoice' }],
 };
 
-/** The limits the server's rules hold each kind's fields to (the forms check the same). */
+/**
+ * The limits the server's rules hold each kind's fields to, then those of what is not a kind
+ * (the profile, the contact form, the years a day may be in): the forms check the same.
+ */
 export const BOUNDS = {
   entry: { maxExtraPence: 1000000, maxItems: 2000, maxNotesChars: 1000, maxStops: 1000, maxTotalPence: 11000000 },
   invoice: { maxItems: 100000, maxNoteChars: 1000, maxPaidPence: 10000000, maxPeriodDays: 366, maxReferenceChars: 100, maxStops: 100000 },
   courier: { maxArrearsWeeks: 12, maxMonthlyAnchorDay: 28, maxNameChars: 60 },
-  rateCard: { maxDayRatePence: 100000, maxLabelChars: 60, maxMultiplierPercent: 300, maxParcelCapPerStop: 50, maxPeaks: 20, maxRatePence: 10000, maxStopCount: 1000, maxTiers: 20, maxUnitPence: 10000, minMultiplierPercent: 100, minRatePence: 1, minTiers: 2 },
+  rateCard: { maxDayRatePence: 100000, maxLabelChars: 60, maxMultiplierPercent: 300, maxParcelCapPerStop: 50, maxPeaks: 20, maxRatePence: 10000, maxStopCount: 1000, maxTiers: 20, maxUnitPence: 10000, minMultiplierPercent: 100, minParcelCapPerStop: 1, minRatePence: 1, minStopCount: 1, minTiers: 2 },
   deduction: { maxAmountPence: 1000000, maxLabelChars: 60 },
   vehicle: { maxCommuteMiles: 500, maxNameChars: 60 },
   expense: { maxAmountPence: 10000000, maxNoteChars: 200, maxReceipts: 5 },
@@ -533,6 +598,17 @@ export const BOUNDS = {
   statementFormat: { maxColumnChars: 60, maxTypeWords: 100, maxWordChars: 60 },
   sentUpdate: { maxFileBytes: 8192, maxProductChars: 80, maxReferenceChars: 100 },
   fuelFill: { maxCostPence: 200000, maxNoteChars: 200, maxOdometer: 9999999, maxQuantity: 500000 },
+  statementQuery: { itemsVersion: 1, maxAmountPence: 10000000, maxCardRatePence: 100000, maxFigureChars: 100, maxItems: 200, maxKindChars: 40, maxNoteChars: 2000, maxWordsChars: 300 },
+  contact: { maxEmailChars: 254, maxMessageChars: 5000, maxNameChars: 100, maxSubjectChars: 200 },
+  day: { maxYear: 2100, minYear: 2000 },
+  profile: { maxBioChars: 500, maxDisplayNameChars: 80 },
+} as const;
+
+/** What free text may not hold (crates/domain/src/fields.rs FORBIDDEN_IN_TEXT): code point ranges, inclusive. */
+export const TEXT_RULE = {
+  forbidden: [[0, 31], [127, 159], [8232, 8233], [8234, 8238], [8294, 8297]],
+  /** Of those, what multi-line text (notes) may hold. */
+  multiLineAllowed: [9, 10, 13],
 } as const;
 
 /** Where the starter records carry the account's own id. */

@@ -45,14 +45,14 @@ describe('the year-end checklist', () => {
       },
       false,
       'Statement checks to do: DPD 04/05/2025 – 10/05/2025 (not checked), DPD 11/05/2025 – 17/05/2025 (£20.00 short), Evri 01/03/2026 – 31/03/2026 (not paid yet)',
-      { label: 'Open statement checks', to: '/app/history?view=invoices' },
+      { label: 'Open statement checks', to: '/app/history?view=statements' },
     ],
     [
       'four named, then "and N more"',
       { done: 0, open: Array.from({ length: 6 }, (_, i) => ({ courierId: 'd', courierName: 'DPD', period: week(`2025-05-0${i + 1}`, `2025-05-0${i + 1}`), state: 'missing' as const, finding: null })) },
       false,
       'Statement checks to do: DPD 01/05/2025 – 01/05/2025 (not checked), DPD 02/05/2025 – 02/05/2025 (not checked), DPD 03/05/2025 – 03/05/2025 (not checked), DPD 04/05/2025 – 04/05/2025 (not checked) and 2 more',
-      { label: 'Open statement checks', to: '/app/history?view=invoices' },
+      { label: 'Open statement checks', to: '/app/history?view=statements' },
     ],
   ] as const)('the statement checks of the year: %s', (_, statementChecks, done, text, link) => {
     const item = yearEndChecklist({ year: '2025-26', quarters: all([true, true, true, true]), uncarried: null, openVehicles: [], statementChecks, expensesWithoutReceipts: 0 }).find((i) => i.id === 'statements');

@@ -45,7 +45,7 @@ function statementsItem({ done, open }: YearStatementChecks): ChecklistItem {
     id: 'statements',
     done: false,
     text: `Statement checks to do: ${named.join(', ')}${more > 0 ? ` and ${more} more` : ''}`,
-    link: { label: 'Open statement checks', to: historyView('invoices') },
+    link: { label: 'Open statement checks', to: historyView('statements') },
   };
 }
 
