@@ -148,7 +148,7 @@ describe('importing our JSON export', () => {
     const first = planImport(parsed(file), emptyDevice(), noNewIds);
     const second = planImport(parsed(file), withWrites(emptyDevice(), first.writes), noNewIds);
     expect(second.writes).toEqual([]);
-    expect(second.duplicates).toHaveLength(16);
+    expect(second.duplicates).toHaveLength(17);
     expect(second.duplicates[0]).toEqual({ place: 'Courier 1', reason: 'The same courier (same id) is already on this device' });
   });
 
@@ -247,7 +247,7 @@ describe('importing our JSON export', () => {
 
     const second = planImport(parsed(file), withWrites(device, first.writes), fresh, { keepIds: false });
     expect(second.writes).toEqual([]);
-    expect(second.duplicates).toHaveLength(16);
+    expect(second.duplicates).toHaveLength(17);
   });
 
   it('refuses a file that is not our export, or is from a newer version', () => {
