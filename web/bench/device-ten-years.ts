@@ -49,7 +49,7 @@ type Figure = (typeof FIGURES)[number];
  * installed before the app's own scripts: no polling from outside the throttled page.
  * A string: tsx would wrap named inner functions in a helper the page lacks.
  */
-const MARKS_SCRIPT = `(() => {
+export const MARKS_SCRIPT = `(() => {
   const marks = (window.__benchMarks = {});
   const at = (window.__benchAt = {});
   let syncing = false;
@@ -69,7 +69,7 @@ const MARKS_SCRIPT = `(() => {
   new MutationObserver(check).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
 })()`;
 
-async function waitMark(page: Page, mark: string, timeout = 120_000): Promise<number> {
+export async function waitMark(page: Page, mark: string, timeout = 120_000): Promise<number> {
   try {
     const handle = await page.waitForFunction((name) => (window as unknown as { __benchMarks?: Record<string, number> }).__benchMarks?.[name], mark, { timeout, polling: 100 });
     return (await handle.jsonValue()) as number;
@@ -93,7 +93,7 @@ interface Mutation {
 }
 
 /** The ten-year account's records as push mutations. */
-function tenYearsOfMutations(counts = TEN_YEARS): Mutation[] {
+export function tenYearsOfMutations(counts = TEN_YEARS): Mutation[] {
   const id = () => crypto.randomUUID();
   // Ten years up to yesterday: this week, this tax year and the history's top are all filled.
   const first = Date.now() - (counts.days + 1) * 86_400_000;
@@ -127,7 +127,7 @@ function tenYearsOfMutations(counts = TEN_YEARS): Mutation[] {
 }
 
 /** Signs up a new account in a throwaway context (ten years pushed into it when asked); returns its e-mail. */
-async function seedAccount(browser: Browser, server: RunningServer, account: Account): Promise<string> {
+export async function seedAccount(browser: Browser, server: RunningServer, account: Account): Promise<string> {
   const email = uniqueEmail(account === 'empty' ? 'bench-empty' : 'bench-ten');
   const context = await browser.newContext({ ...phone, baseURL: server.url, serviceWorkers: 'block' });
   const page = await context.newPage();
@@ -259,4 +259,5 @@ async function main() {
   }
 }
 
-await main();
+// Run as a program (not when a profiling script imports the seeding).
+if (process.argv[1]?.endsWith('device-ten-years.ts')) await main();

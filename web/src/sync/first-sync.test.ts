@@ -15,6 +15,7 @@ import { entryFieldsBeforeCouriers } from './default-courier';
 import { LocalDb } from './db';
 import { SyncEngine } from './engine';
 import { contentOf, tableOf, type RecordKind } from './records';
+import type { SyncStatus } from './status';
 import type { Change, EntryContent, MutationResult, PullPage } from './types';
 
 type Interruption = 'offline' | 'reload' | 'crash';
@@ -242,4 +243,21 @@ describe('an interrupted first sync', () => {
     );
     // Each run opens, fills and deletes several databases; a shared machine needs the time.
   }, 300_000);
+
+  it('applies the pages in batches and says how many records it has brought in while more are coming', async () => {
+    const server = new PagedServer(4);
+    for (let slot = 0; slot < 25; slot += 1) server.apply({ op: 'put', kind: slot % 2 ? 'entry' : 'invoice', slot, value: slot + 1 });
+    const db = openDevice(`first-sync-${(opened += 1)}`, { after: null });
+    const engine = engineFor(db, server, 10);
+    const statuses: SyncStatus[] = [];
+    engine.subscribe((status) => statuses.push(status));
+    expect(await engine.sync()).toBe(true);
+    // Pages of 4 until 10 are in hand: 12 a batch, and the last batch needs no progress report.
+    expect(statuses.flatMap((s) => (s.state === 'syncing' && s.pulled !== undefined ? [s.pulled] : []))).toEqual([12, 24]);
+    expect(statuses.at(-1)?.state).toBe('synced');
+    expect(await db.entries.count()).toBe(12);
+    expect(await db.invoices.count()).toBe(13);
+    db.close();
+    await db.delete();
+  });
 });

@@ -101,6 +101,20 @@ describe('sync badge', () => {
     expect(within(badge()).getByRole('status')).toBeEmptyDOMElement();
   });
 
+  it('appears with the progress of a long pull (a first sync) on a quiet device, then hides 3 s after synced', () => {
+    const badge = renderBadge();
+    emit(syncing);
+    expect(within(badge()).getByRole('status')).toBeEmptyDOMElement();
+    emit({ state: 'syncing', pulled: 3_000 });
+    expect(badge()).toHaveTextContent('Syncing data... (3,000 records so far)');
+    emit({ state: 'syncing', pulled: 6_255 });
+    expect(badge()).toHaveTextContent('Syncing data... (6,255 records so far)');
+    emit(synced(new Date(2025, 2, 21, 14, 5).getTime()));
+    expect(badge()).toHaveTextContent('All data synced (last sync 14:05)');
+    act(() => vi.advanceTimersByTime(BADGE_HIDE_AFTER_SYNCED_MS));
+    expect(within(badge()).getByRole('status')).toBeEmptyDOMElement();
+  });
+
   it("appears when the driver's own save syncs on a device already in sync, then hides 3 s after synced", () => {
     const badge = renderBadge();
     emit(ownSyncing);
