@@ -1,11 +1,13 @@
 // The reminders due now, from the device's own store: the days with an entry and their
-// turnover (read straight from the entries table: a record feature never imports another), and
+// turnover (from the live entries all screens share: a record feature never imports another), and
 // the receipt photos still on the upload queue. Dismissals come from localStorage per user.
 import { useLiveQuery } from 'dexie-react-hooks';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
+import { useEntries } from '@/lib/sync-react/use-live-entries';
 import { useSyncHandle } from '@/lib/sync-react/use-sync';
 import { taxYearOf, type TaxYearLabel } from '@/core/tax/tax-year';
 import type { LocalDb } from '@/sync/db';
+import type { LocalEntry } from '@/sync/types';
 import { receiptCounts } from '@/sync/receipts';
 import { dismissedKinds, dismissReminder } from './dismissals';
 import { dueReminders, sentKey, type Reminder, type ReminderKind } from '@/core/reminders/reminders';
@@ -13,34 +15,40 @@ import { settingsQuarters } from '@/lib/sync-react/use-profile';
 import type { MtdQuarters } from '@/core/mtd/quarters';
 
 interface ReminderFacts {
-  logged: Set<string>;
-  turnover: Map<TaxYearLabel, number>;
   receipts: { waiting: number; failed: number };
   election: MtdQuarters;
   sent: Set<string>;
 }
 
+interface DayFacts {
+  logged: Set<string>;
+  turnover: Map<TaxYearLabel, number>;
+}
+
 export async function readReminderFacts(db: LocalDb): Promise<ReminderFacts> {
-  const [entries, receipts, settings, sentUpdates] = await Promise.all([
-    db.entries.where('deleted').equals(0).toArray(),
-    receiptCounts(db),
-    db.getDoc('settings'),
-    db.sentUpdates.where('deleted').equals(0).toArray(),
-  ]);
+  const [receipts, settings, sentUpdates] = await Promise.all([receiptCounts(db), db.getDoc('settings'), db.sentUpdates.where('deleted').equals(0).toArray()]);
+  return { receipts, election: settingsQuarters(settings), sent: new Set(sentUpdates.map((sent) => sentKey(sent.taxYear as TaxYearLabel, sent.quarter))) };
+}
+
+/** The days with an entry and the turnover per tax year, from the live entries. */
+function dayFacts(entries: readonly LocalEntry[]): DayFacts {
   const turnover = new Map<TaxYearLabel, number>();
   for (const entry of entries) turnover.set(taxYearOf(entry.date), (turnover.get(taxYearOf(entry.date)) ?? 0) + entry.total);
-  return { logged: new Set(entries.map((entry) => entry.date)), turnover, receipts, election: settingsQuarters(settings), sent: new Set(sentUpdates.map((sent) => sentKey(sent.taxYear as TaxYearLabel, sent.quarter))) };
+  return { logged: new Set(entries.map((entry) => entry.date)), turnover };
 }
 
 /** The reminders due and not dismissed at `now`, and the way to dismiss one; undefined on the first read. */
 export function useReminders(now: Date, today: string): { reminders: Reminder[]; dismiss: (kind: ReminderKind) => void } | undefined {
   const { db } = useSyncHandle();
   const facts = useLiveQuery(() => readReminderFacts(db), [db]);
+  // The entries every screen part shares, rather than a read of their own (issue 30).
+  const entries = useEntries();
+  const days = useMemo(() => (entries ? dayFacts(entries) : undefined), [entries]);
   // Bumped on a dismissal, so the stored dismissals are read again.
   const [, setDismissals] = useState(0);
-  if (!facts) return undefined;
+  if (!facts || !days) return undefined;
   const hidden = dismissedKinds(localStorage, db.userId, now.getTime());
-  const reminders = dueReminders({ today, logged: facts.logged, incomeOf: (year) => facts.turnover.get(year) ?? 0, receipts: facts.receipts, election: facts.election, sent: facts.sent }).filter(
+  const reminders = dueReminders({ today, logged: days.logged, incomeOf: (year) => days.turnover.get(year) ?? 0, receipts: facts.receipts, election: facts.election, sent: facts.sent }).filter(
     (reminder) => !hidden.has(reminder.kind),
   );
   return {
