@@ -92,6 +92,18 @@ describe('sync badge', () => {
     expect(badge()).toHaveTextContent('You are offline');
   });
 
+  it('shows what sync already said when the shell mounts after it (pending changes offline), but not a quiet state', () => {
+    handle.emit({ state: 'pending', count: 3, offline: true });
+    const badge = renderBadge();
+    expect(badge()).toHaveTextContent('3 changes pending sync');
+  });
+
+  it('stays hidden when the shell mounts on a device syncing quietly', () => {
+    handle.emit(syncing);
+    const badge = renderBadge();
+    expect(within(badge()).getByRole('status')).toBeEmptyDOMElement();
+  });
+
   it('stays quiet for the background round trip of a device already in sync', () => {
     const badge = renderBadge();
     emit(syncing);

@@ -25,11 +25,15 @@ export function announces(previous: SyncStatus, next: SyncStatus, settled: SyncS
   return true;
 }
 
+const QUIET: SyncStatus = { state: 'synced', lastSyncAt: null };
+
 /** Drives the floating sync badge: shown on a status change, hidden 3 s after synced or on Dismiss. */
 export function useSyncBadge(status: SyncStatus): { visible: boolean; dismiss: () => void } {
   const [seen, setSeen] = useState(status);
   const [settled, setSettled] = useState<SyncStatus['state']>(status.state);
-  const [visible, setVisible] = useState(false);
+  // The shell can mount after sync has already said something worth showing (the engine starts
+  // as early as it can: issue 30): shown as if it had changed from a quiet, synced device.
+  const [visible, setVisible] = useState(() => announces(QUIET, status, 'synced'));
 
   // Adjusting state while rendering (React's pattern for "state from the previous render"):
   // no effect round trip, so the badge never shows a stale text for a frame.
