@@ -99,7 +99,7 @@ $(POCKETBASE):
 
 bench: release $(POCKETBASE)
 	POCKETBASE_BIN=$(POCKETBASE) $(CARGO) run --release --locked -p bench --bin sync-bench -- --binary $(BIN)
-	cd web && npx tsx bench/history-3650.ts && npx tsx bench/captcha-solve.ts && npx tsx bench/first-load.ts
+	cd web && npx tsx bench/history-3650.ts && npx tsx bench/device-ten-years.ts && npx tsx bench/captcha-solve.ts && npx tsx bench/first-load.ts
 
 # The attacks of issue 10 against the release binary, figures in a table (not a test). With
 # BEFORE=path/to/an/older/binary the same attacks run against it too, side by side.

@@ -4,7 +4,7 @@ import { createBrowserRouter } from 'react-router';
 import { App } from './app/app';
 import { UpdatePrompt } from './components/update-prompt';
 import { appRoutes } from './app/routes';
-import { createSessionStore } from './lib/session/session-store';
+import { createSessionStore, rememberedUserId } from './lib/session/session-store';
 import type { StartSync } from '@/lib/sync-react/sync-manager';
 import { applyTheme, readCachedTheme } from './lib/theme';
 import './app/global.css';
@@ -15,12 +15,20 @@ const startSyncLater: StartSync = (options) => import('./sync/coordinator').then
 // Before the first render: the last theme, so a light-theme user never sees a dark flash.
 applyTheme(readCachedTheme());
 
+// Who is signed in is asked at once rather than after the first render, and for someone signed
+// in last time the sync engine's code loads and their database opens meanwhile: on a slow phone
+// the screens otherwise wait for each of these in turn before the first figure (issue 30).
+const session = createSessionStore();
+void session.start();
+const remembered = rememberedUserId();
+if (remembered) void import('./sync/coordinator').then(({ openEarly }) => openEarly(remembered));
+
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html must contain #root');
 
 const app = (
   <StrictMode>
-    <App session={createSessionStore()} router={createBrowserRouter(appRoutes)} start={startSyncLater} />
+    <App session={session} router={createBrowserRouter(appRoutes)} start={startSyncLater} />
     <UpdatePrompt />
   </StrictMode>
 );

@@ -37,6 +37,16 @@ const FOLLOWER_SYNC_TIMEOUT_MS = 30_000;
 /** Re-open a closed event stream after this long (the periodic pull covers the gap). */
 const EVENTS_REOPEN_MS = 15_000;
 
+/**
+ * Opens the database of the user signed in last time, before the session check says they still
+ * are: startSync then finds it open. Nothing is read or shown from it until then.
+ */
+export function openEarly(userId: string): void {
+  localDbFor(userId)
+    .open()
+    .catch(() => undefined); // startSync opens it again and reports what is wrong
+}
+
 export function startSync({ userId, onUnauthenticated }: StartOptions): SyncHandle {
   const db = localDbFor(userId);
   const listeners = new Set<(status: SyncStatus) => void>();

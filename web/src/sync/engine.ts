@@ -10,12 +10,15 @@ import { mergeRemote, type RecordChange } from './merge';
 import { countFailedAttempt, park, recordResults, refreshRecordState } from './outbox';
 import { recordKinds, tableOf, type RecordContents, type RecordKind } from './records';
 import type { SyncStatus } from './status';
-import type { LocalRecord, MutationResult } from './types';
+import type { Change, LocalRecord, MutationResult, PullPage } from './types';
 import { plural } from '../lib/plural';
 
 export { MAX_ATTEMPTS } from './outbox';
 export const PUSH_BATCH = 100;
-export const PULL_PAGE = 500;
+/** The most the server gives in one pull page. */
+export const PULL_PAGE = 1000;
+/** Changes applied in one transaction at most (pages are applied whole, so a little more). */
+export const APPLY_BATCH = 3000;
 export const PERIODIC_PULL_MS = 30_000;
 /** Meta key: the cursor this app last wrote and the record kinds that pull covered. */
 const PULLED_KINDS = 'pulledKinds';
@@ -39,6 +42,8 @@ export interface EngineOptions {
   onUnauthenticated?: () => void;
   /** Called after each cycle that pushed and pulled everything (the receipt queue runs then). */
   onSynced?: () => void;
+  /** Changes applied in one transaction at most (APPLY_BATCH; tests make it small). */
+  applyBatch?: number;
 }
 
 export class SyncEngine {
@@ -51,6 +56,7 @@ export class SyncEngine {
   private readonly clearTimer: (timer: Timer) => void;
   private readonly onUnauthenticated: () => void;
   private readonly onSynced: () => void;
+  private readonly applyBatch: number;
 
   private listeners = new Set<(status: SyncStatus) => void>();
   private current: SyncStatus = { state: 'synced', lastSyncAt: null };
@@ -75,6 +81,7 @@ export class SyncEngine {
     this.clearTimer = options.clearTimer ?? ((t) => clearTimeout(t));
     this.onUnauthenticated = options.onUnauthenticated ?? (() => undefined);
     this.onSynced = options.onSynced ?? (() => undefined);
+    this.applyBatch = options.applyBatch ?? APPLY_BATCH;
   }
 
   get status(): SyncStatus {
@@ -273,31 +280,79 @@ export class SyncEngine {
     }
   }
 
+  /**
+   * Pulls every page after the cursor. A first sync brings years of records (issue 30), so the
+   * next page is fetched while the ones in hand are applied, and pages are applied together, up
+   * to APPLY_BATCH changes in one transaction with the cursor they reach: every transaction
+   * makes each open screen's live queries read again, and fewer, larger ones cost far less.
+   * The cursor moves only in the transaction that applied its pages, so an interruption anywhere
+   * (reload, network gone) leaves it at the last page applied, and the pull resumes from there.
+   */
   private async pullAll(): Promise<void> {
-    let cursor = await this.startingCursor();
-    for (;;) {
-      const page = await this.api.pull(cursor, PULL_PAGE);
-      await this.db.transaction('rw', this.db.syncTables, async () => {
-        // Records with unsent changes, read once per page rather than once per change.
-        const unsent = new Set((await this.db.outbox.orderBy('recordId').uniqueKeys()) as string[]);
-        for (const kind of recordKinds) {
-          const changes = page.changes.filter((change) => change.kind === kind) as RecordChange<RecordContents[typeof kind]>[];
-          await this.applyRecordChanges(kind, changes, unsent);
+    const from = await this.startingCursor();
+    let ahead: Promise<PullPage> | null = this.api.pull(from, PULL_PAGE);
+    let pulled = 0;
+    while (ahead) {
+      const pages: PullPage[] = [];
+      let size = 0;
+      let failure: { error: unknown } | null = null;
+      while (ahead && size < this.applyBatch) {
+        try {
+          const page: PullPage = await ahead;
+          pages.push(page);
+          size += page.changes.length;
+          ahead = page.hasMore ? this.api.pull(page.cursor, PULL_PAGE) : null;
+        } catch (error) {
+          failure = { error };
+          ahead = null;
         }
+      }
+      // Fetched ahead while this batch is applied; awaited (and its failure seen) next round,
+      // or dropped when the apply fails and the cycle ends.
+      ahead?.catch(() => undefined);
+      // The pages already here are applied even when the next one failed: less to fetch again.
+      if (pages.length > 0) {
+        await this.applyPages(pages);
+        pulled += size;
+        if (ahead) this.emit({ ...(this.current.state === 'syncing' ? this.current : { state: 'syncing' as const }), pulled });
+      }
+      if (failure) throw failure.error;
+    }
+  }
+
+  /** Applies pulled pages, in server order, in one transaction that moves the cursor past them. */
+  private async applyPages(pages: readonly PullPage[]): Promise<void> {
+    const cursor = pages.at(-1)!.cursor;
+    await this.db.transaction('rw', this.db.syncTables, async () => {
+      // Records with unsent changes, read once per transaction rather than once per change.
+      const unsent = new Set((await this.db.outbox.orderBy('recordId').uniqueKeys()) as string[]);
+      const byKind = new Map<string, Change[]>();
+      const docs: Change[] = [];
+      for (const page of pages) {
         for (const change of page.changes) {
-          if (change.kind !== 'profile' && change.kind !== 'settings') continue;
-          const current = await this.db.docs.get(change.kind);
-          if (change.data && (!current || current.version < change.version)) {
-            await rematerializeDoc(this.db, change.kind, { data: change.data, version: change.version });
+          if (change.kind === 'profile' || change.kind === 'settings') docs.push(change);
+          else {
+            const same = byKind.get(change.kind);
+            if (same) same.push(change);
+            else byKind.set(change.kind, [change]);
           }
         }
-        // Kinds this version does not know yet never get here (api.ts leaves them out).
-        await this.db.setMeta('cursor', page.cursor);
-        await this.db.setMeta(PULLED_KINDS, { cursor: page.cursor, kinds: recordKinds } satisfies PulledKinds);
-      });
-      cursor = page.cursor;
-      if (!page.hasMore) return;
-    }
+      }
+      for (const kind of recordKinds) {
+        const changes = byKind.get(kind) as RecordChange<RecordContents[typeof kind]>[] | undefined;
+        if (changes) await this.applyRecordChanges(kind, changes, unsent);
+      }
+      for (const change of docs) {
+        if (change.kind !== 'profile' && change.kind !== 'settings') continue;
+        const current = await this.db.docs.get(change.kind);
+        if (change.data && (!current || current.version < change.version)) {
+          await rematerializeDoc(this.db, change.kind, { data: change.data, version: change.version });
+        }
+      }
+      // Kinds this version does not know yet never get here (api.ts leaves them out).
+      await this.db.setMeta('cursor', cursor);
+      await this.db.setMeta(PULLED_KINDS, { cursor, kinds: recordKinds } satisfies PulledKinds);
+    });
   }
 
   /**
@@ -317,7 +372,8 @@ export class SyncEngine {
   /**
    * Merges one page's changes of one kind: the device's copies read in one go and the results
    * written in one go (a first sign-in pulls years of entries; one read and write per record
-   * would take seconds). Within a page each record appears once, in server order.
+   * would take seconds). Changes come in server order; a record changed twice across the pages
+   * applied together meets its first change's result.
    */
   private async applyRecordChanges<K extends RecordKind>(
     kind: K,

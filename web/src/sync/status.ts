@@ -6,7 +6,8 @@ export type SyncStatus =
    * `byDriver` marks a round trip the driver caused (their own save, or Sync Data): the badge
    * shows it even on a device that was already in sync.
    */
-  | { state: 'syncing'; byDriver?: boolean }
+  /** `pulled`: records brought in so far by a pull of many pages (a first sync: issue 30). */
+  | { state: 'syncing'; byDriver?: boolean; pulled?: number }
   /** `offline` is set when the changes are waiting for the network rather than for the server. */
   | { state: 'pending'; count: number; offline?: boolean }
   | { state: 'offline' }
@@ -17,7 +18,7 @@ export function statusText(status: SyncStatus, formatTime: (ms: number) => strin
     case 'synced':
       return status.lastSyncAt === null ? 'All data synced' : `All data synced (last sync ${formatTime(status.lastSyncAt)})`;
     case 'syncing':
-      return 'Syncing data...';
+      return status.pulled ? `Syncing data... (${status.pulled.toLocaleString('en-GB')} ${plural(status.pulled, 'record')} so far)` : 'Syncing data...';
     case 'pending':
       return `${status.count} ${plural(status.count, 'change')} pending sync`;
     case 'offline':

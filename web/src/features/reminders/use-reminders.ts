@@ -1,12 +1,15 @@
 // The reminders due now, from the device's own store: the days with an entry and their
-// turnover (read straight from the store: a record feature never imports another), the receipt
-// photos still on the upload queue, and the sent updates against the records now (changes since
-// sent). Dismissals come from localStorage per user.
+// turnover (from the live entries all screens share: a record feature never imports another),
+// the receipt photos still on the upload queue, the statement queries waiting for an answer, and
+// the sent updates against the records now (changes since sent). Dismissals come from
+// localStorage per user.
 import { useLiveQuery } from 'dexie-react-hooks';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
+import { useEntries } from '@/lib/sync-react/use-live-entries';
 import { useSyncHandle } from '@/lib/sync-react/use-sync';
 import { taxYearOf, type TaxYearLabel } from '@/core/tax/tax-year';
 import type { LocalDb } from '@/sync/db';
+import type { LocalEntry } from '@/sync/types';
 import { receiptCounts } from '@/sync/receipts';
 import { dismissedKinds, dismissReminder } from './dismissals';
 import { dueReminders, sentKey, type Reminder, type ReminderKind, type TrackedQuery } from '@/core/reminders/reminders';
@@ -16,8 +19,6 @@ import { uncarriedChanges, type UncarriedChange } from '@/core/mtd/uncarried';
 import { readTaxRecords } from '@/lib/sync-react/tax-records';
 
 interface ReminderFacts {
-  logged: Set<string>;
-  turnover: Map<TaxYearLabel, number>;
   receipts: { waiting: number; failed: number };
   election: MtdQuarters;
   sent: Set<string>;
@@ -26,41 +27,58 @@ interface ReminderFacts {
   uncarried: UncarriedChange[];
 }
 
+interface DayFacts {
+  logged: Set<string>;
+  turnover: Map<TaxYearLabel, number>;
+}
+
 export async function readReminderFacts(db: LocalDb, today: string): Promise<ReminderFacts> {
-  const [records, receipts, settings, sentUpdates, queries] = await Promise.all([
-    readTaxRecords(db),
+  const [receipts, settings, sentUpdates, queries] = await Promise.all([
     receiptCounts(db),
     db.getDoc('settings'),
     db.sentUpdates.where('deleted').equals(0).toArray(),
     db.statementQueries.where('deleted').equals(0).toArray(),
   ]);
-  const { entries } = records;
-  const turnover = new Map<TaxYearLabel, number>();
-  for (const entry of entries) turnover.set(taxYearOf(entry.date), (turnover.get(taxYearOf(entry.date)) ?? 0) + entry.total);
   return {
-    logged: new Set(entries.map((entry) => entry.date)),
-    turnover,
     receipts,
     election: settingsQuarters(settings),
     sent: new Set(sentUpdates.map((sent) => sentKey(sent.taxYear as TaxYearLabel, sent.quarter))),
     queries,
     queryReminderDays: settingsQueryReminderDays(settings),
     // Only when an update was sent: the tax figures are not worked out on the dashboard otherwise.
-    uncarried: sentUpdates.length > 0 ? uncarriedChanges(records, sentUpdates, today) : [],
+    uncarried: sentUpdates.length > 0 ? uncarriedChanges(await readTaxRecords(db), sentUpdates, today) : [],
   };
+}
+
+/** The days with an entry and the turnover per tax year, from the live entries. */
+function dayFacts(entries: readonly LocalEntry[]): DayFacts {
+  const turnover = new Map<TaxYearLabel, number>();
+  for (const entry of entries) turnover.set(taxYearOf(entry.date), (turnover.get(taxYearOf(entry.date)) ?? 0) + entry.total);
+  return { logged: new Set(entries.map((entry) => entry.date)), turnover };
 }
 
 /** The reminders due and not dismissed at `now`, and the way to dismiss one; undefined on the first read. */
 export function useReminders(now: Date, today: string): { reminders: Reminder[]; dismiss: (kind: ReminderKind) => void } | undefined {
   const { db } = useSyncHandle();
   const facts = useLiveQuery(() => readReminderFacts(db, today), [db, today]);
+  // The entries every screen part shares, rather than a read of their own (issue 30).
+  const entries = useEntries();
+  const days = useMemo(() => (entries ? dayFacts(entries) : undefined), [entries]);
   // Bumped on a dismissal, so the stored dismissals are read again.
   const [, setDismissals] = useState(0);
-  if (!facts) return undefined;
+  if (!facts || !days) return undefined;
   const hidden = dismissedKinds(localStorage, db.userId, now.getTime());
-  const reminders = dueReminders({ today, logged: facts.logged, incomeOf: (year) => facts.turnover.get(year) ?? 0, receipts: facts.receipts, election: facts.election, sent: facts.sent, queries: facts.queries, queryReminderDays: facts.queryReminderDays, uncarried: facts.uncarried }).filter(
-    (reminder) => !hidden.has(reminder.kind),
-  );
+  const reminders = dueReminders({
+    today,
+    logged: days.logged,
+    incomeOf: (year) => days.turnover.get(year) ?? 0,
+    receipts: facts.receipts,
+    election: facts.election,
+    sent: facts.sent,
+    queries: facts.queries,
+    queryReminderDays: facts.queryReminderDays,
+    uncarried: facts.uncarried,
+  }).filter((reminder) => !hidden.has(reminder.kind));
   return {
     reminders,
     dismiss: (kind) => {

@@ -21,6 +21,11 @@ function readCachedUser(): User | null {
   }
 }
 
+/** The id of the user last signed in on this device (signing out forgets it), if any. */
+export function rememberedUserId(): string | null {
+  return readCachedUser()?.id ?? null;
+}
+
 function cacheUser(user: User | null): void {
   try {
     if (user) localStorage.setItem(CACHE_KEY, JSON.stringify(user));

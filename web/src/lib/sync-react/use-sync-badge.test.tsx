@@ -92,12 +92,38 @@ describe('sync badge', () => {
     expect(badge()).toHaveTextContent('You are offline');
   });
 
+  it('shows what sync already said when the shell mounts after it (pending changes offline), but not a quiet state', () => {
+    handle.emit({ state: 'pending', count: 3, offline: true });
+    const badge = renderBadge();
+    expect(badge()).toHaveTextContent('3 changes pending sync');
+  });
+
+  it('stays hidden when the shell mounts on a device syncing quietly', () => {
+    handle.emit(syncing);
+    const badge = renderBadge();
+    expect(within(badge()).getByRole('status')).toBeEmptyDOMElement();
+  });
+
   it('stays quiet for the background round trip of a device already in sync', () => {
     const badge = renderBadge();
     emit(syncing);
     emit(synced(1));
     emit(syncing);
     emit(synced(2));
+    expect(within(badge()).getByRole('status')).toBeEmptyDOMElement();
+  });
+
+  it('appears with the progress of a long pull (a first sync) on a quiet device, then hides 3 s after synced', () => {
+    const badge = renderBadge();
+    emit(syncing);
+    expect(within(badge()).getByRole('status')).toBeEmptyDOMElement();
+    emit({ state: 'syncing', pulled: 3_000 });
+    expect(badge()).toHaveTextContent('Syncing data... (3,000 records so far)');
+    emit({ state: 'syncing', pulled: 6_255 });
+    expect(badge()).toHaveTextContent('Syncing data... (6,255 records so far)');
+    emit(synced(new Date(2025, 2, 21, 14, 5).getTime()));
+    expect(badge()).toHaveTextContent('All data synced (last sync 14:05)');
+    act(() => vi.advanceTimersByTime(BADGE_HIDE_AFTER_SYNCED_MS));
     expect(within(badge()).getByRole('status')).toBeEmptyDOMElement();
   });
 

@@ -10,11 +10,14 @@ export const BADGE_HIDE_AFTER_SYNCED_MS = 3_000;
  * go synced → syncing → synced all day, and a badge (and a screen-reader announcement) every
  * 30 s would be noise. A round trip that carries the driver's own save or their Sync Data
  * (`byDriver`) does show, as does anything else — offline, pending, an error, coming back
- * from one of those.
+ * from one of those, and a pull long enough to report its progress.
  * `settled` is the last state before the current syncing phase began.
  */
 export function announces(previous: SyncStatus, next: SyncStatus, settled: SyncStatus['state']): boolean {
   if (next.state === 'syncing' && next.byDriver === true && previous.state !== 'syncing') return true;
+  // A pull of thousands of records (a first sync) says how far it has got: the screens fill as
+  // it goes, and the driver should know more is coming.
+  if (next.state === 'syncing' && next.pulled !== undefined && !(previous.state === 'syncing' && previous.pulled !== undefined)) return true;
   if (previous.state === next.state) {
     return next.state === 'pending' && previous.state === 'pending' && next.count !== previous.count;
   }
@@ -22,11 +25,15 @@ export function announces(previous: SyncStatus, next: SyncStatus, settled: SyncS
   return true;
 }
 
+const QUIET: SyncStatus = { state: 'synced', lastSyncAt: null };
+
 /** Drives the floating sync badge: shown on a status change, hidden 3 s after synced or on Dismiss. */
 export function useSyncBadge(status: SyncStatus): { visible: boolean; dismiss: () => void } {
   const [seen, setSeen] = useState(status);
   const [settled, setSettled] = useState<SyncStatus['state']>(status.state);
-  const [visible, setVisible] = useState(false);
+  // The shell can mount after sync has already said something worth showing (the engine starts
+  // as early as it can: issue 30): shown as if it had changed from a quiet, synced device.
+  const [visible, setVisible] = useState(() => announces(QUIET, status, 'synced'));
 
   // Adjusting state while rendering (React's pattern for "state from the previous render"):
   // no effect round trip, so the badge never shows a stale text for a frame.

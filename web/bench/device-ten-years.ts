@@ -1,0 +1,263 @@
+/**
+ * The device with ten years of data (issue 30), in Chromium at 390×844 with 4× CPU throttling
+ * (CDP Emulation.setCPUThrottlingRate), against the real server:
+ * - first sync onto a fresh device (a new browser context signing in), until the sync status
+ *   says synced;
+ * - offline cold start: service worker installed, network off, reload, until the stat cards
+ *   show figures;
+ * - warm dashboard, tax year and history (data on the device, shell cached): load to first figure.
+ * The ten-year account holds 3,650 days over 2 couriers, 500 expenses, 2,000 mileage logs and
+ * 100 statement checks (6,255 records with its couriers, cards and van), pushed through the
+ * server's push API as another device would. The empty account runs the same steps, as the
+ * reference measured in the same run. Rounds interleave accounts (and builds, see below); it
+ * prints min / median / max and ratios of medians. Asserts nothing (shared machines are noisy;
+ * see docs/development.md, "Tests and benchmarks").
+ *
+ *   npx tsx bench/device-ten-years.ts
+ *
+ * BENCH_ROUNDS (default 3). The binary: the release one when built (`make bench`), else the debug
+ * one (a debug binary serves web/dist from the worktree it was built in). BENCH_BASELINE_BIN: a
+ * second binary (e.g. main's debug build, which serves main's web/dist) measured in the same
+ * rounds; each figure then also prints ours ÷ baseline.
+ */
+import { existsSync } from 'node:fs';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { goOffline, launchBrowser, phone, releaseBinary, startServer, testBinary, uniqueEmail, type RunningServer } from '../e2e/harness';
+import { ms, report } from './report';
+
+const THROTTLE = 4;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const PASSWORD = 'van-route-42';
+const PUSH_BATCH = 500;
+
+/** What the ten-year account holds. */
+const TEN_YEARS = { days: 3_650, expenses: 500, mileage: 2_000, checks: 100 };
+
+type Account = 'ten years' | 'empty';
+interface Build {
+  label: string;
+  server: RunningServer;
+  accounts: Record<Account, string>;
+}
+
+const FIGURES = ['first sync', 'offline cold start', 'dashboard warm', 'tax year warm', 'history warm'] as const;
+type Figure = (typeof FIGURES)[number];
+
+/**
+ * Marks, in page time (ms since the navigation started), when each screen first shows a figure,
+ * and when the sync status first reads "synced" after having read "syncing". A MutationObserver
+ * installed before the app's own scripts: no polling from outside the throttled page.
+ * A string: tsx would wrap named inner functions in a helper the page lacks.
+ */
+export const MARKS_SCRIPT = `(() => {
+  const marks = (window.__benchMarks = {});
+  const at = (window.__benchAt = {});
+  let syncing = false;
+  const check = () => {
+    const now = performance.now();
+    const badge = document.querySelector('aside[aria-label="Sync status"]');
+    const state = badge && badge.getAttribute('data-state');
+    if (state === 'syncing') syncing = true;
+    if (syncing && state === 'synced' && marks.synced === undefined) { marks.synced = now; at.synced = Date.now(); }
+    const cards = document.querySelectorAll('ul[aria-label="Your stats"] li');
+    const last = cards[cards.length - 1];
+    const value = last && last.children[1] && last.children[1].textContent;
+    if (value && value !== '–' && marks.stats === undefined) marks.stats = now;
+    if (marks.tax === undefined && document.querySelector('dl[aria-label="The year in figures"] dd')) marks.tax = now;
+    if (marks.history === undefined && document.querySelector('[aria-label="Entries"] article')) marks.history = now;
+  };
+  new MutationObserver(check).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+})()`;
+
+export async function waitMark(page: Page, mark: string, timeout = 120_000): Promise<number> {
+  try {
+    const handle = await page.waitForFunction((name) => (window as unknown as { __benchMarks?: Record<string, number> }).__benchMarks?.[name], mark, { timeout, polling: 100 });
+    return (await handle.jsonValue()) as number;
+  } catch (error) {
+    await page.screenshot({ path: `/tmp/device-ten-years-${mark}.png` });
+    throw new Error(`no "${mark}" on ${page.url()} (screenshot in /tmp/device-ten-years-${mark}.png)`, { cause: error });
+  }
+}
+
+async function throttled(context: BrowserContext): Promise<Page> {
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: THROTTLE });
+  return page;
+}
+
+interface Mutation {
+  id: string;
+  name: string;
+  args: Record<string, unknown>;
+}
+
+/** The ten-year account's records as push mutations. */
+export function tenYearsOfMutations(counts = TEN_YEARS): Mutation[] {
+  const id = () => crypto.randomUUID();
+  // Ten years up to yesterday: this week, this tax year and the history's top are all filled.
+  const first = Date.now() - (counts.days + 1) * 86_400_000;
+  const day = (i: number) => new Date(first + i * 86_400_000).toISOString().slice(0, 10);
+  const couriers = [id(), id()];
+  const cards = [id(), id()];
+  const van = id();
+  const all: Mutation[] = [];
+  const put = (name: string, args: Record<string, unknown>) => all.push({ id: id(), name, args });
+  couriers.forEach((courier, i) => {
+    put('courier.put', { id: courier, name: i === 0 ? 'Evri' : 'DPD', colour: i === 0 ? '#0070c9' : '#dc0032', periodKind: 'weekly', periodAnchor: '2016-01-03', arrearsWeeks: 0 });
+    put('rateCard.put', { id: cards[i], courierId: courier, validFrom: '2000-01-01', label: '', perStop: [{ stopCount: 110, rate: 198 }, { rate: 148 }], perParcel: null, parcelCapPerStop: null, perCollection: null, perFailed: null, dayRate: null, hourly: null, peaks: [] });
+  });
+  put('vehicle.put', { id: van, name: 'Transit', type: 'carVan', method: 'flatRate', commuteMiles: 0 });
+  for (let i = 0; i < counts.days; i += 1) {
+    const stops = 80 + (i % 60);
+    const extra = i % 7 === 0 ? 250 : 0;
+    const c = i % 2;
+    put('entry.put', { id: id(), date: day(i), stops, extra, notes: i % 5 === 0 ? 'Depot run' : '', total: stops * 198 + extra, courierId: couriers[c], rateCardId: cards[c], parcels: null, collections: null, failed: null, startTime: null, finishTime: null, separateShift: false });
+  }
+  for (let i = 0; i < counts.expenses; i += 1) {
+    put('expense.put', { id: id(), date: day(i * 7), amount: 1_000 + (i % 50) * 37, category: i % 3 === 0 ? 'fuel' : 'phone', note: i % 4 === 0 ? 'Shell' : '', courierId: null, vehicleId: i % 3 === 0 ? van : null, repeat: 'once', repeatUntil: null, receipts: [] });
+  }
+  for (let i = 0; i < counts.mileage; i += 1) {
+    put('mileage.put', { id: id(), date: day(Math.floor(i * 1.8)), vehicleId: van, courierId: null, odometerStart: null, odometerEnd: null, businessMiles: 40 + (i % 30), commuteMiles: 0, note: '' });
+  }
+  for (let i = 0; i < counts.checks; i += 1) {
+    put('invoice.put', { id: id(), courierId: couriers[i % 2], periodStart: day(i * 35), periodEnd: day(i * 35 + 6), paid: 98_000 + i, stops: null, parcels: null, collections: null, deductions: null, reference: `ST-${i}`, note: '', status: 'unchecked' });
+  }
+  return all;
+}
+
+/** Signs up a new account in a throwaway context (ten years pushed into it when asked); returns its e-mail. */
+export async function seedAccount(browser: Browser, server: RunningServer, account: Account): Promise<string> {
+  const email = uniqueEmail(account === 'empty' ? 'bench-empty' : 'bench-ten');
+  const context = await browser.newContext({ ...phone, baseURL: server.url, serviceWorkers: 'block' });
+  const page = await context.newPage();
+  await page.goto('/login');
+  await page.getByRole('tab', { name: 'Sign Up' }).click();
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign Up' }).click();
+  await page.waitForURL('**/app/dashboard');
+  if (account === 'ten years') {
+    const all = tenYearsOfMutations();
+    // Pushed from the page (its session cookie), as another device would.
+    await page.evaluate(
+      async ({ all, batch }) => {
+        for (let i = 0; i < all.length; i += batch) {
+          const response = await fetch('/api/v1/sync/push', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ clientId: 'bench-seed', mutations: all.slice(i, i + batch) }),
+          });
+          if (!response.ok) throw new Error(`push failed: ${response.status} ${await response.text()}`);
+          const reply = (await response.json()) as { results: { status: string }[] };
+          const refused = reply.results.find((r) => r.status !== 'applied');
+          if (refused) throw new Error(`push refused: ${JSON.stringify(refused)}`);
+        }
+      },
+      { all, batch: PUSH_BATCH },
+    );
+    const pushed = all.length;
+    report(`  ${server.url}: seeded ${pushed.toLocaleString('en-GB')} records (and the starter courier and card)`);
+  }
+  await context.close();
+  return email;
+}
+
+/** One round for one account on one build: the five figures (ms). */
+async function round(browser: Browser, build: Build, account: Account): Promise<Partial<Record<Figure, number>>> {
+  const context = await browser.newContext({ ...phone, baseURL: build.server.url });
+  await context.addInitScript(MARKS_SCRIPT);
+  const figures: Partial<Record<Figure, number>> = {};
+  try {
+    const page = await throttled(context);
+    // First sync: from the Login press (page time) to "synced".
+    await page.goto('/login');
+    await page.getByLabel('Email').fill(build.accounts[account]);
+    await page.getByLabel('Password').fill(PASSWORD);
+    // Wall-clock (page's Date.now), in case signing in loads a new document.
+    const pressed = await page.evaluate(() => Date.now());
+    await page.getByRole('button', { name: 'Login', exact: true }).click();
+    await waitMark(page, 'synced');
+    figures['first sync'] = (await page.evaluate(() => (window as unknown as { __benchAt: Record<string, number> }).__benchAt.synced!)) - pressed;
+    await page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+    });
+
+    // Warm screens: each loaded afresh with the data and the shell already on the device.
+    const warm: [Figure, string, string][] = [
+      ['dashboard warm', '/app/dashboard', 'stats'],
+      ['tax year warm', '/app/tax', 'tax'],
+      ['history warm', '/app/history', 'history'],
+    ];
+    for (const [figure, path, mark] of warm) {
+      if (account === 'empty' && mark !== 'stats') continue;
+      await page.goto(path);
+      figures[figure] = await waitMark(page, mark);
+    }
+
+    // Offline cold start.
+    await page.goto('/app/dashboard');
+    await waitMark(page, 'stats');
+    await goOffline(context);
+    await page.reload();
+    figures['offline cold start'] = await waitMark(page, 'stats');
+  } finally {
+    await context.close();
+  }
+  return figures;
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+async function main() {
+  const binary = existsSync(releaseBinary) ? releaseBinary : testBinary;
+  const baselineBinary = process.env.BENCH_BASELINE_BIN;
+  const browser = await launchBrowser();
+  const builds: Build[] = [];
+  try {
+    for (const [label, path] of [['ours', binary], ...(baselineBinary ? [['baseline', baselineBinary]] : [])] as [string, string][]) {
+      const server = await startServer({}, path);
+      builds.push({ label, server, accounts: {} as Record<Account, string> });
+      report(`${label}: ${path}`);
+      for (const account of ['ten years', 'empty'] as const) builds.at(-1)!.accounts[account] = await seedAccount(browser, server, account);
+    }
+
+    const results = new Map<string, number[]>();
+    const key = (build: string, account: Account, figure: Figure) => `${build}|${account}|${figure}`;
+    for (let r = 0; r < ROUNDS; r += 1) {
+      for (const account of ['ten years', 'empty'] as const) {
+        for (const build of builds) {
+          const figures = await round(browser, build, account);
+          for (const [figure, value] of Object.entries(figures) as [Figure, number][]) {
+            const k = key(build.label, account, figure);
+            results.set(k, [...(results.get(k) ?? []), value]);
+          }
+          report(`  round ${r + 1}, ${build.label}, ${account}: ${Object.entries(figures).map(([f, v]) => `${f} ${ms(v)}`).join(', ')}`);
+        }
+      }
+    }
+
+    report(`device with ten years (390×844 Chromium, ${THROTTLE}× CPU throttling, ${ROUNDS} rounds): min / median / max`);
+    for (const build of builds) {
+      for (const account of ['ten years', 'empty'] as const) {
+        for (const figure of FIGURES) {
+          const values = results.get(key(build.label, account, figure));
+          if (!values) continue;
+          const mid = median(values);
+          const notes: string[] = [];
+          const empty = results.get(key(build.label, 'empty', figure));
+          if (account === 'ten years' && empty) notes.push(`${(mid / median(empty)).toFixed(2)}× the empty account`);
+          const base = results.get(key('baseline', account, figure));
+          if (build.label === 'ours' && base) notes.push(`${(mid / median(base)).toFixed(2)}× baseline`);
+          report(`  ${build.label.padEnd(8)} ${account.padEnd(9)} ${figure.padEnd(18)} ${ms(Math.min(...values))} / ${ms(mid)} / ${ms(Math.max(...values))}${notes.length ? `  (${notes.join(', ')})` : ''}`);
+        }
+      }
+    }
+  } finally {
+    await browser.close();
+    for (const build of builds) await build.server.stop();
+  }
+}
+
+// Run as a program (not when a profiling script imports the seeding).
+if (process.argv[1]?.endsWith('device-ten-years.ts')) await main();

@@ -1,0 +1,42 @@
+// The device's live entries, read once for every part of the screen that shows them (the
+// dashboard, its header, the history, the reminders: issue 30).
+import Dexie from 'dexie';
+import { useSyncExternalStore } from 'react';
+import { sharedLiveQuery, type SharedLiveQuery } from './shared-live-query';
+import { useSyncHandle } from './use-sync';
+import type { LocalDb } from '@/sync/db';
+import type { LocalEntry } from '@/sync/types';
+
+/** Newest day first; two entries on one day, the later-created first. */
+export function byNewest(a: LocalEntry, b: LocalEntry): number {
+  if (a.date !== b.date) return a.date < b.date ? 1 : -1;
+  if (a.createdAt !== b.createdAt) return a.createdAt < b.createdAt ? 1 : -1;
+  return a.id < b.id ? 1 : -1;
+}
+
+/** Every live (not deleted) entry on the device, newest first. */
+export async function readEntries(db: LocalDb): Promise<LocalEntry[]> {
+  const live = await db.entries.where('[deleted+date]').between([0, Dexie.minKey], [0, Dexie.maxKey]).toArray();
+  return live.sort(byNewest);
+}
+
+const shared = new WeakMap<LocalDb, SharedLiveQuery<LocalEntry[]>>();
+
+/** The entries of `db`, read once for every reader (lib/sync-react/shared-live-query.ts). */
+function entriesOf(db: LocalDb): SharedLiveQuery<LocalEntry[]> {
+  let query = shared.get(db);
+  if (!query) {
+    query = sharedLiveQuery(() => readEntries(db));
+    shared.set(db, query);
+  }
+  return query;
+}
+
+/** The user's entries from the device, updated as they change; undefined on the first read. */
+export function useEntries(): LocalEntry[] | undefined {
+  const { db } = useSyncHandle();
+  const query = entriesOf(db);
+  const entries = useSyncExternalStore(query.subscribe, query.getSnapshot, query.getSnapshot);
+  if (query.error() !== undefined) throw query.error();
+  return entries;
+}
