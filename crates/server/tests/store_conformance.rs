@@ -1541,6 +1541,7 @@ async fn the_tax_region_is_kept_unless_a_put_names_it(backend: Backend) {
             } else {
                 MtdQuarters::Standard
             },
+            query_reminder_days: if seconds >= 7 { 30 } else { 14 },
             updated_at: format!("1970-01-01T00:00:0{seconds}Z"),
         }))
     };
@@ -1548,6 +1549,7 @@ async fn the_tax_region_is_kept_unless_a_put_names_it(backend: Backend) {
         theme: Some(Theme::Light),
         tax_region: None,
         quarters: None,
+        query_reminder_days: None,
     };
     assert_eq!(
         put(old_app, 1_000).await,
@@ -1557,6 +1559,7 @@ async fn the_tax_region_is_kept_unless_a_put_names_it(backend: Backend) {
         theme: Some(Theme::Dark),
         tax_region: Some(TaxRegion::Scotland),
         quarters: None,
+        query_reminder_days: None,
     };
     assert_eq!(
         put(scotland, 2_000).await,
@@ -1570,6 +1573,7 @@ async fn the_tax_region_is_kept_unless_a_put_names_it(backend: Backend) {
         theme: None,
         tax_region: Some(TaxRegion::Uk),
         quarters: None,
+        query_reminder_days: None,
     };
     assert_eq!(
         put(region_only, 4_000).await,
@@ -1580,6 +1584,7 @@ async fn the_tax_region_is_kept_unless_a_put_names_it(backend: Backend) {
         theme: None,
         tax_region: None,
         quarters: Some(MtdQuarters::Calendar),
+        query_reminder_days: None,
     };
     assert_eq!(
         put(calendar, 5_000).await,
@@ -1588,6 +1593,22 @@ async fn the_tax_region_is_kept_unless_a_put_names_it(backend: Backend) {
     assert_eq!(
         put(old_app, 6_000).await,
         settings(Theme::Light, TaxRegion::Uk, 6)
+    );
+    // The days before an unanswered query's reminder (issue 28): 14 until set, then kept by
+    // every put that leaves them out.
+    let thirty_days = SettingsUpdate {
+        theme: None,
+        tax_region: None,
+        quarters: None,
+        query_reminder_days: Some(30),
+    };
+    assert_eq!(
+        put(thirty_days, 7_000).await,
+        settings(Theme::Light, TaxRegion::Uk, 7)
+    );
+    assert_eq!(
+        put(old_app, 8_000).await,
+        settings(Theme::Light, TaxRegion::Uk, 8)
     );
 }
 
@@ -1619,6 +1640,7 @@ async fn users_from_before_tax_regions_get_the_uk_bands(backend: Backend) {
             theme: Theme::Light,
             tax_region: TaxRegion::Uk,
             quarters: MtdQuarters::Standard,
+            query_reminder_days: 14,
             updated_at: "1970-01-01T00:00:02Z".into(),
         }))
     );

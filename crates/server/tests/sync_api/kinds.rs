@@ -35,6 +35,10 @@ pub struct Ref {
     pub kind: &'static str,
     /// Null points at nothing and is fine.
     pub nullable: bool,
+    /// Which of the account's `Targets` it points at: its kind's, unless two fields of a row
+    /// point at the same kind and must name different records (a query's statement check and
+    /// the later one that carries the money paid back).
+    pub target: &'static str,
 }
 
 const fn to(field: &'static str, kind: &'static str, nullable: bool) -> Ref {
@@ -42,6 +46,22 @@ const fn to(field: &'static str, kind: &'static str, nullable: bool) -> Ref {
         field,
         kind,
         nullable,
+        target: kind,
+    }
+}
+
+/// A reference to another record of `kind` than the one its kind's target names.
+const fn to_another(
+    field: &'static str,
+    kind: &'static str,
+    target: &'static str,
+    nullable: bool,
+) -> Ref {
+    Ref {
+        field,
+        kind,
+        nullable,
+        target,
     }
 }
 
@@ -139,30 +159,28 @@ impl Targets {
             ids: BTreeMap::from([("courier", me.to_owned()), ("rateCard", me.to_owned())]),
         };
         let mut puts = Vec::new();
-        let mut wanted: Vec<&'static str> = TABLE
-            .iter()
-            .flat_map(|row| row.references.iter().map(|r| r.kind))
-            .filter(|kind| !targets.ids.contains_key(kind))
-            .collect();
-        wanted.dedup();
+        // (target, kind) of every reference, each target once.
+        let mut wanted: Vec<(&'static str, &'static str)> = Vec::new();
+        for r in TABLE.iter().flat_map(|row| row.references) {
+            if !targets.ids.contains_key(r.target) && !wanted.iter().any(|(t, _)| *t == r.target) {
+                wanted.push((r.target, r.kind));
+            }
+        }
         while !wanted.is_empty() {
             let ready = wanted
                 .iter()
-                .position(|kind| {
+                .position(|(_, kind)| {
                     row(kind)
                         .references
                         .iter()
-                        .all(|r| r.kind == *kind || targets.ids.contains_key(r.kind))
+                        .all(|r| r.kind == *kind || targets.ids.contains_key(r.target))
                 })
                 .expect("the references form no cycle");
-            let kind = wanted.remove(ready);
-            if targets.ids.contains_key(kind) {
-                continue;
-            }
+            let (target, kind) = wanted.remove(ready);
             let id = new_id();
             let args = (row(kind).valid)(&id, &targets);
             puts.push((mutation(&format!("{kind}.put"), args), kind, id.clone()));
-            targets.ids.insert(kind, id);
+            targets.ids.insert(target, id);
         }
         (targets, puts)
     }
@@ -725,32 +743,32 @@ pub static TABLE: &[Row] = &[
         kind: "statementQuery",
         references: &[
             to("statementCheckId", "invoice", false),
-            to("paidBackCheckId", "invoice", true),
+            to_another("paidBackCheckId", "invoice", "laterInvoice", true),
         ],
-        valid: |id, t| statement_query_args(id, t.of("invoice")),
-        stored: |t| without(&statement_query_args("", t.of("invoice")), "id"),
+        valid: |id, t| statement_query_args(id, t),
+        stored: |t| without(&statement_query_args("", t), "id"),
         // Tracking changes; the items and total are frozen when the query is made, so a put
         // carrying other ones keeps the stored ones.
         edit: |id, t| {
             patched(
-                &statement_query_args(id, t.of("invoice")),
-                json!({"sentOn": "2026-03-21", "note": "Sent by e-mail", "total": 1,
+                &statement_query_args(id, t),
+                json!({"answeredOn": "2026-03-30", "note": "Agreed by e-mail", "total": 1,
                        "items": query_items(&[(Some("2026-03-02"), "rewritten", 1)])}),
             )
         },
         edited: |t| {
             patched(
-                &without(&statement_query_args("", t.of("invoice")), "id"),
-                json!({"sentOn": "2026-03-21", "note": "Sent by e-mail"}),
+                &without(&statement_query_args("", t), "id"),
+                json!({"answeredOn": "2026-03-30", "note": "Agreed by e-mail"}),
             )
         },
         invalid: |t| {
             vec![Invalid::field_names(
                 patched(
-                    &statement_query_args(&new_id(), t.of("invoice")),
+                    &statement_query_args(&new_id(), t),
                     json!({"madeOn": "2026-02-30", "itemsVersion": 9, "sentOn": "2026-03-19",
-                           "paidBackAmount": 0, "closedOn": "21/03/2026", "note": "bell\u{7}",
-                           "total": 1}),
+                           "paidBackAmount": 0, "paidBackOn": null, "paidBackCheckId": null,
+                           "closedOn": "21/03/2026", "note": "bell\u{7}", "total": 1}),
                 ),
                 &[
                     "closedOn",
@@ -866,13 +884,16 @@ fn every_registered_kind_has_a_row() {
     }
 }
 
-/// A statement query of two items on `check`, its chain made as the device makes it.
-pub fn statement_query_args(id: &str, check: &str) -> Value {
-    json!({"id": id, "statementCheckId": check, "madeOn": "2026-03-20", "itemsVersion": 1,
+/// A statement query of two items on the account's statement check, its chain made as the
+/// device makes it, sent and paid back on the later check.
+pub fn statement_query_args(id: &str, t: &Targets) -> Value {
+    json!({"id": id, "statementCheckId": t.of("invoice"), "madeOn": "2026-03-20",
+           "itemsVersion": 1,
            "items": query_items(&[(Some("2026-03-02"), "3 stops logged but not paid", 450),
                                   (None, "Lines against the total", -100)]),
-           "total": 350, "sentOn": null, "answeredOn": null, "paidBackAmount": null,
-           "paidBackOn": null, "paidBackCheckId": null, "closedOn": null, "note": ""})
+           "total": 350, "sentOn": "2026-03-21", "answeredOn": null, "paidBackAmount": 350,
+           "paidBackOn": "2026-04-10", "paidBackCheckId": t.of("laterInvoice"),
+           "closedOn": null, "note": ""})
 }
 
 /// Query items with their chain: each hash is SHA-256 of the previous (64 zeros first) and the

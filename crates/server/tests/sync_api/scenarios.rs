@@ -34,7 +34,7 @@ fn delete_of(kind: &str, id: &str) -> Value {
 fn pointing_at_all(row: &Row, id: &str, targets: &Targets) -> Value {
     let mut args = (row.valid)(id, targets);
     for reference in row.references {
-        args[reference.field] = json!(targets.of(reference.kind));
+        args[reference.field] = json!(targets.of(reference.target));
     }
     args
 }
@@ -381,23 +381,23 @@ async fn other_accounts_records_are_untouchable_and_invisible(backend: Backend) 
         // Her own ids, pointing at alice's records.
         for reference in row.references {
             let mut args = pointing_at_all(row, &new_id(), &mallorys);
-            args[reference.field] = json!(alices.of(reference.kind));
+            args[reference.field] = json!(alices.of(reference.target));
             attempts.push((
                 format!("{kind}.{} at alice's {}", reference.field, reference.kind),
                 put_of(row, args),
             ));
         }
     }
-    let mut targeted: Vec<&str> = TABLE
+    let mut targeted: Vec<(&str, &str)> = TABLE
         .iter()
-        .flat_map(|row| row.references.iter().map(|r| r.kind))
+        .flat_map(|row| row.references.iter().map(|r| (r.target, r.kind)))
         .collect();
     targeted.sort_unstable();
     targeted.dedup();
-    for kind in targeted {
+    for (target, kind) in targeted {
         attempts.push((
-            format!("delete alice's {kind} (the default one for couriers and cards)"),
-            delete_of(kind, alices.of(kind)),
+            format!("delete alice's {target} (the default one for couriers and cards)"),
+            delete_of(kind, alices.of(target)),
         ));
     }
     let mutations: Vec<Value> = attempts.iter().map(|(_, m)| m.clone()).collect();
@@ -503,9 +503,18 @@ async fn references_are_checked_in_push_order(backend: Backend) {
         // Everything it points at missing, then arriving (in one push, each before what
         // points at it): the very same mutation is looked at afresh and applied.
         let kinds = in_dependency_order(row.references.iter().map(|r| r.kind).collect());
+        // Each record it points at (target, kind), in the kinds' dependency order.
+        let mut referenced_targets: Vec<(&'static str, &'static str)> = Vec::new();
+        for kind in &kinds {
+            for r in row.references.iter().filter(|r| r.kind == *kind) {
+                if !referenced_targets.contains(&(r.target, r.kind)) {
+                    referenced_targets.push((r.target, r.kind));
+                }
+            }
+        }
         let mut fresh = t.clone();
-        for referenced in &kinds {
-            fresh = fresh.with(referenced, &new_id());
+        for (target, _) in &referenced_targets {
+            fresh = fresh.with(target, &new_id());
         }
         let early = put_of(row, pointing_at_all(row, &new_id(), &fresh));
         let reply = app.push(&cookie, vec![early.clone()]).await;
@@ -519,14 +528,11 @@ async fn references_are_checked_in_push_order(backend: Backend) {
             pull_since(&app, &cookie, start).await.is_empty(),
             "{kind}: nothing refused was written"
         );
-        let mut arrivals: Vec<Value> = kinds
+        let mut arrivals: Vec<Value> = referenced_targets
             .iter()
-            .map(|referenced| {
-                let referenced = crate::kinds::row(referenced);
-                put_of(
-                    referenced,
-                    (referenced.valid)(fresh.of(referenced.kind), &fresh),
-                )
+            .map(|(target, kind)| {
+                let referenced = crate::kinds::row(kind);
+                put_of(referenced, (referenced.valid)(fresh.of(target), &fresh))
             })
             .collect();
         arrivals.push(early.clone());
@@ -547,11 +553,11 @@ async fn references_are_checked_in_push_order(backend: Backend) {
         );
 
         // Deleted on another device: a record logged offline for it is still kept.
-        let mut deleted: Vec<Value> = kinds
+        let mut deleted: Vec<Value> = referenced_targets
             .iter()
             .rev()
-            .filter(|referenced| !write_once(referenced))
-            .map(|referenced| delete_of(referenced, fresh.of(referenced)))
+            .filter(|(_, kind)| !write_once(kind))
+            .map(|(target, kind)| delete_of(kind, fresh.of(target)))
             .collect();
         if !deleted.is_empty() {
             deleted.push(put_of(row, pointing_at_all(row, &new_id(), &fresh)));
