@@ -111,7 +111,7 @@ describe('statement queries', () => {
       `${short(tuesday)},Depot charge,1,2.00`,
       `${short(tuesday)},Depot charge,1,2.00`,
     ].join('\r\n');
-    await page.getByLabel('Statement file (CSV)').setInputFiles({ name: 'statement.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    await page.getByLabel('Statement file (CSV or PDF)').setInputFiles({ name: 'statement.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
     await page.getByRole('group', { name: "Match the file's columns" }).getByRole('button', { name: 'Save the layout and import 4 lines' }).click();
     await page.getByText('Added 4 lines.').waitFor();
     await page.getByRole('list', { name: 'Differences' }).getByText('Day not on the statement').waitFor();
