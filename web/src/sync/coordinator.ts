@@ -4,6 +4,7 @@
 // leading tab closes, the lock passes to another tab, which takes over.
 import { apiPaths } from '../lib/paths';
 import { localDbFor, type LocalDb } from './db';
+import { newId } from './ids';
 import { SyncEngine } from './engine';
 import { ReceiptQueue } from './receipts';
 import type { SyncStatus } from './status';
@@ -166,7 +167,7 @@ export function startSync({ userId, onUnauthenticated }: StartOptions): SyncHand
     requestSync,
     syncNow() {
       if (engine) return engine.sync({ byDriver: true });
-      const requestId = crypto.randomUUID();
+      const requestId = newId();
       return new Promise<boolean>((resolve) => {
         const timer = setTimeout(() => finish(false), FOLLOWER_SYNC_TIMEOUT_MS);
         function finish(ok: boolean) {

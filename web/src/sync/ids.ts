@@ -1,3 +1,5 @@
+import { sha1 } from './sha1';
+
 /** 16 bytes as a UUID's text, with the version nibble and the RFC 4122 variant set. */
 function uuidText(bytes: Uint8Array, version: number): string {
   bytes[6] = ((bytes[6] ?? 0) & 0x0f) | (version << 4);
@@ -29,6 +31,6 @@ export async function nameId(namespace: string, name: string): Promise<string> {
   const input = new Uint8Array(16 + nameBytes.length);
   for (let i = 0; i < 16; i += 1) input[i] = parseInt(hexNamespace.slice(i * 2, i * 2 + 2), 16);
   input.set(nameBytes, 16);
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-1', input));
+  const digest = sha1(input);
   return uuidText(digest.slice(0, 16), 5);
 }

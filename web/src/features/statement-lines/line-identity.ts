@@ -3,19 +3,16 @@
 // re-importing adds nothing), while two identical rows (a charge taken twice) stay two lines.
 // The record id is a name-based UUID of the check's id and the key, so two devices importing
 // the same file offline write the same records, which the server holds once each.
+// The hashes are plain TypeScript, not crypto.subtle: an install on plain http has none.
+import { sha256Hex } from '@/core/mtd/sha256';
 import { nameId } from '@/sync/ids';
-
-async function sha256Hex(text: string): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
-  return Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('');
-}
 
 /** One key per row, in order: `csv:<first 32 hex of the row's hash>:<its earlier twins>`. */
 export async function rowKeys(rows: readonly (readonly string[])[], source: 'csv' | 'pdf' = 'csv'): Promise<string[]> {
   const seen = new Map<string, number>();
   const keys: string[] = [];
   for (const cells of rows) {
-    const hash = (await sha256Hex(JSON.stringify(cells.map((cell) => cell.trim())))).slice(0, 32);
+    const hash = sha256Hex(JSON.stringify(cells.map((cell) => cell.trim()))).slice(0, 32);
     const twins = seen.get(hash) ?? 0;
     seen.set(hash, twins + 1);
     keys.push(`${source}:${hash}:${twins}`);
