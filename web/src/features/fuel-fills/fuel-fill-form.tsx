@@ -11,6 +11,7 @@ import { useLoggedAsExpense } from './use-fuel-fills';
 import { blankFuelFillForm, fuelFillFormOf, fuelFillFormSchema, MAX_NOTE_CHARS, UNIT_WORDS, type FuelUnit } from './fuel-fill-form-schema';
 import recordForm from '@/components/record-form.module.css';
 import styles from './fuel.module.css';
+import recordList from '@/components/record-list.module.css';
 
 interface FuelFillFormProps {
   /** The vehicles to choose from (live ones, plus an edited fill's deleted vehicle). */
@@ -75,17 +76,17 @@ export function FuelFillForm({ vehicles, start, editing, today, onSaved, onCance
         <input type="checkbox" checked={values.full} onChange={(e) => update('full', e.target.checked)} />
         {values.unit === 'litres' ? 'Filled the tank to full' : 'Charged to my usual full level'}
       </label>
-      <p className={styles.hint}>Economy needs full fills with an odometer reading; a top-up of a few {UNIT_WORDS[values.unit]} is a part fill.</p>
+      <p className={recordList.hint}>Economy needs full fills with an odometer reading; a top-up of a few {UNIT_WORDS[values.unit]} is a part fill.</p>
       <TextField label="Note" optional maxLength={MAX_NOTE_CHARS} value={values.note} error={errors.note} onChange={(e) => update('note', e.target.value)} />
       {logged ? (
-        <p className={styles.hint}>Logged as a Fuel expense: edit or delete that under Expenses.</p>
+        <p className={recordList.hint}>Logged as a Fuel expense: edit or delete that under Expenses.</p>
       ) : logged === false ? (
         <>
           <label className={styles.check}>
             <input type="checkbox" checked={alsoExpense} onChange={(e) => setAlsoExpense(e.target.checked)} />
             Also log as a Fuel expense
           </label>
-          {alsoExpense ? <p className={styles.hint}>Once, with this cost: the expense is what the tax year counts, never the fill (a free charge is no expense).</p> : null}
+          {alsoExpense ? <p className={recordList.hint}>Once, with this cost: the expense is what the tax year counts, never the fill (a free charge is no expense).</p> : null}
         </>
       ) : null}
       {form.failure ? <FormAlert message={form.failure} /> : null}

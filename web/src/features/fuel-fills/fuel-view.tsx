@@ -19,6 +19,7 @@ import { COUNT_ONCE_WORDS, economyWords, fillDayWords, measuredOverWords, penceP
 import { useFuelLog, type FuelLog } from './use-fuel-fills';
 import panel from '@/components/panel.module.css';
 import styles from './fuel.module.css';
+import recordList from '@/components/record-list.module.css';
 
 /**
  * The fuel log, per vehicle: each vehicle's fills this tax year, their cost and, from full fills
@@ -53,9 +54,9 @@ function LoadedFuelView({ log }: { log: FuelLog }) {
   const shown = vehiclesShown(log, live);
   const formProps = { start: startOf(log.fills, live), today, onSaved: closeForm, onCancel: closeForm };
   return (
-    <div className={styles.view}>
+    <div className={recordList.view}>
       <section className={panel.panel} aria-labelledby="fuel-title">
-        <div className={styles.head}>
+        <div className={recordList.head}>
           <h2 id="fuel-title" className={panel.panelTitle}>
             <Fuel aria-hidden="true" />
             Fuel log
@@ -67,9 +68,9 @@ function LoadedFuelView({ log }: { log: FuelLog }) {
             </Button>
           )}
         </div>
-        <p className={styles.hint}>{COUNT_ONCE_WORDS}</p>
+        <p className={recordList.hint}>{COUNT_ONCE_WORDS}</p>
         {live.length === 0 ? (
-          <p className={styles.hint}>
+          <p className={recordList.hint}>
             Add your vehicle under Mileage first, then log its fills here.{' '}
             <ButtonLink variant="ghost" to={spendingView('mileage')}>
               Go to Mileage
@@ -91,7 +92,7 @@ function LoadedFuelView({ log }: { log: FuelLog }) {
             onDelete={(fill) => void remove(fill)}
           />
         ))}
-        {log.fills.length > 0 ? <p className={styles.hint}>{ECONOMY_RULE}</p> : null}
+        {log.fills.length > 0 ? <p className={recordList.hint}>{ECONOMY_RULE}</p> : null}
       </section>
       {deleted ? (
         <UndoToast
@@ -128,7 +129,7 @@ function VehicleFills({ vehicle, fills, today, parkedReasons, editor, onEdit, on
   const name = `${vehicle.name}${vehicle.deleted ? ' (deleted)' : ''}`;
   return (
     <section className={styles.vehicle} aria-label={`Fuel for ${name}`}>
-      <h3 className={styles.itemTitle}>{name}</h3>
+      <h3 className={recordList.itemTitle}>{name}</h3>
       <dl className={styles.figures}>
         <div>
           <dt>Fills in {year}</dt>
@@ -155,9 +156,9 @@ function VehicleFills({ vehicle, fills, today, parkedReasons, editor, onEdit, on
         )}
       </dl>
       {fills.length === 0 ? (
-        <p className={styles.hint}>No fills logged yet.</p>
+        <p className={recordList.hint}>No fills logged yet.</p>
       ) : (
-        <ul className={styles.list} aria-label={`Fills for ${name}`}>
+        <ul className={recordList.list} aria-label={`Fills for ${name}`}>
           {fills.map((fill) => (
             <li key={fill.id}>{editor(fill) ?? <FillLine fill={fill} parkedReason={parkedReasons.get(fill.id)} onEdit={() => onEdit(fill)} onDelete={() => onDelete(fill)} />}</li>
           ))}
@@ -170,19 +171,19 @@ function VehicleFills({ vehicle, fills, today, parkedReasons, editor, onEdit, on
 function FillLine({ fill, parkedReason, onEdit, onDelete }: { fill: LocalFuelFill; parkedReason: string | undefined; onEdit: () => void; onDelete: () => void }) {
   const day = fillDayWords(fill.date);
   return (
-    <article className={styles.item} aria-label={`Fill on ${day}`}>
-      <div className={styles.itemText}>
-        <p className={styles.itemTitle}>
+    <article className={recordList.item} aria-label={`Fill on ${day}`}>
+      <div className={recordList.itemText}>
+        <p className={recordList.itemTitle}>
           {day} · {quantityWords(fill.quantity, fill.unit)} · {formatPence(fill.cost)}
         </p>
-        <p className={styles.hint}>
+        <p className={recordList.hint}>
           {fill.full ? 'Full' : 'Part fill'}
           {fill.odometer !== null ? ` · odometer ${fill.odometer.toLocaleString('en-GB')}` : ' · no odometer reading'}
         </p>
-        {fill.note ? <p className={styles.hint}>{fill.note}</p> : null}
+        {fill.note ? <p className={recordList.hint}>{fill.note}</p> : null}
         <SyncStateLabel state={fill.syncState} reason={parkedReason} />
       </div>
-      <div className={styles.itemActions}>
+      <div className={recordList.itemActions}>
         <Button variant="ghost" aria-label={`Edit fill on ${day}`} onClick={onEdit}>
           <Pencil aria-hidden="true" />
         </Button>

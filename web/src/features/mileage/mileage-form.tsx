@@ -11,6 +11,7 @@ import { blankMileageForm, defaultBusinessMiles, MAX_NOTE_CHARS, mileageFormOf, 
 import { milesWords } from './mileage-words';
 import recordForm from '@/components/record-form.module.css';
 import styles from './mileage.module.css';
+import recordList from '@/components/record-list.module.css';
 
 interface MileageFormProps {
   /** The vehicles to choose from (live ones, plus an edited record's deleted vehicle). */
@@ -111,7 +112,7 @@ export function MileageForm({ vehicles, couriers, lastVehicleId, editing, today,
           onChange={(e) => update('businessMiles', e.target.value)}
         />
       </div>
-      <p className={styles.hint} aria-live="polite">
+      <p className={recordList.hint} aria-live="polite">
         {odometer ? <SplitWords span={span} typedBusiness={values.businessMiles} defaultBusiness={business} commute={values.commuteMiles} /> : null}
         {odometer ? ' ' : ''}Home to depot is commuting: it is not claimable, but it counts in the miles driven.
       </p>

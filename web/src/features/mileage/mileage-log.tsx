@@ -9,6 +9,7 @@ import type { LocalMileage, LocalVehicle } from '@/sync/types';
 import { monthsOfYear } from './log-groups';
 import { claimLineWords, flatRateOf, logDayWords, milesWords } from './mileage-words';
 import styles from './mileage.module.css';
+import recordList from '@/components/record-list.module.css';
 
 interface MileageLogProps {
   /** Every live record, latest day first. */
@@ -30,7 +31,7 @@ export function MileageLog({ records, vehicles, courierNames, parkedReasons, yea
   const months = monthsOfYear(records, year);
   const lines = new Map(claim.vehicles.flatMap((vehicle) => vehicle.lines.map((line) => [line.recordId, line] as const)));
   const vehicleOf = new Map(vehicles.map((vehicle) => [vehicle.id, vehicle]));
-  if (months.length === 0) return <p className={styles.hint}>No miles logged in {year} yet.</p>;
+  if (months.length === 0) return <p className={recordList.hint}>No miles logged in {year} yet.</p>;
   return (
     <ol className={styles.months} aria-label={`Mileage log ${year}`}>
       {months.map(({ month, records: days }) => {
@@ -44,7 +45,7 @@ export function MileageLog({ records, vehicles, courierNames, parkedReasons, yea
                 {milesWords(business)} business{claimed > 0 ? ` · ${formatPence(claimed)}` : ''}
               </span>
             </h3>
-            <ul className={styles.list}>
+            <ul className={recordList.list}>
               {days.map((record) => (
                 <li key={record.id}>
                   {editor(record) ?? (
@@ -88,13 +89,13 @@ function LogLine({ record, vehicle, courier, line, parkedReason, year, onEdit, o
   const vehicleName = vehicle ? `${vehicle.name}${vehicle.deleted ? ' (deleted)' : ''}` : 'A vehicle not on this device';
   const day = logDayWords(record.date);
   return (
-    <article className={styles.item} aria-label={`Mileage on ${day}`} data-crossing={crossing || undefined}>
-      <div className={styles.itemText}>
-        <p className={styles.itemTitle}>
+    <article className={recordList.item} aria-label={`Mileage on ${day}`} data-crossing={crossing || undefined}>
+      <div className={recordList.itemText}>
+        <p className={recordList.itemTitle}>
           {day} · {vehicleName}
-          {courier ? <span className={styles.hint}> · {courier}</span> : null}
+          {courier ? <span className={recordList.hint}> · {courier}</span> : null}
         </p>
-        <p className={styles.hint}>
+        <p className={recordList.hint}>
           {milesWords(total)}: {record.businessMiles.toLocaleString('en-GB')} business, {record.commuteMiles.toLocaleString('en-GB')} commuting
           {privateMiles > 0 ? `, ${privateMiles.toLocaleString('en-GB')} private` : ''}
           {record.odometerStart !== null && record.odometerEnd !== null
@@ -102,17 +103,17 @@ function LogLine({ record, vehicle, courier, line, parkedReason, year, onEdit, o
             : ''}
         </p>
         {line && rate ? (
-          <p className={crossing ? styles.crossing : styles.hint}>
+          <p className={crossing ? styles.crossing : recordList.hint}>
             {claimLineWords(line, rate)} = <span className={styles.amount}>{formatPence(line.claimPence)}</span>
             {crossing ? ` (the day it passes ${milesWords(rate.thresholdMiles)} this tax year)` : ''}
           </p>
         ) : vehicle?.method === 'actualCosts' ? (
-          <p className={styles.hint}>Actual costs: these miles set the business-use share</p>
+          <p className={recordList.hint}>Actual costs: these miles set the business-use share</p>
         ) : null}
-        {record.note ? <p className={styles.hint}>{record.note}</p> : null}
+        {record.note ? <p className={recordList.hint}>{record.note}</p> : null}
         <SyncStateLabel state={record.syncState} reason={parkedReason} />
       </div>
-      <div className={styles.itemActions}>
+      <div className={recordList.itemActions}>
         <Button variant="ghost" aria-label={`Edit mileage on ${day}`} onClick={onEdit}>
           <Pencil aria-hidden="true" />
         </Button>

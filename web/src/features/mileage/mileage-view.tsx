@@ -22,6 +22,7 @@ import { VehicleYear } from './vehicle-year';
 import { VehiclesCard } from './vehicles-card';
 import panel from '@/components/panel.module.css';
 import styles from './mileage.module.css';
+import recordList from '@/components/record-list.module.css';
 
 /**
  * The HMRC mileage log: vehicles, the log of one tax year (the current one unless another is
@@ -80,9 +81,9 @@ function LoadedMileageView({ log, couriers }: { log: Log; couriers: PaySetup['co
   const { from, to } = taxYearBounds(year);
 
   return (
-    <div className={styles.view}>
+    <div className={recordList.view}>
       <section className={panel.panel} aria-labelledby="mileage-title">
-        <div className={styles.head}>
+        <div className={recordList.head}>
           <h2 id="mileage-title" className={panel.panelTitle}>
             <Gauge aria-hidden="true" />
             Mileage log
@@ -105,7 +106,7 @@ function LoadedMileageView({ log, couriers }: { log: Log; couriers: PaySetup['co
             ))}
           </SelectField>
         </div>
-        <p className={styles.hint}>
+        <p className={recordList.hint}>
           {formatShortDate(from)} to {formatShortDate(to)}
           {claim.claimPence > 0 ? ` · flat-rate claim ${formatPence(claim.claimPence)}` : ''}
         </p>

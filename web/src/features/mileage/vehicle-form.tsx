@@ -11,7 +11,7 @@ import type { VehicleFix } from '@/core/mtd/vehicle-fixed';
 import { saveVehicle } from './commands';
 import { blankVehicleForm, MAX_COMMUTE_MILES, MAX_VEHICLE_NAME_CHARS, vehicleFormOf, vehicleFormSchema, vehicleMessages } from './vehicle-form-schema';
 import recordForm from '@/components/record-form.module.css';
-import styles from './mileage.module.css';
+import recordList from '@/components/record-list.module.css';
 
 interface VehicleFormProps {
   editing?: LocalVehicle | undefined;
@@ -84,7 +84,7 @@ export function VehicleForm({ editing, kept: keptEarlier, fixedBy, onSaved, onCa
           onChange={(e) => update('commuteMiles', e.target.value)}
         />
       </div>
-      <p className={styles.hint}>
+      <p className={recordList.hint}>
         <span>
           {bicycle
             ? vehicleMessages.bicycle

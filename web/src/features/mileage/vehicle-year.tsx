@@ -3,6 +3,7 @@ import type { MileageClaim, VehicleMileage } from '@/core/tax/mileage-claim';
 import type { TaxYearLabel } from '@/core/tax/tax-year';
 import { breakProgressWords, businessUseWords, flatRateOf, methodWords } from './mileage-words';
 import styles from './mileage.module.css';
+import recordList from '@/components/record-list.module.css';
 
 interface VehicleYearProps {
   claim: MileageClaim;
@@ -31,7 +32,7 @@ function VehicleFigures({ vehicle, year, deleted }: { vehicle: VehicleMileage; y
   const progress = rate ? breakProgressWords(vehicle.businessMiles, rate) : null;
   return (
     <section className={styles.vehicleYear} aria-label={`${vehicle.name} in ${year}`}>
-      <p className={styles.itemTitle}>
+      <p className={recordList.itemTitle}>
         {vehicle.name}
         {deleted ? ' (deleted)' : ''}
       </p>
@@ -52,12 +53,12 @@ function VehicleFigures({ vehicle, year, deleted }: { vehicle: VehicleMileage; y
       {rate ? (
         <>
           <p>
-            <span className={styles.claim}>{formatPence(vehicle.claimPence)}</span> <span className={styles.hint}>mileage claim</span>
+            <span className={styles.claim}>{formatPence(vehicle.claimPence)}</span> <span className={recordList.hint}>mileage claim</span>
           </p>
           {progress ? (
             <>
               <progress className={styles.progress} max={rate.thresholdMiles} value={Math.min(vehicle.businessMiles, rate.thresholdMiles)} aria-label={progress} />
-              <p className={styles.hint}>{progress}</p>
+              <p className={recordList.hint}>{progress}</p>
             </>
           ) : null}
         </>
@@ -66,7 +67,7 @@ function VehicleFigures({ vehicle, year, deleted }: { vehicle: VehicleMileage; y
           <span className={styles.claim}>{businessUseWords(vehicle.businessMiles, vehicle.totalMiles)}</span>
         </p>
       )}
-      <p className={styles.hint}>{methodWords(vehicle, year)}</p>
+      <p className={recordList.hint}>{methodWords(vehicle, year)}</p>
     </section>
   );
 }

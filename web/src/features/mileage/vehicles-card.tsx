@@ -12,7 +12,7 @@ import { keptMethod } from './vehicle-form-schema';
 import { useVehicleFixes } from './use-vehicle-fixes';
 import { VehicleForm } from './vehicle-form';
 import panel from '@/components/panel.module.css';
-import styles from './mileage.module.css';
+import recordList from '@/components/record-list.module.css';
 
 interface VehiclesCardProps {
   /** The live vehicles. */
@@ -48,7 +48,7 @@ export function VehiclesCard({ vehicles, log, today, adding = false, onAdded, on
 
   return (
     <section className={panel.panel} aria-labelledby="vehicles-title">
-      <div className={styles.head}>
+      <div className={recordList.head}>
         <h2 id="vehicles-title" className={panel.panelTitle}>
           <Car aria-hidden="true" />
           Vehicles
@@ -70,8 +70,8 @@ export function VehiclesCard({ vehicles, log, today, adding = false, onAdded, on
           onCancel={closeNew}
         />
       ) : null}
-      {vehicles.length === 0 && !open ? <p className={styles.hint}>Add the vehicle you drive for work, then log its miles.</p> : null}
-      <ul className={styles.list}>
+      {vehicles.length === 0 && !open ? <p className={recordList.hint}>Add the vehicle you drive for work, then log its miles.</p> : null}
+      <ul className={recordList.list}>
         {vehicles.map((vehicle) =>
           editing === vehicle.id ? (
             <li key={vehicle.id}>
@@ -84,17 +84,17 @@ export function VehiclesCard({ vehicles, log, today, adding = false, onAdded, on
               />
             </li>
           ) : (
-            <li key={vehicle.id} className={styles.item}>
-              <div className={styles.itemText}>
-                <p className={styles.itemTitle}>
+            <li key={vehicle.id} className={recordList.item}>
+              <div className={recordList.itemText}>
+                <p className={recordList.itemTitle}>
                   {vehicle.name}{' '}
-                  <span className={styles.hint}>· {vehicleTypeWords[vehicle.type]}</span>
+                  <span className={recordList.hint}>· {vehicleTypeWords[vehicle.type]}</span>
                 </p>
-                <p className={styles.hint}>{methodWords(vehicle, year)}</p>
-                {fixes?.has(vehicle.id) ? <p className={styles.hint}>Method fixed by the Q{fixes.get(vehicle.id)!.quarter} {fixes.get(vehicle.id)!.year.replace('-', '–')} update you sent</p> : null}
-                {vehicle.commuteMiles > 0 ? <p className={styles.hint}>Commute: {countWords(vehicle.commuteMiles, 'mile')} each way, taken off a day’s odometer miles</p> : null}
+                <p className={recordList.hint}>{methodWords(vehicle, year)}</p>
+                {fixes?.has(vehicle.id) ? <p className={recordList.hint}>Method fixed by the Q{fixes.get(vehicle.id)!.quarter} {fixes.get(vehicle.id)!.year.replace('-', '–')} update you sent</p> : null}
+                {vehicle.commuteMiles > 0 ? <p className={recordList.hint}>Commute: {countWords(vehicle.commuteMiles, 'mile')} each way, taken off a day’s odometer miles</p> : null}
               </div>
-              <div className={styles.itemActions}>
+              <div className={recordList.itemActions}>
                 <Button variant="ghost" aria-label={`Edit ${vehicle.name}`} onClick={() => setEditing(vehicle.id)}>
                   <Pencil aria-hidden="true" />
                 </Button>
