@@ -1,5 +1,5 @@
 // A real SMTP server on a loopback port that keeps what it receives, as the Rust tests' own
-// (crates/server/tests/common/smtp.rs): the server binary talks to it exactly as to a mail relay,
+// (crates/server/tests/integration/common/smtp.rs): the server binary talks to it exactly as to a mail relay,
 // in its plain mode for this machine (`smtp://127.0.0.1:PORT`). ESMTP without TLS or AUTH.
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 

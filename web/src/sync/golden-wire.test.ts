@@ -4,7 +4,7 @@ import pushAnswers from '../../../crates/server/tests/golden/sync-wire/push-answ
 import { pullPageSchema } from './api';
 import { KIND_NAMES } from './contract.generated';
 
-// The server's golden wire test (crates/server/tests/sync_wire.rs) pins what it answers an app
+// The server's golden wire test (crates/server/tests/integration/sync_wire.rs) pins what it answers an app
 // cached before issue 32, byte for byte. This app must read the same bytes: every change of
 // every kind in that pull parses with the schemas generated from the contract, none is dropped.
 describe("the golden wire the server's test pins", () => {

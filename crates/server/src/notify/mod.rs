@@ -1,6 +1,6 @@
 //! "Something changed" signals for a user's other devices, and "this session ended" signals
 //! that close an event stream at once. A leaf below the store, auth and the sync handlers (it
-//! imports none of them; tests/module_loops.rs keeps it so): the store's relay carries these
+//! imports none of them; tests/integration/module_loops.rs keeps it so): the store's relay carries these
 //! signals, the handlers raise and receive them. In process, a
 //! signal goes straight to the streams it concerns (streams.rs: a change to that user's
 //! streams, a session's end to that session's), so a push costs nothing for other users'

@@ -1,5 +1,5 @@
 //! The Store is the only door to persistent data. Two implementations share one behaviour,
-//! checked by one conformance suite (`tests/store_conformance.rs`): SQLite (embedded default)
+//! checked by one conformance suite (`tests/integration/store_conformance.rs`): SQLite (embedded default)
 //! and PostgreSQL (several server processes on one database).
 //!
 //! The store is split by area: each area is a trait in its own module here (`accounts.rs`:
