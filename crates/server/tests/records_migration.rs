@@ -110,7 +110,8 @@ async fn rows_move_into_records(backend: Backend) {
                 "entry",
                 LIVE_ENTRY,
                 1,
-                Some(ChangeData::Entry(EntryData {
+                Some(ChangeData::Entry(Stamped {
+ content: EntryContent {
                     date: "2025-03-21".into(),
                     stops: 120,
                     extra: 250,
@@ -127,6 +128,7 @@ async fn rows_move_into_records(backend: Backend) {
                     // Migration 0017: not a separate shift.
                     separate_shift: false,
                     bands: None,
+},
                     created_at: day.clone(),
                     updated_at: later,
                 })),
@@ -135,7 +137,8 @@ async fn rows_move_into_records(backend: Backend) {
                 "invoice",
                 OPEN_INVOICE,
                 2,
-                Some(ChangeData::StatementCheck(StatementCheckData {
+                Some(ChangeData::StatementCheck(Stamped {
+ content: StatementCheckContent {
                     period_start: "2025-03-17".into(),
                     period_end: "2025-03-23".into(),
                     paid: 123_456,
@@ -147,6 +150,7 @@ async fn rows_move_into_records(backend: Backend) {
                     deductions: None,
                     status: CheckStatus::Unchecked,
                     note: String::new(),
+},
                     created_at: day.clone(),
                     updated_at: day.clone(),
                 })),
@@ -155,7 +159,8 @@ async fn rows_move_into_records(backend: Backend) {
                 "invoice",
                 COUNTED_INVOICE,
                 3,
-                Some(ChangeData::StatementCheck(StatementCheckData {
+                Some(ChangeData::StatementCheck(Stamped {
+ content: StatementCheckContent {
                     period_start: "2025-03-24".into(),
                     period_end: "2025-03-30".into(),
                     paid: 10_000_000,
@@ -167,6 +172,7 @@ async fn rows_move_into_records(backend: Backend) {
                     deductions: None,
                     status: CheckStatus::Unchecked,
                     note: String::new(),
+},
                     created_at: day.clone(),
                     updated_at: day,
                 })),

@@ -404,7 +404,8 @@ async fn statement_checks_round_trip_beside_entries(backend: Backend) {
     );
     assert_eq!(
         page.changes[0].data,
-        Some(ChangeData::StatementCheck(StatementCheckData {
+        Some(ChangeData::StatementCheck(Stamped {
+ content: StatementCheckContent {
             period_start: "2024-01-01".into(),
             period_end: "2024-12-31".into(),
             paid: 10_000_000,
@@ -416,6 +417,7 @@ async fn statement_checks_round_trip_beside_entries(backend: Backend) {
             deductions: None,
             status: CheckStatus::Unchecked,
             note: String::new(),
+},
             created_at: "1970-01-02T00:00:00Z".into(),
             updated_at: "1970-01-02T00:00:00Z".into(),
         }))
@@ -872,17 +874,20 @@ async fn couriers_cards_and_deductions_round_trip(backend: Backend) {
     let at = "1970-01-01T00:00:01Z".to_owned();
     assert_eq!(
         first.changes[0].data,
-        Some(ChangeData::Courier(CourierData {
+        Some(ChangeData::Courier(Stamped {
+ content: CourierContent {
             name: "My courier".into(),
             colour: "#2f6fde".into(),
             period_kind: PeriodKind::Weekly,
             period_anchor: "2000-01-02".into(),
             arrears_weeks: 0,
+},
             created_at: at.clone(),
             updated_at: at.clone(),
         }))
     );
-    let default_card = RateCardData {
+    let default_card = Stamped {
+ content: RateCardContent {
         courier_id: me.clone(),
         valid_from: "2000-01-01".into(),
         label: String::new(),
@@ -895,6 +900,7 @@ async fn couriers_cards_and_deductions_round_trip(backend: Backend) {
         hourly: None,
         peaks: Vec::new(),
         band_rates: None,
+},
         created_at: at.clone(),
         updated_at: at,
     };
@@ -988,16 +994,19 @@ async fn couriers_cards_and_deductions_round_trip(backend: Backend) {
     assert_eq!(
         data,
         [
-            Some(ChangeData::Courier(CourierData {
+            Some(ChangeData::Courier(Stamped {
+ content: CourierContent {
                 name: "Evri".into(),
                 colour: "#00a0e0".into(),
                 period_kind: PeriodKind::FourFourFive,
                 period_anchor: "2025-01-05".into(),
                 arrears_weeks: 4,
+},
                 created_at: at.clone(),
                 updated_at: at.clone(),
             })),
-            Some(ChangeData::RateCard(RateCardData {
+            Some(ChangeData::RateCard(Stamped {
+ content: RateCardContent {
                 courier_id: evri.id.to_string(),
                 valid_from: "2025-09-01".into(),
                 label: "Autumn".into(),
@@ -1010,10 +1019,12 @@ async fn couriers_cards_and_deductions_round_trip(backend: Backend) {
                 hourly: Some(1_250),
                 peaks: card.peaks.clone(),
                 band_rates: Some(band_rates),
+},
                 created_at: at.clone(),
                 updated_at: at.clone(),
             })),
-            Some(ChangeData::Deduction(DeductionData {
+            Some(ChangeData::Deduction(Stamped {
+ content: DeductionContent {
                 courier_id: evri.id.to_string(),
                 label: "Van hire".into(),
                 amount: 19_500,
@@ -1022,10 +1033,12 @@ async fn couriers_cards_and_deductions_round_trip(backend: Backend) {
                 to: Some("2025-12-31".into()),
                 purpose: Some(domain::expense::ExpenseCategory::VehicleHire),
                 vehicle_id: None,
+},
                 created_at: at.clone(),
                 updated_at: at.clone(),
             })),
-            Some(ChangeData::Entry(EntryData {
+            Some(ChangeData::Entry(Stamped {
+ content: EntryContent {
                 date: "2024-06-01".into(),
                 stops: 0,
                 extra: 0,
@@ -1040,6 +1053,7 @@ async fn couriers_cards_and_deductions_round_trip(backend: Backend) {
                 finish_time: Some("05:15".into()),
                 separate_shift: true,
                 bands: Some(bands),
+},
                 created_at: at.clone(),
                 updated_at: at,
             })),
@@ -1085,11 +1099,14 @@ async fn couriers_cards_and_deductions_round_trip(backend: Backend) {
     assert_eq!(versions, [("profile", 7), ("rateCard", 8)]);
     assert_eq!(
         page.changes[1].data,
-        Some(ChangeData::RateCard(RateCardData {
+        Some(ChangeData::RateCard(Stamped {
+ content: RateCardContent {
             per_stop: Some(tiers.tiers().to_vec()),
             updated_at: "1970-01-01T00:00:09Z".into(),
-            ..default_card
-        }))
+ ..default_card.content
+},
+ ..default_card
+}))
     );
     let Some(ChangeData::Profile(profile)) = &page.changes[0].data else {
         panic!("{page:?}");
@@ -1289,7 +1306,8 @@ async fn vehicles_expenses_and_mileage_round_trip(backend: Backend) {
     );
     let at = "1970-01-01T00:00:05Z".to_owned();
     let me = Some(user.id.to_string());
-    let fuel_data = ExpenseData {
+    let fuel_data = Stamped {
+ content: ExpenseContent {
         date: "2025-04-06".into(),
         amount: 4_599,
         category: ExpenseCategory::Fuel,
@@ -1299,10 +1317,12 @@ async fn vehicles_expenses_and_mileage_round_trip(backend: Backend) {
         repeat: Repeat::Monthly,
         repeat_until: Some("2026-04-05".into()),
         receipts: vec![receipt.to_string()],
+},
         created_at: at.clone(),
         updated_at: at.clone(),
     };
-    let read_data = MileageData {
+    let read_data = Stamped {
+ content: MileageContent {
         date: "2026-04-05".into(),
         vehicle_id: van.id.to_string(),
         courier_id: me,
@@ -1311,6 +1331,7 @@ async fn vehicles_expenses_and_mileage_round_trip(backend: Backend) {
         business_miles: 112,
         commute_miles: 12,
         note: "Depot".into(),
+},
         created_at: at.clone(),
         updated_at: at.clone(),
     };
@@ -1319,32 +1340,40 @@ async fn vehicles_expenses_and_mileage_round_trip(backend: Backend) {
     assert_eq!(
         data,
         [
-            Some(ChangeData::Vehicle(VehicleData {
+            Some(ChangeData::Vehicle(Stamped {
+ content: VehicleContent {
                 name: "Transit".into(),
                 vehicle_type: VehicleType::CarVan,
                 method: VehicleMethod::FlatRate,
                 commute_miles: 6,
+},
                 created_at: at.clone(),
                 updated_at: at.clone(),
             })),
             Some(ChangeData::Expense(fuel_data.clone())),
-            Some(ChangeData::Expense(ExpenseData {
+            Some(ChangeData::Expense(Stamped {
+ content: ExpenseContent {
                 category: ExpenseCategory::Phone,
                 courier_id: None,
                 vehicle_id: None,
                 repeat: Repeat::Once,
                 repeat_until: None,
                 receipts: Vec::new(),
-                ..fuel_data
-            })),
+ ..fuel_data.content
+},
+ ..fuel_data
+})),
             Some(ChangeData::Mileage(read_data.clone())),
-            Some(ChangeData::Mileage(MileageData {
+            Some(ChangeData::Mileage(Stamped {
+ content: MileageContent {
                 courier_id: None,
                 odometer_start: None,
                 odometer_end: None,
                 note: String::new(),
-                ..read_data
-            })),
+ ..read_data.content
+},
+ ..read_data
+})),
         ]
     );
 
@@ -1448,7 +1477,8 @@ async fn fuel_fills_round_trip(backend: Backend) {
         [None, None, None, Some("missing-reference")]
     );
     let at = "1970-01-01T00:00:05Z".to_owned();
-    let diesel_data = FuelFillData {
+    let diesel_data = Stamped {
+ content: FuelFillContent {
         date: "2026-04-05".into(),
         vehicle_id: van.id.to_string(),
         unit: FuelUnit::Litres,
@@ -1457,6 +1487,7 @@ async fn fuel_fills_round_trip(backend: Backend) {
         odometer: Some(42_130),
         full: true,
         note: "Shell".into(),
+},
         created_at: at.clone(),
         updated_at: at.clone(),
     };
@@ -1466,15 +1497,18 @@ async fn fuel_fills_round_trip(backend: Backend) {
         data,
         [
             Some(ChangeData::FuelFill(diesel_data.clone())),
-            Some(ChangeData::FuelFill(FuelFillData {
+            Some(ChangeData::FuelFill(Stamped {
+ content: FuelFillContent {
                 unit: FuelUnit::KWh,
                 quantity: 41_500,
                 cost: 0,
                 odometer: None,
                 full: false,
                 note: String::new(),
-                ..diesel_data
-            })),
+ ..diesel_data.content
+},
+ ..diesel_data
+})),
         ]
     );
     let later = store
@@ -2233,7 +2267,8 @@ async fn statement_lines_and_formats_round_trip(backend: Backend) {
     assert_eq!(
         data,
         [
-            Some(ChangeData::StatementFormat(StatementFormatData {
+            Some(ChangeData::StatementFormat(Stamped {
+ content: StatementFormatContent {
                 courier_id: user.id.to_string(),
                 source: FormatSource::Pdf,
                 date_column: "Day".into(),
@@ -2247,10 +2282,12 @@ async fn statement_lines_and_formats_round_trip(backend: Backend) {
                 default_type: LineType::Adjustment,
                 deductions_positive: false,
                 type_words: format.type_words.clone(),
+},
                 created_at: at.clone(),
                 updated_at: at.clone(),
             })),
-            Some(ChangeData::StatementLine(StatementLineData {
+            Some(ChangeData::StatementLine(Stamped {
+ content: StatementLineContent {
                 invoice_id: check.id.to_string(),
                 courier_id: user.id.to_string(),
                 line_key: "csv:0a1b:1".into(),
@@ -2261,6 +2298,7 @@ async fn statement_lines_and_formats_round_trip(backend: Backend) {
                 rate: Some(100_000),
                 amount: 10_000_000,
                 reference: "é".repeat(100),
+},
                 created_at: at.clone(),
                 updated_at: at,
             })),
@@ -2359,7 +2397,8 @@ async fn sent_updates_are_write_once(backend: Backend) {
 
     let at = "1970-01-01T00:00:05Z".to_owned();
     let data = |reference: &str, supersedes: Option<Uuid>| {
-        Some(ChangeData::SentUpdate(SentUpdateData {
+        Some(ChangeData::SentUpdate(Stamped {
+ content: SentUpdateContent {
             tax_year: "2026-27".into(),
             quarter: 1,
             quarters: MtdQuarters::Standard,
@@ -2372,6 +2411,7 @@ async fn sent_updates_are_write_once(backend: Backend) {
             product: "Bridger".into(),
             reference: reference.into(),
             supersedes: supersedes.map(|id| id.to_string()),
+},
             created_at: at.clone(),
             updated_at: at.clone(),
         }))
@@ -2503,7 +2543,8 @@ async fn statement_queries_round_trip(backend: Backend) {
         .collect();
     assert_eq!(
         pulled,
-        [Some(ChangeData::StatementQuery(StatementQueryData {
+        [Some(ChangeData::StatementQuery(Stamped {
+ content: StatementQueryContent {
             statement_check_id: queried.id.to_string(),
             made_on: "2026-03-20".into(),
             items_version: 1,
@@ -2516,6 +2557,7 @@ async fn statement_queries_round_trip(backend: Backend) {
             paid_back_check_id: Some(later.id.to_string()),
             closed_on: None,
             note: "Asked by e-mail.\nRef 12".into(),
+},
             created_at: at.clone(),
             updated_at: at,
         }))]

@@ -4,32 +4,21 @@
 use domain::{
     courier::{Courier, CourierInput, PeriodKind},
     entry::{FieldProblems, format_date},
-    sync::CourierData,
+    sync::CourierContent,
 };
-use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
-use crate::records::RecordKind;
+use crate::records::{RecordKind, Words};
 
 pub struct Couriers;
 
-/// A stored courier: its pulled `data` without the timestamps.
-#[derive(Debug, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct CourierContent {
-    name: String,
-    colour: String,
-    period_kind: PeriodKind,
-    period_anchor: String,
-    arrears_weeks: u8,
-}
 
 impl RecordKind for Couriers {
     const NAME: &'static str = "courier";
+    const WORDS: Words = Words::new("courier", "couriers");
     type Input = CourierInput;
     type Record = Courier;
     type Content = CourierContent;
-    type Data = CourierData;
 
     fn validate(input: &CourierInput, _user_id: Uuid) -> Result<Courier, FieldProblems> {
         input.validate()
@@ -57,15 +46,4 @@ impl RecordKind for Couriers {
         }
     }
 
-    fn data(c: CourierContent, created_at: String, updated_at: String) -> CourierData {
-        CourierData {
-            name: c.name,
-            colour: c.colour,
-            period_kind: c.period_kind,
-            period_anchor: c.period_anchor,
-            arrears_weeks: c.arrears_weeks,
-            created_at,
-            updated_at,
-        }
-    }
 }
