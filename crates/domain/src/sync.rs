@@ -21,10 +21,8 @@ pub struct PushRequest {
 pub struct Mutation {
     /// Client-generated UUID; each id takes effect at most once.
     pub id: String,
-    /// `<kind>.put` or `<kind>.delete` for the kinds `entry`, `invoice`, `courier`,
-    /// `rateCard`, `deduction`, `expense`, `vehicle`, `mileage`, `statementLine`,
-    /// `statementFormat`, `sentUpdate` and `fuelFill`; `profile.update` or
-    /// `settings.put`.
+    /// `<kind>.put` or `<kind>.delete` for every record kind (the contract's `kinds`:
+    /// `entry`, `invoice`, `courier`, …); `profile.update` or `settings.put`.
     pub name: String,
     #[schema(value_type = Object)]
     pub args: serde_json::Value,
@@ -560,9 +558,8 @@ change_data! {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Change {
-    /// Record kind: `entry`, `invoice`, `courier`, `rateCard`, `deduction`, `expense`,
-    /// `vehicle`, `mileage`, `statementLine`, `statementFormat`, `sentUpdate`, `fuelFill`,
-    /// `statementQuery`, `profile` or `settings`.
+    /// A record kind (the contract's `kinds`: `entry`, `invoice`, `courier`, …), `profile`
+    /// or `settings`.
     pub kind: String,
     pub id: String,
     /// The user's change sequence number at this write; pull cursors are these.
