@@ -1,9 +1,9 @@
 // The JSON export reads the device generically: every synced table, so a kind reaches the file
 // with no plumbing of its own.
 import 'fake-indexeddb/auto';
-import pullAll from '../../../../crates/server/tests/golden/sync-wire/pull-all.json?raw';
 import { LocalDb } from '@/sync/db';
 import { recordKinds, tableOf, type RecordKind } from '@/sync/records';
+import { goldenPullChanges } from '@/testing/golden-pull';
 import { TEST_USER_ID } from '@/testing/sync-handle';
 import { describe, expect, it } from 'vitest';
 import { readExportRecords } from './export-commands';
@@ -18,7 +18,7 @@ function exportOf(db: LocalDb, records: JsonExportInput['records']) {
 describe("the JSON export's records", () => {
   it('are every live record of every kind on the device, each in its list', async () => {
     // Every kind's records as the server's golden pull has them (the default courier's id is USER).
-    const changes = (JSON.parse(pullAll) as { changes: { kind: RecordKind; id: string; deleted: boolean; data?: Record<string, unknown> }[] }).changes;
+    const changes = goldenPullChanges() as { kind: RecordKind; id: string; deleted: boolean; data?: Record<string, unknown> }[];
     const db = new LocalDb(`export-${crypto.randomUUID()}`, 'USER');
     const live = new Map<RecordKind, string[]>();
     for (const change of changes.filter((c) => recordKinds.includes(c.kind))) {
