@@ -530,8 +530,8 @@ macro_rules! change_data {
 }
 
 change_data! {
-    /// A pulled record's `data`. On the wire it is the kind's data alone (serialised untagged):
-    /// the change's `kind` is the tag, and reading goes by it ([`ChangeData::read`], which
+    /// A pulled record's `data`. On the wire it is the kind's data alone (serialised untagged): the
+    /// change's `kind` is the tag, and reading goes by it ([`ChangeData::read`], which
     /// `Change`'s reader uses), so kinds may share any fields.
     #[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
     #[serde(untagged)]
@@ -627,45 +627,45 @@ mod tests {
     #[test]
     fn change_data_reads_back_as_the_kind_its_change_names() {
         let entry = ChangeData::Entry(Stamped {
- content: EntryContent {
-            date: "2025-03-21".into(),
-            stops: 120,
-            extra: 500,
-            notes: "".into(),
-            total: 24_000,
-            courier_id: "0190a6e2-7c1d-7000-8000-0000000000c1".into(),
-            rate_card_id: None,
-            parcels: Some(150),
-            collections: None,
-            failed: Some(0),
-            start_time: Some("07:30".into()),
-            finish_time: Some("16:00".into()),
-            separate_shift: true,
-            bands: Some(crate::size_bands::BandCounts {
-                packet: 100,
-                small: 40,
-                medium: 0,
-                large: 10,
-                extra_large: 0,
-            }),
-},
+            content: EntryContent {
+                date: "2025-03-21".into(),
+                stops: 120,
+                extra: 500,
+                notes: "".into(),
+                total: 24_000,
+                courier_id: "0190a6e2-7c1d-7000-8000-0000000000c1".into(),
+                rate_card_id: None,
+                parcels: Some(150),
+                collections: None,
+                failed: Some(0),
+                start_time: Some("07:30".into()),
+                finish_time: Some("16:00".into()),
+                separate_shift: true,
+                bands: Some(crate::size_bands::BandCounts {
+                    packet: 100,
+                    small: 40,
+                    medium: 0,
+                    large: 10,
+                    extra_large: 0,
+                }),
+            },
             created_at: "2025-03-21T18:00:00Z".into(),
             updated_at: "2025-03-21T18:00:00Z".into(),
         });
         let invoice = ChangeData::StatementCheck(Stamped {
- content: StatementCheckContent {
-            period_start: "2025-03-17".into(),
-            period_end: "2025-03-23".into(),
-            paid: 123_456,
-            stops: None,
-            reference: "".into(),
-            courier_id: "0190a6e2-7c1d-7000-8000-0000000000c1".into(),
-            parcels: None,
-            collections: Some(3),
-            deductions: Some(19_500),
-            status: crate::statement_check::CheckStatus::Disputed,
-            note: "".into(),
-},
+            content: StatementCheckContent {
+                period_start: "2025-03-17".into(),
+                period_end: "2025-03-23".into(),
+                paid: 123_456,
+                stops: None,
+                reference: "".into(),
+                courier_id: "0190a6e2-7c1d-7000-8000-0000000000c1".into(),
+                parcels: None,
+                collections: Some(3),
+                deductions: Some(19_500),
+                status: crate::statement_check::CheckStatus::Disputed,
+                note: "".into(),
+            },
             created_at: "2025-03-24T09:00:00Z".into(),
             updated_at: "2025-03-24T09:00:00Z".into(),
         });
@@ -683,71 +683,71 @@ mod tests {
             updated_at: "2025-03-24T09:00:00Z".into(),
         });
         let courier = ChangeData::Courier(Stamped {
- content: CourierContent {
-            name: "DPD".into(),
-            colour: "#dc0032".into(),
-            period_kind: crate::courier::PeriodKind::FourFourFive,
-            period_anchor: "2025-01-05".into(),
-            arrears_weeks: 2,
-},
+            content: CourierContent {
+                name: "DPD".into(),
+                colour: "#dc0032".into(),
+                period_kind: crate::courier::PeriodKind::FourFourFive,
+                period_anchor: "2025-01-05".into(),
+                arrears_weeks: 2,
+            },
             created_at: "2025-03-24T09:00:00Z".into(),
             updated_at: "2025-03-24T09:00:00Z".into(),
         });
         let bare_card = Stamped {
- content: RateCardContent {
-            courier_id: "0190a6e2-7c1d-7000-8000-0000000000c1".into(),
-            valid_from: "2025-09-01".into(),
-            label: "".into(),
-            per_stop: None,
-            per_parcel: None,
-            parcel_cap_per_stop: None,
-            per_collection: None,
-            per_failed: None,
-            day_rate: Some(12_000),
-            hourly: None,
-            peaks: Vec::new(),
-            band_rates: None,
-},
+            content: RateCardContent {
+                courier_id: "0190a6e2-7c1d-7000-8000-0000000000c1".into(),
+                valid_from: "2025-09-01".into(),
+                label: "".into(),
+                per_stop: None,
+                per_parcel: None,
+                parcel_cap_per_stop: None,
+                per_collection: None,
+                per_failed: None,
+                day_rate: Some(12_000),
+                hourly: None,
+                peaks: Vec::new(),
+                band_rates: None,
+            },
             created_at: "2025-03-24T09:00:00Z".into(),
             updated_at: "2025-03-24T09:00:00Z".into(),
         };
         let full_card = Stamped {
- content: RateCardContent {
-            per_stop: Some(crate::PayTiers::default().tiers().to_vec()),
-            per_parcel: Some(40),
-            parcel_cap_per_stop: Some(3),
-            per_collection: Some(50),
-            per_failed: Some(0),
-            hourly: Some(1_250),
-            peaks: vec![crate::rate_card::Peak {
-                from: "2025-12-01".into(),
-                to: "2025-12-24".into(),
-                extra_per_stop: Some(20),
-                multiplier_percent: None,
-            }],
-            band_rates: Some(crate::size_bands::BandRates {
-                packet: Some(35),
-                small: None,
-                medium: Some(75),
-                large: Some(120),
-                extra_large: None,
-            }),
- ..bare_card.clone().content
-},
- ..bare_card.clone()
-};
+            content: RateCardContent {
+                per_stop: Some(crate::PayTiers::default().tiers().to_vec()),
+                per_parcel: Some(40),
+                parcel_cap_per_stop: Some(3),
+                per_collection: Some(50),
+                per_failed: Some(0),
+                hourly: Some(1_250),
+                peaks: vec![crate::rate_card::Peak {
+                    from: "2025-12-01".into(),
+                    to: "2025-12-24".into(),
+                    extra_per_stop: Some(20),
+                    multiplier_percent: None,
+                }],
+                band_rates: Some(crate::size_bands::BandRates {
+                    packet: Some(35),
+                    small: None,
+                    medium: Some(75),
+                    large: Some(120),
+                    extra_large: None,
+                }),
+                ..bare_card.clone().content
+            },
+            ..bare_card.clone()
+        };
         let deduction = |to: Option<&str>, vehicle: Option<&str>| {
             ChangeData::Deduction(Stamped {
- content: DeductionContent {
-                courier_id: "0190a6e2-7c1d-7000-8000-0000000000c1".into(),
-                label: "Van hire".into(),
-                amount: 19_500,
-                repeat: crate::deduction::Repeat::Weekly,
-                from: "2025-03-03".into(),
-                to: to.map(Into::into),
-                purpose: vehicle.map(|_| crate::expense::ExpenseCategory::VehicleHire),
-                vehicle_id: vehicle.map(Into::into),
-},
+                content: DeductionContent {
+                    courier_id: "0190a6e2-7c1d-7000-8000-0000000000c1".into(),
+                    label: "Van hire".into(),
+                    amount: 19_500,
+                    repeat: crate::deduction::Repeat::Weekly,
+                    from: "2025-03-03".into(),
+                    to: to.map(Into::into),
+                    purpose: vehicle.map(|_| crate::expense::ExpenseCategory::VehicleHire),
+                    vehicle_id: vehicle.map(Into::into),
+                },
                 created_at: "2025-03-24T09:00:00Z".into(),
                 updated_at: "2025-03-24T09:00:00Z".into(),
             })
@@ -761,80 +761,80 @@ mod tests {
         });
         let expense = |courier: Option<&str>, vehicle: Option<&str>, receipts: &[&str]| {
             ChangeData::Expense(Stamped {
- content: ExpenseContent {
-                date: "2025-04-06".into(),
-                amount: 4_599,
-                category: crate::expense::ExpenseCategory::Fuel,
-                note: "".into(),
-                courier_id: courier.map(Into::into),
-                vehicle_id: vehicle.map(Into::into),
-                repeat: crate::deduction::Repeat::Once,
-                repeat_until: None,
-                receipts: receipts.iter().map(|r| (*r).to_owned()).collect(),
-},
+                content: ExpenseContent {
+                    date: "2025-04-06".into(),
+                    amount: 4_599,
+                    category: crate::expense::ExpenseCategory::Fuel,
+                    note: "".into(),
+                    courier_id: courier.map(Into::into),
+                    vehicle_id: vehicle.map(Into::into),
+                    repeat: crate::deduction::Repeat::Once,
+                    repeat_until: None,
+                    receipts: receipts.iter().map(|r| (*r).to_owned()).collect(),
+                },
                 created_at: "2025-04-06T09:00:00Z".into(),
                 updated_at: "2025-04-06T09:00:00Z".into(),
             })
         };
         let vehicle = ChangeData::Vehicle(Stamped {
- content: VehicleContent {
-            name: "Transit".into(),
-            vehicle_type: crate::vehicle::VehicleType::CarVan,
-            method: crate::vehicle::VehicleMethod::FlatRate,
-            commute_miles: 6,
-},
+            content: VehicleContent {
+                name: "Transit".into(),
+                vehicle_type: crate::vehicle::VehicleType::CarVan,
+                method: crate::vehicle::VehicleMethod::FlatRate,
+                commute_miles: 6,
+            },
             created_at: "2025-04-06T09:00:00Z".into(),
             updated_at: "2025-04-06T09:00:00Z".into(),
         });
         let mileage = |odometer: Option<(u32, u32)>, courier: Option<&str>| {
             ChangeData::Mileage(Stamped {
- content: MileageContent {
-                date: "2025-04-06".into(),
-                vehicle_id: "0190a6e2-7c1d-7000-8000-0000000000f1".into(),
-                courier_id: courier.map(Into::into),
-                odometer_start: odometer.map(|o| o.0),
-                odometer_end: odometer.map(|o| o.1),
-                business_miles: 100,
-                commute_miles: 10,
-                note: "".into(),
-},
+                content: MileageContent {
+                    date: "2025-04-06".into(),
+                    vehicle_id: "0190a6e2-7c1d-7000-8000-0000000000f1".into(),
+                    courier_id: courier.map(Into::into),
+                    odometer_start: odometer.map(|o| o.0),
+                    odometer_end: odometer.map(|o| o.1),
+                    business_miles: 100,
+                    commute_miles: 10,
+                    note: "".into(),
+                },
                 created_at: "2025-04-06T09:00:00Z".into(),
                 updated_at: "2025-04-06T09:00:00Z".into(),
             })
         };
         let courier_id = "0190a6e2-7c1d-7000-8000-0000000000c1";
         let statement_line = ChangeData::StatementLine(Stamped {
- content: StatementLineContent {
-            invoice_id: "0190a6e2-7c1d-7000-8000-000000000201".into(),
-            courier_id: courier_id.into(),
-            line_key: "csv:0a1b:0".into(),
-            date: "2025-04-06".into(),
-            line_type: crate::statement_line::LineType::Deduction,
-            band: None,
-            quantity: 1,
-            rate: None,
-            amount: -2_500,
-            reference: "".into(),
-},
+            content: StatementLineContent {
+                invoice_id: "0190a6e2-7c1d-7000-8000-000000000201".into(),
+                courier_id: courier_id.into(),
+                line_key: "csv:0a1b:0".into(),
+                date: "2025-04-06".into(),
+                line_type: crate::statement_line::LineType::Deduction,
+                band: None,
+                quantity: 1,
+                rate: None,
+                amount: -2_500,
+                reference: "".into(),
+            },
             created_at: "2025-04-06T09:00:00Z".into(),
             updated_at: "2025-04-06T09:00:00Z".into(),
         });
         let statement_format = ChangeData::StatementFormat(Stamped {
- content: StatementFormatContent {
-            courier_id: courier_id.into(),
-            source: crate::statement_format::FormatSource::Csv,
-            date_column: "Date".into(),
-            date_order: crate::statement_format::DateOrder::DayMonthYear,
-            amount_column: "Amount".into(),
-            type_column: None,
-            band_column: None,
-            quantity_column: None,
-            rate_column: None,
-            reference_column: None,
-            default_type: crate::statement_line::LineType::Stop,
-            deductions_positive: false,
-            type_words: Vec::new(),
-},
+            content: StatementFormatContent {
+                courier_id: courier_id.into(),
+                source: crate::statement_format::FormatSource::Csv,
+                date_column: "Date".into(),
+                date_order: crate::statement_format::DateOrder::DayMonthYear,
+                amount_column: "Amount".into(),
+                type_column: None,
+                band_column: None,
+                quantity_column: None,
+                rate_column: None,
+                reference_column: None,
+                default_type: crate::statement_line::LineType::Stop,
+                deductions_positive: false,
+                type_words: Vec::new(),
+            },
             created_at: "2025-04-06T09:00:00Z".into(),
             updated_at: "2025-04-06T09:00:00Z".into(),
         });
@@ -863,34 +863,34 @@ mod tests {
             statement_line,
             statement_format,
             ChangeData::SentUpdate(Stamped {
- content: SentUpdateContent {
-                tax_year: "2026-27".into(),
-                quarter: 1,
-                quarters: crate::profile::MtdQuarters::Standard,
-                period_start: "2026-04-06".into(),
-                period_end: "2026-07-05".into(),
-                shape: crate::sent_update::ExpensesShape::Itemised,
-                file: "{}".into(),
-                sha256: "0".repeat(64),
-                sent_on: "2026-08-01".into(),
-                product: "Bridger".into(),
-                reference: "".into(),
-                supersedes: None,
-},
+                content: SentUpdateContent {
+                    tax_year: "2026-27".into(),
+                    quarter: 1,
+                    quarters: crate::profile::MtdQuarters::Standard,
+                    period_start: "2026-04-06".into(),
+                    period_end: "2026-07-05".into(),
+                    shape: crate::sent_update::ExpensesShape::Itemised,
+                    file: "{}".into(),
+                    sha256: "0".repeat(64),
+                    sent_on: "2026-08-01".into(),
+                    product: "Bridger".into(),
+                    reference: "".into(),
+                    supersedes: None,
+                },
                 created_at: "2026-08-01T09:00:00Z".into(),
                 updated_at: "2026-08-01T09:00:00Z".into(),
             }),
             ChangeData::FuelFill(Stamped {
- content: FuelFillContent {
-                date: "2026-08-01".into(),
-                vehicle_id: "0190a6e2-7c1d-7000-8000-0000000000f1".into(),
-                unit: crate::fuel_fill::FuelUnit::KWh,
-                quantity: 41_500,
-                cost: 1_245,
-                odometer: None,
-                full: true,
-                note: "".into(),
-},
+                content: FuelFillContent {
+                    date: "2026-08-01".into(),
+                    vehicle_id: "0190a6e2-7c1d-7000-8000-0000000000f1".into(),
+                    unit: crate::fuel_fill::FuelUnit::KWh,
+                    quantity: 41_500,
+                    cost: 1_245,
+                    odometer: None,
+                    full: true,
+                    note: "".into(),
+                },
                 created_at: "2026-08-01T09:00:00Z".into(),
                 updated_at: "2026-08-01T09:00:00Z".into(),
             }),

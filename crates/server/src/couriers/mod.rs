@@ -2,7 +2,7 @@
 //! `domain::courier::CourierInput::validate`; storage and sync are the generic record machinery.
 
 use domain::{
-    courier::{Courier, CourierInput, PeriodKind},
+    courier::{Courier, CourierInput},
     entry::{FieldProblems, format_date},
     sync::CourierContent,
 };
@@ -11,7 +11,6 @@ use uuid::Uuid;
 use crate::records::{RecordKind, Words};
 
 pub struct Couriers;
-
 
 impl RecordKind for Couriers {
     const NAME: &'static str = "courier";
@@ -45,5 +44,4 @@ impl RecordKind for Couriers {
             arrears_weeks: courier.arrears_weeks,
         }
     }
-
 }

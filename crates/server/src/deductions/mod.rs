@@ -3,9 +3,8 @@
 //! at its vehicle when it names one (which must be the user's, as an expense's).
 
 use domain::{
-    deduction::{Deduction, DeductionInput, Repeat},
+    deduction::{Deduction, DeductionInput},
     entry::{FieldProblems, format_date},
-    expense::ExpenseCategory,
     sync::DeductionContent,
 };
 use uuid::Uuid;
@@ -17,7 +16,6 @@ use crate::{
 };
 
 pub struct Deductions;
-
 
 impl RecordKind for Deductions {
     const NAME: &'static str = "deduction";
@@ -67,5 +65,4 @@ impl RecordKind for Deductions {
             vehicle_id: deduction.vehicle_id.map(|id| id.to_string()),
         }
     }
-
 }

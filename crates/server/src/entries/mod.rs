@@ -5,7 +5,6 @@
 use domain::{
     entry::{Entry, EntryInput, FieldProblems, format_date},
     fields::format_clock,
-    size_bands::BandCounts,
     sync::EntryContent,
 };
 use uuid::Uuid;
@@ -13,11 +12,10 @@ use uuid::Uuid;
 use crate::{
     couriers::Couriers,
     rate_cards::RateCards,
-    records::{RecordKind, Reference, kind::Agreement, Words},
+    records::{RecordKind, Reference, Words, kind::Agreement},
 };
 
 pub struct Entries;
-
 
 impl RecordKind for Entries {
     const NAME: &'static str = "entry";
@@ -105,7 +103,6 @@ impl RecordKind for Entries {
             bands: entry.bands,
         }
     }
-
 }
 
 #[cfg(test)]

@@ -3,9 +3,8 @@
 //! names them. Its receipt photos are not records: they upload through `receipts`.
 
 use domain::{
-    deduction::Repeat,
     entry::{FieldProblems, format_date},
-    expense::{Expense, ExpenseCategory, ExpenseInput},
+    expense::{Expense, ExpenseInput},
     sync::ExpenseContent,
 };
 use uuid::Uuid;
@@ -17,7 +16,6 @@ use crate::{
 };
 
 pub struct Expenses;
-
 
 impl RecordKind for Expenses {
     const NAME: &'static str = "expense";
@@ -59,5 +57,4 @@ impl RecordKind for Expenses {
             receipts: expense.receipts.iter().map(Uuid::to_string).collect(),
         }
     }
-
 }

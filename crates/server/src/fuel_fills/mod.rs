@@ -4,7 +4,7 @@
 
 use domain::{
     entry::{FieldProblems, format_date},
-    fuel_fill::{FuelFill, FuelFillInput, FuelUnit},
+    fuel_fill::{FuelFill, FuelFillInput},
     sync::FuelFillContent,
 };
 use uuid::Uuid;
@@ -16,7 +16,6 @@ use crate::{
 
 /// The fuel log: the kind's declaration (one record is a `domain::fuel_fill::FuelFill`).
 pub struct FuelFills;
-
 
 impl RecordKind for FuelFills {
     const NAME: &'static str = "fuelFill";
@@ -55,5 +54,4 @@ impl RecordKind for FuelFills {
             note: fill.note.clone(),
         }
     }
-
 }

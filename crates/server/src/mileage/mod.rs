@@ -18,7 +18,6 @@ use crate::{
 /// The mileage log: the kind's declaration (one record is a `domain::mileage::Mileage`).
 pub struct MileageLog;
 
-
 impl RecordKind for MileageLog {
     const NAME: &'static str = "mileage";
     const WORDS: Words = Words::new("mileage day", "mileage days");
@@ -58,5 +57,4 @@ impl RecordKind for MileageLog {
             note: mileage.note.clone(),
         }
     }
-
 }

@@ -3,10 +3,8 @@
 
 use domain::{
     entry::{FieldProblems, format_date},
-    rate_card::{Peak, RateCard, RateCardInput},
-    size_bands::BandRates,
+    rate_card::{RateCard, RateCardInput},
     sync::RateCardContent,
-    tiers::PayTier,
 };
 use uuid::Uuid;
 
@@ -16,7 +14,6 @@ use crate::{
 };
 
 pub struct RateCards;
-
 
 impl RecordKind for RateCards {
     const NAME: &'static str = "rateCard";
@@ -69,5 +66,4 @@ impl RecordKind for RateCards {
             band_rates: card.band_rates,
         }
     }
-
 }

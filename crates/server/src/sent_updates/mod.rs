@@ -6,8 +6,7 @@
 
 use domain::{
     entry::{FieldProblems, format_date},
-    profile::MtdQuarters,
-    sent_update::{ExpensesShape, SentUpdate, SentUpdateInput},
+    sent_update::{SentUpdate, SentUpdateInput},
     sync::SentUpdateContent,
 };
 use sha2::{Digest, Sha256};
@@ -16,7 +15,6 @@ use uuid::Uuid;
 use crate::records::{RecordKind, Reference, Words};
 
 pub struct SentUpdates;
-
 
 impl RecordKind for SentUpdates {
     const NAME: &'static str = "sentUpdate";
@@ -68,5 +66,4 @@ impl RecordKind for SentUpdates {
             supersedes: sent.supersedes.map(|id| id.to_string()),
         }
     }
-
 }

@@ -6,7 +6,7 @@
 
 use domain::{
     entry::{FieldProblems, format_date},
-    statement_check::{CheckStatus, StatementCheck, StatementCheckInput},
+    statement_check::{StatementCheck, StatementCheckInput},
     sync::StatementCheckContent,
 };
 use uuid::Uuid;
@@ -17,7 +17,6 @@ use crate::{
 };
 
 pub struct StatementChecks;
-
 
 impl RecordKind for StatementChecks {
     const NAME: &'static str = "invoice";
@@ -83,5 +82,4 @@ impl RecordKind for StatementChecks {
             note: check.note.clone(),
         }
     }
-
 }

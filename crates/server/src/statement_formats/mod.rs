@@ -5,8 +5,7 @@
 
 use domain::{
     entry::FieldProblems,
-    statement_format::{DateOrder, FormatSource, StatementFormat, StatementFormatInput, TypeWord},
-    statement_line::LineType,
+    statement_format::{StatementFormat, StatementFormatInput},
     sync::StatementFormatContent,
 };
 use uuid::Uuid;
@@ -17,7 +16,6 @@ use crate::{
 };
 
 pub struct StatementFormats;
-
 
 impl RecordKind for StatementFormats {
     const NAME: &'static str = "statementFormat";
@@ -64,5 +62,4 @@ impl RecordKind for StatementFormats {
             type_words: f.type_words.clone(),
         }
     }
-
 }

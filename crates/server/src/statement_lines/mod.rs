@@ -7,7 +7,7 @@
 
 use domain::{
     entry::{FieldProblems, format_date},
-    statement_line::{LineType, SizeBand, StatementLine, StatementLineInput},
+    statement_line::{StatementLine, StatementLineInput},
     sync::StatementLineContent,
 };
 use uuid::Uuid;
@@ -19,7 +19,6 @@ use crate::{
 };
 
 pub struct StatementLines;
-
 
 impl RecordKind for StatementLines {
     const NAME: &'static str = "statementLine";
@@ -68,5 +67,4 @@ impl RecordKind for StatementLines {
             reference: line.reference.clone(),
         }
     }
-
 }

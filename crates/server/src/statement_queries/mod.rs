@@ -9,7 +9,7 @@
 
 use domain::{
     entry::{FieldProblems, format_date},
-    statement_query::{QueryItem, StatementQuery, StatementQueryInput, first_broken_link},
+    statement_query::{StatementQuery, StatementQueryInput, first_broken_link},
     sync::StatementQueryContent,
 };
 use sha2::{Digest, Sha256};
@@ -21,7 +21,6 @@ use crate::{
 };
 
 pub struct StatementQueries;
-
 
 /// What "Query this" recorded: never changed by a later put of the same query.
 const FROZEN: &[&str] = &[
@@ -105,11 +104,12 @@ impl RecordKind for StatementQueries {
             note: q.note.clone(),
         }
     }
-
 }
 
 #[cfg(test)]
 mod tests {
+    use domain::statement_query::QueryItem;
+
     use super::*;
 
     /// The device's chain (web/src/core/statement-queries/chain.test.ts) gives the same hash for

@@ -4,14 +4,13 @@
 use domain::{
     entry::FieldProblems,
     sync::VehicleContent,
-    vehicle::{Vehicle, VehicleInput, VehicleMethod, VehicleType},
+    vehicle::{Vehicle, VehicleInput},
 };
 use uuid::Uuid;
 
 use crate::records::{RecordKind, Words};
 
 pub struct Vehicles;
-
 
 impl RecordKind for Vehicles {
     const NAME: &'static str = "vehicle";
@@ -52,5 +51,4 @@ impl RecordKind for Vehicles {
             commute_miles: vehicle.commute_miles,
         }
     }
-
 }

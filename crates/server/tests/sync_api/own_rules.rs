@@ -459,7 +459,12 @@ async fn a_statement_line_imported_again_is_the_same_record(backend: Backend) {
     let (cookie, _) = app.sign_up("lines@example.com", "van-route-42").await;
     let me = user_id(&app, &cookie).await;
     let (check, line) = (new_id(), new_id());
-    let import = || mutation("statementLine.put", line_args(&line, &check, &me, " EV123 "));
+    let import = || {
+        mutation(
+            "statementLine.put",
+            line_args(&line, &check, &me, " EV123 "),
+        )
+    };
     let check_put = mutation(
         "invoice.put",
         statement_check_args(&check, "2025-03-17", "2025-03-23", 81_000),
