@@ -7,6 +7,7 @@
 
 interface JsonSchema {
   type?: string | string[];
+  format?: string;
   enum?: string[];
   $ref?: string;
   oneOf?: JsonSchema[];
@@ -24,6 +25,7 @@ interface ContractKind {
   data: string;
   references: { field: string; kind: string }[];
   bounds: Record<string, number>;
+  words: { one: string; many: string; record: string };
 }
 
 export interface Contract {
@@ -155,6 +157,18 @@ function boundsText(bounds: Record<string, number>): string {
   return `{ ${Object.entries(bounds).map(([name, value]) => `${name}: ${value}`).join(', ')} }`;
 }
 
+/**
+ * The content fields that hold a day (`format: date` in the schema): the fields every record
+ * has first, in the order the kind declares them, then the ones that may be null.
+ */
+function dayFields(schema: JsonSchema): string[] {
+  const days = Object.entries(schema.properties ?? {})
+    .filter(([, property]) => property.format === 'date')
+    .map(([field]) => field);
+  const required = schema.required ?? [];
+  return [...required.filter((field) => days.includes(field)), ...days.filter((field) => !required.includes(field))];
+}
+
 /** `entry` → `Entry`, `rateCard` → `RateCard`. */
 function typeName(kind: string): string {
   return `${kind[0]!.toUpperCase()}${kind.slice(1)}`;
@@ -189,6 +203,17 @@ export interface GeneratedContents ${table((k) => `Generated${typeName(k.name)}C
 
 /** The zod schema of each kind's pulled content. */
 export const CONTENT_SCHEMAS = ${table((k) => `${k.name}Content`)};
+
+/**
+ * How the app names each kind's records, in the driver's words (the server's RecordKind::WORDS):
+ * \`one\` and \`many\` when counted or pointed at, \`record\` for one record named by itself.
+ */
+export const WORDS = ${table((k) => `{ one: ${JSON.stringify(k.words.one)}, many: ${JSON.stringify(k.words.many)}, record: ${JSON.stringify(k.words.record)} }`)} as const;
+
+/** The content fields that hold a day (YYYY-MM-DD), by kind: those the schema marks \`format: date\`. */
+export const DAY_FIELDS: { readonly [K in GeneratedKind]: readonly string[] } = ${table(
+    (k) => `[${dayFields(contract.openapi.components.schemas[k.data] ?? {}).map((field) => `'${field}'`).join(', ')}]`,
+  )};
 
 /** Each kind's two mutations. */
 export const MUTATIONS = ${table((k) => `{ put: '${k.put}', remove: '${k.delete}' }`)} as const;

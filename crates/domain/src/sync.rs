@@ -21,10 +21,8 @@ pub struct PushRequest {
 pub struct Mutation {
     /// Client-generated UUID; each id takes effect at most once.
     pub id: String,
-    /// `<kind>.put` or `<kind>.delete` for the kinds `entry`, `invoice`, `courier`,
-    /// `rateCard`, `deduction`, `expense`, `vehicle`, `mileage`, `statementLine`,
-    /// `statementFormat`, `sentUpdate` and `fuelFill`; `profile.update` or
-    /// `settings.put`.
+    /// `<kind>.put` or `<kind>.delete` for every record kind (the contract's `kinds`:
+    /// `entry`, `invoice`, `courier`, …); `profile.update` or `settings.put`.
     pub name: String,
     #[schema(value_type = Object)]
     pub args: serde_json::Value,
@@ -85,7 +83,8 @@ pub struct PushResponse {
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct EntryData {
+pub struct EntryContent {
+    #[schema(format = Date)]
     pub date: String,
     pub stops: u32,
     pub extra: i64,
@@ -109,16 +108,18 @@ pub struct EntryData {
     #[serde(default)]
     #[schema(default = json!(null))]
     pub bands: Option<crate::size_bands::BandCounts>,
-    pub created_at: String,
-    pub updated_at: String,
 }
+
+pub type EntryData = Stamped<EntryContent>;
 
 /// A statement check (`kind: "invoice"`, the name older devices send): what a statement said
 /// was paid for a period.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct StatementCheckData {
+pub struct StatementCheckContent {
+    #[schema(format = Date)]
     pub period_start: String,
+    #[schema(format = Date)]
     pub period_end: String,
     /// Pence.
     pub paid: i64,
@@ -131,28 +132,30 @@ pub struct StatementCheckData {
     pub deductions: Option<i64>,
     pub status: crate::statement_check::CheckStatus,
     pub note: String,
-    pub created_at: String,
-    pub updated_at: String,
 }
+
+pub type StatementCheckData = Stamped<StatementCheckContent>;
 
 /// A courier (`kind: "courier"`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct CourierData {
+pub struct CourierContent {
     pub name: String,
     pub colour: String,
     pub period_kind: crate::courier::PeriodKind,
+    #[schema(format = Date)]
     pub period_anchor: String,
     pub arrears_weeks: u8,
-    pub created_at: String,
-    pub updated_at: String,
 }
+
+pub type CourierData = Stamped<CourierContent>;
 
 /// A rate card (`kind: "rateCard"`). Money in pence; null = the rule is not used.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct RateCardData {
+pub struct RateCardContent {
     pub courier_id: String,
+    #[schema(format = Date)]
     pub valid_from: String,
     pub label: String,
     pub per_stop: Option<Vec<crate::tiers::PayTier>>,
@@ -168,20 +171,22 @@ pub struct RateCardData {
     #[serde(default)]
     #[schema(default = json!(null))]
     pub band_rates: Option<crate::size_bands::BandRates>,
-    pub created_at: String,
-    pub updated_at: String,
 }
+
+pub type RateCardData = Stamped<RateCardContent>;
 
 /// A deduction (`kind: "deduction"`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct DeductionData {
+pub struct DeductionContent {
     pub courier_id: String,
     pub label: String,
     /// Pence.
     pub amount: i64,
     pub repeat: crate::deduction::Repeat,
+    #[schema(format = Date)]
     pub from: String,
+    #[schema(format = Date)]
     pub to: Option<String>,
     /// What it is for (an expense category); null when not said (absent from a server or an
     /// export older than it).
@@ -190,14 +195,15 @@ pub struct DeductionData {
     /// The vehicle a vehicle cost is for.
     #[schema(default = json!(null))]
     pub vehicle_id: Option<String>,
-    pub created_at: String,
-    pub updated_at: String,
 }
+
+pub type DeductionData = Stamped<DeductionContent>;
 
 /// An expense (`kind: "expense"`). Money in pence; null = not used.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct ExpenseData {
+pub struct ExpenseContent {
+    #[schema(format = Date)]
     pub date: String,
     /// Pence, per occurrence.
     pub amount: i64,
@@ -206,17 +212,18 @@ pub struct ExpenseData {
     pub courier_id: Option<String>,
     pub vehicle_id: Option<String>,
     pub repeat: crate::deduction::Repeat,
+    #[schema(format = Date)]
     pub repeat_until: Option<String>,
     /// Receipt photo ids (`/api/v1/receipts/{id}`).
     pub receipts: Vec<String>,
-    pub created_at: String,
-    pub updated_at: String,
 }
+
+pub type ExpenseData = Stamped<ExpenseContent>;
 
 /// A vehicle (`kind: "vehicle"`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct VehicleData {
+pub struct VehicleContent {
     pub name: String,
     #[serde(rename = "type")]
     pub vehicle_type: crate::vehicle::VehicleType,
@@ -225,14 +232,15 @@ pub struct VehicleData {
     #[serde(default)]
     #[schema(default = 0)]
     pub commute_miles: u32,
-    pub created_at: String,
-    pub updated_at: String,
 }
+
+pub type VehicleData = Stamped<VehicleContent>;
 
 /// A mileage record (`kind: "mileage"`), in whole miles.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct MileageData {
+pub struct MileageContent {
+    #[schema(format = Date)]
     pub date: String,
     pub vehicle_id: String,
     pub courier_id: Option<String>,
@@ -241,14 +249,15 @@ pub struct MileageData {
     pub business_miles: u32,
     pub commute_miles: u32,
     pub note: String,
-    pub created_at: String,
-    pub updated_at: String,
 }
+
+pub type MileageData = Stamped<MileageContent>;
 
 /// A fuel fill (`kind: "fuelFill"`): a log of fuel or charge, never an expense.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct FuelFillData {
+pub struct FuelFillContent {
+    #[schema(format = Date)]
     pub date: String,
     pub vehicle_id: String,
     pub unit: crate::fuel_fill::FuelUnit,
@@ -261,17 +270,18 @@ pub struct FuelFillData {
     /// Filled to full: only full fills measure economy.
     pub full: bool,
     pub note: String,
-    pub created_at: String,
-    pub updated_at: String,
 }
+
+pub type FuelFillData = Stamped<FuelFillContent>;
 
 /// A statement line (`kind: "statementLine"`): one line of a statement check. Money in pence.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct StatementLineData {
+pub struct StatementLineContent {
     pub invoice_id: String,
     pub courier_id: String,
     pub line_key: String,
+    #[schema(format = Date)]
     pub date: String,
     pub line_type: crate::statement_line::LineType,
     pub band: Option<crate::statement_line::SizeBand>,
@@ -279,14 +289,14 @@ pub struct StatementLineData {
     pub rate: Option<i64>,
     pub amount: i64,
     pub reference: String,
-    pub created_at: String,
-    pub updated_at: String,
 }
+
+pub type StatementLineData = Stamped<StatementLineContent>;
 
 /// How a courier's statement file reads (`kind: "statementFormat"`): the saved column mapping.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct StatementFormatData {
+pub struct StatementFormatContent {
     pub courier_id: String,
     pub source: crate::statement_format::FormatSource,
     pub date_column: String,
@@ -300,50 +310,58 @@ pub struct StatementFormatData {
     pub default_type: crate::statement_line::LineType,
     pub deductions_positive: bool,
     pub type_words: Vec<crate::statement_format::TypeWord>,
-    pub created_at: String,
-    pub updated_at: String,
 }
+
+pub type StatementFormatData = Stamped<StatementFormatContent>;
 
 /// A sent quarterly update (`kind: "sentUpdate"`): never changed once stored.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct SentUpdateData {
+pub struct SentUpdateContent {
     pub tax_year: String,
     pub quarter: u8,
     pub quarters: crate::profile::MtdQuarters,
+    #[schema(format = Date)]
     pub period_start: String,
+    #[schema(format = Date)]
     pub period_end: String,
     pub shape: crate::sent_update::ExpensesShape,
     pub file: String,
     pub sha256: String,
+    #[schema(format = Date)]
     pub sent_on: String,
     pub product: String,
     pub reference: String,
     pub supersedes: Option<String>,
-    pub created_at: String,
-    pub updated_at: String,
 }
+
+pub type SentUpdateData = Stamped<SentUpdateContent>;
 
 /// A query to a courier about a statement check (`kind: "statementQuery"`): its frozen items
 /// with their hash chain, and the tracking. Money in pence.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct StatementQueryData {
+pub struct StatementQueryContent {
     pub statement_check_id: String,
+    #[schema(format = Date)]
     pub made_on: String,
     pub items_version: i64,
     pub items: Vec<crate::statement_query::QueryItem>,
     pub total: i64,
+    #[schema(format = Date)]
     pub sent_on: Option<String>,
+    #[schema(format = Date)]
     pub answered_on: Option<String>,
     pub paid_back_amount: Option<i64>,
+    #[schema(format = Date)]
     pub paid_back_on: Option<String>,
     pub paid_back_check_id: Option<String>,
+    #[schema(format = Date)]
     pub closed_on: Option<String>,
     pub note: String,
-    pub created_at: String,
-    pub updated_at: String,
 }
+
+pub type StatementQueryData = Stamped<StatementQueryContent>;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct PaymentConfig {
@@ -388,99 +406,151 @@ fn default_query_reminder_days() -> u8 {
     crate::profile::DEFAULT_QUERY_REMINDER_DAYS
 }
 
-/// A pulled record's `data`. On the wire it is the kind's data alone (serialised untagged): the
-/// change's `kind` is the tag, and reading goes by it ([`ChangeData::read`], which
-/// `Change`'s reader uses), so kinds may share any fields.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
-#[serde(untagged)]
-pub enum ChangeData {
-    Entry(EntryData),
-    StatementCheck(StatementCheckData),
-    Profile(ProfileData),
-    Settings(SettingsData),
-    Courier(CourierData),
-    RateCard(RateCardData),
-    Deduction(DeductionData),
-    Expense(ExpenseData),
-    Vehicle(VehicleData),
-    Mileage(MileageData),
-    StatementLine(StatementLineData),
-    StatementFormat(StatementFormatData),
-    SentUpdate(SentUpdateData),
-    FuelFill(FuelFillData),
-    StatementQuery(StatementQueryData),
+/// A record kind's pulled `data`: its content (what the server stores) and the server's two
+/// timestamps after it. The content is declared once, as `<Kind>Content`; on the wire the
+/// timestamps follow its fields in the same object (flattened), so the bytes are those of one
+/// flat struct with `createdAt` and `updatedAt` last. Derefs to the content, so its fields read
+/// directly.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Stamped<C> {
+    #[serde(flatten)]
+    pub content: C,
+    pub created_at: String,
+    pub updated_at: String,
 }
 
-/// Each record kind's wire data becomes its `ChangeData` variant (`RecordKind::Data`).
-macro_rules! change_data_from {
-    ($($variant:ident($data:ty)),* $(,)?) => {
+impl<C> std::ops::Deref for Stamped<C> {
+    type Target = C;
+
+    fn deref(&self) -> &C {
+        &self.content
+    }
+}
+
+/// The content's schema with the two timestamps added as required strings, so the OpenAPI
+/// document (and the contract the web is generated from) reads as one flat object.
+impl<C: ToSchema> utoipa::PartialSchema for Stamped<C> {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::{
+            RefOr,
+            schema::{ObjectBuilder, Schema, Type},
+        };
+        let mut schema = C::schema();
+        if let RefOr::T(Schema::Object(object)) = &mut schema {
+            for stamp in ["createdAt", "updatedAt"] {
+                object.properties.insert(
+                    stamp.to_owned(),
+                    ObjectBuilder::new().schema_type(Type::String).into(),
+                );
+                object.required.push(stamp.to_owned());
+            }
+        }
+        schema
+    }
+}
+
+/// Named `<Kind>Data` (`FuelFillContent` → `FuelFillData`), the name the API always had.
+impl<C: ToSchema> ToSchema for Stamped<C> {
+    fn name() -> std::borrow::Cow<'static, str> {
+        let content = C::name();
+        let kind = content.strip_suffix("Content").unwrap_or(&content);
+        format!("{kind}Data").into()
+    }
+
+    fn schemas(
+        schemas: &mut Vec<(
+            String,
+            utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
+        )>,
+    ) {
+        C::schemas(schemas);
+    }
+}
+
+/// What a record kind stores (`<Kind>Content`): with the server's timestamps it is the kind's
+/// pulled `data`, a [`ChangeData`] variant. Every content listed in `change_data!` is one.
+pub trait KindContent: Serialize + serde::de::DeserializeOwned + ToSchema + Sized {
+    /// The pulled `data` of a record holding this content.
+    fn pulled(self, created_at: String, updated_at: String) -> ChangeData;
+}
+
+impl<C> KindContent for C
+where
+    C: Serialize + serde::de::DeserializeOwned + ToSchema,
+    Stamped<C>: Into<ChangeData>,
+{
+    fn pulled(self, created_at: String, updated_at: String) -> ChangeData {
+        Stamped {
+            content: self,
+            created_at,
+            updated_at,
+        }
+        .into()
+    }
+}
+
+/// Declares [`ChangeData`] from one list: each variant, its data and the `kind` it is sent
+/// under, so the enum, `From` for each data, [`ChangeData::kind`] and [`ChangeData::read`]
+/// cannot disagree. A new record kind is one line here.
+macro_rules! change_data {
+    ($(#[$meta:meta])* pub enum ChangeData { $($variant:ident($data:ty) = $kind:literal,)* }) => {
+        $(#[$meta])*
+        pub enum ChangeData {
+            $($variant($data),)*
+        }
+
         $(impl From<$data> for ChangeData {
             fn from(data: $data) -> Self {
                 ChangeData::$variant(data)
             }
         })*
+
+        impl ChangeData {
+            /// The `kind` a change carrying this data has on the wire.
+            pub fn kind(&self) -> &'static str {
+                match self {
+                    $(ChangeData::$variant(_) => $kind,)*
+                }
+            }
+
+            /// Reads a pulled `data` as the kind `kind` names ([`ChangeData::kind`] the other
+            /// way).
+            pub fn read(kind: &str, data: serde_json::Value) -> serde_json::Result<ChangeData> {
+                use serde::de::Error;
+                Ok(match kind {
+                    $($kind => ChangeData::$variant(serde_json::from_value(data)?),)*
+                    other => {
+                        return Err(serde_json::Error::custom(format!("unknown kind `{other}`")));
+                    }
+                })
+            }
+        }
     };
 }
 
-change_data_from!(
-    Entry(EntryData),
-    StatementCheck(StatementCheckData),
-    Courier(CourierData),
-    RateCard(RateCardData),
-    Deduction(DeductionData),
-    Expense(ExpenseData),
-    Vehicle(VehicleData),
-    Mileage(MileageData),
-    StatementLine(StatementLineData),
-    StatementFormat(StatementFormatData),
-    SentUpdate(SentUpdateData),
-    FuelFill(FuelFillData),
-    StatementQuery(StatementQueryData),
-);
-
-impl ChangeData {
-    /// The `kind` a change carrying this data has on the wire.
-    pub fn kind(&self) -> &'static str {
-        match self {
-            ChangeData::Entry(_) => "entry",
-            ChangeData::StatementCheck(_) => "invoice",
-            ChangeData::Profile(_) => "profile",
-            ChangeData::Settings(_) => "settings",
-            ChangeData::Courier(_) => "courier",
-            ChangeData::RateCard(_) => "rateCard",
-            ChangeData::Deduction(_) => "deduction",
-            ChangeData::Expense(_) => "expense",
-            ChangeData::Vehicle(_) => "vehicle",
-            ChangeData::Mileage(_) => "mileage",
-            ChangeData::StatementLine(_) => "statementLine",
-            ChangeData::StatementFormat(_) => "statementFormat",
-            ChangeData::SentUpdate(_) => "sentUpdate",
-            ChangeData::FuelFill(_) => "fuelFill",
-            ChangeData::StatementQuery(_) => "statementQuery",
-        }
-    }
-
-    /// Reads a pulled `data` as the kind `kind` names ([`ChangeData::kind`] the other way).
-    pub fn read(kind: &str, data: serde_json::Value) -> serde_json::Result<ChangeData> {
-        use serde::de::Error;
-        Ok(match kind {
-            "entry" => ChangeData::Entry(serde_json::from_value(data)?),
-            "invoice" => ChangeData::StatementCheck(serde_json::from_value(data)?),
-            "profile" => ChangeData::Profile(serde_json::from_value(data)?),
-            "settings" => ChangeData::Settings(serde_json::from_value(data)?),
-            "courier" => ChangeData::Courier(serde_json::from_value(data)?),
-            "rateCard" => ChangeData::RateCard(serde_json::from_value(data)?),
-            "deduction" => ChangeData::Deduction(serde_json::from_value(data)?),
-            "expense" => ChangeData::Expense(serde_json::from_value(data)?),
-            "vehicle" => ChangeData::Vehicle(serde_json::from_value(data)?),
-            "mileage" => ChangeData::Mileage(serde_json::from_value(data)?),
-            "statementLine" => ChangeData::StatementLine(serde_json::from_value(data)?),
-            "statementFormat" => ChangeData::StatementFormat(serde_json::from_value(data)?),
-            "sentUpdate" => ChangeData::SentUpdate(serde_json::from_value(data)?),
-            "fuelFill" => ChangeData::FuelFill(serde_json::from_value(data)?),
-            "statementQuery" => ChangeData::StatementQuery(serde_json::from_value(data)?),
-            other => return Err(serde_json::Error::custom(format!("unknown kind `{other}`"))),
-        })
+change_data! {
+    /// A pulled record's `data`. On the wire it is the kind's data alone (serialised untagged): the
+    /// change's `kind` is the tag, and reading goes by it ([`ChangeData::read`], which
+    /// `Change`'s reader uses), so kinds may share any fields.
+    #[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
+    #[serde(untagged)]
+    pub enum ChangeData {
+        Entry(EntryData) = "entry",
+        StatementCheck(StatementCheckData) = "invoice",
+        Profile(ProfileData) = "profile",
+        Settings(SettingsData) = "settings",
+        Courier(CourierData) = "courier",
+        RateCard(RateCardData) = "rateCard",
+        Deduction(DeductionData) = "deduction",
+        Expense(ExpenseData) = "expense",
+        Vehicle(VehicleData) = "vehicle",
+        Mileage(MileageData) = "mileage",
+        StatementLine(StatementLineData) = "statementLine",
+        StatementFormat(StatementFormatData) = "statementFormat",
+        SentUpdate(SentUpdateData) = "sentUpdate",
+        FuelFill(FuelFillData) = "fuelFill",
+        StatementQuery(StatementQueryData) = "statementQuery",
     }
 }
 
@@ -488,9 +558,8 @@ impl ChangeData {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Change {
-    /// Record kind: `entry`, `invoice`, `courier`, `rateCard`, `deduction`, `expense`,
-    /// `vehicle`, `mileage`, `statementLine`, `statementFormat`, `sentUpdate`, `fuelFill`,
-    /// `statementQuery`, `profile` or `settings`.
+    /// A record kind (the contract's `kinds`: `entry`, `invoice`, `courier`, …), `profile`
+    /// or `settings`.
     pub kind: String,
     pub id: String,
     /// The user's change sequence number at this write; pull cursors are these.
@@ -557,42 +626,46 @@ mod tests {
 
     #[test]
     fn change_data_reads_back_as_the_kind_its_change_names() {
-        let entry = ChangeData::Entry(EntryData {
-            date: "2025-03-21".into(),
-            stops: 120,
-            extra: 500,
-            notes: "".into(),
-            total: 24_000,
-            courier_id: "0190a6e2-7c1d-7000-8000-0000000000c1".into(),
-            rate_card_id: None,
-            parcels: Some(150),
-            collections: None,
-            failed: Some(0),
-            start_time: Some("07:30".into()),
-            finish_time: Some("16:00".into()),
-            separate_shift: true,
-            bands: Some(crate::size_bands::BandCounts {
-                packet: 100,
-                small: 40,
-                medium: 0,
-                large: 10,
-                extra_large: 0,
-            }),
+        let entry = ChangeData::Entry(Stamped {
+            content: EntryContent {
+                date: "2025-03-21".into(),
+                stops: 120,
+                extra: 500,
+                notes: "".into(),
+                total: 24_000,
+                courier_id: "0190a6e2-7c1d-7000-8000-0000000000c1".into(),
+                rate_card_id: None,
+                parcels: Some(150),
+                collections: None,
+                failed: Some(0),
+                start_time: Some("07:30".into()),
+                finish_time: Some("16:00".into()),
+                separate_shift: true,
+                bands: Some(crate::size_bands::BandCounts {
+                    packet: 100,
+                    small: 40,
+                    medium: 0,
+                    large: 10,
+                    extra_large: 0,
+                }),
+            },
             created_at: "2025-03-21T18:00:00Z".into(),
             updated_at: "2025-03-21T18:00:00Z".into(),
         });
-        let invoice = ChangeData::StatementCheck(StatementCheckData {
-            period_start: "2025-03-17".into(),
-            period_end: "2025-03-23".into(),
-            paid: 123_456,
-            stops: None,
-            reference: "".into(),
-            courier_id: "0190a6e2-7c1d-7000-8000-0000000000c1".into(),
-            parcels: None,
-            collections: Some(3),
-            deductions: Some(19_500),
-            status: crate::statement_check::CheckStatus::Disputed,
-            note: "".into(),
+        let invoice = ChangeData::StatementCheck(Stamped {
+            content: StatementCheckContent {
+                period_start: "2025-03-17".into(),
+                period_end: "2025-03-23".into(),
+                paid: 123_456,
+                stops: None,
+                reference: "".into(),
+                courier_id: "0190a6e2-7c1d-7000-8000-0000000000c1".into(),
+                parcels: None,
+                collections: Some(3),
+                deductions: Some(19_500),
+                status: crate::statement_check::CheckStatus::Disputed,
+                note: "".into(),
+            },
             created_at: "2025-03-24T09:00:00Z".into(),
             updated_at: "2025-03-24T09:00:00Z".into(),
         });
@@ -609,63 +682,72 @@ mod tests {
             created_at: "2025-03-24T09:00:00Z".into(),
             updated_at: "2025-03-24T09:00:00Z".into(),
         });
-        let courier = ChangeData::Courier(CourierData {
-            name: "DPD".into(),
-            colour: "#dc0032".into(),
-            period_kind: crate::courier::PeriodKind::FourFourFive,
-            period_anchor: "2025-01-05".into(),
-            arrears_weeks: 2,
+        let courier = ChangeData::Courier(Stamped {
+            content: CourierContent {
+                name: "DPD".into(),
+                colour: "#dc0032".into(),
+                period_kind: crate::courier::PeriodKind::FourFourFive,
+                period_anchor: "2025-01-05".into(),
+                arrears_weeks: 2,
+            },
             created_at: "2025-03-24T09:00:00Z".into(),
             updated_at: "2025-03-24T09:00:00Z".into(),
         });
-        let bare_card = RateCardData {
-            courier_id: "0190a6e2-7c1d-7000-8000-0000000000c1".into(),
-            valid_from: "2025-09-01".into(),
-            label: "".into(),
-            per_stop: None,
-            per_parcel: None,
-            parcel_cap_per_stop: None,
-            per_collection: None,
-            per_failed: None,
-            day_rate: Some(12_000),
-            hourly: None,
-            peaks: Vec::new(),
-            band_rates: None,
+        let bare_card = Stamped {
+            content: RateCardContent {
+                courier_id: "0190a6e2-7c1d-7000-8000-0000000000c1".into(),
+                valid_from: "2025-09-01".into(),
+                label: "".into(),
+                per_stop: None,
+                per_parcel: None,
+                parcel_cap_per_stop: None,
+                per_collection: None,
+                per_failed: None,
+                day_rate: Some(12_000),
+                hourly: None,
+                peaks: Vec::new(),
+                band_rates: None,
+            },
             created_at: "2025-03-24T09:00:00Z".into(),
             updated_at: "2025-03-24T09:00:00Z".into(),
         };
-        let full_card = RateCardData {
-            per_stop: Some(crate::PayTiers::default().tiers().to_vec()),
-            per_parcel: Some(40),
-            parcel_cap_per_stop: Some(3),
-            per_collection: Some(50),
-            per_failed: Some(0),
-            hourly: Some(1_250),
-            peaks: vec![crate::rate_card::Peak {
-                from: "2025-12-01".into(),
-                to: "2025-12-24".into(),
-                extra_per_stop: Some(20),
-                multiplier_percent: None,
-            }],
-            band_rates: Some(crate::size_bands::BandRates {
-                packet: Some(35),
-                small: None,
-                medium: Some(75),
-                large: Some(120),
-                extra_large: None,
-            }),
+        let full_card = Stamped {
+            content: RateCardContent {
+                per_stop: Some(crate::PayTiers::default().tiers().to_vec()),
+                per_parcel: Some(40),
+                parcel_cap_per_stop: Some(3),
+                per_collection: Some(50),
+                per_failed: Some(0),
+                hourly: Some(1_250),
+                peaks: vec![crate::rate_card::Peak {
+                    from: "2025-12-01".into(),
+                    to: "2025-12-24".into(),
+                    extra_per_stop: Some(20),
+                    multiplier_percent: None,
+                }],
+                band_rates: Some(crate::size_bands::BandRates {
+                    packet: Some(35),
+                    small: None,
+                    medium: Some(75),
+                    large: Some(120),
+                    extra_large: None,
+                }),
+                ..bare_card.clone().content
+            },
             ..bare_card.clone()
         };
         let deduction = |to: Option<&str>, vehicle: Option<&str>| {
-            ChangeData::Deduction(DeductionData {
-                courier_id: "0190a6e2-7c1d-7000-8000-0000000000c1".into(),
-                label: "Van hire".into(),
-                amount: 19_500,
-                repeat: crate::deduction::Repeat::Weekly,
-                from: "2025-03-03".into(),
-                to: to.map(Into::into),
-                purpose: vehicle.map(|_| crate::expense::ExpenseCategory::VehicleHire),
-                vehicle_id: vehicle.map(Into::into),
+            ChangeData::Deduction(Stamped {
+                content: DeductionContent {
+                    courier_id: "0190a6e2-7c1d-7000-8000-0000000000c1".into(),
+                    label: "Van hire".into(),
+                    amount: 19_500,
+                    repeat: crate::deduction::Repeat::Weekly,
+                    from: "2025-03-03".into(),
+                    to: to.map(Into::into),
+                    purpose: vehicle.map(|_| crate::expense::ExpenseCategory::VehicleHire),
+                    vehicle_id: vehicle.map(Into::into),
+                },
                 created_at: "2025-03-24T09:00:00Z".into(),
                 updated_at: "2025-03-24T09:00:00Z".into(),
             })
@@ -678,71 +760,81 @@ mod tests {
             updated_at: "2025-03-24T09:00:00Z".into(),
         });
         let expense = |courier: Option<&str>, vehicle: Option<&str>, receipts: &[&str]| {
-            ChangeData::Expense(ExpenseData {
-                date: "2025-04-06".into(),
-                amount: 4_599,
-                category: crate::expense::ExpenseCategory::Fuel,
-                note: "".into(),
-                courier_id: courier.map(Into::into),
-                vehicle_id: vehicle.map(Into::into),
-                repeat: crate::deduction::Repeat::Once,
-                repeat_until: None,
-                receipts: receipts.iter().map(|r| (*r).to_owned()).collect(),
+            ChangeData::Expense(Stamped {
+                content: ExpenseContent {
+                    date: "2025-04-06".into(),
+                    amount: 4_599,
+                    category: crate::expense::ExpenseCategory::Fuel,
+                    note: "".into(),
+                    courier_id: courier.map(Into::into),
+                    vehicle_id: vehicle.map(Into::into),
+                    repeat: crate::deduction::Repeat::Once,
+                    repeat_until: None,
+                    receipts: receipts.iter().map(|r| (*r).to_owned()).collect(),
+                },
                 created_at: "2025-04-06T09:00:00Z".into(),
                 updated_at: "2025-04-06T09:00:00Z".into(),
             })
         };
-        let vehicle = ChangeData::Vehicle(VehicleData {
-            name: "Transit".into(),
-            vehicle_type: crate::vehicle::VehicleType::CarVan,
-            method: crate::vehicle::VehicleMethod::FlatRate,
-            commute_miles: 6,
+        let vehicle = ChangeData::Vehicle(Stamped {
+            content: VehicleContent {
+                name: "Transit".into(),
+                vehicle_type: crate::vehicle::VehicleType::CarVan,
+                method: crate::vehicle::VehicleMethod::FlatRate,
+                commute_miles: 6,
+            },
             created_at: "2025-04-06T09:00:00Z".into(),
             updated_at: "2025-04-06T09:00:00Z".into(),
         });
         let mileage = |odometer: Option<(u32, u32)>, courier: Option<&str>| {
-            ChangeData::Mileage(MileageData {
-                date: "2025-04-06".into(),
-                vehicle_id: "0190a6e2-7c1d-7000-8000-0000000000f1".into(),
-                courier_id: courier.map(Into::into),
-                odometer_start: odometer.map(|o| o.0),
-                odometer_end: odometer.map(|o| o.1),
-                business_miles: 100,
-                commute_miles: 10,
-                note: "".into(),
+            ChangeData::Mileage(Stamped {
+                content: MileageContent {
+                    date: "2025-04-06".into(),
+                    vehicle_id: "0190a6e2-7c1d-7000-8000-0000000000f1".into(),
+                    courier_id: courier.map(Into::into),
+                    odometer_start: odometer.map(|o| o.0),
+                    odometer_end: odometer.map(|o| o.1),
+                    business_miles: 100,
+                    commute_miles: 10,
+                    note: "".into(),
+                },
                 created_at: "2025-04-06T09:00:00Z".into(),
                 updated_at: "2025-04-06T09:00:00Z".into(),
             })
         };
         let courier_id = "0190a6e2-7c1d-7000-8000-0000000000c1";
-        let statement_line = ChangeData::StatementLine(StatementLineData {
-            invoice_id: "0190a6e2-7c1d-7000-8000-000000000201".into(),
-            courier_id: courier_id.into(),
-            line_key: "csv:0a1b:0".into(),
-            date: "2025-04-06".into(),
-            line_type: crate::statement_line::LineType::Deduction,
-            band: None,
-            quantity: 1,
-            rate: None,
-            amount: -2_500,
-            reference: "".into(),
+        let statement_line = ChangeData::StatementLine(Stamped {
+            content: StatementLineContent {
+                invoice_id: "0190a6e2-7c1d-7000-8000-000000000201".into(),
+                courier_id: courier_id.into(),
+                line_key: "csv:0a1b:0".into(),
+                date: "2025-04-06".into(),
+                line_type: crate::statement_line::LineType::Deduction,
+                band: None,
+                quantity: 1,
+                rate: None,
+                amount: -2_500,
+                reference: "".into(),
+            },
             created_at: "2025-04-06T09:00:00Z".into(),
             updated_at: "2025-04-06T09:00:00Z".into(),
         });
-        let statement_format = ChangeData::StatementFormat(StatementFormatData {
-            courier_id: courier_id.into(),
-            source: crate::statement_format::FormatSource::Csv,
-            date_column: "Date".into(),
-            date_order: crate::statement_format::DateOrder::DayMonthYear,
-            amount_column: "Amount".into(),
-            type_column: None,
-            band_column: None,
-            quantity_column: None,
-            rate_column: None,
-            reference_column: None,
-            default_type: crate::statement_line::LineType::Stop,
-            deductions_positive: false,
-            type_words: Vec::new(),
+        let statement_format = ChangeData::StatementFormat(Stamped {
+            content: StatementFormatContent {
+                courier_id: courier_id.into(),
+                source: crate::statement_format::FormatSource::Csv,
+                date_column: "Date".into(),
+                date_order: crate::statement_format::DateOrder::DayMonthYear,
+                amount_column: "Amount".into(),
+                type_column: None,
+                band_column: None,
+                quantity_column: None,
+                rate_column: None,
+                reference_column: None,
+                default_type: crate::statement_line::LineType::Stop,
+                deductions_positive: false,
+                type_words: Vec::new(),
+            },
             created_at: "2025-04-06T09:00:00Z".into(),
             updated_at: "2025-04-06T09:00:00Z".into(),
         });
@@ -770,31 +862,35 @@ mod tests {
             mileage(Some((42_000, 42_130)), Some(courier_id)),
             statement_line,
             statement_format,
-            ChangeData::SentUpdate(SentUpdateData {
-                tax_year: "2026-27".into(),
-                quarter: 1,
-                quarters: crate::profile::MtdQuarters::Standard,
-                period_start: "2026-04-06".into(),
-                period_end: "2026-07-05".into(),
-                shape: crate::sent_update::ExpensesShape::Itemised,
-                file: "{}".into(),
-                sha256: "0".repeat(64),
-                sent_on: "2026-08-01".into(),
-                product: "Bridger".into(),
-                reference: "".into(),
-                supersedes: None,
+            ChangeData::SentUpdate(Stamped {
+                content: SentUpdateContent {
+                    tax_year: "2026-27".into(),
+                    quarter: 1,
+                    quarters: crate::profile::MtdQuarters::Standard,
+                    period_start: "2026-04-06".into(),
+                    period_end: "2026-07-05".into(),
+                    shape: crate::sent_update::ExpensesShape::Itemised,
+                    file: "{}".into(),
+                    sha256: "0".repeat(64),
+                    sent_on: "2026-08-01".into(),
+                    product: "Bridger".into(),
+                    reference: "".into(),
+                    supersedes: None,
+                },
                 created_at: "2026-08-01T09:00:00Z".into(),
                 updated_at: "2026-08-01T09:00:00Z".into(),
             }),
-            ChangeData::FuelFill(FuelFillData {
-                date: "2026-08-01".into(),
-                vehicle_id: "0190a6e2-7c1d-7000-8000-0000000000f1".into(),
-                unit: crate::fuel_fill::FuelUnit::KWh,
-                quantity: 41_500,
-                cost: 1_245,
-                odometer: None,
-                full: true,
-                note: "".into(),
+            ChangeData::FuelFill(Stamped {
+                content: FuelFillContent {
+                    date: "2026-08-01".into(),
+                    vehicle_id: "0190a6e2-7c1d-7000-8000-0000000000f1".into(),
+                    unit: crate::fuel_fill::FuelUnit::KWh,
+                    quantity: 41_500,
+                    cost: 1_245,
+                    odometer: None,
+                    full: true,
+                    note: "".into(),
+                },
                 created_at: "2026-08-01T09:00:00Z".into(),
                 updated_at: "2026-08-01T09:00:00Z".into(),
             }),

@@ -547,6 +547,43 @@ export const CONTENT_SCHEMAS = {
   statementQuery: statementQueryContent,
 };
 
+/**
+ * How the app names each kind's records, in the driver's words (the server's RecordKind::WORDS):
+ * `one` and `many` when counted or pointed at, `record` for one record named by itself.
+ */
+export const WORDS = {
+  entry: { one: "day", many: "days", record: "entry" },
+  invoice: { one: "statement check", many: "statement checks", record: "statement check" },
+  courier: { one: "courier", many: "couriers", record: "courier" },
+  rateCard: { one: "rate card", many: "rate cards", record: "rate card" },
+  deduction: { one: "deduction", many: "deductions", record: "deduction" },
+  vehicle: { one: "vehicle", many: "vehicles", record: "vehicle" },
+  expense: { one: "expense", many: "expenses", record: "expense" },
+  mileage: { one: "mileage day", many: "mileage days", record: "mileage day" },
+  statementLine: { one: "statement line", many: "statement lines", record: "statement line" },
+  statementFormat: { one: "statement format", many: "statement formats", record: "statement format" },
+  sentUpdate: { one: "sent update", many: "sent updates", record: "sent update" },
+  fuelFill: { one: "fuel fill", many: "fuel fills", record: "fuel fill" },
+  statementQuery: { one: "statement query", many: "statement queries", record: "statement query" },
+} as const;
+
+/** The content fields that hold a day (YYYY-MM-DD), by kind: those the schema marks `format: date`. */
+export const DAY_FIELDS: { readonly [K in GeneratedKind]: readonly string[] } = {
+  entry: ['date'],
+  invoice: ['periodStart', 'periodEnd'],
+  courier: ['periodAnchor'],
+  rateCard: ['validFrom'],
+  deduction: ['from', 'to'],
+  vehicle: [],
+  expense: ['date', 'repeatUntil'],
+  mileage: ['date'],
+  statementLine: ['date'],
+  statementFormat: [],
+  sentUpdate: ['periodStart', 'periodEnd', 'sentOn'],
+  fuelFill: ['date'],
+  statementQuery: ['madeOn', 'answeredOn', 'closedOn', 'paidBackOn', 'sentOn'],
+};
+
 /** Each kind's two mutations. */
 export const MUTATIONS = {
   entry: { put: 'entry.put', remove: 'entry.delete' },

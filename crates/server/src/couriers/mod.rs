@@ -2,34 +2,22 @@
 //! `domain::courier::CourierInput::validate`; storage and sync are the generic record machinery.
 
 use domain::{
-    courier::{Courier, CourierInput, PeriodKind},
+    courier::{Courier, CourierInput},
     entry::{FieldProblems, format_date},
-    sync::CourierData,
+    sync::CourierContent,
 };
-use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
-use crate::records::RecordKind;
+use crate::records::{RecordKind, Words};
 
 pub struct Couriers;
 
-/// A stored courier: its pulled `data` without the timestamps.
-#[derive(Debug, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct CourierContent {
-    name: String,
-    colour: String,
-    period_kind: PeriodKind,
-    period_anchor: String,
-    arrears_weeks: u8,
-}
-
 impl RecordKind for Couriers {
     const NAME: &'static str = "courier";
+    const WORDS: Words = Words::new("courier", "couriers");
     type Input = CourierInput;
     type Record = Courier;
     type Content = CourierContent;
-    type Data = CourierData;
 
     fn validate(input: &CourierInput, _user_id: Uuid) -> Result<Courier, FieldProblems> {
         input.validate()
@@ -54,18 +42,6 @@ impl RecordKind for Couriers {
             period_kind: courier.period_kind,
             period_anchor: format_date(courier.period_anchor),
             arrears_weeks: courier.arrears_weeks,
-        }
-    }
-
-    fn data(c: CourierContent, created_at: String, updated_at: String) -> CourierData {
-        CourierData {
-            name: c.name,
-            colour: c.colour,
-            period_kind: c.period_kind,
-            period_anchor: c.period_anchor,
-            arrears_weeks: c.arrears_weeks,
-            created_at,
-            updated_at,
         }
     }
 }

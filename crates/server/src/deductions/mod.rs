@@ -3,43 +3,26 @@
 //! at its vehicle when it names one (which must be the user's, as an expense's).
 
 use domain::{
-    deduction::{Deduction, DeductionInput, Repeat},
+    deduction::{Deduction, DeductionInput},
     entry::{FieldProblems, format_date},
-    expense::ExpenseCategory,
-    sync::DeductionData,
+    sync::DeductionContent,
 };
-use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
 use crate::{
     couriers::Couriers,
-    records::{RecordKind, Reference},
+    records::{RecordKind, Reference, Words},
     vehicles::Vehicles,
 };
 
 pub struct Deductions;
 
-/// A stored deduction: its pulled `data` without the timestamps.
-#[derive(Debug, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct DeductionContent {
-    courier_id: Uuid,
-    label: String,
-    amount: i64,
-    repeat: Repeat,
-    from: String,
-    to: Option<String>,
-    /// Migration 0015 gave every earlier deduction `null` for both.
-    purpose: Option<ExpenseCategory>,
-    vehicle_id: Option<Uuid>,
-}
-
 impl RecordKind for Deductions {
     const NAME: &'static str = "deduction";
+    const WORDS: Words = Words::new("deduction", "deductions");
     type Input = DeductionInput;
     type Record = Deduction;
     type Content = DeductionContent;
-    type Data = DeductionData;
     const REFERENCES: &'static [Reference] = &[
         Reference::to::<Couriers>("courierId"),
         Reference::to::<Vehicles>("vehicleId"),
@@ -72,29 +55,14 @@ impl RecordKind for Deductions {
 
     fn content(deduction: &Deduction) -> DeductionContent {
         DeductionContent {
-            courier_id: deduction.courier_id,
+            courier_id: deduction.courier_id.to_string(),
             label: deduction.label.clone(),
             amount: deduction.amount,
             repeat: deduction.repeat,
             from: format_date(deduction.from),
             to: deduction.to.map(format_date),
             purpose: deduction.purpose,
-            vehicle_id: deduction.vehicle_id,
-        }
-    }
-
-    fn data(c: DeductionContent, created_at: String, updated_at: String) -> DeductionData {
-        DeductionData {
-            courier_id: c.courier_id.to_string(),
-            label: c.label,
-            amount: c.amount,
-            repeat: c.repeat,
-            from: c.from,
-            to: c.to,
-            purpose: c.purpose,
-            vehicle_id: c.vehicle_id.map(|id| id.to_string()),
-            created_at,
-            updated_at,
+            vehicle_id: deduction.vehicle_id.map(|id| id.to_string()),
         }
     }
 }

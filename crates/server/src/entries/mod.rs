@@ -5,50 +5,24 @@
 use domain::{
     entry::{Entry, EntryInput, FieldProblems, format_date},
     fields::format_clock,
-    size_bands::BandCounts,
-    sync::EntryData,
+    sync::EntryContent,
 };
-use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
 use crate::{
     couriers::Couriers,
     rate_cards::RateCards,
-    records::{RecordKind, Reference, kind::Agreement},
+    records::{RecordKind, Reference, Words, kind::Agreement},
 };
 
 pub struct Entries;
 
-/// A stored entry: its pulled `data` without the timestamps, every field always written (null
-/// when not given). `separateShift` came later: content stored before it reads as false;
-/// `bands` later still: content stored before it reads as null (not counted by band).
-#[derive(Debug, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct EntryContent {
-    date: String,
-    stops: u32,
-    extra: i64,
-    notes: String,
-    total: i64,
-    courier_id: Uuid,
-    rate_card_id: Option<Uuid>,
-    parcels: Option<u32>,
-    collections: Option<u32>,
-    failed: Option<u32>,
-    start_time: Option<String>,
-    finish_time: Option<String>,
-    #[serde(default)]
-    separate_shift: bool,
-    #[serde(default)]
-    bands: Option<BandCounts>,
-}
-
 impl RecordKind for Entries {
     const NAME: &'static str = "entry";
+    const WORDS: Words = Words::new("day", "days").record("entry");
     type Input = EntryInput;
     type Record = Entry;
     type Content = EntryContent;
-    type Data = EntryData;
     const REFERENCES: &'static [Reference] = &[
         Reference::to::<Couriers>("courierId"),
         Reference::to::<RateCards>("rateCardId"),
@@ -118,8 +92,8 @@ impl RecordKind for Entries {
             extra: entry.extra.pence(),
             notes: entry.notes.clone(),
             total: entry.total.pence(),
-            courier_id: entry.courier_id,
-            rate_card_id: entry.rate_card_id,
+            courier_id: entry.courier_id.to_string(),
+            rate_card_id: entry.rate_card_id.map(|id| id.to_string()),
             parcels: entry.parcels,
             collections: entry.collections,
             failed: entry.failed,
@@ -127,27 +101,6 @@ impl RecordKind for Entries {
             finish_time: entry.hours.map(|(_, finish)| format_clock(finish)),
             separate_shift: entry.separate_shift,
             bands: entry.bands,
-        }
-    }
-
-    fn data(c: EntryContent, created_at: String, updated_at: String) -> EntryData {
-        EntryData {
-            date: c.date,
-            stops: c.stops,
-            extra: c.extra,
-            notes: c.notes,
-            total: c.total,
-            courier_id: c.courier_id.to_string(),
-            rate_card_id: c.rate_card_id.map(|id| id.to_string()),
-            parcels: c.parcels,
-            collections: c.collections,
-            failed: c.failed,
-            start_time: c.start_time,
-            finish_time: c.finish_time,
-            separate_shift: c.separate_shift,
-            bands: c.bands,
-            created_at,
-            updated_at,
         }
     }
 }

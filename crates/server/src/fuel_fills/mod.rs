@@ -4,40 +4,25 @@
 
 use domain::{
     entry::{FieldProblems, format_date},
-    fuel_fill::{FuelFill, FuelFillInput, FuelUnit},
-    sync::FuelFillData,
+    fuel_fill::{FuelFill, FuelFillInput},
+    sync::FuelFillContent,
 };
-use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
 use crate::{
-    records::{RecordKind, Reference},
+    records::{RecordKind, Reference, Words},
     vehicles::Vehicles,
 };
 
 /// The fuel log: the kind's declaration (one record is a `domain::fuel_fill::FuelFill`).
 pub struct FuelFills;
 
-/// A stored fuel fill: its pulled `data` without the timestamps.
-#[derive(Debug, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct FuelFillContent {
-    date: String,
-    vehicle_id: Uuid,
-    unit: FuelUnit,
-    quantity: u32,
-    cost: i64,
-    odometer: Option<u32>,
-    full: bool,
-    note: String,
-}
-
 impl RecordKind for FuelFills {
     const NAME: &'static str = "fuelFill";
+    const WORDS: Words = Words::new("fuel fill", "fuel fills");
     type Input = FuelFillInput;
     type Record = FuelFill;
     type Content = FuelFillContent;
-    type Data = FuelFillData;
     const REFERENCES: &'static [Reference] = &[Reference::to::<Vehicles>("vehicleId")];
 
     fn validate(input: &FuelFillInput, _user_id: Uuid) -> Result<FuelFill, FieldProblems> {
@@ -60,28 +45,13 @@ impl RecordKind for FuelFills {
     fn content(fill: &FuelFill) -> FuelFillContent {
         FuelFillContent {
             date: format_date(fill.date),
-            vehicle_id: fill.vehicle_id,
+            vehicle_id: fill.vehicle_id.to_string(),
             unit: fill.unit,
             quantity: fill.quantity,
             cost: fill.cost,
             odometer: fill.odometer,
             full: fill.full,
             note: fill.note.clone(),
-        }
-    }
-
-    fn data(c: FuelFillContent, created_at: String, updated_at: String) -> FuelFillData {
-        FuelFillData {
-            date: c.date,
-            vehicle_id: c.vehicle_id.to_string(),
-            unit: c.unit,
-            quantity: c.quantity,
-            cost: c.cost,
-            odometer: c.odometer,
-            full: c.full,
-            note: c.note,
-            created_at,
-            updated_at,
         }
     }
 }

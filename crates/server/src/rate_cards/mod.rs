@@ -3,47 +3,24 @@
 
 use domain::{
     entry::{FieldProblems, format_date},
-    rate_card::{Peak, RateCard, RateCardInput},
-    size_bands::BandRates,
-    sync::RateCardData,
-    tiers::PayTier,
+    rate_card::{RateCard, RateCardInput},
+    sync::RateCardContent,
 };
-use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
 use crate::{
     couriers::Couriers,
-    records::{RecordKind, Reference},
+    records::{RecordKind, Reference, Words},
 };
 
 pub struct RateCards;
 
-/// A stored rate card: its pulled `data` without the timestamps. Every rule is written, null
-/// when not used. `bandRates` came later: content stored before it reads as null.
-#[derive(Debug, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct RateCardContent {
-    courier_id: Uuid,
-    valid_from: String,
-    label: String,
-    per_stop: Option<Vec<PayTier>>,
-    per_parcel: Option<i64>,
-    parcel_cap_per_stop: Option<i64>,
-    per_collection: Option<i64>,
-    per_failed: Option<i64>,
-    day_rate: Option<i64>,
-    hourly: Option<i64>,
-    peaks: Vec<Peak>,
-    #[serde(default)]
-    band_rates: Option<BandRates>,
-}
-
 impl RecordKind for RateCards {
     const NAME: &'static str = "rateCard";
+    const WORDS: Words = Words::new("rate card", "rate cards");
     type Input = RateCardInput;
     type Record = RateCard;
     type Content = RateCardContent;
-    type Data = RateCardData;
     const REFERENCES: &'static [Reference] = &[Reference::to::<Couriers>("courierId")];
 
     fn validate(input: &RateCardInput, _user_id: Uuid) -> Result<RateCard, FieldProblems> {
@@ -75,7 +52,7 @@ impl RecordKind for RateCards {
 
     fn content(card: &RateCard) -> RateCardContent {
         RateCardContent {
-            courier_id: card.courier_id,
+            courier_id: card.courier_id.to_string(),
             valid_from: format_date(card.valid_from),
             label: card.label.clone(),
             per_stop: card.per_stop.as_ref().map(|tiers| tiers.tiers().to_vec()),
@@ -87,25 +64,6 @@ impl RecordKind for RateCards {
             hourly: card.hourly,
             peaks: card.peaks.clone(),
             band_rates: card.band_rates,
-        }
-    }
-
-    fn data(c: RateCardContent, created_at: String, updated_at: String) -> RateCardData {
-        RateCardData {
-            courier_id: c.courier_id.to_string(),
-            valid_from: c.valid_from,
-            label: c.label,
-            per_stop: c.per_stop,
-            per_parcel: c.per_parcel,
-            parcel_cap_per_stop: c.parcel_cap_per_stop,
-            per_collection: c.per_collection,
-            per_failed: c.per_failed,
-            day_rate: c.day_rate,
-            hourly: c.hourly,
-            peaks: c.peaks,
-            band_rates: c.band_rates,
-            created_at,
-            updated_at,
         }
     }
 }

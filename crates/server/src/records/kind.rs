@@ -5,9 +5,9 @@
 use domain::{
     entry::FieldProblems,
     fields::{FieldErrors, field_errors},
-    sync::ChangeData,
+    sync::{ChangeData, KindContent, Stamped},
 };
-use serde::{Serialize, de::DeserializeOwned};
+use serde::de::DeserializeOwned;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
@@ -18,15 +18,17 @@ pub trait RecordKind: 'static {
     /// installed (`invoice` is a statement check): the contract states the alias, once. None
     /// when the two agree.
     const CODE_NAME: Option<&'static str> = None;
+    /// How the app names its records, in the driver's words (the contract carries them).
+    const WORDS: Words;
     /// The arguments of `<NAME>.put`.
     type Input: DeserializeOwned;
     /// A validated record.
     type Record;
-    /// What is stored: the pulled `data` without `createdAt` and `updatedAt`.
-    type Content: Serialize + DeserializeOwned;
-    /// The pulled `data` (`domain::sync`); its OpenAPI schema is the kind's fields and types
-    /// in the contract the web app is generated from (`registry::contract`).
-    type Data: ToSchema + Serialize + Into<ChangeData>;
+    /// What is stored (`domain::sync::<Kind>Content`, declared once): with the server's
+    /// timestamps it is the pulled `data` (`Stamped<Content>`), whose OpenAPI schema is the
+    /// kind's fields and types in the contract the web app is generated from
+    /// (`registry::contract`).
+    type Content: KindContent;
     /// The content fields that name other records, with their kinds: a put is refused when one
     /// is another account's (`not-owner`) or does not exist (`missing-reference`); a null field
     /// points at nothing. The device's import orders kinds by these (the contract). None by
@@ -57,9 +59,38 @@ pub trait RecordKind: 'static {
     fn kept_when_absent(_input: &Self::Input) -> &'static [&'static str] {
         &[]
     }
+    /// What is stored of a validated record.
     fn content(record: &Self::Record) -> Self::Content;
-    /// The pulled `data` of a live record (timestamps already RFC 3339).
-    fn data(content: Self::Content, created_at: String, updated_at: String) -> Self::Data;
+}
+
+/// How the app names records of a kind, in the driver's words: the web's import counts and
+/// problems ("3 fuel fills", "Its vehicle is neither in the file…"), its changes waiting to
+/// sync ("New fuel fill for…") and a record's place in an export file ("Fuel fill 2") read
+/// them from the contract, so a new kind needs no word table on the web.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Words {
+    /// One record, counted or pointed at: "fuel fill", "day".
+    pub one: &'static str,
+    /// Several: "fuel fills", "days".
+    pub many: &'static str,
+    /// One record named by itself (a change waiting to sync, a place in a file): `one`
+    /// unless said otherwise (a day's record is an entry).
+    pub record: &'static str,
+}
+
+impl Words {
+    pub const fn new(one: &'static str, many: &'static str) -> Words {
+        Words {
+            one,
+            many,
+            record: one,
+        }
+    }
+
+    /// These words with `record` as the name of one record by itself.
+    pub const fn record(self, record: &'static str) -> Words {
+        Words { record, ..self }
+    }
 }
 
 /// A content field that names a record of another kind (`RecordKind::REFERENCES`).
@@ -86,6 +117,8 @@ pub struct Kind {
     pub name: &'static str,
     /// `RecordKind::CODE_NAME`.
     pub code_name: Option<&'static str>,
+    /// `RecordKind::WORDS`.
+    pub words: Words,
     pub references: &'static [Reference],
     /// The name of the pulled data's OpenAPI schema.
     pub data_schema: fn() -> String,
@@ -138,8 +171,9 @@ impl Kind {
         Kind {
             name: K::NAME,
             code_name: K::CODE_NAME,
+            words: K::WORDS,
             references: K::REFERENCES,
-            data_schema: || K::Data::name().into_owned(),
+            data_schema: || Stamped::<K::Content>::name().into_owned(),
             bounds: K::bounds,
             write_once: K::WRITE_ONCE,
             put: parse_put::<K>,
@@ -237,5 +271,5 @@ fn parse_data<K: RecordKind>(
     created_at: String,
     updated_at: String,
 ) -> serde_json::Result<ChangeData> {
-    Ok(K::data(serde_json::from_str(content)?, created_at, updated_at).into())
+    Ok(serde_json::from_str::<K::Content>(content)?.pulled(created_at, updated_at))
 }

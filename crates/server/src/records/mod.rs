@@ -4,4 +4,4 @@
 
 pub mod kind;
 
-pub use kind::{Kind, RecordKind, Reference, Refusal, StoredPut};
+pub use kind::{Kind, RecordKind, Reference, Refusal, StoredPut, Words};

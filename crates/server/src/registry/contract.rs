@@ -36,6 +36,11 @@ pub fn document() -> Value {
                 "data": (kind.data_schema)(),
                 "references": references,
                 "bounds": (kind.bounds)(),
+                "words": {
+                    "one": kind.words.one,
+                    "many": kind.words.many,
+                    "record": kind.words.record,
+                },
             });
             if let Some(code_name) = kind.code_name {
                 // The one place a wire name and the code's name differ (records::RecordKind::CODE_NAME).
@@ -103,12 +108,8 @@ fn starter<K: RecordKind>(record: &K::Record) -> Value {
     let content = stored::<K>(record)
         .expect("a starter record serialises")
         .content;
-    let content: K::Content = serde_json::from_str(&content).expect("its content reads back");
-    let mut data = serde_json::to_value(K::data(content, String::new(), String::new()))
-        .expect("its data serialises");
-    let object = data.as_object_mut().expect("data is an object");
-    object.remove("createdAt");
-    object.remove("updatedAt");
+    // The stored content is the pulled data without the timestamps.
+    let data: Value = serde_json::from_str(&content).expect("its content reads back");
     json!({"kind": K::NAME, "id": USER_ID_PLACEHOLDER, "data": data})
 }
 

@@ -6,42 +6,22 @@
 
 use domain::{
     entry::{FieldProblems, format_date},
-    profile::MtdQuarters,
-    sent_update::{ExpensesShape, SentUpdate, SentUpdateInput},
-    sync::SentUpdateData,
+    sent_update::{SentUpdate, SentUpdateInput},
+    sync::SentUpdateContent,
 };
-use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use uuid::Uuid;
 
-use crate::records::{RecordKind, Reference};
+use crate::records::{RecordKind, Reference, Words};
 
 pub struct SentUpdates;
 
-/// A stored sent update: its pulled `data` without the timestamps.
-#[derive(Debug, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct SentUpdateContent {
-    tax_year: String,
-    quarter: u8,
-    quarters: MtdQuarters,
-    period_start: String,
-    period_end: String,
-    shape: ExpensesShape,
-    file: String,
-    sha256: String,
-    sent_on: String,
-    product: String,
-    reference: String,
-    supersedes: Option<Uuid>,
-}
-
 impl RecordKind for SentUpdates {
     const NAME: &'static str = "sentUpdate";
+    const WORDS: Words = Words::new("sent update", "sent updates");
     type Input = SentUpdateInput;
     type Record = SentUpdate;
     type Content = SentUpdateContent;
-    type Data = SentUpdateData;
     const REFERENCES: &'static [Reference] = &[Reference::to::<SentUpdates>("supersedes")];
     const WRITE_ONCE: bool = true;
 
@@ -83,26 +63,7 @@ impl RecordKind for SentUpdates {
             sent_on: format_date(sent.sent_on),
             product: sent.product.clone(),
             reference: sent.reference.clone(),
-            supersedes: sent.supersedes,
-        }
-    }
-
-    fn data(c: SentUpdateContent, created_at: String, updated_at: String) -> SentUpdateData {
-        SentUpdateData {
-            tax_year: c.tax_year,
-            quarter: c.quarter,
-            quarters: c.quarters,
-            period_start: c.period_start,
-            period_end: c.period_end,
-            shape: c.shape,
-            file: c.file,
-            sha256: c.sha256,
-            sent_on: c.sent_on,
-            product: c.product,
-            reference: c.reference,
-            supersedes: c.supersedes.map(|id| id.to_string()),
-            created_at,
-            updated_at,
+            supersedes: sent.supersedes.map(|id| id.to_string()),
         }
     }
 }

@@ -6,43 +6,25 @@
 
 use domain::{
     entry::{FieldProblems, format_date},
-    statement_check::{CheckStatus, StatementCheck, StatementCheckInput},
-    sync::StatementCheckData,
+    statement_check::{StatementCheck, StatementCheckInput},
+    sync::StatementCheckContent,
 };
-use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
 use crate::{
     couriers::Couriers,
-    records::{RecordKind, Reference},
+    records::{RecordKind, Reference, Words},
 };
 
 pub struct StatementChecks;
 
-/// A stored statement check: its pulled `data` without the timestamps.
-#[derive(Debug, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct StatementCheckContent {
-    period_start: String,
-    period_end: String,
-    paid: i64,
-    stops: Option<u32>,
-    reference: String,
-    courier_id: Uuid,
-    parcels: Option<u32>,
-    collections: Option<u32>,
-    deductions: Option<i64>,
-    status: CheckStatus,
-    note: String,
-}
-
 impl RecordKind for StatementChecks {
     const NAME: &'static str = "invoice";
+    const WORDS: Words = Words::new("statement check", "statement checks");
     const CODE_NAME: Option<&'static str> = Some("statementCheck");
     type Input = StatementCheckInput;
     type Record = StatementCheck;
     type Content = StatementCheckContent;
-    type Data = StatementCheckData;
     const REFERENCES: &'static [Reference] = &[Reference::to::<Couriers>("courierId")];
 
     fn validate(
@@ -92,34 +74,12 @@ impl RecordKind for StatementChecks {
             paid: check.paid.pence(),
             stops: check.stops,
             reference: check.reference.clone(),
-            courier_id: check.courier_id,
+            courier_id: check.courier_id.to_string(),
             parcels: check.parcels,
             collections: check.collections,
             deductions: check.deductions.map(domain::Money::pence),
             status: check.status,
             note: check.note.clone(),
-        }
-    }
-
-    fn data(
-        c: StatementCheckContent,
-        created_at: String,
-        updated_at: String,
-    ) -> StatementCheckData {
-        StatementCheckData {
-            period_start: c.period_start,
-            period_end: c.period_end,
-            paid: c.paid,
-            stops: c.stops,
-            reference: c.reference,
-            courier_id: c.courier_id.to_string(),
-            parcels: c.parcels,
-            collections: c.collections,
-            deductions: c.deductions,
-            status: c.status,
-            note: c.note,
-            created_at,
-            updated_at,
         }
     }
 }

@@ -7,42 +7,25 @@
 
 use domain::{
     entry::{FieldProblems, format_date},
-    statement_line::{LineType, SizeBand, StatementLine, StatementLineInput},
-    sync::StatementLineData,
+    statement_line::{StatementLine, StatementLineInput},
+    sync::StatementLineContent,
 };
-use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
 use crate::{
     couriers::Couriers,
-    records::{RecordKind, Reference},
+    records::{RecordKind, Reference, Words},
     statement_checks::StatementChecks,
 };
 
 pub struct StatementLines;
 
-/// A stored statement line: its pulled `data` without the timestamps.
-#[derive(Debug, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct StatementLineContent {
-    invoice_id: Uuid,
-    courier_id: Uuid,
-    line_key: String,
-    date: String,
-    line_type: LineType,
-    band: Option<SizeBand>,
-    quantity: u32,
-    rate: Option<i64>,
-    amount: i64,
-    reference: String,
-}
-
 impl RecordKind for StatementLines {
     const NAME: &'static str = "statementLine";
+    const WORDS: Words = Words::new("statement line", "statement lines");
     type Input = StatementLineInput;
     type Record = StatementLine;
     type Content = StatementLineContent;
-    type Data = StatementLineData;
     const REFERENCES: &'static [Reference] = &[
         Reference::to::<StatementChecks>("invoiceId"),
         Reference::to::<Couriers>("courierId"),
@@ -72,8 +55,8 @@ impl RecordKind for StatementLines {
 
     fn content(line: &StatementLine) -> StatementLineContent {
         StatementLineContent {
-            invoice_id: line.invoice_id,
-            courier_id: line.courier_id,
+            invoice_id: line.invoice_id.to_string(),
+            courier_id: line.courier_id.to_string(),
             line_key: line.line_key.clone(),
             date: format_date(line.date),
             line_type: line.line_type,
@@ -82,23 +65,6 @@ impl RecordKind for StatementLines {
             rate: line.rate,
             amount: line.amount,
             reference: line.reference.clone(),
-        }
-    }
-
-    fn data(c: StatementLineContent, created_at: String, updated_at: String) -> StatementLineData {
-        StatementLineData {
-            invoice_id: c.invoice_id.to_string(),
-            courier_id: c.courier_id.to_string(),
-            line_key: c.line_key,
-            date: c.date,
-            line_type: c.line_type,
-            band: c.band,
-            quantity: c.quantity,
-            rate: c.rate,
-            amount: c.amount,
-            reference: c.reference,
-            created_at,
-            updated_at,
         }
     }
 }

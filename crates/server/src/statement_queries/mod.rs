@@ -9,37 +9,18 @@
 
 use domain::{
     entry::{FieldProblems, format_date},
-    statement_query::{QueryItem, StatementQuery, StatementQueryInput, first_broken_link},
-    sync::StatementQueryData,
+    statement_query::{StatementQuery, StatementQueryInput, first_broken_link},
+    sync::StatementQueryContent,
 };
-use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use uuid::Uuid;
 
 use crate::{
-    records::{RecordKind, Reference},
+    records::{RecordKind, Reference, Words},
     statement_checks::StatementChecks,
 };
 
 pub struct StatementQueries;
-
-/// A stored query: its pulled `data` without the timestamps.
-#[derive(Debug, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct StatementQueryContent {
-    statement_check_id: Uuid,
-    made_on: String,
-    items_version: i64,
-    items: Vec<QueryItem>,
-    total: i64,
-    sent_on: Option<String>,
-    answered_on: Option<String>,
-    paid_back_amount: Option<i64>,
-    paid_back_on: Option<String>,
-    paid_back_check_id: Option<Uuid>,
-    closed_on: Option<String>,
-    note: String,
-}
 
 /// What "Query this" recorded: never changed by a later put of the same query.
 const FROZEN: &[&str] = &[
@@ -56,10 +37,10 @@ fn sha256_hex(bytes: &[u8]) -> String {
 
 impl RecordKind for StatementQueries {
     const NAME: &'static str = "statementQuery";
+    const WORDS: Words = Words::new("statement query", "statement queries");
     type Input = StatementQueryInput;
     type Record = StatementQuery;
     type Content = StatementQueryContent;
-    type Data = StatementQueryData;
     const REFERENCES: &'static [Reference] = &[
         Reference::to::<StatementChecks>("statementCheckId"),
         Reference::to::<StatementChecks>("paidBackCheckId"),
@@ -109,7 +90,7 @@ impl RecordKind for StatementQueries {
 
     fn content(q: &StatementQuery) -> StatementQueryContent {
         StatementQueryContent {
-            statement_check_id: q.statement_check_id,
+            statement_check_id: q.statement_check_id.to_string(),
             made_on: format_date(q.made_on),
             items_version: q.items_version,
             items: q.items.clone(),
@@ -118,38 +99,17 @@ impl RecordKind for StatementQueries {
             answered_on: q.answered_on.map(format_date),
             paid_back_amount: q.paid_back_amount,
             paid_back_on: q.paid_back_on.map(format_date),
-            paid_back_check_id: q.paid_back_check_id,
+            paid_back_check_id: q.paid_back_check_id.map(|id| id.to_string()),
             closed_on: q.closed_on.map(format_date),
             note: q.note.clone(),
-        }
-    }
-
-    fn data(
-        c: StatementQueryContent,
-        created_at: String,
-        updated_at: String,
-    ) -> StatementQueryData {
-        StatementQueryData {
-            statement_check_id: c.statement_check_id.to_string(),
-            made_on: c.made_on,
-            items_version: c.items_version,
-            items: c.items,
-            total: c.total,
-            sent_on: c.sent_on,
-            answered_on: c.answered_on,
-            paid_back_amount: c.paid_back_amount,
-            paid_back_on: c.paid_back_on,
-            paid_back_check_id: c.paid_back_check_id.map(|id| id.to_string()),
-            closed_on: c.closed_on,
-            note: c.note,
-            created_at,
-            updated_at,
         }
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use domain::statement_query::QueryItem;
+
     use super::*;
 
     /// The device's chain (web/src/core/statement-queries/chain.test.ts) gives the same hash for

@@ -3,35 +3,21 @@
 
 use domain::{
     entry::FieldProblems,
-    sync::VehicleData,
-    vehicle::{Vehicle, VehicleInput, VehicleMethod, VehicleType},
+    sync::VehicleContent,
+    vehicle::{Vehicle, VehicleInput},
 };
-use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
-use crate::records::RecordKind;
+use crate::records::{RecordKind, Words};
 
 pub struct Vehicles;
 
-/// A stored vehicle: its pulled `data` without the timestamps.
-#[derive(Debug, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct VehicleContent {
-    name: String,
-    #[serde(rename = "type")]
-    vehicle_type: VehicleType,
-    method: VehicleMethod,
-    /// Migration 0020 gave every earlier vehicle 0.
-    #[serde(default)]
-    commute_miles: u32,
-}
-
 impl RecordKind for Vehicles {
     const NAME: &'static str = "vehicle";
+    const WORDS: Words = Words::new("vehicle", "vehicles");
     type Input = VehicleInput;
     type Record = Vehicle;
     type Content = VehicleContent;
-    type Data = VehicleData;
 
     fn validate(input: &VehicleInput, _user_id: Uuid) -> Result<Vehicle, FieldProblems> {
         input.validate()
@@ -63,17 +49,6 @@ impl RecordKind for Vehicles {
             vehicle_type: vehicle.vehicle_type,
             method: vehicle.method,
             commute_miles: vehicle.commute_miles,
-        }
-    }
-
-    fn data(c: VehicleContent, created_at: String, updated_at: String) -> VehicleData {
-        VehicleData {
-            name: c.name,
-            vehicle_type: c.vehicle_type,
-            method: c.method,
-            commute_miles: c.commute_miles,
-            created_at,
-            updated_at,
         }
     }
 }

@@ -40,7 +40,6 @@ mod restore_guards;
 mod restore_ownership;
 mod schema_versions;
 mod signup_switches;
-mod statement_lines_api;
 mod storage_limits;
 mod store_conformance;
 mod sync_api;

@@ -24,9 +24,9 @@ use domain::{
     statement_line::{LineType, SizeBand, StatementLine},
     statement_query::{QueryItem, StatementQuery},
     sync::{
-        ChangeData, CourierData, DeductionData, EntryData, ExpenseData, MileageData, RateCardData,
-        SentUpdateData, SettingsData, StatementCheckData, StatementFormatData, StatementLineData,
-        StatementQueryData, VehicleData,
+        ChangeData, CourierContent, DeductionContent, EntryContent, ExpenseContent, MileageContent,
+        RateCardContent, SentUpdateContent, SettingsData, Stamped, StatementCheckContent,
+        StatementFormatContent, StatementLineContent, StatementQueryContent, VehicleContent,
     },
     vehicle::{Vehicle, VehicleMethod, VehicleType},
 };
@@ -404,18 +404,20 @@ async fn statement_checks_round_trip_beside_entries(backend: Backend) {
     );
     assert_eq!(
         page.changes[0].data,
-        Some(ChangeData::StatementCheck(StatementCheckData {
-            period_start: "2024-01-01".into(),
-            period_end: "2024-12-31".into(),
-            paid: 10_000_000,
-            stops: Some(0),
-            reference: "é".repeat(100),
-            courier_id: user.id.to_string(),
-            parcels: None,
-            collections: None,
-            deductions: None,
-            status: CheckStatus::Unchecked,
-            note: String::new(),
+        Some(ChangeData::StatementCheck(Stamped {
+            content: StatementCheckContent {
+                period_start: "2024-01-01".into(),
+                period_end: "2024-12-31".into(),
+                paid: 10_000_000,
+                stops: Some(0),
+                reference: "é".repeat(100),
+                courier_id: user.id.to_string(),
+                parcels: None,
+                collections: None,
+                deductions: None,
+                status: CheckStatus::Unchecked,
+                note: String::new(),
+            },
             created_at: "1970-01-02T00:00:00Z".into(),
             updated_at: "1970-01-02T00:00:00Z".into(),
         }))
@@ -872,29 +874,33 @@ async fn couriers_cards_and_deductions_round_trip(backend: Backend) {
     let at = "1970-01-01T00:00:01Z".to_owned();
     assert_eq!(
         first.changes[0].data,
-        Some(ChangeData::Courier(CourierData {
-            name: "My courier".into(),
-            colour: "#2f6fde".into(),
-            period_kind: PeriodKind::Weekly,
-            period_anchor: "2000-01-02".into(),
-            arrears_weeks: 0,
+        Some(ChangeData::Courier(Stamped {
+            content: CourierContent {
+                name: "My courier".into(),
+                colour: "#2f6fde".into(),
+                period_kind: PeriodKind::Weekly,
+                period_anchor: "2000-01-02".into(),
+                arrears_weeks: 0,
+            },
             created_at: at.clone(),
             updated_at: at.clone(),
         }))
     );
-    let default_card = RateCardData {
-        courier_id: me.clone(),
-        valid_from: "2000-01-01".into(),
-        label: String::new(),
-        per_stop: Some(PayTiers::default().tiers().to_vec()),
-        per_parcel: None,
-        parcel_cap_per_stop: None,
-        per_collection: None,
-        per_failed: None,
-        day_rate: None,
-        hourly: None,
-        peaks: Vec::new(),
-        band_rates: None,
+    let default_card = Stamped {
+        content: RateCardContent {
+            courier_id: me.clone(),
+            valid_from: "2000-01-01".into(),
+            label: String::new(),
+            per_stop: Some(PayTiers::default().tiers().to_vec()),
+            per_parcel: None,
+            parcel_cap_per_stop: None,
+            per_collection: None,
+            per_failed: None,
+            day_rate: None,
+            hourly: None,
+            peaks: Vec::new(),
+            band_rates: None,
+        },
         created_at: at.clone(),
         updated_at: at,
     };
@@ -988,58 +994,66 @@ async fn couriers_cards_and_deductions_round_trip(backend: Backend) {
     assert_eq!(
         data,
         [
-            Some(ChangeData::Courier(CourierData {
-                name: "Evri".into(),
-                colour: "#00a0e0".into(),
-                period_kind: PeriodKind::FourFourFive,
-                period_anchor: "2025-01-05".into(),
-                arrears_weeks: 4,
+            Some(ChangeData::Courier(Stamped {
+                content: CourierContent {
+                    name: "Evri".into(),
+                    colour: "#00a0e0".into(),
+                    period_kind: PeriodKind::FourFourFive,
+                    period_anchor: "2025-01-05".into(),
+                    arrears_weeks: 4,
+                },
                 created_at: at.clone(),
                 updated_at: at.clone(),
             })),
-            Some(ChangeData::RateCard(RateCardData {
-                courier_id: evri.id.to_string(),
-                valid_from: "2025-09-01".into(),
-                label: "Autumn".into(),
-                per_stop: None,
-                per_parcel: Some(45),
-                parcel_cap_per_stop: Some(3),
-                per_collection: Some(30),
-                per_failed: Some(0),
-                day_rate: Some(0),
-                hourly: Some(1_250),
-                peaks: card.peaks.clone(),
-                band_rates: Some(band_rates),
+            Some(ChangeData::RateCard(Stamped {
+                content: RateCardContent {
+                    courier_id: evri.id.to_string(),
+                    valid_from: "2025-09-01".into(),
+                    label: "Autumn".into(),
+                    per_stop: None,
+                    per_parcel: Some(45),
+                    parcel_cap_per_stop: Some(3),
+                    per_collection: Some(30),
+                    per_failed: Some(0),
+                    day_rate: Some(0),
+                    hourly: Some(1_250),
+                    peaks: card.peaks.clone(),
+                    band_rates: Some(band_rates),
+                },
                 created_at: at.clone(),
                 updated_at: at.clone(),
             })),
-            Some(ChangeData::Deduction(DeductionData {
-                courier_id: evri.id.to_string(),
-                label: "Van hire".into(),
-                amount: 19_500,
-                repeat: Repeat::Weekly,
-                from: "2025-09-01".into(),
-                to: Some("2025-12-31".into()),
-                purpose: Some(domain::expense::ExpenseCategory::VehicleHire),
-                vehicle_id: None,
+            Some(ChangeData::Deduction(Stamped {
+                content: DeductionContent {
+                    courier_id: evri.id.to_string(),
+                    label: "Van hire".into(),
+                    amount: 19_500,
+                    repeat: Repeat::Weekly,
+                    from: "2025-09-01".into(),
+                    to: Some("2025-12-31".into()),
+                    purpose: Some(domain::expense::ExpenseCategory::VehicleHire),
+                    vehicle_id: None,
+                },
                 created_at: at.clone(),
                 updated_at: at.clone(),
             })),
-            Some(ChangeData::Entry(EntryData {
-                date: "2024-06-01".into(),
-                stops: 0,
-                extra: 0,
-                notes: String::new(),
-                total: 0,
-                courier_id: evri.id.to_string(),
-                rate_card_id: Some(card.id.to_string()),
-                parcels: Some(180),
-                collections: Some(4),
-                failed: Some(2),
-                start_time: Some("21:30".into()),
-                finish_time: Some("05:15".into()),
-                separate_shift: true,
-                bands: Some(bands),
+            Some(ChangeData::Entry(Stamped {
+                content: EntryContent {
+                    date: "2024-06-01".into(),
+                    stops: 0,
+                    extra: 0,
+                    notes: String::new(),
+                    total: 0,
+                    courier_id: evri.id.to_string(),
+                    rate_card_id: Some(card.id.to_string()),
+                    parcels: Some(180),
+                    collections: Some(4),
+                    failed: Some(2),
+                    start_time: Some("21:30".into()),
+                    finish_time: Some("05:15".into()),
+                    separate_shift: true,
+                    bands: Some(bands),
+                },
                 created_at: at.clone(),
                 updated_at: at,
             })),
@@ -1085,8 +1099,11 @@ async fn couriers_cards_and_deductions_round_trip(backend: Backend) {
     assert_eq!(versions, [("profile", 7), ("rateCard", 8)]);
     assert_eq!(
         page.changes[1].data,
-        Some(ChangeData::RateCard(RateCardData {
-            per_stop: Some(tiers.tiers().to_vec()),
+        Some(ChangeData::RateCard(Stamped {
+            content: RateCardContent {
+                per_stop: Some(tiers.tiers().to_vec()),
+                ..default_card.content
+            },
             updated_at: "1970-01-01T00:00:09Z".into(),
             ..default_card
         }))
@@ -1289,28 +1306,32 @@ async fn vehicles_expenses_and_mileage_round_trip(backend: Backend) {
     );
     let at = "1970-01-01T00:00:05Z".to_owned();
     let me = Some(user.id.to_string());
-    let fuel_data = ExpenseData {
-        date: "2025-04-06".into(),
-        amount: 4_599,
-        category: ExpenseCategory::Fuel,
-        note: "Shell".into(),
-        courier_id: me.clone(),
-        vehicle_id: Some(van.id.to_string()),
-        repeat: Repeat::Monthly,
-        repeat_until: Some("2026-04-05".into()),
-        receipts: vec![receipt.to_string()],
+    let fuel_data = Stamped {
+        content: ExpenseContent {
+            date: "2025-04-06".into(),
+            amount: 4_599,
+            category: ExpenseCategory::Fuel,
+            note: "Shell".into(),
+            courier_id: me.clone(),
+            vehicle_id: Some(van.id.to_string()),
+            repeat: Repeat::Monthly,
+            repeat_until: Some("2026-04-05".into()),
+            receipts: vec![receipt.to_string()],
+        },
         created_at: at.clone(),
         updated_at: at.clone(),
     };
-    let read_data = MileageData {
-        date: "2026-04-05".into(),
-        vehicle_id: van.id.to_string(),
-        courier_id: me,
-        odometer_start: Some(42_000),
-        odometer_end: Some(42_130),
-        business_miles: 112,
-        commute_miles: 12,
-        note: "Depot".into(),
+    let read_data = Stamped {
+        content: MileageContent {
+            date: "2026-04-05".into(),
+            vehicle_id: van.id.to_string(),
+            courier_id: me,
+            odometer_start: Some(42_000),
+            odometer_end: Some(42_130),
+            business_miles: 112,
+            commute_miles: 12,
+            note: "Depot".into(),
+        },
         created_at: at.clone(),
         updated_at: at.clone(),
     };
@@ -1319,30 +1340,38 @@ async fn vehicles_expenses_and_mileage_round_trip(backend: Backend) {
     assert_eq!(
         data,
         [
-            Some(ChangeData::Vehicle(VehicleData {
-                name: "Transit".into(),
-                vehicle_type: VehicleType::CarVan,
-                method: VehicleMethod::FlatRate,
-                commute_miles: 6,
+            Some(ChangeData::Vehicle(Stamped {
+                content: VehicleContent {
+                    name: "Transit".into(),
+                    vehicle_type: VehicleType::CarVan,
+                    method: VehicleMethod::FlatRate,
+                    commute_miles: 6,
+                },
                 created_at: at.clone(),
                 updated_at: at.clone(),
             })),
             Some(ChangeData::Expense(fuel_data.clone())),
-            Some(ChangeData::Expense(ExpenseData {
-                category: ExpenseCategory::Phone,
-                courier_id: None,
-                vehicle_id: None,
-                repeat: Repeat::Once,
-                repeat_until: None,
-                receipts: Vec::new(),
+            Some(ChangeData::Expense(Stamped {
+                content: ExpenseContent {
+                    category: ExpenseCategory::Phone,
+                    courier_id: None,
+                    vehicle_id: None,
+                    repeat: Repeat::Once,
+                    repeat_until: None,
+                    receipts: Vec::new(),
+                    ..fuel_data.content
+                },
                 ..fuel_data
             })),
             Some(ChangeData::Mileage(read_data.clone())),
-            Some(ChangeData::Mileage(MileageData {
-                courier_id: None,
-                odometer_start: None,
-                odometer_end: None,
-                note: String::new(),
+            Some(ChangeData::Mileage(Stamped {
+                content: MileageContent {
+                    courier_id: None,
+                    odometer_start: None,
+                    odometer_end: None,
+                    note: String::new(),
+                    ..read_data.content
+                },
                 ..read_data
             })),
         ]
@@ -1386,7 +1415,7 @@ async fn vehicles_expenses_and_mileage_round_trip(backend: Backend) {
 async fn fuel_fills_round_trip(backend: Backend) {
     use domain::{
         fuel_fill::{FuelFill, FuelUnit},
-        sync::FuelFillData,
+        sync::FuelFillContent,
     };
     use server::fuel_fills::FuelFills;
     let Some((store, _keep)) = store(backend).await else {
@@ -1448,15 +1477,17 @@ async fn fuel_fills_round_trip(backend: Backend) {
         [None, None, None, Some("missing-reference")]
     );
     let at = "1970-01-01T00:00:05Z".to_owned();
-    let diesel_data = FuelFillData {
-        date: "2026-04-05".into(),
-        vehicle_id: van.id.to_string(),
-        unit: FuelUnit::Litres,
-        quantity: 45_670,
-        cost: 6_845,
-        odometer: Some(42_130),
-        full: true,
-        note: "Shell".into(),
+    let diesel_data = Stamped {
+        content: FuelFillContent {
+            date: "2026-04-05".into(),
+            vehicle_id: van.id.to_string(),
+            unit: FuelUnit::Litres,
+            quantity: 45_670,
+            cost: 6_845,
+            odometer: Some(42_130),
+            full: true,
+            note: "Shell".into(),
+        },
         created_at: at.clone(),
         updated_at: at.clone(),
     };
@@ -1466,13 +1497,16 @@ async fn fuel_fills_round_trip(backend: Backend) {
         data,
         [
             Some(ChangeData::FuelFill(diesel_data.clone())),
-            Some(ChangeData::FuelFill(FuelFillData {
-                unit: FuelUnit::KWh,
-                quantity: 41_500,
-                cost: 0,
-                odometer: None,
-                full: false,
-                note: String::new(),
+            Some(ChangeData::FuelFill(Stamped {
+                content: FuelFillContent {
+                    unit: FuelUnit::KWh,
+                    quantity: 41_500,
+                    cost: 0,
+                    odometer: None,
+                    full: false,
+                    note: String::new(),
+                    ..diesel_data.content
+                },
                 ..diesel_data
             })),
         ]
@@ -2233,34 +2267,38 @@ async fn statement_lines_and_formats_round_trip(backend: Backend) {
     assert_eq!(
         data,
         [
-            Some(ChangeData::StatementFormat(StatementFormatData {
-                courier_id: user.id.to_string(),
-                source: FormatSource::Pdf,
-                date_column: "Day".into(),
-                date_order: DateOrder::YearMonthDay,
-                amount_column: "£".into(),
-                type_column: None,
-                band_column: Some("Band".into()),
-                quantity_column: None,
-                rate_column: Some("Rate".into()),
-                reference_column: None,
-                default_type: LineType::Adjustment,
-                deductions_positive: false,
-                type_words: format.type_words.clone(),
+            Some(ChangeData::StatementFormat(Stamped {
+                content: StatementFormatContent {
+                    courier_id: user.id.to_string(),
+                    source: FormatSource::Pdf,
+                    date_column: "Day".into(),
+                    date_order: DateOrder::YearMonthDay,
+                    amount_column: "£".into(),
+                    type_column: None,
+                    band_column: Some("Band".into()),
+                    quantity_column: None,
+                    rate_column: Some("Rate".into()),
+                    reference_column: None,
+                    default_type: LineType::Adjustment,
+                    deductions_positive: false,
+                    type_words: format.type_words.clone(),
+                },
                 created_at: at.clone(),
                 updated_at: at.clone(),
             })),
-            Some(ChangeData::StatementLine(StatementLineData {
-                invoice_id: check.id.to_string(),
-                courier_id: user.id.to_string(),
-                line_key: "csv:0a1b:1".into(),
-                date: "2025-03-18".into(),
-                line_type: LineType::Parcel,
-                band: Some(SizeBand::ExtraLarge),
-                quantity: 10_000,
-                rate: Some(100_000),
-                amount: 10_000_000,
-                reference: "é".repeat(100),
+            Some(ChangeData::StatementLine(Stamped {
+                content: StatementLineContent {
+                    invoice_id: check.id.to_string(),
+                    courier_id: user.id.to_string(),
+                    line_key: "csv:0a1b:1".into(),
+                    date: "2025-03-18".into(),
+                    line_type: LineType::Parcel,
+                    band: Some(SizeBand::ExtraLarge),
+                    quantity: 10_000,
+                    rate: Some(100_000),
+                    amount: 10_000_000,
+                    reference: "é".repeat(100),
+                },
                 created_at: at.clone(),
                 updated_at: at,
             })),
@@ -2359,19 +2397,21 @@ async fn sent_updates_are_write_once(backend: Backend) {
 
     let at = "1970-01-01T00:00:05Z".to_owned();
     let data = |reference: &str, supersedes: Option<Uuid>| {
-        Some(ChangeData::SentUpdate(SentUpdateData {
-            tax_year: "2026-27".into(),
-            quarter: 1,
-            quarters: MtdQuarters::Standard,
-            period_start: "2026-04-06".into(),
-            period_end: "2026-07-05".into(),
-            shape: ExpensesShape::Itemised,
-            file: file.clone(),
-            sha256: hex::encode(Sha256::digest(file.as_bytes())),
-            sent_on: "2026-08-01".into(),
-            product: "Bridger".into(),
-            reference: reference.into(),
-            supersedes: supersedes.map(|id| id.to_string()),
+        Some(ChangeData::SentUpdate(Stamped {
+            content: SentUpdateContent {
+                tax_year: "2026-27".into(),
+                quarter: 1,
+                quarters: MtdQuarters::Standard,
+                period_start: "2026-04-06".into(),
+                period_end: "2026-07-05".into(),
+                shape: ExpensesShape::Itemised,
+                file: file.clone(),
+                sha256: hex::encode(Sha256::digest(file.as_bytes())),
+                sent_on: "2026-08-01".into(),
+                product: "Bridger".into(),
+                reference: reference.into(),
+                supersedes: supersedes.map(|id| id.to_string()),
+            },
             created_at: at.clone(),
             updated_at: at.clone(),
         }))
@@ -2503,19 +2543,21 @@ async fn statement_queries_round_trip(backend: Backend) {
         .collect();
     assert_eq!(
         pulled,
-        [Some(ChangeData::StatementQuery(StatementQueryData {
-            statement_check_id: queried.id.to_string(),
-            made_on: "2026-03-20".into(),
-            items_version: 1,
-            items: query.items.clone(),
-            total: 0,
-            sent_on: Some("2026-03-21".into()),
-            answered_on: None,
-            paid_back_amount: Some(10_000_000),
-            paid_back_on: Some("2026-04-10".into()),
-            paid_back_check_id: Some(later.id.to_string()),
-            closed_on: None,
-            note: "Asked by e-mail.\nRef 12".into(),
+        [Some(ChangeData::StatementQuery(Stamped {
+            content: StatementQueryContent {
+                statement_check_id: queried.id.to_string(),
+                made_on: "2026-03-20".into(),
+                items_version: 1,
+                items: query.items.clone(),
+                total: 0,
+                sent_on: Some("2026-03-21".into()),
+                answered_on: None,
+                paid_back_amount: Some(10_000_000),
+                paid_back_on: Some("2026-04-10".into()),
+                paid_back_check_id: Some(later.id.to_string()),
+                closed_on: None,
+                note: "Asked by e-mail.\nRef 12".into(),
+            },
             created_at: at.clone(),
             updated_at: at,
         }))]

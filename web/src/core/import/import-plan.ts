@@ -4,7 +4,7 @@
 // device's records, shows this plan as the preview, and hands `writes` to saveRecords in one
 // transaction when the driver confirms.
 import type { RecordWrite } from '@/sync/commands';
-import { KIND_NAMES, REFERENCES } from '@/sync/contract.generated';
+import { KIND_NAMES, REFERENCES, WORDS } from '@/sync/contract.generated';
 import { contentOf, type RecordContents, type RecordKind } from '@/sync/records';
 
 /** One record read from a file; `id` is the file's own (our JSON) or null (a CSV row). */
@@ -53,22 +53,6 @@ function importOrder(): RecordKind[] {
   };
   return [...KIND_NAMES].sort((a, b) => depthOf(a, []) - depthOf(b, []) || KIND_NAMES.indexOf(a) - KIND_NAMES.indexOf(b));
 }
-
-export const KIND_WORDS: Record<RecordKind, { one: string; many: string }> = {
-  courier: { one: 'courier', many: 'couriers' },
-  vehicle: { one: 'vehicle', many: 'vehicles' },
-  rateCard: { one: 'rate card', many: 'rate cards' },
-  deduction: { one: 'deduction', many: 'deductions' },
-  entry: { one: 'day', many: 'days' },
-  invoice: { one: 'statement check', many: 'statement checks' },
-  expense: { one: 'expense', many: 'expenses' },
-  mileage: { one: 'mileage day', many: 'mileage days' },
-  statementLine: { one: 'statement line', many: 'statement lines' },
-  statementFormat: { one: 'statement format', many: 'statement formats' },
-  sentUpdate: { one: 'sent update', many: 'sent updates' },
-  fuelFill: { one: 'fuel fill', many: 'fuel fills' },
-  statementQuery: { one: 'statement query', many: 'statement queries' },
-};
 
 /** Content as text with keys sorted at every level, so two equal records give the same key. */
 export function contentKey(value: unknown): string {
@@ -142,7 +126,7 @@ export function planImport(
         return !liveIds.get(ref.kind)?.has(target);
       });
       if (missing) {
-        plan.invalid.push({ place: candidate.place, reason: `Its ${KIND_WORDS[missing.kind].one} is neither in the file nor on this device` });
+        plan.invalid.push({ place: candidate.place, reason: `Its ${WORDS[missing.kind].one} is neither in the file nor on this device` });
         continue;
       }
       // Receipt photos are not in the file; another account's photo ids would name nothing of this one's.
@@ -150,14 +134,14 @@ export function planImport(
       const live = liveIds.get(kind) as Set<string>;
       if (candidate.id !== null && live.has(candidate.id)) {
         mapped.set(`${kind}:${candidate.id}`, candidate.id);
-        plan.duplicates.push({ place: candidate.place, reason: `The same ${KIND_WORDS[kind].one} (same id) is ${where(false)}` });
+        plan.duplicates.push({ place: candidate.place, reason: `The same ${WORDS[kind].one} (same id) is ${where(false)}` });
         continue;
       }
       const key = contentKey(content);
       const equal = contents.get(kind)?.get(key);
       if (equal) {
         if (candidate.id !== null) mapped.set(`${kind}:${candidate.id}`, equal.id);
-        plan.duplicates.push({ place: candidate.place, reason: `An equal ${KIND_WORDS[kind].one} is ${where(equal.fromFile)}` });
+        plan.duplicates.push({ place: candidate.place, reason: `An equal ${WORDS[kind].one} is ${where(equal.fromFile)}` });
         continue;
       }
       // A day the file itself marks as a separate shift is one (our exports say so); any other
@@ -187,13 +171,13 @@ export function planImport(
 }
 
 function plural(count: number, kind: RecordKind): string {
-  return `${count} ${count === 1 ? KIND_WORDS[kind].one : KIND_WORDS[kind].many}`;
+  return `${count} ${count === 1 ? WORDS[kind].one : WORDS[kind].many}`;
 }
 
-/** "12 days, 1 courier and 2 vehicles", or null when there is nothing. */
+/** "1 courier, 2 vehicles and 12 days", or null when there is nothing. */
 export function countsText(added: Record<RecordKind, number>): string | null {
-  // In the words' order (couriers and vehicles first, as a driver reads them), not push order.
-  const parts = (Object.keys(KIND_WORDS) as RecordKind[]).filter((kind) => added[kind] > 0).map((kind) => plural(added[kind], kind));
+  // In import order: what other records point at (couriers, vehicles) first, as a driver reads them.
+  const parts = IMPORT_ORDER.filter((kind) => added[kind] > 0).map((kind) => plural(added[kind], kind));
   if (parts.length === 0) return null;
   return parts.length === 1 ? (parts[0] as string) : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1) as string}`;
 }

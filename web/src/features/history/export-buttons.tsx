@@ -4,9 +4,10 @@ import { downloadText } from '@/lib/download';
 import { useSyncHandle } from '@/lib/sync-react/use-sync';
 import type { PaySetup } from '@/lib/sync-react/use-pay-setup';
 import type { ProfileView } from '@/lib/sync-react/use-profile';
-import type { LocalEntry, LocalExpense, LocalFuelFill, LocalStatementCheck, LocalMileage, LocalSentUpdate, LocalStatementFormat, LocalStatementQuery, LocalStatementLine, LocalVehicle } from '@/sync/types';
+import type { LocalEntry, LocalStatementCheck } from '@/sync/types';
 import { csvFileName, entriesToCsv } from './csv-export';
 import { closedRange, inRange, type DayRange } from './history-range';
+import { readExportRecords } from './export-commands';
 import { buildJsonExport, jsonFileName, type ExportableSettings } from './json-export';
 import styles from './history-page.module.css';
 
@@ -18,22 +19,24 @@ interface ExportButtonsProps {
   /** every live statement check; the export keeps those overlapping the range. */
   statementChecks: readonly LocalStatementCheck[];
   profile: ProfileView | undefined;
-  /** Couriers name the CSV's rows; the JSON carries couriers, cards and deductions whole. */
+  /** Couriers name the CSV's rows. */
   pay: PaySetup | undefined;
   /** The synced settings the JSON carries. */
   settings: ExportableSettings;
-  /** Every live expense, vehicle, mileage day and fuel fill: the JSON keeps those in the range (vehicles whole). */
-  spending: { expenses: readonly LocalExpense[]; vehicles: readonly LocalVehicle[]; mileage: readonly LocalMileage[]; fuelFills: readonly LocalFuelFill[] } | undefined;
-  /** Every live statement line (the JSON keeps those of its checks) and every saved statement format. */
-  statements: { statementLines: readonly LocalStatementLine[]; statementFormats: readonly LocalStatementFormat[]; sentUpdates: readonly LocalSentUpdate[]; statementQueries: readonly LocalStatementQuery[] } | undefined;
 }
 
-/** CSV of the days in the range, or JSON of everything the user owns in it; made on the device. */
-export function ExportButtons({ range, today, entries, statementChecks, profile, pay, settings, spending, statements }: ExportButtonsProps) {
+/** CSV of the days in the range, or JSON of everything the user owns in it (every kind's records read from the device when asked); made on the device. */
+export function ExportButtons({ range, today, entries, statementChecks, profile, pay, settings }: ExportButtonsProps) {
   const { db } = useSyncHandle();
   const closed = closedRange(range, entries.map((entry) => entry.date), today);
   const overlapping = statementChecks.filter((check) => check.periodEnd >= closed.from && check.periodStart <= closed.to);
   const disabled = entries.length === 0 && overlapping.length === 0;
+  const exportJson = async () => {
+    if (!profile) return;
+    const records = await readExportRecords(db);
+    const data = buildJsonExport({ accountId: db.userId, profile, settings, records, from: closed.from, to: closed.to, exportedAt: new Date().toISOString() });
+    downloadText(jsonFileName(closed.from, closed.to), `${JSON.stringify(data, null, 2)}\n`, 'application/json');
+  };
   return (
     <div className={styles.exports} role="group" aria-label="Export">
       <Button
@@ -49,12 +52,8 @@ export function ExportButtons({ range, today, entries, statementChecks, profile,
       </Button>
       <Button
         variant="secondary"
-        disabled={disabled || !profile || !pay || !spending || !statements}
-        onClick={() => {
-          if (!profile || !pay || !spending || !statements) return;
-          const data = buildJsonExport({ accountId: db.userId, profile, settings, entries, statementChecks, pay, ...spending, ...statements, from: closed.from, to: closed.to, exportedAt: new Date().toISOString() });
-          downloadText(jsonFileName(closed.from, closed.to), `${JSON.stringify(data, null, 2)}\n`, 'application/json');
-        }}
+        disabled={disabled || !profile}
+        onClick={() => void exportJson()}
       >
         <Download aria-hidden="true" />
         Export JSON

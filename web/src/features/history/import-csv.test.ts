@@ -1,4 +1,5 @@
 import { makeCourier } from '@/testing/pay-fixtures';
+import { emptyDevice } from '@/testing/device-records';
 import { TEST_USER_ID } from '@/testing/sync-handle';
 import { describe, expect, it } from 'vitest';
 import { entriesToCsv, type CsvEntry } from './csv-export';
@@ -20,7 +21,7 @@ const context: CsvContext = {
 
 /** A device with the default courier and no days. */
 function newDevice(): DeviceRecords {
-  return { courier: [makeCourier(TEST_USER_ID)], vehicle: [], rateCard: [], deduction: [], entry: [], invoice: [], expense: [], mileage: [], statementLine: [], statementFormat: [], sentUpdate: [], fuelFill: [], statementQuery: [] };
+  return { ...emptyDevice(), courier: [makeCourier(TEST_USER_ID)] };
 }
 
 function read(text: string) {

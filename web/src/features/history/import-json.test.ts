@@ -2,6 +2,7 @@ import { entryFieldsBeforeCouriers } from '@/sync/default-courier';
 import type { RecordWrite } from '@/sync/commands';
 import type { RecordKind } from '@/sync/records';
 import { makeCourier, makeDeduction, makeRateCard } from '@/testing/pay-fixtures';
+import { emptyDevice } from '@/testing/device-records';
 import { TEST_USER_ID } from '@/testing/sync-handle';
 import { describe, expect, it } from 'vitest';
 import { idsAreOurs, readJsonExport, type JsonImport } from './import-json';
@@ -17,8 +18,9 @@ function fullExport(): JsonExport {
     accountId: TEST_USER_ID,
     profile: { displayName: 'Sam', email: null, bio: '', tiers: [{ rate: 150 }] },
     settings: { theme: 'light', taxRegion: 'scotland' },
-    entries: [entry('e1', '2025-03-03'), entry('e2', '2025-03-04'), { ...entry('e3', '2025-03-05'), courierId: 'evri', rateCardId: 'evri-card' }],
-    statementChecks: [
+    records: {
+    entry: [entry('e1', '2025-03-03'), entry('e2', '2025-03-04'), { ...entry('e3', '2025-03-05'), courierId: 'evri', rateCardId: 'evri-card' }],
+    invoice: [
       {
         id: 'i1',
         periodStart: '2025-03-02',
@@ -35,29 +37,27 @@ function fullExport(): JsonExport {
         ...stamps,
       },
     ],
-    pay: {
-      couriers: [makeCourier(TEST_USER_ID), makeCourier('evri', { name: 'Evri', colour: '#7a3cff' })],
-      cards: [makeRateCard(TEST_USER_ID, TEST_USER_ID), makeRateCard('evri-card', 'evri', { perStop: null, perParcel: 45, peaks: [{ from: '2025-12-01', to: '2025-12-24', extraPerStop: 20, multiplierPercent: null }] })],
-      deductions: [makeDeduction('van', 'evri')],
-    },
-    expenses: [{ id: 'x1', date: '2025-03-05', amount: 4_250, category: 'fuel', note: 'Diesel', courierId: null, vehicleId: 'van1', repeat: 'once', repeatUntil: null, receipts: ['r1'], ...stamps }],
-    vehicles: [{ id: 'van1', name: 'Transit', type: 'carVan', method: 'flatRate', commuteMiles: 0, ...stamps }],
-    statementLines: [
+      courier: [makeCourier(TEST_USER_ID), makeCourier('evri', { name: 'Evri', colour: '#7a3cff' })],
+      rateCard: [makeRateCard(TEST_USER_ID, TEST_USER_ID), makeRateCard('evri-card', 'evri', { perStop: null, perParcel: 45, peaks: [{ from: '2025-12-01', to: '2025-12-24', extraPerStop: 20, multiplierPercent: null }] })],
+      deduction: [makeDeduction('van', 'evri')],
+    expense: [{ id: 'x1', date: '2025-03-05', amount: 4_250, category: 'fuel', note: 'Diesel', courierId: null, vehicleId: 'van1', repeat: 'once', repeatUntil: null, receipts: ['r1'], ...stamps }],
+    vehicle: [{ id: 'van1', name: 'Transit', type: 'carVan', method: 'flatRate', commuteMiles: 0, ...stamps }],
+    statementLine: [
       { id: 'l1', invoiceId: 'i1', courierId: 'evri', lineKey: 'csv:ab12:0', date: '2025-03-05', lineType: 'parcel', band: 'small', quantity: 2, rate: 45, amount: 90, reference: 'EV1', ...stamps },
     ],
-    statementFormats: [
+    statementFormat: [
       {
         id: 'f1', courierId: 'evri', source: 'csv', dateColumn: 'Date', dateOrder: 'dayMonthYear', amountColumn: 'Amount', typeColumn: null, bandColumn: null,
         quantityColumn: null, rateColumn: null, referenceColumn: null, defaultType: 'parcel', deductionsPositive: false, typeWords: [], ...stamps,
       },
     ],
-    sentUpdates: [
+    sentUpdate: [
       {
         id: 's1', taxYear: '2024-25', quarter: 4, quarters: 'standard', periodStart: '2024-04-06', periodEnd: '2025-04-05', shape: 'itemised', file: '{}',
         sha256: '44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a', sentOn: '2025-04-20', product: 'Bridger', reference: 'HMRC-1', supersedes: null, ...stamps,
       },
     ],
-    statementQueries: [
+    statementQuery: [
       {
         id: 'q1', statementCheckId: 'i1', madeOn: '2025-04-02', itemsVersion: 1, total: 45, sentOn: '2025-04-03', answeredOn: null,
         paidBackAmount: null, paidBackOn: null, paidBackCheckId: null, closedOn: null, note: '',
@@ -66,7 +66,8 @@ function fullExport(): JsonExport {
       },
     ],
     mileage: [{ id: 'm1', date: '2025-03-05', vehicleId: 'van1', courierId: 'evri', odometerStart: 10, odometerEnd: 90, businessMiles: 70, commuteMiles: 10, note: '', ...stamps }],
-    fuelFills: [{ id: 'ff1', date: '2025-03-05', vehicleId: 'van1', unit: 'litres', quantity: 45_670, cost: 6_845, odometer: 90, full: true, note: '', ...stamps }],
+    fuelFill: [{ id: 'ff1', date: '2025-03-05', vehicleId: 'van1', unit: 'litres', quantity: 45_670, cost: 6_845, odometer: 90, full: true, note: '', ...stamps }],
+    },
     from: '2025-03-01',
     to: '2025-03-31',
     exportedAt: '2025-04-01T10:00:00.000Z',
@@ -77,10 +78,6 @@ function parsed(file: JsonExport | string): JsonImport {
   const result = readJsonExport(typeof file === 'string' ? file : JSON.stringify(file, null, 2));
   if ('error' in result) throw new Error(result.error);
   return result;
-}
-
-function emptyDevice(): DeviceRecords {
-  return { courier: [], vehicle: [], rateCard: [], deduction: [], entry: [], invoice: [], expense: [], mileage: [], statementLine: [], statementFormat: [], sentUpdate: [], fuelFill: [], statementQuery: [] };
 }
 
 /** The device after the writes are stored. */

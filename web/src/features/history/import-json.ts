@@ -3,7 +3,8 @@
 // store from the server. A record that does not fit is listed with its place and why. The
 // profile and settings in the file are not imported: they are the account's, not records.
 import { z } from '@/lib/zod';
-import { RECORD_KINDS, type RecordKind } from '@/sync/records';
+import { DAY_FIELDS } from '@/sync/contract.generated';
+import { RECORD_KINDS } from '@/sync/records';
 import { impossibleDay, parseDay } from './import-cells';
 import { IMPORT_ORDER, type Candidate, type ParsedFile, type RowNote } from '@/core/import/import-plan';
 import { EXPORT_LISTS, JSON_EXPORT_FORMAT, JSON_EXPORT_VERSION } from './json-export';
@@ -11,23 +12,6 @@ import { EXPORT_LISTS, JSON_EXPORT_FORMAT, JSON_EXPORT_VERSION } from './json-ex
 // The file's list for each kind and the word for one of its records, in the order the import
 // needs (a record after the ones it points at): both derived, so no kind can be left out.
 const LISTS = IMPORT_ORDER.map((kind) => ({ kind, ...EXPORT_LISTS[kind] }));
-
-// The days each kind must carry as YYYY-MM-DD (the pull schema takes any string; a file may be hand-edited).
-const DAY_FIELDS: Record<RecordKind, readonly string[]> = {
-  courier: ['periodAnchor'],
-  vehicle: [],
-  rateCard: ['validFrom'],
-  deduction: ['from'],
-  entry: ['date'],
-  invoice: ['periodStart', 'periodEnd'],
-  expense: ['date'],
-  mileage: ['date'],
-  statementLine: ['date'],
-  statementFormat: [],
-  sentUpdate: ['periodStart', 'periodEnd', 'sentOn'],
-  fuelFill: ['date'],
-  statementQuery: ['madeOn'],
-};
 
 const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
 const idField = z.object({ id: z.string().min(1) });
@@ -68,7 +52,7 @@ export function readJsonExport(text: string): JsonImport | { error: string } {
   const invalid: RowNote[] = [];
   for (const { kind, list, word } of LISTS) {
     const items = (data as Record<string, unknown>)[list];
-    // Lists added after the first version (expenses, vehicles, mileage) are absent from older files.
+    // Lists added after the first version (expenses, vehicles, mileage…) are absent from older files.
     if (items === undefined) continue;
     if (!Array.isArray(items)) {
       invalid.push({ place: list, reason: 'Not a list' });
@@ -83,13 +67,15 @@ export function readJsonExport(text: string): JsonImport | { error: string } {
         return;
       }
       const fields = content.data as Record<string, unknown>;
-      const badDays = DAY_FIELDS[kind].filter((field) => !ISO_DAY.test(String(fields[field])));
+      // The kind's day fields (the contract's); one that may be null is checked when it holds a day.
+      const days = DAY_FIELDS[kind].filter((field) => fields[field] !== null);
+      const badDays = days.filter((field) => !ISO_DAY.test(String(fields[field])));
       if (badDays.length > 0) {
         invalid.push({ place, reason: `${badDays.join(', ')}: not a day (YYYY-MM-DD)` });
         return;
       }
       // Written right but naming no day (2026-11-31): the server would refuse it after the import.
-      const noSuchDays = DAY_FIELDS[kind].flatMap((field) => {
+      const noSuchDays = days.flatMap((field) => {
         const why = parseDay(String(fields[field])) === null ? impossibleDay(String(fields[field])) : null;
         return why ? [`${field}: ${String(fields[field])} does not exist (${why})`] : [];
       });

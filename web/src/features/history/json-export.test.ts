@@ -47,17 +47,7 @@ function input(overrides: Partial<JsonExportInput> = {}): JsonExportInput {
       { photoURL: null, role: 'free', isAnonymous: false, syncState: 'pending' },
     ),
     settings: { theme: 'dark', taxRegion: 'scotland' },
-    entries: [],
-    statementChecks: [],
-    pay: { couriers: [], cards: [], deductions: [] },
-    expenses: [],
-    vehicles: [],
-    mileage: [],
-    statementLines: [],
-    statementFormats: [],
-    sentUpdates: [],
-    fuelFills: [],
-    statementQueries: [],
+    records: {},
     from: '2025-03-01',
     to: '2025-03-31',
     exportedAt: '2025-04-01T10:00:00.000Z',
@@ -102,8 +92,10 @@ describe('JSON export', () => {
     });
     const result = buildJsonExport(
       input({
-        statementChecks: [check('in', '2025-03-02', '2025-03-08'), check('out', '2025-02-02', '2025-02-08')],
-        statementLines: [line('l1', 'in'), line('l2', 'out'), line('l3', 'in', 1)],
+        records: {
+          invoice: [check('in', '2025-03-02', '2025-03-08'), check('out', '2025-02-02', '2025-02-08')],
+          statementLine: [line('l1', 'in'), line('l2', 'out'), line('l3', 'in', 1)],
+        },
       }),
     );
     expect(result.statementLines.map((l) => l.id)).toEqual(['l1']);
@@ -113,14 +105,14 @@ describe('JSON export', () => {
   it('keeps live entries in the range (inclusive), oldest first, with their content and timestamps only', () => {
     const result = buildJsonExport(
       input({
-        entries: [
+        records: { entry: [
           localEntry({ id: 'late', date: '2025-03-31', notes: 'last day' }),
           localEntry({ id: 'before', date: '2025-02-28' }),
           localEntry({ id: 'after', date: '2025-04-01' }),
           localEntry({ id: 'gone', date: '2025-03-10', deleted: 1 }),
           localEntry({ id: 'b', date: '2025-03-01', createdAt: '2025-03-01T19:00:00Z' }),
           localEntry({ id: 'a', date: '2025-03-01', createdAt: '2025-03-01T08:00:00Z', extra: 250, total: 22_030 }),
-        ],
+        ] },
       }),
     );
     expect(result.entries.map((e) => e.id)).toEqual(['a', 'b', 'late']);
@@ -140,7 +132,7 @@ describe('JSON export', () => {
   it('keeps live statement checks that overlap the range by at least one day', () => {
     const result = buildJsonExport(
       input({
-        statementChecks: [
+        records: { invoice: [
           localStatementCheck({ id: 'inside', periodStart: '2025-03-10', periodEnd: '2025-03-16' }),
           localStatementCheck({ id: 'ends-on-first-day', periodStart: '2025-02-23', periodEnd: '2025-03-01' }),
           localStatementCheck({ id: 'starts-on-last-day', periodStart: '2025-03-31', periodEnd: '2025-04-06' }),
@@ -148,7 +140,7 @@ describe('JSON export', () => {
           localStatementCheck({ id: 'before', periodStart: '2025-02-16', periodEnd: '2025-02-28' }),
           localStatementCheck({ id: 'after', periodStart: '2025-04-01', periodEnd: '2025-04-07' }),
           localStatementCheck({ id: 'deleted', deleted: 1 }),
-        ],
+        ] },
       }),
     );
     expect(result.invoices.map((i) => i.id)).toEqual(['covers-all', 'ends-on-first-day', 'inside', 'starts-on-last-day']);
@@ -166,7 +158,7 @@ describe('JSON export', () => {
   });
 
   it('lets nothing the device keeps for syncing leak into the file', () => {
-    const result = buildJsonExport(input({ entries: [localEntry()], statementChecks: [localStatementCheck()] }));
+    const result = buildJsonExport(input({ records: { entry: [localEntry()], invoice: [localStatementCheck()] } }));
     expect(Object.keys(result.entries[0] ?? {}).sort()).toEqual(
       ['bands', 'collections', 'courierId', 'createdAt', 'date', 'extra', 'failed', 'finishTime', 'id', 'notes', 'parcels', 'rateCardId', 'separateShift', 'startTime', 'stops', 'total', 'updatedAt'],
     );
@@ -196,11 +188,11 @@ describe('JSON export', () => {
     });
     const result = buildJsonExport(
       input({
-        pay: {
-          couriers: [makeCourier('evri', { name: 'Evri', colour: '#7a3cff' }), makeCourier(TEST_USER_ID), { ...makeCourier('gone'), deleted: 1 }],
-          cards: [evriCard, makeRateCard('evri-first', 'evri'), { ...makeRateCard('old', 'evri'), deleted: 1 }],
+        records: {
+          courier: [makeCourier('evri', { name: 'Evri', colour: '#7a3cff' }), makeCourier(TEST_USER_ID), { ...makeCourier('gone'), deleted: 1 }],
+          rateCard: [evriCard, makeRateCard('evri-first', 'evri'), { ...makeRateCard('old', 'evri'), deleted: 1 }],
           // A van hire from before the range still nets pay inside it: the setup is exported whole.
-          deductions: [makeDeduction('van', TEST_USER_ID, { from: '2024-06-03' })],
+          deduction: [makeDeduction('van', TEST_USER_ID, { from: '2024-06-03' })],
         },
       }),
     );
@@ -284,7 +276,8 @@ describe('JSON export', () => {
     });
     const result = buildJsonExport(
       input({
-        expenses: [
+        records: {
+        expense: [
           expense('fuel', {}),
           expense('before', { date: '2025-02-27' }),
           expense('phone', { date: '2024-11-01', repeat: 'monthly', category: 'phone', vehicleId: null }),
@@ -292,11 +285,12 @@ describe('JSON export', () => {
           expense('after', { date: '2025-04-01' }),
           { ...expense('gone', {}), deleted: 1 },
         ],
-        vehicles: [
+        vehicle: [
           { id: 'van', name: 'Transit', type: 'carVan', method: 'flatRate', commuteMiles: 0, ...stamps },
           { id: 'old', name: 'Bike', type: 'bicycle', method: 'flatRate', commuteMiles: 0, ...stamps, deleted: 1 },
         ],
         mileage: [mileage('m1', '2025-03-05'), mileage('m0', '2025-02-28'), mileage('m2', '2025-03-06', 1)],
+        },
       }),
     );
     expect(result.expenses.map((e) => e.id)).toEqual(['phone', 'fuel']);
@@ -335,7 +329,7 @@ describe('JSON export', () => {
   });
 
   it('survives a JSON round trip unchanged', () => {
-    const result = buildJsonExport(input({ entries: [localEntry({ notes: 'Café "Zoë" 🎉\nline 2' })], statementChecks: [localStatementCheck({ stops: null })] }));
+    const result = buildJsonExport(input({ records: { entry: [localEntry({ notes: 'Café "Zoë" 🎉\nline 2' })], invoice: [localStatementCheck({ stops: null })] } }));
     expect(JSON.parse(JSON.stringify(result, null, 2))).toEqual(result);
   });
 

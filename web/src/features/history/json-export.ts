@@ -2,28 +2,14 @@
 // with me" export. Every kind is copied the same way: its id, its content fields as the
 // contract declares them (sync/records.ts contentOf) and its timestamps, so nothing the device
 // keeps for syncing (sync state, the server's copy, the outbox) can slip into the file, and a
-// new kind or field needs no copier here. What is per kind is which records the range keeps and
-// their order (IN_FILE), and the file's list name (EXPORT_LISTS): tables the compiler refuses
-// to build without every kind.
+// new kind or field needs no copier here. The input is every record on the device by kind
+// (export-commands.ts reads them), the file's list names and places come from the kinds' names
+// and words (EXPORT_LISTS), and which records a range keeps follows the kind's day unless IN_FILE
+// says otherwise: a new kind needs nothing here.
 import type { PayTier } from '@/core/pay/pay';
 import { contentOf, type RecordContents, type RecordKind } from '@/sync/records';
-import type {
-  CourierContent,
-  DeductionContent,
-  EntryContent,
-  ExpenseContent,
-  FuelFillContent,
-  StatementCheckContent,
-  MileageContent,
-  RateCardContent,
-  SentUpdateContent,
-  StatementQueryContent,
-  StatementFormatContent,
-  StatementLineContent,
-  TaxRegion,
-  Theme,
-  VehicleContent,
-} from '@/sync/types';
+import type { EntryContent, ExpenseContent, StatementCheckContent, TaxRegion, Theme } from '@/sync/types';
+import { DAY_FIELDS, KIND_NAMES, WORDS } from '@/sync/contract.generated';
 import { IMPORT_ORDER } from '@/core/import/import-plan';
 import { exportFileName } from './export-file-name';
 
@@ -34,15 +20,11 @@ export const JSON_EXPORT_VERSION = 1;
 export type ExportableEntry = EntryContent & { id: string; createdAt: string; updatedAt: string; deleted?: 0 | 1 };
 /** A LocalStatementCheck fits. */
 export type ExportableStatementCheck = StatementCheckContent & { id: string; createdAt: string; updatedAt: string; deleted?: 0 | 1 };
-/** The LocalCourier, LocalRateCard and LocalDeduction records fit. */
+/** Any kind's local record fits (a LocalCourier, a LocalFuelFill…). */
 export type Exportable<C> = C & { id: string; createdAt: string; updatedAt: string; deleted?: 0 | 1 };
 
-/** How the driver is paid (a PaySetup fits): exported whole, since a card from before the range still prices days in it. */
-export interface ExportablePay {
-  couriers: readonly Exportable<CourierContent>[];
-  cards: readonly Exportable<RateCardContent>[];
-  deductions: readonly Exportable<DeductionContent>[];
-}
+/** Records by kind, tombstones allowed (they are left out); a kind not given has none. */
+export type ExportRecords = { readonly [K in RecordKind]?: readonly Exportable<RecordContents[K]>[] };
 
 /** What the export keeps of the profile; a ProfileView (lib/sync-react/use-profile) fits. */
 export interface ExportableProfile {
@@ -62,24 +44,12 @@ export interface JsonExportInput {
   accountId: string;
   profile: ExportableProfile;
   settings: ExportableSettings;
-  entries: readonly ExportableEntry[];
-  statementChecks: readonly ExportableStatementCheck[];
-  pay: ExportablePay;
-  /** Every expense on the device; the export keeps those charged in the range (a repeating one from its start). */
-  expenses: readonly Exportable<ExpenseContent>[];
-  /** Every vehicle, exported whole like the couriers: an expense or a mileage day in the range names it. */
-  vehicles: readonly Exportable<VehicleContent>[];
-  /** Every mileage day; the export keeps those in the range. */
-  mileage: readonly Exportable<MileageContent>[];
-  /** Every statement line; the export keeps the lines of the statement checks it keeps. */
-  statementLines: readonly Exportable<StatementLineContent>[];
-  /** Every courier's saved statement format, exported whole like the couriers. */
-  statementFormats: readonly Exportable<StatementFormatContent>[];
-  /** Every sent quarterly update; the export keeps those whose period meets the range. */
-  sentUpdates: readonly Exportable<SentUpdateContent>[];
-  /** Every fuel fill; the export keeps those in the range. */
-  fuelFills: readonly Exportable<FuelFillContent>[];
-  statementQueries: readonly Exportable<StatementQueryContent>[];
+  /**
+   * Every record on the device by kind (export-commands.ts readExportRecords): the range keeps
+   * what IN_FILE says, couriers, cards and deductions whole, since a card from before the range
+   * still prices days in it.
+   */
+  records: ExportRecords;
   /** YYYY-MM-DD, inclusive. */
   from: string;
   /** YYYY-MM-DD, inclusive. */
@@ -91,28 +61,24 @@ export interface JsonExportInput {
 type Exported<C> = C & { id: string; createdAt: string; updatedAt: string };
 
 /**
- * Each kind's list in the file and the word for one of its records (the import's "Entry 3").
- * The names are the file format: `invoices` holds the statement checks, as in every file
+ * A kind's list in the file: its name made plural (`fuelFill` → `fuelFills`, `statementQuery` →
+ * `statementQueries`, `invoice` → `invoices`, which holds the statement checks), except the
+ * mileage log's, which was always `mileage`. The names are the file format, as in every file
  * already written.
  */
-export const EXPORT_LISTS = {
-  courier: { list: 'couriers', word: 'Courier' },
-  vehicle: { list: 'vehicles', word: 'Vehicle' },
-  rateCard: { list: 'rateCards', word: 'Rate card' },
-  deduction: { list: 'deductions', word: 'Deduction' },
-  entry: { list: 'entries', word: 'Entry' },
-  invoice: { list: 'invoices', word: 'Statement check' },
-  expense: { list: 'expenses', word: 'Expense' },
-  mileage: { list: 'mileage', word: 'Mileage day' },
-  statementLine: { list: 'statementLines', word: 'Statement line' },
-  statementFormat: { list: 'statementFormats', word: 'Statement format' },
-  sentUpdate: { list: 'sentUpdates', word: 'Sent update' },
-  fuelFill: { list: 'fuelFills', word: 'Fuel fill' },
-  statementQuery: { list: 'statementQueries', word: 'Statement query' },
-} as const satisfies { [K in RecordKind]: { list: string; word: string } };
+type ListName<K extends string> = K extends 'mileage' ? K : K extends `${infer Stem}y` ? `${Stem}ies` : `${K}s`;
+
+function listName<K extends RecordKind>(kind: K): ListName<K> {
+  return (kind === 'mileage' ? kind : kind.endsWith('y') ? `${kind.slice(0, -1)}ies` : `${kind}s`) as ListName<K>;
+}
+
+/** Each kind's list in the file and the word for one of its records (the import's "Entry 3"). */
+export const EXPORT_LISTS = Object.fromEntries(
+  KIND_NAMES.map((kind) => [kind, { list: listName(kind), word: `${WORDS[kind].record[0]!.toUpperCase()}${WORDS[kind].record.slice(1)}` }]),
+) as { [K in RecordKind]: { list: ListName<K>; word: string } };
 
 /** Every kind's list, typed by the kind's content. */
-type ExportedLists = { [K in RecordKind as (typeof EXPORT_LISTS)[K]['list']]: Exported<RecordContents[K]>[] };
+type ExportedLists = { [K in RecordKind as ListName<K>]: Exported<RecordContents[K]>[] };
 
 export type ExportedEntry = Exported<EntryContent>;
 export type ExportedStatementCheck = Exported<StatementCheckContent>;
@@ -131,8 +97,7 @@ export type JsonExport = {
   settings: { theme: Theme; taxRegion: TaxRegion };
 } & ExportedLists;
 // Lists added after the first files (expenses, vehicles, mileage, statement lines and formats,
-// sent updates, fuel fills) are absent from older ones,
-// and the import reads them as empty.
+// sent updates, fuel fills, queries) are absent from older ones, and the import reads them as empty.
 
 /** Which of a kind's live records a range keeps, and their order in the file (stable files). */
 interface InFile<C> {
@@ -145,21 +110,20 @@ const whole = () => true;
 const onADay = (record: { date: string }, from: string, to: string) => record.date >= from && record.date <= to;
 const byDay = <C extends { date: string }>(): InFile<C>['order'] => [(r) => r.date, (r) => r.createdAt, (r) => r.id];
 
-const IN_FILE: { [K in RecordKind]: InFile<RecordContents[K]> } = {
-  // Exported whole: a card from before the range still prices days in it, and an expense or a
-  // mileage day in the range names its vehicle.
-  courier: { keeps: whole, order: [(c) => c.createdAt, (c) => c.id] },
+/**
+ * Where a kind's range is not its day: a kind with a \`date\` keeps the records on a day of the
+ * range, by day; one without is exported whole, oldest first (byDefault).
+ */
+const IN_FILE: { [K in RecordKind]?: InFile<RecordContents[K]> } = {
+  // Exported whole: a card from before the range still prices days in it.
   rateCard: { keeps: whole, order: [(c) => c.courierId, (c) => c.validFrom, (c) => c.id] },
   deduction: { keeps: whole, order: [(d) => d.courierId, (d) => d.from, (d) => d.id] },
-  vehicle: { keeps: whole, order: [(v) => v.createdAt, (v) => v.id] },
-  entry: { keeps: onADay, order: byDay() },
   // A statement belongs in the export when any of its days is in the range.
   invoice: {
     keeps: (i, from, to) => i.periodStart <= to && i.periodEnd >= from,
     order: [(i) => i.periodStart, (i) => i.periodEnd, (i) => i.createdAt, (i) => i.id],
   },
   expense: { keeps: (e, from, to) => expenseInRange(e, from, to), order: byDay() },
-  mileage: { keeps: onADay, order: byDay() },
   // A line goes with its statement check, so the file never holds half a statement.
   statementLine: { keeps: (l, _from, _to, kept) => kept('invoice', l.invoiceId), order: [(l) => l.invoiceId, (l) => l.date, (l) => l.lineKey] },
   statementFormat: { keeps: whole, order: [(f) => f.courierId, (f) => f.source, (f) => f.id] },
@@ -167,10 +131,20 @@ const IN_FILE: { [K in RecordKind]: InFile<RecordContents[K]> } = {
     keeps: (u, from, to) => u.periodStart <= to && u.periodEnd >= from,
     order: [(u) => u.taxYear, (u) => u.periodEnd, (u) => u.sentOn, (u) => u.createdAt, (u) => u.id],
   },
-  fuelFill: { keeps: onADay, order: byDay() },
   // A query goes with the statement check it is about.
   statementQuery: { keeps: (q, _from, _to, kept) => kept('invoice', q.statementCheckId), order: [(q) => q.madeOn, (q) => q.createdAt, (q) => q.id] },
 };
+
+/**
+ * A kind IN_FILE does not name: on a day of the range, by day, when its records have a \`date\`
+ * (entries, mileage, fuel fills); else whole, oldest first (couriers and vehicles, which a day
+ * in the range names).
+ */
+function byDefault(kind: RecordKind): InFile<{ date: string }> | InFile<unknown> {
+  if (DAY_FIELDS[kind].includes('date')) return { keeps: onADay, order: byDay() };
+  const oldestFirst: InFile<unknown>['order'] = [(r) => r.createdAt, (r) => r.id];
+  return { keeps: whole, order: oldestFirst };
+}
 
 /** An expense is in the range when it is charged on a day of it: once on its date, or repeating from its date until its end. */
 function expenseInRange(e: ExpenseContent, from: string, to: string): boolean {
@@ -202,7 +176,7 @@ function exportedList<K extends RecordKind>(
   to: string,
   kept: (kind: RecordKind, id: string) => boolean,
 ): Exported<RecordContents[K]>[] {
-  const { keeps, order } = IN_FILE[kind] as InFile<RecordContents[K]>;
+  const { keeps, order } = (IN_FILE[kind] ?? byDefault(kind)) as InFile<RecordContents[K]>;
   return records
     .filter((record) => record.deleted !== 1 && keeps(record, from, to, kept))
     .sort(compareBy(...order))
@@ -210,32 +184,17 @@ function exportedList<K extends RecordKind>(
 }
 
 export function buildJsonExport(input: JsonExportInput): JsonExport {
-  const { accountId, profile, settings, entries, statementChecks, pay, expenses, vehicles, mileage, statementLines, statementFormats, sentUpdates, fuelFills, statementQueries, from, to, exportedAt } = input;
-  const records: { [K in RecordKind]: readonly Exportable<RecordContents[K]>[] } = {
-    courier: pay.couriers,
-    vehicle: vehicles,
-    rateCard: pay.cards,
-    deduction: pay.deductions,
-    entry: entries,
-    invoice: statementChecks,
-    expense: expenses,
-    mileage,
-    statementLine: statementLines,
-    statementFormat: statementFormats,
-    sentUpdate: sentUpdates,
-    fuelFill: fuelFills,
-    statementQuery: statementQueries,
-  };
+  const { accountId, profile, settings, records, from, to, exportedAt } = input;
   // Kinds in import order, so a kind that keeps records by their references sees what is kept.
   const keptIds = new Map<RecordKind, Set<string>>();
   const kept = (kind: RecordKind, id: string) => keptIds.get(kind)?.has(id) ?? false;
   const listed = new Map<RecordKind, Exported<unknown>[]>();
   for (const kind of IMPORT_ORDER) {
-    const list = exportedList(kind, records[kind], from, to, kept);
+    const list = exportedList(kind, records[kind] ?? [], from, to, kept);
     keptIds.set(kind, new Set(list.map((record) => record.id)));
     listed.set(kind, list);
   }
-  const lists = Object.fromEntries((Object.keys(EXPORT_LISTS) as RecordKind[]).map((kind) => [EXPORT_LISTS[kind].list, listed.get(kind)])) as ExportedLists;
+  const lists = Object.fromEntries(IMPORT_ORDER.map((kind) => [EXPORT_LISTS[kind].list, listed.get(kind)])) as ExportedLists;
   return {
     format: JSON_EXPORT_FORMAT,
     version: JSON_EXPORT_VERSION,

@@ -19,24 +19,29 @@ export interface PaySetup {
 
 /** Reads the pay setup once (commands and tests use this; screens use usePaySetup). */
 export async function readPaySetup(db: LocalDb): Promise<PaySetup> {
-  const [couriers, cards, deductions, pulledDefault, profile] = await Promise.all([
+  const [couriers, cards, deductions] = await Promise.all([
     db.couriers.where('deleted').equals(0).toArray(),
     db.rateCards.where('deleted').equals(0).toArray(),
     db.deductions.where('deleted').equals(0).toArray(),
-    db.couriers.get(db.userId),
-    db.getDoc('profile'),
   ]);
-  // Until the first pull brings the default courier (even as a tombstone), price with what the
-  // server made at sign-up, so a day logged in the first seconds is paid like any other.
-  if (!pulledDefault) {
-    const defaults = defaultsBeforeFirstPull(db.userId, profile?.data?.paymentConfig.tiers ?? DEFAULT_TIERS);
-    couriers.push(defaults.courier);
-    if (!cards.some((card) => card.id === db.userId)) cards.push(defaults.card);
-  }
+  await addDefaultsBeforeFirstPull(db, couriers, cards);
   couriers.sort((a, b) => (a.id === db.userId ? -1 : b.id === db.userId ? 1 : a.name.localeCompare(b.name)));
   cards.sort(byValidFrom);
   deductions.sort((a, b) => (a.from === b.from ? a.createdAt.localeCompare(b.createdAt) : a.from < b.from ? -1 : 1));
   return { couriers, cards, deductions };
+}
+
+/**
+ * Until the first pull brings the default courier (even as a tombstone), the courier and first
+ * card the server made at sign-up are added to `couriers` and `cards`, so a day logged in the
+ * first seconds is paid (and exported) like any other.
+ */
+export async function addDefaultsBeforeFirstPull(db: LocalDb, couriers: LocalCourier[], cards: LocalRateCard[]): Promise<void> {
+  const [pulledDefault, profile] = await Promise.all([db.couriers.get(db.userId), db.getDoc('profile')]);
+  if (pulledDefault) return;
+  const defaults = defaultsBeforeFirstPull(db.userId, profile?.data?.paymentConfig.tiers ?? DEFAULT_TIERS);
+  couriers.push(defaults.courier);
+  if (!cards.some((card) => card.id === db.userId)) cards.push(defaults.card);
 }
 
 /** The pay setup, updated as any of it changes; undefined on the first read. */

@@ -1,6 +1,7 @@
 //! Rules only one kind has, beyond the shared scenarios (`scenarios`): a statement check's
 //! bounds, a deduction's purpose and vehicle, a day's card belonging to its courier, free
-//! text without control characters, a vehicle's commute, a sent update kept as sent.
+//! text without control characters, a vehicle's commute, a sent update kept as sent, a
+//! statement line imported again.
 
 use serde_json::{Value, json};
 
@@ -8,7 +9,7 @@ use super::{
     S,
     common::{Backend, spawn_app},
     content,
-    kinds::{card_args, courier_args, day_args, deduction_args, vehicle_args},
+    kinds::{card_args, courier_args, day_args, deduction_args, line_args, vehicle_args},
     mutation, new_id, pull_all, put_statement_check, statement_check_args, statuses, user_id,
 };
 
@@ -448,6 +449,45 @@ async fn a_sent_update_is_immutable_and_only_superseded(backend: Backend) {
     assert_eq!(reply.body["results"][0]["code"], "not-owner");
 }
 
+/// Importing the same statement file again (on this device or another) writes the same ids,
+/// which push takes as updates: the same line pushed again is still one record, unchanged
+/// (the line is the kinds table's statementLine row).
+async fn a_statement_line_imported_again_is_the_same_record(backend: Backend) {
+    let Some(app) = spawn_app(backend).await else {
+        return;
+    };
+    let (cookie, _) = app.sign_up("lines@example.com", "van-route-42").await;
+    let me = user_id(&app, &cookie).await;
+    let (check, line) = (new_id(), new_id());
+    let import = || {
+        mutation(
+            "statementLine.put",
+            line_args(&line, &check, &me, " EV123 "),
+        )
+    };
+    let check_put = mutation(
+        "invoice.put",
+        statement_check_args(&check, "2025-03-17", "2025-03-23", 81_000),
+    );
+    let reply = app.push(&cookie, vec![check_put, import()]).await;
+    assert_eq!(statuses(&reply), ["applied"; 2], "{}", reply.text);
+    let stored = pull_all(&app, &cookie).await;
+    let first = stored
+        .iter()
+        .find(|c| c["kind"] == "statementLine")
+        .unwrap();
+
+    let again = app.push(&cookie, vec![import()]).await;
+    assert_eq!(statuses(&again), ["applied"]);
+    let after = pull_all(&app, &cookie).await;
+    let lines: Vec<&Value> = after
+        .iter()
+        .filter(|c| c["kind"] == "statementLine")
+        .collect();
+    assert_eq!(lines.len(), 1, "the same line is one record: {after:?}");
+    assert_eq!(content(lines[0]), content(first), "and unchanged");
+}
+
 crate::on_both_backends!(
     a_statement_checks_bounds_are_each_accepted,
     a_deduction_says_what_it_is_for_and_which_vehicle,
@@ -455,4 +495,5 @@ crate::on_both_backends!(
     free_text_refuses_control_characters_and_direction_marks,
     a_vehicles_commute_is_bounded_and_an_old_apps_edit_keeps_it,
     a_sent_update_is_immutable_and_only_superseded,
+    a_statement_line_imported_again_is_the_same_record,
 );
