@@ -117,7 +117,9 @@ async function distProxy(dist: string, api: string): Promise<string> {
       const cookies = answer.headers.getSetCookie();
       if (cookies.length) out['set-cookie'] = cookies;
       res.writeHead(answer.status, out);
-      if (answer.body) for await (const chunk of answer.body) res.write(chunk);
+      // Streamed: the event stream never ends.
+      const reader = answer.body?.getReader();
+      for (let part = await reader?.read(); part && !part.done; part = await reader!.read()) res.write(part.value);
       res.end();
       return;
     }
