@@ -13,6 +13,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import type { CDPSession } from 'playwright-core';
 import { goOffline, launchBrowser, phone, releaseBinary, startServer, testBinary } from '../e2e/harness';
 import { MARKS_SCRIPT, seedAccount, waitMark } from './device-ten-years';
+import { distProxy } from './dist-proxy';
 
 const TOP = Number(process.env.PROFILE_TOP ?? 25);
 
@@ -57,7 +58,7 @@ const binary = process.env.DT_BINARY ?? (existsSync(releaseBinary) ? releaseBina
 const browser = await launchBrowser();
 const real = await startServer({}, binary);
 // PROFILE_DIST: serve that web/dist in front of the binary's API (a binary built elsewhere).
-const server = process.env.PROFILE_DIST ? { ...real, url: await distProxy(process.env.PROFILE_DIST, real.url) } : real;
+const server = process.env.PROFILE_DIST ? { ...real, url: (await distProxy(process.env.PROFILE_DIST, real.url)).url } : real;
 try {
   const email = await seedAccount(browser, server, 'ten years');
   const context = await browser.newContext({ ...phone, baseURL: server.url });
@@ -99,40 +100,3 @@ try {
   process.exit(0);
 }
 
-/** A static server of `dist` that forwards /api to `api`; returns its URL. */
-async function distProxy(dist: string, api: string): Promise<string> {
-  const http = await import('node:http');
-  const { readFile } = await import('node:fs/promises');
-  const { join, extname } = await import('node:path');
-  const types: Record<string, string> = { '.js': 'text/javascript', '.css': 'text/css', '.html': 'text/html', '.json': 'application/json', '.webmanifest': 'application/manifest+json', '.svg': 'image/svg+xml', '.png': 'image/png', '.woff2': 'font/woff2' };
-  const proxy = http.createServer(async (req, res) => {
-    const url = new URL(req.url ?? '/', 'http://x');
-    if (url.pathname.startsWith('/api/')) {
-      const chunks: Buffer[] = [];
-      for await (const chunk of req) chunks.push(chunk as Buffer);
-      const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => k !== 'host' && k !== 'connection') as [string, string][]);
-      const answer = await fetch(api + req.url, { method: req.method, headers, body: chunks.length ? Buffer.concat(chunks) : undefined, redirect: 'manual' });
-      const out: Record<string, string | string[]> = {};
-      answer.headers.forEach((v, k) => { if (k !== 'content-encoding' && k !== 'content-length' && k !== 'transfer-encoding') out[k] = v; });
-      const cookies = answer.headers.getSetCookie();
-      if (cookies.length) out['set-cookie'] = cookies;
-      res.writeHead(answer.status, out);
-      // Streamed: the event stream never ends.
-      const reader = answer.body?.getReader();
-      for (let part = await reader?.read(); part && !part.done; part = await reader!.read()) res.write(part.value);
-      res.end();
-      return;
-    }
-    const file = url.pathname === '/' ? 'pages/index.html' : url.pathname === '/login' ? 'pages/login.html' : extname(url.pathname) ? url.pathname.slice(1) : 'index.html';
-    try {
-      const body = await readFile(join(dist, file)).catch(() => readFile(join(dist, 'index.html')));
-      res.writeHead(200, { 'content-type': types[extname(file)] ?? 'application/octet-stream' });
-      res.end(body);
-    } catch {
-      res.writeHead(404).end();
-    }
-  });
-  await new Promise<void>((done) => proxy.listen(0, '127.0.0.1', done));
-  const address = proxy.address() as { port: number };
-  return `http://127.0.0.1:${address.port}`;
-}
