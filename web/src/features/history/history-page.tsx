@@ -17,13 +17,6 @@ import { useEntries } from '@/features/entries/use-entries';
 import { deleteCheck, restoreCheck } from '@/features/statement-checks/commands';
 import { StatementChecksView } from '@/features/statement-checks/statement-checks-view';
 import { useStatementChecks } from '@/features/statement-checks/use-statement-checks';
-import { useExpenses } from '@/features/expenses/use-expenses';
-import { useMileageLog } from '@/features/mileage/use-mileage';
-import { useFuelLog } from '@/features/fuel-fills/use-fuel-fills';
-import { useStatementFormats, useStatementLines } from '@/features/statement-lines/use-statement-lines';
-import { useSentUpdates } from '@/features/sent-updates/use-sent-updates';
-import { useStatementQueries } from '@/features/statement-queries/use-statement-queries';
-import { useVehicles } from '@/lib/sync-react/use-vehicles';
 import { parkedReasonsByRecord, useParkedChanges } from '@/features/parked-changes/use-parked-changes';
 import { usePaySetup } from '@/lib/sync-react/use-pay-setup';
 import { useProfile, useSettings } from '@/lib/sync-react/use-profile';
@@ -90,22 +83,6 @@ export function HistoryPage() {
   const pay = usePaySetup();
   const profile = useProfile();
   const settings = useSettings();
-  const expenses = useExpenses();
-  const vehicles = useVehicles();
-  const mileageLog = useMileageLog();
-  const fuelLog = useFuelLog();
-  const spending = useMemo(
-    () => (expenses && vehicles && mileageLog && fuelLog ? { expenses, vehicles, mileage: mileageLog.records, fuelFills: fuelLog.fills } : undefined),
-    [expenses, vehicles, mileageLog, fuelLog],
-  );
-  const statementLines = useStatementLines();
-  const statementFormats = useStatementFormats();
-  const sentUpdates = useSentUpdates();
-  const statementQueries = useStatementQueries();
-  const statements = useMemo(
-    () => (statementLines && statementFormats && sentUpdates && statementQueries ? { statementLines, statementFormats, sentUpdates, statementQueries } : undefined),
-    [statementLines, statementFormats, sentUpdates, statementQueries],
-  );
   const parkedReasons = useMemo(() => parkedReasonsByRecord(parked), [parked]);
   const validRange = rangeProblem(range) === null;
   const inRangeEntries = useMemo(
@@ -213,8 +190,6 @@ export function HistoryPage() {
                 profile={profile}
                 pay={pay}
                 settings={{ theme: settings?.theme ?? 'dark', taxRegion: settings?.taxRegion ?? 'uk' }}
-                spending={spending}
-                statements={statements}
               />
             </div>
           </section>
