@@ -432,7 +432,7 @@ export class SyncEngine {
  * sync it holds none of a page's thousand records, and asking for each one by one took about a
  * second of the main thread per ten years of records on a slow phone (issue 30).
  */
-async function storedCopies<K extends RecordKind>(table: RecordTable<K>, ids: readonly string[]): Promise<[string, LocalRecord<RecordContents[K]>][]> {
+export async function storedCopies<K extends RecordKind>(table: RecordTable<K>, ids: readonly string[]): Promise<[string, LocalRecord<RecordContents[K]>][]> {
   if (ids.length === 0) return [];
   const [low, high] = ids.reduce<[string, string]>(([min, max], id) => [id < min ? id : min, id > max ? id : max], [ids[0]!, ids[0]!]);
   const held = new Set(await table.where(':id').between(low, high, true, true).primaryKeys());
