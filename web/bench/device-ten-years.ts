@@ -18,11 +18,15 @@
  * BENCH_ROUNDS (default 3). The binary: the release one when built (`make bench`), else the debug
  * one (a debug binary serves web/dist from the worktree it was built in). BENCH_BASELINE_BIN: a
  * second binary (e.g. main's debug build, which serves main's web/dist) measured in the same
- * rounds; each figure then also prints ours ÷ baseline.
+ * rounds; each figure then also prints ours ÷ baseline. BENCH_DIST / BENCH_BASELINE_DIST: a
+ * built web app folder served in front of that binary instead of its own (bench/dist-proxy.ts;
+ * with only BENCH_BASELINE_DIST, the baseline runs our binary with that web app): two web builds
+ * against one server build.
  */
 import { existsSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { goOffline, launchBrowser, phone, releaseBinary, startServer, testBinary, uniqueEmail, type RunningServer } from '../e2e/harness';
+import { distProxy } from './dist-proxy';
 import { ms, report } from './report';
 
 const THROTTLE = 4;
@@ -215,10 +219,15 @@ async function main() {
   const browser = await launchBrowser();
   const builds: Build[] = [];
   try {
-    for (const [label, path] of [['ours', binary], ...(baselineBinary ? [['baseline', baselineBinary]] : [])] as [string, string][]) {
-      const server = await startServer({}, path);
+    const dists: Record<string, string | undefined> = { ours: process.env.BENCH_DIST, baseline: process.env.BENCH_BASELINE_DIST };
+    const builds_ = [['ours', binary], ...(baselineBinary || dists.baseline ? [['baseline', baselineBinary ?? binary]] : [])] as [string, string][];
+    for (const [label, path] of builds_) {
+      const real = await startServer({}, path);
+      const dist = dists[label];
+      const proxy = dist ? await distProxy(dist, real.url) : null;
+      const server: RunningServer = proxy ? { ...real, url: proxy.url, stop: async () => (proxy.close(), real.stop()) } : real;
       builds.push({ label, server, accounts: {} as Record<Account, string> });
-      report(`${label}: ${path}`);
+      report(`${label}: ${path}${dist ? ` with the web app of ${dist}` : ''}`);
       for (const account of ['ten years', 'empty'] as const) builds.at(-1)!.accounts[account] = await seedAccount(browser, server, account);
     }
 

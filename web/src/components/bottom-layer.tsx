@@ -20,10 +20,12 @@ export function BottomLayer({ badge, children }: { badge: ReactNode; children: R
     if (!element) return;
     const root = document.documentElement;
     const publish = () => root.style.setProperty('--bottom-layer-height', `${element.offsetHeight}px`);
-    publish();
+    // The observer reports the first height once the page is laid out, before it is painted:
+    // measuring here instead forced a layout of the half-built screen at every start (issue 30).
     // Where there is no ResizeObserver (jsdom, very old browsers) the first height stands.
     const observer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(publish);
-    observer?.observe(element);
+    if (observer) observer.observe(element);
+    else publish();
     return () => {
       observer?.disconnect();
       root.style.removeProperty('--bottom-layer-height');

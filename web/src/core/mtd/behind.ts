@@ -18,7 +18,12 @@ export type FigureKey = UpdateFigureKey;
 /** Every figure's records, oldest first; a line's amounts add up to the figure. */
 export function recordsBehind(period: { from: string; to: string; totals: RunningTotals }, records: TaxRecords): Map<FigureKey, RecordLine[]> {
   const behind = new Map<FigureKey, RecordLine[]>();
-  const add = (key: FigureKey, line: RecordLine) => behind.set(key, [...(behind.get(key) ?? []), line]);
+  // Appended in place: copying the list for each line made a year's days quadratic (issue 30).
+  const add = (key: FigureKey, line: RecordLine) => {
+    const lines = behind.get(key);
+    if (lines) lines.push(line);
+    else behind.set(key, [line]);
+  };
   const courierName = new Map(records.couriers.map((courier) => [courier.id, courier.name]));
   const vehicleName = new Map(records.vehicles.map((vehicle) => [vehicle.id, vehicle.name]));
 

@@ -65,17 +65,66 @@ export function courierPeriods<C extends Check>(
   others.sort((a, b) => (a.periodEnd === b.periodEnd ? 0 : a.periodEnd < b.periodEnd ? 1 : -1));
 
   const current = periodHolding(courier, today);
+  const logged = loggedDays(own);
   const rows = periods.map((period): PeriodRow<C> => {
-    const days = own.filter((e) => period.start <= e.date && e.date <= period.end);
-    const gross = days.reduce((sum, e) => sum + e.total, 0);
+    const days = logged.between(period.start, period.end);
+    const gross = days.reduce((sum, day) => sum + day.total, 0);
     const deducted = deductedBetween(ownDeductions, period.start, period.end);
     return {
       period,
       payDate: expectedPayDate(courier, period),
       current: period.start === current.start,
-      log: { days: new Set(days.map((e) => e.date)).size, stops: days.reduce((sum, e) => sum + e.stops, 0), gross, deductions: deducted, net: gross - deducted },
+      log: { days: days.length, stops: days.reduce((sum, day) => sum + day.stops, 0), gross, deductions: deducted, net: gross - deducted },
       checks: byPeriod.get(key(period.start, period.end)) ?? [],
     };
   });
   return { rows: rows.reverse(), others };
+}
+
+/** One date's entries added up: its stops and totals. */
+export interface LoggedDay {
+  date: string;
+  stops: number;
+  total: number;
+}
+
+export interface LoggedDays {
+  /** The dates from `from` to `to` (both included) with an entry, oldest first. */
+  between(from: string, to: string): LoggedDay[];
+}
+
+/**
+ * The entries' dates added up and sorted once, so each of a courier's periods finds its days by
+ * a binary search: ten years hold 520 weekly periods and thousands of days, and filtering every
+ * entry for every period took most of the tax year's time on a slow phone (issue 30).
+ */
+export function loggedDays(entries: readonly Pick<Entry, 'date' | 'stops' | 'total'>[]): LoggedDays {
+  const byDate = new Map<string, LoggedDay>();
+  for (const entry of entries) {
+    const day = byDate.get(entry.date);
+    if (day) {
+      day.stops += entry.stops;
+      day.total += entry.total;
+    } else byDate.set(entry.date, { date: entry.date, stops: entry.stops, total: entry.total });
+  }
+  const days = [...byDate.values()].sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
+  /** The index of the first day on or after `date`. */
+  const firstFrom = (date: string) => {
+    let low = 0;
+    let high = days.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (days[middle]!.date < date) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  };
+  return {
+    between: (from, to) => {
+      const start = firstFrom(from);
+      let end = start;
+      while (end < days.length && days[end]!.date <= to) end += 1;
+      return days.slice(start, end);
+    },
+  };
 }

@@ -9,7 +9,7 @@ import { addDays } from '@/lib/week';
 import { expectedPayDate, periodHolding, type PayPeriod, type PeriodRule } from '@/core/pay-periods/pay-period';
 import type { StatementCheckContent } from '@/sync/types';
 import { checkStatement, resultWords, statementResult, type StatementDeduction, type StatementEntry } from './statement-check';
-import { courierPeriods } from './statement-periods';
+import { courierPeriods, loggedDays } from './statement-periods';
 
 export type OpenCheckState = 'missing' | 'unresolved' | 'notPaidYet';
 
@@ -60,9 +60,10 @@ export function yearStatementChecks({ from, to, today, couriers, entries, checks
   for (const courier of couriers) {
     const own = entries.filter((entry) => entry.courierId === courier.id);
     const { rows } = courierPeriods(courier, own, checks, deductions, today);
+    const days = loggedDays(own);
     for (const row of [...rows].reverse()) {
       const { period } = row;
-      const logged = own.some((entry) => entry.date >= period.start && entry.date <= period.end && entry.date >= from && entry.date <= to);
+      const logged = days.between(period.start > from ? period.start : from, period.end < to ? period.end : to).length > 0;
       if (!logged) continue;
       const base = { courierId: courier.id, courierName: courier.name, period };
       const latest = row.checks[0];

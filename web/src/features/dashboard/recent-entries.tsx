@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useId, useMemo } from 'react';
 import { ButtonLink } from '@/components/button';
 import { Spinner } from '@/components/spinner';
 import { EntryList } from '@/features/entries/entry-list';
@@ -23,8 +23,10 @@ export function RecentEntries({
   pay: PaySetup | undefined;
 }) {
   const headingId = useId();
-  const days = entries ? groupDays(entries) : [];
-  const shown = days.slice(0, RECENT_ENTRIES).flatMap((day) => day.entries);
+  // Grouped once per change of the entries, not on every render of the dashboard (ten years
+  // hold thousands of days: issue 30).
+  const days = useMemo(() => (entries ? groupDays(entries) : []), [entries]);
+  const shown = useMemo(() => days.slice(0, RECENT_ENTRIES).flatMap((day) => day.entries), [days]);
   return (
     <section className={panel.panel} aria-labelledby={headingId}>
       <h2 id={headingId} className={panel.panelTitle}>

@@ -7,16 +7,16 @@ import { useLiveQuery } from 'dexie-react-hooks';
 import { useMemo, useState } from 'react';
 import { useEntries } from '@/lib/sync-react/use-live-entries';
 import { useSyncHandle } from '@/lib/sync-react/use-sync';
-import { taxYearOf, type TaxYearLabel } from '@/core/tax/tax-year';
+import { startYearOf, taxYearBounds, taxYearLabel, taxYearOf, type TaxYearLabel } from '@/core/tax/tax-year';
 import type { LocalDb } from '@/sync/db';
-import type { LocalEntry } from '@/sync/types';
+import type { LocalEntry, LocalSentUpdate } from '@/sync/types';
 import { receiptCounts } from '@/sync/receipts';
 import { dismissedKinds, dismissReminder } from './dismissals';
 import { dueReminders, sentKey, type Reminder, type ReminderKind, type TrackedQuery } from '@/core/reminders/reminders';
 import { settingsQueryReminderDays, settingsQuarters } from '@/lib/sync-react/use-profile';
 import type { MtdQuarters } from '@/core/mtd/quarters';
 import { uncarriedChanges, type UncarriedChange } from '@/core/mtd/uncarried';
-import { readTaxRecords } from '@/lib/sync-react/tax-records';
+import { readTaxRecordsBetween } from '@/lib/sync-react/tax-records';
 
 interface ReminderFacts {
   receipts: { waiting: number; failed: number };
@@ -46,8 +46,22 @@ export async function readReminderFacts(db: LocalDb, today: string): Promise<Rem
     queries,
     queryReminderDays: settingsQueryReminderDays(settings),
     // Only when an update was sent: the tax figures are not worked out on the dashboard otherwise.
-    uncarried: sentUpdates.length > 0 ? uncarriedChanges(await readTaxRecords(db), sentUpdates, today) : [],
+    uncarried: sentUpdates.length > 0 ? await readUncarried(db, sentUpdates, today) : [],
   };
+}
+
+/**
+ * The changes no sent update carries, from the records of the years updates were sent for: read
+ * by their dates, not the whole log, so a ten-year device reads a year or two and this live
+ * query runs again only when those dates change (issue 30). A year's updates run from 6 April,
+ * or 1 April for calendar quarters, to 5 April.
+ */
+async function readUncarried(db: LocalDb, sentUpdates: readonly LocalSentUpdate[], today: string): Promise<UncarriedChange[]> {
+  const starts = sentUpdates.map((sent) => startYearOf(sent.taxYear as TaxYearLabel));
+  // And any period a sent update names, should one ever reach past its year.
+  const from = [`${Math.min(...starts)}-04-01`, ...sentUpdates.map((sent) => sent.periodStart)].reduce((a, b) => (a < b ? a : b));
+  const to = [taxYearBounds(taxYearLabel(Math.max(...starts))).to, ...sentUpdates.map((sent) => sent.periodEnd)].reduce((a, b) => (a > b ? a : b));
+  return uncarriedChanges(await readTaxRecordsBetween(db, from, to), sentUpdates, today);
 }
 
 /** The days with an entry and the turnover per tax year, from the live entries. */

@@ -5,7 +5,7 @@ import { readPaySetup } from './use-pay-setup';
 import { readVehicles } from './use-vehicles';
 import type { TaxRecords } from '@/core/tax/tax-summary';
 import type { LocalDb } from '@/sync/db';
-import type { LocalCourier, LocalEntry } from '@/sync/types';
+import type { LocalCourier, LocalEntry, LocalExpense, LocalMileage } from '@/sync/types';
 
 /** The tax records as the device holds them: whole entries and couriers (statement checks read their counts and pay periods). */
 export interface DeviceTaxRecords extends TaxRecords {
@@ -14,18 +14,52 @@ export interface DeviceTaxRecords extends TaxRecords {
 }
 
 export async function readTaxRecords(db: LocalDb): Promise<DeviceTaxRecords> {
+  return readWith(db, {
+    entries: async () => (await db.entries.toArray()).filter((entry) => entry.deleted === 0),
+    expenses: () => db.expenses.where('deleted').equals(0).toArray(),
+    mileage: () => db.mileage.where('deleted').equals(0).toArray(),
+  });
+}
+
+/**
+ * The tax records of the days `from` to `to` (both included), read through the date indexes:
+ * the days and mileage dated in them, and every expense dated on or before `to` (an expense
+ * that repeats counts on later dates, never earlier ones). What a period's figures need and no
+ * more: a ten-year device reads one year, not ten, and a live query over them runs again only
+ * when a record in those dates changes (issue 30). Couriers, cards, deductions and vehicles are
+ * few and read whole.
+ */
+export async function readTaxRecordsBetween(db: LocalDb, from: string, to: string): Promise<DeviceTaxRecords> {
+  // In id order, as the whole tables are read: the same records in the same order, fewer of them.
+  const live = <T extends { id: string; deleted: 0 | 1 }>(records: T[]) => records.filter((record) => record.deleted === 0).sort(byId);
+  return readWith(db, {
+    entries: async () => (await db.entries.where('[deleted+date]').between([0, from], [0, to], true, true).toArray()).sort(byId),
+    expenses: async () => live(await db.expenses.where('date').belowOrEqual(to).toArray()),
+    mileage: async () => live(await db.mileage.where('date').between(from, to, true, true).toArray()),
+  });
+}
+
+const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+interface Readers {
+  entries: () => Promise<LocalEntry[]>;
+  expenses: () => Promise<LocalExpense[]>;
+  mileage: () => Promise<LocalMileage[]>;
+}
+
+async function readWith(db: LocalDb, read: Readers): Promise<DeviceTaxRecords> {
   const [entries, pay, allCouriers, expenses, vehicles, mileage] = await Promise.all([
-    db.entries.toArray(),
+    read.entries(),
     readPaySetup(db),
     db.couriers.toArray(),
-    db.expenses.where('deleted').equals(0).toArray(),
+    read.expenses(),
     // Deleted vehicles too: their miles were driven and their costs paid.
     readVehicles(db, true),
-    db.mileage.where('deleted').equals(0).toArray(),
+    read.mileage(),
   ]);
   // A deleted courier's days still count and keep its name; the pay setup adds the default
   // courier before the first pull has brought it.
   const known = new Set(pay.couriers.map((courier) => courier.id));
   const couriers = [...pay.couriers, ...allCouriers.filter((courier) => !known.has(courier.id))];
-  return { entries: entries.filter((entry) => entry.deleted === 0), couriers, deductions: pay.deductions, expenses, vehicles, mileage };
+  return { entries, couriers, deductions: pay.deductions, expenses, vehicles, mileage };
 }

@@ -1,0 +1,102 @@
+/**
+ * Where a screen's time goes on the ten-year device (issue 30): the device bench's account and
+ * throttling, with the Chrome DevTools Protocol profiler around each screen's load (first
+ * sync, warm dashboard / tax year / history, offline cold start), printing the functions with
+ * the most self time and the time to the screen's mark. A tool for finding work, not a figure:
+ * the profiler itself slows the page.
+ *
+ *   npx tsx bench/device-profile.ts            (PROFILE_TOP: how many functions, default 25)
+ *
+ * Build the web app with `npx vite build --minify false` first for readable names.
+ */
+import { existsSync, writeFileSync } from 'node:fs';
+import type { CDPSession } from 'playwright-core';
+import { goOffline, launchBrowser, phone, releaseBinary, startServer, testBinary } from '../e2e/harness';
+import { MARKS_SCRIPT, seedAccount, waitMark } from './device-ten-years';
+import { distProxy } from './dist-proxy';
+
+const TOP = Number(process.env.PROFILE_TOP ?? 25);
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  hitCount?: number;
+}
+interface Profile {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** Self time per function (ms), most first. */
+function selfTimes(profile: Profile): [string, number][] {
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const totals = new Map<string, number>();
+  profile.samples.forEach((id, i) => {
+    const frame = byId.get(id)!.callFrame;
+    const file = frame.url.split('/').pop() ?? '';
+    const name = `${frame.functionName || '(anonymous)'} ${file}:${frame.lineNumber + 1}`;
+    totals.set(name, (totals.get(name) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
+  });
+  return [...totals].sort((a, b) => b[1] - a[1]);
+}
+
+async function profiled(cdp: CDPSession, label: string, run: () => Promise<number>) {
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+  await cdp.send('Profiler.start');
+  const at = await run();
+  const { profile } = (await cdp.send('Profiler.stop')) as unknown as { profile: Profile };
+  writeFileSync(`/tmp/device-profile-${label.replace(/\W+/g, '-')}.cpuprofile`, JSON.stringify(profile));
+  const times = selfTimes(profile);
+  const busy = times.filter(([name]) => !name.startsWith('(idle)') && !name.startsWith('(program)')).reduce((sum, [, t]) => sum + t, 0);
+  console.log(`\n## ${label}: mark at ${Math.round(at)} ms, ${Math.round(busy)} ms of script sampled`);
+  for (const [name, t] of times.slice(0, TOP)) console.log(`${t.toFixed(1).padStart(8)} ms  ${name}`);
+}
+
+const binary = process.env.DT_BINARY ?? (existsSync(releaseBinary) ? releaseBinary : testBinary);
+const browser = await launchBrowser();
+const real = await startServer({}, binary);
+// PROFILE_DIST: serve that web/dist in front of the binary's API (a binary built elsewhere).
+const server = process.env.PROFILE_DIST ? { ...real, url: (await distProxy(process.env.PROFILE_DIST, real.url)).url } : real;
+try {
+  const email = await seedAccount(browser, server, 'ten years');
+  const context = await browser.newContext({ ...phone, baseURL: server.url });
+  await context.addInitScript(MARKS_SCRIPT);
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill('van-route-42');
+  await profiled(cdp, 'first sync', async () => {
+    await page.getByRole('button', { name: 'Login', exact: true }).click();
+    return waitMark(page, 'synced');
+  });
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+  });
+  for (const [label, path, mark] of [
+    ['dashboard warm', '/app/dashboard', 'stats'],
+    ['tax year warm', '/app/tax', 'tax'],
+    ['history warm', '/app/history', 'history'],
+  ] as const) {
+    await page.goto('/app/more');
+    await profiled(cdp, label, async () => {
+      await page.goto(path);
+      return waitMark(page, mark);
+    });
+  }
+  await page.goto('/app/dashboard');
+  await waitMark(page, 'stats');
+  await goOffline(context);
+  await profiled(cdp, 'offline cold start', async () => {
+    await page.reload();
+    return waitMark(page, 'stats');
+  });
+} finally {
+  await browser.close();
+  await real.stop();
+  process.exit(0);
+}
+
