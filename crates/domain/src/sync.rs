@@ -23,8 +23,8 @@ pub struct Mutation {
     pub id: String,
     /// `<kind>.put` or `<kind>.delete` for the kinds `entry`, `invoice`, `courier`,
     /// `rateCard`, `deduction`, `expense`, `vehicle`, `mileage`, `statementLine`,
-    /// `statementFormat`, `sentUpdate` and `fuelFill`; `profile.update` or
-    /// `settings.put`.
+    /// `statementFormat`, `sentUpdate`, `fuelFill`, `statementQuery` and `evidence`;
+    /// `profile.update` or `settings.put`.
     pub name: String,
     #[schema(value_type = Object)]
     pub args: serde_json::Value,
@@ -345,6 +345,29 @@ pub struct StatementQueryData {
     pub updated_at: String,
 }
 
+/// An evidence item kept at the time (`kind: "evidence"`): what it belongs to (exactly one of
+/// a day, a statement line, a statement query), what it records, when the device recorded it
+/// (`recordedAt`) and, as `createdAt`, when the server first stored it (set by the server on the
+/// first put; later edits keep it).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct EvidenceData {
+    pub entry_id: Option<String>,
+    pub statement_line_id: Option<String>,
+    pub statement_query_id: Option<String>,
+    #[serde(rename = "type")]
+    pub evidence_type: crate::evidence::EvidenceType,
+    pub recorded_at: String,
+    pub text: String,
+    pub photo_id: Option<String>,
+    pub purpose: Option<crate::evidence::PhotoPurpose>,
+    pub minutes: Option<u16>,
+    pub place: String,
+    pub from_whom: String,
+    pub created_at: String,
+    pub updated_at: String,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct PaymentConfig {
     pub tiers: Vec<crate::tiers::PayTier>,
@@ -409,6 +432,7 @@ pub enum ChangeData {
     SentUpdate(SentUpdateData),
     FuelFill(FuelFillData),
     StatementQuery(StatementQueryData),
+    Evidence(EvidenceData),
 }
 
 /// Each record kind's wire data becomes its `ChangeData` variant (`RecordKind::Data`).
@@ -436,6 +460,7 @@ change_data_from!(
     SentUpdate(SentUpdateData),
     FuelFill(FuelFillData),
     StatementQuery(StatementQueryData),
+    Evidence(EvidenceData),
 );
 
 impl ChangeData {
@@ -457,6 +482,7 @@ impl ChangeData {
             ChangeData::SentUpdate(_) => "sentUpdate",
             ChangeData::FuelFill(_) => "fuelFill",
             ChangeData::StatementQuery(_) => "statementQuery",
+            ChangeData::Evidence(_) => "evidence",
         }
     }
 
@@ -479,6 +505,7 @@ impl ChangeData {
             "sentUpdate" => ChangeData::SentUpdate(serde_json::from_value(data)?),
             "fuelFill" => ChangeData::FuelFill(serde_json::from_value(data)?),
             "statementQuery" => ChangeData::StatementQuery(serde_json::from_value(data)?),
+            "evidence" => ChangeData::Evidence(serde_json::from_value(data)?),
             other => return Err(serde_json::Error::custom(format!("unknown kind `{other}`"))),
         })
     }
@@ -490,7 +517,7 @@ impl ChangeData {
 pub struct Change {
     /// Record kind: `entry`, `invoice`, `courier`, `rateCard`, `deduction`, `expense`,
     /// `vehicle`, `mileage`, `statementLine`, `statementFormat`, `sentUpdate`, `fuelFill`,
-    /// `statementQuery`, `profile` or `settings`.
+    /// `statementQuery`, `evidence`, `profile` or `settings`.
     pub kind: String,
     pub id: String,
     /// The user's change sequence number at this write; pull cursors are these.
@@ -795,6 +822,21 @@ mod tests {
                 odometer: None,
                 full: true,
                 note: "".into(),
+                created_at: "2026-08-01T09:00:00Z".into(),
+                updated_at: "2026-08-01T09:00:00Z".into(),
+            }),
+            ChangeData::Evidence(EvidenceData {
+                entry_id: None,
+                statement_line_id: Some("0190a6e2-7c1d-7000-8000-000000000301".into()),
+                statement_query_id: None,
+                evidence_type: crate::evidence::EvidenceType::Waiting,
+                recorded_at: "2026-08-01T06:40:12.345Z".into(),
+                text: "".into(),
+                photo_id: None,
+                purpose: None,
+                minutes: Some(55),
+                place: "Depot".into(),
+                from_whom: "".into(),
                 created_at: "2026-08-01T09:00:00Z".into(),
                 updated_at: "2026-08-01T09:00:00Z".into(),
             }),
