@@ -198,6 +198,7 @@ describe('every saved pound, counted once in every total (property)', () => {
           sentUpdates: [],
           fuelFills: [],
           statementQueries: [],
+          evidence: [],
           from: DATES[0]!,
           to: DATES.at(-1)!,
           exportedAt: '2026-05-31T12:00:00Z',

@@ -122,7 +122,7 @@ describe('saving an expense with photos', () => {
     expect((await db.expenses.get(expenseId))?.receipts).toEqual(photos);
     expect(await db.outbox.count()).toBe(1);
     const stored = await db.receiptPhotos.get(photos[0]!);
-    expect(stored).toMatchObject({ expenseId, type: 'image/jpeg', bytes: 4, uploadedAt: null, error: null });
+    expect(stored).toMatchObject({ holderId: expenseId, type: 'image/jpeg', bytes: 4, uploadedAt: null, error: null });
     expect(await receiptCounts(db)).toEqual({ waiting: 2, failed: 0 });
   });
 

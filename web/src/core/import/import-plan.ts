@@ -68,6 +68,7 @@ export const KIND_WORDS: Record<RecordKind, { one: string; many: string }> = {
   sentUpdate: { one: 'sent update', many: 'sent updates' },
   fuelFill: { one: 'fuel fill', many: 'fuel fills' },
   statementQuery: { one: 'statement query', many: 'statement queries' },
+  evidence: { one: 'evidence item', many: 'evidence items' },
 };
 
 /** Content as text with keys sorted at every level, so two equal records give the same key. */

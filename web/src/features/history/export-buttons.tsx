@@ -4,7 +4,7 @@ import { downloadText } from '@/lib/download';
 import { useSyncHandle } from '@/lib/sync-react/use-sync';
 import type { PaySetup } from '@/lib/sync-react/use-pay-setup';
 import type { ProfileView } from '@/lib/sync-react/use-profile';
-import type { LocalEntry, LocalExpense, LocalFuelFill, LocalStatementCheck, LocalMileage, LocalSentUpdate, LocalStatementFormat, LocalStatementQuery, LocalStatementLine, LocalVehicle } from '@/sync/types';
+import type { LocalEntry, LocalExpense, LocalFuelFill, LocalStatementCheck, LocalMileage, LocalSentUpdate, LocalStatementFormat, LocalStatementQuery, LocalStatementLine, LocalEvidence, LocalVehicle } from '@/sync/types';
 import { csvFileName, entriesToCsv } from './csv-export';
 import { closedRange, inRange, type DayRange } from './history-range';
 import { buildJsonExport, jsonFileName, type ExportableSettings } from './json-export';
@@ -25,7 +25,7 @@ interface ExportButtonsProps {
   /** Every live expense, vehicle, mileage day and fuel fill: the JSON keeps those in the range (vehicles whole). */
   spending: { expenses: readonly LocalExpense[]; vehicles: readonly LocalVehicle[]; mileage: readonly LocalMileage[]; fuelFills: readonly LocalFuelFill[] } | undefined;
   /** Every live statement line (the JSON keeps those of its checks) and every saved statement format. */
-  statements: { statementLines: readonly LocalStatementLine[]; statementFormats: readonly LocalStatementFormat[]; sentUpdates: readonly LocalSentUpdate[]; statementQueries: readonly LocalStatementQuery[] } | undefined;
+  statements: { statementLines: readonly LocalStatementLine[]; statementFormats: readonly LocalStatementFormat[]; sentUpdates: readonly LocalSentUpdate[]; statementQueries: readonly LocalStatementQuery[]; evidence: readonly LocalEvidence[] } | undefined;
 }
 
 /** CSV of the days in the range, or JSON of everything the user owns in it; made on the device. */

@@ -23,6 +23,8 @@ import { useFuelLog } from '@/features/fuel-fills/use-fuel-fills';
 import { useStatementFormats, useStatementLines } from '@/features/statement-lines/use-statement-lines';
 import { useSentUpdates } from '@/features/sent-updates/use-sent-updates';
 import { useStatementQueries } from '@/features/statement-queries/use-statement-queries';
+import { EvidenceSection } from '@/features/evidence/evidence-section';
+import { useAllEvidence } from '@/features/evidence/use-evidence';
 import { useVehicles } from '@/lib/sync-react/use-vehicles';
 import { parkedReasonsByRecord, useParkedChanges } from '@/features/parked-changes/use-parked-changes';
 import { usePaySetup } from '@/lib/sync-react/use-pay-setup';
@@ -102,9 +104,10 @@ export function HistoryPage() {
   const statementFormats = useStatementFormats();
   const sentUpdates = useSentUpdates();
   const statementQueries = useStatementQueries();
+  const evidence = useAllEvidence();
   const statements = useMemo(
-    () => (statementLines && statementFormats && sentUpdates && statementQueries ? { statementLines, statementFormats, sentUpdates, statementQueries } : undefined),
-    [statementLines, statementFormats, sentUpdates, statementQueries],
+    () => (statementLines && statementFormats && sentUpdates && statementQueries && evidence ? { statementLines, statementFormats, sentUpdates, statementQueries, evidence } : undefined),
+    [statementLines, statementFormats, sentUpdates, statementQueries, evidence],
   );
   const parkedReasons = useMemo(() => parkedReasonsByRecord(parked), [parked]);
   const validRange = rangeProblem(range) === null;
@@ -236,6 +239,7 @@ export function HistoryPage() {
               onDelete={(entry) => void remove({ kind: 'entry', record: entry })}
               onEdited={() => setNotice('Entry updated')}
               initialEditing={openEditor}
+              besideEditor={(entry) => <EvidenceSection holder={{ entryId: entry.id }} about={`the day ${formatShortDate(entry.date)}`} />}
             />
           )}
         </>

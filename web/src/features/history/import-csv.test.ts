@@ -20,7 +20,7 @@ const context: CsvContext = {
 
 /** A device with the default courier and no days. */
 function newDevice(): DeviceRecords {
-  return { courier: [makeCourier(TEST_USER_ID)], vehicle: [], rateCard: [], deduction: [], entry: [], invoice: [], expense: [], mileage: [], statementLine: [], statementFormat: [], sentUpdate: [], fuelFill: [], statementQuery: [] };
+  return { courier: [makeCourier(TEST_USER_ID)], vehicle: [], rateCard: [], deduction: [], entry: [], invoice: [], expense: [], mileage: [], statementLine: [], statementFormat: [], sentUpdate: [], fuelFill: [], statementQuery: [], evidence: [] };
 }
 
 function read(text: string) {

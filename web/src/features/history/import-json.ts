@@ -27,6 +27,7 @@ const DAY_FIELDS: Record<RecordKind, readonly string[]> = {
   sentUpdate: ['periodStart', 'periodEnd', 'sentOn'],
   fuelFill: ['date'],
   statementQuery: ['madeOn'],
+  evidence: [],
 };
 
 const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;

@@ -58,6 +58,7 @@ function input(overrides: Partial<JsonExportInput> = {}): JsonExportInput {
     sentUpdates: [],
     fuelFills: [],
     statementQueries: [],
+    evidence: [],
     from: '2025-03-01',
     to: '2025-03-31',
     exportedAt: '2025-04-01T10:00:00.000Z',
@@ -89,6 +90,7 @@ describe('JSON export', () => {
       sentUpdates: [],
       fuelFills: [],
       statementQueries: [],
+      evidence: [],
     });
   });
 

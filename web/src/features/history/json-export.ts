@@ -18,6 +18,7 @@ import type {
   RateCardContent,
   SentUpdateContent,
   StatementQueryContent,
+  EvidenceContent,
   StatementFormatContent,
   StatementLineContent,
   TaxRegion,
@@ -80,6 +81,8 @@ export interface JsonExportInput {
   /** Every fuel fill; the export keeps those in the range. */
   fuelFills: readonly Exportable<FuelFillContent>[];
   statementQueries: readonly Exportable<StatementQueryContent>[];
+  /** Every evidence item; the export keeps those on the days, lines and queries it keeps. */
+  evidence: readonly Exportable<EvidenceContent>[];
   /** YYYY-MM-DD, inclusive. */
   from: string;
   /** YYYY-MM-DD, inclusive. */
@@ -109,6 +112,7 @@ export const EXPORT_LISTS = {
   sentUpdate: { list: 'sentUpdates', word: 'Sent update' },
   fuelFill: { list: 'fuelFills', word: 'Fuel fill' },
   statementQuery: { list: 'statementQueries', word: 'Statement query' },
+  evidence: { list: 'evidence', word: 'Evidence item' },
 } as const satisfies { [K in RecordKind]: { list: string; word: string } };
 
 /** Every kind's list, typed by the kind's content. */
@@ -170,6 +174,14 @@ const IN_FILE: { [K in RecordKind]: InFile<RecordContents[K]> } = {
   fuelFill: { keeps: onADay, order: byDay() },
   // A query goes with the statement check it is about.
   statementQuery: { keeps: (q, _from, _to, kept) => kept('invoice', q.statementCheckId), order: [(q) => q.madeOn, (q) => q.createdAt, (q) => q.id] },
+  // Evidence goes with the day, line or query it is about.
+  evidence: {
+    keeps: (e, _from, _to, kept) =>
+      (e.entryId !== null && kept('entry', e.entryId)) ||
+      (e.statementLineId !== null && kept('statementLine', e.statementLineId)) ||
+      (e.statementQueryId !== null && kept('statementQuery', e.statementQueryId)),
+    order: [(e) => e.recordedAt, (e) => e.id],
+  },
 };
 
 /** An expense is in the range when it is charged on a day of it: once on its date, or repeating from its date until its end. */
@@ -210,7 +222,7 @@ function exportedList<K extends RecordKind>(
 }
 
 export function buildJsonExport(input: JsonExportInput): JsonExport {
-  const { accountId, profile, settings, entries, statementChecks, pay, expenses, vehicles, mileage, statementLines, statementFormats, sentUpdates, fuelFills, statementQueries, from, to, exportedAt } = input;
+  const { accountId, profile, settings, entries, statementChecks, pay, expenses, vehicles, mileage, statementLines, statementFormats, sentUpdates, fuelFills, statementQueries, evidence, from, to, exportedAt } = input;
   const records: { [K in RecordKind]: readonly Exportable<RecordContents[K]>[] } = {
     courier: pay.couriers,
     vehicle: vehicles,
@@ -225,6 +237,7 @@ export function buildJsonExport(input: JsonExportInput): JsonExport {
     sentUpdate: sentUpdates,
     fuelFill: fuelFills,
     statementQuery: statementQueries,
+    evidence,
   };
   // Kinds in import order, so a kind that keeps records by their references sees what is kept.
   const keptIds = new Map<RecordKind, Set<string>>();

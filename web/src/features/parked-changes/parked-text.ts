@@ -96,6 +96,12 @@ const WORDS: { [K in RecordKind]: KindWords<RecordContents[K]> } = {
     about: ({ madeOn }) => (madeOn ? ` made ${formatShortDate(madeOn)}` : ''),
     figures: ({ total }) => (typeof total === 'number' ? ` (${formatPence(total)})` : ''),
   },
+  evidence: {
+    noun: 'evidence item',
+    one: 'an evidence item',
+    about: ({ type }) => (typeof type === 'string' ? ` (${type})` : ''),
+    figures: ({ minutes }) => (typeof minutes === 'number' ? ` (${minutes} min)` : ''),
+  },
 };
 
 /** What the change was, in the driver's words. */
