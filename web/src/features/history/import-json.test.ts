@@ -155,7 +155,7 @@ describe('importing our JSON export', () => {
     const first = planImport(parsed(file), emptyDevice(), noNewIds);
     const second = planImport(parsed(file), withWrites(emptyDevice(), first.writes), noNewIds);
     expect(second.writes).toEqual([]);
-    expect(second.duplicates).toHaveLength(17);
+    expect(second.duplicates).toHaveLength(18);
     expect(second.duplicates[0]).toEqual({ place: 'Courier 1', reason: 'The same courier (same id) is already on this device' });
   });
 
@@ -254,7 +254,7 @@ describe('importing our JSON export', () => {
 
     const second = planImport(parsed(file), withWrites(device, first.writes), fresh, { keepIds: false });
     expect(second.writes).toEqual([]);
-    expect(second.duplicates).toHaveLength(17);
+    expect(second.duplicates).toHaveLength(18);
   });
 
   it('refuses a file that is not our export, or is from a newer version', () => {
