@@ -70,8 +70,9 @@ export function EvidenceSection({ holder, about, hint, level = 2 }: EvidenceSect
 
 function EvidenceRow({ item }: { item: LocalEvidence }) {
   const handle = useSyncHandle();
-  // Only a copy the server sent back carries its own first-stored time.
-  const stored = item.server ? `stored on the server ${when(item.createdAt)}` : 'not on the server yet';
+  // Only a record as the server last sent it carries the server's first-stored time (until then
+  // `createdAt` is this device's own).
+  const stored = item.server && item.syncState === 'synced' ? `stored on the server ${when(item.createdAt)}` : 'not on the server yet';
   return (
     <li className={styles.item}>
       {item.photoId ? <EvidencePhoto id={item.photoId} holderId={item.id} name={evidenceWords(item)} /> : null}
