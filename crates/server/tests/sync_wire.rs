@@ -7,8 +7,9 @@
 //! refused push names its fields (`fields`, after `message`; issue 32), and a vehicle's
 //! `commuteMiles` (issue 26, written into the answer files when it was added: the only change
 //! to them since they were captured), and the last batch of statement lines and a statement
-//! format (issue 28), then a batch of fuel fills (issue 32): kinds that app never knew, their
-//! answers and their records at the end of the pulls written when they were added. Timestamps and the two accounts' ids differ per run,
+//! format (issue 28), then a batch of fuel fills (issue 32), then a batch of evidence items
+//! (issue 28): kinds that app never knew, their answers and their records at the end of the
+//! pulls written when they were added. Timestamps and the two accounts' ids differ per run,
 //! so they are replaced by `TIME`, `USER` and `OTHER` before comparing.
 //!
 //! `GOLDEN_SYNC_WIRE=write` rewrites the answer files (only when the wire is meant to change,
