@@ -198,20 +198,21 @@ impl EvidenceInput {
 
     /// Exactly one of the three holders, a UUID.
     fn holder(&self, p: &mut FieldProblems) -> Option<EvidenceHolder> {
-        let entry = fields::optional_uuid(&self.entry_id, "entryId", "Day id", p)?;
+        // Each is read before any is given up on, so every bad id is named at once.
+        let entry = fields::optional_uuid(&self.entry_id, "entryId", "Day id", p);
         let line = fields::optional_uuid(
             &self.statement_line_id,
             "statementLineId",
             "Statement line id",
             p,
-        )?;
+        );
         let query = fields::optional_uuid(
             &self.statement_query_id,
             "statementQueryId",
             "Statement query id",
             p,
-        )?;
-        match (entry, line, query) {
+        );
+        match (entry?, line?, query?) {
             (Some(id), None, None) => Some(EvidenceHolder::Entry(id)),
             (None, Some(id), None) => Some(EvidenceHolder::StatementLine(id)),
             (None, None, Some(id)) => Some(EvidenceHolder::StatementQuery(id)),
