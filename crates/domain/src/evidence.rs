@@ -234,10 +234,9 @@ impl EvidenceInput {
         let instruction = evidence_type == EvidenceType::Instruction;
         match evidence_type {
             EvidenceType::Note if !has_text => p.push(("text", "A note needs its words".into())),
-            EvidenceType::Instruction if !has_text => p.push((
-                "text",
-                "An instruction needs what was said".into(),
-            )),
+            EvidenceType::Instruction if !has_text => {
+                p.push(("text", "An instruction needs what was said".into()))
+            }
             _ => {}
         }
         if photo && self.photo_id.is_none() {
@@ -256,7 +255,10 @@ impl EvidenceInput {
             p.push(("photoId", "Only a photo has a photo and a purpose".into()));
         }
         if !waiting && (self.minutes.is_some() || !self.place.trim().is_empty()) {
-            p.push(("minutes", "Only a waiting time has minutes and a place".into()));
+            p.push((
+                "minutes",
+                "Only a waiting time has minutes and a place".into(),
+            ));
         }
         if !instruction && !self.from_whom.trim().is_empty() {
             p.push(("fromWhom", "Only an instruction has who gave it".into()));
@@ -333,7 +335,10 @@ mod tests {
         }
         .validate()
         .unwrap();
-        assert_eq!((waiting.minutes, waiting.place.as_str()), (Some(45), "Depot bay 3"));
+        assert_eq!(
+            (waiting.minutes, waiting.place.as_str()),
+            (Some(45), "Depot bay 3")
+        );
         let instruction = EvidenceInput {
             evidence_type: "instruction".into(),
             text: "Take the Leeds route as well".into(),
@@ -382,7 +387,14 @@ mod tests {
         };
         assert_eq!(
             fields(&bad),
-            ["id", "recordedAt", "photoId", "purpose", "minutes", "minutes"]
+            [
+                "id",
+                "recordedAt",
+                "photoId",
+                "purpose",
+                "minutes",
+                "minutes"
+            ]
         );
     }
 
@@ -415,7 +427,10 @@ mod tests {
             from_whom: "Sam".into(),
             ..note()
         };
-        assert_eq!(fields(&note_with_extras), ["photoId", "minutes", "fromWhom"]);
+        assert_eq!(
+            fields(&note_with_extras),
+            ["photoId", "minutes", "fromWhom"]
+        );
     }
 
     #[test]

@@ -532,7 +532,11 @@ mod tests {
         };
         let problems = with_evidence(2, bad).validate().unwrap_err();
         assert_eq!(problems.len(), 3, "{problems:?}");
-        assert!(problems.iter().all(|(f, m)| *f == "items" && m.starts_with("Item 3: ")));
+        assert!(
+            problems
+                .iter()
+                .all(|(f, m)| *f == "items" && m.starts_with("Item 3: "))
+        );
         let alone = StatementQueryInput {
             items_version: 2,
             items: chained(vec![evidence_item()], fake_hash),

@@ -1891,7 +1891,10 @@ async fn evidence_round_trips_and_keeps_its_photo(backend: Backend) {
     let later = store
         .push(
             user.id,
-            vec![mutation("e3", MutationAction::put::<EvidenceItems>(&edited))],
+            vec![mutation(
+                "e3",
+                MutationAction::put::<EvidenceItems>(&edited),
+            )],
             7_000,
             quota(100),
         )
