@@ -521,7 +521,7 @@ const statementQueryContent = z.object({
   total: z.number().int(),
 });
 
-/** An evidence item kept at the time. */
+/** An evidence item kept at the time (`kind: "evidence"`): what it belongs to (exactly one of a day, a statement line, a statement query), what it records, when the device recorded it (`recordedAt`) and, as `createdAt`, when the server first stored it (set by the server on the first put; later edits keep it). */
 export interface GeneratedEvidenceContent {
   entryId: string | null;
   fromWhom: string;
