@@ -232,12 +232,11 @@ impl EvidenceInput {
         let photo = evidence_type == EvidenceType::Photo;
         let waiting = evidence_type == EvidenceType::Waiting;
         let instruction = evidence_type == EvidenceType::Instruction;
-        match evidence_type {
-            EvidenceType::Note if !has_text => p.push(("text", "A note needs its words".into())),
-            EvidenceType::Instruction if !has_text => {
-                p.push(("text", "An instruction needs what was said".into()))
-            }
-            _ => {}
+        if evidence_type == EvidenceType::Note && !has_text {
+            p.push(("text", "A note needs its words".into()));
+        }
+        if instruction && !has_text {
+            p.push(("text", "An instruction needs what was said".into()));
         }
         if photo && self.photo_id.is_none() {
             p.push(("photoId", "A photo needs its photo".into()));
