@@ -78,8 +78,8 @@ function EvidenceRow({ item }: { item: LocalEvidence }) {
       {item.photoId ? <EvidencePhoto id={item.photoId} holderId={item.id} name={evidenceWords(item)} /> : null}
       <div className={styles.text}>
         <p className={styles.words}>{evidenceWords(item)}</p>
-        {item.type !== 'note' && item.type !== 'instruction' && item.text ? <p className={styles.more}>{item.text}</p> : null}
-        {(item.type === 'note' || item.type === 'instruction') && item.text.includes('\n') ? <p className={styles.more}>{item.text}</p> : null}
+        {/* The words carry a note's, a caption's or an instruction's first line; the rest, or a waiting time's remark, here. */}
+        {(item.type === 'waiting' && item.text) || item.text.trim().includes('\n') ? <p className={styles.more}>{item.text}</p> : null}
         <p className={styles.hint}>
           Recorded {when(item.recordedAt)} on the device · {stored}
         </p>

@@ -153,14 +153,14 @@ function RecordedEvidence({ query }: { query: LocalStatementQuery }) {
       <h2 id="recorded-evidence-title" className={styles.letterTitle}>
         Evidence recorded with the query
       </h2>
-      <ul className={styles.items} aria-label="Evidence recorded with the query">
+      <ul className={styles.evidence} aria-label="Evidence recorded with the query">
         {recorded.map((item) => {
           const change = changes.get(item.logged);
           const now = byId.get(item.logged);
           return (
-            <li key={item.logged} className={styles.item}>
+            <li key={item.logged} className={styles.evidenceItem}>
               {now?.photoId ? <EvidencePhoto id={now.photoId} holderId={now.id} name={item.words} /> : null}
-              <span className={styles.words}>
+              <span className={styles.evidenceWords}>
                 {item.date ? `${formatShortDate(item.date)}: ` : ''}
                 {item.words}
               </span>
