@@ -10,7 +10,7 @@ import { defineConfig } from 'eslint/config';
  * Features a screen composes: one thing a driver keeps or sees in many places (a record kind,
  * the parked changes, the reminders), with its forms, lists, schemas, commands and hooks.
  */
-const COMPOSABLE_FEATURES = ['entries', 'statement-checks', 'parked-changes', 'couriers', 'rate-cards', 'deductions', 'expenses', 'mileage', 'reminders', 'statement-lines', 'sent-updates', 'fuel-fills', 'statement-queries'];
+const COMPOSABLE_FEATURES = ['entries', 'statement-checks', 'parked-changes', 'couriers', 'rate-cards', 'deductions', 'expenses', 'mileage', 'reminders', 'statement-lines', 'sent-updates', 'fuel-fills', 'statement-queries', 'evidence'];
 
 /** Packages that would tie a module to a screen or to the device's database. */
 const UI_PACKAGES = ['react', 'react-dom', 'react-router', 'dexie-react-hooks'];

@@ -10,6 +10,7 @@ pub mod deduction;
 pub mod defaults;
 pub mod device;
 pub mod entry;
+pub mod evidence;
 pub mod expense;
 pub mod fields;
 pub mod fuel_fill;

@@ -18,8 +18,17 @@ use uuid::Uuid;
 
 use crate::{entry::FieldProblems, fields};
 
-/// The item layout and chain rule above; the only one so far.
-pub const ITEMS_VERSION: i64 = 1;
+/// The item layout and chain rule above, as new queries are made: version 2 (issue 28's
+/// evidence) may also chain evidence items ([`EVIDENCE_ITEM_KIND`]); version 1 lists
+/// differences only and is still accepted, so queries made before keep verifying.
+pub const ITEMS_VERSION: i64 = 2;
+/// The first item layout: differences only.
+pub const FIRST_ITEMS_VERSION: i64 = 1;
+/// The `kind` of an item that records an evidence item as it was when the query was made:
+/// `logged` is the evidence item's id, `paid` the SHA-256 of its canonical JSON (the device's
+/// `core/evidence`), `words` what it is, no card rate and no amount. A later change to the
+/// evidence item no longer matches `paid`; the item itself, in the chain, cannot change.
+pub const EVIDENCE_ITEM_KIND: &str = "evidence";
 /// A statement check names a difference per day and reason; a busy four weeks is well under this.
 pub const MAX_ITEMS: usize = 200;
 pub const MAX_KIND_CHARS: usize = 40;
@@ -154,9 +163,42 @@ fn is_sha256_hex(raw: &str) -> bool {
     raw.len() == 64 && raw.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
 }
 
+/// An evidence item's own rules (version 2): it names the evidence item and the hash of what it
+/// said, and carries no money.
+fn check_evidence_item(item: &QueryItem, version: i64, own: &mut FieldProblems) {
+    if version < ITEMS_VERSION {
+        own.push((
+            "items",
+            format!("Evidence items need items version {ITEMS_VERSION}"),
+        ));
+    }
+    if fields::canonical_uuid(&item.logged).is_none() {
+        own.push((
+            "items",
+            "An evidence item's logged must be its evidence id".into(),
+        ));
+    }
+    if !is_sha256_hex(&item.paid) {
+        own.push((
+            "items",
+            "An evidence item's paid must be the SHA-256 of what it said".into(),
+        ));
+    }
+    if item.card_rate.is_some() || item.amount != 0 {
+        own.push((
+            "items",
+            "An evidence item has no card rate and no amount".into(),
+        ));
+    }
+}
+
 /// The items' own problems, each named by its position ("Item 3: …"), all under `items`.
-fn check_items(items: &[QueryItem], problems: &mut FieldProblems) {
-    if items.is_empty() || items.len() > MAX_ITEMS {
+fn check_items(items: &[QueryItem], version: i64, problems: &mut FieldProblems) {
+    let differences = items
+        .iter()
+        .filter(|i| i.kind != EVIDENCE_ITEM_KIND)
+        .count();
+    if differences == 0 || items.len() > MAX_ITEMS {
         problems.push((
             "items",
             format!("A query lists 1 to {MAX_ITEMS} differences"),
@@ -165,6 +207,9 @@ fn check_items(items: &[QueryItem], problems: &mut FieldProblems) {
     }
     for (index, item) in items.iter().enumerate() {
         let mut own = FieldProblems::new();
+        if item.kind == EVIDENCE_ITEM_KIND {
+            check_evidence_item(item, version, &mut own);
+        }
         fields::optional_date(&item.date, "items", "Date", &mut own);
         if !is_kind_word(&item.kind) {
             own.push((
@@ -235,13 +280,13 @@ impl StatementQueryInput {
             &mut p,
         );
         let made_on = fields::date(&self.made_on, "madeOn", "Made on", &mut p);
-        if self.items_version != ITEMS_VERSION {
+        if !(FIRST_ITEMS_VERSION..=ITEMS_VERSION).contains(&self.items_version) {
             p.push((
                 "itemsVersion",
-                format!("Items version must be {ITEMS_VERSION}"),
+                format!("Items version must be {FIRST_ITEMS_VERSION} to {ITEMS_VERSION}"),
             ));
         }
-        check_items(&self.items, &mut p);
+        check_items(&self.items, self.items_version, &mut p);
         let items_total = self.items.iter().map(|i| i.amount).sum::<i64>();
         if !(-MAX_AMOUNT_PENCE..=MAX_AMOUNT_PENCE).contains(&self.total) {
             p.push((
@@ -452,6 +497,55 @@ mod tests {
         assert_eq!(first_broken_link(&swapped, fake_hash), Some(0));
     }
 
+    fn evidence_item() -> QueryItem {
+        QueryItem {
+            date: Some("2026-03-02".into()),
+            kind: EVIDENCE_ITEM_KIND.into(),
+            words: "Photo (proof of delivery)".into(),
+            logged: "0190a6e2-7c1d-7000-8000-000000000d01".into(),
+            paid: "ab".repeat(32),
+            card_rate: None,
+            amount: 0,
+            hash: String::new(),
+        }
+    }
+
+    /// Version 2 chains evidence items after the differences; version 1 (queries made before
+    /// evidence) still verifies but may not hold them; an evidence item carries no money and
+    /// names its evidence and the hash of what it said; a query is never evidence alone.
+    #[test]
+    fn evidence_items_are_chained_from_version_2() {
+        let with_evidence = |version: i64, evidence: QueryItem| StatementQueryInput {
+            items_version: version,
+            items: chained(vec![item(450), item(-100), evidence], fake_hash),
+            ..input()
+        };
+        assert!(with_evidence(2, evidence_item()).validate().is_ok());
+        assert!(input().validate().is_ok(), "a version 1 query");
+        assert_eq!(fields(&with_evidence(1, evidence_item())), ["items"]);
+        let bad = QueryItem {
+            logged: "121 stops".into(),
+            paid: "118 stops".into(),
+            card_rate: Some(1),
+            amount: 0,
+            ..evidence_item()
+        };
+        let problems = with_evidence(2, bad).validate().unwrap_err();
+        assert_eq!(problems.len(), 3, "{problems:?}");
+        assert!(
+            problems
+                .iter()
+                .all(|(f, m)| *f == "items" && m.starts_with("Item 3: "))
+        );
+        let alone = StatementQueryInput {
+            items_version: 2,
+            items: chained(vec![evidence_item()], fake_hash),
+            total: 0,
+            ..input()
+        };
+        assert_eq!(fields(&alone), ["items"]);
+    }
+
     #[test]
     fn a_query_with_its_tracking_is_valid() {
         let query = StatementQueryInput {
@@ -481,7 +575,7 @@ mod tests {
             id: "1".into(),
             statement_check_id: String::new(),
             made_on: "2026-02-30".into(),
-            items_version: 2,
+            items_version: 3,
             items,
             total: 1,
             sent_on: Some("21/03/2026".into()),

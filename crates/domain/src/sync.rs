@@ -363,6 +363,29 @@ pub struct StatementQueryContent {
 
 pub type StatementQueryData = Stamped<StatementQueryContent>;
 
+/// An evidence item kept at the time (`kind: "evidence"`): what it belongs to (exactly one of
+/// a day, a statement line, a statement query), what it records, when the device recorded it
+/// (`recordedAt`) and, as `createdAt`, when the server first stored it (set by the server on the
+/// first put; later edits keep it).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct EvidenceContent {
+    pub entry_id: Option<String>,
+    pub statement_line_id: Option<String>,
+    pub statement_query_id: Option<String>,
+    #[serde(rename = "type")]
+    pub evidence_type: crate::evidence::EvidenceType,
+    pub recorded_at: String,
+    pub text: String,
+    pub photo_id: Option<String>,
+    pub purpose: Option<crate::evidence::PhotoPurpose>,
+    pub minutes: Option<u16>,
+    pub place: String,
+    pub from_whom: String,
+}
+
+pub type EvidenceData = Stamped<EvidenceContent>;
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct PaymentConfig {
     pub tiers: Vec<crate::tiers::PayTier>,
@@ -551,6 +574,7 @@ change_data! {
         SentUpdate(SentUpdateData) = "sentUpdate",
         FuelFill(FuelFillData) = "fuelFill",
         StatementQuery(StatementQueryData) = "statementQuery",
+        Evidence(EvidenceData) = "evidence",
     }
 }
 
@@ -890,6 +914,23 @@ mod tests {
                     odometer: None,
                     full: true,
                     note: "".into(),
+                },
+                created_at: "2026-08-01T09:00:00Z".into(),
+                updated_at: "2026-08-01T09:00:00Z".into(),
+            }),
+            ChangeData::Evidence(Stamped {
+                content: EvidenceContent {
+                    entry_id: None,
+                    statement_line_id: Some("0190a6e2-7c1d-7000-8000-000000000301".into()),
+                    statement_query_id: None,
+                    evidence_type: crate::evidence::EvidenceType::Waiting,
+                    recorded_at: "2026-08-01T06:40:12.345Z".into(),
+                    text: "".into(),
+                    photo_id: None,
+                    purpose: None,
+                    minutes: Some(55),
+                    place: "Depot".into(),
+                    from_whom: "".into(),
                 },
                 created_at: "2026-08-01T09:00:00Z".into(),
                 updated_at: "2026-08-01T09:00:00Z".into(),

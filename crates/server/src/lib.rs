@@ -11,6 +11,7 @@ pub mod couriers;
 pub mod deductions;
 pub mod entries;
 pub mod error;
+pub mod evidence;
 pub mod expenses;
 pub mod files;
 pub mod fuel_fills;

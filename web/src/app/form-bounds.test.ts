@@ -18,6 +18,7 @@ import { profileFormSchema, type ProfileFormInput } from '@/features/profile/pro
 import { blankPeak, cardFormOf, starterRules, validateCardForm, type CardFormInput } from '@/features/rate-cards/card-form-schema';
 import { validateStatementCheckForm, type StatementCheckFormInput } from '@/features/statement-checks/statement-check-form-schema';
 import { typedLineSchema, type TypedLineInput } from '@/features/statement-lines/typed-line-form-schema';
+import { emptyFields, readEvidence, type EvidenceErrors, type EvidenceFields } from '@/features/evidence/evidence-form';
 import { parseForm, type FormResult } from '@/lib/form';
 import { hasForbiddenCharacters } from '@/lib/text-rules';
 import { addDays } from '@/lib/week';
@@ -213,6 +214,18 @@ describe('the forms hold every field to the contract bound', () => {
         expect(row({ route: chars(n) }).rows[0]?.line.reference).toBe(chars(Math.min(n, statementLine.maxReferenceChars)));
       }),
     );
+  });
+
+  it('evidence: the text, where and who, in characters, and the minutes waited', () => {
+    const { evidence } = BOUNDS;
+    const error = (fields: Partial<EvidenceFields>, key: keyof EvidenceErrors) => {
+      const read = readEvidence({ ...emptyFields(fields.type), ...fields }, { entryId: 'day-1' }, '2026-03-02T14:05:00Z', null);
+      return 'errors' in read ? read.errors[key] : undefined;
+    };
+    holdsTo((n) => error({ type: 'note', text: chars(n) }, 'text'), { min: 1, max: evidence.maxTextChars });
+    holdsTo((n) => error({ type: 'waiting', minutes: whole(n) }, 'minutes'), { min: 1, max: evidence.maxWaitingMinutes });
+    holdsTo((n) => error({ type: 'waiting', minutes: '5', place: chars(n) }, 'place'), { max: evidence.maxNameChars });
+    holdsTo((n) => error({ type: 'instruction', text: 'Take Leeds', fromWhom: chars(n) }, 'fromWhom'), { min: 1, max: evidence.maxNameChars });
   });
 
   it("free text: refused exactly for the contract's characters, line breaks and tabs kept in notes", () => {

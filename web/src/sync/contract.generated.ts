@@ -3,7 +3,7 @@
 import { z } from '../lib/zod';
 
 /** Every synced record kind, in the server's registry order. */
-export const KIND_NAMES = ['entry', 'invoice', 'courier', 'rateCard', 'deduction', 'vehicle', 'expense', 'mileage', 'statementLine', 'statementFormat', 'sentUpdate', 'fuelFill', 'statementQuery'] as const;
+export const KIND_NAMES = ['entry', 'invoice', 'courier', 'rateCard', 'deduction', 'vehicle', 'expense', 'mileage', 'statementLine', 'statementFormat', 'sentUpdate', 'fuelFill', 'statementQuery', 'evidence'] as const;
 export type GeneratedKind = (typeof KIND_NAMES)[number];
 
 /** A day's parcels of each band; a band the driver did not count is 0. Wire and input shape alike: every band is written. */
@@ -153,6 +153,14 @@ export const queryItemSchema = z.object({
   paid: z.string(),
   words: z.string(),
 });
+
+/** What a photo shows. */
+export type PhotoPurpose = 'proofOfDelivery' | 'endOfDaySummary' | 'damage' | 'other';
+export const photoPurposeSchema = z.enum(['proofOfDelivery', 'endOfDaySummary', 'damage', 'other']);
+
+/** What an evidence item is. */
+export type EvidenceType = 'note' | 'photo' | 'waiting' | 'instruction';
+export const evidenceTypeSchema = z.enum(['note', 'photo', 'waiting', 'instruction']);
 
 export interface GeneratedEntryContent {
   /** The parcels by size band (they add up to `parcels`); null when not counted by band (absent from a server or an export older than bands). */
@@ -513,6 +521,35 @@ const statementQueryContent = z.object({
   total: z.number().int(),
 });
 
+/** An evidence item kept at the time (`kind: "evidence"`): what it belongs to (exactly one of a day, a statement line, a statement query), what it records, when the device recorded it (`recordedAt`) and, as `createdAt`, when the server first stored it (set by the server on the first put; later edits keep it). */
+export interface GeneratedEvidenceContent {
+  entryId: string | null;
+  fromWhom: string;
+  minutes: number | null;
+  photoId: string | null;
+  place: string;
+  purpose: PhotoPurpose | null;
+  recordedAt: string;
+  statementLineId: string | null;
+  statementQueryId: string | null;
+  text: string;
+  type: EvidenceType;
+}
+
+const evidenceContent = z.object({
+  entryId: z.string().nullable(),
+  fromWhom: z.string(),
+  minutes: z.number().int().nullable(),
+  photoId: z.string().nullable(),
+  place: z.string(),
+  purpose: photoPurposeSchema.nullable(),
+  recordedAt: z.string(),
+  statementLineId: z.string().nullable(),
+  statementQueryId: z.string().nullable(),
+  text: z.string(),
+  type: evidenceTypeSchema,
+});
+
 /** The content each kind's pull carries (its data without the timestamps). */
 export interface GeneratedContents {
   entry: GeneratedEntryContent;
@@ -528,6 +565,7 @@ export interface GeneratedContents {
   sentUpdate: GeneratedSentUpdateContent;
   fuelFill: GeneratedFuelFillContent;
   statementQuery: GeneratedStatementQueryContent;
+  evidence: GeneratedEvidenceContent;
 }
 
 /** The zod schema of each kind's pulled content. */
@@ -545,6 +583,7 @@ export const CONTENT_SCHEMAS = {
   sentUpdate: sentUpdateContent,
   fuelFill: fuelFillContent,
   statementQuery: statementQueryContent,
+  evidence: evidenceContent,
 };
 
 /**
@@ -565,6 +604,7 @@ export const WORDS = {
   sentUpdate: { one: "sent update", many: "sent updates", record: "sent update" },
   fuelFill: { one: "fuel fill", many: "fuel fills", record: "fuel fill" },
   statementQuery: { one: "statement query", many: "statement queries", record: "statement query" },
+  evidence: { one: "evidence item", many: "evidence items", record: "evidence item" },
 } as const;
 
 /** The content fields that hold a day (YYYY-MM-DD), by kind: those the schema marks `format: date`. */
@@ -582,6 +622,7 @@ export const DAY_FIELDS: { readonly [K in GeneratedKind]: readonly string[] } = 
   sentUpdate: ['periodStart', 'periodEnd', 'sentOn'],
   fuelFill: ['date'],
   statementQuery: ['madeOn', 'answeredOn', 'closedOn', 'paidBackOn', 'sentOn'],
+  evidence: [],
 };
 
 /** Each kind's two mutations. */
@@ -599,6 +640,7 @@ export const MUTATIONS = {
   sentUpdate: { put: 'sentUpdate.put', remove: 'sentUpdate.delete' },
   fuelFill: { put: 'fuelFill.put', remove: 'fuelFill.delete' },
   statementQuery: { put: 'statementQuery.put', remove: 'statementQuery.delete' },
+  evidence: { put: 'evidence.put', remove: 'evidence.delete' },
 } as const;
 
 /** The content fields that name another record, by kind (the server's RecordKind::REFERENCES). */
@@ -616,6 +658,7 @@ export const REFERENCES: { readonly [K in GeneratedKind]: readonly { readonly fi
   sentUpdate: [{ field: 'supersedes', kind: 'sentUpdate' }],
   fuelFill: [{ field: 'vehicleId', kind: 'vehicle' }],
   statementQuery: [{ field: 'statementCheckId', kind: 'invoice' }, { field: 'paidBackCheckId', kind: 'invoice' }],
+  evidence: [{ field: 'entryId', kind: 'entry' }, { field: 'statementLineId', kind: 'statementLine' }, { field: 'statementQueryId', kind: 'statementQuery' }],
 };
 
 /**
@@ -635,7 +678,8 @@ export const BOUNDS = {
   statementFormat: { maxColumnChars: 60, maxTypeWords: 100, maxWordChars: 60 },
   sentUpdate: { maxFileBytes: 8192, maxProductChars: 80, maxReferenceChars: 100 },
   fuelFill: { maxCostPence: 200000, maxNoteChars: 200, maxOdometer: 9999999, maxQuantity: 500000 },
-  statementQuery: { itemsVersion: 1, maxAmountPence: 10000000, maxCardRatePence: 100000, maxFigureChars: 100, maxItems: 200, maxKindChars: 40, maxNoteChars: 2000, maxWordsChars: 300 },
+  statementQuery: { itemsVersion: 2, maxAmountPence: 10000000, maxCardRatePence: 100000, maxFigureChars: 100, maxItems: 200, maxKindChars: 40, maxNoteChars: 2000, maxWordsChars: 300 },
+  evidence: { maxNameChars: 100, maxRecordedAtChars: 40, maxTextChars: 2000, maxWaitingMinutes: 1440 },
   contact: { maxEmailChars: 254, maxMessageChars: 5000, maxNameChars: 100, maxSubjectChars: 200 },
   day: { maxYear: 2100, minYear: 2000 },
   profile: { maxBioChars: 500, maxDisplayNameChars: 80 },

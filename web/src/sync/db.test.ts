@@ -80,3 +80,23 @@ describe('LocalDb upgrade to deduction purposes (version 6)', () => {
     db.close();
   });
 });
+
+describe('LocalDb upgrade to evidence (version 13)', () => {
+  it('keeps every receipt photo on the device, held by the expense that listed it', async () => {
+    name = `upgrade-${crypto.randomUUID()}`;
+    const old = new Dexie(name);
+    old.version(5).stores({ expenses: 'id, date, deleted', receiptPhotos: 'id, expenseId' });
+    await old.open();
+    const blob = new Blob(['jpeg'], { type: 'image/jpeg' });
+    await old.table('receiptPhotos').put({ id: 'r1', expenseId: 'x1', blob, type: 'image/jpeg', bytes: 4, createdAt: 1, uploadedAt: null, error: null });
+    old.close();
+
+    const db = new LocalDb(name, userId);
+    const photo = await db.receiptPhotos.get('r1');
+    expect(photo).toMatchObject({ holderId: 'x1', bytes: 4, uploadedAt: null, error: null });
+    expect(photo).not.toHaveProperty('expenseId');
+    expect(await db.receiptPhotos.where('holderId').equals('x1').count()).toBe(1);
+    expect(await db.evidence.count()).toBe(0);
+    db.close();
+  });
+});

@@ -14,6 +14,7 @@ import type {
   LocalMileage,
   LocalSentUpdate,
   LocalStatementQuery,
+  LocalEvidence,
   LocalRateCard,
   LocalStatementFormat,
   LocalStatementLine,
@@ -46,6 +47,7 @@ export class LocalDb extends Dexie {
   sentUpdates!: EntityTable<LocalSentUpdate, 'id'>;
   fuelFills!: EntityTable<LocalFuelFill, 'id'>;
   statementQueries!: EntityTable<LocalStatementQuery, 'id'>;
+  evidence!: EntityTable<LocalEvidence, 'id'>;
   /** Receipt photos: not synced records but files, uploaded from a queue (sync/receipts.ts). */
   receiptPhotos!: EntityTable<ReceiptPhoto, 'id'>;
 
@@ -112,6 +114,20 @@ export class LocalDb extends Dexie {
     this.version(11).stores({ fuelFills: 'id, vehicleId, date, deleted' });
     // Statement queries (issue 28): a new table, nothing to fill (version 11 is another kind's).
     this.version(12).stores({ statementQueries: 'id, statementCheckId, paidBackCheckId, deleted' });
+    // Evidence kept at the time (issue 28): a new table, nothing to fill. A receipt photo is
+    // now held by an expense or an evidence item: `expenseId` becomes `holderId` (the record
+    // that names it), so one upload queue serves both.
+    this.version(13)
+      .stores({ evidence: 'id, entryId, statementLineId, statementQueryId, deleted', receiptPhotos: 'id, holderId' })
+      .upgrade((tx) =>
+        tx
+          .table('receiptPhotos')
+          .toCollection()
+          .modify((photo: Record<string, unknown>) => {
+            photo.holderId = photo.expenseId;
+            delete photo.expenseId;
+          }),
+      );
   }
 
   async getDoc<K extends DocKind>(kind: K): Promise<Extract<LocalDoc, { kind: K }> | undefined> {
@@ -134,6 +150,7 @@ export class LocalDb extends Dexie {
       this.sentUpdates,
       this.fuelFills,
       this.statementQueries,
+      this.evidence,
       this.outbox,
       this.docs,
       this.meta,

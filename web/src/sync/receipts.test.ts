@@ -14,6 +14,7 @@ import {
   ReceiptQueue,
   retryReceipt,
   saveExpenseWithReceipts,
+  saveWithPhotos,
   uploadFailureOf,
   type Locks,
   type ReceiptApi,
@@ -122,7 +123,7 @@ describe('saving an expense with photos', () => {
     expect((await db.expenses.get(expenseId))?.receipts).toEqual(photos);
     expect(await db.outbox.count()).toBe(1);
     const stored = await db.receiptPhotos.get(photos[0]!);
-    expect(stored).toMatchObject({ expenseId, type: 'image/jpeg', bytes: 4, uploadedAt: null, error: null });
+    expect(stored).toMatchObject({ holderId: expenseId, type: 'image/jpeg', bytes: 4, uploadedAt: null, error: null });
     expect(await receiptCounts(db)).toEqual({ waiting: 2, failed: 0 });
   });
 
@@ -298,7 +299,7 @@ describe('a photo from another device', () => {
     clock = 7_000;
     await Promise.all([cacheReceipt(db, id, 'expense-1', server, () => clock), cacheReceipt(db, id, 'expense-1', server, () => clock)]);
     expect(server.downloads).toBe(1);
-    expect(await db.receiptPhotos.get(id)).toMatchObject({ expenseId: 'expense-1', bytes: 9, uploadedAt: 7_000, error: null });
+    expect(await db.receiptPhotos.get(id)).toMatchObject({ holderId: 'expense-1', bytes: 9, uploadedAt: 7_000, error: null });
     await cacheReceipt(db, id, 'expense-1', server);
     expect(server.downloads).toBe(1);
     // Not a waiting photo: the queue has nothing to send.
@@ -377,5 +378,39 @@ describe('the receipts routes over HTTP', () => {
     expect(blob.size).toBe(2);
     fake.on(`GET /api/v1/receipts/${id}`, () => apiError(404, 'not-found'));
     await expect(httpReceiptApi(fake.fetch).download(id)).rejects.toMatchObject({ status: 404 });
+  });
+});
+
+describe('an evidence item with a photo (the same pipeline)', () => {
+  const content = (photoId: string) => ({
+    entryId: 'day-1',
+    statementLineId: null,
+    statementQueryId: null,
+    type: 'photo' as const,
+    recordedAt: '2026-03-02T14:05:00.000Z',
+    text: '',
+    photoId,
+    purpose: 'proofOfDelivery' as const,
+    minutes: null,
+    place: '',
+    fromWhom: '',
+  });
+
+  it('keeps the item and its photo in one save, uploads the photo once, and keeps the copy while the item lives', async () => {
+    const photo = newId();
+    const saved = await saveWithPhotos(db, 'evidence', content(photo), undefined, [photo], [{ id: photo, blob: await photoBlob() }], [], clock);
+    expect(await db.outbox.count()).toBe(1);
+    expect(await db.receiptPhotos.get(photo)).toMatchObject({ holderId: saved.id, uploadedAt: null });
+    await queue().afterSync();
+    await queue().afterSync();
+    expect(server.requests).toEqual([photo]);
+    // Acknowledged and live: the copy stays; deleted and acknowledged: it goes.
+    await db.outbox.clear();
+    await db.evidence.update(saved.id, { syncState: 'synced' });
+    expect(await dropUnneededCopies(db)).toBe(0);
+    await deleteRecord(db, 'evidence', saved.id);
+    await db.outbox.clear();
+    await db.evidence.update(saved.id, { syncState: 'synced' });
+    expect(await dropUnneededCopies(db)).toBe(1);
   });
 });

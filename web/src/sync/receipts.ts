@@ -1,6 +1,6 @@
 // Receipt photos: files, not records. A photo is kept on the device in the same transaction as
-// the expense that lists it (so an expense never lists a photo the device lacks), shown from
-// there at once, and uploaded from a queue when there is a network: one at a time, by its own
+// the record that names it (an expense lists its receipts, an evidence item names its one photo),
+// so a record never names a photo the device lacks; it is shown from there at once, and uploaded from a queue when there is a network: one at a time, by its own
 // id, so a resent upload is a no-op on the server (PUT /api/v1/receipts/{id} is idempotent).
 // Only the server's acknowledgement (or the driver removing the photo) ends its wait.
 import { z } from '../lib/zod';
@@ -8,7 +8,8 @@ import { ApiError, isApiError, parseErrorResponse } from '../lib/api';
 import { receiptPath } from '../lib/paths';
 import { saveRecord } from './commands';
 import type { LocalDb } from './db';
-import type { ExpenseContent, LocalExpense, ReceiptPhoto } from './types';
+import type { ExpenseContent, LocalExpense, LocalRecord, ReceiptPhoto } from './types';
+import type { RecordContents, RecordKind } from './records';
 import { BOUNDS } from './contract.generated';
 
 /** The contract's bound: an expense lists at most this many photos. */
@@ -124,12 +125,40 @@ export async function saveExpenseWithReceipts(
   removed: readonly string[],
   now: number = Date.now(),
 ): Promise<LocalExpense> {
-  return db.transaction('rw', [db.expenses, db.outbox, db.receiptPhotos], async () => {
-    const saved = await saveRecord(db, 'expense', content, id);
+  return saveWithPhotos(db, 'expense', content, id, content.receipts, added, removed, now);
+}
+
+/** The photos a record of a kind that holds photos names (the kinds the server's sweep reads too). */
+export const PHOTO_HOLDERS = {
+  expense: (content: RecordContents['expense']): readonly string[] => content.receipts,
+  evidence: (content: RecordContents['evidence']): readonly string[] => (content.photoId === null ? [] : [content.photoId]),
+} as const;
+
+type PhotoHolderKind = keyof typeof PHOTO_HOLDERS & RecordKind;
+
+/**
+ * The one way a record and its photos are saved (expenses, evidence): the record with its outbox
+ * item, the photos it gained and the removal of the ones the driver took off it, in ONE
+ * transaction. Removing a photo is the driver's own discard, so its local copy goes (the
+ * server's copy, if any, is swept once no record names it).
+ */
+export async function saveWithPhotos<K extends PhotoHolderKind>(
+  db: LocalDb,
+  kind: K,
+  content: RecordContents[K],
+  id: string | undefined,
+  names: readonly string[],
+  added: readonly NewReceipt[],
+  removed: readonly string[],
+  now: number = Date.now(),
+): Promise<LocalRecord<RecordContents[K]>> {
+  const table = kind === 'expense' ? db.expenses : db.evidence;
+  return db.transaction('rw', [table, db.outbox, db.receiptPhotos], async () => {
+    const saved = await saveRecord(db, kind, content, id);
     await db.receiptPhotos.bulkPut(
       added.map((photo) => ({
         id: photo.id,
-        expenseId: saved.id,
+        holderId: saved.id,
         blob: photo.blob,
         type: photo.blob.type,
         bytes: photo.blob.size,
@@ -138,7 +167,7 @@ export async function saveExpenseWithReceipts(
         error: null,
       })),
     );
-    const gone = removed.filter((photoId) => !content.receipts.includes(photoId));
+    const gone = removed.filter((photoId) => !names.includes(photoId));
     if (gone.length > 0) await db.receiptPhotos.bulkDelete(gone);
     return saved;
   });
@@ -150,19 +179,22 @@ export async function retryReceipt(db: LocalDb, id: string): Promise<void> {
 }
 
 /**
- * Drops local copies nobody needs: uploaded or refused photos that no live expense lists and no
- * unacknowledged change (a delete the driver may still Undo, or an edit) lists. A waiting photo
- * is never dropped here: it uploads first, whatever happened to its expense, so nothing the
- * driver may bring back is lost (the server sweeps receipts no live expense lists).
+ * Drops local copies nobody needs: uploaded or refused photos that no live expense or evidence
+ * item names and no unacknowledged change (a delete the driver may still Undo, or an edit)
+ * names. A waiting photo is never dropped here: it uploads first, whatever happened to its
+ * record, so nothing the driver may bring back is lost (the server sweeps photos no live record
+ * names).
  */
 export async function dropUnneededCopies(db: LocalDb): Promise<number> {
-  return db.transaction('rw', db.expenses, db.receiptPhotos, async () => {
+  return db.transaction('rw', db.expenses, db.evidence, db.receiptPhotos, async () => {
     const needed = new Set<string>();
-    await db.expenses.each((expense) => {
-      const unacknowledged = expense.syncState !== 'synced';
-      if (expense.deleted === 0 || unacknowledged) for (const id of expense.receipts) needed.add(id);
-      if (unacknowledged) for (const id of expense.server?.receipts ?? []) needed.add(id);
-    });
+    const note = <C>(record: LocalRecord<C>, names: (content: C) => readonly string[]) => {
+      const unacknowledged = record.syncState !== 'synced';
+      if (record.deleted === 0 || unacknowledged) for (const id of names(record)) needed.add(id);
+      if (unacknowledged && record.server) for (const id of names(record.server)) needed.add(id);
+    };
+    await db.expenses.each((expense) => note(expense, PHOTO_HOLDERS.expense));
+    await db.evidence.each((item) => note(item, PHOTO_HOLDERS.evidence));
     const drop: string[] = [];
     await db.receiptPhotos.each((photo) => {
       if (!isWaiting(photo) && !needed.has(photo.id)) drop.push(photo.id);
@@ -175,11 +207,11 @@ export async function dropUnneededCopies(db: LocalDb): Promise<number> {
 const downloads = new Map<string, Promise<void>>();
 
 /**
- * Brings a photo another device uploaded onto this one (an expense lists it, the device lacks
+ * Brings a photo another device uploaded onto this one (a record names it, the device lacks
  * it), kept as an uploaded copy so it shows offline from now on. One download per photo at a
  * time in this tab; a failure (offline, not uploaded yet) leaves nothing and may be retried.
  */
-export function cacheReceipt(db: LocalDb, id: string, expenseId: string, api: ReceiptApi = httpReceiptApi(), now: () => number = Date.now): Promise<void> {
+export function cacheReceipt(db: LocalDb, id: string, holderId: string, api: ReceiptApi = httpReceiptApi(), now: () => number = Date.now): Promise<void> {
   const key = `${db.name}/${id}`;
   let download = downloads.get(key);
   if (!download) {
@@ -190,7 +222,7 @@ export function cacheReceipt(db: LocalDb, id: string, expenseId: string, api: Re
         // Taken on this device meanwhile (or cached by another tab): keep that row as it is.
         if (await db.receiptPhotos.get(id)) return;
         const at = now();
-        await db.receiptPhotos.add({ id, expenseId, blob, type: blob.type || 'image/jpeg', bytes: blob.size, createdAt: at, uploadedAt: at, error: null });
+        await db.receiptPhotos.add({ id, holderId, blob, type: blob.type || 'image/jpeg', bytes: blob.size, createdAt: at, uploadedAt: at, error: null });
       });
     })().finally(() => downloads.delete(key));
     downloads.set(key, download);

@@ -40,6 +40,7 @@ const TABLES: { [K in RecordKind]: (db: LocalDb) => Table<unknown, string> } = {
   sentUpdate: (db) => db.sentUpdates,
   fuelFill: (db) => db.fuelFills,
   statementQuery: (db) => db.statementQueries,
+  evidence: (db) => db.evidence,
 };
 
 function kindInfo<K extends RecordKind>(kind: K): KindInfo<K> {

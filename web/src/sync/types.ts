@@ -12,6 +12,7 @@ import type {
   GeneratedMileageContent,
   GeneratedSentUpdateContent,
   GeneratedStatementQueryContent,
+  GeneratedEvidenceContent,
   GeneratedRateCardContent,
   GeneratedStatementFormatContent,
   GeneratedStatementLineContent,
@@ -47,6 +48,7 @@ export type SentUpdateContent = GeneratedSentUpdateContent;
 /** Fuel or charge put into a vehicle: a log for its economy, never an expense. */
 export type FuelFillContent = GeneratedFuelFillContent;
 export type StatementQueryContent = GeneratedStatementQueryContent;
+export type EvidenceContent = GeneratedEvidenceContent;
 
 /** What the server last confirmed for a record: restored when a change is discarded. */
 export type ServerCopyOf<C> = C & { version: number };
@@ -88,6 +90,7 @@ export type LocalMileage = LocalRecord<MileageContent>;
 export type LocalSentUpdate = LocalRecord<SentUpdateContent>;
 export type LocalFuelFill = LocalRecord<FuelFillContent>;
 export type LocalStatementQuery = LocalRecord<StatementQueryContent>;
+export type LocalEvidence = LocalRecord<EvidenceContent>;
 
 /** One line of a courier's statement, on its statement check (issue 28). */
 export type StatementLineContent = GeneratedStatementLineContent;
@@ -102,7 +105,8 @@ export type LocalStatementFormat = LocalRecord<StatementFormatContent>;
  */
 export interface ReceiptPhoto {
   id: string;
-  expenseId: string;
+  /** The record that names it: an expense (its `receipts`) or an evidence item (its `photoId`). */
+  holderId: string;
   blob: Blob;
   type: string;
   bytes: number;
@@ -199,6 +203,7 @@ export type Change =
   | { kind: 'statementFormat'; id: string; version: number; deleted: boolean; data?: StatementFormatContent & { createdAt: string; updatedAt: string } }
   | { kind: 'sentUpdate'; id: string; version: number; deleted: boolean; data?: SentUpdateContent & { createdAt: string; updatedAt: string } }
   | { kind: 'statementQuery'; id: string; version: number; deleted: boolean; data?: StatementQueryContent & { createdAt: string; updatedAt: string } }
+  | { kind: 'evidence'; id: string; version: number; deleted: boolean; data?: EvidenceContent & { createdAt: string; updatedAt: string } }
   | { kind: 'profile'; id: string; version: number; deleted: boolean; data?: ProfileData }
   | { kind: 'settings'; id: string; version: number; deleted: boolean; data?: SettingsData };
 

@@ -21,6 +21,7 @@ pub static KINDS: &[Kind] = &[
     Kind::of::<crate::sent_updates::SentUpdates>(),
     Kind::of::<crate::fuel_fills::FuelFills>(),
     Kind::of::<crate::statement_queries::StatementQueries>(),
+    Kind::of::<crate::evidence::EvidenceItems>(),
 ];
 
 /// The kind named `name` (`entry`, `invoice`, `courier`, ...).

@@ -62,8 +62,9 @@ pub trait ReceiptStore: Send + Sync {
     ) -> StoreResult<ReceiptInsert>;
     /// Removes the user's receipt `id` and returns what it was (None when they held none).
     async fn delete_receipt(&self, user_id: Uuid, id: Uuid) -> StoreResult<Option<ReceiptRecord>>;
-    /// Removes up to `limit` receipts created before `created_before_ms` that no live expense
-    /// of their user lists; returns them with their user's id, so their objects can go too.
+    /// Removes up to `limit` receipts created before `created_before_ms` that no live expense or
+    /// evidence item of their user names; returns them with their user's id, so their objects
+    /// can go too.
     async fn delete_orphan_receipts(
         &self,
         created_before_ms: i64,

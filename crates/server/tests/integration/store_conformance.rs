@@ -24,9 +24,10 @@ use domain::{
     statement_line::{LineType, SizeBand, StatementLine},
     statement_query::{QueryItem, StatementQuery},
     sync::{
-        ChangeData, CourierContent, DeductionContent, EntryContent, ExpenseContent, MileageContent,
-        RateCardContent, SentUpdateContent, SettingsData, Stamped, StatementCheckContent,
-        StatementFormatContent, StatementLineContent, StatementQueryContent, VehicleContent,
+        ChangeData, CourierContent, DeductionContent, EntryContent, EvidenceContent,
+        ExpenseContent, MileageContent, RateCardContent, SentUpdateContent, SettingsData, Stamped,
+        StatementCheckContent, StatementFormatContent, StatementLineContent, StatementQueryContent,
+        VehicleContent,
     },
     vehicle::{Vehicle, VehicleMethod, VehicleType},
 };
@@ -1866,6 +1867,127 @@ async fn receipts_are_owned_counted_and_swept(backend: Backend) {
     );
 }
 
+/// Evidence (issue 28) is stored and pulled as validated, pointing at its day; its `createdAt`
+/// is when the server first stored it and an edit keeps it; a photo it names is kept by the
+/// orphan sweep while the item lives and swept once it is deleted.
+async fn evidence_round_trips_and_keeps_its_photo(backend: Backend) {
+    use domain::evidence::{Evidence, EvidenceHolder, EvidenceType, PhotoPurpose};
+    use server::evidence::EvidenceItems;
+    let Some((store, _keep)) = store(backend).await else {
+        return;
+    };
+    let user = store
+        .create_user(account("evidence@example.com"))
+        .await
+        .unwrap();
+    let day = Uuid::now_v7();
+    let photo = Uuid::now_v7();
+    let item = Evidence {
+        id: Uuid::now_v7(),
+        holder: EvidenceHolder::Entry(day),
+        evidence_type: EvidenceType::Photo,
+        recorded_at: "2026-03-02T14:05:00.123Z".into(),
+        text: "Left with neighbour at 12".into(),
+        photo_id: Some(photo),
+        purpose: Some(PhotoPurpose::ProofOfDelivery),
+        minutes: None,
+        place: String::new(),
+        from_whom: String::new(),
+    };
+    let stray = Evidence {
+        id: Uuid::now_v7(),
+        holder: EvidenceHolder::StatementQuery(Uuid::now_v7()),
+        ..item.clone()
+    };
+    let outcome = store
+        .push(
+            user.id,
+            vec![
+                mutation(
+                    "e0",
+                    MutationAction::put::<Entries>(&day_entry(user.id, day, 10)),
+                ),
+                mutation("e1", MutationAction::put::<EvidenceItems>(&item)),
+                mutation("e2", MutationAction::put::<EvidenceItems>(&stray)),
+            ],
+            5_000,
+            quota(100),
+        )
+        .await
+        .unwrap();
+    assert_eq!(codes(&outcome), [None, None, Some("missing-reference")]);
+    let edited = Evidence {
+        text: "Left with neighbour at no. 12".into(),
+        ..item.clone()
+    };
+    let later = store
+        .push(
+            user.id,
+            vec![mutation(
+                "e3",
+                MutationAction::put::<EvidenceItems>(&edited),
+            )],
+            7_000,
+            quota(100),
+        )
+        .await
+        .unwrap();
+    assert_eq!(codes(&later), [None]);
+    let page = store.pull(user.id, STARTER_RECORDS + 2, 10).await.unwrap();
+    let data: Vec<Option<ChangeData>> = page.changes.into_iter().map(|c| c.data).collect();
+    assert_eq!(
+        data,
+        [Some(ChangeData::Evidence(Stamped {
+            content: EvidenceContent {
+                entry_id: Some(day.to_string()),
+                statement_line_id: None,
+                statement_query_id: None,
+                evidence_type: EvidenceType::Photo,
+                recorded_at: "2026-03-02T14:05:00.123Z".into(),
+                text: "Left with neighbour at no. 12".into(),
+                photo_id: Some(photo.to_string()),
+                purpose: Some(PhotoPurpose::ProofOfDelivery),
+                minutes: None,
+                place: String::new(),
+                from_whom: String::new(),
+            },
+            created_at: "1970-01-01T00:00:05Z".into(),
+            updated_at: "1970-01-01T00:00:07Z".into(),
+        }))]
+    );
+
+    // The photo is old enough to sweep, but the live item names it.
+    let stored = store
+        .insert_receipt(user.id, photo, 100, "p", 1_000, 1_000)
+        .await
+        .unwrap();
+    assert!(matches!(stored, ReceiptInsert::Stored(_)), "{stored:?}");
+    assert!(
+        store
+            .delete_orphan_receipts(5_000, 10)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    store
+        .push(
+            user.id,
+            vec![mutation(
+                "e4",
+                MutationAction::delete::<EvidenceItems>(item.id),
+            )],
+            8_000,
+            quota(100),
+        )
+        .await
+        .unwrap();
+    let swept = store.delete_orphan_receipts(5_000, 10).await.unwrap();
+    assert_eq!(
+        swept.iter().map(|(u, r)| (*u, r.id)).collect::<Vec<_>>(),
+        [(user.id, photo)]
+    );
+}
+
 /// A deleted guest's receipts go with it: the rows (and with them the ids) are freed.
 async fn a_deleted_guests_receipts_go_with_it(backend: Backend) {
     let Some((store, _keep)) = store(backend).await else {
@@ -2567,6 +2689,7 @@ async fn statement_queries_round_trip(backend: Backend) {
 on_both_backends!(
     sent_updates_are_write_once,
     statement_queries_round_trip,
+    evidence_round_trips_and_keeps_its_photo,
     fuel_fills_round_trip,
     statement_lines_and_formats_round_trip,
     users_round_trip_and_emails_are_unique,

@@ -7,7 +7,7 @@
 //! refused push names its fields (`fields`, after `message`; issue 32), and a vehicle's
 //! `commuteMiles` (issue 26, written into the answer files when it was added: the only change
 //! to them since they were captured), and batches added after the capture for kinds that app
-//! never knew (`pushes.json`'s `about` names them: statement lines and a format, fuel fills…),
+//! never knew (`pushes.json`'s `about` names them: statement lines and a format, fuel fills, evidence items…),
 //! each the last batch when it was added, with its answers and its records at the end of the
 //! pulls written then. Timestamps and the two accounts' ids differ per run, so they are
 //! replaced by `TIME`, `USER` and `OTHER` before comparing.

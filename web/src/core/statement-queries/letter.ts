@@ -1,6 +1,7 @@
 // The query as a dated letter: the same words for the printable page and for the plain text a
 // driver pastes into the courier's e-mail or portal, from the items frozen when the query was
 // made (never from today's matching, which may since have changed).
+import { isEvidenceItem } from '@/core/evidence/evidence';
 import { formatPence, formatShortDate, formatWeekdayDate } from '@/lib/format';
 import { chainHead, type ChainedItem } from './chain';
 import type { QueryContent } from './query';
@@ -30,6 +31,8 @@ export interface Letter {
   greeting: string;
   opening: string;
   items: LetterItem[];
+  /** The evidence the query recorded (version 2), one line each: "Mon 2 Mar 2026: Photo (proof of delivery)". */
+  evidence: string[];
   total: string;
   closing: string;
   signature: string;
@@ -60,7 +63,8 @@ export function recordedWords(query: Pick<QueryContent, 'madeOn' | 'items'>): st
 
 export function letterOf(query: QueryContent, context: LetterContext): Letter {
   const period = `${formatShortDate(context.periodStart)} to ${formatShortDate(context.periodEnd)}`;
-  const count = query.items.length;
+  const differences = query.items.filter((item) => !isEvidenceItem(item));
+  const count = differences.length;
   return {
     title: `Query about the statement for ${period}`,
     dated: `Dated ${formatShortDate(query.madeOn)}`,
@@ -68,7 +72,8 @@ export function letterOf(query: QueryContent, context: LetterContext): Letter {
     opening:
       `I have checked your statement for ${period}${context.reference ? ` (reference ${context.reference})` : ''} against my own record of each day ` +
       `and the rate card in force on it. ${count === 1 ? 'This difference is' : `These ${count} differences are`} not explained by the statement:`,
-    items: query.items.map(itemOf),
+    items: differences.map(itemOf),
+    evidence: query.items.filter(isEvidenceItem).map((item) => `${item.date === null ? 'Whole statement' : formatWeekdayDate(item.date)}: ${item.words}`),
     total: query.total >= 0 ? `Total owed to me: ${formatPence(query.total)}` : `Total: ${amountWords(query.total)}`,
     closing: 'Please pay the total with the next statement or tell me in writing why it is not due. I keep my own dated record of each day.',
     signature: context.from,
@@ -90,6 +95,7 @@ export function letterText(letter: Letter): string {
     ...items,
     '',
     letter.total,
+    ...(letter.evidence.length > 0 ? ['', 'Evidence I kept at the time:', ...letter.evidence.map((line) => `- ${line}`)] : []),
     '',
     letter.closing,
     ...(letter.signature ? ['', letter.signature] : []),

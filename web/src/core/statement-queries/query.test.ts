@@ -27,7 +27,7 @@ describe('making a query', () => {
       ['linesAgainstTotal', null, 25, null],
     ]);
     expect(query.total).toBe(450 - 700 + 25);
-    expect(query).toMatchObject({ statementCheckId: 'check-1', madeOn: '2026-03-20', itemsVersion: 1, ...untracked });
+    expect(query).toMatchObject({ statementCheckId: 'check-1', madeOn: '2026-03-20', itemsVersion: 2, ...untracked });
     expect(firstBrokenLink(query.items)).toBeNull();
     // The records behind a difference stay on the device's check, not in the frozen letter.
     expect(Object.keys(query.items[0]!).sort()).toEqual(['amount', 'cardRate', 'date', 'hash', 'kind', 'logged', 'paid', 'words']);

@@ -3,10 +3,15 @@
 // (sent, answered, paid back on a later statement, closed). Pure functions of records.
 import type { Difference, DifferenceKind } from '@/core/statement-lines/match-statement';
 import { addDays } from '@/lib/week';
+import { evidenceToRecord, type EvidenceRecord } from '@/core/evidence/evidence';
 import { chainItems, type ChainedItem } from './chain';
 
-/** The item layout and chain rule the server checks (its `itemsVersion`). */
-export const ITEMS_VERSION = 1;
+/**
+ * The item layout and chain rule the server checks (its `itemsVersion`): version 2 chains the
+ * evidence kept on the queried days and lines after the differences (version 1 queries, made
+ * before evidence, still verify).
+ */
+export const ITEMS_VERSION = 2;
 
 export interface QueryTracking {
   sentOn: string | null;
@@ -41,11 +46,17 @@ export function canQuery(differences: readonly Difference[]): boolean {
   return queriedDifferences(differences).length > 0;
 }
 
-/** The query "Query this" makes today, its items frozen and chained; null with nothing to ask. */
-export function makeQuery(statementCheckId: string, differences: readonly Difference[], madeOn: string): QueryContent | null {
+/**
+ * The query "Query this" makes today, its items frozen and chained: the differences, then the
+ * evidence kept on the days and lines they name, as it is now; null with nothing to ask.
+ */
+export function makeQuery(statementCheckId: string, differences: readonly Difference[], madeOn: string, evidence: readonly EvidenceRecord[] = []): QueryContent | null {
   const queried = queriedDifferences(differences);
   if (queried.length === 0) return null;
-  const items = chainItems(queried.map(({ date, kind, words, logged, paid, cardRate, amount }) => ({ date, kind, words, logged, paid, cardRate, amount })));
+  const items = chainItems([
+    ...queried.map(({ date, kind, words, logged, paid, cardRate, amount }) => ({ date, kind, words, logged, paid, cardRate, amount })),
+    ...evidenceToRecord(queried, evidence),
+  ]);
   return {
     statementCheckId,
     madeOn,

@@ -378,7 +378,7 @@ describe('DashboardPage', () => {
     expect(screen.getByRole('link', { name: 'Log mileage' })).toHaveAttribute('href', '/app/spending?view=mileage&add=1');
     expect(await within(recent()).findByText(/No entries yet/)).toBeInTheDocument();
     expect(screen.queryByRole('heading', { name: 'Reminders' })).not.toBeInTheDocument();
-    await handle.db.receiptPhotos.put({ id: 'r1', expenseId: 'e', blob: new Blob(['x']), type: 'image/jpeg', bytes: 1, createdAt: 1, uploadedAt: null, error: 'Not an image' });
+    await handle.db.receiptPhotos.put({ id: 'r1', holderId: 'e', blob: new Blob(['x']), type: 'image/jpeg', bytes: 1, createdAt: 1, uploadedAt: null, error: 'Not an image' });
     expect(await screen.findByRole('heading', { name: 'Reminders' })).toBeInTheDocument();
     expect(screen.getByText('1 receipt photo could not be uploaded')).toBeInTheDocument();
   });

@@ -1,6 +1,6 @@
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import { Pencil, Trash2 } from 'lucide-react';
-import { useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Button } from '@/components/button';
 import type { PaySetup } from '@/lib/sync-react/use-pay-setup';
 import type { LocalEntry } from '@/sync/types';
@@ -17,6 +17,8 @@ interface EntriesViewProps {
   onEdited: (entry: LocalEntry) => void;
   /** An entry to open in its editor at once (the same-day notice's "Open that day"). */
   initialEditing?: string | null;
+  /** What the screen shows under a day's editor (History: the day's evidence). */
+  besideEditor?: ((entry: LocalEntry) => ReactNode) | undefined;
 }
 
 /** A card's height before it is measured; real heights replace it as rows render. */
@@ -27,7 +29,7 @@ const ESTIMATED_ROW_PX = 150;
  * rows near the screen are in the page (ten years of daily entries is 3,650 cards), scrolled
  * with the window so the page scrolls as any other.
  */
-export function EntriesView({ entries, parkedReasons, pay, onDelete, onEdited, initialEditing = null }: EntriesViewProps) {
+export function EntriesView({ entries, parkedReasons, pay, onDelete, onEdited, initialEditing = null, besideEditor }: EntriesViewProps) {
   const [editing, setEditing] = useState<string | null>(initialEditing);
   const listRef = useRef<HTMLOListElement>(null);
   const [offset, setOffset] = useState(0);
@@ -48,14 +50,17 @@ export function EntriesView({ entries, parkedReasons, pay, onDelete, onEdited, i
   const rows = virtualizer.getVirtualItems();
   const editor = (entry: LocalEntry) =>
     editing === entry.id ? (
-      <EntryEditor
-        entry={entry}
-        pay={pay}
-        onDone={(saved) => {
-          setEditing(null);
-          if (saved) onEdited(entry);
-        }}
-      />
+      <>
+        <EntryEditor
+          entry={entry}
+          pay={pay}
+          onDone={(saved) => {
+            setEditing(null);
+            if (saved) onEdited(entry);
+          }}
+        />
+        {besideEditor?.(entry)}
+      </>
     ) : null;
   return (
     <ol ref={listRef} className={styles.rows} style={{ height: virtualizer.getTotalSize() }} aria-label="Entries">

@@ -16,7 +16,7 @@ import type { DeductionRepeat, ExpenseCategory, LocalCourier, LocalExpense, Loca
 import { saveExpense } from './commands';
 import { blankExpenseForm, expenseFormOf, expenseFormSchema, MAX_NOTE_CHARS, photoMessages } from './expense-form-schema';
 import { categoryLabel } from './expense-words';
-import { prepareReceipt } from './receipt-image';
+import { prepareReceipt } from '@/lib/receipt-image';
 import { FormReceipt } from './receipt-photos';
 import recordForm from '@/components/record-form.module.css';
 import styles from './expenses.module.css';
@@ -173,7 +173,7 @@ export function ExpenseForm({ editing, couriers, vehicles, today, onSaved, onCan
                 <FormReceipt
                   key={id}
                   blob={picked?.blob}
-                  stored={picked || !editing ? undefined : { id, expenseId: editing.id }}
+                  stored={picked || !editing ? undefined : { id, holderId: editing.id }}
                   name={`Receipt photo ${index + 1} of ${values.receipts.length}`}
                   onRemove={() => removePhoto(id)}
                 />

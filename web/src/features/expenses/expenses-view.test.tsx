@@ -57,7 +57,7 @@ describe('ExpensesView', () => {
     expect(put).toMatchObject({ name: 'expense.put', args: { amount: 4_550, category: 'fuel', note: 'Diesel', repeat: 'once', courierId: null, vehicleId: null } });
     const receipts = (put?.args as { receipts: string[] }).receipts;
     expect(receipts).toHaveLength(1);
-    expect(await app.handle.db.receiptPhotos.get(receipts[0]!)).toMatchObject({ expenseId: put?.recordId, bytes: 1234, uploadedAt: null, error: null });
+    expect(await app.handle.db.receiptPhotos.get(receipts[0]!)).toMatchObject({ holderId: put?.recordId, bytes: 1234, uploadedAt: null, error: null });
     expect(app.handle.requestSync).toHaveBeenCalled();
     // Asked once: the form does not open again on a reload.
     expect(app.router.state.location.search).toBe('?view=expenses');

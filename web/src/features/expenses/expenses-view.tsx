@@ -208,7 +208,7 @@ function ExpenseItem({ day, couriers, vehicles, onEdit, onDelete }: ExpenseItemP
             <StoredReceipt
               key={id}
               id={id}
-              expenseId={expense.id}
+              holderId={expense.id}
               name={`Receipt photo ${index + 1} of ${count}`}
               onRetry={() => void retryReceiptUpload(handle, id)}
               onRemove={() => void removeReceipt(handle, expense, id)}

@@ -8,7 +8,7 @@ import styles from './expenses.module.css';
 
 interface StoredReceiptProps {
   id: string;
-  expenseId: string;
+  holderId: string;
   /** Which photo of how many, for the words a screen reader says: "Receipt photo 2 of 3". */
   name: string;
   onRetry: () => void;
@@ -19,8 +19,8 @@ interface StoredReceiptProps {
  * A receipt photo of a saved expense, from the device: tap to see it large. Says when it still
  * waits to upload, or why the server refused it, with Try again and Remove photo.
  */
-export function StoredReceipt({ id, expenseId, name, onRetry, onRemove }: StoredReceiptProps) {
-  const receipt = useReceipt(id, expenseId);
+export function StoredReceipt({ id, holderId, name, onRetry, onRemove }: StoredReceiptProps) {
+  const receipt = useReceipt(id, holderId);
   const [open, setOpen] = useState(false);
   return (
     <li className={styles.receipt} data-state={receipt.state}>
@@ -57,7 +57,7 @@ interface FormReceiptProps {
   /** A photo picked in this form, not saved yet. */
   blob?: Blob | undefined;
   /** A photo the expense already has. */
-  stored?: { id: string; expenseId: string } | undefined;
+  stored?: { id: string; holderId: string } | undefined;
   name: string;
   onRemove: () => void;
 }
@@ -71,8 +71,8 @@ function NewFormReceipt({ blob, name, onRemove }: { blob: Blob | undefined; name
   return <FormThumb url={useObjectUrl(blob)} name={name} onRemove={onRemove} />;
 }
 
-function StoredFormReceipt({ id, expenseId, name, onRemove }: { id: string; expenseId: string; name: string; onRemove: () => void }) {
-  return <FormThumb url={useReceipt(id, expenseId).url} name={name} onRemove={onRemove} />;
+function StoredFormReceipt({ id, holderId, name, onRemove }: { id: string; holderId: string; name: string; onRemove: () => void }) {
+  return <FormThumb url={useReceipt(id, holderId).url} name={name} onRemove={onRemove} />;
 }
 
 function FormThumb({ url, name, onRemove }: { url: string | null; name: string; onRemove: () => void }) {

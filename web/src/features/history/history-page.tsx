@@ -17,6 +17,7 @@ import { useEntries } from '@/features/entries/use-entries';
 import { deleteCheck, restoreCheck } from '@/features/statement-checks/commands';
 import { StatementChecksView } from '@/features/statement-checks/statement-checks-view';
 import { useStatementChecks } from '@/features/statement-checks/use-statement-checks';
+import { EvidenceSection } from '@/features/evidence/evidence-section';
 import { parkedReasonsByRecord, useParkedChanges } from '@/features/parked-changes/use-parked-changes';
 import { usePaySetup } from '@/lib/sync-react/use-pay-setup';
 import { useProfile, useSettings } from '@/lib/sync-react/use-profile';
@@ -211,6 +212,7 @@ export function HistoryPage() {
               onDelete={(entry) => void remove({ kind: 'entry', record: entry })}
               onEdited={() => setNotice('Entry updated')}
               initialEditing={openEditor}
+              besideEditor={(entry) => <EvidenceSection holder={{ entryId: entry.id }} about={`the day ${formatShortDate(entry.date)}`} />}
             />
           )}
         </>

@@ -65,6 +65,12 @@ function fullExport(): JsonExport {
         ...stamps,
       },
     ],
+    evidence: [
+      {
+        id: 'ev1', entryId: null, statementLineId: 'l1', statementQueryId: null, type: 'waiting', recordedAt: '2025-03-05T06:40:00.000Z', text: '',
+        photoId: null, purpose: null, minutes: 55, place: 'Depot', fromWhom: '', ...stamps,
+      },
+    ],
     mileage: [{ id: 'm1', date: '2025-03-05', vehicleId: 'van1', courierId: 'evri', odometerStart: 10, odometerEnd: 90, businessMiles: 70, commuteMiles: 10, note: '', ...stamps }],
     fuelFill: [{ id: 'ff1', date: '2025-03-05', vehicleId: 'van1', unit: 'litres', quantity: 45_670, cost: 6_845, odometer: 90, full: true, note: '', ...stamps }],
     },
@@ -104,6 +110,7 @@ function contentsOf(file: JsonExport): Record<string, unknown[]> {
     sentUpdate: strip(file.sentUpdates),
     fuelFill: strip(file.fuelFills),
     statementQuery: strip(file.statementQueries),
+    evidence: strip(file.evidence),
   };
 }
 
@@ -117,7 +124,7 @@ describe('importing our JSON export', () => {
     const plan = planImport(parsed(file), emptyDevice(), noNewIds);
     expect(plan.invalid).toEqual([]);
     expect(plan.duplicates).toEqual([]);
-    expect(plan.added).toEqual({ courier: 2, vehicle: 1, rateCard: 2, deduction: 1, entry: 3, invoice: 1, expense: 1, mileage: 1, statementLine: 1, statementFormat: 1, sentUpdate: 1, fuelFill: 1, statementQuery: 1 });
+    expect(plan.added).toEqual({ courier: 2, vehicle: 1, rateCard: 2, deduction: 1, entry: 3, invoice: 1, expense: 1, mileage: 1, statementLine: 1, statementFormat: 1, sentUpdate: 1, fuelFill: 1, statementQuery: 1, evidence: 1 });
     const written: Record<string, unknown[]> = {};
     for (const write of plan.writes) (written[write.kind] ??= []).push({ id: write.id, ...write.content });
     expect(written).toEqual(contentsOf(file));
@@ -145,7 +152,7 @@ describe('importing our JSON export', () => {
     const first = planImport(parsed(file), emptyDevice(), noNewIds);
     const second = planImport(parsed(file), withWrites(emptyDevice(), first.writes), noNewIds);
     expect(second.writes).toEqual([]);
-    expect(second.duplicates).toHaveLength(17);
+    expect(second.duplicates).toHaveLength(18);
     expect(second.duplicates[0]).toEqual({ place: 'Courier 1', reason: 'The same courier (same id) is already on this device' });
   });
 
@@ -244,7 +251,7 @@ describe('importing our JSON export', () => {
 
     const second = planImport(parsed(file), withWrites(device, first.writes), fresh, { keepIds: false });
     expect(second.writes).toEqual([]);
-    expect(second.duplicates).toHaveLength(17);
+    expect(second.duplicates).toHaveLength(18);
   });
 
   it('refuses a file that is not our export, or is from a newer version', () => {

@@ -79,6 +79,7 @@ describe('JSON export', () => {
       sentUpdates: [],
       fuelFills: [],
       statementQueries: [],
+      evidence: [],
     });
   });
 

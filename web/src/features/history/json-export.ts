@@ -63,13 +63,15 @@ type Exported<C> = C & { id: string; createdAt: string; updatedAt: string };
 /**
  * A kind's list in the file: its name made plural (`fuelFill` → `fuelFills`, `statementQuery` →
  * `statementQueries`, `invoice` → `invoices`, which holds the statement checks), except the
- * mileage log's, which was always `mileage`. The names are the file format, as in every file
- * already written.
+ * nouns English does not count: the mileage log's, which was always `mileage`, and `evidence`.
+ * The names are the file format, as in every file already written.
  */
-type ListName<K extends string> = K extends 'mileage' ? K : K extends `${infer Stem}y` ? `${Stem}ies` : `${K}s`;
+type Uncounted = 'mileage' | 'evidence';
+type ListName<K extends string> = K extends Uncounted ? K : K extends `${infer Stem}y` ? `${Stem}ies` : `${K}s`;
 
 function listName<K extends RecordKind>(kind: K): ListName<K> {
-  return (kind === 'mileage' ? kind : kind.endsWith('y') ? `${kind.slice(0, -1)}ies` : `${kind}s`) as ListName<K>;
+  const uncounted: readonly string[] = ['mileage', 'evidence'] satisfies Uncounted[];
+  return (uncounted.includes(kind) ? kind : kind.endsWith('y') ? `${kind.slice(0, -1)}ies` : `${kind}s`) as ListName<K>;
 }
 
 /** Each kind's list in the file and the word for one of its records (the import's "Entry 3"). */
@@ -133,6 +135,14 @@ const IN_FILE: { [K in RecordKind]?: InFile<RecordContents[K]> } = {
   },
   // A query goes with the statement check it is about.
   statementQuery: { keeps: (q, _from, _to, kept) => kept('invoice', q.statementCheckId), order: [(q) => q.madeOn, (q) => q.createdAt, (q) => q.id] },
+  // Evidence goes with the day, statement line or query it is about.
+  evidence: {
+    keeps: (e, _from, _to, kept) =>
+      (e.entryId !== null && kept('entry', e.entryId)) ||
+      (e.statementLineId !== null && kept('statementLine', e.statementLineId)) ||
+      (e.statementQueryId !== null && kept('statementQuery', e.statementQueryId)),
+    order: [(e) => e.recordedAt, (e) => e.id],
+  },
 };
 
 /**

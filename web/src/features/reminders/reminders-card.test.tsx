@@ -33,9 +33,9 @@ describe('RemindersCard', () => {
     // Worked the same weekday for 5 weeks, then missed it a week ago.
     for (const weeksBack of [2, 3, 4, 5, 6]) await saveEntry(handle.db, entry(addDays(today, -7 * weeksBack)));
     await handle.db.receiptPhotos.bulkPut([
-      { id: 'r1', expenseId: 'e', blob: new Blob(['x']), type: 'image/jpeg', bytes: 1, createdAt: 1, uploadedAt: null, error: null },
-      { id: 'r2', expenseId: 'e', blob: new Blob(['x']), type: 'image/jpeg', bytes: 1, createdAt: 1, uploadedAt: null, error: null },
-      { id: 'r3', expenseId: 'e', blob: new Blob(['x']), type: 'image/jpeg', bytes: 1, createdAt: 1, uploadedAt: 5, error: null },
+      { id: 'r1', holderId: 'e', blob: new Blob(['x']), type: 'image/jpeg', bytes: 1, createdAt: 1, uploadedAt: null, error: null },
+      { id: 'r2', holderId: 'e', blob: new Blob(['x']), type: 'image/jpeg', bytes: 1, createdAt: 1, uploadedAt: null, error: null },
+      { id: 'r3', holderId: 'e', blob: new Blob(['x']), type: 'image/jpeg', bytes: 1, createdAt: 1, uploadedAt: 5, error: null },
     ]);
     const app = renderWithSync(<RemindersCard />, { handle });
 

@@ -18,14 +18,16 @@ import { localDay } from '@/lib/week';
 import { useEntries } from '@/features/entries/use-entries';
 import { useStatementChecks } from '@/features/statement-checks/use-statement-checks';
 import { StatementImport } from '@/features/statement-lines/statement-import';
+import { EvidenceSection } from '@/features/evidence/evidence-section';
 import { StatementLinesList } from '@/features/statement-lines/statement-lines-list';
+import { lineWords } from '@/features/statement-lines/words';
 import { TypedLineForm } from '@/features/statement-lines/typed-line-form';
 import { useStatementLines } from '@/features/statement-lines/use-statement-lines';
 import { formatPence, formatShortDate } from '@/lib/format';
 import { historyDay, historyView, statementQueryPage } from '@/lib/paths';
 import { periodWords } from '@/core/pay-periods/pay-period';
 import { usePaySetup } from '@/lib/sync-react/use-pay-setup';
-import type { LocalEntry } from '@/sync/types';
+import type { LocalEntry, LocalStatementLine } from '@/sync/types';
 import styles from './statement-detail-page.module.css';
 
 export function StatementDetailPage() {
@@ -100,7 +102,7 @@ export function StatementDetailPage() {
         ) : (
           <ol className={styles.differences} aria-label="Differences">
             {match.differences.map((d, index) => (
-              <DifferenceRow key={`${d.kind}-${d.date ?? ''}-${index}`} difference={d} open={opened === index} onToggle={() => setOpened(opened === index ? null : index)} entries={entries} />
+              <DifferenceRow key={`${d.kind}-${d.date ?? ''}-${index}`} difference={d} open={opened === index} onToggle={() => setOpened(opened === index ? null : index)} entries={entries} lines={lines} />
             ))}
             <li className={styles.total}>
               <span>Total of the differences</span>
@@ -141,8 +143,9 @@ export function StatementDetailPage() {
   );
 }
 
-function DifferenceRow({ difference: d, open, onToggle, entries }: { difference: Difference; open: boolean; onToggle: () => void; entries: readonly LocalEntry[] }) {
+function DifferenceRow({ difference: d, open, onToggle, entries, lines }: { difference: Difference; open: boolean; onToggle: () => void; entries: readonly LocalEntry[]; lines: readonly LocalStatementLine[] }) {
   const days = entries.filter((e) => d.entryIds.includes(e.id));
+  const linesBehind = lines.filter((l) => d.lineIds.includes(l.id));
   const records = d.entryIds.length + d.lineIds.length;
   return (
     <li className={styles.row} data-kind={d.kind}>
@@ -174,6 +177,13 @@ function DifferenceRow({ difference: d, open, onToggle, entries }: { difference:
               {d.lineIds.length} statement {d.lineIds.length === 1 ? 'line' : 'lines'} (highlighted below)
             </a>
           ) : null}
+          {/* What the driver kept at the time, on each record behind the difference: "Query this" records it with the query. */}
+          {days.map((day) => (
+            <EvidenceSection key={day.id} level={3} holder={{ entryId: day.id }} about={`your day ${formatShortDate(day.date)}`} />
+          ))}
+          {linesBehind.map((line) => (
+            <EvidenceSection key={line.id} level={3} holder={{ statementLineId: line.id }} about={`the statement line ${lineWords(line)} of ${formatShortDate(line.date)}`} />
+          ))}
         </div>
       ) : null}
     </li>

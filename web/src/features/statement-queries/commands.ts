@@ -8,10 +8,16 @@ import { deleteRecord, saveRecord, undoDelete } from '@/sync/commands';
 import type { SyncHandle } from '@/sync/coordinator';
 import type { LocalStatementQuery } from '@/sync/types';
 
-/** "Query this": the query made today from the check's differences; null when there is nothing to ask. */
+/**
+ * "Query this": the query made today from the check's differences, recording the evidence kept
+ * on the days and lines they name as it is now; null when there is nothing to ask.
+ */
 export async function makeStatementQuery(handle: SyncHandle, statementCheckId: string, differences: readonly Difference[], today: string): Promise<LocalStatementQuery | null> {
-  const content = makeQuery(statementCheckId, differences, today);
-  return content ? saveRecord(handle.db, 'statementQuery', content) : null;
+  return handle.db.transaction('rw', [handle.db.evidence, handle.db.statementQueries, handle.db.outbox], async () => {
+    const evidence = await handle.db.evidence.where('deleted').equals(0).toArray();
+    const content = makeQuery(statementCheckId, differences, today, evidence);
+    return content ? saveRecord(handle.db, 'statementQuery', content) : null;
+  });
 }
 
 /** A change to the query's tracking (sent, answered, paid back, closed, note). */

@@ -11,13 +11,16 @@ import { FormAlert } from '@/components/form-alert';
 import { Page } from '@/components/page';
 import { SelectField, TextAreaField, TextField } from '@/components/text-field';
 import { periodWords } from '@/core/pay-periods/pay-period';
+import { evidenceChanges, isEvidenceItem } from '@/core/evidence/evidence';
 import { firstBrokenLink } from '@/core/statement-queries/chain';
 import { letterOf, letterText, recordedWords } from '@/core/statement-queries/letter';
 import { QUERY_REMINDER_DAYS, queryStage, STAGE_WORDS, stillOwed } from '@/core/statement-queries/query';
+import { EvidencePhoto, EvidenceSection } from '@/features/evidence/evidence-section';
+import { useAllEvidence } from '@/features/evidence/use-evidence';
 import { useStatementChecks } from '@/features/statement-checks/use-statement-checks';
 import { trackStatementQuery } from '@/features/statement-queries/commands';
 import { useStatementQueries } from '@/features/statement-queries/use-statement-queries';
-import { formatPence } from '@/lib/format';
+import { formatPence, formatShortDate } from '@/lib/format';
 import { statementCheckPage } from '@/lib/paths';
 import { saveQueryReminderDays } from '@/lib/sync-react/doc-commands';
 import { usePaySetup } from '@/lib/sync-react/use-pay-setup';
@@ -55,6 +58,8 @@ export function StatementQueryPage() {
         Statement check
       </Link>
       <QueryLetter query={query} check={check} courierName={courier?.name ?? 'the courier'} from={profile?.displayName ?? ''} />
+      <RecordedEvidence query={query} />
+      <EvidenceSection holder={{ statementQueryId: query.id }} about="this query" hint="Kept on the query after it was made: listed here, not in its recorded chain." />
       <Tracking key={`${query.id}-${query.updatedAt}`} query={query} later={later} courierName={courier?.name ?? ''} />
       <ReminderDays />
     </Page>
@@ -130,6 +135,45 @@ function QueryLetter({ query, check, courierName, from }: { query: LocalStatemen
         <p className={styles.hint}>{letter.recorded}</p>
       </article>
     </>
+  );
+}
+
+/**
+ * The evidence the query recorded when it was made (kept on the days and lines it names), each
+ * checked against the item as it is now: a change or a removal since is said.
+ */
+function RecordedEvidence({ query }: { query: LocalStatementQuery }) {
+  const all = useAllEvidence();
+  const recorded = query.items.filter(isEvidenceItem);
+  if (recorded.length === 0 || all === undefined) return null;
+  const changes = new Map(evidenceChanges(query.items, all).map((c) => [c.id, c]));
+  const byId = new Map(all.map((e) => [e.id, e]));
+  return (
+    <section className={styles.chain} aria-labelledby="recorded-evidence-title">
+      <h2 id="recorded-evidence-title" className={styles.letterTitle}>
+        Evidence recorded with the query
+      </h2>
+      <ul className={styles.evidence} aria-label="Evidence recorded with the query">
+        {recorded.map((item) => {
+          const change = changes.get(item.logged);
+          const now = byId.get(item.logged);
+          return (
+            <li key={item.logged} className={styles.evidenceItem}>
+              {now?.photoId ? <EvidencePhoto id={now.photoId} holderId={now.id} name={item.words} /> : null}
+              <span className={styles.evidenceWords}>
+                {item.date ? `${formatShortDate(item.date)}: ` : ''}
+                {item.words}
+              </span>
+              {change ? (
+                <p className={styles.changed} role="status">
+                  {change.state === 'removed' ? `Evidence item “${item.words}” was removed since the query was made.` : `Evidence item “${item.words}” changed since the query was made.`}
+                </p>
+              ) : null}
+            </li>
+          );
+        })}
+      </ul>
+    </section>
   );
 }
 

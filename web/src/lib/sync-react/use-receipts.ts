@@ -16,12 +16,12 @@ export interface ReceiptView {
 }
 
 /**
- * One receipt photo of an expense. A photo this device lacks (taken on another one) is fetched
+ * One photo of an expense or an evidence item. A photo this device lacks (taken on another one) is fetched
  * once from the server and kept, so it shows offline from then on; while it cannot be fetched
  * (offline, or the other device has not uploaded it yet) it is 'missing' and retried after the
  * next sync or when the network returns.
  */
-export function useReceipt(id: string, expenseId: string): ReceiptView {
+export function useReceipt(id: string, holderId: string): ReceiptView {
   const { db } = useSyncHandle();
   const photo = useLiveQuery(async () => (await db.receiptPhotos.get(id)) ?? null, [db, id]);
   const url = useObjectUrl(photo?.blob);
@@ -34,13 +34,13 @@ export function useReceipt(id: string, expenseId: string): ReceiptView {
   useEffect(() => {
     if (!absent || !online) return;
     let current = true;
-    cacheReceipt(db, id, expenseId).catch(() => {
+    cacheReceipt(db, id, holderId).catch(() => {
       if (current) setFailedFetch(id);
     });
     return () => {
       current = false;
     };
-  }, [db, id, expenseId, absent, online, lastSyncAt]);
+  }, [db, id, holderId, absent, online, lastSyncAt]);
 
   if (photo === undefined) return { url: null, state: 'loading', error: null };
   if (photo === null) return { url: null, state: failedFetch === id || !online ? 'missing' : 'loading', error: null };

@@ -128,13 +128,20 @@ impl ReceiptStore for PgStore {
         let client = self.client().await?;
         let rows = client
             .query(
-                // Each live expense of a user with old receipts is parsed once per sweep, not
-                // once per receipt.
+                // Each live expense or evidence item of a user with old receipts is parsed once
+                // per sweep, not once per receipt. An expense lists its photos, an evidence item
+                // names its one.
                 "WITH listed AS MATERIALIZED (
                      SELECT r.user_id,
                             jsonb_array_elements_text(r.content::jsonb -> 'receipts')::uuid AS id
                      FROM records r
                      WHERE r.kind = 'expense' AND NOT r.deleted
+                       AND r.user_id IN (SELECT user_id FROM receipts WHERE created_at < $1)
+                     UNION ALL
+                     SELECT r.user_id, (r.content::jsonb ->> 'photoId')::uuid AS id
+                     FROM records r
+                     WHERE r.kind = 'evidence' AND NOT r.deleted
+                       AND r.content::jsonb ->> 'photoId' IS NOT NULL
                        AND r.user_id IN (SELECT user_id FROM receipts WHERE created_at < $1))
                  DELETE FROM receipts WHERE (user_id, id) IN (
                      SELECT rc.user_id, rc.id FROM receipts rc

@@ -124,13 +124,21 @@ impl ReceiptStore for SqliteStore {
         self.writer
             .write(move |conn| {
                 let mut stmt = conn
-                    // Each live expense of a user with old receipts is read once per sweep,
-                    // not once per receipt.
+                    // Each live expense or evidence item of a user with old receipts is read
+                    // once per sweep, not once per receipt. An expense lists its photos, an
+                    // evidence item names its one.
                     .prepare_cached(
                         "WITH listed (user_id, id) AS (
                              SELECT r.user_id, receipt.value
                              FROM records r, json_each(r.content, '$.receipts') receipt
                              WHERE r.kind = 'expense' AND r.deleted = 0
+                               AND r.user_id IN (SELECT user_id FROM receipts
+                                                 WHERE created_at < ?1)
+                             UNION ALL
+                             SELECT r.user_id, json_extract(r.content, '$.photoId')
+                             FROM records r
+                             WHERE r.kind = 'evidence' AND r.deleted = 0
+                               AND json_extract(r.content, '$.photoId') IS NOT NULL
                                AND r.user_id IN (SELECT user_id FROM receipts
                                                  WHERE created_at < ?1))
                          DELETE FROM receipts WHERE (user_id, id) IN (

@@ -27,6 +27,10 @@ pub struct Row {
     pub invalid: fn(&Targets) -> Vec<Invalid>,
     /// Every field of `valid` is required: a put leaving any one out is refused.
     pub every_field_required: bool,
+    /// Exactly one of `references` names a record, the others null (evidence belongs to one
+    /// day, line or query): `valid` points through the first, the scenarios through each in
+    /// turn.
+    pub one_of_references: bool,
 }
 
 /// A content field naming a record of another (or the same) kind.
@@ -278,6 +282,7 @@ pub static TABLE: &[Row] = &[
             ]
         },
         every_field_required: false,
+        one_of_references: false,
     },
     Row {
         kind: "invoice",
@@ -361,6 +366,7 @@ pub static TABLE: &[Row] = &[
             cases
         },
         every_field_required: false,
+        one_of_references: false,
     },
     Row {
         kind: "courier",
@@ -383,6 +389,7 @@ pub static TABLE: &[Row] = &[
             )]
         },
         every_field_required: false,
+        one_of_references: false,
     },
     Row {
         kind: "rateCard",
@@ -427,6 +434,7 @@ pub static TABLE: &[Row] = &[
             ]
         },
         every_field_required: false,
+        one_of_references: false,
     },
     Row {
         kind: "deduction",
@@ -470,6 +478,7 @@ pub static TABLE: &[Row] = &[
             ]
         },
         every_field_required: false,
+        one_of_references: false,
     },
     Row {
         kind: "vehicle",
@@ -500,6 +509,7 @@ pub static TABLE: &[Row] = &[
             ]
         },
         every_field_required: true,
+        one_of_references: false,
     },
     Row {
         kind: "expense",
@@ -544,6 +554,7 @@ pub static TABLE: &[Row] = &[
             ]
         },
         every_field_required: true,
+        one_of_references: false,
     },
     Row {
         kind: "mileage",
@@ -592,6 +603,7 @@ pub static TABLE: &[Row] = &[
             ]
         },
         every_field_required: true,
+        one_of_references: false,
     },
     Row {
         kind: "statementLine",
@@ -633,6 +645,7 @@ pub static TABLE: &[Row] = &[
             ]
         },
         every_field_required: false,
+        one_of_references: false,
     },
     Row {
         kind: "statementFormat",
@@ -666,6 +679,7 @@ pub static TABLE: &[Row] = &[
             )]
         },
         every_field_required: false,
+        one_of_references: false,
     },
     Row {
         kind: "sentUpdate",
@@ -689,6 +703,7 @@ pub static TABLE: &[Row] = &[
             )]
         },
         every_field_required: false,
+        one_of_references: false,
     },
     Row {
         kind: "fuelFill",
@@ -738,6 +753,7 @@ pub static TABLE: &[Row] = &[
             ]
         },
         every_field_required: true,
+        one_of_references: false,
     },
     Row {
         kind: "statementQuery",
@@ -782,8 +798,79 @@ pub static TABLE: &[Row] = &[
             )]
         },
         every_field_required: false,
+        one_of_references: false,
+    },
+    Row {
+        kind: "evidence",
+        references: &[
+            to("entryId", "entry", false),
+            to("statementLineId", "statementLine", false),
+            to("statementQueryId", "statementQuery", false),
+        ],
+        valid: |id, t| evidence_args(id, t.of("entry")),
+        stored: |t| {
+            json!({"entryId": t.of("entry"), "statementLineId": null, "statementQueryId": null,
+                   "type": "waiting", "recordedAt": "2026-03-02T06:40:00.123Z", "text": "",
+                   "photoId": null, "purpose": null, "minutes": 55, "place": "Depot bay 3",
+                   "fromWhom": ""})
+        },
+        edit: |id, t| {
+            patched(
+                &evidence_args(id, t.of("entry")),
+                json!({"minutes": 70, "text": "Van not loaded until 07:35"}),
+            )
+        },
+        edited: |t| {
+            json!({"entryId": t.of("entry"), "statementLineId": null, "statementQueryId": null,
+                   "type": "waiting", "recordedAt": "2026-03-02T06:40:00.123Z",
+                   "text": "Van not loaded until 07:35", "photoId": null, "purpose": null,
+                   "minutes": 70, "place": "Depot bay 3", "fromWhom": ""})
+        },
+        invalid: |t| {
+            vec![
+                Invalid::field_names(
+                    json!({"id": "x", "entryId": t.of("entry"), "statementLineId": null,
+                           "statementQueryId": null, "type": "photo", "recordedAt": "today",
+                           "text": "a\u{7}", "photoId": "not-a-uuid", "purpose": "selfie",
+                           "minutes": 0, "place": "", "fromWhom": "Sam"}),
+                    &[
+                        "fromWhom",
+                        "id",
+                        "minutes",
+                        "photoId",
+                        "purpose",
+                        "recordedAt",
+                        "text",
+                    ],
+                ),
+                Invalid::message(
+                    patched(
+                        &evidence_args(&new_id(), t.of("entry")),
+                        json!({"entryId": null}),
+                    ),
+                    "Evidence belongs to exactly one day, statement line or query",
+                ),
+                Invalid::message(
+                    patched(
+                        &evidence_args(&new_id(), t.of("entry")),
+                        json!({"statementQueryId": t.of("statementQuery")}),
+                    ),
+                    "Evidence belongs to exactly one day, statement line or query",
+                ),
+            ]
+        },
+        every_field_required: true,
+        one_of_references: true,
     },
 ];
+
+/// Waiting time at the depot, kept on a day.
+pub fn evidence_args(id: &str, day: &str) -> Value {
+    json!({"id": id, "entryId": day, "statementLineId": null, "statementQueryId": null,
+           "type": "waiting", "recordedAt": "2026-03-02T06:40:00.123Z", "text": "",
+           "photoId": null, "purpose": null, "minutes": 55, "place": " Depot bay 3 ",
+           "fromWhom": ""})
+}
 
 pub fn courier_args(id: &str, name: &str) -> Value {
     json!({"id": id, "name": name, "colour": "#DC0032", "periodKind": "fourFourFive",

@@ -13,7 +13,7 @@ use super::{
     S, codes,
     common::{Backend, Reply, TestApp, spawn_app, spawn_app_with},
     content, cursor_now,
-    kinds::{Row, TABLE, Targets, row, write_once},
+    kinds::{Ref, Row, TABLE, Targets, row, write_once},
     mutation, new_id, pull, pull_all, pull_since, statuses, summarise,
 };
 
@@ -33,9 +33,27 @@ fn delete_of(kind: &str, id: &str) -> Value {
 /// may leave a nullable one null).
 fn pointing_at_all(row: &Row, id: &str, targets: &Targets) -> Value {
     let mut args = (row.valid)(id, targets);
+    if row.one_of_references {
+        // Only one may name a record: `valid`'s.
+        return args;
+    }
     for reference in row.references {
         args[reference.field] = json!(targets.of(reference.target));
     }
+    args
+}
+
+/// A valid put of `id` whose `reference` names its target in `targets` (as every other
+/// reference does, or, where only one may, none of them).
+fn pointing_through(row: &Row, reference: &Ref, id: &str, targets: &Targets) -> Value {
+    if !row.one_of_references {
+        return pointing_at_all(row, id, targets);
+    }
+    let mut args = (row.valid)(id, targets);
+    for other in row.references {
+        args[other.field] = Value::Null;
+    }
+    args[reference.field] = json!(targets.of(reference.target));
     args
 }
 
@@ -380,7 +398,7 @@ async fn other_accounts_records_are_untouchable_and_invisible(backend: Backend) 
         }
         // Her own ids, pointing at alice's records.
         for reference in row.references {
-            let mut args = pointing_at_all(row, &new_id(), &mallorys);
+            let mut args = pointing_through(row, reference, &new_id(), &mallorys);
             args[reference.field] = json!(alices.of(reference.target));
             attempts.push((
                 format!("{kind}.{} at alice's {}", reference.field, reference.kind),
@@ -480,7 +498,7 @@ async fn references_are_checked_in_push_order(backend: Backend) {
         let start = cursor_now(&app, &cookie).await;
         // Each reference alone pointing at nothing, refused alike twice: not recorded.
         for reference in row.references {
-            let mut args = pointing_at_all(row, &new_id(), &t);
+            let mut args = pointing_through(row, reference, &new_id(), &t);
             args[reference.field] = json!(new_id());
             let orphan = put_of(row, args);
             for _ in 0..2 {
@@ -693,7 +711,7 @@ async fn bad_input_is_refused_naming_every_problem(backend: Backend) {
             refused.push((format!("delete {odd}"), delete_of(kind, odd)));
         }
         for reference in row.references {
-            let mut args = pointing_at_all(row, &new_id(), &t);
+            let mut args = pointing_through(row, reference, &new_id(), &t);
             args[reference.field] = json!(NIL);
             refused.push((format!("{} nil", reference.field), put_of(row, args)));
         }
