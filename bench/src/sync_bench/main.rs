@@ -232,7 +232,11 @@ const UNTUNED: &[(&str, &str)] = &[("SQLITE_CACHE_MB", "2"), ("SQLITE_MMAP_MB", 
 /// with the round; with time-ordered and random ids, batches of 1 and 10.
 async fn grown_round(args: &Args, round: usize, seed: &Path, size: grown::Size, table: &mut Table) {
     let run_for = args.run_for;
-    let size = format!("{}k records, {}k users", size.records / 1000, size.users / 1000);
+    let size = format!(
+        "{}k records, {}k users",
+        size.records / 1000,
+        size.users / 1000
+    );
     for ids in [Ids::TimeOrdered, Ids::Random] {
         for batch in [1usize, 10] {
             let mut figures = [0.0f64; 3];
@@ -558,16 +562,19 @@ async fn grown_postgres_round(
                 let copy = postgres::copy_database(url, seed);
                 let copy_url = postgres::with_database(url, &copy);
                 let server = ours::start(&args.binary, Some(&copy_url)).await;
-                let users =
-                    with_couriers(&server.base, ours::guests(&server.base, 16).await).await;
+                let users = with_couriers(&server.base, ours::guests(&server.base, 16).await).await;
                 let rate = ours_rate_with(&server.base, &users, 16, batch, ids, run_for).await;
                 drop(server);
                 postgres::drop_database(url, &copy);
                 rate
             };
             let theirs = async {
-                let (pgbench, url, seed, content) =
-                    (pgbench.to_owned(), url.to_owned(), seed.to_owned(), content.clone());
+                let (pgbench, url, seed, content) = (
+                    pgbench.to_owned(),
+                    url.to_owned(),
+                    seed.to_owned(),
+                    content.clone(),
+                );
                 tokio::task::spawn_blocking(move || {
                     let copy = postgres::copy_database(&url, &seed);
                     let copy_url = postgres::with_database(&url, &copy);

@@ -203,7 +203,10 @@ pub fn pgbench_rate(
 /// `url` naming the database `name` instead of its own (host and options kept).
 pub fn with_database(url: &str, name: &str) -> String {
     let after_scheme = url.find("://").map_or(0, |i| i + 3);
-    let path = after_scheme + url[after_scheme..].find('/').unwrap_or(url.len() - after_scheme);
+    let path = after_scheme
+        + url[after_scheme..]
+            .find('/')
+            .unwrap_or(url.len() - after_scheme);
     let end = url[path..].find('?').map_or(url.len(), |i| path + i);
     format!("{}/{name}{}", &url[..path], &url[end..])
 }
@@ -212,7 +215,9 @@ pub fn with_database(url: &str, name: &str) -> String {
 fn database_exists(url: &str, name: &str) -> bool {
     let out = Command::new("psql")
         .args([url, "-Atc"])
-        .arg(format!("SELECT 1 FROM pg_database WHERE datname = '{name}'"))
+        .arg(format!(
+            "SELECT 1 FROM pg_database WHERE datname = '{name}'"
+        ))
         .output()
         .expect("psql");
     String::from_utf8_lossy(&out.stdout).trim() == "1"
@@ -220,14 +225,23 @@ fn database_exists(url: &str, name: &str) -> bool {
 
 /// The grown database on PostgreSQL (`grown.rs` says what it holds), made once under the name
 /// `bench30_grown_{key}` with the server's own migrations: a template for every round's copies.
-pub async fn grown_seed(binary: &std::path::Path, url: &str, size: crate::grown::Size, key: &str) -> String {
+pub async fn grown_seed(
+    binary: &std::path::Path,
+    url: &str,
+    size: crate::grown::Size,
+    key: &str,
+) -> String {
     let name = format!("bench30_grown_{key}");
     if database_exists(url, &name) {
         println!("Grown PostgreSQL database: {name} (cached)");
         return name;
     }
     let partial = format!("{name}_partial");
-    assert!(psql(url, None, &format!("DROP DATABASE IF EXISTS {partial}")));
+    assert!(psql(
+        url,
+        None,
+        &format!("DROP DATABASE IF EXISTS {partial}")
+    ));
     assert!(psql(url, None, &format!("CREATE DATABASE {partial}")));
     let partial_url = with_database(url, &partial);
     drop(crate::ours::start(binary, Some(&partial_url)).await);
@@ -242,7 +256,9 @@ pub async fn grown_seed(binary: &std::path::Path, url: &str, size: crate::grown:
         .to_string();
     // Ids time-ordered like the web app's, a user's from its first moment; rows in time order.
     let user_id = |u: &str| {
-        format!("(lpad(to_hex({first} - 1000 + {u} % 1000), 12, '0') || substr(md5('user' || {u}), 13))::uuid")
+        format!(
+            "(lpad(to_hex({first} - 1000 + {u} % 1000), 12, '0') || substr(md5('user' || {u}), 13))::uuid"
+        )
     };
     let sql = format!(
         "INSERT INTO users (id, email, is_anonymous, created_at, last_login, updated_at,
@@ -269,7 +285,11 @@ pub async fn grown_seed(binary: &std::path::Path, url: &str, size: crate::grown:
     );
     assert!(psql(&partial_url, None, &sql), "seeding {partial}");
     assert!(psql(&partial_url, None, "VACUUM ANALYZE"));
-    assert!(psql(url, None, &format!("ALTER DATABASE {partial} RENAME TO {name}")));
+    assert!(psql(
+        url,
+        None,
+        &format!("ALTER DATABASE {partial} RENAME TO {name}")
+    ));
     println!(
         "Grown PostgreSQL database: {name} made in {:.0} s",
         started.elapsed().as_secs_f64()
@@ -282,7 +302,11 @@ pub async fn grown_seed(binary: &std::path::Path, url: &str, size: crate::grown:
 pub fn copy_database(url: &str, seed: &str) -> String {
     let name = format!("bench30_copy_{}", uuid::Uuid::new_v4().simple());
     for _ in 0..50 {
-        if psql(url, None, &format!("CREATE DATABASE {name} TEMPLATE {seed} STRATEGY FILE_COPY")) {
+        if psql(
+            url,
+            None,
+            &format!("CREATE DATABASE {name} TEMPLATE {seed} STRATEGY FILE_COPY"),
+        ) {
             return name;
         }
         std::thread::sleep(std::time::Duration::from_millis(200));
@@ -291,7 +315,11 @@ pub fn copy_database(url: &str, seed: &str) -> String {
 }
 
 pub fn drop_database(url: &str, name: &str) {
-    psql(url, None, &format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"));
+    psql(
+        url,
+        None,
+        &format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"),
+    );
 }
 
 /// The users pgbench's script pushes as (`md5('u' || client_id)`), added to a grown copy.
@@ -313,10 +341,16 @@ mod tests {
     #[test]
     fn a_url_names_another_database() {
         assert_eq!(
-            with_database("postgresql:///delivery_test?host=/var/run/postgresql&user=root", "x"),
+            with_database(
+                "postgresql:///delivery_test?host=/var/run/postgresql&user=root",
+                "x"
+            ),
             "postgresql:///x?host=/var/run/postgresql&user=root"
         );
-        assert_eq!(with_database("postgres://u:p@h:5432/db", "x"), "postgres://u:p@h:5432/x");
+        assert_eq!(
+            with_database("postgres://u:p@h:5432/db", "x"),
+            "postgres://u:p@h:5432/x"
+        );
         assert_eq!(with_database("postgres://h", "x"), "postgres://h/x");
     }
 }

@@ -73,7 +73,10 @@ pub fn machine_mb() -> u64 {
     let limit_bytes = std::fs::read_to_string("/sys/fs/cgroup/memory.max")
         .ok()
         .and_then(|limit| limit.trim().parse::<u64>().ok());
-    match (total_kib.map(|kib| kib / 1024), limit_bytes.map(|b| b >> 20)) {
+    match (
+        total_kib.map(|kib| kib / 1024),
+        limit_bytes.map(|b| b >> 20),
+    ) {
         (Some(total), Some(limit)) => total.min(limit),
         (Some(mb), None) | (None, Some(mb)) => mb,
         (None, None) => UNKNOWN_MEMORY_MB,
@@ -87,19 +90,44 @@ mod tests {
     #[test]
     fn defaults_follow_the_machine_within_bounds() {
         // A 512 MB VPS, a 4 GB one, a 64 GB server.
-        assert_eq!(Memory::sized(None, None, 512), Memory { cache_mb: 8, mmap_mb: 64 });
-        assert_eq!(Memory::sized(None, None, 4_096), Memory { cache_mb: 64, mmap_mb: 512 });
-        assert_eq!(Memory::sized(None, None, 65_536), Memory { cache_mb: 64, mmap_mb: 1_024 });
+        assert_eq!(
+            Memory::sized(None, None, 512),
+            Memory {
+                cache_mb: 8,
+                mmap_mb: 64
+            }
+        );
+        assert_eq!(
+            Memory::sized(None, None, 4_096),
+            Memory {
+                cache_mb: 64,
+                mmap_mb: 512
+            }
+        );
+        assert_eq!(
+            Memory::sized(None, None, 65_536),
+            Memory {
+                cache_mb: 64,
+                mmap_mb: 1_024
+            }
+        );
     }
 
     #[test]
     fn configured_sizes_win() {
         assert_eq!(
             Memory::sized(Some(2), Some(0), 65_536),
-            Memory { cache_mb: 2, mmap_mb: 0 }
+            Memory {
+                cache_mb: 2,
+                mmap_mb: 0
+            }
         );
         assert_eq!(
-            Memory { cache_mb: 2, mmap_mb: 0 }.writer_pragmas(),
+            Memory {
+                cache_mb: 2,
+                mmap_mb: 0
+            }
+            .writer_pragmas(),
             "PRAGMA cache_size = -2048; PRAGMA mmap_size = 0;"
         );
     }

@@ -70,8 +70,7 @@ impl SqliteStore {
         memory: Memory,
     ) -> anyhow::Result<SqliteStore> {
         let path = path.to_owned();
-        tokio::task::spawn_blocking(move || Self::open_blocking(&path, synchronous, memory))
-            .await?
+        tokio::task::spawn_blocking(move || Self::open_blocking(&path, synchronous, memory)).await?
     }
 
     fn open_blocking(
@@ -280,7 +279,7 @@ mod tests {
             SqliteStore::open_with(&dir.path().join("db.sqlite"), Synchronous::Full, memory)
                 .await
                 .unwrap();
-        let pragma = |conn: &Connection, name: &str| -> StoreResult<i64> {
+        let pragma = |conn: &Connection, name: &str| -> crate::store::StoreResult<i64> {
             conn.query_row(&format!("PRAGMA {name}"), [], |r| r.get(0))
                 .map_err(db_err)
         };
