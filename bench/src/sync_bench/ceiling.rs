@@ -6,8 +6,10 @@
 //!   COMMIT, every statement (BEGIN, SAVEPOINT and COMMIT too) prepared once and cached — what a
 //!   server that batches its writers could reach.
 //!
-//! The tables are created here with the columns and keys the server has today, so the
-//! ceiling stays the same yardstick while the server's own schema changes.
+//! On a fresh database the tables are created here with the columns and keys the server has
+//! today, so the ceiling stays the same yardstick while the server's own schema changes. On a
+//! grown database (`grown.rs`) the ceiling runs on a copy of the very file our server starts
+//! from in that round: the server's own tables and keys, the same rows.
 
 use std::{
     path::Path,
@@ -17,7 +19,7 @@ use std::{
 use rusqlite::{Connection, OptionalExtension, params};
 use uuid::Uuid;
 
-use crate::days;
+use crate::days::{self, Ids};
 
 /// Pushes per COMMIT in the group-commit ceiling: one from each of 16 connections.
 pub const GROUP: usize = 16;
@@ -46,22 +48,30 @@ const SCHEMA: &str = "
 
 /// Mutations per second with one transaction and one fsync per push.
 pub fn per_push(dir: &Path, batch: usize, run_for: Duration) -> f64 {
-    let (conn, users) = open(dir, 1);
+    let (conn, users) = open(dir, 1, None);
     let started = Instant::now();
     let mut mutations = 0u64;
     let mut next = 0usize;
     while started.elapsed() < run_for {
         conn.execute_batch("BEGIN IMMEDIATE").unwrap();
-        push(&conn, &users[0], batch, &mut next);
+        push(&conn, &users[0], batch, &mut next, Ids::TimeOrdered);
         conn.execute_batch("COMMIT").unwrap();
         mutations += batch as u64;
     }
     mutations as f64 / started.elapsed().as_secs_f64()
 }
 
-/// Mutations per second with `GROUP` pushes (of different users) per transaction.
-pub fn group_commit(dir: &Path, batch: usize, run_for: Duration) -> f64 {
-    let (conn, users) = open(dir, GROUP);
+/// Mutations per second with `GROUP` pushes (of different users) per transaction, on a fresh
+/// database, or on the file `start` (a copy of it: `dir` is where the copy goes) with `GROUP`
+/// new users added to its own.
+pub fn group_commit(
+    dir: &Path,
+    start: Option<&Path>,
+    batch: usize,
+    ids: Ids,
+    run_for: Duration,
+) -> f64 {
+    let (conn, users) = open(dir, GROUP, start);
     let started = Instant::now();
     let mut mutations = 0u64;
     let mut next = 0usize;
@@ -75,7 +85,7 @@ pub fn group_commit(dir: &Path, batch: usize, run_for: Duration) -> f64 {
                 .unwrap()
                 .execute([])
                 .unwrap();
-            push(&conn, user, batch, &mut next);
+            push(&conn, user, batch, &mut next, ids);
             conn.prepare_cached("RELEASE push")
                 .unwrap()
                 .execute([])
@@ -87,13 +97,36 @@ pub fn group_commit(dir: &Path, batch: usize, run_for: Duration) -> f64 {
     mutations as f64 / started.elapsed().as_secs_f64()
 }
 
-fn open(dir: &Path, users: usize) -> (Connection, Vec<String>) {
-    let conn = Connection::open(dir.join(format!("ceiling-{}.db", Uuid::new_v4()))).unwrap();
-    conn.execute_batch(SCHEMA).unwrap();
+fn open(dir: &Path, users: usize, start: Option<&Path>) -> (Connection, Vec<String>) {
+    let path = dir.join(format!("ceiling-{}.db", Uuid::new_v4()));
     let ids: Vec<String> = (0..users).map(|_| Uuid::now_v7().to_string()).collect();
+    let Some(start) = start else {
+        let conn = Connection::open(path).unwrap();
+        conn.execute_batch(SCHEMA).unwrap();
+        for id in &ids {
+            conn.execute("INSERT INTO users (id) VALUES (?1)", [id])
+                .unwrap();
+        }
+        return (conn, ids);
+    };
+    std::fs::copy(start, &path).unwrap();
+    let conn = Connection::open(path).unwrap();
+    // As the server opens it (store/sqlite/mod.rs), with a page cache and a memory map at
+    // least as large as any the server sizes for itself (256 MiB, 1 GiB), so the ceiling
+    // stays a ceiling whatever SQLITE_CACHE_MB and SQLITE_MMAP_MB say.
+    conn.execute_batch(
+        "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;
+         PRAGMA cache_size = -262144; PRAGMA mmap_size = 1073741824;",
+    )
+    .unwrap();
     for id in &ids {
-        conn.execute("INSERT INTO users (id) VALUES (?1)", [id])
-            .unwrap();
+        // The server's users table: guests, as our server's pushing users are.
+        conn.execute(
+            "INSERT INTO users (id, is_anonymous, created_at, last_login, updated_at)
+             VALUES (?1, 1, 0, 0, 0)",
+            [id],
+        )
+        .unwrap();
     }
     (conn, ids)
 }
@@ -101,7 +134,7 @@ fn open(dir: &Path, users: usize) -> (Connection, Vec<String>) {
 /// One push of `batch` new entries, as the server runs it: the user's counters, then per
 /// mutation the replay check, the ownership check, the insert and the replay record, then the
 /// counters written back. Every statement is prepared once and cached.
-fn push(conn: &Connection, user: &str, batch: usize, next: &mut usize) {
+fn push(conn: &Connection, user: &str, batch: usize, next: &mut usize, ids: Ids) {
     let (mut seq, mut held): (i64, i64) = conn
         .prepare_cached("SELECT change_seq, record_count FROM users WHERE id = ?1")
         .unwrap()
@@ -109,9 +142,10 @@ fn push(conn: &Connection, user: &str, batch: usize, next: &mut usize) {
         .unwrap();
     let couriers = [user.to_owned()];
     for _ in 0..batch {
-        let day = days::day(*next % days::HISTORY_DAYS);
+        let mut day = days::day(*next % days::HISTORY_DAYS);
+        day.id = ids.new_id();
         *next += 1;
-        let mutation_id = days::new_id();
+        let mutation_id = ids.new_id();
         let recorded: Option<String> = conn
             .prepare_cached(
                 "SELECT result FROM applied_mutations WHERE user_id = ?1 AND mutation_id = ?2",

@@ -40,6 +40,33 @@ pub fn new_id() -> String {
     Uuid::now_v7().to_string()
 }
 
+/// Which ids a pushing client makes for its records and mutations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ids {
+    /// UUIDv7, as the web app sends: each new key lands at the end of its B-tree.
+    TimeOrdered,
+    /// UUIDv4, as an import, an old client or another tool may send: each new key lands on a
+    /// random leaf of a grown index.
+    Random,
+}
+
+impl Ids {
+    pub fn new_id(self) -> String {
+        match self {
+            Ids::TimeOrdered => Uuid::now_v7().to_string(),
+            Ids::Random => Uuid::new_v4().to_string(),
+        }
+    }
+
+    /// For table rows: "v7" or "v4".
+    pub fn label(self) -> &'static str {
+        match self {
+            Ids::TimeOrdered => "v7 ids",
+            Ids::Random => "v4 ids",
+        }
+    }
+}
+
 /// Day number `i` of the history (0 = 2016-01-01); `i` also drives every other field.
 pub fn day(i: usize) -> Day {
     let n = i64::try_from(i).expect("small index");

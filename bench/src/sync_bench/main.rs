@@ -15,6 +15,7 @@
 mod ceiling;
 mod compare;
 mod days;
+mod grown;
 mod load;
 mod ours;
 mod pocketbase;
@@ -28,6 +29,7 @@ use std::{
 };
 
 use bench::served::{Server, proc_status_kib};
+use days::Ids;
 use pocketbase::PocketBase;
 use stats::{Table, Target, Unit};
 
@@ -41,6 +43,8 @@ struct Args {
     rounds: usize,
     run_for: Duration,
     compare: Option<PathBuf>,
+    /// `--only grown`: only the grown-database figures (a quick look at a lever).
+    only_grown: bool,
 }
 
 fn parse_args() -> Args {
@@ -49,6 +53,7 @@ fn parse_args() -> Args {
         rounds: 6,
         run_for: Duration::from_secs(2),
         compare: None,
+        only_grown: false,
     };
     let mut given = std::env::args().skip(1);
     while let Some(flag) = given.next() {
@@ -60,6 +65,7 @@ fn parse_args() -> Args {
             "--rounds" => args.rounds = value.parse().expect("--rounds N"),
             "--seconds" => args.run_for = Duration::from_secs(value.parse().expect("--seconds N")),
             "--compare" => args.compare = Some(value.into()),
+            "--only" if value == "grown" => args.only_grown = true,
             other => panic!("unknown argument {other}"),
         }
     }
@@ -103,10 +109,23 @@ async fn main() {
             "PostgreSQL vs pgbench: no PostgreSQL reachable (TEST_DATABASE_URL) or no pgbench",
         );
     }
+    let size = grown::Size::from_env();
+    let (seed, key) = grown::sqlite_seed(&args.binary, size).await;
+    let pg_seed = match &postgres {
+        Some((url, _)) => Some(postgres::grown_seed(&args.binary, url, size, &key).await),
+        None => None,
+    };
     for round in 0..args.rounds {
         println!("\n## Round {} of {}", round + 1, args.rounds);
         // A/B order alternates, so drift over the run (heat, other load) falls on both sides.
         let ours_first = round % 2 == 0;
+        grown_round(&args, round, &seed, size, &mut table).await;
+        if let (Some((url, pgbench)), Some(pg_seed)) = (&postgres, &pg_seed) {
+            grown_postgres_round(&args, round, url, pgbench, pg_seed, &mut table).await;
+        }
+        if args.only_grown {
+            continue;
+        }
         sqlite_round(&args, ours_first, pocketbase.as_deref(), &mut table).await;
         if let Some((url, pgbench)) = &postgres {
             postgres_round(&args, ours_first, url, pgbench, &mut table).await;
@@ -136,12 +155,23 @@ async fn ours_rate(
     batch: usize,
     run_for: Duration,
 ) -> f64 {
+    ours_rate_with(base, users, connections, batch, Ids::TimeOrdered, run_for).await
+}
+
+async fn ours_rate_with(
+    base: &str,
+    users: &OursUsers,
+    connections: usize,
+    batch: usize,
+    ids: Ids,
+    run_for: Duration,
+) -> f64 {
     let (base, users) = (base.to_owned(), users.clone());
     load::push_rate(connections, run_for, move |http, connection, sent| {
         let (base, users) = (base.clone(), users.clone());
         async move {
             let (cookie, couriers) = &users[connection];
-            let mutations = ours::entry_mutations(sent, batch, couriers);
+            let mutations = ours::entry_mutations(sent, batch, couriers, ids);
             ours::push(&http, &base, cookie, mutations).await;
             batch
         }
@@ -186,11 +216,93 @@ async fn ceilings(batch: usize, run_for: Duration) -> (f64, f64) {
     tokio::task::spawn_blocking(move || {
         let dir = tempfile::tempdir().unwrap();
         let per_push = ceiling::per_push(dir.path(), batch, run_for);
-        let group = ceiling::group_commit(dir.path(), batch, run_for);
+        let group = ceiling::group_commit(dir.path(), None, batch, Ids::TimeOrdered, run_for);
         (per_push, group)
     })
     .await
     .unwrap()
+}
+
+/// SQLite as it comes, for the page cache lever's "before": its 2 MB default cache, no mmap.
+const UNTUNED: &[(&str, &str)] = &[("SQLITE_CACHE_MB", "2"), ("SQLITE_MMAP_MB", "0")];
+
+/// Pushes at 16 connections on copies of the grown database: ours (as configured by default),
+/// ours with SQLite's default page cache and no mmap (the lever's "before"), and the
+/// group-commit ceiling, each on its own fresh copy of the same file, in an order that rotates
+/// with the round; with time-ordered and random ids, batches of 1 and 10.
+async fn grown_round(args: &Args, round: usize, seed: &Path, size: grown::Size, table: &mut Table) {
+    let run_for = args.run_for;
+    let size = format!(
+        "{}k records, {}k users",
+        size.records / 1000,
+        size.users / 1000
+    );
+    for ids in [Ids::TimeOrdered, Ids::Random] {
+        for batch in [1usize, 10] {
+            let mut figures = [0.0f64; 3];
+            for turn in 0..3 {
+                let which = (turn + round) % 3;
+                figures[which] = match which {
+                    0 => grown_rate(&args.binary, seed, &[], batch, ids, run_for).await,
+                    1 => grown_rate(&args.binary, seed, UNTUNED, batch, ids, run_for).await,
+                    _ => {
+                        let seed = seed.to_owned();
+                        tokio::task::spawn_blocking(move || {
+                            let dir = tempfile::tempdir().unwrap();
+                            ceiling::group_commit(dir.path(), Some(&seed), batch, ids, run_for)
+                        })
+                        .await
+                        .unwrap()
+                    }
+                };
+            }
+            let [ours, untuned, group] = figures;
+            println!(
+                "    (grown, {}, batch {batch}, 16 connections: ours {ours:.0}/s, ours untuned {untuned:.0}/s, group-commit ceiling {group:.0}/s)",
+                ids.label()
+            );
+            table.record(
+                &format!(
+                    "Grown SQLite push batch {batch} (16 conn, {}): ours / group-commit ceiling",
+                    ids.label()
+                ),
+                &format!(
+                    "raw SQLite on a copy of the same grown file ({size}), {} pushes per COMMIT",
+                    ceiling::GROUP
+                ),
+                Target::AtLeast(0.9),
+                Unit::Ratio,
+                ours / group,
+            );
+            table.record(
+                &format!(
+                    "Grown SQLite push batch {batch} (16 conn, {}): page cache and mmap sized / SQLite's defaults",
+                    ids.label()
+                ),
+                "ours with SQLITE_CACHE_MB=2 SQLITE_MMAP_MB=0, same file",
+                Target::None,
+                Unit::Ratio,
+                ours / untuned,
+            );
+        }
+    }
+}
+
+/// Our push rate at 16 connections (16 new guests, each with its couriers) on a fresh copy of
+/// the grown database `seed`, the server started with `env`.
+async fn grown_rate(
+    binary: &Path,
+    seed: &Path,
+    env: &[(&str, &str)],
+    batch: usize,
+    ids: Ids,
+    run_for: Duration,
+) -> f64 {
+    let dir = tempfile::tempdir().unwrap();
+    grown::copy_into(seed, dir.path());
+    let server = ours::start_in(binary, dir.path(), env).await;
+    let users = with_couriers(&server.base, ours::guests(&server.base, 16).await).await;
+    ours_rate_with(&server.base, &users, 16, batch, ids, run_for).await
 }
 
 async fn sqlite_round(args: &Args, ours_first: bool, pocketbase: Option<&Path>, table: &mut Table) {
@@ -432,6 +544,76 @@ async fn pulls(server: &Server, pb: Option<&Arc<PocketBase>>, ours_first: bool, 
     );
 }
 
+/// On copies of the grown PostgreSQL database (one per side, from the same template): our push
+/// rate against pgbench running the same statements, 16 connections, both id kinds.
+async fn grown_postgres_round(
+    args: &Args,
+    round: usize,
+    url: &str,
+    pgbench: &str,
+    seed: &str,
+    table: &mut Table,
+) {
+    let run_for = args.run_for;
+    let content = days::day(0).entry_args(&[days::new_id()]).to_string();
+    for ids in [Ids::TimeOrdered, Ids::Random] {
+        for batch in [1usize, 10] {
+            let ours = async {
+                let copy = postgres::copy_database(url, seed);
+                let copy_url = postgres::with_database(url, &copy);
+                let server = ours::start(&args.binary, Some(&copy_url)).await;
+                let users = with_couriers(&server.base, ours::guests(&server.base, 16).await).await;
+                let rate = ours_rate_with(&server.base, &users, 16, batch, ids, run_for).await;
+                drop(server);
+                postgres::drop_database(url, &copy);
+                rate
+            };
+            let theirs = async {
+                let (pgbench, url, seed, content) = (
+                    pgbench.to_owned(),
+                    url.to_owned(),
+                    seed.to_owned(),
+                    content.clone(),
+                );
+                tokio::task::spawn_blocking(move || {
+                    let copy = postgres::copy_database(&url, &seed);
+                    let copy_url = postgres::with_database(&url, &copy);
+                    postgres::add_pgbench_users(&copy_url, 16);
+                    let rate = postgres::pgbench_rate(
+                        &pgbench,
+                        &copy_url,
+                        "public",
+                        16,
+                        batch,
+                        run_for.as_secs().max(1),
+                        &content,
+                        ids,
+                    );
+                    postgres::drop_database(&url, &copy);
+                    rate.unwrap_or(f64::NAN)
+                })
+                .await
+                .unwrap()
+            };
+            let (ours, theirs) = interleaved(round % 2 == 0, ours, theirs).await;
+            println!(
+                "    (grown PostgreSQL, {}, batch {batch}, 16 connections: ours {ours:.0}/s, pgbench {theirs:.0}/s)",
+                ids.label()
+            );
+            table.record(
+                &format!(
+                    "Grown PostgreSQL push batch {batch} (16 conn, {}): ours / pgbench",
+                    ids.label()
+                ),
+                "pgbench -M prepared, same statements, copy of the same grown database",
+                Target::AtLeast(0.85),
+                Unit::Ratio,
+                ours / theirs,
+            );
+        }
+    }
+}
+
 /// Our push rate on PostgreSQL against pgbench running the same statements, 16 connections.
 async fn postgres_round(
     args: &Args,
@@ -469,6 +651,7 @@ async fn postgres_round(
                         batch,
                         run_for.as_secs().max(1),
                         &content,
+                        Ids::TimeOrdered,
                     )
                 })
                 .await

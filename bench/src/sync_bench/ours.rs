@@ -39,6 +39,14 @@ pub async fn start(binary: &Path, database_url: Option<&str>) -> Server {
     Server::start(binary, &env, None).await
 }
 
+/// Starts `binary` on SQLite in `data_dir` (a copy of the grown database there), with `env`
+/// on top of the bench's (the page cache lever is measured this way).
+pub async fn start_in(binary: &Path, data_dir: &Path, env: &[(&str, &str)]) -> Server {
+    let mut all = UNLIMITED.to_vec();
+    all.extend_from_slice(env);
+    Server::start_in(binary, data_dir, &all, None).await
+}
+
 /// One connection's client: reqwest keeps one keep-alive connection per sequential caller.
 pub fn client() -> reqwest::Client {
     reqwest::Client::builder()
@@ -120,12 +128,19 @@ pub async fn push(http: &reqwest::Client, base: &str, cookie: &str, mutations: V
     assert!(refused.is_none(), "a mutation was not applied: {refused:?}");
 }
 
-/// `batch` new entries (varied days starting at day `from`) as one push's mutations.
-pub fn entry_mutations(from: usize, batch: usize, couriers: &[String]) -> Vec<Value> {
+/// `batch` new entries (varied days starting at day `from`) as one push's mutations, the
+/// records' and the mutations' ids made as `ids` says.
+pub fn entry_mutations(
+    from: usize,
+    batch: usize,
+    couriers: &[String],
+    ids: days::Ids,
+) -> Vec<Value> {
     (from..from + batch)
         .map(|i| {
-            json!({"id": days::new_id(), "name": "entry.put",
-                   "args": days::day(i % days::HISTORY_DAYS).entry_args(couriers)})
+            let mut day = days::day(i % days::HISTORY_DAYS);
+            day.id = ids.new_id();
+            json!({"id": ids.new_id(), "name": "entry.put", "args": day.entry_args(couriers)})
         })
         .collect()
 }

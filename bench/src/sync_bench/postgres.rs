@@ -4,6 +4,8 @@
 
 use std::process::Command;
 
+use crate::days::Ids;
+
 /// The database to use: `TEST_DATABASE_URL`, else the local socket's `delivery_test`; `None`
 /// when psql cannot reach it.
 pub fn database_url() -> Option<String> {
@@ -104,7 +106,11 @@ fn time_ordered(seed: &str) -> String {
 /// One push of `batch` entries as a pgbench script: the user's counters locked, per mutation
 /// the replay check, the ownership check, the insert and the replay record, the counters
 /// written, COMMIT, then the change signal the relay sends.
-fn script(batch: usize, content: &str) -> String {
+fn script(batch: usize, content: &str, ids: Ids) -> String {
+    let new_id = |seed: &str| match ids {
+        Ids::TimeOrdered => time_ordered(seed),
+        Ids::Random => format!("md5({seed})::uuid"),
+    };
     // pgbench sends variables as parameters of unknown type: cast them.
     let user = "md5('u' || :client_id::text)::uuid";
     // An E'' literal with every colon as \x3a: pgbench reads `:word` as a variable even
@@ -120,10 +126,10 @@ fn script(batch: usize, content: &str) -> String {
     s += "BEGIN;\n";
     s += &format!("SELECT change_seq, record_count FROM users WHERE id = {user} FOR UPDATE;\n");
     for k in 0..batch {
-        let id = time_ordered(&format!("'e' || :client_id::text || '.' || :m{k}::text"));
+        let id = new_id(&format!("'e' || :client_id::text || '.' || :m{k}::text"));
         let mutation = format!(
             "{}::text",
-            time_ordered(&format!("'m' || :client_id::text || '.' || :m{k}::text"))
+            new_id(&format!("'m' || :client_id::text || '.' || :m{k}::text"))
         );
         s += &format!(
             "SELECT result FROM applied_mutations WHERE user_id = {user} AND mutation_id = {mutation};\n"
@@ -154,9 +160,10 @@ pub fn pgbench_rate(
     batch: usize,
     seconds: u64,
     content: &str,
+    ids: Ids,
 ) -> Option<f64> {
     let file = tempfile::NamedTempFile::new().unwrap();
-    std::fs::write(file.path(), script(batch, content)).unwrap();
+    std::fs::write(file.path(), script(batch, content, ids)).unwrap();
     let out = Command::new(pgbench)
         .env("PGOPTIONS", format!("-c search_path={schema}"))
         .args([
@@ -191,4 +198,159 @@ pub fn pgbench_rate(
         .parse()
         .ok()?;
     Some(tps * batch as f64)
+}
+
+/// `url` naming the database `name` instead of its own (host and options kept).
+pub fn with_database(url: &str, name: &str) -> String {
+    let after_scheme = url.find("://").map_or(0, |i| i + 3);
+    let path = after_scheme
+        + url[after_scheme..]
+            .find('/')
+            .unwrap_or(url.len() - after_scheme);
+    let end = url[path..].find('?').map_or(url.len(), |i| path + i);
+    format!("{}/{name}{}", &url[..path], &url[end..])
+}
+
+/// Whether the database `name` exists.
+fn database_exists(url: &str, name: &str) -> bool {
+    let out = Command::new("psql")
+        .args([url, "-Atc"])
+        .arg(format!(
+            "SELECT 1 FROM pg_database WHERE datname = '{name}'"
+        ))
+        .output()
+        .expect("psql");
+    String::from_utf8_lossy(&out.stdout).trim() == "1"
+}
+
+/// The grown database on PostgreSQL (`grown.rs` says what it holds), made once under the name
+/// `bench30_grown_{key}` with the server's own migrations: a template for every round's copies.
+pub async fn grown_seed(
+    binary: &std::path::Path,
+    url: &str,
+    size: crate::grown::Size,
+    key: &str,
+) -> String {
+    let name = format!("bench30_grown_{key}");
+    if database_exists(url, &name) {
+        println!("Grown PostgreSQL database: {name} (cached)");
+        return name;
+    }
+    let partial = format!("{name}_partial");
+    assert!(psql(
+        url,
+        None,
+        &format!("DROP DATABASE IF EXISTS {partial}")
+    ));
+    assert!(psql(url, None, &format!("CREATE DATABASE {partial}")));
+    let partial_url = with_database(url, &partial);
+    drop(crate::ours::start(binary, Some(&partial_url)).await);
+    let started = std::time::Instant::now();
+    let (users, per_user) = (size.users, size.records / size.users);
+    let now = domain::time_fmt::now_ms();
+    let first = now - 3 * 365 * 86_400_000;
+    let step = (now - first) / i64::try_from(per_user).unwrap();
+    let replays_from = now - 90 * 86_400_000;
+    let content = crate::days::day(0)
+        .entry_args(&[crate::days::new_id()])
+        .to_string();
+    // Ids time-ordered like the web app's, a user's from its first moment; rows in time order.
+    let user_id = |u: &str| {
+        format!(
+            "(lpad(to_hex({first} - 1000 + {u} % 1000), 12, '0') || substr(md5('user' || {u}), 13))::uuid"
+        )
+    };
+    let sql = format!(
+        "INSERT INTO users (id, email, is_anonymous, created_at, last_login, updated_at,
+                            change_seq, record_count)
+         SELECT {uid}, 'driver' || u || '@grown.bench.test', FALSE, {first}, {now}, {now},
+                {per_user}, {per_user}
+         FROM generate_series(0, {last_user}) u;
+         INSERT INTO records (kind, id, user_id, version, deleted, content, created_at, updated_at)
+         SELECT 'entry', (lpad(to_hex(t), 12, '0') || substr(md5('r' || n || '.' || u), 13))::uuid,
+                {uid}, n + 1, FALSE, $c${content}$c$, t, t
+         FROM generate_series(0, {last_n}) n, generate_series(0, {last_user}) u,
+              LATERAL (SELECT {first} + n * {step} + u AS t) moment
+         ORDER BY n, u;
+         INSERT INTO applied_mutations (user_id, mutation_id, result, applied_at)
+         SELECT user_id, (lpad(to_hex(created_at), 12, '0') || substr(md5('m' || id::text), 13))::uuid::text,
+                '{{\"status\":\"applied\"}}', created_at
+         FROM records WHERE created_at >= {replays_from} ORDER BY created_at;
+         UPDATE users SET replay_count = held.count
+         FROM (SELECT user_id, count(*) FROM applied_mutations GROUP BY user_id) held
+         WHERE users.id = held.user_id;",
+        uid = user_id("u"),
+        last_user = users - 1,
+        last_n = per_user - 1,
+    );
+    assert!(psql(&partial_url, None, &sql), "seeding {partial}");
+    assert!(psql(&partial_url, None, "VACUUM ANALYZE"));
+    assert!(psql(
+        url,
+        None,
+        &format!("ALTER DATABASE {partial} RENAME TO {name}")
+    ));
+    println!(
+        "Grown PostgreSQL database: {name} made in {:.0} s",
+        started.elapsed().as_secs_f64()
+    );
+    name
+}
+
+/// A new database copied from the template `seed`; returns its name. (A server that just
+/// stopped may still be leaving the template: the copy is tried again for a few seconds.)
+pub fn copy_database(url: &str, seed: &str) -> String {
+    let name = format!("bench30_copy_{}", uuid::Uuid::new_v4().simple());
+    for _ in 0..50 {
+        if psql(
+            url,
+            None,
+            &format!("CREATE DATABASE {name} TEMPLATE {seed} STRATEGY FILE_COPY"),
+        ) {
+            return name;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+    panic!("could not copy the template database {seed}");
+}
+
+pub fn drop_database(url: &str, name: &str) {
+    psql(
+        url,
+        None,
+        &format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"),
+    );
+}
+
+/// The users pgbench's script pushes as (`md5('u' || client_id)`), added to a grown copy.
+pub fn add_pgbench_users(url: &str, clients: usize) {
+    assert!(psql(
+        url,
+        None,
+        &format!(
+            "INSERT INTO users (id, is_anonymous, created_at, last_login, updated_at)
+             SELECT md5('u' || n)::uuid, TRUE, 0, 0, 0 FROM generate_series(0, {clients}) n"
+        )
+    ));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::with_database;
+
+    #[test]
+    fn a_url_names_another_database() {
+        assert_eq!(
+            with_database(
+                "postgresql:///delivery_test?host=/var/run/postgresql&user=root",
+                "x"
+            ),
+            "postgresql:///x?host=/var/run/postgresql&user=root"
+        );
+        assert_eq!(
+            with_database("postgres://u:p@h:5432/db", "x"),
+            "postgres://u:p@h:5432/x"
+        );
+        assert_eq!(with_database("postgres://h", "x"), "postgres://h/x");
+    }
 }

@@ -24,13 +24,28 @@ pub struct DatabaseConfig {
         global = true
     )]
     pub sqlite_synchronous: String,
+
+    /// SQLite page cache of the writing connection, in MB. Default: a 64th of the machine's
+    /// memory, between 8 and 64 MB.
+    #[arg(long, env = "SQLITE_CACHE_MB", global = true)]
+    pub sqlite_cache_mb: Option<u32>,
+
+    /// SQLite memory-mapped reads, in MB of the database file (0: off). Default: an eighth of
+    /// the machine's memory, at most 1024 MB.
+    #[arg(long, env = "SQLITE_MMAP_MB", global = true)]
+    pub sqlite_mmap_mb: Option<u32>,
 }
+
+/// The largest SQLITE_CACHE_MB and SQLITE_MMAP_MB taken: 64 GB.
+pub const MAX_SQLITE_MEMORY_MB: u32 = 65_536;
 
 impl Default for DatabaseConfig {
     fn default() -> Self {
         DatabaseConfig {
             database_url: None,
             sqlite_synchronous: "FULL".into(),
+            sqlite_cache_mb: None,
+            sqlite_mmap_mb: None,
         }
     }
 }
@@ -65,6 +80,8 @@ impl fmt::Debug for DatabaseConfig {
         f.debug_struct("DatabaseConfig")
             .field("database_url", &url)
             .field("sqlite_synchronous", &self.sqlite_synchronous)
+            .field("sqlite_cache_mb", &self.sqlite_cache_mb)
+            .field("sqlite_mmap_mb", &self.sqlite_mmap_mb)
             .finish()
     }
 }
@@ -110,6 +127,21 @@ impl DatabaseConfig {
             return Err(ConfigError(
                 "SQLITE_SYNCHRONOUS must be FULL or NORMAL".into(),
             ));
+        }
+        if self.sqlite_cache_mb == Some(0) {
+            return Err(ConfigError(
+                "SQLITE_CACHE_MB must be at least 1 (SQLite's own default is 2)".into(),
+            ));
+        }
+        for (name, value) in [
+            ("SQLITE_CACHE_MB", self.sqlite_cache_mb),
+            ("SQLITE_MMAP_MB", self.sqlite_mmap_mb),
+        ] {
+            if value.is_some_and(|mb| mb > MAX_SQLITE_MEMORY_MB) {
+                return Err(ConfigError(format!(
+                    "{name} must be at most {MAX_SQLITE_MEMORY_MB} (MB)"
+                )));
+            }
         }
         Ok(())
     }
@@ -188,5 +220,21 @@ mod tests {
             );
             assert!(with_url(url).validate(data_dir).is_err(), "{url}");
         }
+    }
+
+    #[test]
+    fn sqlite_memory_sizes_are_bounded() {
+        let data_dir = Path::new("/srv/dt");
+        let with = |cache: Option<u32>, mmap: Option<u32>| DatabaseConfig {
+            sqlite_cache_mb: cache,
+            sqlite_mmap_mb: mmap,
+            ..DatabaseConfig::default()
+        };
+        assert!(with(None, None).validate(data_dir).is_ok());
+        assert!(with(Some(1), Some(0)).validate(data_dir).is_ok());
+        let refused = |config: DatabaseConfig| config.validate(data_dir).unwrap_err().0;
+        assert!(refused(with(Some(0), None)).contains("SQLITE_CACHE_MB"));
+        assert!(refused(with(Some(70_000), None)).contains("SQLITE_CACHE_MB"));
+        assert!(refused(with(None, Some(70_000))).contains("SQLITE_MMAP_MB"));
     }
 }

@@ -88,7 +88,12 @@ pub async fn open(config: &Config) -> anyhow::Result<DynStore> {
         DatabaseTarget::Sqlite(path) => {
             let synchronous = sqlite::Synchronous::parse(&config.database.sqlite_synchronous)
                 .ok_or_else(|| ConfigError("SQLITE_SYNCHRONOUS must be FULL or NORMAL".into()))?;
-            let store = sqlite::SqliteStore::open(&path, synchronous).await?;
+            let memory = sqlite::Memory::sized(
+                config.database.sqlite_cache_mb,
+                config.database.sqlite_mmap_mb,
+                sqlite::memory_machine_mb(),
+            );
+            let store = sqlite::SqliteStore::open_with(&path, synchronous, memory).await?;
             Ok(Arc::new(store))
         }
         DatabaseTarget::Postgres(url) => {

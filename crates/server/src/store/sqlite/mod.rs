@@ -4,6 +4,7 @@ mod accounts;
 mod contact;
 mod identities;
 mod links;
+mod memory;
 mod ops;
 mod phone;
 mod plans;
@@ -21,6 +22,7 @@ use rusqlite::{Connection, ErrorCode, OpenFlags, params};
 
 // sync.rs reads the profile row with it.
 use self::accounts::user_from_row;
+pub use self::memory::{Memory, machine_mb as memory_machine_mb};
 use self::{readers::Readers, writer::Writer};
 use super::{
     StoreError,
@@ -56,12 +58,26 @@ pub struct SqliteStore {
 }
 
 impl SqliteStore {
+    /// Opens (and migrates) the database with the page cache and memory map sized for this
+    /// machine.
     pub async fn open(path: &Path, synchronous: Synchronous) -> anyhow::Result<SqliteStore> {
-        let path = path.to_owned();
-        tokio::task::spawn_blocking(move || Self::open_blocking(&path, synchronous)).await?
+        Self::open_with(path, synchronous, Memory::for_machine()).await
     }
 
-    fn open_blocking(path: &Path, synchronous: Synchronous) -> anyhow::Result<SqliteStore> {
+    pub async fn open_with(
+        path: &Path,
+        synchronous: Synchronous,
+        memory: Memory,
+    ) -> anyhow::Result<SqliteStore> {
+        let path = path.to_owned();
+        tokio::task::spawn_blocking(move || Self::open_blocking(&path, synchronous, memory)).await?
+    }
+
+    fn open_blocking(
+        path: &Path,
+        synchronous: Synchronous,
+        memory: Memory,
+    ) -> anyhow::Result<SqliteStore> {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir)
                 .with_context(|| format!("creating database directory {}", dir.display()))?;
@@ -83,6 +99,7 @@ impl SqliteStore {
             ))
             .map_err(|err| readonly::explain(err.into(), path))?;
         migrate(&mut write_conn, path).map_err(|err| readonly::explain(err, path))?;
+        write_conn.execute_batch(&memory.writer_pragmas())?;
         write_conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
 
         let readers = (0..READER_CONNECTIONS)
@@ -92,7 +109,8 @@ impl SqliteStore {
                     OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
                 )?;
                 conn.execute_batch(&format!(
-                    "PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}; PRAGMA query_only = ON;"
+                    "PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}; PRAGMA query_only = ON; {}",
+                    memory.reader_pragmas()
                 ))?;
                 conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
                 Ok(conn)
@@ -248,5 +266,34 @@ mod tests {
                 .unwrap();
             assert_eq!((journal_mode.as_str(), synchronous), ("wal", expected));
         }
+    }
+
+    #[tokio::test]
+    async fn the_page_cache_and_memory_map_are_as_configured() {
+        let dir = tempfile::tempdir().unwrap();
+        let memory = Memory {
+            cache_mb: 48,
+            mmap_mb: 96,
+        };
+        let store =
+            SqliteStore::open_with(&dir.path().join("db.sqlite"), Synchronous::Full, memory)
+                .await
+                .unwrap();
+        let pragma = |conn: &Connection, name: &str| -> crate::store::StoreResult<i64> {
+            conn.query_row(&format!("PRAGMA {name}"), [], |r| r.get(0))
+                .map_err(db_err)
+        };
+        let writer = store
+            .writer
+            .write(move |conn| Ok((pragma(conn, "cache_size")?, pragma(conn, "mmap_size")?)))
+            .await
+            .unwrap();
+        assert_eq!(writer, (-48 * 1024, 96 << 20));
+        let reader = store
+            .readers
+            .read(move |conn| pragma(conn, "mmap_size"))
+            .await
+            .unwrap();
+        assert_eq!(reader, 96 << 20);
     }
 }
