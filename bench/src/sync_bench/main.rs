@@ -595,7 +595,7 @@ async fn grown_postgres_round(
                 .await
                 .unwrap()
             };
-            let (ours, theirs) = interleaved(round % 2 == 0, ours, theirs).await;
+            let (ours, theirs) = interleaved(round.is_multiple_of(2), ours, theirs).await;
             println!(
                 "    (grown PostgreSQL, {}, batch {batch}, 16 connections: ours {ours:.0}/s, pgbench {theirs:.0}/s)",
                 ids.label()

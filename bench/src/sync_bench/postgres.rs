@@ -152,6 +152,8 @@ fn script(batch: usize, content: &str, ids: Ids) -> String {
 }
 
 /// pgbench's mutations per second: `clients` connections, `seconds` long, batch `batch`.
+// Each argument is one setting of pgbench's run, named at every call.
+#[allow(clippy::too_many_arguments)]
 pub fn pgbench_rate(
     pgbench: &str,
     url: &str,
@@ -270,7 +272,7 @@ pub async fn grown_seed(
          SELECT 'entry', (lpad(to_hex(t), 12, '0') || substr(md5('r' || n || '.' || u), 13))::uuid,
                 {uid}, n + 1, FALSE, $c${content}$c$, t, t
          FROM generate_series(0, {last_n}) n, generate_series(0, {last_user}) u,
-              LATERAL (SELECT {first} + n * {step} + u AS t) moment
+              LATERAL (SELECT {first} + n::bigint * {step} + u AS t) moment
          ORDER BY n, u;
          INSERT INTO applied_mutations (user_id, mutation_id, result, applied_at)
          SELECT user_id, (lpad(to_hex(created_at), 12, '0') || substr(md5('m' || id::text), 13))::uuid::text,
