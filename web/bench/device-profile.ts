@@ -14,6 +14,7 @@ import type { CDPSession } from 'playwright-core';
 import { goOffline, launchBrowser, phone, releaseBinary, startServer, testBinary } from '../e2e/harness';
 import { MARKS_SCRIPT, seedAccount, waitMark } from './device-ten-years';
 import { distProxy } from './dist-proxy';
+import { report } from './report';
 
 const TOP = Number(process.env.PROFILE_TOP ?? 25);
 
@@ -50,8 +51,8 @@ async function profiled(cdp: CDPSession, label: string, run: () => Promise<numbe
   writeFileSync(`/tmp/device-profile-${label.replace(/\W+/g, '-')}.cpuprofile`, JSON.stringify(profile));
   const times = selfTimes(profile);
   const busy = times.filter(([name]) => !name.startsWith('(idle)') && !name.startsWith('(program)')).reduce((sum, [, t]) => sum + t, 0);
-  console.log(`\n## ${label}: mark at ${Math.round(at)} ms, ${Math.round(busy)} ms of script sampled`);
-  for (const [name, t] of times.slice(0, TOP)) console.log(`${t.toFixed(1).padStart(8)} ms  ${name}`);
+  report(`\n## ${label}: mark at ${Math.round(at)} ms, ${Math.round(busy)} ms of script sampled`);
+  for (const [name, t] of times.slice(0, TOP)) report(`${t.toFixed(1).padStart(8)} ms  ${name}`);
 }
 
 const binary = process.env.DT_BINARY ?? (existsSync(releaseBinary) ? releaseBinary : testBinary);
