@@ -132,7 +132,11 @@ describe('evidence kept at the time', () => {
     assert.deepEqual(await axeViolations(page), [], 'the query page with its evidence');
     assert.deepEqual(uploads, [], 'nothing was sent offline');
 
-    // Back online: the items, the query and the photo reach the server, the photo once.
+    // Back online: the items, the query and the photo reach the server, the photo once. The
+    // upload's answer is awaited before the page is left: a navigation would cancel the request
+    // in the browser after the server had stored the photo, and the new page's resend would be
+    // answered 200 (already stored) with the 201 never seen here.
+    const uploadAnswered = page.waitForResponse((response) => response.request().method() === 'PUT' && response.url().includes('/api/v1/receipts/'), { timeout: 60_000 });
     await goOnline(context);
     const held = await serverHolds(page, 'the query and its evidence', (all) => all.some((r) => r.kind === 'statementQuery') && all.filter((r) => r.kind === 'evidence').length === 2);
     const evidence = held.filter((r) => r.kind === 'evidence');
@@ -146,6 +150,7 @@ describe('evidence kept at the time', () => {
     const query = held.find((r) => r.kind === 'statementQuery')!;
     assert.equal(query.data?.itemsVersion, 2);
     assert.deepEqual((query.data?.items as { kind: string }[]).map((i) => i.kind === 'evidence'), [false, true, true]);
+    await uploadAnswered;
     await page.goto(`/app/statement-check?id=${String(query.data?.statementCheckId)}`);
     const again = page.getByRole('list', { name: 'Differences' }).getByRole('listitem').filter({ hasText: '10 stops logged but not paid' });
     await again.getByRole('button', { name: /Show the records behind it/ }).click();
