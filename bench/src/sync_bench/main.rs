@@ -3,7 +3,7 @@
 //! with min/median/max at the end. Not a test: it prints figures and asserts no timings.
 //!
 //! `sync-bench --binary target/release/delivery-tracker [--rounds 6] [--seconds 2]`
-//! (`--compare OLD_BINARY`: only the push figures, that build against `--binary`; see compare.rs)
+//! (`--compare OLD_BINARY`: only the push and pull figures, that build against `--binary`; see compare.rs)
 //!
 //! Every round starts our release binary (SQLite, synchronous=FULL) and PocketBase on fresh
 //! directories and measures, in order: memory idle and after 64 sign-ups, pushes beside the
