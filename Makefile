@@ -76,19 +76,23 @@ test-e2e: web test-binary
 # beside the end-to-end specs, which need both builds. Each step's output is printed in one
 # piece when it ends; the end-to-end specs take longest, so the output closes with their
 # runner's summary. (Before the Rust tests ran beside the end-to-end specs, CI took 1,180 s.)
+# Each build step says how long it took ("== deny took N s"), so a slow CI run shows where its
+# time went; the runs end with their runners' own summaries, which give theirs.
 test: web/node_modules/.package-lock.json
 	$(MAKE) --no-print-directory -j2 --output-sync=target builds-rust checks-web
 	$(MAKE) --no-print-directory -j2 --output-sync=target run-rust run-e2e
 
+TIMED = @s=$$(date +%s); $(MAKE) --no-print-directory $(1) && echo "== $(1) took $$(( $$(date +%s) - s )) s"
+
 builds-rust: $(MOTO_SERVER)
-	$(MAKE) fmt-rust
-	$(MAKE) deny
-	$(MAKE) test-binary
+	$(call TIMED,fmt-rust)
+	$(call TIMED,deny)
+	$(call TIMED,test-binary)
 
 checks-web: web/node_modules/.package-lock.json
-	$(MAKE) lint-web
-	$(MAKE) test-web
-	$(MAKE) web
+	$(call TIMED,lint-web)
+	$(call TIMED,test-web)
+	$(call TIMED,web)
 
 # test-rust and test-e2e without their builds, which `make test` did in its first round.
 run-rust: test-rust

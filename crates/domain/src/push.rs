@@ -60,8 +60,8 @@ pub fn check_references(
             mutation_id,
             MISSING_REFERENCE,
             format!(
-                "This record points at a {} that does not exist (yet). Nothing was saved.",
-                missing.kind
+                "This record points at {} that does not exist (yet). Nothing was saved.",
+                with_article(missing.kind)
             ),
         ));
     }
@@ -73,6 +73,13 @@ pub fn check_references(
         )),
         None => Ok(()),
     }
+}
+
+/// "a vehicle", "an entry", "an evidence item": the kinds' words all start with a letter
+/// whose sound its vowel-ness predicts (no "a unit"/"an hour" cases among them).
+fn with_article(word: &str) -> String {
+    let vowel = word.starts_with(['a', 'e', 'i', 'o', 'u']);
+    format!("{} {word}", if vowel { "an" } else { "a" })
 }
 
 /// The records quota during one push: the record rows (tombstones included) the user holds,
@@ -666,6 +673,23 @@ mod tests {
             if write == Write::None {
                 assert_eq!(got.counters.budget, START.budget, "{case}");
             }
+        }
+    }
+
+    #[test]
+    fn the_missing_kind_is_named_with_its_article() {
+        for (kind, words) in [
+            ("vehicle", "points at a vehicle that"),
+            ("entry", "points at an entry that"),
+            ("evidence item", "points at an evidence item that"),
+        ] {
+            let missing = Reference {
+                kind,
+                state: Absent,
+                mismatch: None,
+            };
+            let answer = check_references("m1", &[missing]).unwrap_err();
+            assert!(answer.message.unwrap().contains(words), "{kind}");
         }
     }
 

@@ -1,10 +1,9 @@
 import { useId } from 'react';
-import { countWords, formatMinutes, formatPence, formatShortDate } from '@/lib/format';
+import { countWords, formatMinutes, formatPence, formatShortDate, formatCount } from '@/lib/format';
 import type { CourierPay, PaySummary } from '@/core/pay-summaries/pay-summary';
 import styles from './pay-summary.module.css';
 import panel from './panel.module.css';
 
-const count = new Intl.NumberFormat('en-GB');
 
 /** A courier as the breakdown names it (a LocalCourier fits). */
 export interface NamedCourier {
@@ -64,8 +63,8 @@ function Figures({ label, figures }: { label: string; figures: PaySummary }) {
       tiles.push({ label: '£ per hour net', value: formatPence(figures.netPerHour), hint: net, tone: 'net' });
     }
   }
-  if (figures.perStop !== null) tiles.push({ label: '£ per stop', value: formatPence(figures.perStop), hint: `gross over ${count.format(figures.stops)} stops` });
-  if (figures.perParcel !== null) tiles.push({ label: '£ per parcel', value: formatPence(figures.perParcel), hint: `days without stops: ${count.format(figures.parcels)} parcels` });
+  if (figures.perStop !== null) tiles.push({ label: '£ per stop', value: formatPence(figures.perStop), hint: `gross over ${formatCount(figures.stops)} stops` });
+  if (figures.perParcel !== null) tiles.push({ label: '£ per parcel', value: formatPence(figures.perParcel), hint: `days without stops: ${formatCount(figures.parcels)} parcels` });
   return (
     <ul className={styles.tiles} aria-label={label}>
       {tiles.map((tile) => (

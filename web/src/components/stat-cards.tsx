@@ -1,8 +1,7 @@
 import { Clock, PoundSterling, TrendingUp, Trophy, type LucideIcon } from 'lucide-react';
-import { formatPence } from '@/lib/format';
+import { formatPence, formatCount } from '@/lib/format';
 import styles from './stat-cards.module.css';
 
-const count = new Intl.NumberFormat('en-GB');
 
 /** What the cards show; the dashboard computes it from the entries on the device. */
 export interface StatFigures {
@@ -31,15 +30,15 @@ interface Stat {
   Icon: LucideIcon;
 }
 
-const days = (n: number) => `${count.format(n)} ${n === 1 ? 'day' : 'days'}`;
+const days = (n: number) => `${formatCount(n)} ${n === 1 ? 'day' : 'days'}`;
 
 /**
  * Stops first, with the spec's words, and parcels beside them where days are paid per parcel;
  * parcels alone where no day had stops.
  */
 function counted(stops: number, parcels: number, stopsHint: string, parcelsHint: string, also: (parcels: number) => string): Pick<Stat, 'value' | 'hint' | 'also'> {
-  if (stops === 0 && parcels > 0) return { value: count.format(parcels), hint: parcelsHint };
-  return { value: count.format(stops), hint: stopsHint, also: parcels > 0 ? also(parcels) : undefined };
+  if (stops === 0 && parcels > 0) return { value: formatCount(parcels), hint: parcelsHint };
+  return { value: formatCount(stops), hint: stopsHint, also: parcels > 0 ? also(parcels) : undefined };
 }
 
 /** The four stat cards (PRODUCT.md). `stats` null while the entries are still being read. */
@@ -47,7 +46,7 @@ export function StatCards({ stats }: { stats: StatFigures | null }) {
   const parcels = stats?.weekParcels ?? 0;
   const cards: Stat[] = stats
     ? [
-        { label: 'This week', ...counted(stats.weekStops, parcels, 'stops since Sunday', 'parcels since Sunday', (n) => `and ${count.format(n)} parcels`), Icon: TrendingUp },
+        { label: 'This week', ...counted(stats.weekStops, parcels, 'stops since Sunday', 'parcels since Sunday', (n) => `and ${formatCount(n)} parcels`), Icon: TrendingUp },
         {
           label: 'Daily average',
           ...counted(
@@ -55,7 +54,7 @@ export function StatCards({ stats }: { stats: StatFigures | null }) {
             stats.dailyParcels ?? 0,
             stats.parcelDays ? `stops a day (${days(stats.stopDays ?? 0)})` : 'stops per day',
             `parcels a day (${days(stats.parcelDays ?? 0)})`,
-            (n) => `and ${count.format(n)} parcels a day (${days(stats.parcelDays ?? 0)})`,
+            (n) => `and ${formatCount(n)} parcels a day (${days(stats.parcelDays ?? 0)})`,
           ),
           Icon: Clock,
         },
@@ -65,7 +64,7 @@ export function StatCards({ stats }: { stats: StatFigures | null }) {
           hint: stats.weekDeductions ? 'net this week' : 'this week',
           Icon: PoundSterling,
         },
-        { label: 'All-time stops', ...counted(stats.allTimeStops, stats.allTimeParcels ?? 0, 'stops logged', 'parcels logged', (n) => `and ${count.format(n)} parcels`), Icon: Trophy },
+        { label: 'All-time stops', ...counted(stats.allTimeStops, stats.allTimeParcels ?? 0, 'stops logged', 'parcels logged', (n) => `and ${formatCount(n)} parcels`), Icon: Trophy },
       ]
     : [
         { label: 'This week', value: '–', hint: 'stops since Sunday', Icon: TrendingUp },

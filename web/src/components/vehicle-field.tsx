@@ -32,3 +32,30 @@ export function VehicleField({ vehicles, value, asked, error, onChange }: Vehicl
     </SelectField>
   );
 }
+
+interface RecordVehicleFieldProps {
+  /** The vehicles to choose from: live ones, plus an edited record's deleted vehicle. */
+  vehicles: readonly { id: string; name: string; deleted: number }[];
+  /** The form's value: a vehicle id, or '' until one is chosen. */
+  value: string;
+  error?: string | undefined;
+  onChange: (value: string) => void;
+}
+
+/**
+ * The vehicle a mileage log or a fuel fill belongs to: always one. "Choose a vehicle" shows only
+ * until one is picked; an edited record's deleted vehicle stays listed, marked "(deleted)".
+ */
+export function RecordVehicleField({ vehicles, value, error, onChange }: RecordVehicleFieldProps) {
+  return (
+    <SelectField label="Vehicle" value={value} error={error} onChange={(e: ChangeEvent<HTMLSelectElement>) => onChange(e.target.value)}>
+      {value === '' ? <option value="">Choose a vehicle</option> : null}
+      {vehicles.map((vehicle) => (
+        <option key={vehicle.id} value={vehicle.id}>
+          {vehicle.name}
+          {vehicle.deleted ? ' (deleted)' : ''}
+        </option>
+      ))}
+    </SelectField>
+  );
+}

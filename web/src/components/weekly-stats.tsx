@@ -1,11 +1,10 @@
 import { useId } from 'react';
-import { formatShortDate } from '@/lib/format';
+import { formatShortDate, formatCount } from '@/lib/format';
 import styles from './weekly-stats.module.css';
 import panel from './panel.module.css';
 
 const shortDay = new Intl.DateTimeFormat('en-GB', { weekday: 'short' });
 const longDay = new Intl.DateTimeFormat('en-GB', { weekday: 'long', day: 'numeric', month: 'long' });
-const count = new Intl.NumberFormat('en-GB');
 
 function localDate(day: string): Date {
   const [y, m, d] = day.split('-').map(Number) as [number, number, number];
@@ -28,7 +27,7 @@ export interface WeekFigures {
 /** What a day did, in words, for screen readers. */
 function dayWords(day: WeekDay): string {
   const parcels = day.parcels ?? 0;
-  const parts = [day.stops > 0 || parcels === 0 ? `${count.format(day.stops)} stops` : null, parcels > 0 ? `${count.format(parcels)} parcels` : null].filter(Boolean);
+  const parts = [day.stops > 0 || parcels === 0 ? `${formatCount(day.stops)} stops` : null, parcels > 0 ? `${formatCount(parcels)} parcels` : null].filter(Boolean);
   const words = parts.join(' and ');
   return day.stops === 0 && parcels === 0 && (day.entries ?? 0) > 0 ? 'worked, no stops or parcels counted' : words;
 }
@@ -70,11 +69,11 @@ export function WeeklyStats({ stats, today }: { stats: WeekFigures | null; today
                 {isToday ? ' (today)' : ''}: {dayWords(day)}
               </span>
               <span aria-hidden="true" className={styles.dayStops}>
-                {day.stops > 0 ? count.format(day.stops) : parcels > 0 ? '' : worked ? '✓' : '–'}
+                {day.stops > 0 ? formatCount(day.stops) : parcels > 0 ? '' : worked ? '✓' : '–'}
               </span>
               {withParcels ? (
                 <span aria-hidden="true" className={styles.dayParcels}>
-                  {parcels > 0 ? count.format(parcels) : ' '}
+                  {parcels > 0 ? formatCount(parcels) : ' '}
                 </span>
               ) : null}
               <span aria-hidden="true" className={styles.barTrack}>

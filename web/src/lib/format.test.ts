@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { formatMinutes, formatMonthYear, formatPence, formatShortDate, formatTime } from './format';
+import { countWords, formatCount, formatMinutes, formatMonthYear, formatPence, formatShortDate, formatTime } from './format';
 
 afterEach(() => vi.unstubAllEnvs());
 
@@ -12,6 +12,14 @@ describe('format', () => {
     expect(formatPence(-0)).toBe('£0.00');
     expect(formatPence(123456)).toBe('£1,234.56');
     expect(formatPence(5)).toBe('£0.05');
+  });
+
+  it('groups counts the British way, with and without their noun', () => {
+    expect(formatCount(3650)).toBe('3,650');
+    expect(formatCount(999)).toBe('999');
+    expect(formatCount(1_000_000)).toBe('1,000,000');
+    expect(countWords(1, 'day')).toBe('1 day');
+    expect(countWords(9300, 'business mile')).toBe('9,300 business miles');
   });
 
   it('shows a clock time in en-GB 24-hour form', () => {

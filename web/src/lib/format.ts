@@ -12,9 +12,14 @@ export function formatPence(pence: number): string {
 
 const wholeNumber = new Intl.NumberFormat('en-GB');
 
+/** A count grouped the British way: "3,650". */
+export function formatCount(n: number): string {
+  return wholeNumber.format(n);
+}
+
 /** A count with its noun, grouped the British way: "1 day", "9,300 business miles". */
 export function countWords(n: number, one: string, many = `${one}s`): string {
-  return `${wholeNumber.format(n)} ${plural(n, one, many)}`;
+  return `${formatCount(n)} ${plural(n, one, many)}`;
 }
 
 const shortDate = new Intl.DateTimeFormat('en-GB', { day: '2-digit', month: '2-digit', year: 'numeric' });

@@ -598,7 +598,7 @@ export const WORDS = {
   deduction: { one: "deduction", many: "deductions", record: "deduction" },
   vehicle: { one: "vehicle", many: "vehicles", record: "vehicle" },
   expense: { one: "expense", many: "expenses", record: "expense" },
-  mileage: { one: "mileage day", many: "mileage days", record: "mileage day" },
+  mileage: { one: "mileage log", many: "mileage logs", record: "mileage log" },
   statementLine: { one: "statement line", many: "statement lines", record: "statement line" },
   statementFormat: { one: "statement format", many: "statement formats", record: "statement format" },
   sentUpdate: { one: "sent update", many: "sent updates", record: "sent update" },

@@ -20,7 +20,7 @@ pub struct MileageLog;
 
 impl RecordKind for MileageLog {
     const NAME: &'static str = "mileage";
-    const WORDS: Words = Words::new("mileage day", "mileage days");
+    const WORDS: Words = Words::new("mileage log", "mileage logs");
     type Input = MileageInput;
     type Record = Mileage;
     type Content = MileageContent;

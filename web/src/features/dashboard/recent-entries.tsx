@@ -3,6 +3,7 @@ import { ButtonLink } from '@/components/button';
 import { Spinner } from '@/components/spinner';
 import { EntryList } from '@/features/entries/entry-list';
 import { groupDays } from '@/features/entries/same-day';
+import { formatCount } from '@/lib/format';
 import { routes } from '@/lib/paths';
 import type { PaySetup } from '@/lib/sync-react/use-pay-setup';
 import type { LocalEntry } from '@/sync/types';
@@ -41,7 +42,7 @@ export function RecentEntries({
       )}
       {entries && days.length > RECENT_ENTRIES ? (
         <ButtonLink to={routes.history} variant="secondary" block>
-          View all entries ({entries.length})
+          View all entries ({formatCount(entries.length)})
         </ButtonLink>
       ) : null}
     </section>

@@ -246,7 +246,7 @@ describe('JSON export', () => {
     for (const internal of ['syncState', 'server', 'deleted']) expect(text).not.toContain(internal);
   });
 
-  it('carries the expenses charged in the range, every live vehicle and the mileage days in the range', () => {
+  it('carries the expenses charged in the range, every live vehicle and the mileage logs in the range', () => {
     const stamps = { createdAt: '2025-03-02T08:00:00Z', updatedAt: '2025-03-02T08:00:00Z', deleted: 0 as const, syncState: 'synced', server: null };
     const expense = (id: string, content: Partial<ExpenseContent>) => ({
       id,

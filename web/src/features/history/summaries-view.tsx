@@ -1,7 +1,7 @@
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { Button } from '@/components/button';
 import { Spinner } from '@/components/spinner';
-import { formatPence, formatShortDate } from '@/lib/format';
+import { formatPence, formatShortDate, formatCount } from '@/lib/format';
 import type { LocalDeduction, LocalEntry } from '@/sync/types';
 import type { DayRange } from './history-range';
 import { monthlySummaries, weeklySeries, weeklySummaries, type ClosedRange, type PeriodTotals } from '@/core/pay-summaries/summaries';
@@ -13,7 +13,6 @@ const WeeklyChart = lazy(() => import('./weekly-chart'));
 /** Weeks shown before "Show all weeks": a quarter, enough to see a trend without a long page. */
 const RECENT_WEEKS = 13;
 
-const count = new Intl.NumberFormat('en-GB');
 
 interface SummariesViewProps {
   /** Live entries in the range. */
@@ -53,7 +52,7 @@ export function SummariesView({ entries, range, closed, deductions }: SummariesV
         <SummaryTable caption="Week" rows={shownWeeks.map((week) => ({ key: week.key, prefix: 'Week of', label: formatShortDate(week.start), totals: week }))} />
         {weeks.length > RECENT_WEEKS ? (
           <Button variant="ghost" onClick={() => setAllWeeks((shown) => !shown)}>
-            {allWeeks ? 'Show recent weeks' : `Show all weeks (${count.format(weeks.length)})`}
+            {allWeeks ? 'Show recent weeks' : `Show all weeks (${formatCount(weeks.length)})`}
           </Button>
         ) : null}
       </section>
@@ -99,8 +98,8 @@ function PerStop({ totals }: { totals: PeriodTotals }) {
 function Stops({ totals }: { totals: PeriodTotals }) {
   return (
     <>
-      {count.format(totals.stops)}
-      {totals.parcels > 0 ? <span className={styles.parcels}>{count.format(totals.parcels)} parcels</span> : null}
+      {formatCount(totals.stops)}
+      {totals.parcels > 0 ? <span className={styles.parcels}>{formatCount(totals.parcels)} parcels</span> : null}
     </>
   );
 }

@@ -3,7 +3,7 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { EntryList } from '@/features/entries/entry-list';
 import { StatCards } from '@/components/stat-cards';
 import { WeeklyStats } from '@/components/weekly-stats';
-import { formatPence, formatShortDate } from '@/lib/format';
+import { formatPence, formatShortDate, formatCount } from '@/lib/format';
 import { DEFAULT_TIERS } from '@/core/pay/pay';
 import { useReducedMotion } from '@/lib/use-reduced-motion';
 import { SAMPLE_TODAY, sampleAllTime, sampleEntries, sampleStats, sampleWeek } from './showcase-data';
@@ -12,7 +12,6 @@ import styles from './showcase.module.css';
 /** Spec §9: the showcase moves on every 4 seconds. */
 export const SHOWCASE_INTERVAL_MS = 4_000;
 
-const count = new Intl.NumberFormat('en-GB');
 
 interface Slide {
   title: string;
@@ -42,7 +41,7 @@ function StatementCheckPreview() {
   return (
     <div className={styles.panel}>
       <p className={styles.muted}>
-        Week of {formatShortDate(sampleWeek.days[0]?.date ?? SAMPLE_TODAY)} · {count.format(first?.stopCount ?? 0)} stops at{' '}
+        Week of {formatShortDate(sampleWeek.days[0]?.date ?? SAMPLE_TODAY)} · {formatCount(first?.stopCount ?? 0)} stops at{' '}
         {formatPence(first?.rate ?? 0)}, then {formatPence(final?.rate ?? 0)}
       </p>
       <table className={styles.table}>
@@ -58,7 +57,7 @@ function StatementCheckPreview() {
           {[...sampleEntries].reverse().map((entry) => (
             <tr key={entry.id}>
               <td>{formatShortDate(entry.date)}</td>
-              <td>{count.format(entry.stops)}</td>
+              <td>{formatCount(entry.stops)}</td>
               <td>{formatPence(entry.extra)}</td>
               <td>{formatPence(entry.total)}</td>
             </tr>
@@ -85,10 +84,10 @@ function StatementCheckPreview() {
 
 function AllTimePreview() {
   const figures: [string, string][] = [
-    ['Entries logged', count.format(sampleAllTime.entries)],
-    ['All-time stops', count.format(sampleAllTime.stops)],
+    ['Entries logged', formatCount(sampleAllTime.entries)],
+    ['All-time stops', formatCount(sampleAllTime.stops)],
     ['All-time earnings', formatPence(sampleAllTime.earnings)],
-    ['Best day', `${count.format(sampleAllTime.bestDay.stops)} stops, ${formatShortDate(sampleAllTime.bestDay.date)}`],
+    ['Best day', `${formatCount(sampleAllTime.bestDay.stops)} stops, ${formatShortDate(sampleAllTime.bestDay.date)}`],
   ];
   return (
     <dl className={styles.figures}>

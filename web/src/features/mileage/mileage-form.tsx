@@ -2,6 +2,7 @@ import { useId } from 'react';
 import { FormActions } from '@/components/form-actions';
 import { FormAlert } from '@/components/form-alert';
 import { SelectField, TextField } from '@/components/text-field';
+import { RecordVehicleField } from '@/components/vehicle-field';
 import { useSyncHandle } from '@/lib/sync-react/use-sync';
 import { useRefusedFields } from '@/lib/sync-react/use-refused-fields';
 import { useForm } from '@/lib/use-form';
@@ -50,15 +51,7 @@ export function MileageForm({ vehicles, couriers, lastVehicleId, editing, today,
       </h3>
       <div className={recordForm.grid}>
         <TextField label="Day" type="date" required value={values.date} error={errors.date} onChange={(e) => update('date', e.target.value)} />
-        <SelectField label="Vehicle" value={values.vehicleId} error={errors.vehicleId} onChange={(e) => update('vehicleId', e.target.value)}>
-          {values.vehicleId === '' ? <option value="">Choose a vehicle</option> : null}
-          {vehicles.map((vehicle) => (
-            <option key={vehicle.id} value={vehicle.id}>
-              {vehicle.name}
-              {vehicle.deleted ? ' (deleted)' : ''}
-            </option>
-          ))}
-        </SelectField>
+        <RecordVehicleField vehicles={vehicles} value={values.vehicleId} error={errors.vehicleId} onChange={(id) => update('vehicleId', id)} />
         {couriers.length > 0 ? (
           <SelectField label="Courier (optional)" value={values.courierId} onChange={(e) => update('courierId', e.target.value)}>
             <option value="">No courier</option>
