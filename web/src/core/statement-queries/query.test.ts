@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Difference } from '@/core/statement-lines/match-statement';
 import { firstBrokenLink } from './chain';
-import { canQuery, makeQuery, queryStage, reminderDay, stillOwed, type QueryTracking } from './query';
+import { canQuery, makeQuery, queriesAbout, queryStage, reminderDay, stillOwed, type QueryTracking } from './query';
 
 const diff = (kind: Difference['kind'], amount: number, date: string | null = '2026-03-02'): Difference => ({
   kind,
@@ -38,6 +38,15 @@ describe('making a query', () => {
     expect(canQuery(explained)).toBe(false);
     expect(makeQuery('c', explained, '2026-03-20')).toBeNull();
     expect(canQuery([...explained, diff('unexplained', 1)])).toBe(true);
+  });
+});
+
+describe('the queries about a check', () => {
+  it('are that check’s, oldest first: by the day made, then by when the device stored them', () => {
+    const q = (id: string, statementCheckId: string, madeOn: string, createdAt: string) => ({ id, statementCheckId, madeOn, createdAt });
+    const all = [q('late', 'c1', '2026-03-21', '2026-03-21T08:00:00Z'), q('other', 'c2', '2026-03-01', '2026-03-01T08:00:00Z'), q('second', 'c1', '2026-03-20', '2026-03-20T09:00:00Z'), q('first', 'c1', '2026-03-20', '2026-03-20T08:00:00Z')];
+    expect(queriesAbout('c1', all).map((x) => x.id)).toEqual(['first', 'second', 'late']);
+    expect(queriesAbout('none', all)).toEqual([]);
   });
 });
 

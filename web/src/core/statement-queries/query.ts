@@ -73,6 +73,11 @@ export function makeQuery(statementCheckId: string, differences: readonly Differ
   };
 }
 
+/** The queries made about statement check `checkId`, oldest first (the last is the latest). */
+export function queriesAbout<Q extends { statementCheckId: string; madeOn: string; createdAt: string }>(checkId: string, queries: readonly Q[]): Q[] {
+  return queries.filter((q) => q.statementCheckId === checkId).sort((a, b) => (a.madeOn === b.madeOn ? a.createdAt.localeCompare(b.createdAt) : a.madeOn < b.madeOn ? -1 : 1));
+}
+
 export type QueryStage = 'made' | 'sent' | 'answered' | 'paidBack' | 'closed';
 
 /** How far the query has gone, its furthest step. */
