@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Difference } from '@/core/statement-lines/match-statement';
 import { firstBrokenLink } from './chain';
-import { canQuery, makeQuery, queriesAbout, queryStage, reminderDay, stillOwed, type QueryTracking } from './query';
+import { canQuery, makeQuery, queriesAbout, queryStage, readReminderDays, reminderDay, stillOwed, type QueryTracking } from './query';
 
 const diff = (kind: Difference['kind'], amount: number, date: string | null = '2026-03-02'): Difference => ({
   kind,
@@ -73,5 +73,12 @@ describe('tracking', () => {
     expect(reminderDay({ ...sent, answeredOn: '2026-03-22' }, 14)).toBeNull();
     expect(reminderDay({ ...sent, paidBackAmount: 5, paidBackOn: '2026-03-30' }, 14)).toBeNull();
     expect(reminderDay({ ...sent, closedOn: '2026-03-30' }, 14)).toBeNull();
+  });
+
+  it('reads the reminder’s days as typed: a whole number from 1 to 90', () => {
+    expect(readReminderDays('1')).toEqual({ days: 1 });
+    expect(readReminderDays(' 90 ')).toEqual({ days: 90 });
+    expect(readReminderDays('014')).toEqual({ days: 14 });
+    for (const bad of ['0', '91', '', ' ', '7.5', '-3', '1e1', 'ten']) expect(readReminderDays(bad)).toEqual({ error: 'Choose 1 to 90 days' });
   });
 });
