@@ -341,17 +341,23 @@ export async function setTheme(page: Page, theme: string): Promise<void> {
 }
 
 /**
- * With SHOTS_DIR set, screenshots of the page (or of `target`) at 390×844 and 1280×800 in both
- * themes, as SHOTS_DIR/<name>-<size>-<theme>.png; the phone's size again afterwards.
+ * With SHOTS_DIR set, screenshots at 390×844 and 1280×800 in both themes, as
+ * SHOTS_DIR/<name>-<size>-<theme>.png, then the phone's size again: the whole page, or the
+ * element `target`, or (`inView`) the screen as the driver sees it with `target` scrolled to its
+ * foot, so what the bottom bar or a toast would cover shows.
  */
-export async function shots(page: Page, name: string, target?: Locator): Promise<void> {
+export async function shots(page: Page, name: string, target?: Locator, { inView = false } = {}): Promise<void> {
   if (!process.env.SHOTS_DIR) return;
   mkdirSync(process.env.SHOTS_DIR, { recursive: true });
   for (const [size, viewport] of [['390x844', phone.viewport], ['1280x800', { width: 1280, height: 800 }]] as const) {
     for (const theme of ['light', 'dark']) {
       await page.setViewportSize(viewport);
       await setTheme(page, theme);
-      await (target ?? page).screenshot({ path: `${process.env.SHOTS_DIR}/${name}-${size}-${theme}.png`, ...(target ? {} : { fullPage: true }) });
+      const path = `${process.env.SHOTS_DIR}/${name}-${size}-${theme}.png`;
+      if (target && inView) {
+        await target.evaluate((element) => element.scrollIntoView({ block: 'end' }));
+        await page.screenshot({ path });
+      } else await (target ?? page).screenshot({ path, ...(target ? {} : { fullPage: true }) });
     }
   }
   await page.setViewportSize(phone.viewport);

@@ -42,7 +42,7 @@ describe('"Query this" from History', () => {
     await queryThis.waitFor();
     assert.equal(await card.getByText('Your status:').count(), 0, 'not followed up yet');
     await noViolations(page, 'the statements view with "Query this"');
-    await shots(page, 'history-statements-query-this');
+    await shots(page, 'history-statements-query-this', card, { inView: true });
 
     await queryThis.click();
     await page.waitForURL('**/app/statement-query?id=*');
@@ -66,7 +66,7 @@ describe('"Query this" from History', () => {
     await made.waitFor();
     assert.equal(await queryThis.count(), 0, 'no second "Query this"');
     await noViolations(page, 'the statements view with the query made');
-    await shots(page, 'history-statements-query-made');
+    await shots(page, 'history-statements-query-made', card, { inView: true });
     await made.click();
     await page.waitForURL(`**/app/statement-query?id=${queryId}`);
     await letter.getByText('Total owed to me: £232.60').waitFor();
@@ -87,7 +87,7 @@ describe('"Query this" from History', () => {
     await reminder.getByRole('button', { name: 'Save days' }).click();
     await reminder.getByText('Saved on this device; it syncs when you are online.').waitFor();
     await noViolations(page, 'Payment Settings');
-    await shots(page, 'payment-settings');
+    await shots(page, 'payment-settings', reminder, { inView: true });
     await page.goto(`/app/statement-query?id=${queryId}`);
     const onQuery = page.getByRole('region', { name: 'Reminder' }).getByLabel('Remind me when a sent query has had no answer for (days)');
     // The field shows the stored days once the settings are read from the device.
