@@ -6,25 +6,15 @@
 // signed in as the same driver sees the query with the evidence and the photo, without
 // uploading it again. Zero axe violations on the screens with the evidence.
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
-import { addEntry, goOffline, goOnline, logIn, newPage, serverAndBrowser, serverHolds, short, signUp, thisWeek, uniqueEmail } from './harness';
+import { addEntry, axeViolations, goOffline, goOnline, logIn, newPage, serverAndBrowser, serverHolds, short, signUp, thisWeek, uniqueEmail } from './harness';
 import { receiptPng } from './png';
 
 const run = serverAndBrowser();
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
-async function axeViolations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
-  return (await page.evaluate(() =>
-    (window as unknown as { axe: { run: (d: Document, o: object) => Promise<{ violations: { id: string; nodes: { html: string }[] }[] }> } }).axe
-      .run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21aa', 'wcag22aa'] }, resultTypes: ['violations'] })
-      .then((r) => r.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.html.slice(0, 120)).join(', ')}`)),
-  )) as string[];
-}
 
 /** The photos the server keeps for a user, as files in its local store. */
 function storedPhotos(userId: string): string[] {

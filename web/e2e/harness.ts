@@ -1,7 +1,8 @@
 // End-to-end harness: the real server binary on a fresh data directory, driven through
 // Debian's Chromium by playwright-core. Nothing here is mocked.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before } from 'node:test';
@@ -316,4 +317,48 @@ export async function serverHolds(page: Page, what: string, ready: (records: Pul
     await page.waitForTimeout(500);
   }
   throw new Error(`the server never held ${what}`);
+}
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** axe-core (from npm, evaluated into the page) over the page as it is: each WCAG 2.2 AA violation with its elements. */
+export async function axeViolations(page: Page): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
+  return (await page.evaluate(() =>
+    (window as unknown as { axe: { run: (d: Document, o: object) => Promise<{ violations: { id: string; nodes: { html: string }[] }[] }> } }).axe
+      .run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21aa', 'wcag22aa'] }, resultTypes: ['violations'] })
+      .then((r) => r.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.html.slice(0, 120)).join(', ')}`)),
+  )) as string[];
+}
+
+/**
+ * Shows the page in `theme` as the app's own setting would, and waits until the colours have
+ * finished their transitions: a check or a screenshot taken mid-way sees neither theme.
+ */
+export async function setTheme(page: Page, theme: string): Promise<void> {
+  await page.evaluate((t) => (document.documentElement.dataset.theme = t), theme);
+  await page.waitForFunction(() => document.getAnimations().every((a) => !(a instanceof CSSTransition)));
+}
+
+/**
+ * With SHOTS_DIR set, screenshots at 390×844 and 1280×800 in both themes, as
+ * SHOTS_DIR/<name>-<size>-<theme>.png, then the phone's size again: the whole page, or the
+ * element `target`, or (`inView`) the screen as the driver sees it with `target` scrolled to its
+ * foot, so what the bottom bar or a toast would cover shows.
+ */
+export async function shots(page: Page, name: string, target?: Locator, { inView = false } = {}): Promise<void> {
+  if (!process.env.SHOTS_DIR) return;
+  mkdirSync(process.env.SHOTS_DIR, { recursive: true });
+  for (const [size, viewport] of [['390x844', phone.viewport], ['1280x800', { width: 1280, height: 800 }]] as const) {
+    for (const theme of ['light', 'dark']) {
+      await page.setViewportSize(viewport);
+      await setTheme(page, theme);
+      const path = `${process.env.SHOTS_DIR}/${name}-${size}-${theme}.png`;
+      if (target && inView) {
+        await target.evaluate((element) => element.scrollIntoView({ block: 'end' }));
+        await page.screenshot({ path });
+      } else await (target ?? page).screenshot({ path, ...(target ? {} : { fullPage: true }) });
+    }
+  }
+  await page.setViewportSize(phone.viewport);
 }

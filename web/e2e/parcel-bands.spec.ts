@@ -7,37 +7,14 @@
 // device (pdfjs-dist, loaded on demand, precached for offline) through the column mapping,
 // saved for the courier as a PDF layout: the same PDF again adds nothing.
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { describe, it } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
 import { statementPdf } from '../src/testing/statement-pdf';
-import { goOffline, newPage, openCourier, openDayForm, openNav, phone, serverAndBrowser, serverHolds, short, signUp, thisWeek, uniqueEmail } from './harness';
+import { axeViolations, goOffline, newPage, openCourier, openDayForm, openNav, phone, serverAndBrowser, serverHolds, short, shots, signUp, thisWeek, uniqueEmail } from './harness';
 
 const run = serverAndBrowser();
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
-async function axeViolations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
-  return (await page.evaluate(() =>
-    (window as unknown as { axe: { run: (d: Document, o: object) => Promise<{ violations: { id: string; nodes: { html: string }[] }[] }> } }).axe
-      .run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21aa', 'wcag22aa'] }, resultTypes: ['violations'] })
-      .then((r) => r.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.html.slice(0, 120)).join(', ')}`)),
-  )) as string[];
-}
 
-async function shots(page: Page, name: string, target?: Locator): Promise<void> {
-  if (!process.env.SHOTS_DIR) return;
-  mkdirSync(process.env.SHOTS_DIR, { recursive: true });
-  for (const [size, viewport] of [['390x844', phone.viewport], ['1280x800', { width: 1280, height: 800 }]] as const) {
-    for (const theme of ['light', 'dark']) {
-      await page.setViewportSize(viewport);
-      await page.evaluate((t) => (document.documentElement.dataset.theme = t), theme);
-      await (target ?? page).screenshot({ path: `${process.env.SHOTS_DIR}/${name}-${size}-${theme}.png`, ...(target ? {} : { fullPage: true }) });
-    }
-  }
-  await page.setViewportSize(phone.viewport);
-}
 
 // The card, in pence, as the driver types it below.
 const RATE = { packet: 35, small: 55, medium: 80, large: 120 } as const;

@@ -5,24 +5,12 @@
 // again adds nothing (the saved layout makes it one tap), and back online the lines and the
 // layout reach the server once each. Zero axe violations on the page at phone size.
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import type { Page } from 'playwright-core';
-import { addEntry, goOffline, goOnline, newPage, phone, serverAndBrowser, serverHolds, short, signUp, thisWeek, uniqueEmail } from './harness';
+import { addEntry, axeViolations, goOffline, goOnline, newPage, phone, serverAndBrowser, serverHolds, short, signUp, thisWeek, uniqueEmail } from './harness';
 
 const run = serverAndBrowser();
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
-async function axeViolations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
-  const found = (await page.evaluate(() =>
-    (window as unknown as { axe: { run: (d: Document, o: object) => Promise<{ violations: { id: string; nodes: { html: string }[] }[] }> } }).axe
-      .run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21aa', 'wcag22aa'] }, resultTypes: ['violations'] })
-      .then((r) => r.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.html.slice(0, 120)).join(', ')}`)),
-  )) as string[];
-  return found;
-}
 
 describe('statement lines', () => {
   it('imports a per-day CSV offline through the column mapping, names each difference with its amount, and a re-import adds nothing', async () => {

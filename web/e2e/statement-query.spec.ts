@@ -6,23 +6,13 @@
 // the query; it is marked paid back on the next statement, whose adjustment line is then
 // explained as paid back for the query rather than counted again. Zero axe violations.
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { addEntry, goOffline, goOnline, logIn, newPage, phone, serverAndBrowser, serverHolds, short, signUp, thisWeek, uniqueEmail } from './harness';
+import { addEntry, axeViolations, goOffline, goOnline, logIn, newPage, phone, serverAndBrowser, serverHolds, short, signUp, thisWeek, uniqueEmail } from './harness';
 
 const run = serverAndBrowser();
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
-async function axeViolations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
-  return (await page.evaluate(() =>
-    (window as unknown as { axe: { run: (d: Document, o: object) => Promise<{ violations: { id: string; nodes: { html: string }[] }[] }> } }).axe
-      .run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21aa', 'wcag22aa'] }, resultTypes: ['violations'] })
-      .then((r) => r.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.html.slice(0, 120)).join(', ')}`)),
-  )) as string[];
-}
 
 async function checkStatement(page: Page, start: string, end: string, paid: string): Promise<void> {
   await page.goto('/app/history?view=statements');

@@ -3,6 +3,7 @@
 // nudges sync (db.outboxChanged: the coordinator starts a push). Screens do not call these
 // directly: each feature's commands wrap them with the pricing or checks the feature owns
 // (features/entries/commands.ts, for one).
+import type { Table } from 'dexie';
 import type { LocalDb } from './db';
 import { rematerializeDoc } from './docs';
 import { newId } from './ids';
@@ -30,11 +31,25 @@ export type RecordWrite = { [K in RecordKind]: { kind: K; content: RecordContent
  * them or none (a new courier with its first card, the days a rate change re-prices). Items
  * go out in the given order, so a record is pushed after one it points at.
  */
-export async function saveRecords(db: LocalDb, writes: readonly RecordWrite[]): Promise<LocalRecord<RecordContents[RecordKind]>[]> {
-  const tables = [...new Set(writes.map((write) => tableOf(db, write.kind)))];
+export function saveRecords(db: LocalDb, writes: readonly RecordWrite[]): Promise<LocalRecord<RecordContents[RecordKind]>[]> {
+  return readThenSave(db, { reads: [], kinds: writes.map((write) => write.kind) }, () => Promise.resolve(writes));
+}
+
+/**
+ * saveRecords with the writes decided from what `decide` reads, in the SAME transaction: what
+ * it read cannot change before they are stored, and the writes are all stored or none (a query
+ * made from a check, with the check marked disputed). `reads`: the tables it reads beyond those
+ * of `kinds`, the kinds it may write. Sync is nudged once, after the commit, never from inside.
+ */
+export async function readThenSave(
+  db: LocalDb,
+  scope: { reads: readonly Table[]; kinds: readonly RecordKind[] },
+  decide: () => Promise<readonly RecordWrite[]>,
+): Promise<LocalRecord<RecordContents[RecordKind]>[]> {
+  const tables = [...new Set([...scope.reads, ...scope.kinds.map((kind) => tableOf(db, kind))])];
   const stored = await db.transaction('rw', [...tables, db.outbox], async () => {
     const records: LocalRecord<RecordContents[RecordKind]>[] = [];
-    for (const write of writes) records.push(await putRecord(db, write.kind, write.content, write.id));
+    for (const write of await decide()) records.push(await putRecord(db, write.kind, write.content, write.id));
     return records;
   });
   if (stored.length > 0) db.outboxChanged();

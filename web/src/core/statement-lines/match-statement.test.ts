@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { occurrences } from '@/core/deductions/deductions';
 import { bandPay, priceWithCard, type IdentifiedCard } from '@/core/pay/pay';
 import { bandTotal, NO_BANDS } from '@/core/pay/size-bands';
 import type { LineType, SizeBand } from '@/sync/contract.generated';
@@ -135,6 +136,40 @@ describe('a per-day statement', () => {
   });
 });
 
+describe('a check whose statement has no lines on the device', () => {
+  const card = makeRateCard('card', C, { perStop: [{ stopCount: 100, rate: 150 }, { rate: 120 }] });
+  const days = [day('a', '2025-03-17', card, { stops: 110 }), day('b', '2025-03-18', card, { stops: 90 }), day('other', '2025-03-05', card, { stops: 50 })];
+  const van = makeDeduction('van', C, { label: 'Van hire', amount: 1_000, repeat: 'once', from: '2025-03-19' });
+  const check = (paid: number) => ({ periodStart: '2025-03-16', periodEnd: '2025-03-22', paid, courierId: C });
+  // The log: 100 × £1.50 + 10 × £1.20 and 90 × £1.50, less the £10.00 van hire.
+  const owed = 15_000 + 1_200 + 13_500 - 1_000;
+
+  it('names the whole shortfall once, for the statement, with the period’s days behind it: no day "not on the statement", no lines "adding up to £0.00"', () => {
+    const { match, sum } = total({ check: check(owed - 1_968), days, lines: [], cards: [card], deductions: [van], calendar: WEEKLY });
+    expect(match.differences).toEqual([
+      {
+        kind: 'unexplained',
+        date: null,
+        words: 'Unexplained: the statement paid £19.68 less than your log says for the period',
+        logged: '£287.00',
+        paid: '£267.32',
+        cardRate: null,
+        amount: 1_968,
+        entryIds: ['a', 'b'],
+        lineIds: [],
+      },
+    ]);
+    expect(match).toMatchObject({ owed, paid: owed - 1_968, linesTotal: 0, difference: 1_968 });
+    expect(sum).toBe(match.difference);
+  });
+
+  it('names an overpayment the same way, and nothing when the total agrees with the log', () => {
+    const over = matchStatement({ check: check(owed + 500), days, lines: [], cards: [card], deductions: [van], calendar: WEEKLY });
+    expect(over.differences.map((d) => [d.kind, d.amount, d.words])).toEqual([['unexplained', -500, 'Unexplained: the statement paid £5.00 more than your log says for the period']]);
+    expect(matchStatement({ check: check(owed), days, lines: [], cards: [card], deductions: [van], calendar: WEEKLY }).differences).toEqual([]);
+  });
+});
+
 // ---- Properties ----
 
 describe('matching properties', () => {
@@ -146,6 +181,20 @@ describe('matching properties', () => {
         for (const d of match.differences) expect(Number.isSafeInteger(d.amount)).toBe(true);
       }),
       { numRuns: 400 },
+    );
+  });
+
+  it('without lines, the whole difference is one item for the statement (none when it is nothing), to the penny', () => {
+    fc.assert(
+      fc.property(inputArb, (generated) => {
+        const input = { ...generated, lines: [] };
+        const { match, sum } = total(input);
+        expect(sum).toBe(match.difference);
+        expect(match.linesTotal).toBe(0);
+        expect(match.differences).toHaveLength(match.difference === 0 ? 0 : 1);
+        for (const d of match.differences) expect(d).toMatchObject({ kind: 'unexplained', date: null, amount: match.difference, lineIds: [] });
+      }),
+      { numRuns: 300 },
     );
   });
 
@@ -179,8 +228,7 @@ describe('matching properties', () => {
         const deductions = deduction ? [makeDeduction('ded', C, { ...deduction, to: null })] : [];
         const input: MatchInput = { check: { periodStart: WEEK[0]!, periodEnd: WEEK[6]!, paid: 0, courierId: C }, days: logged, lines, cards: [card], deductions, calendar: WEEKLY };
         // The deductions the list charges this week, taken as the list says.
-        const probe = matchStatement(input);
-        for (const d of probe.differences.filter((x) => x.kind === 'deductionNotTaken')) add(d.date!, 'deduction', 1, d.amount);
+        for (const d of deductions) for (const date of occurrences(d, WEEK[0]!, WEEK[6]!)) add(date, 'deduction', 1, -d.amount);
         input.check.paid = lines.reduce((s, l) => s + l.amount, 0);
         const { match } = total(input);
         expect(match.differences.filter((d) => d.kind !== 'addressCap')).toEqual([]);

@@ -463,6 +463,7 @@ export function matchStatement({ check, days, lines, cards, deductions, calendar
     check.periodEnd,
   );
   const owed = sum(loggedInPeriod, (d) => d.total) - sum(expectedCharges, (c) => c.amount);
+  if (lines.length === 0) return withoutLines(check.paid, owed, loggedInPeriod);
   const linesTotal = sum(lines, (l) => l.amount);
   const differences: Difference[] = [];
   const rates = bandRates(lines);
@@ -548,4 +549,32 @@ export function matchStatement({ check, days, lines, cards, deductions, calendar
     });
   }
   return { owed, paid: check.paid, linesTotal, difference: owed - check.paid, differences };
+}
+
+/**
+ * A check whose statement's lines are not on the device: only the period's totals are known, so
+ * its whole difference is one "unexplained" item for the statement, never a "Day not on the
+ * statement" for every logged day (each would be a claim the statement may not support: which
+ * days it left out is only knowable from its lines) nor lines adding up to £0.00. The days of
+ * the period stand behind it, so the evidence kept on them goes with a query.
+ */
+function withoutLines(paid: number, owed: number, days: readonly LoggedDay[]): StatementMatch {
+  const difference = owed - paid;
+  const differences: Difference[] =
+    difference === 0
+      ? []
+      : [
+          {
+            kind: 'unexplained',
+            date: null,
+            words: `Unexplained: the statement paid ${pounds(Math.abs(difference))} ${difference > 0 ? 'less' : 'more'} than your log says for the period`,
+            logged: pounds(owed),
+            paid: pounds(paid),
+            cardRate: null,
+            amount: difference,
+            entryIds: days.map((d) => d.id),
+            lineIds: [],
+          },
+        ];
+  return { owed, paid, linesTotal: 0, difference, differences };
 }

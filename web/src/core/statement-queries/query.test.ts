@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Difference } from '@/core/statement-lines/match-statement';
 import { firstBrokenLink } from './chain';
-import { canQuery, makeQuery, queryStage, reminderDay, stillOwed, type QueryTracking } from './query';
+import { canQuery, makeQuery, queriesAbout, queryStage, readReminderDays, reminderDay, stillOwed, type QueryTracking } from './query';
 
 const diff = (kind: Difference['kind'], amount: number, date: string | null = '2026-03-02'): Difference => ({
   kind,
@@ -41,6 +41,15 @@ describe('making a query', () => {
   });
 });
 
+describe('the queries about a check', () => {
+  it('are that check’s, oldest first: by the day made, then by when the device stored them', () => {
+    const q = (id: string, statementCheckId: string, madeOn: string, createdAt: string) => ({ id, statementCheckId, madeOn, createdAt });
+    const all = [q('late', 'c1', '2026-03-21', '2026-03-21T08:00:00Z'), q('other', 'c2', '2026-03-01', '2026-03-01T08:00:00Z'), q('second', 'c1', '2026-03-20', '2026-03-20T09:00:00Z'), q('first', 'c1', '2026-03-20', '2026-03-20T08:00:00Z')];
+    expect(queriesAbout('c1', all).map((x) => x.id)).toEqual(['first', 'second', 'late']);
+    expect(queriesAbout('none', all)).toEqual([]);
+  });
+});
+
 describe('tracking', () => {
   it('goes made, sent, answered, paid back, closed by its furthest step', () => {
     expect(queryStage(untracked)).toBe('made');
@@ -64,5 +73,12 @@ describe('tracking', () => {
     expect(reminderDay({ ...sent, answeredOn: '2026-03-22' }, 14)).toBeNull();
     expect(reminderDay({ ...sent, paidBackAmount: 5, paidBackOn: '2026-03-30' }, 14)).toBeNull();
     expect(reminderDay({ ...sent, closedOn: '2026-03-30' }, 14)).toBeNull();
+  });
+
+  it('reads the reminder’s days as typed: a whole number from 1 to 90', () => {
+    expect(readReminderDays('1')).toEqual({ days: 1 });
+    expect(readReminderDays(' 90 ')).toEqual({ days: 90 });
+    expect(readReminderDays('014')).toEqual({ days: 14 });
+    for (const bad of ['0', '91', '', ' ', '7.5', '-3', '1e1', 'ten']) expect(readReminderDays(bad)).toEqual({ error: 'Choose 1 to 90 days' });
   });
 });

@@ -73,6 +73,11 @@ export function makeQuery(statementCheckId: string, differences: readonly Differ
   };
 }
 
+/** The queries made about statement check `checkId`, oldest first (the last is the latest). */
+export function queriesAbout<Q extends { statementCheckId: string; madeOn: string; createdAt: string }>(checkId: string, queries: readonly Q[]): Q[] {
+  return queries.filter((q) => q.statementCheckId === checkId).sort((a, b) => (a.madeOn === b.madeOn ? a.createdAt.localeCompare(b.createdAt) : a.madeOn < b.madeOn ? -1 : 1));
+}
+
 export type QueryStage = 'made' | 'sent' | 'answered' | 'paidBack' | 'closed';
 
 /** How far the query has gone, its furthest step. */
@@ -105,3 +110,11 @@ export function reminderDay(q: QueryTracking, days: number): string | null {
 
 /** The reminder setting's default and bounds (the server's, crates/domain/src/profile.rs). */
 export const QUERY_REMINDER_DAYS = { default: 14, min: 1, max: 90 } as const;
+
+/** The reminder's days as typed: a whole number within the bounds, or what to say instead. */
+export function readReminderDays(typed: string): { days: number } | { error: string } {
+  const text = typed.trim();
+  const days = Number(text);
+  if (!/^\d+$/.test(text) || days < QUERY_REMINDER_DAYS.min || days > QUERY_REMINDER_DAYS.max) return { error: `Choose ${QUERY_REMINDER_DAYS.min} to ${QUERY_REMINDER_DAYS.max} days` };
+  return { days };
+}

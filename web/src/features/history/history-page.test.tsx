@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { createTestSyncHandle, makeEntry, TEST_USER_ID, type TestSyncHandle } from '@/testing/sync-handle';
+import { saveStatementCheck } from '@/sync/commands';
+import { createTestSyncHandle, makeEntry, makeStatementCheckContent, TEST_USER_ID, type TestSyncHandle } from '@/testing/sync-handle';
 import { makeCourier, makeDeduction, makeRateCard, seedDefaultCourier } from '@/testing/pay-fixtures';
 import { renderWithSync } from '@/testing/render-with-sync';
 import { HistoryPage } from './history-page';
@@ -365,6 +366,50 @@ describe('HistoryPage', () => {
       const [item] = await handle.db.outbox.toArray();
       expect(item).toMatchObject({ name: 'invoice.put', args: { paid: 37_620, stops: null, periodStart: '2025-03-16', courierId: handle.db.userId } });
       expect(screen.getByText('1 of 10 towards Invoice Master')).toBeInTheDocument();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('offers "Query this" on a short check without lines: one query of its whole shortfall, the check disputed; then the way to that query, not a second', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date(2025, 2, 25, 9, 0));
+    try {
+      const handle = createTestSyncHandle();
+      const me = handle.db.userId;
+      await seedDefaultCourier(handle.db);
+      await handle.db.entries.bulkPut([
+        makeEntry({ date: '2025-03-10', stops: 100, total: 19_800, courierId: me }),
+        makeEntry({ date: '2025-03-17', stops: 100, total: 19_800, courierId: me }),
+        makeEntry({ date: '2025-03-18', stops: 120, total: 23_260, courierId: me }),
+      ]);
+      await saveStatementCheck(handle.db, { ...makeStatementCheckContent({ periodStart: '2025-03-16', periodEnd: '2025-03-22', paid: 19_800 }), courierId: me });
+      // The week before, paid exactly what the log says: nothing to query.
+      await saveStatementCheck(handle.db, { ...makeStatementCheckContent({ periodStart: '2025-03-09', periodEnd: '2025-03-15', paid: 19_800 }), courierId: me });
+      const first = renderWithSync(<HistoryPage />, { handle, path, at: `${path}?view=statements` });
+      const card = await screen.findByRole('article', { name: 'Statement check 16/03/2025 – 22/03/2025' });
+      const matching = screen.getByRole('article', { name: 'Statement check 09/03/2025 – 15/03/2025' });
+      expect(within(matching).queryByRole('button', { name: 'Query this' })).not.toBeInTheDocument();
+      await first.user.click(await within(card).findByRole('button', { name: 'Query this' }));
+
+      await waitFor(() => expect(first.router.state.location.pathname).toBe('/app/statement-query'));
+      const queries = await handle.db.statementQueries.toArray();
+      expect(queries).toHaveLength(1);
+      const [query] = queries;
+      expect(first.router.state.location.search).toBe(`?id=${query!.id}`);
+      expect(query!.items.map((i) => [i.kind, i.date, i.amount])).toEqual([['unexplained', null, 23_260]]);
+      expect(query!.total).toBe(23_260);
+      const checks = await handle.db.invoices.toArray();
+      expect(checks.find((c) => c.periodStart === '2025-03-16')?.status).toBe('disputed');
+      expect(checks.find((c) => c.periodStart === '2025-03-09')?.status).toBe('unchecked');
+      first.unmount();
+
+      renderWithSync(<HistoryPage />, { handle, path, at: `${path}?view=statements` });
+      const again = await screen.findByRole('article', { name: 'Statement check 16/03/2025 – 22/03/2025' });
+      const link = await within(again).findByRole('link', { name: 'Query made 25/03/2025' });
+      expect(link).toHaveAttribute('href', `/app/statement-query?id=${query!.id}`);
+      expect(within(again).queryByRole('button', { name: 'Query this' })).not.toBeInTheDocument();
+      expect(again).toHaveTextContent('Your status: Disputed');
     } finally {
       vi.useRealTimers();
     }

@@ -15,7 +15,6 @@ import { EntriesView } from '@/features/entries/entries-view';
 import { LoggedTwice } from '@/features/entries/logged-twice';
 import { useEntries } from '@/features/entries/use-entries';
 import { deleteCheck, restoreCheck } from '@/features/statement-checks/commands';
-import { StatementChecksView } from '@/features/statement-checks/statement-checks-view';
 import { useStatementChecks } from '@/features/statement-checks/use-statement-checks';
 import { EvidenceSection } from '@/features/evidence/evidence-section';
 import { parkedReasonsByRecord, useParkedChanges } from '@/features/parked-changes/use-parked-changes';
@@ -29,6 +28,7 @@ import { ExportButtons } from './export-buttons';
 import { ImportPanel } from './import-panel';
 import { closedRange, inRange, rangeFromParams, rangeProblem, type DayRange } from './history-range';
 import { RangeFilter } from './range-filter';
+import { StatementChecksWithQueries } from './statement-checks-with-queries';
 import { SummariesView } from './summaries-view';
 import panel from '@/components/panel.module.css';
 import styles from './history-page.module.css';
@@ -163,7 +163,8 @@ export function HistoryPage() {
       {entries === undefined || statementChecks === undefined || pay === undefined ? (
         <Spinner />
       ) : view === 'statements' ? (
-        <StatementChecksView
+        <StatementChecksWithQueries
+          pay={pay}
           checks={statementChecks}
           entries={entries}
           parkedReasons={parkedReasons}

@@ -132,4 +132,16 @@ describe('SettingsPage', () => {
       ['courier.delete', 'evri'],
     ]);
   });
+
+  it('holds the query reminder’s days, saved as on the query page', async () => {
+    const page = await setup(false);
+    const section = screen.getByRole('region', { name: 'Statement queries' });
+    const field = within(section).getByLabelText('Remind me when a sent query has had no answer for (days)');
+    expect(field).toHaveValue('14');
+    await page.user.clear(field);
+    await page.user.type(field, '7');
+    await page.user.click(within(section).getByRole('button', { name: 'Save days' }));
+    await within(section).findByText('Saved on this device; it syncs when you are online.');
+    expect((await page.handle.db.outbox.toArray()).map((i) => [i.name, i.args])).toEqual([['settings.put', { queryReminderDays: 7 }]]);
+  });
 });

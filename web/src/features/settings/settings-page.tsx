@@ -12,6 +12,7 @@ import { DeductionsView } from '@/features/deductions/deductions-view';
 import { starterRules } from '@/features/rate-cards/card-form-schema';
 import { rateCardMessages } from '@/features/rate-cards/rate-card-messages';
 import { RateCardsView } from '@/features/rate-cards/rate-cards-view';
+import { ReminderDaysForm } from '@/features/statement-queries/reminder-days-form';
 import type { PaySetup } from '@/lib/sync-react/use-pay-setup';
 import { useSyncHandle } from '@/lib/sync-react/use-sync';
 import { useNow } from '@/lib/use-now';
@@ -34,6 +35,7 @@ export function SettingsPage() {
       ) : (
         <CouriersAndPay setup={read.setup} />
       )}
+      <QueryReminder />
     </Page>
   );
 }
@@ -83,6 +85,20 @@ function CouriersAndPay({ setup }: { setup: PaySetup }) {
           <CourierItem key={courier.id} courier={courier} setup={setup} today={today} expanded={expanded.has(courier.id)} onToggle={() => toggle(courier.id)} />
         ))}
       </ul>
+    </section>
+  );
+}
+
+/** When a query about a statement that has had no answer is a reminder: where a driver looks for it, as on the query page. */
+function QueryReminder() {
+  const headingId = useId();
+  return (
+    <section className={styles.section} aria-labelledby={headingId}>
+      <h2 id={headingId} className={styles.title}>
+        Statement queries
+      </h2>
+      <p className={styles.hint}>A query you have sent and had no answer to shows as a reminder on the dashboard after this many days.</p>
+      <ReminderDaysForm />
     </section>
   );
 }

@@ -1,4 +1,5 @@
 import { ListChecks, Pencil, Trash2 } from 'lucide-react';
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Button } from '@/components/button';
 import { SyncStateLabel } from '@/components/sync-state-label';
@@ -17,6 +18,8 @@ interface StatementCheckCardProps {
   parkedReason: string | undefined;
   onEdit: () => void;
   onDelete: () => void;
+  /** What the screen offers about a check that does not match ("Query this"), above the foot. */
+  action?: ReactNode;
 }
 
 /**
@@ -24,7 +27,7 @@ interface StatementCheckCardProps {
  * line against the log, what explains the differences; where it stands with the server at the
  * foot, in words beside its tick.
  */
-export function StatementCheckCard({ check, result, parkedReason, onEdit, onDelete }: StatementCheckCardProps) {
+export function StatementCheckCard({ check, result, parkedReason, onEdit, onDelete, action }: StatementCheckCardProps) {
   const period = periodWords({ start: check.periodStart, end: check.periodEnd });
   return (
     <article className={styles.checkCard} aria-label={`Statement check ${period}`}>
@@ -49,6 +52,7 @@ export function StatementCheckCard({ check, result, parkedReason, onEdit, onDele
           {check.note}
         </p>
       ) : null}
+      {action ? <div className={styles.cardAction}>{action}</div> : null}
       <footer className={styles.cardFoot}>
         <span className={styles.syncState}>
           <SyncStateLabel state={check.syncState} reason={parkedReason} />

@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useMemo, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { SelectField } from '@/components/text-field';
 import { INVOICE_MASTER_CHECKS } from '@/lib/achievements';
@@ -28,6 +28,11 @@ interface StatementChecksViewProps {
   parkedReasons: ReadonlyMap<string, string>;
   today: string;
   onDelete: (check: LocalStatementCheck) => void;
+  /**
+   * What the screen offers on a check's card (History: "Query this", or the query made), given
+   * the check as its courier's periods show it. Records of other features stay with the screen.
+   */
+  queryAction?: (check: LocalStatementCheck) => ReactNode;
 }
 
 /** What is open for editing: a new check of a period, or a saved check. */
@@ -39,7 +44,7 @@ const count = new Intl.NumberFormat('en-GB');
  * Statement checks of one courier: its pay periods newest first, each with what the log says
  * and its check, or a way to check it.
  */
-export function StatementChecksView({ checks, entries, parkedReasons, today, onDelete }: StatementChecksViewProps) {
+export function StatementChecksView({ checks, entries, parkedReasons, today, onDelete, queryAction }: StatementChecksViewProps) {
   const { db } = useSyncHandle();
   const setup = usePaySetup();
   const [chosen, setChosen] = useState<string | null>(null);
@@ -78,6 +83,7 @@ export function StatementChecksView({ checks, entries, parkedReasons, today, onD
           parkedReasons={parkedReasons}
           today={today}
           onDelete={onDelete}
+          queryAction={queryAction}
         />
       ) : null}
     </section>
@@ -92,7 +98,7 @@ interface CourierStatementsProps extends Omit<StatementChecksViewProps, 'checks'
   deductions: readonly LocalDeduction[];
 }
 
-function CourierStatements({ courier, checks, entries, deductions, parkedReasons, today, onDelete }: CourierStatementsProps) {
+function CourierStatements({ courier, checks, entries, deductions, parkedReasons, today, onDelete, queryAction }: CourierStatementsProps) {
   const [editing, setEditing] = useState<Editing>(null);
   const [shown, setShown] = useState(PERIODS_PER_PAGE);
   // A check of a deleted courier is compared as if it were this courier's.
@@ -121,6 +127,7 @@ function CourierStatements({ courier, checks, entries, deductions, parkedReasons
         parkedReason={parkedReasons.get(check.id)}
         onEdit={() => setEditing({ kind: 'edit', id: check.id })}
         onDelete={() => onDelete(original(check))}
+        action={queryAction?.(check)}
       />
     );
 

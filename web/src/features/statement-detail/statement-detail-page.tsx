@@ -4,17 +4,13 @@
 // the device, so the page works offline.
 import { ArrowLeft } from 'lucide-react';
 import { useMemo, useState } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
-import { Button } from '@/components/button';
+import { Link, useSearchParams } from 'react-router';
 import { Page } from '@/components/page';
-import { matchStatement, type Difference } from '@/core/statement-lines/match-statement';
-import { claimsOn, explainPaidBack } from '@/core/statement-queries/paid-back';
-import { canQuery, queryStage, STAGE_WORDS } from '@/core/statement-queries/query';
-import { makeStatementQuery } from '@/features/statement-queries/commands';
+import type { Difference } from '@/core/statement-lines/match-statement';
+import { matchCheck } from '@/core/statement-queries/check-match';
+import { canQuery, queriesAbout, queryStage, STAGE_WORDS } from '@/core/statement-queries/query';
+import { QueryThisButton } from '@/features/statement-queries/query-this-button';
 import { useStatementQueries } from '@/features/statement-queries/use-statement-queries';
-import { useSyncHandle } from '@/lib/sync-react/use-sync';
-import { useNow } from '@/lib/use-now';
-import { localDay } from '@/lib/week';
 import { useEntries } from '@/features/entries/use-entries';
 import { useStatementChecks } from '@/features/statement-checks/use-statement-checks';
 import { StatementImport } from '@/features/statement-lines/statement-import';
@@ -38,19 +34,12 @@ export function StatementDetailPage() {
   const pay = usePaySetup();
   const allLines = useStatementLines();
   const queries = useStatementQueries();
-  const handle = useSyncHandle();
-  const navigate = useNavigate();
-  const today = localDay(useNow());
   const [opened, setOpened] = useState<number | null>(null);
   const check = checks?.find((c) => c.id === id);
   const lines = useMemo(() => (allLines ?? []).filter((l) => l.invoiceId === id), [allLines, id]);
   const courier = pay?.couriers.find((c) => c.id === check?.courierId);
   const match = useMemo(
-    () =>
-      check && entries && pay && courier && queries
-        ? // Money paid back for an earlier query that this statement carries is explained, not counted again.
-          explainPaidBack(matchStatement({ check, days: entries, lines, cards: pay.cards, deductions: pay.deductions, calendar: courier }), claimsOn(check.id, queries))
-        : null,
+    () => (check && entries && pay && courier && queries ? matchCheck({ check, days: entries, lines, cards: pay.cards, deductions: pay.deductions, calendar: courier, queries }) : null),
     [check, entries, pay, courier, lines, queries],
   );
   const back = (
@@ -69,11 +58,7 @@ export function StatementDetailPage() {
     );
   }
   const shown = opened === null ? null : (match.differences[opened] ?? null);
-  const asked = queries.filter((q) => q.statementCheckId === check.id).sort((a, b) => (a.madeOn === b.madeOn ? a.createdAt.localeCompare(b.createdAt) : a.madeOn < b.madeOn ? -1 : 1));
-  const queryThis = async () => {
-    const made = await makeStatementQuery(handle, check.id, match.differences, today);
-    if (made) await navigate(statementQueryPage(made.id));
-  };
+  const asked = queriesAbout(check.id, queries);
   const highlighted = new Set(shown?.lineIds ?? []);
   return (
     <Page title="Statement check" intro={`${courier.name} · ${periodWords({ start: check.periodStart, end: check.periodEnd })}`}>
@@ -112,8 +97,8 @@ export function StatementDetailPage() {
         )}
         {canQuery(match.differences) ? (
           <div>
-            <Button onClick={() => void queryThis()}>Query this</Button>
-            <p className={styles.hint}>Makes a dated letter listing each difference, to print or copy for the courier.</p>
+            <QueryThisButton checkId={check.id} differences={match.differences} />
+            <p className={styles.hint}>Makes a dated letter listing each difference, to print or copy for the courier, and marks the check Disputed.</p>
           </div>
         ) : null}
         {asked.length > 0 ? (

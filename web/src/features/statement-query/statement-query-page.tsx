@@ -14,17 +14,17 @@ import { periodWords } from '@/core/pay-periods/pay-period';
 import { evidenceChanges, isEvidenceItem } from '@/core/evidence/evidence';
 import { firstBrokenLink } from '@/core/statement-queries/chain';
 import { letterOf, letterText, recordedWords } from '@/core/statement-queries/letter';
-import { QUERY_REMINDER_DAYS, queryStage, STAGE_WORDS, stillOwed } from '@/core/statement-queries/query';
+import { queryStage, STAGE_WORDS, stillOwed } from '@/core/statement-queries/query';
 import { EvidencePhoto, EvidenceSection } from '@/features/evidence/evidence-section';
 import { useAllEvidence } from '@/features/evidence/use-evidence';
 import { useStatementChecks } from '@/features/statement-checks/use-statement-checks';
 import { trackStatementQuery } from '@/features/statement-queries/commands';
+import { ReminderDaysForm } from '@/features/statement-queries/reminder-days-form';
 import { useStatementQueries } from '@/features/statement-queries/use-statement-queries';
 import { formatPence, formatShortDate } from '@/lib/format';
 import { statementCheckPage } from '@/lib/paths';
-import { saveQueryReminderDays } from '@/lib/sync-react/doc-commands';
 import { usePaySetup } from '@/lib/sync-react/use-pay-setup';
-import { useProfile, useSettings } from '@/lib/sync-react/use-profile';
+import { useProfile } from '@/lib/sync-react/use-profile';
 import { useSyncHandle } from '@/lib/sync-react/use-sync';
 import { useNow } from '@/lib/use-now';
 import { localDay } from '@/lib/week';
@@ -243,34 +243,12 @@ function Tracking({ query, later, courierName }: { query: LocalStatementQuery; l
 }
 
 function ReminderDays() {
-  const handle = useSyncHandle();
-  const settings = useSettings();
-  const [days, setDays] = useState<string | null>(null);
-  const [error, setError] = useState<string | undefined>();
-  if (!settings) return null;
-  const shown = days ?? String(settings.queryReminderDays);
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const n = Number(shown);
-    if (!/^\d+$/.test(shown.trim()) || n < QUERY_REMINDER_DAYS.min || n > QUERY_REMINDER_DAYS.max) {
-      setError(`Choose ${QUERY_REMINDER_DAYS.min} to ${QUERY_REMINDER_DAYS.max} days`);
-      return;
-    }
-    setError(undefined);
-    setDays(null);
-    void saveQueryReminderDays(handle, n);
-  };
   return (
     <section className={`${styles.section} ${styles.noPrint}`} aria-labelledby="reminder-title">
       <h2 id="reminder-title" className={styles.title}>
         Reminder
       </h2>
-      <form className={styles.inline} onSubmit={submit} noValidate>
-        <TextField label="Remind me when a sent query has had no answer for (days)" inputMode="numeric" value={shown} onChange={(e) => setDays(e.target.value)} error={error} />
-        <Button type="submit" variant="secondary">
-          Save days
-        </Button>
-      </form>
+      <ReminderDaysForm />
     </section>
   );
 }
