@@ -1,5 +1,5 @@
-// SHA-256 of a text's UTF-8 bytes, lowercase hex, in plain TypeScript: the digest a sent update
-// keeps of its file. Not crypto.subtle, which browsers give only to secure pages (a self-hosted
+// SHA-256 of a text's UTF-8 bytes (or of bytes: an evidence bundle's photos), lowercase hex, in
+// plain TypeScript: the digest a sent update keeps of its file. Not crypto.subtle, which browsers give only to secure pages (a self-hosted
 // install on plain http on the LAN has none) and only asynchronously. FIPS 180-4.
 const K = new Uint32Array([
   0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3,
@@ -13,7 +13,10 @@ const K = new Uint32Array([
 const rotr = (x: number, n: number) => (x >>> n) | (x << (32 - n));
 
 export function sha256Hex(text: string): string {
-  const data = new TextEncoder().encode(text);
+  return sha256HexOfBytes(new TextEncoder().encode(text));
+}
+
+export function sha256HexOfBytes(data: Uint8Array): string {
   // The message, a 1 bit, zeros, and its length in bits as 64 bits: a multiple of 64 bytes.
   const length = Math.ceil((data.length + 9) / 64) * 64;
   const bytes = new Uint8Array(length);
