@@ -1,8 +1,18 @@
 // A ZIP reader for tests, written from PKWARE APPNOTE 6.3 apart from the writer it checks
 // (core/evidence-bundle/zip.ts): it finds the end record, walks the central directory, checks
-// every local header agrees with it and every entry's CRC-32 with Node's own (zlib.crc32). The
-// e2e reads the downloaded bundle with it too. Stored entries only: what the bundle writes.
-import { crc32 } from 'node:zlib';
+// every local header agrees with it and every entry's CRC-32 with its bytes (computed bit by bit
+// here, not with the writer's table). The e2e reads the downloaded bundle with it too. Stored
+// entries only: what the bundle writes.
+
+/** CRC-32 bit by bit (reflected, polynomial 0xEDB88320): slow and plain, for checking. */
+export function crc32Bitwise(bytes: Uint8Array): number {
+  let crc = 0xffffffff;
+  for (const byte of bytes) {
+    crc ^= byte;
+    for (let bit = 0; bit < 8; bit += 1) crc = crc & 1 ? (crc >>> 1) ^ 0xedb88320 : crc >>> 1;
+  }
+  return (crc ^ 0xffffffff) >>> 0;
+}
 
 export interface ZipEntry {
   name: string;
@@ -47,7 +57,7 @@ export function readZip(zip: Uint8Array): ZipEntry[] {
     const dataStart = offset + 30 + view.getUint16(offset + 26, true) + view.getUint16(offset + 28, true);
     const bytes = zip.subarray(dataStart, dataStart + uncompressed);
     if (bytes.length !== uncompressed) throw new Error(`${name}: truncated`);
-    if (crc32(bytes) >>> 0 !== crc) throw new Error(`${name}: CRC-32 does not match its bytes`);
+    if (crc32Bitwise(bytes) !== crc) throw new Error(`${name}: CRC-32 does not match its bytes`);
     entries.push({ name, bytes, flags, method });
   }
   return entries;

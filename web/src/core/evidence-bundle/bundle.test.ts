@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { Difference } from '@/core/statement-lines/match-statement';
 import { makeQuery } from '@/core/statement-queries/query';
@@ -47,11 +46,12 @@ function queryInput(overrides: Partial<BundleInput> = {}): BundleInput {
   };
 }
 
-const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+// WebCrypto's digest, apart from the plain-TypeScript one the bundle uses.
+const sha256 = async (bytes: Uint8Array) => [...new Uint8Array(await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>))].map((b) => b.toString(16).padStart(2, '0')).join('');
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 
 describe('evidence bundle', () => {
-  it('a query bundle holds the summary, the photo and the manifests; every listed hash is the file’s', () => {
+  it('a query bundle holds the summary, the photo and the manifests; every listed hash is the file’s', async () => {
     const bundle = buildBundle(queryInput());
     expect(bundle.fileName).toBe('evidence-query-2026-11-09.zip');
     const entries = readZip(bundle.bytes);
@@ -62,7 +62,7 @@ describe('evidence bundle', () => {
     expect(manifest.files.map((f) => f.name)).toEqual(['summary.html', photoName]);
     for (const file of manifest.files) {
       const entry = entries.find((e) => e.name === file.name)!;
-      expect(file.sha256).toBe(sha256(entry.bytes));
+      expect(file.sha256).toBe(await sha256(entry.bytes));
       expect(file.bytes).toBe(entry.bytes.length);
     }
     expect(entries[1]!.bytes).toEqual(jpeg);
@@ -78,7 +78,7 @@ describe('evidence bundle', () => {
     ]);
   });
 
-  it('the summary is the driver’s own record: the letter, names, dates, £ amounts, the chain and each item with its times', () => {
+  it('the summary is the driver’s own record: the letter, names, dates, £ amounts, the chain and each item with its times', async () => {
     const entries = readZip(buildBundle(queryInput()).bytes);
     const html = text(entries[0]!.bytes);
     expect(html).toContain("This is the driver's own record");
@@ -96,7 +96,7 @@ describe('evidence bundle', () => {
     expect(html).toContain('2026-11-02T07:00:00Z');
     const txt = text(entries[3]!.bytes);
     expect(txt).toContain(OWN_RECORD);
-    expect(txt).toContain(`SHA-256 ${sha256(entries[1]!.bytes)}`);
+    expect(txt).toContain(`SHA-256 ${await sha256(entries[1]!.bytes)}`);
     expect(txt).toContain(`First stored by the server: ${NOT_ON_SERVER}`);
   });
 

@@ -101,7 +101,7 @@ export interface Manifest {
 
 export interface Bundle {
   fileName: string;
-  bytes: Uint8Array;
+  bytes: Uint8Array<ArrayBuffer>;
   manifest: Manifest;
 }
 

@@ -45,7 +45,7 @@ const VERSION_MADE_BY = (3 << 8) | 20;
 const UTF8_NAMES = 1 << 11;
 
 /** The archive's bytes: the files in order, each stored with its CRC-32. */
-export function zipStored(files: readonly ZipFile[], modified: Date): Uint8Array {
+export function zipStored(files: readonly ZipFile[], modified: Date): Uint8Array<ArrayBuffer> {
   const encoder = new TextEncoder();
   const { time, date } = dosTime(modified);
   const names = files.map((file) => encoder.encode(file.name));
