@@ -4,7 +4,7 @@ import 'fake-indexeddb/auto';
 import { describe, expect, it, vi } from 'vitest';
 import type { Manifest } from '@/core/evidence-bundle/bundle';
 import { isApiError } from '@/lib/api';
-import { LocalDb } from '@/sync/db';
+import type { LocalDb } from '@/sync/db';
 import type { LocalEntry } from '@/sync/types';
 import { readZip } from '@/testing/read-zip';
 import { createTestSyncHandle } from '@/testing/sync-handle';
