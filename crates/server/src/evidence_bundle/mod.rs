@@ -108,13 +108,22 @@ fn asked(params: BundleParams) -> ApiResult<Asked> {
     }
 }
 
+/// What a query's letter names of its statement check.
+struct CheckFacts {
+    courier_id: String,
+    period_start: String,
+    period_end: String,
+    reference: String,
+}
+
 /// The user's live records the bundle reads.
 #[derive(Default)]
 struct Records {
     evidence: Vec<(String, EvidenceData)>,
     day_of: HashMap<String, String>,
     queries: HashMap<String, StatementQueryData>,
-    checks: HashMap<String, (String, String, String, String)>,
+    /// A statement check's letter facts by its id.
+    checks: HashMap<String, CheckFacts>,
     couriers: HashMap<String, String>,
 }
 
@@ -142,15 +151,13 @@ async fn read_records(state: &AppState, user_id: Uuid) -> ApiResult<Records> {
                     records.queries.insert(id, q);
                 }
                 ChangeData::StatementCheck(c) => {
-                    records.checks.insert(
-                        id,
-                        (
-                            c.courier_id.clone(),
-                            c.period_start.clone(),
-                            c.period_end.clone(),
-                            c.reference.clone(),
-                        ),
-                    );
+                    let facts = CheckFacts {
+                        courier_id: c.courier_id.clone(),
+                        period_start: c.period_start.clone(),
+                        period_end: c.period_end.clone(),
+                        reference: c.reference.clone(),
+                    };
+                    records.checks.insert(id, facts);
                 }
                 ChangeData::Courier(c) => {
                     records.couriers.insert(id, c.name.clone());
@@ -239,13 +246,13 @@ pub async fn evidence_bundle(
     let asked = asked(params)?;
     let user_id = current.user.id;
     let records = read_records(&state, user_id).await?;
+    // A query must be one of the user's own (another account's is simply not among them).
     let query = match &asked {
-        Asked::Query(id) => Some(
-            records
-                .queries
-                .get(&id.to_string())
-                .ok_or_else(AppError::not_found)?,
-        ),
+        Asked::Query(id) => {
+            let id = id.to_string();
+            let found = records.queries.get(&id).ok_or_else(AppError::not_found)?;
+            Some((id, found))
+        }
         Asked::Range { .. } => None,
     };
     let evidence = evidence_for(&records, &asked);
@@ -288,26 +295,28 @@ pub async fn evidence_bundle(
                 .map(|(_, photo_id, _)| contents::photo_file_name(e, &photo_id.to_string())),
         })
         .collect();
-    let (scope, letter, file_name) = match (&asked, query) {
-        (Asked::Query(id), Some(q)) => {
+    let driver = current.user.display_name.clone().unwrap_or_default();
+    let (scope, letter, file_name) = match (&asked, &query) {
+        (_, Some((id, q))) => {
             let check = records.checks.get(&q.statement_check_id);
-            let courier = check.and_then(|c| records.couriers.get(&c.0)).cloned();
+            let courier = check.and_then(|c| records.couriers.get(&c.courier_id));
             let context = LetterContext {
-                courier_name: courier.unwrap_or_else(|| "the courier".to_owned()),
-                period_start: check.map(|c| c.1.clone()).unwrap_or_default(),
-                period_end: check.map(|c| c.2.clone()).unwrap_or_default(),
-                reference: check.map(|c| c.3.clone()).unwrap_or_default(),
-                from: current.user.display_name.clone().unwrap_or_default(),
+                courier_name: courier.map_or_else(|| "the courier".to_owned(), Clone::clone),
+                period_start: check.map(|c| c.period_start.clone()).unwrap_or_default(),
+                period_end: check.map(|c| c.period_end.clone()).unwrap_or_default(),
+                reference: check.map(|c| c.reference.clone()).unwrap_or_default(),
+                from: driver.clone(),
             };
+            let file_name = format!("evidence-query-{}.zip", q.made_on);
             (
                 Scope::Query {
-                    query_id: id.to_string(),
+                    query_id: id.clone(),
                 },
                 Some(context),
-                format!("evidence-query-{}.zip", q.made_on),
+                file_name,
             )
         }
-        (Asked::Range { from, to }, _) => (
+        (Asked::Range { from, to }, None) => (
             Scope::Range {
                 from: from.clone(),
                 to: to.clone(),
@@ -323,15 +332,9 @@ pub async fn evidence_bundle(
         statement: contents::OWN_RECORD,
         built_by: "server",
         built_at,
-        driver: current.user.display_name.clone().unwrap_or_default(),
+        driver,
         scope,
-        query: query.map(|q| {
-            let id = match &asked {
-                Asked::Query(id) => id.to_string(),
-                Asked::Range { .. } => String::new(),
-            };
-            contents::manifest_query(&id, &q.made_on, q.total, &q.items)
-        }),
+        query: query.map(|(id, q)| contents::manifest_query(&id, &q.made_on, q.total, &q.items)),
         items,
         files: Vec::new(),
     };
