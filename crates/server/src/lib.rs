@@ -12,6 +12,7 @@ pub mod deductions;
 pub mod entries;
 pub mod error;
 pub mod evidence;
+pub mod evidence_bundle;
 pub mod expenses;
 pub mod files;
 pub mod fuel_fills;
@@ -231,6 +232,7 @@ fn api_routes() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .nest("/api/v1/auth", auth::router())
         .nest("/api/v1/sync", sync::router())
         .merge(files::router())
+        .merge(evidence_bundle::router())
         .nest("/api/v1/billing", billing::router())
         .nest("/api/v1/contact", contact::router())
         .split_for_parts();

@@ -1,8 +1,13 @@
-// Saves text the device generated (an export) as a file. Nothing goes to the server, so it
-// works offline: the browser writes the Blob straight to the downloads folder.
+// Saves a file the device generated (an export, an evidence bundle made here) as a download, or
+// one the server sent (a bundle it built): the browser writes the Blob to the downloads folder.
 
 export function downloadText(fileName: string, text: string, type: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type }));
+  downloadBlob(fileName, new Blob([text], { type }));
+}
+
+/** Any file made on the device (or fetched, like an evidence bundle the server built). */
+export function downloadBlob(fileName: string, blob: Blob): void {
+  const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = url;
   link.download = fileName;

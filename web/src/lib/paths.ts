@@ -125,6 +125,12 @@ export function receiptPath(id: string): string {
   return `/api/v1/receipts/${encodeURIComponent(id)}`;
 }
 
+/** The evidence bundle the server builds: of a statement query, or of the days from..to. */
+export function evidenceBundlePath(scope: { queryId: string } | { from: string; to: string }): string {
+  const query = 'queryId' in scope ? new URLSearchParams({ queryId: scope.queryId }) : new URLSearchParams({ from: scope.from, to: scope.to });
+  return `/api/v1/evidence-bundle?${query.toString()}`;
+}
+
 /** One of the user's signed-in sessions (to end it). */
 export function sessionPath(id: string): string {
   return `${apiPaths.sessions}/${encodeURIComponent(id)}`;

@@ -22,6 +22,7 @@ mod crash_recovery;
 mod decode_memory;
 mod deduction_purpose_migration;
 mod docs;
+mod evidence_bundle;
 mod first_start;
 mod forwarded_addresses;
 mod http_surface;

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { sha256Hex } from './sha256';
+import { sha256Hex, sha256HexOfBytes } from './sha256';
 
 describe('sha256Hex', () => {
   // FIPS 180-4 examples and the empty message.
@@ -21,5 +21,18 @@ describe('sha256Hex', () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  it("hashes bytes as the platform's Web Crypto does (a bundle's photos)", async () => {
+    const platform = async (bytes: Uint8Array) =>
+      [...new Uint8Array(await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>))].map((byte) => byte.toString(16).padStart(2, '0')).join('');
+    await fc.assert(
+      fc.asyncProperty(fc.uint8Array({ maxLength: 300 }), async (bytes) => {
+        expect(sha256HexOfBytes(bytes)).toBe(await platform(bytes));
+      }),
+      { numRuns: 300 },
+    );
+    const photo = Uint8Array.from({ length: 1_000_003 }, (_, i) => (i * 31) & 0xff);
+    expect(sha256HexOfBytes(photo)).toBe(await platform(photo));
   });
 });

@@ -1,5 +1,5 @@
-// SHA-256 of a text's UTF-8 bytes, lowercase hex, in plain TypeScript: the digest a sent update
-// keeps of its file. Not crypto.subtle, which browsers give only to secure pages (a self-hosted
+// SHA-256 of a text's UTF-8 bytes (or of bytes: an evidence bundle's photos), lowercase hex, in
+// plain TypeScript: the digest a sent update keeps of its file. Not crypto.subtle, which browsers give only to secure pages (a self-hosted
 // install on plain http on the LAN has none) and only asynchronously. FIPS 180-4.
 const K = new Uint32Array([
   0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3,
@@ -13,7 +13,10 @@ const K = new Uint32Array([
 const rotr = (x: number, n: number) => (x >>> n) | (x << (32 - n));
 
 export function sha256Hex(text: string): string {
-  const data = new TextEncoder().encode(text);
+  return sha256HexOfBytes(new TextEncoder().encode(text));
+}
+
+export function sha256HexOfBytes(data: Uint8Array): string {
   // The message, a 1 bit, zeros, and its length in bits as 64 bits: a multiple of 64 bytes.
   const length = Math.ceil((data.length + 9) / 64) * 64;
   const bytes = new Uint8Array(length);
@@ -35,14 +38,35 @@ export function sha256Hex(text: string): string {
       const s1 = rotr(w2, 17) ^ rotr(w2, 19) ^ (w2 >>> 10);
       w[i] = (w[i - 16]! + s0 + w[i - 7]! + s1) >>> 0;
     }
-    let [a, b, c, d, e, f, g, hh] = [h[0]!, h[1]!, h[2]!, h[3]!, h[4]!, h[5]!, h[6]!, h[7]!];
+    let a = h[0]!;
+    let b = h[1]!;
+    let c = h[2]!;
+    let d = h[3]!;
+    let e = h[4]!;
+    let f = h[5]!;
+    let g = h[6]!;
+    let hh = h[7]!;
+    // Plain variables, no array per round: a bundle's photos are megabytes.
     for (let i = 0; i < 64; i += 1) {
       const t1 = (hh + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + K[i]! + w[i]!) >>> 0;
       const t2 = ((rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c))) >>> 0;
-      [hh, g, f, e, d, c, b, a] = [g, f, e, (d + t1) >>> 0, c, b, a, (t1 + t2) >>> 0];
+      hh = g;
+      g = f;
+      f = e;
+      e = (d + t1) >>> 0;
+      d = c;
+      c = b;
+      b = a;
+      a = (t1 + t2) >>> 0;
     }
-    const next = [a, b, c, d, e, f, g, hh];
-    for (let i = 0; i < 8; i += 1) h[i] = (h[i]! + next[i]!) >>> 0;
+    h[0] = h[0]! + a;
+    h[1] = h[1]! + b;
+    h[2] = h[2]! + c;
+    h[3] = h[3]! + d;
+    h[4] = h[4]! + e;
+    h[5] = h[5]! + f;
+    h[6] = h[6]! + g;
+    h[7] = h[7]! + hh;
   }
   return [...h].map((word) => word.toString(16).padStart(8, '0')).join('');
 }

@@ -1,5 +1,6 @@
 import { Download } from 'lucide-react';
 import { Button } from '@/components/button';
+import { EvidenceBundleButton } from '@/features/evidence/evidence-bundle-button';
 import { downloadText } from '@/lib/download';
 import { useSyncHandle } from '@/lib/sync-react/use-sync';
 import type { PaySetup } from '@/lib/sync-react/use-pay-setup';
@@ -25,7 +26,10 @@ interface ExportButtonsProps {
   settings: ExportableSettings;
 }
 
-/** CSV of the days in the range, or JSON of everything the user owns in it (every kind's records read from the device when asked); made on the device. */
+/**
+ * CSV of the days in the range, JSON of everything the user owns in it (every kind's records read
+ * from the device when asked), both made on the device; and the range's evidence bundle.
+ */
 export function ExportButtons({ range, today, entries, statementChecks, profile, pay, settings }: ExportButtonsProps) {
   const { db } = useSyncHandle();
   const closed = closedRange(range, entries.map((entry) => entry.date), today);
@@ -58,6 +62,7 @@ export function ExportButtons({ range, today, entries, statementChecks, profile,
         <Download aria-hidden="true" />
         Export JSON
       </Button>
+      <EvidenceBundleButton request={() => ({ from: closed.from, to: closed.to })} driver={profile?.displayName ?? ''} />
     </div>
   );
 }

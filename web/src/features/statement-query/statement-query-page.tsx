@@ -1,6 +1,7 @@
 // One statement query: the dated letter made from the items frozen when "Query this" made it,
 // to print (or save as PDF) or to copy as plain text for the courier's e-mail or portal; the
-// hash chain checked each time it opens (a changed item is named); and its tracking: sent,
+// hash chain checked each time it opens (a changed item is named); its evidence bundle (a ZIP of
+// the summary, the photos and a manifest of their hashes); and its tracking: sent,
 // answered, paid back on a later statement, closed, with the reminder's days. All from the
 // device, so it works offline.
 import { ArrowLeft } from 'lucide-react';
@@ -15,6 +16,7 @@ import { evidenceChanges, isEvidenceItem } from '@/core/evidence/evidence';
 import { firstBrokenLink } from '@/core/statement-queries/chain';
 import { letterOf, letterText, recordedWords } from '@/core/statement-queries/letter';
 import { queryStage, STAGE_WORDS, stillOwed } from '@/core/statement-queries/query';
+import { EvidenceBundleButton } from '@/features/evidence/evidence-bundle-button';
 import { EvidencePhoto, EvidenceSection } from '@/features/evidence/evidence-section';
 import { useAllEvidence } from '@/features/evidence/use-evidence';
 import { useStatementChecks } from '@/features/statement-checks/use-statement-checks';
@@ -68,7 +70,8 @@ export function StatementQueryPage() {
 
 function QueryLetter({ query, check, courierName, from }: { query: LocalStatementQuery; check: LocalStatementCheck; courierName: string; from: string }) {
   const broken = useMemo(() => firstBrokenLink(query.items), [query.items]);
-  const letter = letterOf(query, { courierName, periodStart: check.periodStart, periodEnd: check.periodEnd, reference: check.reference, from });
+  const context = { courierName, periodStart: check.periodStart, periodEnd: check.periodEnd, reference: check.reference, from };
+  const letter = letterOf(query, context);
   const text = letterText(letter);
   const [copied, setCopied] = useState<'copied' | 'select' | null>(null);
   const fallback = useRef<HTMLTextAreaElement>(null);
@@ -100,6 +103,9 @@ function QueryLetter({ query, check, courierName, from }: { query: LocalStatemen
         <Button variant="secondary" onClick={() => void copy()}>
           Copy text
         </Button>
+      </div>
+      <div className={styles.noPrint}>
+        <EvidenceBundleButton request={() => ({ query: { id: query.id, content: query, context } })} driver={from} />
       </div>
       <p role="status" className={`${styles.hint} ${styles.noPrint}`}>
         {copied === 'copied' ? 'Copied: paste it into the courier’s e-mail or portal.' : copied === 'select' ? 'This browser would not copy: the text is selected below, copy it from there.' : ''}
