@@ -6,6 +6,11 @@
 //! them all with one fsync. Callers get their result only after that COMMIT succeeded, so an
 //! acknowledged write is durable.
 //!
+//! A batch grows while it runs: before its COMMIT, the jobs that arrived while its jobs ran
+//! join the same transaction (up to `MAX_JOBS_PER_COMMIT`), so they share its fsync rather
+//! than wait for it and then pay for one of their own. Nothing waits for arrivals: a commit
+//! happens as soon as the queue is empty.
+//!
 //! Who holds the connection: a lone write (the connection free, nothing queued, and the last
 //! commit carried one job) commits on the caller's own thread (`block_in_place` on the
 //! multi-threaded runtime), so it costs no thread hand-off at all; the two wake-ups of a
@@ -25,7 +30,7 @@ use anyhow::anyhow;
 use rusqlite::Connection;
 use tokio::{runtime::RuntimeFlavor, sync::oneshot};
 
-use crate::store::{StoreError, StoreResult};
+use crate::store::{StoreError, StoreResult, WriteCommits};
 
 /// Runs after COMMIT (or its failure) to hand the job's result to its caller.
 type Completion = Box<dyn FnOnce(Result<(), &str>) + Send>;
@@ -59,6 +64,8 @@ struct State {
     closed: bool,
     /// The last commit carried one job: nobody else was writing, so the next caller may lead.
     alone: bool,
+    /// Commits made, and the jobs they carried (`/metrics`: jobs per fsync).
+    commits: WriteCommits,
 }
 
 impl Writer {
@@ -69,6 +76,7 @@ impl Writer {
                 queue: VecDeque::new(),
                 closed: false,
                 alone: true,
+                commits: WriteCommits::default(),
             }),
             wake: Condvar::new(),
         });
@@ -79,6 +87,11 @@ impl Writer {
         Ok(Writer {
             handle: Arc::new(Handle { shared }),
         })
+    }
+
+    /// The commits made so far and the jobs they carried.
+    pub fn commits(&self) -> WriteCommits {
+        self.handle.shared.lock().commits
     }
 
     /// Runs `work` in the next group commit and returns once that commit is durable.
@@ -136,15 +149,18 @@ impl Shared {
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// Commits what is queued (the caller's job among it) with the connection it took, then
-    /// gives the connection back. Jobs queued meanwhile are left to the writer thread, so a
-    /// caller never commits for others for longer than one batch.
+    /// Commits what is queued (the caller's job among it, and whatever arrives while the
+    /// batch runs) with the connection it took, then gives the connection back. Jobs queued
+    /// after the batch's last one ran are left to the writer thread, so a caller never commits
+    /// for others for longer than one batch.
     fn commit_with(&self, conn: Connection) {
-        let held = ReturnOnDrop {
+        let mut held = ReturnOnDrop {
             shared: self,
             conn: Some(conn),
+            jobs: 0,
         };
-        let (completions, commit) = commit_batch(held.conn(), self.take_batch());
+        let (completions, commit) = commit_batch(held.conn(), |room| self.take_jobs(room));
+        held.jobs = completions.len();
         // The connection goes back before anyone hears of their write, so a caller that
         // writes again at once finds it free.
         drop(held);
@@ -153,10 +169,10 @@ impl Shared {
         }
     }
 
-    fn take_batch(&self) -> Vec<Job> {
+    /// Up to `room` of the queued jobs, oldest first.
+    fn take_jobs(&self, room: usize) -> Vec<Job> {
         let mut state = self.lock();
-        let count = state.queue.len().min(MAX_JOBS_PER_COMMIT);
-        state.alone = count == 1;
+        let count = state.queue.len().min(room);
         state.queue.drain(..count).collect()
     }
 }
@@ -165,6 +181,8 @@ impl Shared {
 struct ReturnOnDrop<'a> {
     shared: &'a Shared,
     conn: Option<Connection>,
+    /// The jobs the commit carried (0 if it unwound).
+    jobs: usize,
 }
 
 impl ReturnOnDrop<'_> {
@@ -177,6 +195,11 @@ impl Drop for ReturnOnDrop<'_> {
     fn drop(&mut self) {
         let mut state = self.shared.lock();
         state.conn = self.conn.take();
+        state.alone = self.jobs == 1;
+        if self.jobs > 0 {
+            state.commits.commits += 1;
+            state.commits.jobs += self.jobs as u64;
+        }
         if !state.queue.is_empty() || state.closed {
             self.shared.wake.notify_one();
         }
@@ -225,15 +248,29 @@ fn run_cached(conn: &Connection, sql: &str) -> rusqlite::Result<()> {
     conn.prepare_cached(sql)?.execute([]).map(|_| ())
 }
 
-/// Runs the batch in one transaction and returns the jobs' completions with the outcome of
-/// its COMMIT, to be handed out once the connection is given back.
-fn commit_batch(conn: &Connection, batch: Vec<Job>) -> (Vec<Completion>, Result<(), String>) {
+/// Runs the queued jobs (`take(room)` hands out up to `room` of them) in one transaction,
+/// taking more until none is queued or the batch is full, and returns the jobs' completions
+/// with the outcome of its COMMIT, to be handed out once the connection is given back.
+fn commit_batch(
+    conn: &Connection,
+    mut take: impl FnMut(usize) -> Vec<Job>,
+) -> (Vec<Completion>, Result<(), String>) {
+    let first = take(MAX_JOBS_PER_COMMIT);
     if let Err(err) = run_cached(conn, "BEGIN IMMEDIATE") {
         let why = super::readonly::describe(&err, conn.path());
-        let completions = batch.into_iter().map(|job| job(Err(&why))).collect();
+        let completions = first.into_iter().map(|job| job(Err(&why))).collect();
         return (completions, Err(why));
     }
-    let completions = batch.into_iter().map(|job| job(Ok(conn))).collect();
+    let mut completions: Vec<Completion> = first.into_iter().map(|job| job(Ok(conn))).collect();
+    // Jobs that arrived while these ran share this commit's fsync.
+    loop {
+        let room = MAX_JOBS_PER_COMMIT - completions.len();
+        let more = if room == 0 { Vec::new() } else { take(room) };
+        if more.is_empty() {
+            break;
+        }
+        completions.extend(more.into_iter().map(|job| job(Ok(conn))));
+    }
     let commit = run_cached(conn, "COMMIT").map_err(|err| {
         let _ = run_cached(conn, "ROLLBACK");
         super::readonly::describe(&err, conn.path())
@@ -306,11 +343,10 @@ mod tests {
         assert_eq!(ran_on, "sqlite-writer");
     }
 
-    /// Writes that arrive while a commit holds the connection wait for it, then all land in
-    /// the writer thread's commits; none is lost or run twice.
-    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn writes_queued_behind_a_busy_connection_all_land_once() {
-        let writer = writer();
+    /// Holds the connection inside a job that inserts 0 until `release` is passed, with
+    /// `queued` writes (inserting 1..=queued, answering the thread they ran on) queued
+    /// meanwhile; returns the holder's and the queued writes' answers.
+    async fn queued_behind_a_held_job(writer: &Writer, queued: i64) -> (String, Vec<String>) {
         let inside = Arc::new(Barrier::new(2));
         let release = Arc::new(Barrier::new(2));
         let holder = {
@@ -322,7 +358,7 @@ mod tests {
                             .map_err(db_err)?;
                         inside.wait();
                         release.wait();
-                        Ok(())
+                        Ok(thread_name())
                     })
                     .await
             })
@@ -331,7 +367,7 @@ mod tests {
             .await
             .unwrap();
         // The connection is held: these queue.
-        let queued: Vec<_> = (1..=20)
+        let writes: Vec<_> = (1..=queued)
             .map(|n| {
                 let writer = writer.clone();
                 tokio::spawn(async move {
@@ -345,16 +381,34 @@ mod tests {
                 })
             })
             .collect();
-        while writer.handle.shared.lock().queue.len() < 20 {
+        while writer.handle.shared.lock().queue.len() < usize::try_from(queued).unwrap() {
             tokio::task::yield_now().await;
         }
         tokio::task::spawn_blocking(move || release.wait())
             .await
             .unwrap();
-        holder.await.unwrap().unwrap();
-        for write in queued {
-            assert_eq!(write.await.unwrap().unwrap(), "sqlite-writer");
+        let held_on = holder.await.unwrap().unwrap();
+        let mut answers = Vec::new();
+        for write in writes {
+            answers.push(write.await.unwrap().unwrap());
         }
+        (held_on, answers)
+    }
+
+    /// Writes that arrive while a batch runs join its transaction and share its one COMMIT
+    /// (one fsync) rather than wait for it and then take one of their own; none is lost or
+    /// run twice.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn writes_queued_while_a_batch_runs_share_its_commit() {
+        let writer = writer();
+        let before = writer.commits();
+        let (held_on, queued) = queued_behind_a_held_job(&writer, 20).await;
+        let after = writer.commits();
+        assert_eq!(after.commits - before.commits, 1, "one COMMIT for all 21");
+        assert_eq!(after.jobs - before.jobs, 21);
+        // The lone holder led its commit on its own thread, and the queued writes ran there.
+        assert_ne!(held_on, "sqlite-writer");
+        assert!(queued.iter().all(|ran_on| *ran_on == held_on), "{queued:?}");
         // The last commit carried many jobs: the next write queues too, and once a commit
         // carried one job, callers lead again.
         let after_load = writer.write(|_| Ok(thread_name())).await.unwrap();
@@ -362,6 +416,19 @@ mod tests {
         let lone = writer.write(|_| Ok(thread_name())).await.unwrap();
         assert_ne!(lone, "sqlite-writer");
         assert_eq!(count(&writer).await, 21);
+    }
+
+    /// One transaction never grows past `MAX_JOBS_PER_COMMIT`: the rest commit next.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_commit_carries_at_most_the_batch_bound() {
+        let writer = writer();
+        let before = writer.commits();
+        let queued = i64::try_from(MAX_JOBS_PER_COMMIT).unwrap() + 44;
+        queued_behind_a_held_job(&writer, queued).await;
+        let after = writer.commits();
+        assert_eq!(after.commits - before.commits, 2);
+        assert_eq!(after.jobs - before.jobs, MAX_JOBS_PER_COMMIT as u64 + 45);
+        assert_eq!(count(&writer).await, queued + 1);
     }
 
     /// A job that panics rolls back alone, and the connection comes back for the next write.
