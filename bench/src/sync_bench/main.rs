@@ -262,7 +262,10 @@ async fn grown_round(args: &Args, round: usize, seed: &Path, size: grown::Size, 
                         }
                     }
                     _ => {
-                        let old = args.compare.as_deref().expect("a fourth side is the old build");
+                        let old = args
+                            .compare
+                            .as_deref()
+                            .expect("a fourth side is the old build");
                         grown_rate(old, seed, &[], batch, ids, run_for).await
                     }
                 };
@@ -277,7 +280,11 @@ async fn grown_round(args: &Args, round: usize, seed: &Path, size: grown::Size, 
                 untuned.rate,
                 group.rate,
                 if sides == 4 {
-                    format!(", old build {:.0}/s ({} pushes per commit)", old.rate, per_commit(old))
+                    format!(
+                        ", old build {:.0}/s ({} pushes per commit)",
+                        old.rate,
+                        per_commit(old)
+                    )
                 } else {
                     String::new()
                 }
@@ -353,9 +360,9 @@ async fn grown_rate(
     let before = ours::write_commits(&server.base).await;
     let rate = ours_rate_with(&server.base, &users, 16, batch, ids, run_for).await;
     let after = ours::write_commits(&server.base).await;
-    let per_commit = before.zip(after).and_then(|((c0, j0), (c1, j1))| {
-        (c1 > c0).then(|| (j1 - j0) as f64 / (c1 - c0) as f64)
-    });
+    let per_commit = before
+        .zip(after)
+        .and_then(|((c0, j0), (c1, j1))| (c1 > c0).then(|| (j1 - j0) as f64 / (c1 - c0) as f64));
     Grown { rate, per_commit }
 }
 
