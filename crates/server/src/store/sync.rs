@@ -216,15 +216,10 @@ pub(crate) trait SyncSql {
     /// The user's counters, or `None` for an unknown user. A backend with concurrent writers
     /// locks the user here, so one user's pushes apply one by one.
     async fn counters(&mut self) -> StoreResult<Option<UserCounters>>;
-    /// What a mutation's plan reads: the answer recorded for `mutation_id` (JSON), if it was
-    /// applied before, and unless it was, whether each of `records` exists, as (held by this
-    /// user, deleted), in that order. One round trip where the backend has them (PostgreSQL);
-    /// a replay's record states may be left out (it looks at none).
-    async fn lookup(
-        &mut self,
-        mutation_id: &str,
-        records: &[(&str, Uuid)],
-    ) -> StoreResult<(Option<String>, Vec<Option<(bool, bool)>>)>;
+    /// The answer recorded for `mutation_id` (JSON), if it was applied before.
+    async fn recorded_answer(&mut self, mutation_id: &str) -> StoreResult<Option<String>>;
+    /// Whether the record exists, as (held by this user, deleted).
+    async fn record_state(&mut self, kind: &str, id: Uuid) -> StoreResult<Option<(bool, bool)>>;
     /// The content of the user's live record, if it has one.
     async fn record_content(&mut self, kind: &str, id: Uuid) -> StoreResult<Option<String>>;
     /// Sets `perStop` (`tiers`, JSON) in the user's first rate card (id = the user's id) at
@@ -290,30 +285,25 @@ pub(crate) async fn push(
     };
     let mut results = Vec::with_capacity(mutations.len());
     for mutation in mutations {
-        // The target first, then what a put points at: read afresh for each mutation, so a
-        // courier put earlier in this push counts.
-        let target = mutation.action.target();
-        let mut wanted: Vec<(&str, Uuid)> = target.into_iter().collect();
-        if let MutationAction::Put { record, .. } = &mutation.action {
-            wanted.extend(record.references.iter().copied());
-        }
-        let (recorded, states) = db.lookup(&mutation.id, &wanted).await?;
-        let recorded = recorded
+        let recorded = db
+            .recorded_answer(&mutation.id)
+            .await?
             .map(|json| serde_json::from_str::<MutationResult>(&json))
             .transpose()
             .map_err(json_err)?;
-        let mut states = states.into_iter();
-        let existing = match (&recorded, target) {
-            (None, Some(_)) => state_of(states.next().flatten()),
+        let existing = match (&recorded, mutation.action.target()) {
+            (None, Some((kind, id))) => state_of(db.record_state(kind, id).await?),
             // Not looked at: a replay, or a mutation of no record.
             _ => Existing::Absent,
         };
+        // Read afresh for each put, so a courier put earlier in this push counts.
         let mut references = Vec::new();
         if let (None, MutationAction::Put { record, .. }) = (&recorded, &mutation.action) {
-            for &(kind, _) in &record.references {
+            for &(kind, id) in &record.references {
+                let state = state_of(db.record_state(kind, id).await?);
                 references.push(Reference {
                     kind,
-                    state: state_of(states.next().flatten()),
+                    state,
                     mismatch: None,
                 });
             }

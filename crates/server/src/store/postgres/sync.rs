@@ -159,51 +159,30 @@ impl SyncSql for Push<'_, '_> {
         }))
     }
 
-    /// One statement, so one round trip, for the replay check and every record state. Each
-    /// record is looked up through its key by a LATERAL subquery with a LIMIT, which keeps the
-    /// planner from joining the whole table.
-    async fn lookup(
-        &mut self,
-        mutation_id: &str,
-        records: &[(&str, Uuid)],
-    ) -> StoreResult<(Option<String>, Vec<Option<(bool, bool)>>)> {
-        let kinds: Vec<&str> = records.iter().map(|(kind, _)| *kind).collect();
-        let ids: Vec<Uuid> = records.iter().map(|(_, id)| *id).collect();
-        let rows = self
+    async fn recorded_answer(&mut self, mutation_id: &str) -> StoreResult<Option<String>> {
+        let row = self
             .tx
-            .query(
-                &self
-                    .stmt(
-                        "SELECT 0::bigint, result, NULL::boolean, NULL::boolean
-                         FROM applied_mutations WHERE user_id = $1 AND mutation_id = $2
-                         UNION ALL
-                         SELECT wanted.n, NULL, found.mine, found.deleted
-                         FROM unnest($3::text[], $4::uuid[]) WITH ORDINALITY
-                              AS wanted (kind, id, n)
-                         CROSS JOIN LATERAL (
-                             SELECT user_id = $1 AS mine, deleted FROM records
-                             WHERE kind = wanted.kind AND id = wanted.id LIMIT 1
-                         ) AS found",
-                    )
-                    .await?,
-                &[&self.user_id, &mutation_id, &kinds, &ids],
+            .query_opt(
+                &self.stmt("SELECT result FROM applied_mutations WHERE user_id = $1 AND mutation_id = $2").await?,
+                &[&self.user_id, &mutation_id],
             )
             .await
             .map_err(db_err)?;
-        let mut recorded = None;
-        let mut states = vec![None; records.len()];
-        for row in rows {
-            match usize::try_from(row.get::<_, i64>(0)) {
-                Ok(0) => recorded = row.get(1),
-                Ok(n) if n <= records.len() => states[n - 1] = Some((row.get(2), row.get(3))),
-                _ => {
-                    return Err(StoreError::Backend(anyhow::anyhow!(
-                        "the push lookup answered a row for no record"
-                    )));
-                }
-            }
-        }
-        Ok((recorded, states))
+        Ok(row.map(|r| r.get(0)))
+    }
+
+    async fn record_state(&mut self, kind: &str, id: Uuid) -> StoreResult<Option<(bool, bool)>> {
+        let row = self
+            .tx
+            .query_opt(
+                &self
+                    .stmt("SELECT user_id = $3, deleted FROM records WHERE kind = $1 AND id = $2")
+                    .await?,
+                &[&kind, &id, &self.user_id],
+            )
+            .await
+            .map_err(db_err)?;
+        Ok(row.map(|r| (r.get(0), r.get(1))))
     }
 
     async fn record_content(&mut self, kind: &str, id: Uuid) -> StoreResult<Option<String>> {

@@ -157,14 +157,8 @@ impl SyncSql for Push<'_> {
             .map_err(db_err)
     }
 
-    /// Statement by statement: in process, a round trip costs nothing.
-    async fn lookup(
-        &mut self,
-        mutation_id: &str,
-        records: &[(&str, Uuid)],
-    ) -> StoreResult<(Option<String>, Vec<Option<(bool, bool)>>)> {
-        let recorded: Option<String> = self
-            .conn
+    async fn recorded_answer(&mut self, mutation_id: &str) -> StoreResult<Option<String>> {
+        self.conn
             .prepare_cached(
                 "SELECT result FROM applied_mutations WHERE user_id = ?1 AND mutation_id = ?2",
             )
@@ -172,26 +166,19 @@ impl SyncSql for Push<'_> {
                 stmt.query_row(params![self.user, mutation_id], |r| r.get(0))
                     .optional()
             })
-            .map_err(db_err)?;
-        if recorded.is_some() {
-            return Ok((recorded, Vec::new()));
-        }
-        let mut state = self
-            .conn
+            .map_err(db_err)
+    }
+
+    async fn record_state(&mut self, kind: &str, id: Uuid) -> StoreResult<Option<(bool, bool)>> {
+        self.conn
             .prepare_cached("SELECT user_id = ?3, deleted FROM records WHERE kind = ?1 AND id = ?2")
-            .map_err(db_err)?;
-        let states = records
-            .iter()
-            .map(|(kind, id)| {
-                state
-                    .query_row(params![kind, id.to_string(), self.user], |r| {
-                        Ok((r.get(0)?, r.get(1)?))
-                    })
-                    .optional()
+            .and_then(|mut stmt| {
+                stmt.query_row(params![kind, id.to_string(), self.user], |r| {
+                    Ok((r.get(0)?, r.get(1)?))
+                })
+                .optional()
             })
-            .collect::<rusqlite::Result<_>>()
-            .map_err(db_err)?;
-        Ok((None, states))
+            .map_err(db_err)
     }
 
     async fn record_content(&mut self, kind: &str, id: Uuid) -> StoreResult<Option<String>> {
