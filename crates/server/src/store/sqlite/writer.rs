@@ -6,11 +6,6 @@
 //! them all with one fsync. Callers get their result only after that COMMIT succeeded, so an
 //! acknowledged write is durable.
 //!
-//! A batch grows while it runs: before its COMMIT, the jobs that arrived while its jobs ran
-//! join the same transaction (up to `MAX_JOBS_PER_COMMIT`), so they share its fsync rather
-//! than wait for it and then pay for one of their own. Nothing waits for arrivals: a commit
-//! happens as soon as the queue is empty.
-//!
 //! Who holds the connection: a lone write (the connection free, nothing queued, and the last
 //! commit carried one job) commits on the caller's own thread (`block_in_place` on the
 //! multi-threaded runtime), so it costs no thread hand-off at all; the two wake-ups of a
@@ -149,17 +144,18 @@ impl Shared {
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// Commits what is queued (the caller's job among it, and whatever arrives while the
-    /// batch runs) with the connection it took, then gives the connection back. Jobs queued
-    /// after the batch's last one ran are left to the writer thread, so a caller never commits
-    /// for others for longer than one batch.
+    /// Commits what is queued (the caller's job among it) with the connection it took, then
+    /// gives the connection back. Jobs queued meanwhile are left to the writer thread, so a
+    /// caller never commits for others for longer than one batch. (Running the jobs that
+    /// arrive while a batch runs in that same transaction was measured on a grown database:
+    /// ~10 pushes per commit at 16 connections, but no more pushes per second.)
     fn commit_with(&self, conn: Connection) {
         let mut held = ReturnOnDrop {
             shared: self,
             conn: Some(conn),
             jobs: 0,
         };
-        let (completions, commit) = commit_batch(held.conn(), |room| self.take_jobs(room));
+        let (completions, commit) = commit_batch(held.conn(), self.take_batch());
         held.jobs = completions.len();
         // The connection goes back before anyone hears of their write, so a caller that
         // writes again at once finds it free.
@@ -169,10 +165,9 @@ impl Shared {
         }
     }
 
-    /// Up to `room` of the queued jobs, oldest first.
-    fn take_jobs(&self, room: usize) -> Vec<Job> {
+    fn take_batch(&self) -> Vec<Job> {
         let mut state = self.lock();
-        let count = state.queue.len().min(room);
+        let count = state.queue.len().min(MAX_JOBS_PER_COMMIT);
         state.queue.drain(..count).collect()
     }
 }
@@ -248,29 +243,15 @@ fn run_cached(conn: &Connection, sql: &str) -> rusqlite::Result<()> {
     conn.prepare_cached(sql)?.execute([]).map(|_| ())
 }
 
-/// Runs the queued jobs (`take(room)` hands out up to `room` of them) in one transaction,
-/// taking more until none is queued or the batch is full, and returns the jobs' completions
-/// with the outcome of its COMMIT, to be handed out once the connection is given back.
-fn commit_batch(
-    conn: &Connection,
-    mut take: impl FnMut(usize) -> Vec<Job>,
-) -> (Vec<Completion>, Result<(), String>) {
-    let first = take(MAX_JOBS_PER_COMMIT);
+/// Runs the batch in one transaction and returns the jobs' completions with the outcome of
+/// its COMMIT, to be handed out once the connection is given back.
+fn commit_batch(conn: &Connection, batch: Vec<Job>) -> (Vec<Completion>, Result<(), String>) {
     if let Err(err) = run_cached(conn, "BEGIN IMMEDIATE") {
         let why = super::readonly::describe(&err, conn.path());
-        let completions = first.into_iter().map(|job| job(Err(&why))).collect();
+        let completions = batch.into_iter().map(|job| job(Err(&why))).collect();
         return (completions, Err(why));
     }
-    let mut completions: Vec<Completion> = first.into_iter().map(|job| job(Ok(conn))).collect();
-    // Jobs that arrived while these ran share this commit's fsync.
-    loop {
-        let room = MAX_JOBS_PER_COMMIT - completions.len();
-        let more = if room == 0 { Vec::new() } else { take(room) };
-        if more.is_empty() {
-            break;
-        }
-        completions.extend(more.into_iter().map(|job| job(Ok(conn))));
-    }
+    let completions = batch.into_iter().map(|job| job(Ok(conn))).collect();
     let commit = run_cached(conn, "COMMIT").map_err(|err| {
         let _ = run_cached(conn, "ROLLBACK");
         super::readonly::describe(&err, conn.path())
@@ -395,20 +376,27 @@ mod tests {
         (held_on, answers)
     }
 
-    /// Writes that arrive while a batch runs join its transaction and share its one COMMIT
-    /// (one fsync) rather than wait for it and then take one of their own; none is lost or
-    /// run twice.
+    /// Writes that arrive while a commit holds the connection wait for it, then all land in
+    /// one commit of the writer thread (one fsync for all of them); none is lost or run twice.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn writes_queued_while_a_batch_runs_share_its_commit() {
+    async fn writes_queued_behind_a_busy_connection_share_one_commit() {
         let writer = writer();
         let before = writer.commits();
         let (held_on, queued) = queued_behind_a_held_job(&writer, 20).await;
         let after = writer.commits();
-        assert_eq!(after.commits - before.commits, 1, "one COMMIT for all 21");
+        assert_eq!(
+            after.commits - before.commits,
+            2,
+            "the holder's, then one for all 20"
+        );
         assert_eq!(after.jobs - before.jobs, 21);
-        // The lone holder led its commit on its own thread, and the queued writes ran there.
+        // The lone holder led its commit on its own thread; the queued writes went to the
+        // writer thread.
         assert_ne!(held_on, "sqlite-writer");
-        assert!(queued.iter().all(|ran_on| *ran_on == held_on), "{queued:?}");
+        assert!(
+            queued.iter().all(|ran_on| ran_on == "sqlite-writer"),
+            "{queued:?}"
+        );
         // The last commit carried many jobs: the next write queues too, and once a commit
         // carried one job, callers lead again.
         let after_load = writer.write(|_| Ok(thread_name())).await.unwrap();
@@ -426,7 +414,11 @@ mod tests {
         let queued = i64::try_from(MAX_JOBS_PER_COMMIT).unwrap() + 44;
         queued_behind_a_held_job(&writer, queued).await;
         let after = writer.commits();
-        assert_eq!(after.commits - before.commits, 2);
+        assert_eq!(
+            after.commits - before.commits,
+            3,
+            "the holder's, a full one, the rest"
+        );
         assert_eq!(after.jobs - before.jobs, MAX_JOBS_PER_COMMIT as u64 + 45);
         assert_eq!(count(&writer).await, queued + 1);
     }
