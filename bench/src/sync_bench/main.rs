@@ -3,7 +3,8 @@
 //! with min/median/max at the end. Not a test: it prints figures and asserts no timings.
 //!
 //! `sync-bench --binary target/release/delivery-tracker [--rounds 6] [--seconds 2]`
-//! (`--compare OLD_BINARY`: only the push and pull figures, that build against `--binary`; see compare.rs)
+//! (`--compare OLD_BINARY`: only the push and pull figures, that build against `--binary`; see
+//! compare.rs; with `--only grown`, the grown-database figures with OLD_BINARY as one more side)
 //!
 //! Every round starts our release binary (SQLite, synchronous=FULL) and PocketBase on fresh
 //! directories and measures, in order: memory idle and after 64 sign-ups, pushes beside the
@@ -84,7 +85,7 @@ fn rss_mb(pid: u32) -> f64 {
 #[tokio::main]
 async fn main() {
     let args = parse_args();
-    if let Some(old) = &args.compare {
+    if let Some(old) = args.compare.as_ref().filter(|_| !args.only_grown) {
         compare::run(&args.binary, old, args.rounds, args.run_for).await;
         return;
     }
@@ -227,9 +228,10 @@ async fn ceilings(batch: usize, run_for: Duration) -> (f64, f64) {
 const UNTUNED: &[(&str, &str)] = &[("SQLITE_CACHE_MB", "2"), ("SQLITE_MMAP_MB", "0")];
 
 /// Pushes at 16 connections on copies of the grown database: ours (as configured by default),
-/// ours with SQLite's default page cache and no mmap (the lever's "before"), and the
-/// group-commit ceiling, each on its own fresh copy of the same file, in an order that rotates
-/// with the round; with time-ordered and random ids, batches of 1 and 10.
+/// ours with SQLite's default page cache and no mmap (the lever's "before"), the group-commit
+/// ceiling and, with `--compare OLD`, the old build, each on its own fresh copy of the same
+/// file, in an order that rotates with the round; with time-ordered and random ids, batches of
+/// 1 and 10. Our server's pushes per COMMIT are read from its `/metrics`.
 async fn grown_round(args: &Args, round: usize, seed: &Path, size: grown::Size, table: &mut Table) {
     let run_for = args.run_for;
     let size = format!(
@@ -237,55 +239,106 @@ async fn grown_round(args: &Args, round: usize, seed: &Path, size: grown::Size, 
         size.records / 1000,
         size.users / 1000
     );
+    let sides = if args.compare.is_some() { 4 } else { 3 };
     for ids in [Ids::TimeOrdered, Ids::Random] {
         for batch in [1usize, 10] {
-            let mut figures = [0.0f64; 3];
-            for turn in 0..3 {
-                let which = (turn + round) % 3;
+            let mut figures = [Grown::default(); 4];
+            for turn in 0..sides {
+                let which = (turn + round) % sides;
                 figures[which] = match which {
                     0 => grown_rate(&args.binary, seed, &[], batch, ids, run_for).await,
                     1 => grown_rate(&args.binary, seed, UNTUNED, batch, ids, run_for).await,
-                    _ => {
+                    2 => {
                         let seed = seed.to_owned();
-                        tokio::task::spawn_blocking(move || {
+                        let rate = tokio::task::spawn_blocking(move || {
                             let dir = tempfile::tempdir().unwrap();
                             ceiling::group_commit(dir.path(), Some(&seed), batch, ids, run_for)
                         })
                         .await
-                        .unwrap()
+                        .unwrap();
+                        Grown {
+                            rate,
+                            per_commit: Some(ceiling::GROUP as f64),
+                        }
+                    }
+                    _ => {
+                        let old = args
+                            .compare
+                            .as_deref()
+                            .expect("a fourth side is the old build");
+                        grown_rate(old, seed, &[], batch, ids, run_for).await
                     }
                 };
             }
-            let [ours, untuned, group] = figures;
+            let [ours, untuned, group, old] = figures;
+            let per_commit = |g: Grown| g.per_commit.map_or("?".to_owned(), |n| format!("{n:.1}"));
             println!(
-                "    (grown, {}, batch {batch}, 16 connections: ours {ours:.0}/s, ours untuned {untuned:.0}/s, group-commit ceiling {group:.0}/s)",
-                ids.label()
+                "    (grown, {}, batch {batch}, 16 connections: ours {:.0}/s ({} pushes per commit), ours untuned {:.0}/s, group-commit ceiling {:.0}/s{})",
+                ids.label(),
+                ours.rate,
+                per_commit(ours),
+                untuned.rate,
+                group.rate,
+                if sides == 4 {
+                    format!(
+                        ", old build {:.0}/s ({} pushes per commit)",
+                        old.rate,
+                        per_commit(old)
+                    )
+                } else {
+                    String::new()
+                }
             );
-            table.record(
-                &format!(
-                    "Grown SQLite push batch {batch} (16 conn, {}): ours / group-commit ceiling",
+            let figure = |what: &str| {
+                format!(
+                    "Grown SQLite push batch {batch} (16 conn, {}): {what}",
                     ids.label()
-                ),
+                )
+            };
+            table.record(
+                &figure("ours / group-commit ceiling"),
                 &format!(
                     "raw SQLite on a copy of the same grown file ({size}), {} pushes per COMMIT",
                     ceiling::GROUP
                 ),
                 Target::AtLeast(0.9),
                 Unit::Ratio,
-                ours / group,
+                ours.rate / group.rate,
             );
             table.record(
-                &format!(
-                    "Grown SQLite push batch {batch} (16 conn, {}): page cache and mmap sized / SQLite's defaults",
-                    ids.label()
-                ),
+                &figure("page cache and mmap sized / SQLite's defaults"),
                 "ours with SQLITE_CACHE_MB=2 SQLITE_MMAP_MB=0, same file",
                 Target::None,
                 Unit::Ratio,
-                ours / untuned,
+                ours.rate / untuned.rate,
             );
+            if let Some(per_commit) = ours.per_commit {
+                table.record(
+                    &figure("our pushes per COMMIT"),
+                    "the writer's commits and jobs (/metrics), during the figure",
+                    Target::None,
+                    Unit::Count,
+                    per_commit,
+                );
+            }
+            if sides == 4 {
+                table.record(
+                    &figure("this build / the old build"),
+                    "--compare OLD on a copy of the same file",
+                    Target::None,
+                    Unit::Ratio,
+                    ours.rate / old.rate,
+                );
+            }
         }
     }
+}
+
+/// One server's push rate on the grown database, and its pushes per commit when it says.
+#[derive(Clone, Copy, Default)]
+struct Grown {
+    rate: f64,
+    per_commit: Option<f64>,
 }
 
 /// Our push rate at 16 connections (16 new guests, each with its couriers) on a fresh copy of
@@ -297,12 +350,20 @@ async fn grown_rate(
     batch: usize,
     ids: Ids,
     run_for: Duration,
-) -> f64 {
+) -> Grown {
     let dir = tempfile::tempdir().unwrap();
     grown::copy_into(seed, dir.path());
-    let server = ours::start_in(binary, dir.path(), env).await;
+    let mut env = env.to_vec();
+    env.push(("METRICS_ENABLED", "true"));
+    let server = ours::start_in(binary, dir.path(), &env).await;
     let users = with_couriers(&server.base, ours::guests(&server.base, 16).await).await;
-    ours_rate_with(&server.base, &users, 16, batch, ids, run_for).await
+    let before = ours::write_commits(&server.base).await;
+    let rate = ours_rate_with(&server.base, &users, 16, batch, ids, run_for).await;
+    let after = ours::write_commits(&server.base).await;
+    let per_commit = before
+        .zip(after)
+        .and_then(|((c0, j0), (c1, j1))| (c1 > c0).then(|| (j1 - j0) as f64 / (c1 - c0) as f64));
+    Grown { rate, per_commit }
 }
 
 async fn sqlite_round(args: &Args, ours_first: bool, pocketbase: Option<&Path>, table: &mut Table) {
@@ -558,16 +619,7 @@ async fn grown_postgres_round(
     let content = days::day(0).entry_args(&[days::new_id()]).to_string();
     for ids in [Ids::TimeOrdered, Ids::Random] {
         for batch in [1usize, 10] {
-            let ours = async {
-                let copy = postgres::copy_database(url, seed);
-                let copy_url = postgres::with_database(url, &copy);
-                let server = ours::start(&args.binary, Some(&copy_url)).await;
-                let users = with_couriers(&server.base, ours::guests(&server.base, 16).await).await;
-                let rate = ours_rate_with(&server.base, &users, 16, batch, ids, run_for).await;
-                drop(server);
-                postgres::drop_database(url, &copy);
-                rate
-            };
+            let ours = grown_postgres_rate(&args.binary, url, seed, batch, ids, run_for);
             let theirs = async {
                 let (pgbench, url, seed, content) = (
                     pgbench.to_owned(),
@@ -596,10 +648,27 @@ async fn grown_postgres_round(
                 .unwrap()
             };
             let (ours, theirs) = interleaved(round.is_multiple_of(2), ours, theirs).await;
+            let old = match &args.compare {
+                Some(old) => Some(grown_postgres_rate(old, url, seed, batch, ids, run_for).await),
+                None => None,
+            };
             println!(
-                "    (grown PostgreSQL, {}, batch {batch}, 16 connections: ours {ours:.0}/s, pgbench {theirs:.0}/s)",
-                ids.label()
+                "    (grown PostgreSQL, {}, batch {batch}, 16 connections: ours {ours:.0}/s, pgbench {theirs:.0}/s{})",
+                ids.label(),
+                old.map_or(String::new(), |old| format!(", old build {old:.0}/s"))
             );
+            if let Some(old) = old {
+                table.record(
+                    &format!(
+                        "Grown PostgreSQL push batch {batch} (16 conn, {}): this build / the old build",
+                        ids.label()
+                    ),
+                    "--compare OLD on a copy of the same database",
+                    Target::None,
+                    Unit::Ratio,
+                    ours / old,
+                );
+            }
             table.record(
                 &format!(
                     "Grown PostgreSQL push batch {batch} (16 conn, {}): ours / pgbench",
@@ -612,6 +681,25 @@ async fn grown_postgres_round(
             );
         }
     }
+}
+
+/// `binary`'s push rate at 16 connections on a fresh copy of the grown PostgreSQL database.
+async fn grown_postgres_rate(
+    binary: &Path,
+    url: &str,
+    seed: &str,
+    batch: usize,
+    ids: Ids,
+    run_for: Duration,
+) -> f64 {
+    let copy = postgres::copy_database(url, seed);
+    let copy_url = postgres::with_database(url, &copy);
+    let server = ours::start(binary, Some(&copy_url)).await;
+    let users = with_couriers(&server.base, ours::guests(&server.base, 16).await).await;
+    let rate = ours_rate_with(&server.base, &users, 16, batch, ids, run_for).await;
+    drop(server);
+    postgres::drop_database(url, &copy);
+    rate
 }
 
 /// Our push rate on PostgreSQL against pgbench running the same statements, 16 connections.

@@ -47,6 +47,24 @@ pub async fn start_in(binary: &Path, data_dir: &Path, env: &[(&str, &str)]) -> S
     Server::start_in(binary, data_dir, &all, None).await
 }
 
+/// The SQLite writer's commits and the jobs they carried so far, from `/metrics` (the server
+/// started with METRICS_ENABLED; `None` from a build that does not count them).
+pub async fn write_commits(base: &str) -> Option<(u64, u64)> {
+    let text = client()
+        .get(format!("{base}/metrics"))
+        .send()
+        .await
+        .ok()?
+        .text()
+        .await
+        .ok()?;
+    let read = |name: &str| {
+        text.lines()
+            .find_map(|line| line.strip_prefix(name)?.strip_prefix(' ')?.parse().ok())
+    };
+    read("sqlite_write_commits_total").zip(read("sqlite_write_jobs_total"))
+}
+
 /// One connection's client: reqwest keeps one keep-alive connection per sequential caller.
 pub fn client() -> reqwest::Client {
     reqwest::Client::builder()

@@ -17,6 +17,8 @@ pub enum Unit {
     Ratio,
     /// Megabytes (10⁶ bytes) of resident memory.
     Mb,
+    /// A plain quantity (pushes per commit).
+    Count,
 }
 
 struct Row {
@@ -93,6 +95,7 @@ fn format(unit: Unit, value: f64) -> String {
     match unit {
         Unit::Ratio => format!("{value:.2}×"),
         Unit::Mb => format!("{value:.1} MB"),
+        Unit::Count => format!("{value:.1}"),
     }
 }
 

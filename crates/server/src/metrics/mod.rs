@@ -132,6 +132,20 @@ impl Metrics {
                 "Contact e-mails waiting to be sent or retried.",
                 store.mail_queue_pending.to_string(),
             );
+            if let Some(writes) = store.write_commits {
+                metric(
+                    "sqlite_write_commits_total",
+                    "counter",
+                    "Commits (each one fsync) made by the SQLite writer.",
+                    writes.commits.to_string(),
+                );
+                metric(
+                    "sqlite_write_jobs_total",
+                    "counter",
+                    "Writes (a push is one) carried by those commits.",
+                    writes.jobs.to_string(),
+                );
+            }
         }
         let _ = writeln!(
             out,

@@ -27,7 +27,7 @@ pub use self::{
     contact::{ContactRecord, ContactStore, EmailAttempt, EmailDelivery, EmailStatus},
     identities::{ExternalIdentity, IdentityStore, OidcRequest},
     links::{EmailLink, InviteUse, LinkPurpose, LinkStore, NewEmailLink, PasswordReset},
-    ops::{OpsStore, StoreGauges},
+    ops::{OpsStore, StoreGauges, WriteCommits},
     phone::PhoneStore,
     plans::PlanStore,
     receipts::{ReceiptHolder, ReceiptInsert, ReceiptRecord, ReceiptStore},

@@ -12,6 +12,16 @@ pub struct StoreGauges {
     pub database_size_bytes: i64,
     /// Contact messages whose e-mail copy is still to be sent (or retried).
     pub mail_queue_pending: i64,
+    /// SQLite's single writer: the commits it made and the jobs they carried (their quotient
+    /// is the writes that share each fsync). `None` on PostgreSQL.
+    pub write_commits: Option<WriteCommits>,
+}
+
+/// How many commits a single writer made and how many jobs they carried in all.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct WriteCommits {
+    pub commits: u64,
+    pub jobs: u64,
 }
 
 /// What keeps the service running rather than serving one user: the liveness probe, the signal

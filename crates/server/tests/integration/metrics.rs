@@ -86,6 +86,20 @@ async fn token_mode_answers_only_the_bearer_and_counts_a_push() {
         .parse()
         .unwrap();
     assert!(size > 0, "{text}");
+    // The single writer's commits and the writes they carried: the sign-up and the push at
+    // least, each commit carrying one or more.
+    let counter = |name: &str| -> u64 {
+        text.lines()
+            .find_map(|l| l.strip_prefix(name)?.strip_prefix(' '))
+            .unwrap_or_else(|| panic!("{name} in:\n{text}"))
+            .parse()
+            .unwrap()
+    };
+    let (commits, jobs) = (
+        counter("sqlite_write_commits_total"),
+        counter("sqlite_write_jobs_total"),
+    );
+    assert!(commits >= 2 && jobs >= commits, "{text}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -136,4 +150,10 @@ async fn postgres_reports_its_database_size() {
         .parse()
         .unwrap();
     assert!(size > 0, "{}", reply.text);
+    // Many connections write at once: there is no single writer to count.
+    assert!(
+        !reply.text.contains("sqlite_write_commits_total"),
+        "{}",
+        reply.text
+    );
 }

@@ -32,6 +32,7 @@ impl OpsStore for PgStore {
         Ok(StoreGauges {
             database_size_bytes: row.get(0),
             mail_queue_pending: row.get(1),
+            write_commits: None,
         })
     }
 

@@ -57,8 +57,9 @@ impl OpsStore for SqliteStore {
 
     /// The main database file's pages (the WAL is folded in at checkpoints).
     async fn gauges(&self) -> StoreResult<StoreGauges> {
+        let write_commits = Some(self.writer.commits());
         self.readers
-            .read(|conn| {
+            .read(move |conn| {
                 conn.query_row_cached(
                     "SELECT (SELECT page_count FROM pragma_page_count())
                               * (SELECT page_size FROM pragma_page_size()),
@@ -69,6 +70,7 @@ impl OpsStore for SqliteStore {
                         Ok(StoreGauges {
                             database_size_bytes: r.get(0)?,
                             mail_queue_pending: r.get(1)?,
+                            write_commits,
                         })
                     },
                 )

@@ -25,7 +25,7 @@ use anyhow::anyhow;
 use rusqlite::Connection;
 use tokio::{runtime::RuntimeFlavor, sync::oneshot};
 
-use crate::store::{StoreError, StoreResult};
+use crate::store::{StoreError, StoreResult, WriteCommits};
 
 /// Runs after COMMIT (or its failure) to hand the job's result to its caller.
 type Completion = Box<dyn FnOnce(Result<(), &str>) + Send>;
@@ -59,6 +59,8 @@ struct State {
     closed: bool,
     /// The last commit carried one job: nobody else was writing, so the next caller may lead.
     alone: bool,
+    /// Commits made, and the jobs they carried (`/metrics`: jobs per fsync).
+    commits: WriteCommits,
 }
 
 impl Writer {
@@ -69,6 +71,7 @@ impl Writer {
                 queue: VecDeque::new(),
                 closed: false,
                 alone: true,
+                commits: WriteCommits::default(),
             }),
             wake: Condvar::new(),
         });
@@ -79,6 +82,11 @@ impl Writer {
         Ok(Writer {
             handle: Arc::new(Handle { shared }),
         })
+    }
+
+    /// The commits made so far and the jobs they carried.
+    pub fn commits(&self) -> WriteCommits {
+        self.handle.shared.lock().commits
     }
 
     /// Runs `work` in the next group commit and returns once that commit is durable.
@@ -138,13 +146,17 @@ impl Shared {
 
     /// Commits what is queued (the caller's job among it) with the connection it took, then
     /// gives the connection back. Jobs queued meanwhile are left to the writer thread, so a
-    /// caller never commits for others for longer than one batch.
+    /// caller never commits for others for longer than one batch. (Running the jobs that
+    /// arrive while a batch runs in that same transaction was measured on a grown database:
+    /// ~10 pushes per commit at 16 connections, but no more pushes per second.)
     fn commit_with(&self, conn: Connection) {
-        let held = ReturnOnDrop {
+        let mut held = ReturnOnDrop {
             shared: self,
             conn: Some(conn),
+            jobs: 0,
         };
         let (completions, commit) = commit_batch(held.conn(), self.take_batch());
+        held.jobs = completions.len();
         // The connection goes back before anyone hears of their write, so a caller that
         // writes again at once finds it free.
         drop(held);
@@ -156,7 +168,6 @@ impl Shared {
     fn take_batch(&self) -> Vec<Job> {
         let mut state = self.lock();
         let count = state.queue.len().min(MAX_JOBS_PER_COMMIT);
-        state.alone = count == 1;
         state.queue.drain(..count).collect()
     }
 }
@@ -165,6 +176,8 @@ impl Shared {
 struct ReturnOnDrop<'a> {
     shared: &'a Shared,
     conn: Option<Connection>,
+    /// The jobs the commit carried (0 if it unwound).
+    jobs: usize,
 }
 
 impl ReturnOnDrop<'_> {
@@ -177,6 +190,11 @@ impl Drop for ReturnOnDrop<'_> {
     fn drop(&mut self) {
         let mut state = self.shared.lock();
         state.conn = self.conn.take();
+        state.alone = self.jobs == 1;
+        if self.jobs > 0 {
+            state.commits.commits += 1;
+            state.commits.jobs += self.jobs as u64;
+        }
         if !state.queue.is_empty() || state.closed {
             self.shared.wake.notify_one();
         }
@@ -306,11 +324,10 @@ mod tests {
         assert_eq!(ran_on, "sqlite-writer");
     }
 
-    /// Writes that arrive while a commit holds the connection wait for it, then all land in
-    /// the writer thread's commits; none is lost or run twice.
-    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn writes_queued_behind_a_busy_connection_all_land_once() {
-        let writer = writer();
+    /// Holds the connection inside a job that inserts 0 until `release` is passed, with
+    /// `queued` writes (inserting 1..=queued, answering the thread they ran on) queued
+    /// meanwhile; returns the holder's and the queued writes' answers.
+    async fn queued_behind_a_held_job(writer: &Writer, queued: i64) -> (String, Vec<String>) {
         let inside = Arc::new(Barrier::new(2));
         let release = Arc::new(Barrier::new(2));
         let holder = {
@@ -322,7 +339,7 @@ mod tests {
                             .map_err(db_err)?;
                         inside.wait();
                         release.wait();
-                        Ok(())
+                        Ok(thread_name())
                     })
                     .await
             })
@@ -331,7 +348,7 @@ mod tests {
             .await
             .unwrap();
         // The connection is held: these queue.
-        let queued: Vec<_> = (1..=20)
+        let writes: Vec<_> = (1..=queued)
             .map(|n| {
                 let writer = writer.clone();
                 tokio::spawn(async move {
@@ -345,16 +362,41 @@ mod tests {
                 })
             })
             .collect();
-        while writer.handle.shared.lock().queue.len() < 20 {
+        while writer.handle.shared.lock().queue.len() < usize::try_from(queued).unwrap() {
             tokio::task::yield_now().await;
         }
         tokio::task::spawn_blocking(move || release.wait())
             .await
             .unwrap();
-        holder.await.unwrap().unwrap();
-        for write in queued {
-            assert_eq!(write.await.unwrap().unwrap(), "sqlite-writer");
+        let held_on = holder.await.unwrap().unwrap();
+        let mut answers = Vec::new();
+        for write in writes {
+            answers.push(write.await.unwrap().unwrap());
         }
+        (held_on, answers)
+    }
+
+    /// Writes that arrive while a commit holds the connection wait for it, then all land in
+    /// one commit of the writer thread (one fsync for all of them); none is lost or run twice.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn writes_queued_behind_a_busy_connection_share_one_commit() {
+        let writer = writer();
+        let before = writer.commits();
+        let (held_on, queued) = queued_behind_a_held_job(&writer, 20).await;
+        let after = writer.commits();
+        assert_eq!(
+            after.commits - before.commits,
+            2,
+            "the holder's, then one for all 20"
+        );
+        assert_eq!(after.jobs - before.jobs, 21);
+        // The lone holder led its commit on its own thread; the queued writes went to the
+        // writer thread.
+        assert_ne!(held_on, "sqlite-writer");
+        assert!(
+            queued.iter().all(|ran_on| ran_on == "sqlite-writer"),
+            "{queued:?}"
+        );
         // The last commit carried many jobs: the next write queues too, and once a commit
         // carried one job, callers lead again.
         let after_load = writer.write(|_| Ok(thread_name())).await.unwrap();
@@ -362,6 +404,23 @@ mod tests {
         let lone = writer.write(|_| Ok(thread_name())).await.unwrap();
         assert_ne!(lone, "sqlite-writer");
         assert_eq!(count(&writer).await, 21);
+    }
+
+    /// One transaction never grows past `MAX_JOBS_PER_COMMIT`: the rest commit next.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_commit_carries_at_most_the_batch_bound() {
+        let writer = writer();
+        let before = writer.commits();
+        let queued = i64::try_from(MAX_JOBS_PER_COMMIT).unwrap() + 44;
+        queued_behind_a_held_job(&writer, queued).await;
+        let after = writer.commits();
+        assert_eq!(
+            after.commits - before.commits,
+            3,
+            "the holder's, a full one, the rest"
+        );
+        assert_eq!(after.jobs - before.jobs, MAX_JOBS_PER_COMMIT as u64 + 45);
+        assert_eq!(count(&writer).await, queued + 1);
     }
 
     /// A job that panics rolls back alone, and the connection comes back for the next write.
