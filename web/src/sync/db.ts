@@ -133,6 +133,10 @@ export class LocalDb extends Dexie {
             delete photo.expenseId;
           }),
       );
+    // A vehicle's odometer readings by date (issue 30): the day form prefills the start from
+    // the vehicle's latest earlier finish, read through this index instead of the whole log.
+    // A record with no finish (null) has no key in it, so the read skips days without one.
+    this.version(14).stores({ mileage: 'id, date, vehicleId, deleted, [vehicleId+date+odometerEnd]' });
   }
 
   async getDoc<K extends DocKind>(kind: K): Promise<Extract<LocalDoc, { kind: K }> | undefined> {
