@@ -49,11 +49,14 @@ export async function readDayOdometerLog(db: LocalDb, date: string, vehicleIds: 
   };
   const [onDate, newest, finishes] = await Promise.all([
     liveOn(date),
-    db.mileage
-      .orderBy('date')
-      .reverse()
-      .filter((record) => record.deleted === 0 && live.has(record.vehicleId))
-      .first(),
+    // With no live vehicle nothing counts: no walk through the whole log to find that out.
+    live.size === 0
+      ? undefined
+      : db.mileage
+          .orderBy('date')
+          .reverse()
+          .filter((record) => record.deleted === 0 && live.has(record.vehicleId))
+          .first(),
     Promise.all(vehicleIds.map(latestFinish)),
   ]);
   // Every live record of the newest date: the one made last names the likely vehicle.
