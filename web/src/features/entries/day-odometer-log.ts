@@ -2,11 +2,12 @@
 // date indexes rather than the whole log (issue 30: ten years are thousands of records, and the
 // dashboard's day form read and sorted all of them to prefill two numbers).
 import Dexie from 'dexie';
+import { readVehicles } from '@/lib/sync-react/use-vehicles';
 import type { LocalDb } from '@/sync/db';
 import type { LocalMileage } from '@/sync/types';
 
 export interface DayOdometerLog {
-  /** The vehicle of the latest live record among `vehicleIds` (by date, then when made), or null. */
+  /** The vehicle of the latest live record of a live vehicle (by date, then when made), or null. */
   likelyVehicleId: string | null;
   /** The live records dated on the day, of any vehicle. */
   onDate: LocalMileage[];
@@ -28,11 +29,14 @@ function latestOf(records: readonly LocalMileage[]): LocalMileage | null {
 }
 
 /**
- * The log's facts for the day `date` and the live vehicles `vehicleIds`. Each read walks an
+ * The log's facts for the day `date` and the live vehicles. The vehicles are read here, in the
+ * same live query, rather than waited for from the screen: the prefill is there as soon as the
+ * vehicles are. Each read walks an
  * index from the newest end and stops at the first record that counts, then takes every record
  * of that date to settle who was made last: a few records, however long the log.
  */
-export async function readDayOdometerLog(db: LocalDb, date: string, vehicleIds: readonly string[]): Promise<DayOdometerLog> {
+export async function readDayOdometerLog(db: LocalDb, date: string): Promise<DayOdometerLog> {
+  const vehicleIds = (await readVehicles(db)).map((vehicle) => vehicle.id);
   const live = new Set(vehicleIds);
   const liveOn = async (day: string) => db.mileage.where('date').equals(day).filter((record) => record.deleted === 0).toArray();
   const latestFinish = async (vehicleId: string): Promise<[string, number | null]> => {

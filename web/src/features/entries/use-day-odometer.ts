@@ -24,9 +24,7 @@ export interface DayOdometerForm {
 export function useDayOdometer(date: string): DayOdometerForm {
   const { db } = useSyncHandle();
   const vehicles = useVehicles();
-  // The live vehicles' ids as the query's key: a new array of the same vehicles reads nothing again.
-  const vehicleKey = vehicles?.map((vehicle) => vehicle.id).join(' ');
-  const log = useLiveQuery(() => (vehicleKey === undefined ? undefined : readDayOdometerLog(db, date, vehicleKey ? vehicleKey.split(' ') : [])), [db, date, vehicleKey]);
+  const log = useLiveQuery(() => readDayOdometerLog(db, date), [db, date]);
   const [typed, setTyped] = useState<{ date: string; fields: Partial<OdometerInput> }>({ date, fields: {} });
   const own = typed.date === date ? typed.fields : {};
   const list = vehicles ?? [];
