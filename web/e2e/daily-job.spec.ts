@@ -201,7 +201,9 @@ describe('the day’s clock and odometer', () => {
     await page.reload();
     await ready(page);
     assert.equal(await form.getByLabel('Date').inputValue(), today);
-    assert.equal(await form.getByLabel('Odometer start').inputValue(), '42130');
+    // The prefill arrives once the device has read its mileage log: waited for, not read once.
+    const start = await form.getByLabel('Odometer start').elementHandle();
+    await page.waitForFunction((input) => (input as HTMLInputElement).value === '42130', start);
     assert.equal(await form.getByLabel('Commute today (miles)').inputValue(), '12');
     await page.close();
   });

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before } from 'node:test';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
-
+import { distProxy } from '../bench/dist-proxy';
 
 const repoRoot = resolve(import.meta.dirname, '..', '..');
 /** Where cargo builds: CARGO_TARGET_DIR (relative to the repository root, where the Makefile runs
@@ -59,8 +59,12 @@ export async function startServer(env: Record<string, string> = {}, binaryPath =
     child.kill('SIGTERM');
     throw new Error(`${binaryPath} serves no web app: build it with \`make web\` (npm run build)`);
   }
+  // E2E_WEB_DIST: a built web app served in front of the binary (bench/dist-proxy.ts), for a
+  // web change checked against a binary built elsewhere (a debug binary serves the web/dist of
+  // the worktree it was built in).
+  const web = process.env.E2E_WEB_DIST ? await distProxy(process.env.E2E_WEB_DIST, url) : null;
   return {
-    url,
+    url: web?.url ?? url,
     dataDir,
     admin(...args: string[]) {
       const result = spawnSync(binaryPath, args, { env: serverEnv, encoding: 'utf8' });
@@ -68,6 +72,7 @@ export async function startServer(env: Record<string, string> = {}, binaryPath =
       return result.stdout;
     },
     async stop() {
+      web?.close();
       if (child.exitCode === null) {
         const exited = new Promise((done) => child.once('exit', done));
         child.kill('SIGTERM');

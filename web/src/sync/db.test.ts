@@ -100,3 +100,25 @@ describe('LocalDb upgrade to evidence (version 13)', () => {
     db.close();
   });
 });
+
+describe('LocalDb upgrade to odometer readings by vehicle and date (version 14)', () => {
+  it('keeps the mileage log and finds the finishes through the new index, not the days without one', async () => {
+    name = `upgrade-${crypto.randomUUID()}`;
+    const old = new Dexie(name);
+    old.version(13).stores({ mileage: 'id, date, vehicleId, deleted' });
+    await old.open();
+    const trip = { courierId: null, odometerStart: 100, businessMiles: 10, commuteMiles: 0, note: '', createdAt: '2025-01-01T00:00:00Z', updatedAt: '2025-01-01T00:00:00Z', deleted: 0, syncState: 'synced', server: null };
+    await old.table('mileage').bulkPut([
+      { ...trip, id: 'm1', date: '2025-04-05', vehicleId: 'van', odometerEnd: 110 },
+      { ...trip, id: 'm2', date: '2025-04-06', vehicleId: 'van', odometerStart: null, odometerEnd: null },
+      { ...trip, id: 'm3', date: '2025-04-06', vehicleId: 'car', odometerEnd: 210 },
+    ]);
+    old.close();
+
+    const db = new LocalDb(name, userId);
+    expect(await db.mileage.count()).toBe(3);
+    const vans = await db.mileage.where('[vehicleId+date+odometerEnd]').between(['van', Dexie.minKey], ['van', Dexie.maxKey]).primaryKeys();
+    expect(vans).toEqual(['m1']);
+    db.close();
+  });
+});

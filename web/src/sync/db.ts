@@ -69,7 +69,12 @@ export class LocalDb extends Dexie {
     name: string,
     readonly userId: string,
   ) {
-    super(name);
+    // No query cache: Dexie's default keeps every live query's result and hands each reader a
+    // deep copy of it, on the main thread, after every read. The screens share their big reads
+    // (lib/sync-react/shared-live-query.ts), so the copies were pure cost: tens of milliseconds
+    // per read of ten years of days on a slow phone, and the cache held a second copy of them
+    // in memory (issue 30). Live queries still run again after every change that touches them.
+    super(name, { cache: 'disabled' });
     this.version(1).stores({
       entries: 'id, date, [deleted+date]',
       outbox: '++seq, &mutationId, recordId, parked',
@@ -128,6 +133,10 @@ export class LocalDb extends Dexie {
             delete photo.expenseId;
           }),
       );
+    // A vehicle's odometer readings by date (issue 30): the day form prefills the start from
+    // the vehicle's latest earlier finish, read through this index instead of the whole log.
+    // A record with no finish (null) has no key in it, so the read skips days without one.
+    this.version(14).stores({ mileage: 'id, date, vehicleId, deleted, [vehicleId+date+odometerEnd]' });
   }
 
   async getDoc<K extends DocKind>(kind: K): Promise<Extract<LocalDoc, { kind: K }> | undefined> {

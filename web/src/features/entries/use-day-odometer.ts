@@ -4,10 +4,11 @@
 // changes or the day is saved.
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useState } from 'react';
-import { dayCommuteOf, lastFinishOf } from '@/core/mileage/day-miles';
+import { dayCommuteOf } from '@/core/mileage/day-miles';
 import { useSyncHandle } from '@/lib/sync-react/use-sync';
 import { useVehicles } from '@/lib/sync-react/use-vehicles';
-import type { LocalMileage, LocalVehicle } from '@/sync/types';
+import type { LocalVehicle } from '@/sync/types';
+import { readDayOdometerLog } from './day-odometer-log';
 import type { OdometerInput } from './odometer-schema';
 
 export interface DayOdometerForm {
@@ -20,27 +21,20 @@ export interface DayOdometerForm {
   reset: () => void;
 }
 
-/** The vehicle a day most likely used: the one of the latest mileage record, else the first. */
-function likelyVehicleId(vehicles: readonly LocalVehicle[], log: readonly LocalMileage[]): string {
-  const live = new Set(vehicles.map((vehicle) => vehicle.id));
-  const latest = log.filter((record) => live.has(record.vehicleId)).sort((a, b) => (a.date === b.date ? b.createdAt.localeCompare(a.createdAt) : a.date < b.date ? 1 : -1))[0];
-  return latest?.vehicleId ?? vehicles[0]?.id ?? '';
-}
-
 export function useDayOdometer(date: string): DayOdometerForm {
   const { db } = useSyncHandle();
   const vehicles = useVehicles();
-  const log = useLiveQuery(() => db.mileage.where('deleted').equals(0).toArray(), [db]);
+  const log = useLiveQuery(() => readDayOdometerLog(db, date), [db, date]);
   const [typed, setTyped] = useState<{ date: string; fields: Partial<OdometerInput> }>({ date, fields: {} });
   const own = typed.date === date ? typed.fields : {};
   const list = vehicles ?? [];
-  const records = log ?? [];
-  const vehicleId = own.vehicleId ?? likelyVehicleId(list, records);
+  // The vehicle a day most likely used: the one of the latest mileage record, else the first.
+  const vehicleId = own.vehicleId ?? log?.likelyVehicleId ?? list[0]?.id ?? '';
   const vehicle = list.find((v) => v.id === vehicleId);
-  const existing = records.filter((record) => record.date === date && record.vehicleId === vehicleId && record.odometerStart !== null).sort((a, b) => a.createdAt.localeCompare(b.createdAt))[0];
+  const existing = (log?.onDate ?? []).filter((record) => record.vehicleId === vehicleId && record.odometerStart !== null).sort((a, b) => a.createdAt.localeCompare(b.createdAt))[0];
   const prefill: OdometerInput = existing
     ? { vehicleId, start: String(existing.odometerStart), end: String(existing.odometerEnd ?? ''), commute: String(existing.commuteMiles) }
-    : { vehicleId, start: String(lastFinishOf(records, vehicleId, date) ?? ''), end: '', commute: String(dayCommuteOf(vehicle?.commuteMiles ?? 0)) };
+    : { vehicleId, start: String(log?.lastFinish.get(vehicleId) ?? ''), end: '', commute: String(dayCommuteOf(vehicle?.commuteMiles ?? 0)) };
   const fields = own;
   const values: OdometerInput = { ...prefill, ...fields, vehicleId };
   const onlyPrefilled = fields.start === undefined && values.end.trim() === '' && !existing;

@@ -7,7 +7,8 @@ import type { TaxRecords } from '@/core/tax/tax-summary';
 import { LocalDb } from '@/sync/db';
 import { entryArb, expenseArb, mileageArb, taxRecordsArb } from '@/testing/tax-arbitraries';
 import { makeEntry } from '@/testing/sync-handle';
-import { readTaxRecords, readTaxRecordsBetween } from './tax-records';
+import { readTaxRecords, readTaxRecordsBesidesEntries, readTaxRecordsBetween, withEntries } from './tax-records';
+import { readEntries } from './use-live-entries';
 
 const userId = '0190a6e2-7c1d-7000-8000-0000000000b3';
 let db: LocalDb;
@@ -110,6 +111,30 @@ describe('the tax records of a range of days (issue 30: read by the date indexes
         }
       }),
       { numRuns: 30 },
+    );
+    db = new LocalDb(`tax-records-${crypto.randomUUID()}`, userId);
+  });
+});
+
+describe('the tax records with the shared live entries (issue 30: the tax year reads the days once)', () => {
+  it('are the whole read: the same records in the same order, deleted ones left out', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.record({ entries: fc.array(entryArb, { maxLength: 15 }), expenses: fc.array(expenseArb, { maxLength: 8 }), mileage: fc.array(mileageArb, { maxLength: 8 }) }),
+        fc.func(fc.boolean()),
+        async (records, deleted) => {
+          db = new LocalDb(`tax-records-${crypto.randomUUID()}`, userId);
+          try {
+            await store(records, deleted);
+            // The live entries come newest first; the tax records in id order, as the whole read.
+            expect(withEntries(await readTaxRecordsBesidesEntries(db), await readEntries(db))).toEqual(await readTaxRecords(db));
+          } finally {
+            db.close();
+            await db.delete();
+          }
+        },
+      ),
+      { numRuns: 40 },
     );
     db = new LocalDb(`tax-records-${crypto.randomUUID()}`, userId);
   });

@@ -34,9 +34,21 @@ function entriesOf(db: LocalDb): SharedLiveQuery<LocalEntry[]> {
 
 /** The user's entries from the device, updated as they change; undefined on the first read. */
 export function useEntries(): LocalEntry[] | undefined {
+  const { entries, failed } = useEntriesRead();
+  if (failed) throw failed.error;
+  return entries;
+}
+
+/** The same entries, or null when the store could not be read: for a screen that says so itself. */
+export function useEntriesOrNull(): LocalEntry[] | null | undefined {
+  const { entries, failed } = useEntriesRead();
+  return failed ? null : entries;
+}
+
+function useEntriesRead(): { entries: LocalEntry[] | undefined; failed: { error: unknown } | null } {
   const { db } = useSyncHandle();
   const query = entriesOf(db);
   const entries = useSyncExternalStore(query.subscribe, query.getSnapshot, query.getSnapshot);
-  if (query.error() !== undefined) throw query.error();
-  return entries;
+  const error = query.error();
+  return { entries, failed: error === undefined ? null : { error } };
 }
