@@ -195,7 +195,7 @@ describe('importing our JSON export', () => {
       { place: 'Entry 1', reason: 'date: not a day (YYYY-MM-DD)' },
       { place: 'Entry 2', reason: expect.stringContaining('stops:') },
       { place: 'Expense 1', reason: 'Its vehicle is neither in the file nor on this device' },
-      { place: 'Mileage day 1', reason: 'Its vehicle is neither in the file nor on this device' },
+      { place: 'Mileage log 1', reason: 'Its vehicle is neither in the file nor on this device' },
       { place: 'Fuel fill 1', reason: 'Its vehicle is neither in the file nor on this device' },
     ]);
     expect(plan.added.entry).toBe(1);
