@@ -83,7 +83,7 @@ describe('an interrupted first sync', () => {
     await page.reload();
 
     // Everything arrives, once: the dashboard's link counts the days on the device.
-    await page.getByRole('link', { name: `View all entries (${DAYS})` }).waitFor({ timeout: 120_000 });
+    await page.getByRole('link', { name: `View all entries (${DAYS.toLocaleString('en-GB')})` }).waitFor({ timeout: 120_000 });
     assert.equal(await stored(page, userId, 'entries'), DAYS);
     assert.equal(await stored(page, userId, 'expenses'), EXPENSES);
     await page.getByRole('link', { name: /View all entries/ }).click();
