@@ -237,6 +237,8 @@ fn evidence_for(records: &Records, asked: &Asked) -> Vec<Item> {
         (status = 404, description = "not-found: no such statement query of this user's (another account's is not found either)", body = ErrorBody),
         (status = 413, description = "bundle-too-large: the photos pass 128 MiB; choose a shorter range", body = ErrorBody),
         (status = 422, description = "validation: `from` or `to` is not a YYYY-MM-DD day, the range ends before it starts, or it is longer than 366 days", body = ErrorBody),
+        (status = 429, description = "rate-limited: a bundle counts as an upload (UPLOADS_PER_USER_PER_MINUTE); Retry-After", body = ErrorBody),
+        (status = 503, description = "busy: UPLOADS_IN_FLIGHT uploads or bundles are already being built; Retry-After", body = ErrorBody),
     ))]
 pub async fn evidence_bundle(
     State(state): State<AppState>,
@@ -245,6 +247,10 @@ pub async fn evidence_bundle(
 ) -> ApiResult<Response> {
     let asked = asked(params)?;
     let user_id = current.user.id;
+    // A bundle reads the whole account and holds up to MAX_PHOTO_BYTES of photos: it takes an
+    // upload's slot (the per-user rate and the in-flight bound), so a flood of bundle requests
+    // gets 429/503 rather than the server's memory.
+    let _slot = state.files.admit(user_id)?;
     let records = read_records(&state, user_id).await?;
     // A query must be one of the user's own (another account's is simply not among them).
     let query = match &asked {
