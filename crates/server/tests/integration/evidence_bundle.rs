@@ -9,7 +9,7 @@ use crate::common;
 use common::{
     Backend, TestApp,
     pictures::{fetch, file, gradient, jpeg, send_parts},
-    spawn_app,
+    spawn_app, spawn_app_with,
 };
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
@@ -376,7 +376,43 @@ async fn another_account_and_bad_input_are_refused(backend: Backend) {
     assert_eq!(longest.status, StatusCode::OK);
 }
 
+/// A bundle reads the whole account and may hold its photos in memory: it counts as an upload,
+/// so past UPLOADS_PER_USER_PER_MINUTE a user's bundles are refused with 429; others are not.
+async fn bundles_past_the_upload_rate_get_429(backend: Backend) {
+    let Some(app) = spawn_app_with(backend, |config| {
+        config.uploads.uploads_per_user_per_minute = 2;
+    })
+    .await
+    else {
+        return;
+    };
+    let (cookie, _) = app.sign_up("bundle-rate@example.com", "van-route-42").await;
+    let (other, _) = app
+        .sign_up("bundle-other@example.com", "van-route-42")
+        .await;
+    let range = "/api/v1/evidence-bundle?from=2026-03-01&to=2026-03-31";
+    for _ in 0..2 {
+        assert_eq!(
+            fetch(&app, range, Some(&cookie)).await.status,
+            StatusCode::OK
+        );
+    }
+    let refused = app.get(range, Some(&cookie)).await;
+    assert_eq!(
+        refused.status,
+        StatusCode::TOO_MANY_REQUESTS,
+        "{}",
+        refused.text
+    );
+    assert_eq!(refused.error_code(), "rate-limited");
+    assert_eq!(
+        fetch(&app, range, Some(&other)).await.status,
+        StatusCode::OK
+    );
+}
+
 on_both_backends!(
     the_owner_gets_a_bundle_whose_manifest_hashes_match_its_files,
     another_account_and_bad_input_are_refused,
+    bundles_past_the_upload_rate_get_429,
 );
