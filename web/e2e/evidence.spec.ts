@@ -123,9 +123,11 @@ describe('evidence kept at the time', () => {
     assert.deepEqual(uploads, [], 'nothing was sent offline');
 
     // Back online: the items, the query and the photo reach the server, the photo once. The
-    // upload's answer is awaited before the page is left: a navigation would cancel the request
-    // in the browser after the server had stored the photo, and the new page's resend would be
-    // answered 200 (already stored) with the 201 never seen here.
+    // driver goes back to the check through the app's own link, as they would: a page load
+    // (page.goto) could cut the upload off after the server stored the photo but before the device
+    // wrote down its answer, and the new page's resend would rightly be answered 200 (already
+    // stored), a second request this test counts. Waiting for the answer in the network is not
+    // enough: the device still has to read it and record it.
     const uploadAnswered = page.waitForResponse((response) => response.request().method() === 'PUT' && response.url().includes('/api/v1/receipts/'), { timeout: 60_000 });
     await goOnline(context);
     const held = await serverHolds(page, 'the query and its evidence', (all) => all.some((r) => r.kind === 'statementQuery') && all.filter((r) => r.kind === 'evidence').length === 2);
@@ -141,7 +143,8 @@ describe('evidence kept at the time', () => {
     assert.equal(query.data?.itemsVersion, 2);
     assert.deepEqual((query.data?.items as { kind: string }[]).map((i) => i.kind === 'evidence'), [false, true, true]);
     await uploadAnswered;
-    await page.goto(`/app/statement-check?id=${String(query.data?.statementCheckId)}`);
+    await page.getByRole('link', { name: 'Statement check', exact: true }).click();
+    await page.waitForURL(`**/app/statement-check?id=${String(query.data?.statementCheckId)}`);
     const again = page.getByRole('list', { name: 'Differences' }).getByRole('listitem').filter({ hasText: '10 stops logged but not paid' });
     await again.getByRole('button', { name: /Show the records behind it/ }).click();
     const uploaded = again.getByRole('listitem').filter({ hasText: 'Photo (proof of delivery)' });
