@@ -6,26 +6,14 @@
 // with the stored photo, and its manifest's hashes hold too. Zero axe violations on both screens.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import type { Download, Page } from 'playwright-core';
+import type { Download } from 'playwright-core';
 import { readZip, type ZipEntry } from '../src/testing/read-zip';
-import { addEntry, goOffline, goOnline, logIn, newPage, serverAndBrowser, serverHolds, short, signUp, syncNow, thisWeek, uniqueEmail } from './harness';
+import { addEntry, axeViolations, checkStatement, goOffline, goOnline, logIn, newPage, openStatementLines, serverAndBrowser, serverHolds, short, shots, signUp, syncNow, thisWeek, uniqueEmail } from './harness';
 import { receiptPng } from './png';
 
 const run = serverAndBrowser();
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-async function axeViolations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
-  return (await page.evaluate(() =>
-    (window as unknown as { axe: { run: (d: Document, o: object) => Promise<{ violations: { id: string; nodes: { html: string }[] }[] }> } }).axe
-      .run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21aa', 'wcag22aa'] }, resultTypes: ['violations'] })
-      .then((r) => r.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.html.slice(0, 120)).join(', ')}`)),
-  )) as string[];
-}
-
 interface Manifest {
   builtBy: string;
   statement: string;
@@ -54,20 +42,6 @@ async function checkedBundle(download: Download): Promise<{ entries: ZipEntry[];
   return { entries, manifest };
 }
 
-async function shots(page: Page, name: string): Promise<void> {
-  if (!process.env.SHOTS_DIR) return;
-  mkdirSync(process.env.SHOTS_DIR, { recursive: true });
-  const phone = page.viewportSize()!;
-  for (const [size, viewport] of [['390x844', { width: 390, height: 844 }], ['1280x800', { width: 1280, height: 800 }]] as const) {
-    for (const theme of ['light', 'dark']) {
-      await page.setViewportSize(viewport);
-      await page.evaluate((t) => (document.documentElement.dataset.theme = t), theme);
-      await page.screenshot({ path: `${process.env.SHOTS_DIR}/${name}-${size}-${theme}.png`, fullPage: true });
-    }
-  }
-  await page.setViewportSize(phone);
-}
-
 const photo = { name: 'delivered.png', mimeType: 'image/png', buffer: receiptPng(300, 400) };
 
 describe('evidence bundle', () => {
@@ -83,18 +57,11 @@ describe('evidence bundle', () => {
     const [start, monday, tuesday, end] = [thisWeek(-14), thisWeek(-13), thisWeek(-12), thisWeek(-8)];
     await addEntry(page, monday, 100, 'R12');
     await addEntry(page, tuesday, 120, 'R12');
-    await page.goto('/app/history?view=statements');
-    const period = page.getByRole('listitem', { name: `Pay period ${short(start)} – ${short(end)}` });
-    await period.getByRole('button', { name: 'Check statement' }).click();
-    const check = period.getByRole('form', { name: `Check statement ${short(start)} – ${short(end)}` });
-    await check.getByLabel('Net paid, after deductions (£)').fill('415.80');
-    await check.getByRole('button', { name: 'Save check' }).click();
-    await page.getByRole('article', { name: `Statement check ${short(start)} – ${short(end)}` }).waitFor();
+    await checkStatement(page, start, end, '415.80');
 
     // Offline: the lines imported, a proof-of-delivery photo on the short-paid line, the query made.
     await goOffline(context);
-    await page.getByRole('link', { name: `Lines and differences of statement check ${short(start)} – ${short(end)}` }).click();
-    await page.getByRole('heading', { level: 1, name: 'Statement check' }).waitFor();
+    await openStatementLines(page, start, end);
     const csv = ['Date,Description,Stops,Amount (£)', `${short(monday)},Multi-drop stops,100,198.00`, `${short(tuesday)},Multi-drop stops,110,217.80`].join('\r\n');
     await page.getByLabel('Statement file (CSV or PDF)').setInputFiles({ name: 'statement.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
     await page.getByRole('group', { name: "Match the file's columns" }).getByRole('button', { name: 'Save the layout and import 2 lines' }).click();

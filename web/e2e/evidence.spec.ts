@@ -10,7 +10,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
-import { addEntry, axeViolations, goOffline, goOnline, logIn, newPage, serverAndBrowser, serverHolds, short, signUp, thisWeek, uniqueEmail } from './harness';
+import { addEntry, axeViolations, checkStatement, goOffline, goOnline, logIn, newPage, openStatementLines, serverAndBrowser, serverHolds, short, signUp, thisWeek, uniqueEmail } from './harness';
 import { receiptPng } from './png';
 
 const run = serverAndBrowser();
@@ -62,18 +62,11 @@ describe('evidence kept at the time', () => {
     const [start, monday, tuesday, end] = [thisWeek(-14), thisWeek(-13), thisWeek(-12), thisWeek(-8)];
     await addEntry(page, monday, 100, 'R12'); // £198.00
     await addEntry(page, tuesday, 120, 'R12'); // £232.60
-    await page.goto('/app/history?view=statements');
-    const period = page.getByRole('listitem', { name: `Pay period ${short(start)} – ${short(end)}` });
-    await period.getByRole('button', { name: 'Check statement' }).click();
-    const check = period.getByRole('form', { name: `Check statement ${short(start)} – ${short(end)}` });
-    await check.getByLabel('Net paid, after deductions (£)').fill('415.80');
-    await check.getByRole('button', { name: 'Save check' }).click();
-    await page.getByRole('article', { name: `Statement check ${short(start)} – ${short(end)}` }).waitFor();
+    await checkStatement(page, start, end, '415.80');
 
     // Offline: the statement's lines imported, one difference named.
     await goOffline(context);
-    await page.getByRole('link', { name: `Lines and differences of statement check ${short(start)} – ${short(end)}` }).click();
-    await page.getByRole('heading', { level: 1, name: 'Statement check' }).waitFor();
+    await openStatementLines(page, start, end);
     const csv = ['Date,Description,Stops,Amount (£)', `${short(monday)},Multi-drop stops,100,198.00`, `${short(tuesday)},Multi-drop stops,110,217.80`].join('\r\n');
     await page.getByLabel('Statement file (CSV or PDF)').setInputFiles({ name: 'statement.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
     await page.getByRole('group', { name: "Match the file's columns" }).getByRole('button', { name: 'Save the layout and import 2 lines' }).click();

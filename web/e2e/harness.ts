@@ -240,6 +240,28 @@ export async function logMiles(page: Page, day: string, miles: number, beforeSav
   await form.waitFor({ state: 'hidden' });
 }
 
+/**
+ * Checks a pay period's statement from History's statements view, as a driver would: the net
+ * paid typed and saved. Returns the check's card once it shows.
+ */
+export async function checkStatement(page: Page, start: string, end: string, paid: string): Promise<Locator> {
+  await page.goto('/app/history?view=statements');
+  const period = page.getByRole('listitem', { name: `Pay period ${short(start)} – ${short(end)}` });
+  await period.getByRole('button', { name: 'Check statement' }).click();
+  const form = period.getByRole('form', { name: `Check statement ${short(start)} – ${short(end)}` });
+  await form.getByLabel('Net paid, after deductions (£)').fill(paid);
+  await form.getByRole('button', { name: 'Save check' }).click();
+  const card = page.getByRole('article', { name: `Statement check ${short(start)} – ${short(end)}` });
+  await card.waitFor();
+  return card;
+}
+
+/** Opens a statement check's own page, its lines and differences, from its card (offline too). */
+export async function openStatementLines(page: Page, start: string, end: string): Promise<void> {
+  await page.getByRole('link', { name: `Lines and differences of statement check ${short(start)} – ${short(end)}` }).click();
+  await page.getByRole('heading', { level: 1, name: 'Statement check' }).waitFor();
+}
+
 /** Offline for real: the context's network and every request, service worker's included. */
 export async function goOffline(context: BrowserContext): Promise<void> {
   await context.setOffline(true);

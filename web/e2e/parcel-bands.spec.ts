@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
 import { statementPdf } from '../src/testing/statement-pdf';
-import { axeViolations, goOffline, newPage, openCourier, openDayForm, openNav, phone, serverAndBrowser, serverHolds, short, shots, signUp, thisWeek, uniqueEmail } from './harness';
+import { axeViolations, checkStatement, goOffline, newPage, openCourier, openDayForm, openNav, openStatementLines, phone, serverAndBrowser, serverHolds, short, shots, signUp, thisWeek, uniqueEmail } from './harness';
 
 const run = serverAndBrowser();
 
@@ -39,17 +39,6 @@ async function saveDay(form: Locator): Promise<void> {
   await form.getByText('Entry saved successfully!').waitFor();
 }
 
-async function checkFor(page: Page, start: string, end: string, paid: string): Promise<Locator> {
-  await page.goto('/app/history?view=statements');
-  const period = page.getByRole('listitem', { name: `Pay period ${short(start)} – ${short(end)}` });
-  await period.getByRole('button', { name: 'Check statement' }).click();
-  const form = period.getByRole('form', { name: `Check statement ${short(start)} – ${short(end)}` });
-  await form.getByLabel('Net paid, after deductions (£)').fill(paid);
-  await form.getByRole('button', { name: 'Save check' }).click();
-  const card = page.getByRole('article', { name: `Statement check ${short(start)} – ${short(end)}` });
-  await card.waitFor();
-  return card;
-}
 
 describe('parcels by size band', () => {
   it('logs days by band offline, names two misbanded parcels, a missing day and a charge taken twice from a per-parcel CSV, and reads a PDF statement through the mapping', async () => {
@@ -103,12 +92,11 @@ describe('parcels by size band', () => {
     for (const date of [tuesday, wednesday]) await saveDay(await logBandDay(page, date, days[date]!));
     await saveDay(await logBandDay(page, pdfMonday, { packet: 1, small: 1, large: 1 }));
     // Two statement checks, made offline: last week's (CSV) and the week before's (PDF).
-    const csvCard = await checkFor(page, start, end, (netPaid / 100).toFixed(2));
-    await checkFor(page, pdfStart, pdfEnd, '1.45');
+    await checkStatement(page, start, end, (netPaid / 100).toFixed(2));
+    await checkStatement(page, pdfStart, pdfEnd, '1.45');
 
     // The CSV statement, offline, through the mapping step.
-    await csvCard.getByRole('link', { name: `Lines and differences of statement check ${short(start)} – ${short(end)}` }).click();
-    await page.getByRole('heading', { level: 1, name: 'Statement check' }).waitFor();
+    await openStatementLines(page, start, end);
     const csv = ['Date,Barcode,Service,Size,Amount', ...statement.map((line) => row(...line))].join('\r\n');
     await page.getByLabel('Statement file (CSV or PDF)').setInputFiles({ name: 'statement.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
     const mapping = page.getByRole('group', { name: "Match the file's columns" });
@@ -142,8 +130,7 @@ describe('parcels by size band', () => {
       total: 'Total 1.45',
     });
     await page.goto('/app/history?view=statements');
-    await page.getByRole('link', { name: `Lines and differences of statement check ${short(pdfStart)} – ${short(pdfEnd)}` }).click();
-    await page.getByRole('heading', { level: 1, name: 'Statement check' }).waitFor();
+    await openStatementLines(page, pdfStart, pdfEnd);
     const file = { name: 'statement.pdf', mimeType: 'application/pdf', buffer: Buffer.from(pdf) };
     await page.getByLabel('Statement file (CSV or PDF)').setInputFiles(file);
     const pdfMapping = page.getByRole('group', { name: "Match the file's columns" });

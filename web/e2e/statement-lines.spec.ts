@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { addEntry, axeViolations, goOffline, goOnline, newPage, phone, serverAndBrowser, serverHolds, short, signUp, thisWeek, uniqueEmail } from './harness';
+import { addEntry, axeViolations, checkStatement, goOffline, goOnline, newPage, openStatementLines, phone, serverAndBrowser, serverHolds, short, signUp, thisWeek, uniqueEmail } from './harness';
 
 const run = serverAndBrowser();
 
@@ -28,18 +28,10 @@ describe('statement lines', () => {
     await addEntry(page, wednesday, 90, 'R12'); // £178.20
 
     // The statement: Monday right, Tuesday 10 stops short, Wednesday missing, a £2 charge twice.
-    await page.goto('/app/history?view=statements');
-    const period = page.getByRole('listitem', { name: `Pay period ${short(start)} – ${short(end)}` });
-    await period.getByRole('button', { name: 'Check statement' }).click();
-    const form = period.getByRole('form', { name: `Check statement ${short(start)} – ${short(end)}` });
-    await form.getByLabel('Net paid, after deductions (£)').fill('411.80');
-    await form.getByRole('button', { name: 'Save check' }).click();
-    const card = page.getByRole('article', { name: `Statement check ${short(start)} – ${short(end)}` });
-    await card.waitFor();
+    await checkStatement(page, start, end, '411.80');
 
     await goOffline(context);
-    await card.getByRole('link', { name: `Lines and differences of statement check ${short(start)} – ${short(end)}` }).click();
-    await page.getByRole('heading', { level: 1, name: 'Statement check' }).waitFor();
+    await openStatementLines(page, start, end);
     const csv = [
       'Date,Description,Stops,Amount (£)',
       `${short(monday)},Multi-drop stops,100,198.00`,

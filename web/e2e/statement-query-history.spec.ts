@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { addEntry, axeViolations, newPage, openNav, serverAndBrowser, serverHolds, setTheme, short, shots, signUp, thisWeek, uniqueEmail } from './harness';
+import { addEntry, axeViolations, checkStatement, newPage, openNav, serverAndBrowser, serverHolds, setTheme, short, shots, signUp, thisWeek, uniqueEmail } from './harness';
 
 const run = serverAndBrowser();
 
@@ -30,13 +30,7 @@ describe('"Query this" from History', () => {
     await addEntry(page, tuesday, 120, 'R12');
 
     // The statement paid Monday only; its lines are never imported.
-    await page.goto('/app/history?view=statements');
-    const period = page.getByRole('listitem', { name: `Pay period ${short(start)} – ${short(end)}` });
-    await period.getByRole('button', { name: 'Check statement' }).click();
-    const form = period.getByRole('form', { name: `Check statement ${short(start)} – ${short(end)}` });
-    await form.getByLabel('Net paid, after deductions (£)').fill('198.00');
-    await form.getByRole('button', { name: 'Save check' }).click();
-    const card = page.getByRole('article', { name: `Statement check ${short(start)} – ${short(end)}` });
+    const card = await checkStatement(page, start, end, '198.00');
     await card.getByText('£232.60 short').waitFor();
     const queryThis = card.getByRole('button', { name: 'Query this' });
     await queryThis.waitFor();

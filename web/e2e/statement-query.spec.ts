@@ -9,25 +9,11 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { addEntry, axeViolations, goOffline, goOnline, logIn, newPage, phone, serverAndBrowser, serverHolds, short, signUp, thisWeek, uniqueEmail } from './harness';
+import { addEntry, axeViolations, checkStatement, goOffline, goOnline, logIn, newPage, openStatementLines, phone, serverAndBrowser, serverHolds, short, signUp, thisWeek, uniqueEmail } from './harness';
 
 const run = serverAndBrowser();
 
 
-async function checkStatement(page: Page, start: string, end: string, paid: string): Promise<void> {
-  await page.goto('/app/history?view=statements');
-  const period = page.getByRole('listitem', { name: `Pay period ${short(start)} – ${short(end)}` });
-  await period.getByRole('button', { name: 'Check statement' }).click();
-  const form = period.getByRole('form', { name: `Check statement ${short(start)} – ${short(end)}` });
-  await form.getByLabel('Net paid, after deductions (£)').fill(paid);
-  await form.getByRole('button', { name: 'Save check' }).click();
-  await page.getByRole('article', { name: `Statement check ${short(start)} – ${short(end)}` }).waitFor();
-}
-
-async function openLines(page: Page, start: string, end: string): Promise<void> {
-  await page.getByRole('link', { name: `Lines and differences of statement check ${short(start)} – ${short(end)}` }).click();
-  await page.getByRole('heading', { level: 1, name: 'Statement check' }).waitFor();
-}
 
 async function typeLine(page: Page, day: string, type: string, quantity: string, amount: string, reference: string): Promise<void> {
   const typed = page.getByRole('form', { name: 'Type a line' });
@@ -93,7 +79,7 @@ describe('statement queries', () => {
 
     // Offline: the statement's lines imported, the differences named, the query made.
     await goOffline(context);
-    await openLines(page, start, end);
+    await openStatementLines(page, start, end);
     const csv = [
       'Date,Description,Stops,Amount (£)',
       `${short(monday)},Multi-drop stops,100,198.00`,
@@ -195,7 +181,7 @@ describe('statement queries', () => {
     // The next statement pays last week's Monday and £197.00 back as an adjustment line: until
     // the query is marked paid back on it, the adjustment is pay the log does not explain.
     await checkStatement(page, nextStart, nextEnd, '395.00');
-    await openLines(page, nextStart, nextEnd);
+    await openStatementLines(page, nextStart, nextEnd);
     await typeLine(page, nextMonday, 'stop', '100', '198.00', 'R12');
     await typeLine(page, nextMonday, 'adjustment', '1', '197.00', 'Query refund');
     const differences = page.getByRole('list', { name: 'Differences' });
@@ -213,7 +199,7 @@ describe('statement queries', () => {
 
     await page.getByRole('link', { name: 'Statement check' }).click();
     await page.goto('/app/history?view=statements');
-    await openLines(page, nextStart, nextEnd);
+    await openStatementLines(page, nextStart, nextEnd);
     await differences.getByText(`£197.00 paid back for the query of ${madeOn}`).waitFor();
     assert.equal(await differences.getByText('Adjustment "Query refund"').count(), 0, 'not counted again as pay the log lacks');
     await differences.getByText('Total of the differences').locator('..').getByText('−£197.00').waitFor();
