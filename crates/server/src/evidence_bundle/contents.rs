@@ -481,10 +481,18 @@ fn letter_html(context: &LetterContext, query: &ManifestQuery) -> Vec<String> {
         .iter()
         .filter(|i| i.kind == EVIDENCE_ITEM_KIND)
         .count();
-    parts.push(format!(
-        "<p>The query recorded {recorded} evidence items in its chain.</p>"
-    ));
+    parts.push(format!("<p>{}</p>", recorded_evidence_words(recorded)));
     parts
+}
+
+/// How many evidence items the query's chain holds, under its letter (as the device words it).
+fn recorded_evidence_words(count: usize) -> String {
+    let items = if count == 1 {
+        "evidence item"
+    } else {
+        "evidence items"
+    };
+    format!("The query recorded {count} {items} in its chain.")
 }
 
 /// The manifest to read: what the bundle is, then each file with its size, hash and times.
@@ -554,6 +562,14 @@ mod tests {
         assert_eq!(minutes_words(1), "1 minute");
         assert_eq!(first_line("Depot\tshut\nsecond"), "Depot shut");
         assert_eq!(weekday_date("2026-11-02"), "Mon 02/11/2026");
+        assert_eq!(
+            recorded_evidence_words(1),
+            "The query recorded 1 evidence item in its chain."
+        );
+        assert_eq!(
+            recorded_evidence_words(0),
+            "The query recorded 0 evidence items in its chain."
+        );
         assert_eq!(
             escape("<a href=\"x\">&</a>"),
             "&lt;a href=&quot;x&quot;&gt;&amp;&lt;/a&gt;"

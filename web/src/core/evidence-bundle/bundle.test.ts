@@ -3,7 +3,7 @@ import type { Difference } from '@/core/statement-lines/match-statement';
 import { makeQuery } from '@/core/statement-queries/query';
 import { evidenceFor, type EvidenceRecord } from '@/core/evidence/evidence';
 import { readZip } from '@/testing/read-zip';
-import { buildBundle, bundleFileName, missingPhotos, NOT_ON_SERVER, OWN_RECORD, photoFileName, type BundleInput, type Manifest } from './bundle';
+import { buildBundle, bundleFileName, missingPhotos, NOT_ON_SERVER, OWN_RECORD, photoFileName, recordedEvidenceWords, type BundleInput, type Manifest } from './bundle';
 
 const PHOTO_ID = '0190a6e2-7c1d-7000-8000-000000000e01';
 
@@ -98,6 +98,12 @@ describe('evidence bundle', () => {
     expect(txt).toContain(OWN_RECORD);
     expect(txt).toContain(`SHA-256 ${await sha256(entries[1]!.bytes)}`);
     expect(txt).toContain(`First stored by the server: ${NOT_ON_SERVER}`);
+  });
+
+  it('counts the evidence the query recorded in words that agree with the number', () => {
+    expect(recordedEvidenceWords(1)).toBe('The query recorded 1 evidence item in its chain.');
+    expect(recordedEvidenceWords(0)).toBe('The query recorded 0 evidence items in its chain.');
+    expect(recordedEvidenceWords(2)).toBe('The query recorded 2 evidence items in its chain.');
   });
 
   it('text a driver typed is escaped in the summary', () => {

@@ -13,6 +13,7 @@ import { letterOf, type Letter, type LetterContext } from '@/core/statement-quer
 import type { QueryContent } from '@/core/statement-queries/query';
 import { evidenceWords, isEvidenceItem, type EvidenceWithDay } from '@/core/evidence/evidence';
 import { formatShortDate, formatWeekdayDate } from '@/lib/format';
+import { plural } from '@/lib/plural';
 import { zipStored, type ZipFile } from './zip';
 
 export const BUNDLE_FORMAT = 'delivery-tracker-evidence-bundle';
@@ -231,6 +232,11 @@ export function manifestText(manifest: Manifest): string {
   return lines.join('\n');
 }
 
+/** How many evidence items the query's chain holds, under its letter. */
+export function recordedEvidenceWords(count: number): string {
+  return `The query recorded ${count} ${plural(count, 'evidence item')} in its chain.`;
+}
+
 const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 const ON_WORDS: Record<ManifestItem['on'], string> = { day: 'the day', line: 'a statement line', query: 'the query' };
@@ -270,7 +276,7 @@ function summaryHtml(input: BundleInput & { items: readonly ManifestItem[]; quer
       `<p>${escape(letter.closing)}</p>`,
       ...(letter.signature ? [`<p>${escape(letter.signature)}</p>`] : []),
       `<p>${escape(letter.recorded)}. ${escape(chainWords(input.query.chain))}</p>`,
-      `<p>${escape(`The query recorded ${input.query.items.filter(isEvidenceItem).length} evidence items in its chain.`)}</p>`,
+      `<p>${escape(recordedEvidenceWords(input.query.items.filter(isEvidenceItem).length))}</p>`,
     );
   }
   parts.push('<h2>Evidence kept at the time</h2>');
