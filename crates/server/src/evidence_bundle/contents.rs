@@ -3,6 +3,8 @@
 //! `summary.html`, the photos, and `manifest.json` / `manifest.txt` with each file's bytes,
 //! SHA-256 and its item's times. The words are the device's: an item in one line
 //! (`core/evidence/evidence.ts`) and the query's letter (`core/statement-queries/letter.ts`).
+//! `summary_is_the_devices_word_for_word` holds the two to one golden page
+//! (tests/golden/evidence-bundle/, written by the device's `summary-golden.test.ts`).
 
 use domain::{
     evidence::{EvidenceType, PhotoPurpose},
@@ -198,6 +200,20 @@ pub fn evidence_words(e: &EvidenceContent) -> String {
         EvidenceType::Instruction => {
             format!("Instruction from {}: {}", e.from_whom, first_line(&e.text))
         }
+    }
+}
+
+/// An item as the manifest lists it; `photo_id` when the bundle holds its photo.
+pub fn manifest_item(item: &Item, photo_id: Option<&str>) -> ManifestItem {
+    ManifestItem {
+        id: item.id.clone(),
+        evidence_type: item.content.evidence_type,
+        on: item.on,
+        day: item.day.clone(),
+        words: evidence_words(&item.content),
+        recorded_at: item.content.recorded_at.clone(),
+        created_at: Some(item.created_at.clone()),
+        photo: photo_id.map(|id| photo_file_name(item, id)),
     }
 }
 
@@ -546,6 +562,114 @@ pub fn manifest_text(manifest: &Manifest) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde::Deserialize;
+
+    /// The inputs the device's `summary-golden.test.ts` writes beside the summary it pins.
+    #[derive(Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Fixture {
+        built_at: String,
+        driver: String,
+        context: FixtureContext,
+        query: FixtureQuery,
+        evidence: Vec<FixtureItem>,
+    }
+
+    #[derive(Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    struct FixtureContext {
+        courier_name: String,
+        period_start: String,
+        period_end: String,
+        reference: String,
+        from: String,
+    }
+
+    #[derive(Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    struct FixtureQuery {
+        id: String,
+        made_on: String,
+        total: i64,
+        items: Vec<QueryItem>,
+    }
+
+    #[derive(Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    struct FixtureItem {
+        id: String,
+        created_at: String,
+        day: Option<String>,
+        on: String,
+        content: EvidenceContent,
+    }
+
+    /// The device writes the bundle when it holds every photo, the server otherwise: the same
+    /// query's summary must read the same from either, byte for byte (the golden file is the
+    /// device's, written by web/src/core/evidence-bundle/summary-golden.test.ts).
+    #[test]
+    fn summary_is_the_devices_word_for_word() {
+        let fixture: Fixture = serde_json::from_str(include_str!(
+            "../../tests/golden/evidence-bundle/fixture.json"
+        ))
+        .expect("the golden inputs");
+        let evidence: Vec<Item> = fixture
+            .evidence
+            .into_iter()
+            .map(|e| Item {
+                id: e.id,
+                content: e.content,
+                created_at: e.created_at,
+                day: e.day,
+                on: match e.on.as_str() {
+                    "day" => On::Day,
+                    "line" => On::Line,
+                    _ => On::Query,
+                },
+            })
+            .collect();
+        let q = &fixture.query;
+        let manifest = Manifest {
+            format: FORMAT,
+            version: VERSION,
+            statement: OWN_RECORD,
+            built_by: "server",
+            built_at: fixture.built_at,
+            driver: fixture.driver,
+            scope: Scope::Query {
+                query_id: q.id.clone(),
+            },
+            query: Some(manifest_query(&q.id, &q.made_on, q.total, &q.items)),
+            items: evidence
+                .iter()
+                .map(|e| manifest_item(e, e.content.photo_id.as_deref()))
+                .collect(),
+            files: Vec::new(),
+        };
+        let c = fixture.context;
+        let letter = LetterContext {
+            courier_name: c.courier_name,
+            period_start: c.period_start,
+            period_end: c.period_end,
+            reference: c.reference,
+            from: c.from,
+        };
+        let ours = summary_html(&manifest, Some(&letter), &evidence);
+        let device = include_str!("../../tests/golden/evidence-bundle/summary.html");
+        if ours != device {
+            let first = ours
+                .lines()
+                .zip(device.lines())
+                .position(|(a, b)| a != b)
+                .unwrap_or(0);
+            panic!(
+                "the server's summary differs from the device's at line {}:\n  server: {}\n  device: {}",
+                first + 1,
+                ours.lines().nth(first).unwrap_or(""),
+                device.lines().nth(first).unwrap_or("")
+            );
+        }
+    }
 
     #[test]
     fn pounds_as_the_device_writes_them() {

@@ -287,18 +287,10 @@ pub async fn evidence_bundle(
     let built_at = rfc3339_from_ms(now_ms());
     let items: Vec<ManifestItem> = evidence
         .iter()
-        .map(|e| ManifestItem {
-            id: e.id.clone(),
-            evidence_type: e.content.evidence_type,
-            on: e.on,
-            day: e.day.clone(),
-            words: contents::evidence_words(&e.content),
-            recorded_at: e.content.recorded_at.clone(),
-            created_at: Some(e.created_at.clone()),
-            photo: photos
-                .iter()
-                .find(|(id, _, _)| *id == e.id)
-                .map(|(_, photo_id, _)| contents::photo_file_name(e, &photo_id.to_string())),
+        .map(|e| {
+            let held = photos.iter().find(|(id, _, _)| *id == e.id);
+            let photo_id = held.map(|(_, photo_id, _)| photo_id.to_string());
+            contents::manifest_item(e, photo_id.as_deref())
         })
         .collect();
     let driver = current.user.display_name.clone().unwrap_or_default();
