@@ -97,14 +97,7 @@ export default defineConfig({
   server: { proxy },
   preview: { proxy },
   // No source maps: dist is embedded in the server binary, which should stay lean.
-  build: {
-    outDir: 'dist',
-    // No module-preload links for a lazy chunk's imports (its CSS still loads ahead): at 4× CPU
-    // throttling the helper inserting a link per dependency of each lazy route cost 100–290 ms
-    // of an offline cold start, more than the chunks' own loading, which the service worker
-    // answers from its cache (issue 30).
-    modulePreload: false,
-  },
+  build: { outDir: 'dist' },
   test: {
     globals: true,
     restoreMocks: true,

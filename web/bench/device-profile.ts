@@ -57,7 +57,7 @@ interface TraceEvent {
   dur?: number;
   pid: number;
   tid: number;
-  args?: { name?: string };
+  args?: { name?: string; beginData?: unknown };
 }
 
 /** Self time (ms) per event name on the page's main thread, most first. */
@@ -79,7 +79,8 @@ function traceSelfTimes(events: TraceEvent[]): [string, number][] {
 }
 
 async function traced(browser: Browser, page: Page, label: string, run: () => Promise<number>) {
-  const categories = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8', 'v8.execute', 'blink', 'IndexedDB', 'loading'];
+  // timeline.stack: where a script forced a style and layout ("Forced layouts" below).
+  const categories = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'disabled-by-default-devtools.timeline.stack', 'v8', 'v8.execute', 'blink', 'IndexedDB', 'loading'];
   await browser.startTracing(page, { categories });
   const at = await run();
   const buffer = await browser.stopTracing();
@@ -89,6 +90,14 @@ async function traced(browser: Browser, page: Page, label: string, run: () => Pr
   const busy = times.reduce((sum, [, t]) => sum + t, 0);
   report(`\n## ${label}: mark at ${Math.round(at)} ms, ${Math.round(busy)} ms of main-thread trace events`);
   for (const [name, t] of times.slice(0, TOP)) report(`${t.toFixed(1).padStart(8)} ms  ${name}`);
+  // A layout a script asked for mid-task (reading a size or the scroll position of a page still
+  // being changed) may be one the next frame does again.
+  const forced = traceEvents.filter((event) => event.name === 'Layout' && event.ph === 'X' && (event.args as { beginData?: { stackTrace?: unknown[] } } | undefined)?.beginData?.stackTrace);
+  report(`Forced layouts: ${forced.length}, ${Math.round(forced.reduce((sum, event) => sum + (event.dur ?? 0), 0) / 1000)} ms`);
+  for (const event of forced) {
+    const stack = (event.args as { beginData: { stackTrace: { functionName: string; url: string; lineNumber: number }[] } }).beginData.stackTrace;
+    report(`${((event.dur ?? 0) / 1000).toFixed(1).padStart(8)} ms  ${stack.slice(0, 4).map((frame) => `${frame.functionName || '(anonymous)'} ${frame.url.split('/').pop()}:${frame.lineNumber + 1}`).join(' < ')}`);
+  }
 }
 
 async function profiled(cdp: CDPSession, label: string, run: () => Promise<number>) {
