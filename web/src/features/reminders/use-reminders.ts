@@ -72,7 +72,10 @@ async function readUncarried(db: LocalDb, sentUpdates: readonly LocalSentUpdate[
 /** The days with an entry and the turnover per tax year, from the live entries. */
 function dayFacts(entries: readonly LocalEntry[]): DayFacts {
   const turnover = new Map<TaxYearLabel, number>();
-  for (const entry of entries) turnover.set(taxYearOf(entry.date), (turnover.get(taxYearOf(entry.date)) ?? 0) + entry.total);
+  for (const entry of entries) {
+    const year = taxYearOf(entry.date);
+    turnover.set(year, (turnover.get(year) ?? 0) + entry.total);
+  }
   return { logged: new Set(entries.map((entry) => entry.date)), turnover };
 }
 
