@@ -47,6 +47,61 @@ const domLogicTests = [
   'src/lib/theme.test.ts',
 ];
 
+// The chunks (issue 30). Left to itself the bundler splits the signed-in app into about fifty
+// chunks, one per set of screens sharing a module: opening the dashboard then costs fifty module
+// requests, and on a slow phone each request, its preload link and its module record cost main
+// thread time (at 4× CPU throttling, 100 ms and more of an offline cold start). So:
+// - "index": everything the first page loads statically (the landing and login pages' code,
+//   React, the router), in one file instead of the entry and its ten shared chunks;
+// - "signed-in": everything else the signed-in shell, the dashboard and the sync engine load
+//   statically, which every signed-in start needs, in one file;
+// - "shared": the few of those a public page (one a visitor who is not signed in opens:
+//   features/auth, contact, legal, landing) uses too, so such a visitor never loads the
+//   signed-in app.
+// The other screens keep their own chunks and share these two.
+const PUBLIC_PAGES = /[\\/]src[\\/]features[\\/](auth|contact|legal|landing)[\\/]/;
+const SRC = fileURLToPath(new URL('./src', import.meta.url));
+const SIGNED_IN_ROOTS = ['app/app-layout.tsx', 'features/dashboard/dashboard-page.tsx', 'sync/coordinator.ts'].map((path) => `${SRC}/${path}`);
+
+interface ModuleGraph {
+  getModuleInfo(id: string): { importedIds: readonly string[]; dynamicallyImportedIds: readonly string[] } | null;
+}
+
+/** The modules `roots` import (statically, and dynamically too when asked), short of `stop`. */
+function reach(graph: ModuleGraph, roots: readonly string[], stop: ReadonlySet<string>, dynamic = false): Set<string> {
+  const seen = new Set<string>();
+  const todo = [...roots];
+  for (let id = todo.pop(); id !== undefined; id = todo.pop()) {
+    if (seen.has(id) || stop.has(id)) continue;
+    seen.add(id);
+    const info = graph.getModuleInfo(id);
+    todo.push(...(info?.importedIds ?? []), ...(dynamic ? (info?.dynamicallyImportedIds ?? []) : []));
+  }
+  return seen;
+}
+
+// Worked out once per build (the bundler passes the same graph to every call).
+let groupsOf: { graph: ModuleGraph; initial: Set<string>; shared: Set<string>; signedIn: Set<string> } | null = null;
+function chunkGroups(graph: ModuleGraph) {
+  if (groupsOf?.graph !== graph) {
+    const initial = reach(graph, [`${SRC}/main.tsx`], new Set());
+    const publicRoots = [...initial].flatMap((id) => graph.getModuleInfo(id)?.dynamicallyImportedIds ?? []).filter((id) => PUBLIC_PAGES.test(id));
+    const publicPages = reach(graph, publicRoots, initial, true);
+    const signedIn = reach(graph, SIGNED_IN_ROOTS, initial);
+    const shared = new Set([...signedIn].filter((id) => publicPages.has(id)));
+    groupsOf = { graph, initial, shared, signedIn };
+  }
+  return groupsOf;
+}
+
+// Higher priority first: a group takes its modules before a lower one can pull them in as
+// dependencies of its own.
+const CHUNK_GROUPS = [
+  { name: (id: string, graph: ModuleGraph) => (chunkGroups(graph).initial.has(id) ? 'index' : null), priority: 3 },
+  { name: (id: string, graph: ModuleGraph) => (chunkGroups(graph).shared.has(id) ? 'shared' : null), priority: 2 },
+  { name: (id: string, graph: ModuleGraph) => (chunkGroups(graph).signedIn.has(id) ? 'signed-in' : null), priority: 1 },
+];
+
 export default defineConfig({
   plugins: [
     react(),
@@ -97,7 +152,11 @@ export default defineConfig({
   server: { proxy },
   preview: { proxy },
   // No source maps: dist is embedded in the server binary, which should stay lean.
-  build: { outDir: 'dist' },
+  build: {
+    outDir: 'dist',
+    // Three chunks instead of fifty on the way to the dashboard (see CHUNK_GROUPS).
+    rolldownOptions: { output: { codeSplitting: { groups: CHUNK_GROUPS } } },
+  },
   test: {
     globals: true,
     restoreMocks: true,

@@ -7,16 +7,24 @@
  *
  *   npx tsx bench/device-profile.ts            (PROFILE_TOP: how many functions, default 25)
  *
+ * PROFILE_TRACE=1: a Chrome trace instead of the CPU profile, summed as main-thread self time
+ * per trace event (script compile and evaluation, style, layout, paint, parsing, IndexedDB…):
+ * the CPU profile lumps everything that is not JavaScript into "(program)". PROFILE_SCREENS:
+ * which screens to measure (comma-separated labels, e.g. "offline cold start"; default all but
+ * the first sync, which runs either way to fill the device).
+ *
  * Build the web app with `npx vite build --minify false` first for readable names.
  */
 import { existsSync, writeFileSync } from 'node:fs';
-import type { CDPSession } from 'playwright-core';
+import type { Browser, CDPSession, Page } from 'playwright-core';
 import { goOffline, launchBrowser, phone, releaseBinary, startServer, testBinary } from '../e2e/harness';
 import { MARKS_SCRIPT, seedAccount, waitMark } from './device-ten-years';
 import { distProxy } from './dist-proxy';
 import { report } from './report';
 
 const TOP = Number(process.env.PROFILE_TOP ?? 25);
+const TRACE = process.env.PROFILE_TRACE === '1';
+const SCREENS = process.env.PROFILE_SCREENS?.split(',').map((label) => label.trim());
 
 interface ProfileNode {
   id: number;
@@ -40,6 +48,56 @@ function selfTimes(profile: Profile): [string, number][] {
     totals.set(name, (totals.get(name) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
   });
   return [...totals].sort((a, b) => b[1] - a[1]);
+}
+
+interface TraceEvent {
+  name: string;
+  ph: string;
+  ts: number;
+  dur?: number;
+  pid: number;
+  tid: number;
+  args?: { name?: string; beginData?: unknown };
+}
+
+/** Self time (ms) per event name on the page's main thread, most first. */
+function traceSelfTimes(events: TraceEvent[]): [string, number][] {
+  const main = events.find((event) => event.ph === 'M' && event.name === 'thread_name' && event.args?.name === 'CrRendererMain');
+  const complete = events.filter((event) => event.ph === 'X' && event.dur !== undefined && main && event.pid === main.pid && event.tid === main.tid);
+  complete.sort((a, b) => a.ts - b.ts || b.dur! - a.dur!);
+  const totals = new Map<string, number>();
+  const stack: { end: number; name: string }[] = [];
+  for (const event of complete) {
+    while (stack.length > 0 && stack.at(-1)!.end <= event.ts) stack.pop();
+    const parent = stack.at(-1);
+    // The parent's self time loses what this event covers.
+    if (parent) totals.set(parent.name, (totals.get(parent.name) ?? 0) - event.dur! / 1000);
+    totals.set(event.name, (totals.get(event.name) ?? 0) + event.dur! / 1000);
+    stack.push({ end: event.ts + event.dur!, name: event.name });
+  }
+  return [...totals].sort((a, b) => b[1] - a[1]);
+}
+
+async function traced(browser: Browser, page: Page, label: string, run: () => Promise<number>) {
+  // timeline.stack: where a script forced a style and layout ("Forced layouts" below).
+  const categories = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'disabled-by-default-devtools.timeline.stack', 'v8', 'v8.execute', 'blink', 'IndexedDB', 'loading'];
+  await browser.startTracing(page, { categories });
+  const at = await run();
+  const buffer = await browser.stopTracing();
+  writeFileSync(`/tmp/device-trace-${label.replace(/\W+/g, '-')}.json`, buffer);
+  const { traceEvents } = JSON.parse(buffer.toString()) as { traceEvents: TraceEvent[] };
+  const times = traceSelfTimes(traceEvents);
+  const busy = times.reduce((sum, [, t]) => sum + t, 0);
+  report(`\n## ${label}: mark at ${Math.round(at)} ms, ${Math.round(busy)} ms of main-thread trace events`);
+  for (const [name, t] of times.slice(0, TOP)) report(`${t.toFixed(1).padStart(8)} ms  ${name}`);
+  // A layout a script asked for mid-task (reading a size or the scroll position of a page still
+  // being changed) may be one the next frame does again.
+  const forced = traceEvents.filter((event) => event.name === 'Layout' && event.ph === 'X' && (event.args as { beginData?: { stackTrace?: unknown[] } } | undefined)?.beginData?.stackTrace);
+  report(`Forced layouts: ${forced.length}, ${Math.round(forced.reduce((sum, event) => sum + (event.dur ?? 0), 0) / 1000)} ms`);
+  for (const event of forced) {
+    const stack = (event.args as { beginData: { stackTrace: { functionName: string; url: string; lineNumber: number }[] } }).beginData.stackTrace;
+    report(`${((event.dur ?? 0) / 1000).toFixed(1).padStart(8)} ms  ${stack.slice(0, 4).map((frame) => `${frame.functionName || '(anonymous)'} ${frame.url.split('/').pop()}:${frame.lineNumber + 1}`).join(' < ')}`);
+  }
 }
 
 async function profiled(cdp: CDPSession, label: string, run: () => Promise<number>) {
@@ -70,7 +128,12 @@ try {
   await page.goto('/login');
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill('van-route-42');
-  await profiled(cdp, 'first sync', async () => {
+  // The profiler or the trace around one screen's load, when that screen is asked for.
+  const measure = async (label: string, run: () => Promise<number>) => {
+    if (SCREENS ? !SCREENS.includes(label) : label === 'first sync' && TRACE) return run();
+    return TRACE ? traced(browser, page, label, run) : profiled(cdp, label, run);
+  };
+  await measure('first sync', async () => {
     await page.getByRole('button', { name: 'Login', exact: true }).click();
     return waitMark(page, 'synced');
   });
@@ -83,7 +146,7 @@ try {
     ['history warm', '/app/history', 'history'],
   ] as const) {
     await page.goto('/app/more');
-    await profiled(cdp, label, async () => {
+    await measure(label, async () => {
       await page.goto(path);
       return waitMark(page, mark);
     });
@@ -91,7 +154,7 @@ try {
   await page.goto('/app/dashboard');
   await waitMark(page, 'stats');
   await goOffline(context);
-  await profiled(cdp, 'offline cold start', async () => {
+  await measure('offline cold start', async () => {
     await page.reload();
     return waitMark(page, 'stats');
   });

@@ -2,7 +2,7 @@ import { useId, useMemo } from 'react';
 import { ButtonLink } from '@/components/button';
 import { Spinner } from '@/components/spinner';
 import { EntryList } from '@/features/entries/entry-list';
-import { groupDays } from '@/features/entries/same-day';
+import { firstDays } from '@/features/entries/same-day';
 import { formatCount } from '@/lib/format';
 import { routes } from '@/lib/paths';
 import type { PaySetup } from '@/lib/sync-react/use-pay-setup';
@@ -24,10 +24,10 @@ export function RecentEntries({
   pay: PaySetup | undefined;
 }) {
   const headingId = useId();
-  // Grouped once per change of the entries, not on every render of the dashboard (ten years
-  // hold thousands of days: issue 30).
-  const days = useMemo(() => (entries ? groupDays(entries) : []), [entries]);
-  const shown = useMemo(() => days.slice(0, RECENT_ENTRIES).flatMap((day) => day.entries), [days]);
+  // Only the first days are grouped, once per change of the entries, not on every render of
+  // the dashboard (ten years hold thousands of days: issue 30).
+  const recent = useMemo(() => (entries ? firstDays(entries, RECENT_ENTRIES) : { days: [], more: false }), [entries]);
+  const shown = useMemo(() => recent.days.flatMap((day) => day.entries), [recent]);
   return (
     <section className={panel.panel} aria-labelledby={headingId}>
       <h2 id={headingId} className={panel.panelTitle}>
@@ -40,7 +40,7 @@ export function RecentEntries({
       ) : (
         <EntryList entries={shown} parkedReasons={parkedReasons} pay={pay} />
       )}
-      {entries && days.length > RECENT_ENTRIES ? (
+      {entries && recent.more ? (
         <ButtonLink to={routes.history} variant="secondary" block>
           View all entries ({formatCount(entries.length)})
         </ButtonLink>

@@ -94,6 +94,21 @@ const clockTime = z
  * left empty are stored as 0, and a count left empty is "not counted" (null).
  */
 export function entryFormSchema(needs: DayNeeds = STOPS_DAY) {
+  // The form checks itself on every render (the live total), and building a zod schema costs
+  // more than using one: a few ms a render on a slow phone (issue 30). Schemas never change once
+  // built, so one per kind of day is kept.
+  const key = `${needs.stops}|${needs.parcels}|${needs.bands === true}|${needs.times}`;
+  let schema = schemas.get(key);
+  if (!schema) {
+    schema = buildEntryFormSchema(needs);
+    schemas.set(key, schema);
+  }
+  return schema;
+}
+
+const schemas = new Map<string, ReturnType<typeof buildEntryFormSchema>>();
+
+function buildEntryFormSchema(needs: DayNeeds) {
   return z
     .object({
       date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, entryMessages.date),

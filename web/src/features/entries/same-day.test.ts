@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { entryFieldsBeforeCouriers } from '@/sync/default-courier';
 import type { EntryContent } from '@/sync/types';
-import { duplicateDays, figuresDiffer, groupDays, loggedTwice, mergedDay, sameDayKey, survivorOf } from './same-day';
+import { duplicateDays, figuresDiffer, firstDays, groupDays, loggedTwice, mergedDay, sameDayKey, survivorOf } from './same-day';
 
 const day = (id: string, over: Partial<EntryContent> = {}) => ({
   id,
@@ -80,5 +80,39 @@ describe('mergedDay', () => {
     const long = 'x'.repeat(900);
     const merged = mergedDay([day('a', { notes: long }), day('b', { notes: 'y'.repeat(900) })], day('a', { notes: long }), 1_000);
     expect(merged.notes).toHaveLength(1_000);
+  });
+});
+
+describe('the first days and the doubles without grouping every day (issue 30)', () => {
+  // Few dates and couriers, so days share a date, a courier logs twice, and shifts are kept.
+  const entryArb = fc.record({
+    id: fc.uuid(),
+    date: fc.constantFrom('2024-04-05', '2024-04-06', '2025-04-05', '2025-04-06', '2025-04-07'),
+    courierId: fc.constantFrom('dpd', 'evri'),
+    separateShift: fc.boolean(),
+  });
+  // As the live entries come (newest first), oldest first, or in no order at all.
+  const listArb = fc.tuple(fc.array(entryArb, { maxLength: 25 }), fc.constantFrom('newest', 'oldest', 'as made')).map(([entries, order]) =>
+    order === 'as made' ? entries : [...entries].sort((a, b) => (order === 'newest' ? b.date.localeCompare(a.date) : a.date.localeCompare(b.date))),
+  );
+
+  it('firstDays is the first groups of groupDays, and says whether groupDays has more', () => {
+    fc.assert(
+      fc.property(listArb, fc.nat({ max: 6 }), (entries, count) => {
+        const all = groupDays(entries);
+        expect(firstDays(entries, count)).toEqual({ days: all.slice(0, count), more: all.length > count });
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('duplicateDays is every group of groupDays with its doubles, in the same order', () => {
+    fc.assert(
+      fc.property(listArb, (entries) => {
+        const whole = groupDays(entries).flatMap((group) => (loggedTwice(group).length > 0 ? [{ ...group, entries: loggedTwice(group) }] : []));
+        expect(duplicateDays(entries)).toEqual(whole);
+      }),
+      { numRuns: 500 },
+    );
   });
 });

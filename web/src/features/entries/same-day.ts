@@ -41,12 +41,56 @@ export function loggedTwice<E extends SameDayEntry>(group: DayGroup<E>): E[] {
   return unmarked.length > 1 ? unmarked : [];
 }
 
+/**
+ * The first `count` groups groupDays would give for `entries` sorted by date (newest first, as
+ * the live entries come), and whether groupDays would give more: only the first days are
+ * grouped, not ten years of them (issue 30). Unsorted entries are grouped whole.
+ */
+export function firstDays<E extends SameDayEntry>(entries: readonly E[], count: number): { days: DayGroup<E>[]; more: boolean } {
+  if (!sortedByDate(entries)) {
+    const all = groupDays(entries);
+    return { days: all.slice(0, count), more: all.length > count };
+  }
+  // Up to the first entry of the (count + 1)th date: those dates' entries are all side by side,
+  // so their groups are whole, and each date is at least one group.
+  let dates = 0;
+  let end = 0;
+  for (; end < entries.length; end += 1) {
+    if (end === 0 || entries[end]!.date !== entries[end - 1]!.date) dates += 1;
+    if (dates > count) break;
+  }
+  const groups = groupDays(entries.slice(0, end));
+  return { days: groups.slice(0, count), more: groups.length > count || end < entries.length };
+}
+
 /** Every day logged more than once, each with only the entries that double it (see loggedTwice). */
 export function duplicateDays<E extends SameDayEntry>(entries: readonly E[]): DayGroup<E>[] {
-  return groupDays(entries).flatMap((group) => {
-    const doubled = loggedTwice(group);
-    return doubled.length > 0 ? [{ ...group, entries: doubled }] : [];
-  });
+  const doubled = (groups: DayGroup<E>[]) =>
+    groups.flatMap((group) => {
+      const twice = loggedTwice(group);
+      return twice.length > 0 ? [{ ...group, entries: twice }] : [];
+    });
+  if (!sortedByDate(entries)) return doubled(groupDays(entries));
+  // Sorted, a date's entries are side by side: only a run of two or more on one date can hold a
+  // double, so the thousands of single days are never keyed and grouped (issue 30).
+  const found: DayGroup<E>[] = [];
+  for (let start = 0, end = 1; start < entries.length; start = end, end = start + 1) {
+    while (end < entries.length && entries[end]!.date === entries[start]!.date) end += 1;
+    if (end - start > 1) found.push(...doubled(groupDays(entries.slice(start, end))));
+  }
+  return found;
+}
+
+/** Dates never rising or never falling, so each date's entries are side by side. */
+function sortedByDate(entries: readonly SameDayEntry[]): boolean {
+  let rising = true;
+  let falling = true;
+  for (let i = 1; i < entries.length && (rising || falling); i += 1) {
+    const [before, date] = [entries[i - 1]!.date, entries[i]!.date];
+    if (date < before) rising = false;
+    if (date > before) falling = false;
+  }
+  return rising || falling;
 }
 
 /**

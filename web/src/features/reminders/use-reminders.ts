@@ -15,7 +15,7 @@ import { dismissedKinds, dismissReminder } from './dismissals';
 import { dueReminders, sentKey, type Reminder, type ReminderKind, type TrackedQuery } from '@/core/reminders/reminders';
 import { settingsQueryReminderDays, settingsQuarters } from '@/lib/sync-react/use-profile';
 import type { MtdQuarters } from '@/core/mtd/quarters';
-import { uncarriedChanges, type UncarriedChange } from '@/core/mtd/uncarried';
+import type { UncarriedChange } from '@/core/mtd/uncarried';
 import { readTaxRecordsBetween } from '@/lib/sync-react/tax-records';
 
 interface ReminderFacts {
@@ -61,13 +61,21 @@ async function readUncarried(db: LocalDb, sentUpdates: readonly LocalSentUpdate[
   // And any period a sent update names, should one ever reach past its year.
   const from = [`${Math.min(...starts)}-04-01`, ...sentUpdates.map((sent) => sent.periodStart)].reduce((a, b) => (a < b ? a : b));
   const to = [taxYearBounds(taxYearLabel(Math.max(...starts))).to, ...sentUpdates.map((sent) => sent.periodEnd)].reduce((a, b) => (a > b ? a : b));
-  return uncarriedChanges(await readTaxRecordsBetween(db, from, to), sentUpdates, today);
+  const records = await readTaxRecordsBetween(db, from, to);
+  // The MTD figures' code (the tax summary it builds on) loads only for a driver who has sent an
+  // update, not on every dashboard's way to its first figure (issue 30). Imported after the last
+  // read of the store, so this live query still follows every record it read.
+  const { uncarriedChanges } = await import('@/core/mtd/uncarried');
+  return uncarriedChanges(records, sentUpdates, today);
 }
 
 /** The days with an entry and the turnover per tax year, from the live entries. */
 function dayFacts(entries: readonly LocalEntry[]): DayFacts {
   const turnover = new Map<TaxYearLabel, number>();
-  for (const entry of entries) turnover.set(taxYearOf(entry.date), (turnover.get(taxYearOf(entry.date)) ?? 0) + entry.total);
+  for (const entry of entries) {
+    const year = taxYearOf(entry.date);
+    turnover.set(year, (turnover.get(year) ?? 0) + entry.total);
+  }
   return { logged: new Set(entries.map((entry) => entry.date)), turnover };
 }
 

@@ -1,4 +1,5 @@
 import 'fake-indexeddb/auto';
+import Dexie from 'dexie';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { snapshotOf, type SentRecord } from '@/core/mtd/sent';
@@ -8,7 +9,7 @@ import { LocalDb } from '@/sync/db';
 import { entryArb, expenseArb, mileageArb, taxRecordsArb } from '@/testing/tax-arbitraries';
 import { makeEntry } from '@/testing/sync-handle';
 import { readTaxRecords, readTaxRecordsBesidesEntries, readTaxRecordsBetween, withEntries } from './tax-records';
-import { readEntries } from './use-live-entries';
+import { byNewest, readEntries } from './use-live-entries';
 
 const userId = '0190a6e2-7c1d-7000-8000-0000000000b3';
 let db: LocalDb;
@@ -137,5 +138,28 @@ describe('the tax records with the shared live entries (issue 30: the tax year r
       { numRuns: 40 },
     );
     db = new LocalDb(`tax-records-${crypto.randomUUID()}`, userId);
+  });
+});
+
+describe('the live entries read from the whole table (issue 30: no per-record tracking in a live query)', () => {
+  it('are the live days the [deleted+date] index holds, newest first, with deleted ones and same-day ones mixed in', async () => {
+    // Few dates, so days share a date and the order falls to createdAt and then the id.
+    const date = fc.constantFrom('2024-04-05', '2024-04-06', '2025-04-05', '2025-04-06');
+    const created = fc.constantFrom('2025-01-01T00:00:00.000Z', '2025-01-02T00:00:00.000Z');
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.record({ entry: entryArb, date, created, deleted: fc.boolean() }), { maxLength: 20 }), async (rows) => {
+        db = new LocalDb(`live-entries-${crypto.randomUUID()}`, userId);
+        try {
+          await db.entries.bulkPut(rows.map(({ entry, date, created, deleted }) => makeEntry({ ...entry, date, ...stamps(deleted ? 1 : 0), createdAt: created })));
+          const byIndex = (await db.entries.where('[deleted+date]').between([0, Dexie.minKey], [0, Dexie.maxKey]).toArray()).sort(byNewest);
+          expect(await readEntries(db)).toEqual(byIndex);
+        } finally {
+          db.close();
+          await db.delete();
+        }
+      }),
+      { numRuns: 40 },
+    );
+    db = new LocalDb(`live-entries-${crypto.randomUUID()}`, userId);
   });
 });

@@ -1,6 +1,7 @@
 // The records the tax year is made from, read from the device's store: the tax year page and
 // the dashboard's reminders (changes since an update was sent) both read them, so they live
 // here rather than in either feature. Works offline and follows every change.
+import { liveRecords } from './use-live-entries';
 import { readPaySetup } from './use-pay-setup';
 import { readVehicles } from './use-vehicles';
 import type { TaxRecords } from '@/core/tax/tax-summary';
@@ -15,10 +16,17 @@ export interface DeviceTaxRecords extends TaxRecords {
 
 export async function readTaxRecords(db: LocalDb): Promise<DeviceTaxRecords> {
   return readWith(db, {
-    entries: async () => (await db.entries.toArray()).filter((entry) => entry.deleted === 0),
-    expenses: () => db.expenses.where('deleted').equals(0).toArray(),
-    mileage: () => db.mileage.where('deleted').equals(0).toArray(),
+    entries: async () => liveRecords(await db.entries.toArray()),
+    ...liveExpensesAndMileage(db),
   });
+}
+
+/** Every live expense and mileage log, in id order: whole tables (see readEntries for why not by the `deleted` index). */
+function liveExpensesAndMileage(db: LocalDb): Pick<Readers, 'expenses' | 'mileage'> {
+  return {
+    expenses: async () => liveRecords(await db.expenses.toArray()),
+    mileage: async () => liveRecords(await db.mileage.toArray()),
+  };
 }
 
 /**
@@ -30,8 +38,7 @@ export async function readTaxRecords(db: LocalDb): Promise<DeviceTaxRecords> {
 export async function readTaxRecordsBesidesEntries(db: LocalDb): Promise<Omit<DeviceTaxRecords, 'entries'>> {
   const { entries: _none, ...rest } = await readWith(db, {
     entries: () => Promise.resolve([]),
-    expenses: () => db.expenses.where('deleted').equals(0).toArray(),
-    mileage: () => db.mileage.where('deleted').equals(0).toArray(),
+    ...liveExpensesAndMileage(db),
   });
   return rest;
 }
@@ -51,7 +58,7 @@ export function withEntries(rest: Omit<DeviceTaxRecords, 'entries'>, entries: re
  */
 export async function readTaxRecordsBetween(db: LocalDb, from: string, to: string): Promise<DeviceTaxRecords> {
   // In id order, as the whole tables are read: the same records in the same order, fewer of them.
-  const live = <T extends { id: string; deleted: 0 | 1 }>(records: T[]) => records.filter((record) => record.deleted === 0).sort(byId);
+  const live = <T extends { id: string; deleted: 0 | 1 }>(records: T[]) => liveRecords(records).sort(byId);
   return readWith(db, {
     entries: async () => (await db.entries.where('[deleted+date]').between([0, from], [0, to], true, true).toArray()).sort(byId),
     expenses: async () => live(await db.expenses.where('date').belowOrEqual(to).toArray()),
