@@ -133,7 +133,18 @@ impl Drop for Server {
 
 /// A field of `/proc/PID/status` in KiB (`VmRSS:`, `VmHWM:`), 0 once the process is gone.
 pub fn proc_status_kib(pid: u32, field: &str) -> u64 {
-    std::fs::read_to_string(format!("/proc/{pid}/status"))
+    proc_field(pid, "status", field)
+}
+
+/// The bytes the process has passed to write calls so far (`wchar:` of `/proc/PID/io`): its
+/// WAL frames and checkpoints, and its answers on sockets. 0 once the process is gone.
+pub fn proc_written_bytes(pid: u32) -> u64 {
+    proc_field(pid, "io", "wchar:")
+}
+
+/// The first number after `field` in `/proc/PID/<file>`, 0 when missing.
+fn proc_field(pid: u32, file: &str, field: &str) -> u64 {
+    std::fs::read_to_string(format!("/proc/{pid}/{file}"))
         .unwrap_or_default()
         .lines()
         .find_map(|line| line.strip_prefix(field))

@@ -29,7 +29,7 @@ use std::{
     time::Duration,
 };
 
-use bench::served::{Server, proc_status_kib};
+use bench::served::{Server, proc_status_kib, proc_written_bytes};
 use days::Ids;
 use pocketbase::PocketBase;
 use stats::{Table, Target, Unit};
@@ -259,6 +259,7 @@ async fn grown_round(args: &Args, round: usize, seed: &Path, size: grown::Size, 
                         Grown {
                             rate,
                             per_commit: Some(ceiling::GROUP as f64),
+                            written_per_mutation: None,
                         }
                     }
                     _ => {
@@ -271,20 +272,22 @@ async fn grown_round(args: &Args, round: usize, seed: &Path, size: grown::Size, 
                 };
             }
             let [ours, untuned, group, old] = figures;
-            let per_commit = |g: Grown| g.per_commit.map_or("?".to_owned(), |n| format!("{n:.1}"));
+            let per_commit = |g: Grown| {
+                let pushes = g.per_commit.map_or("?".to_owned(), |n| format!("{n:.1}"));
+                let bytes = g
+                    .written_per_mutation
+                    .map_or("?".to_owned(), |n| format!("{n:.0}"));
+                format!("{pushes} pushes per commit, {bytes} B written per mutation")
+            };
             println!(
-                "    (grown, {}, batch {batch}, 16 connections: ours {:.0}/s ({} pushes per commit), ours untuned {:.0}/s, group-commit ceiling {:.0}/s{})",
+                "    (grown, {}, batch {batch}, 16 connections: ours {:.0}/s ({}), ours untuned {:.0}/s, group-commit ceiling {:.0}/s{})",
                 ids.label(),
                 ours.rate,
                 per_commit(ours),
                 untuned.rate,
                 group.rate,
                 if sides == 4 {
-                    format!(
-                        ", old build {:.0}/s ({} pushes per commit)",
-                        old.rate,
-                        per_commit(old)
-                    )
+                    format!(", old build {:.0}/s ({})", old.rate, per_commit(old))
                 } else {
                     String::new()
                 }
@@ -321,6 +324,15 @@ async fn grown_round(args: &Args, round: usize, seed: &Path, size: grown::Size, 
                     per_commit,
                 );
             }
+            if let Some(written) = ours.written_per_mutation {
+                table.record(
+                    &figure("bytes our server wrote per mutation"),
+                    "wchar of /proc/PID/io (WAL frames, checkpoints, answers) over the writer's jobs",
+                    Target::None,
+                    Unit::Count,
+                    written,
+                );
+            }
             if sides == 4 {
                 table.record(
                     &figure("this build / the old build"),
@@ -329,16 +341,29 @@ async fn grown_round(args: &Args, round: usize, seed: &Path, size: grown::Size, 
                     Unit::Ratio,
                     ours.rate / old.rate,
                 );
+                // Bytes written do not depend on how much CPU the machine spared the run, so
+                // this ratio stays readable where the rates above are lost in a busy machine.
+                if let Some((new, old)) = ours.written_per_mutation.zip(old.written_per_mutation) {
+                    table.record(
+                        &figure("bytes written per mutation, this build / the old build"),
+                        "--compare OLD, wchar of /proc/PID/io over the writer's jobs",
+                        Target::None,
+                        Unit::Ratio,
+                        new / old,
+                    );
+                }
             }
         }
     }
 }
 
-/// One server's push rate on the grown database, and its pushes per commit when it says.
+/// One server's push rate on the grown database, and its pushes per commit and the bytes it
+/// wrote per mutation when it says.
 #[derive(Clone, Copy, Default)]
 struct Grown {
     rate: f64,
     per_commit: Option<f64>,
+    written_per_mutation: Option<f64>,
 }
 
 /// Our push rate at 16 connections (16 new guests, each with its couriers) on a fresh copy of
@@ -357,13 +382,28 @@ async fn grown_rate(
     env.push(("METRICS_ENABLED", "true"));
     let server = ours::start_in(binary, dir.path(), &env).await;
     let users = with_couriers(&server.base, ours::guests(&server.base, 16).await).await;
-    let before = ours::write_commits(&server.base).await;
+    let (before, written_before) = (
+        ours::write_commits(&server.base).await,
+        proc_written_bytes(server.pid()),
+    );
     let rate = ours_rate_with(&server.base, &users, 16, batch, ids, run_for).await;
-    let after = ours::write_commits(&server.base).await;
-    let per_commit = before
-        .zip(after)
+    let (after, written_after) = (
+        ours::write_commits(&server.base).await,
+        proc_written_bytes(server.pid()),
+    );
+    let counted = before.zip(after);
+    let per_commit = counted
         .and_then(|((c0, j0), (c1, j1))| (c1 > c0).then(|| (j1 - j0) as f64 / (c1 - c0) as f64));
-    Grown { rate, per_commit }
+    // Over the same span as the bytes: every write job here is one push of `batch` mutations.
+    let written_per_mutation = counted.and_then(|((_, j0), (_, j1))| {
+        (j1 > j0)
+            .then(|| (written_after - written_before) as f64 / ((j1 - j0) as usize * batch) as f64)
+    });
+    Grown {
+        rate,
+        per_commit,
+        written_per_mutation,
+    }
 }
 
 async fn sqlite_round(args: &Args, ours_first: bool, pocketbase: Option<&Path>, table: &mut Table) {
