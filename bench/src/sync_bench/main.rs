@@ -29,7 +29,7 @@ use std::{
     time::Duration,
 };
 
-use bench::served::{Server, proc_status_kib, proc_written_bytes};
+use bench::served::{Server, proc_cpu_seconds, proc_status_kib, proc_written_bytes};
 use days::Ids;
 use pocketbase::PocketBase;
 use stats::{Table, Target, Unit};
@@ -260,6 +260,7 @@ async fn grown_round(args: &Args, round: usize, seed: &Path, size: grown::Size, 
                             rate,
                             per_commit: Some(ceiling::GROUP as f64),
                             written_per_mutation: None,
+                            cpu_per_mutation: None,
                         }
                     }
                     _ => {
@@ -277,7 +278,12 @@ async fn grown_round(args: &Args, round: usize, seed: &Path, size: grown::Size, 
                 let bytes = g
                     .written_per_mutation
                     .map_or("?".to_owned(), |n| format!("{n:.0}"));
-                format!("{pushes} pushes per commit, {bytes} B written per mutation")
+                let cpu = g
+                    .cpu_per_mutation
+                    .map_or("?".to_owned(), |n| format!("{n:.0}"));
+                format!(
+                    "{pushes} pushes per commit, {bytes} B written and {cpu} µs CPU per mutation"
+                )
             };
             println!(
                 "    (grown, {}, batch {batch}, 16 connections: ours {:.0}/s ({}), ours untuned {:.0}/s, group-commit ceiling {:.0}/s{})",
@@ -324,6 +330,17 @@ async fn grown_round(args: &Args, round: usize, seed: &Path, size: grown::Size, 
                     per_commit,
                 );
             }
+            // CPU time spent per mutation is far less at the mercy of what else the machine
+            // runs than the rate is: the page cache lever's A/B reads here on a busy machine.
+            if let Some((sized, untuned)) = ours.cpu_per_mutation.zip(untuned.cpu_per_mutation) {
+                table.record(
+                    &figure("CPU per mutation, page cache and mmap sized / SQLite's defaults"),
+                    "the server's user+system time (/proc/PID/stat) over the writer's jobs",
+                    Target::None,
+                    Unit::Ratio,
+                    sized / untuned,
+                );
+            }
             if let Some(written) = ours.written_per_mutation {
                 table.record(
                     &figure("bytes our server wrote per mutation"),
@@ -343,6 +360,15 @@ async fn grown_round(args: &Args, round: usize, seed: &Path, size: grown::Size, 
                 );
                 // Bytes written do not depend on how much CPU the machine spared the run, so
                 // this ratio stays readable where the rates above are lost in a busy machine.
+                if let Some((new, old)) = ours.cpu_per_mutation.zip(old.cpu_per_mutation) {
+                    table.record(
+                        &figure("CPU per mutation, this build / the old build"),
+                        "--compare OLD, user+system time (/proc/PID/stat) over the writer's jobs",
+                        Target::None,
+                        Unit::Ratio,
+                        new / old,
+                    );
+                }
                 if let Some((new, old)) = ours.written_per_mutation.zip(old.written_per_mutation) {
                     table.record(
                         &figure("bytes written per mutation, this build / the old build"),
@@ -364,6 +390,8 @@ struct Grown {
     rate: f64,
     per_commit: Option<f64>,
     written_per_mutation: Option<f64>,
+    /// The server's CPU time per mutation, in microseconds.
+    cpu_per_mutation: Option<f64>,
 }
 
 /// Our push rate at 16 connections (16 new guests, each with its couriers) on a fresh copy of
@@ -382,27 +410,30 @@ async fn grown_rate(
     env.push(("METRICS_ENABLED", "true"));
     let server = ours::start_in(binary, dir.path(), &env).await;
     let users = with_couriers(&server.base, ours::guests(&server.base, 16).await).await;
-    let (before, written_before) = (
+    let (before, written_before, cpu_before) = (
         ours::write_commits(&server.base).await,
         proc_written_bytes(server.pid()),
+        proc_cpu_seconds(server.pid()),
     );
     let rate = ours_rate_with(&server.base, &users, 16, batch, ids, run_for).await;
-    let (after, written_after) = (
+    let (after, written_after, cpu_after) = (
         ours::write_commits(&server.base).await,
         proc_written_bytes(server.pid()),
+        proc_cpu_seconds(server.pid()),
     );
     let counted = before.zip(after);
     let per_commit = counted
         .and_then(|((c0, j0), (c1, j1))| (c1 > c0).then(|| (j1 - j0) as f64 / (c1 - c0) as f64));
-    // Over the same span as the bytes: every write job here is one push of `batch` mutations.
-    let written_per_mutation = counted.and_then(|((_, j0), (_, j1))| {
-        (j1 > j0)
-            .then(|| (written_after - written_before) as f64 / ((j1 - j0) as usize * batch) as f64)
-    });
+    // Over the same span as the bytes and the CPU time: every write job here is one push of
+    // `batch` mutations.
+    let mutations = counted
+        .map(|((_, j0), (_, j1))| ((j1 - j0) as usize * batch) as f64)
+        .filter(|&n| n > 0.0);
     Grown {
         rate,
         per_commit,
-        written_per_mutation,
+        written_per_mutation: mutations.map(|n| (written_after - written_before) as f64 / n),
+        cpu_per_mutation: mutations.map(|n| (cpu_after - cpu_before) * 1e6 / n),
     }
 }
 
