@@ -242,7 +242,7 @@ async fn grown_round(args: &Args, round: usize, seed: &Path, size: grown::Size, 
     let sides = if args.compare.is_some() { 4 } else { 3 };
     for ids in [Ids::TimeOrdered, Ids::Random] {
         for batch in [1usize, 10] {
-            let mut figures = [Grown::default(); 4];
+            let mut figures = [Measured::default(); 4];
             for turn in 0..sides {
                 let which = (turn + round) % sides;
                 figures[which] = match which {
@@ -256,7 +256,7 @@ async fn grown_round(args: &Args, round: usize, seed: &Path, size: grown::Size, 
                         })
                         .await
                         .unwrap();
-                        Grown {
+                        Measured {
                             rate,
                             per_commit: Some(ceiling::GROUP as f64),
                             written_per_mutation: None,
@@ -273,7 +273,7 @@ async fn grown_round(args: &Args, round: usize, seed: &Path, size: grown::Size, 
                 };
             }
             let [ours, untuned, group, old] = figures;
-            let per_commit = |g: Grown| {
+            let per_commit = |g: Measured| {
                 let pushes = g.per_commit.map_or("?".to_owned(), |n| format!("{n:.1}"));
                 let bytes = g
                     .written_per_mutation
@@ -300,7 +300,7 @@ async fn grown_round(args: &Args, round: usize, seed: &Path, size: grown::Size, 
             );
             let figure = |what: &str| {
                 format!(
-                    "Grown SQLite push batch {batch} (16 conn, {}): {what}",
+                    "Measured SQLite push batch {batch} (16 conn, {}): {what}",
                     ids.label()
                 )
             };
@@ -383,10 +383,10 @@ async fn grown_round(args: &Args, round: usize, seed: &Path, size: grown::Size, 
     }
 }
 
-/// One server's push rate on the grown database, and its pushes per commit and the bytes it
-/// wrote per mutation when it says.
+/// One server's push rate, and its pushes per commit, bytes written and CPU time per mutation
+/// when it says (on the grown database, and in `--compare`).
 #[derive(Clone, Copy, Default)]
-struct Grown {
+struct Measured {
     rate: f64,
     per_commit: Option<f64>,
     written_per_mutation: Option<f64>,
@@ -403,19 +403,32 @@ async fn grown_rate(
     batch: usize,
     ids: Ids,
     run_for: Duration,
-) -> Grown {
+) -> Measured {
     let dir = tempfile::tempdir().unwrap();
     grown::copy_into(seed, dir.path());
     let mut env = env.to_vec();
     env.push(("METRICS_ENABLED", "true"));
     let server = ours::start_in(binary, dir.path(), &env).await;
     let users = with_couriers(&server.base, ours::guests(&server.base, 16).await).await;
+    measured_rate(&server, &users, 16, batch, ids, run_for).await
+}
+
+/// Our push rate on `server` (started with METRICS_ENABLED), with its pushes per commit and,
+/// per mutation, the bytes it wrote and the CPU time it used, over the writer's jobs.
+async fn measured_rate(
+    server: &Server,
+    users: &OursUsers,
+    connections: usize,
+    batch: usize,
+    ids: Ids,
+    run_for: Duration,
+) -> Measured {
     let (before, written_before, cpu_before) = (
         ours::write_commits(&server.base).await,
         proc_written_bytes(server.pid()),
         proc_cpu_seconds(server.pid()),
     );
-    let rate = ours_rate_with(&server.base, &users, 16, batch, ids, run_for).await;
+    let rate = ours_rate_with(&server.base, users, connections, batch, ids, run_for).await;
     let (after, written_after, cpu_after) = (
         ours::write_commits(&server.base).await,
         proc_written_bytes(server.pid()),
@@ -429,7 +442,7 @@ async fn grown_rate(
     let mutations = counted
         .map(|((_, j0), (_, j1))| ((j1 - j0) as usize * batch) as f64)
         .filter(|&n| n > 0.0);
-    Grown {
+    Measured {
         rate,
         per_commit,
         written_per_mutation: mutations.map(|n| (written_after - written_before) as f64 / n),
@@ -731,7 +744,7 @@ async fn grown_postgres_round(
             if let Some(old) = old {
                 table.record(
                     &format!(
-                        "Grown PostgreSQL push batch {batch} (16 conn, {}): this build / the old build",
+                        "Measured PostgreSQL push batch {batch} (16 conn, {}): this build / the old build",
                         ids.label()
                     ),
                     "--compare OLD on a copy of the same database",
@@ -742,7 +755,7 @@ async fn grown_postgres_round(
             }
             table.record(
                 &format!(
-                    "Grown PostgreSQL push batch {batch} (16 conn, {}): ours / pgbench",
+                    "Measured PostgreSQL push batch {batch} (16 conn, {}): ours / pgbench",
                     ids.label()
                 ),
                 "pgbench -M prepared, same statements, copy of the same grown database",
