@@ -440,7 +440,7 @@ async fn measured_rate(
     // Over the same span as the bytes and the CPU time: every write job here is one push of
     // `batch` mutations.
     let mutations = counted
-        .map(|((_, j0), (_, j1))| ((j1 - j0) as usize * batch) as f64)
+        .map(|((_, j0), (_, j1))| (j1 - j0) as f64 * batch as f64)
         .filter(|&n| n > 0.0);
     Measured {
         rate,
