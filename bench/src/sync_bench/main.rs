@@ -111,9 +111,12 @@ async fn main() {
         );
     }
     let size = grown::Size::from_env();
-    let (seed, key) = grown::sqlite_seed(&args.binary, size).await;
+    // With --compare, the old build makes the grown database, so both builds can open it: the
+    // new one migrates its own copy when it starts (one that is newer than a build refuses it).
+    let seeding = args.compare.as_deref().unwrap_or(&args.binary);
+    let (seed, key) = grown::sqlite_seed(seeding, &args.binary, size).await;
     let pg_seed = match &postgres {
-        Some((url, _)) => Some(postgres::grown_seed(&args.binary, url, size, &key).await),
+        Some((url, _)) => Some(postgres::grown_seed(seeding, url, size, &key).await),
         None => None,
     };
     for round in 0..args.rounds {
