@@ -303,7 +303,7 @@ async fn grown_round(args: &Args, round: usize, seed: &Path, size: grown::Size, 
             );
             let figure = |what: &str| {
                 format!(
-                    "Measured SQLite push batch {batch} (16 conn, {}): {what}",
+                    "Grown SQLite push batch {batch} (16 conn, {}): {what}",
                     ids.label()
                 )
             };
@@ -747,7 +747,7 @@ async fn grown_postgres_round(
             if let Some(old) = old {
                 table.record(
                     &format!(
-                        "Measured PostgreSQL push batch {batch} (16 conn, {}): this build / the old build",
+                        "Grown PostgreSQL push batch {batch} (16 conn, {}): this build / the old build",
                         ids.label()
                     ),
                     "--compare OLD on a copy of the same database",
@@ -758,7 +758,7 @@ async fn grown_postgres_round(
             }
             table.record(
                 &format!(
-                    "Measured PostgreSQL push batch {batch} (16 conn, {}): ours / pgbench",
+                    "Grown PostgreSQL push batch {batch} (16 conn, {}): ours / pgbench",
                     ids.label()
                 ),
                 "pgbench -M prepared, same statements, copy of the same grown database",
