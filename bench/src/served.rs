@@ -133,7 +133,39 @@ impl Drop for Server {
 
 /// A field of `/proc/PID/status` in KiB (`VmRSS:`, `VmHWM:`), 0 once the process is gone.
 pub fn proc_status_kib(pid: u32, field: &str) -> u64 {
-    std::fs::read_to_string(format!("/proc/{pid}/status"))
+    proc_field(pid, "status", field)
+}
+
+/// The bytes the process has passed to write calls so far (`wchar:` of `/proc/PID/io`): its
+/// WAL frames and checkpoints, and its answers on sockets. 0 once the process is gone.
+pub fn proc_written_bytes(pid: u32) -> u64 {
+    proc_field(pid, "io", "wchar:")
+}
+
+/// The CPU time the process has used so far, user and system, in seconds (0 once it is gone).
+pub fn proc_cpu_seconds(pid: u32) -> f64 {
+    /// Linux's USER_HZ, the unit of /proc's times on every architecture it supports.
+    const TICKS_PER_SECOND: f64 = 100.0;
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    // After the command name (in parentheses, which may hold spaces): state is the first
+    // field, utime the 12th and stime the 13th.
+    let fields: Vec<&str> = stat
+        .rsplit_once(')')
+        .map_or("", |(_, rest)| rest)
+        .split_whitespace()
+        .collect();
+    let ticks = |i: usize| {
+        fields
+            .get(i)
+            .and_then(|v| v.parse::<u64>().ok())
+            .unwrap_or(0)
+    };
+    (ticks(11) + ticks(12)) as f64 / TICKS_PER_SECOND
+}
+
+/// The first number after `field` in `/proc/PID/<file>`, 0 when missing.
+fn proc_field(pid: u32, file: &str, field: &str) -> u64 {
+    std::fs::read_to_string(format!("/proc/{pid}/{file}"))
         .unwrap_or_default()
         .lines()
         .find_map(|line| line.strip_prefix(field))

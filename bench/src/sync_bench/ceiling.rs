@@ -181,11 +181,8 @@ fn push(conn: &Connection, user: &str, batch: usize, next: &mut usize, ids: Ids)
              VALUES (?1, ?2, ?3, 1)",
         )
         .unwrap()
-        .execute(params![
-            user,
-            mutation_id,
-            format!("{{\"id\":\"{mutation_id}\",\"status\":\"applied\"}}")
-        ])
+        // The server keeps a plain "applied" answer as an empty string (store/sync.rs).
+        .execute(params![user, mutation_id, ""])
         .unwrap();
     }
     conn.prepare_cached("UPDATE users SET change_seq = ?2, record_count = ?3 WHERE id = ?1")

@@ -6,7 +6,7 @@
 
 use std::{path::Path, time::Duration};
 
-use crate::{ours, ours_rate, stats::spread, with_couriers};
+use crate::{Measured, days::Ids, measured_rate, ours, ours_rate, stats::spread, with_couriers};
 
 /// Users (and connections) for the 16-connection figure.
 const USERS: usize = 16;
@@ -19,10 +19,10 @@ const PULLS: usize = 3;
 
 /// One build's figures in one round.
 struct Figures {
-    /// Pushes per second, 16 connections, batch 1.
-    sixteen: f64,
-    /// Pushes per second, one connection, batch 1.
-    one: f64,
+    /// 16 connections, batch 1: pushes per second and the server's CPU time per push.
+    sixteen: Measured,
+    /// One connection, batch 1.
+    one: Measured,
     /// Seconds for a new device to pull ten years of varied days (3,650 entries), fastest of
     /// [`PULLS`].
     pull: f64,
@@ -31,12 +31,13 @@ struct Figures {
 /// One build on a fresh server: 16 connections, then one connection (both batch 1), then the
 /// pull of ten years.
 async fn figures(binary: &Path, run_for: Duration) -> Figures {
-    let server = ours::start(binary, None).await;
+    let dir = tempfile::tempdir().unwrap();
+    let server = ours::start_in(binary, dir.path(), &[("METRICS_ENABLED", "true")]).await;
     let cookies = ours::sign_up(&server.base, USERS, USERS).await;
     let users = with_couriers(&server.base, cookies).await;
     ours_rate(&server.base, &users, USERS, 1, WARM_UP).await;
-    let sixteen = ours_rate(&server.base, &users, USERS, 1, run_for).await;
-    let one = ours_rate(&server.base, &users, 1, 1, run_for).await;
+    let sixteen = measured_rate(&server, &users, USERS, 1, Ids::TimeOrdered, run_for).await;
+    let one = measured_rate(&server, &users, 1, 1, Ids::TimeOrdered, run_for).await;
     let history = ours::user_with_history(&server.base).await;
     let mut pull = f64::INFINITY;
     for _ in 0..PULLS {
@@ -55,6 +56,9 @@ pub async fn run(new: &Path, old: &Path, rounds: usize, run_for: Duration) {
         run_for.as_secs()
     );
     let (mut sixteen, mut one, mut pull) = (Vec::new(), Vec::new(), Vec::new());
+    // The server's CPU time per push, new / old: on a busy machine the rates swing by several
+    // times between rounds, the CPU a push costs far less.
+    let (mut sixteen_cpu, mut one_cpu) = (Vec::new(), Vec::new());
     for round in 0..rounds {
         // Alternate which build goes first, so drift falls on both.
         let (new_figures, old_figures) = if round % 2 == 0 {
@@ -67,25 +71,43 @@ pub async fn run(new: &Path, old: &Path, rounds: usize, run_for: Duration) {
         println!(
             "round {}: 16 conn {:.0} -> {:.0}/s ({:+.1} %), 1 conn {:.0} -> {:.0}/s ({:+.1} %), pull {:.1} -> {:.1} ms ({:+.1} %)",
             round + 1,
-            old_figures.sixteen,
-            new_figures.sixteen,
-            (new_figures.sixteen / old_figures.sixteen - 1.0) * 100.0,
-            old_figures.one,
-            new_figures.one,
-            (new_figures.one / old_figures.one - 1.0) * 100.0,
+            old_figures.sixteen.rate,
+            new_figures.sixteen.rate,
+            (new_figures.sixteen.rate / old_figures.sixteen.rate - 1.0) * 100.0,
+            old_figures.one.rate,
+            new_figures.one.rate,
+            (new_figures.one.rate / old_figures.one.rate - 1.0) * 100.0,
             old_figures.pull * 1000.0,
             new_figures.pull * 1000.0,
             (new_figures.pull / old_figures.pull - 1.0) * 100.0,
         );
-        sixteen.push(new_figures.sixteen / old_figures.sixteen);
-        one.push(new_figures.one / old_figures.one);
+        sixteen.push(new_figures.sixteen.rate / old_figures.sixteen.rate);
+        one.push(new_figures.one.rate / old_figures.one.rate);
+        let cpu = |new: Measured, old: Measured| new.cpu_per_mutation.zip(old.cpu_per_mutation);
+        if let Some((new, old)) = cpu(new_figures.sixteen, old_figures.sixteen) {
+            sixteen_cpu.push(new / old);
+        }
+        if let Some((new, old)) = cpu(new_figures.one, old_figures.one) {
+            one_cpu.push(new / old);
+        }
         pull.push(new_figures.pull / old_figures.pull);
     }
     for (figure, ratios) in [
         ("pushes per second, 16 connections", &sixteen),
         ("pushes per second, one connection", &one),
         ("pull time, ten years (below 1 is faster)", &pull),
+        (
+            "server CPU per push, 16 connections (below 1 is less)",
+            &sixteen_cpu,
+        ),
+        (
+            "server CPU per push, one connection (below 1 is less)",
+            &one_cpu,
+        ),
     ] {
+        if ratios.is_empty() {
+            continue;
+        }
         let (min, median, max) = spread(ratios);
         println!("new / old, {figure}: median {median:.3} (min {min:.3}, max {max:.3})");
     }

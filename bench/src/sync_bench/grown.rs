@@ -64,19 +64,24 @@ impl Size {
     }
 }
 
-/// The cached grown database for `binary`'s schema, made first if missing, and its cache key
-/// (the schema, the sizes and the layout).
-pub async fn sqlite_seed(binary: &Path, size: Size) -> (PathBuf, String) {
+/// The cached grown database for `binary`'s schema, made first if missing (cached beside the
+/// build `measured`), and its cache key (the schema and the migrations applied, the sizes and
+/// the layout).
+pub async fn sqlite_seed(binary: &Path, measured: &Path, size: Size) -> (PathBuf, String) {
     let empty = tempfile::tempdir().unwrap();
     // The binary's migrations on an empty database; the server is stopped before the file is
     // read (rusqlite recovers what the WAL holds).
     drop(Server::start_in(binary, empty.path(), &[], None).await);
     let migrated = empty.path().join(DB_FILE);
+    // The tables and the migrations applied: a migration that only rewrites rows (0023) leaves
+    // the tables as they were, but a release from before it cannot open the file after it.
     let schema: String = Connection::open(&migrated)
         .unwrap()
         .query_row(
-            "SELECT group_concat(name || ':' || sql, ';') FROM
-               (SELECT name, sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY name)",
+            "SELECT group_concat(name || ':' || sql, ';')
+                    || ';migrations ' || (SELECT group_concat(version) FROM
+                                            (SELECT version FROM schema_migrations ORDER BY version))
+             FROM (SELECT name, sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY name)",
             [],
             |r| r.get(0),
         )
@@ -86,7 +91,7 @@ pub async fn sqlite_seed(binary: &Path, size: Size) -> (PathBuf, String) {
         size.users, size.records
     ));
     let key: String = key[..8].iter().map(|b| format!("{b:02x}")).collect();
-    let dir = cache_dir(binary);
+    let dir = cache_dir(measured);
     std::fs::create_dir_all(&dir).unwrap();
     let seeded = dir.join(format!("grown-{}u-{}r-{key}.db", size.users, size.records));
     if seeded.exists() {

@@ -29,7 +29,7 @@ use std::{
     time::Duration,
 };
 
-use bench::served::{Server, proc_status_kib};
+use bench::served::{Server, proc_cpu_seconds, proc_status_kib, proc_written_bytes};
 use days::Ids;
 use pocketbase::PocketBase;
 use stats::{Table, Target, Unit};
@@ -111,9 +111,12 @@ async fn main() {
         );
     }
     let size = grown::Size::from_env();
-    let (seed, key) = grown::sqlite_seed(&args.binary, size).await;
+    // With --compare, the old build makes the grown database, so both builds can open it: the
+    // new one migrates its own copy when it starts (one that is newer than a build refuses it).
+    let seeding = args.compare.as_deref().unwrap_or(&args.binary);
+    let (seed, key) = grown::sqlite_seed(seeding, &args.binary, size).await;
     let pg_seed = match &postgres {
-        Some((url, _)) => Some(postgres::grown_seed(&args.binary, url, size, &key).await),
+        Some((url, _)) => Some(postgres::grown_seed(seeding, url, size, &key).await),
         None => None,
     };
     for round in 0..args.rounds {
@@ -242,7 +245,7 @@ async fn grown_round(args: &Args, round: usize, seed: &Path, size: grown::Size, 
     let sides = if args.compare.is_some() { 4 } else { 3 };
     for ids in [Ids::TimeOrdered, Ids::Random] {
         for batch in [1usize, 10] {
-            let mut figures = [Grown::default(); 4];
+            let mut figures = [Measured::default(); 4];
             for turn in 0..sides {
                 let which = (turn + round) % sides;
                 figures[which] = match which {
@@ -256,9 +259,11 @@ async fn grown_round(args: &Args, round: usize, seed: &Path, size: grown::Size, 
                         })
                         .await
                         .unwrap();
-                        Grown {
+                        Measured {
                             rate,
                             per_commit: Some(ceiling::GROUP as f64),
+                            written_per_mutation: None,
+                            cpu_per_mutation: None,
                         }
                     }
                     _ => {
@@ -271,20 +276,27 @@ async fn grown_round(args: &Args, round: usize, seed: &Path, size: grown::Size, 
                 };
             }
             let [ours, untuned, group, old] = figures;
-            let per_commit = |g: Grown| g.per_commit.map_or("?".to_owned(), |n| format!("{n:.1}"));
+            let per_commit = |g: Measured| {
+                let pushes = g.per_commit.map_or("?".to_owned(), |n| format!("{n:.1}"));
+                let bytes = g
+                    .written_per_mutation
+                    .map_or("?".to_owned(), |n| format!("{n:.0}"));
+                let cpu = g
+                    .cpu_per_mutation
+                    .map_or("?".to_owned(), |n| format!("{n:.0}"));
+                format!(
+                    "{pushes} pushes per commit, {bytes} B written and {cpu} µs CPU per mutation"
+                )
+            };
             println!(
-                "    (grown, {}, batch {batch}, 16 connections: ours {:.0}/s ({} pushes per commit), ours untuned {:.0}/s, group-commit ceiling {:.0}/s{})",
+                "    (grown, {}, batch {batch}, 16 connections: ours {:.0}/s ({}), ours untuned {:.0}/s, group-commit ceiling {:.0}/s{})",
                 ids.label(),
                 ours.rate,
                 per_commit(ours),
                 untuned.rate,
                 group.rate,
                 if sides == 4 {
-                    format!(
-                        ", old build {:.0}/s ({} pushes per commit)",
-                        old.rate,
-                        per_commit(old)
-                    )
+                    format!(", old build {:.0}/s ({})", old.rate, per_commit(old))
                 } else {
                     String::new()
                 }
@@ -321,6 +333,26 @@ async fn grown_round(args: &Args, round: usize, seed: &Path, size: grown::Size, 
                     per_commit,
                 );
             }
+            // CPU time spent per mutation is far less at the mercy of what else the machine
+            // runs than the rate is: the page cache lever's A/B reads here on a busy machine.
+            if let Some((sized, untuned)) = ours.cpu_per_mutation.zip(untuned.cpu_per_mutation) {
+                table.record(
+                    &figure("CPU per mutation, page cache and mmap sized / SQLite's defaults"),
+                    "the server's user+system time (/proc/PID/stat) over the writer's jobs",
+                    Target::None,
+                    Unit::Ratio,
+                    sized / untuned,
+                );
+            }
+            if let Some(written) = ours.written_per_mutation {
+                table.record(
+                    &figure("bytes our server wrote per mutation"),
+                    "wchar of /proc/PID/io (WAL frames, checkpoints, answers) over the writer's jobs",
+                    Target::None,
+                    Unit::Count,
+                    written,
+                );
+            }
             if sides == 4 {
                 table.record(
                     &figure("this build / the old build"),
@@ -329,16 +361,40 @@ async fn grown_round(args: &Args, round: usize, seed: &Path, size: grown::Size, 
                     Unit::Ratio,
                     ours.rate / old.rate,
                 );
+                // Bytes written do not depend on how much CPU the machine spared the run, so
+                // this ratio stays readable where the rates above are lost in a busy machine.
+                if let Some((new, old)) = ours.cpu_per_mutation.zip(old.cpu_per_mutation) {
+                    table.record(
+                        &figure("CPU per mutation, this build / the old build"),
+                        "--compare OLD, user+system time (/proc/PID/stat) over the writer's jobs",
+                        Target::None,
+                        Unit::Ratio,
+                        new / old,
+                    );
+                }
+                if let Some((new, old)) = ours.written_per_mutation.zip(old.written_per_mutation) {
+                    table.record(
+                        &figure("bytes written per mutation, this build / the old build"),
+                        "--compare OLD, wchar of /proc/PID/io over the writer's jobs",
+                        Target::None,
+                        Unit::Ratio,
+                        new / old,
+                    );
+                }
             }
         }
     }
 }
 
-/// One server's push rate on the grown database, and its pushes per commit when it says.
+/// One server's push rate, and its pushes per commit, bytes written and CPU time per mutation
+/// when it says (on the grown database, and in `--compare`).
 #[derive(Clone, Copy, Default)]
-struct Grown {
+struct Measured {
     rate: f64,
     per_commit: Option<f64>,
+    written_per_mutation: Option<f64>,
+    /// The server's CPU time per mutation, in microseconds.
+    cpu_per_mutation: Option<f64>,
 }
 
 /// Our push rate at 16 connections (16 new guests, each with its couriers) on a fresh copy of
@@ -350,20 +406,51 @@ async fn grown_rate(
     batch: usize,
     ids: Ids,
     run_for: Duration,
-) -> Grown {
+) -> Measured {
     let dir = tempfile::tempdir().unwrap();
     grown::copy_into(seed, dir.path());
     let mut env = env.to_vec();
     env.push(("METRICS_ENABLED", "true"));
     let server = ours::start_in(binary, dir.path(), &env).await;
     let users = with_couriers(&server.base, ours::guests(&server.base, 16).await).await;
-    let before = ours::write_commits(&server.base).await;
-    let rate = ours_rate_with(&server.base, &users, 16, batch, ids, run_for).await;
-    let after = ours::write_commits(&server.base).await;
-    let per_commit = before
-        .zip(after)
+    measured_rate(&server, &users, 16, batch, ids, run_for).await
+}
+
+/// Our push rate on `server` (started with METRICS_ENABLED), with its pushes per commit and,
+/// per mutation, the bytes it wrote and the CPU time it used, over the writer's jobs.
+async fn measured_rate(
+    server: &Server,
+    users: &OursUsers,
+    connections: usize,
+    batch: usize,
+    ids: Ids,
+    run_for: Duration,
+) -> Measured {
+    let (before, written_before, cpu_before) = (
+        ours::write_commits(&server.base).await,
+        proc_written_bytes(server.pid()),
+        proc_cpu_seconds(server.pid()),
+    );
+    let rate = ours_rate_with(&server.base, users, connections, batch, ids, run_for).await;
+    let (after, written_after, cpu_after) = (
+        ours::write_commits(&server.base).await,
+        proc_written_bytes(server.pid()),
+        proc_cpu_seconds(server.pid()),
+    );
+    let counted = before.zip(after);
+    let per_commit = counted
         .and_then(|((c0, j0), (c1, j1))| (c1 > c0).then(|| (j1 - j0) as f64 / (c1 - c0) as f64));
-    Grown { rate, per_commit }
+    // Over the same span as the bytes and the CPU time: every write job here is one push of
+    // `batch` mutations.
+    let mutations = counted
+        .map(|((_, j0), (_, j1))| (j1 - j0) as f64 * batch as f64)
+        .filter(|&n| n > 0.0);
+    Measured {
+        rate,
+        per_commit,
+        written_per_mutation: mutations.map(|n| (written_after - written_before) as f64 / n),
+        cpu_per_mutation: mutations.map(|n| (cpu_after - cpu_before) * 1e6 / n),
+    }
 }
 
 async fn sqlite_round(args: &Args, ours_first: bool, pocketbase: Option<&Path>, table: &mut Table) {

@@ -40,6 +40,7 @@ pub const SQLITE: &[Migration] = &[
     migration!("sqlite", 20, "0020_vehicle_commute"),
     migration!("sqlite", 21, "0021_mtd_quarters"),
     migration!("sqlite", 22, "0022_query_reminder_days"),
+    migration!("sqlite", 23, "0023_plain_replay_answers"),
 ];
 
 pub const POSTGRES: &[Migration] = &[
@@ -65,6 +66,7 @@ pub const POSTGRES: &[Migration] = &[
     migration!("postgres", 20, "0020_vehicle_commute"),
     migration!("postgres", 21, "0021_mtd_quarters"),
     migration!("postgres", 22, "0022_query_reminder_days"),
+    migration!("postgres", 23, "0023_plain_replay_answers"),
 ];
 
 /// One log line for a migration run, whatever it applied: the operator reads where the schema

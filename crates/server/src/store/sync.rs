@@ -216,7 +216,8 @@ pub(crate) trait SyncSql {
     /// The user's counters, or `None` for an unknown user. A backend with concurrent writers
     /// locks the user here, so one user's pushes apply one by one.
     async fn counters(&mut self) -> StoreResult<Option<UserCounters>>;
-    /// The answer recorded for `mutation_id` (JSON), if it was applied before.
+    /// The answer recorded for `mutation_id` (as `record_answer` stored it), if it was applied
+    /// before.
     async fn recorded_answer(&mut self, mutation_id: &str) -> StoreResult<Option<String>>;
     /// Whether the record exists, as (held by this user, deleted).
     async fn record_state(&mut self, kind: &str, id: Uuid) -> StoreResult<Option<(bool, bool)>>;
@@ -288,9 +289,8 @@ pub(crate) async fn push(
         let recorded = db
             .recorded_answer(&mutation.id)
             .await?
-            .map(|json| serde_json::from_str::<MutationResult>(&json))
-            .transpose()
-            .map_err(json_err)?;
+            .map(|stored| stored_answer(&mutation.id, &stored))
+            .transpose()?;
         let existing = match (&recorded, mutation.action.target()) {
             (None, Some((kind, id))) => state_of(db.record_state(kind, id).await?),
             // Not looked at: a replay, or a mutation of no record.
@@ -345,8 +345,8 @@ pub(crate) async fn push(
             claimed_meanwhile(&mutation.id, counters)
         };
         if plan.record_answer {
-            let json = serde_json::to_string(&plan.answer).map_err(json_err)?;
-            db.record_answer(&mutation.id, &json, now_ms).await?;
+            db.record_answer(&mutation.id, &answer_to_store(&plan.answer)?, now_ms)
+                .await?;
         }
         counters = plan.counters;
         results.push(plan.answer);
@@ -423,6 +423,28 @@ async fn agrees(db: &mut impl SyncSql, agreement: &records::kind::Agreement) -> 
         .get(agreement.field)
         .and_then(serde_json::Value::as_str)
         == Some(agreement.value.as_str()))
+}
+
+/// How a replay record keeps its answer: nothing (an empty string) for the plain "applied",
+/// the answer's JSON otherwise. Nearly every answer is the plain one, and its JSON would repeat
+/// the mutation id the row is keyed by: without it a replay row is about 40 % smaller, so more
+/// of them share a page and a push writes fewer pages (issue 30). Rows stored before hold the
+/// full JSON, which still reads back as it is.
+const PLAIN_APPLIED: &str = "";
+
+fn answer_to_store(answer: &MutationResult) -> StoreResult<String> {
+    if *answer == MutationResult::applied(&answer.id) {
+        return Ok(PLAIN_APPLIED.to_owned());
+    }
+    serde_json::to_string(answer).map_err(json_err)
+}
+
+/// The answer recorded for `mutation_id`, from its stored form ([`answer_to_store`]).
+fn stored_answer(mutation_id: &str, stored: &str) -> StoreResult<MutationResult> {
+    if stored == PLAIN_APPLIED {
+        return Ok(MutationResult::applied(mutation_id));
+    }
+    serde_json::from_str(stored).map_err(json_err)
 }
 
 fn state_of(state: Option<(bool, bool)>) -> Existing {
@@ -642,4 +664,33 @@ pub fn page(
     let has_more = changes.len() > limit as usize;
     changes.truncate(limit as usize);
     Ok(PullPage { changes, has_more })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_plain_applied_answer_is_stored_empty_and_reads_back_whole() {
+        let applied = MutationResult::applied("m-1");
+        assert_eq!(answer_to_store(&applied).unwrap(), "");
+        assert_eq!(stored_answer("m-1", "").unwrap(), applied);
+    }
+
+    #[test]
+    fn any_other_answer_is_stored_as_its_json() {
+        let refused = MutationResult::rejected("m-2", "validation", "Stops must be a number");
+        let stored = answer_to_store(&refused).unwrap();
+        assert!(stored.contains("Stops must be a number"), "{stored}");
+        assert_eq!(stored_answer("m-2", &stored).unwrap(), refused);
+    }
+
+    #[test]
+    fn an_answer_stored_whole_by_an_older_server_still_reads_back() {
+        let stored = r#"{"id":"m-3","status":"applied"}"#;
+        assert_eq!(
+            stored_answer("m-3", stored).unwrap(),
+            MutationResult::applied("m-3")
+        );
+    }
 }

@@ -37,6 +37,7 @@ mod phone_auth;
 mod photo_upload;
 mod receipts_api;
 mod records_migration;
+mod replay_answers_migration;
 mod restore_guards;
 mod restore_ownership;
 mod schema_versions;
