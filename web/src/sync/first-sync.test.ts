@@ -14,7 +14,7 @@ import type { SyncApi } from './api';
 import { entryFieldsBeforeCouriers } from './default-courier';
 import { LocalDb } from './db';
 import { SyncEngine } from './engine';
-import { contentOf, tableOf, type RecordKind } from './records';
+import { contentOf, serverVersionOf, tableOf, type RecordKind } from './records';
 import type { SyncStatus } from './status';
 import type { Change, EntryContent, MutationResult, PullPage } from './types';
 
@@ -160,8 +160,8 @@ async function expectHoldsUpToCursor(db: LocalDb, server: PagedServer): Promise<
       const kind = newest.get(id)!.kind;
       if (kind === 'profile' || kind === 'settings') continue;
       const local = await tableOf(db, kind).get(id);
-      const held = local?.server?.version;
-      if (held !== undefined) expect(held, `${id} held at a version the server made, at or below cursor ${cursor}`).toBeLessThanOrEqual(cursor);
+      const held = local ? serverVersionOf(local) : null;
+      if (held !== null) expect(held, `${id} held at a version the server made, at or below cursor ${cursor}`).toBeLessThanOrEqual(cursor);
       continue;
     }
     const change = latest.get(id);
@@ -180,7 +180,7 @@ async function expectHoldsUpToCursor(db: LocalDb, server: PagedServer): Promise<
     } else {
       expect(local, `${id} at ${change.version} ≤ cursor ${cursor}`).toBeDefined();
       expect(local!.deleted).toBe(0);
-      expect(local!.server?.version).toBe(change.version);
+      expect(serverVersionOf(local!)).toBe(change.version);
       expect(contentOf(kind, local! as never)).toEqual(contentOf(kind, change.data as never));
     }
   }
