@@ -269,8 +269,9 @@ describe('an interrupted first sync', () => {
     const statuses: SyncStatus[] = [];
     engine.subscribe((status) => statuses.push(status));
     expect(await engine.sync()).toBe(true);
-    // Pages of 4 until 10 are in hand: 12 a batch, and the last batch needs no progress report.
-    expect(statuses.flatMap((s) => (s.state === 'syncing' && s.pulled !== undefined ? [s.pulled] : []))).toEqual([12, 24]);
+    // Pages of 4 until 10 are in hand: 12 a batch. Each page is counted as it comes, and the
+    // last one needs no progress report.
+    expect(statuses.flatMap((s) => (s.state === 'syncing' && s.pulled !== undefined ? [s.pulled] : []))).toEqual([4, 8, 12, 16, 20, 24]);
     expect(statuses.at(-1)?.state).toBe('synced');
     expect(await db.entries.count()).toBe(12);
     expect(await db.invoices.count()).toBe(13);
