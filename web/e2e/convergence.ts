@@ -23,6 +23,7 @@ import { deleteEntry, saveEntry } from '../src/sync/commands';
 import { LocalDb } from '../src/sync/db';
 import { entryFieldsBeforeCouriers } from '../src/sync/default-courier';
 import { SyncEngine } from '../src/sync/engine';
+import { serverCopyOf, serverVersionOf } from '../src/sync/records';
 import type { SyncStatus } from '../src/sync/status';
 import type { EntryChange, EntryContent, LocalEntry, PullPage } from '../src/sync/types';
 
@@ -486,7 +487,8 @@ class Schedule {
       const target = pick(this.rng, live);
       const marker = this.nextMarker(device);
       const content = randomContent(this.rng, marker, device.db.userId);
-      const confirmed = target.server ? markerOf(target.server.notes) : null;
+      const server = serverCopyOf('entry', target);
+      const confirmed = server ? markerOf(server.notes) : null;
       const earlier = this.puts.filter((p) => p.device === device.index && p.recordId === target.id).map((p) => p.marker);
       await saveEntry(device.db, content, target.id);
       this.puts.push({
@@ -655,8 +657,8 @@ class Schedule {
         } catch {
           fail(`d${d.index} ${label(entry.id)} holds ${markerOf(mine.notes)}, server holds ${markerOf(theirs.notes)}: ${JSON.stringify(mine)} != ${JSON.stringify(theirs)}`);
         }
-        if (entry.server?.version !== remote.version) {
-          fail(`d${d.index} ${label(entry.id)} remembers server version ${entry.server?.version}, server is at ${remote.version}`);
+        if (serverVersionOf(entry) !== remote.version) {
+          fail(`d${d.index} ${label(entry.id)} remembers server version ${serverVersionOf(entry)}, server is at ${remote.version}`);
         }
       }
     }

@@ -6,6 +6,7 @@ import { z } from '../lib/zod';
 import { isApiError, request } from '../lib/api';
 import { apiPaths, syncPullPath } from '../lib/paths';
 import { docDataSchemas } from './docs';
+import { ASK_ZOD, plainReader } from './plain-reader';
 import { RECORD_KINDS, recordKinds } from './records';
 import type { Change, MutationResult, OutboxItem, PullPage } from './types';
 
@@ -65,11 +66,40 @@ function changeOf<D extends z.ZodType>(kind: string, data: D) {
   return z.object({ kind: z.literal(kind), id: z.string(), version: z.number().int(), deleted: z.boolean(), data: data.optional() });
 }
 
+/** A change's schema, and its plain reader (plain-reader.ts) when it has one. */
+interface ChangeCheck {
+  schema: z.ZodType;
+  read: ((value: unknown) => unknown) | null;
+}
+
+const checkOf = (schema: z.ZodType): ChangeCheck => ({ schema, read: plainReader(schema) });
+
 /** Each kind this version knows, by name: the synced records, then the profile and settings. */
-const changeSchemas = new Map<string, z.ZodType>([
-  ...recordKinds.map((kind) => [kind, changeOf(kind, RECORD_KINDS[kind].content.extend(stamps))] as const),
-  ...Object.entries(docDataSchemas).map(([kind, data]) => [kind, changeOf(kind, data)] as const),
+export const changeChecks: ReadonlyMap<string, ChangeCheck> = new Map<string, ChangeCheck>([
+  ...recordKinds.map((kind) => [kind, checkOf(changeOf(kind, RECORD_KINDS[kind].content.extend(stamps)))] as const),
+  ...Object.entries(docDataSchemas).map(([kind, data]) => [kind, checkOf(changeOf(kind, data))] as const),
 ]);
+
+/** What every change is, whatever its kind. */
+const anyChange = z.looseObject({ kind: z.string() });
+
+/**
+ * A pulled change as its kind's schema reads it: the plain reader first (a first sync reads
+ * thousands), zod for anything the reader leaves to it. `undefined`: a kind this version does not know.
+ */
+export function readChange(item: unknown): { success: true; data: Change } | { success: false; issues: readonly z.core.$ZodIssue[] } | undefined {
+  const kind = typeof item === 'object' && item !== null && !Array.isArray(item) ? (item as { kind?: unknown }).kind : undefined;
+  if (typeof kind !== 'string') {
+    const parsed = anyChange.safeParse(item);
+    return parsed.success ? undefined : { success: false, issues: parsed.error.issues };
+  }
+  const check = changeChecks.get(kind);
+  if (!check) return undefined;
+  const read = check.read?.(item) ?? ASK_ZOD;
+  if (read !== ASK_ZOD) return { success: true, data: read as Change };
+  const parsed = check.schema.safeParse(item);
+  return parsed.success ? { success: true, data: parsed.data as Change } : { success: false, issues: parsed.error.issues };
+}
 
 /**
  * A pull page. A kind this version does not know yet is left out (a newer app will pull it);
@@ -77,14 +107,13 @@ const changeSchemas = new Map<string, z.ZodType>([
  * other server trouble rather than stored half-understood.
  */
 export const pullPageSchema = z.object({
-  changes: z.array(z.looseObject({ kind: z.string() })).transform((items, context) => {
+  changes: z.array(z.unknown()).transform((items, context) => {
     const known: Change[] = [];
     items.forEach((item, index) => {
-      const schema = changeSchemas.get(item.kind);
-      if (!schema) return;
-      const parsed = schema.safeParse(item);
-      if (parsed.success) known.push(parsed.data as Change);
-      else for (const issue of parsed.error.issues) context.addIssue({ code: 'custom', message: issue.message, path: [index, ...issue.path] });
+      const read = readChange(item);
+      if (!read) return;
+      if (read.success) known.push(read.data);
+      else for (const issue of read.issues) context.addIssue({ code: 'custom', message: issue.message, path: [index, ...issue.path] });
     });
     return known;
   }),

@@ -8,7 +8,7 @@ import type { LocalDb } from './db';
 import { rematerializeDoc } from './docs';
 import { newId } from './ids';
 import { outboxItem, refreshRecordState } from './outbox';
-import { contentOf, RECORD_KINDS, tableOf, type RecordContents, type RecordKind } from './records';
+import { contentOf, RECORD_KINDS, serverCopyOf, tableOf, type RecordContents, type RecordKind } from './records';
 import type { EntryContent, StatementCheckContent, LocalEntry, LocalStatementCheck, LocalRecord, MtdQuarters, ProfilePatch, TaxRegion, Theme } from './types';
 
 /** Creates (no id) or edits a record of any synced kind. Returns the stored record. */
@@ -69,7 +69,8 @@ async function putRecord<K extends RecordKind>(db: LocalDb, kind: K, content: Re
     updatedAt: now,
     deleted: 0,
     syncState: 'pending',
-    server: existing?.server ?? null,
+    // The content changes here, so a version alone no longer stands for the server's copy.
+    server: existing ? serverCopyOf(kind, existing) : null,
   } as LocalRecord<RecordContents[K]>;
   await table.put(record);
   await db.outbox.add(outboxItem(RECORD_KINDS[kind].put, record.id, { id: record.id, ...fields }));
@@ -119,7 +120,9 @@ export async function undoDelete<K extends RecordKind>(
     if (!last || last.name !== RECORD_KINDS[kind].remove) return false;
     await db.outbox.delete(last.seq!);
     const current = await table.get(before.id);
-    await table.put({ ...(current ?? before), ...contentOf(kind, before), deleted: 0 });
+    const record = current ?? before;
+    // `before`'s content goes back: the server's copy is kept whole in case it differs from it.
+    await table.put({ ...record, ...contentOf(kind, before), deleted: 0, server: serverCopyOf(kind, record) });
     await refreshRecordState(db, before.id);
     return true;
   });

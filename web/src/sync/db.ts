@@ -190,12 +190,15 @@ async function fillDeductionPurpose(tx: Transaction): Promise<void> {
   await tx.table('deductions').toCollection().modify(fillMissing({ purpose: null, vehicleId: null }));
 }
 
-/** Sets each field a record (and the server copy it keeps for discards) does not have yet. */
+/**
+ * Sets each field a record (and the server copy it keeps for discards) does not have yet. A
+ * server copy stored as a version alone is the record's own content, so it gains them with it.
+ */
 function fillMissing(fields: object) {
   return (record: Record<string, unknown>) => {
-    for (const target of [record, record.server as Record<string, unknown> | null]) {
-      if (!target) continue;
-      for (const [field, value] of Object.entries(fields)) if (!(field in target)) target[field] = value;
+    for (const target of [record, record.server]) {
+      if (target === null || typeof target !== 'object') continue;
+      for (const [field, value] of Object.entries(fields)) if (!(field in target)) (target as Record<string, unknown>)[field] = value;
     }
   };
 }

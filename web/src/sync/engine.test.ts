@@ -1,5 +1,5 @@
 import { DEFAULT_COURIER, entryFieldsBeforeCouriers } from './default-courier';
-import { recordKindOf } from './records';
+import { recordKindOf, serverCopyOf } from './records';
 import { makeStatementCheckContent, TEST_USER_ID } from '@/testing/sync-handle';
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -133,7 +133,7 @@ describe('SyncEngine', () => {
     expect(await db.outbox.count()).toBe(0);
     const synced = await db.entries.get(entry.id);
     expect(synced?.syncState).toBe('synced');
-    expect(synced?.server).toMatchObject({ stops: 120, version: 1 });
+    expect(serverCopyOf('entry', synced!)).toMatchObject({ stops: 120, version: 1 });
     expect(statuses.map((s) => s.state)).toEqual(['synced', 'syncing', 'synced']);
     expect(await db.getMeta('cursor', 0)).toBe(1);
   });
@@ -515,7 +515,7 @@ describe('SyncEngine', () => {
     const sync = engine();
     const check = await saveStatementCheck(db, statement(120_00));
     expect(await sync.sync()).toBe(true);
-    expect((await db.invoices.get(check.id))?.server).toMatchObject({ paid: 120_00, version: 1 });
+    expect(serverCopyOf('invoice', (await db.invoices.get(check.id))!)).toMatchObject({ paid: 120_00, version: 1 });
 
     const other = new LocalDb(`test-other-${Math.random()}`, crypto.randomUUID());
     const otherSync = new SyncEngine({ db: other, api: server, isOnline: () => true, setTimer: () => 0 as unknown as ReturnType<typeof setTimeout>, clearTimer: () => undefined });

@@ -1,7 +1,7 @@
 // How a pulled change meets the device's copy. Mirrors crates/domain/src/merge.rs: the server
 // order is the truth, a delete wins, and a local change not yet pushed is kept (it reaches the
 // server later, so it will win there too, unless the record was deleted).
-import { contentOf, type RecordContents, type RecordKind } from './records';
+import { contentOf, serverVersionOf, type RecordContents, type RecordKind } from './records';
 import type { LocalRecord, ServerCopyOf } from './types';
 
 export type MergeOutcome<C> =
@@ -23,7 +23,8 @@ export function mergeRemote<K extends RecordKind>(
   change: RecordChange<RecordContents[K]>,
   hasPendingLocal: boolean,
 ): MergeOutcome<RecordContents[K]> {
-  if (local?.server && local.server.version >= change.version) return { kind: 'skip' };
+  const known = local ? serverVersionOf(local) : null;
+  if (known !== null && known >= change.version) return { kind: 'skip' };
   if (change.deleted) {
     // A tombstone for a record this device never had keeps no content: it only has to stop
     // a late local edit from bringing the record back.
@@ -36,8 +37,8 @@ export function mergeRemote<K extends RecordKind>(
   const data = change.data;
   if (!data) return { kind: 'skip' };
   const content = contentOf(recordKind, data);
-  const server = { ...content, version: change.version };
-  if (hasPendingLocal && local) return { kind: 'keep-local', server };
+  // The device's content differs from this copy until its own change reaches the server.
+  if (hasPendingLocal && local) return { kind: 'keep-local', server: { ...content, version: change.version } };
   return {
     kind: 'write',
     record: {
@@ -47,7 +48,8 @@ export function mergeRemote<K extends RecordKind>(
       updatedAt: data.updatedAt,
       deleted: 0,
       syncState: 'synced',
-      server,
+      // The server's copy is this content: its version stands for it (LocalRecord's `server`).
+      server: change.version,
     },
   };
 }

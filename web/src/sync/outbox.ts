@@ -4,7 +4,7 @@
 import type { LocalDb } from './db';
 import { acknowledgeDoc, isDocRecord, rematerializeDoc } from './docs';
 import { newId } from './ids';
-import { contentOf, RECORD_KINDS, recordKindOf, recordKinds, tableOf, type RecordContents } from './records';
+import { contentOf, RECORD_KINDS, recordKindOf, recordKinds, serverCopyOf, serverVersionOf, tableOf, type RecordContents } from './records';
 import type { MutationName, MutationResult, OutboxItem } from './types';
 
 /** After this many failed attempts an item is parked for the user to Retry or Discard. */
@@ -72,7 +72,7 @@ async function rememberServerCopy(db: LocalDb, item: OutboxItem): Promise<void> 
     return;
   }
   const content = contentOf(kind, item.args as unknown as RecordContents[typeof kind]);
-  await table.update(record.id, { server: { ...content, version: record.server?.version ?? 0 } });
+  await table.update(record.id, { server: { ...content, version: serverVersionOf(record) ?? 0 } });
 }
 
 /** A push that failed as a whole: each item counts one attempt, and is parked at MAX_ATTEMPTS. */
@@ -128,9 +128,11 @@ export async function discardParked(db: LocalDb, seq: number): Promise<void> {
       await refreshRecordState(db, item.recordId);
       return;
     }
-    if (record.server) {
-      const { version: _version, ...content } = record.server;
-      await table.put({ ...record, ...content, deleted: 0, syncState: 'synced' });
+    const server = serverCopyOf(kind, record);
+    if (server) {
+      const { version, ...content } = server;
+      // Back to the server's content, which the version alone now stands for.
+      await table.put({ ...record, ...content, deleted: 0, syncState: 'synced', server: version });
     } else {
       await table.delete(record.id);
     }

@@ -9,7 +9,7 @@ import { receiptPath } from '../lib/paths';
 import { saveRecord } from './commands';
 import type { LocalDb } from './db';
 import type { ExpenseContent, LocalExpense, LocalRecord, ReceiptPhoto } from './types';
-import type { RecordContents, RecordKind } from './records';
+import { serverCopyOf, type RecordContents, type RecordKind } from './records';
 import { BOUNDS } from './contract.generated';
 
 /** The contract's bound: an expense lists at most this many photos. */
@@ -188,13 +188,15 @@ export async function retryReceipt(db: LocalDb, id: string): Promise<void> {
 export async function dropUnneededCopies(db: LocalDb): Promise<number> {
   return db.transaction('rw', db.expenses, db.evidence, db.receiptPhotos, async () => {
     const needed = new Set<string>();
-    const note = <C>(record: LocalRecord<C>, names: (content: C) => readonly string[]) => {
+    const note = <K extends PhotoHolderKind>(kind: K, record: LocalRecord<RecordContents[K]>) => {
+      const names = PHOTO_HOLDERS[kind] as (content: RecordContents[K]) => readonly string[];
       const unacknowledged = record.syncState !== 'synced';
       if (record.deleted === 0 || unacknowledged) for (const id of names(record)) needed.add(id);
-      if (unacknowledged && record.server) for (const id of names(record.server)) needed.add(id);
+      const server = unacknowledged ? serverCopyOf(kind, record) : null;
+      if (server) for (const id of names(server)) needed.add(id);
     };
-    await db.expenses.each((expense) => note(expense, PHOTO_HOLDERS.expense));
-    await db.evidence.each((item) => note(item, PHOTO_HOLDERS.evidence));
+    await db.expenses.each((expense) => note('expense', expense));
+    await db.evidence.each((item) => note('evidence', item));
     const drop: string[] = [];
     await db.receiptPhotos.each((photo) => {
       if (!isWaiting(photo) && !needed.has(photo.id)) drop.push(photo.id);

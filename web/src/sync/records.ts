@@ -7,7 +7,7 @@ import type { Table } from 'dexie';
 import type { z } from '../lib/zod';
 import { CONTENT_SCHEMAS, KIND_NAMES, MUTATIONS, type GeneratedContents } from './contract.generated';
 import type { LocalDb } from './db';
-import type { LocalRecord, MutationName } from './types';
+import type { LocalRecord, MutationName, ServerCopyOf } from './types';
 
 /** Each kind's content (generated from the Rust domain: contract.generated.ts). */
 export type RecordContents = GeneratedContents;
@@ -74,6 +74,29 @@ export function contentOf<K extends RecordKind>(kind: K, source: RecordContents[
   const content = {} as RecordContents[K];
   for (const field of Object.keys(RECORD_KINDS[kind].content.shape) as (keyof RecordContents[K])[]) content[field] = source[field];
   return content;
+}
+
+/**
+ * The server's last confirmed copy of a record, or null when the server has no live copy. The one
+ * reader of `server` (see LocalRecord): a stored version number stands for the record's own
+ * content at that version, and older databases hold full copies, which read as they are.
+ */
+export function serverCopyOf<K extends RecordKind>(kind: K, record: LocalRecord<RecordContents[K]>): ServerCopyOf<RecordContents[K]> | null {
+  const { server } = record;
+  if (server === null || server === undefined) return null;
+  return typeof server === 'number' ? { ...contentOf(kind, record), version: server } : server;
+}
+
+/** The version of the server's last confirmed copy, or null when it has no live copy. */
+export function serverVersionOf(record: Pick<LocalRecord<unknown>, 'server'>): number | null {
+  const { server } = record;
+  if (server === null || server === undefined) return null;
+  return typeof server === 'number' ? server : server.version;
+}
+
+/** Whether the server holds a live copy of the record (it was pulled or acknowledged, and not deleted there). */
+export function isOnServer(record: Pick<LocalRecord<unknown>, 'server'>): boolean {
+  return serverVersionOf(record) !== null;
 }
 
 export function tableOf<K extends RecordKind>(db: LocalDb, kind: K): RecordTable<K> {

@@ -64,7 +64,13 @@ export type LocalRecord<C> = C & {
   /** 1 for a tombstone (numbers index in IndexedDB; booleans do not). */
   deleted: 0 | 1;
   syncState: RecordSyncState;
-  server: ServerCopyOf<C> | null;
+  /**
+   * What the server last confirmed: null when it has no live copy (never had one, or deleted it);
+   * a version number when it is this record's own content at that version (a pulled record not
+   * changed here since: stored once, not twice, as a first sync stores years of them, issue 30);
+   * else its full copy. Read it through records.ts (serverCopyOf, serverVersionOf), never directly.
+   */
+  server: ServerCopyOf<C> | number | null;
 };
 
 export type LocalEntry = LocalRecord<EntryContent>;

@@ -15,7 +15,7 @@ export interface EvidenceRecord extends EvidenceContent {
   /** When the server first stored it (RFC 3339); the device's own time until it has synced. */
   createdAt: string;
   deleted?: 0 | 1;
-  /** The server's copy once it has one: only then is `createdAt` the server's. */
+  /** The server's copy (or its version: sync/types.ts LocalRecord) once it has one: only then is `createdAt` the server's. */
   server?: unknown;
 }
 

@@ -16,6 +16,7 @@ import { useSyncHandle } from '@/lib/sync-react/use-sync';
 import { useObjectUrl } from '@/lib/use-object-url';
 import type { EvidenceType, PhotoPurpose } from '@/sync/contract.generated';
 import { newId } from '@/sync/ids';
+import { isOnServer } from '@/sync/records';
 import type { NewReceipt } from '@/sync/receipts';
 import type { LocalEvidence } from '@/sync/types';
 import { deleteEvidence, saveEvidence } from './commands';
@@ -72,7 +73,7 @@ function EvidenceRow({ item }: { item: LocalEvidence }) {
   const handle = useSyncHandle();
   // Only a record as the server last sent it carries the server's first-stored time (until then
   // `createdAt` is this device's own).
-  const stored = item.server && item.syncState === 'synced' ? `stored on the server ${when(item.createdAt)}` : 'not on the server yet';
+  const stored = isOnServer(item) && item.syncState === 'synced' ? `stored on the server ${when(item.createdAt)}` : 'not on the server yet';
   return (
     <li className={styles.item}>
       {item.photoId ? <EvidencePhoto id={item.photoId} holderId={item.id} name={evidenceWords(item)} /> : null}

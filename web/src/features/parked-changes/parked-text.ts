@@ -1,7 +1,7 @@
 import { formatPence, formatShortDate } from '@/lib/format';
 import { FIRST_CARD_FROM } from '@/core/pay/pay';
 import { WORDS } from '@/sync/contract.generated';
-import type { RecordContents, RecordKind } from '@/sync/records';
+import { isOnServer, type RecordContents, type RecordKind } from '@/sync/records';
 import type { ParkedChange } from './use-parked-changes';
 
 /**
@@ -72,7 +72,7 @@ export function describeChange({ item, target }: ParkedChange): string {
     return about ? `Deleting the ${words.noun}${about}` : `Deleting ${words.one}`;
   }
   const args = { ...stored, ...item.args };
-  const what = target.record?.server ? `Changes to the ${words.noun}` : `New ${words.noun}`;
+  const what = target.record && isOnServer(target.record) ? `Changes to the ${words.noun}` : `New ${words.noun}`;
   return `${what}${words.about(args)}${words.figures(item.args)}`;
 }
 
@@ -82,7 +82,7 @@ export function discardWarning({ item, target }: ParkedChange): string {
   if (item.name.endsWith('.delete')) {
     return `The ${noun} will come back as the server has it, and will not be deleted.`;
   }
-  return target.record?.server
+  return target.record && isOnServer(target.record)
     ? `What you typed will be lost: the ${noun} goes back to what the server has.`
     : `What you typed will be lost: this ${noun} is only on this device and will be removed.`;
 }

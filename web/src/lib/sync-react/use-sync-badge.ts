@@ -15,8 +15,8 @@ export const BADGE_HIDE_AFTER_SYNCED_MS = 3_000;
  */
 export function announces(previous: SyncStatus, next: SyncStatus, settled: SyncStatus['state']): boolean {
   if (next.state === 'syncing' && next.byDriver === true && previous.state !== 'syncing') return true;
-  // A pull of thousands of records (a first sync) says how far it has got: the screens fill as
-  // it goes, and the driver should know more is coming.
+  // A pull of thousands of records (a first sync) says how far it has got: the screens fill
+  // once it stores them, and the driver should know they are coming.
   if (next.state === 'syncing' && next.pulled !== undefined && !(previous.state === 'syncing' && previous.pulled !== undefined)) return true;
   if (previous.state === next.state) {
     return next.state === 'pending' && previous.state === 'pending' && next.count !== previous.count;
