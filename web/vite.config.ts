@@ -97,9 +97,9 @@ function chunkGroups(graph: ModuleGraph) {
 // Higher priority first: a group takes its modules before a lower one can pull them in as
 // dependencies of its own.
 const CHUNK_GROUPS = [
-  { name: (id: string, graph: ModuleGraph) => (chunkGroups(graph).initial.has(id) ? 'index' : null), priority: 3 },
-  { name: (id: string, graph: ModuleGraph) => (chunkGroups(graph).shared.has(id) ? 'shared' : null), priority: 2 },
-  { name: (id: string, graph: ModuleGraph) => (chunkGroups(graph).signedIn.has(id) ? 'signed-in' : null), priority: 1 },
+  { name: (id: string, graph: ModuleGraph) => (chunkGroups(graph).initial.has(id) ? 'index' : null), debugName: 'index', priority: 3 },
+  { name: (id: string, graph: ModuleGraph) => (chunkGroups(graph).shared.has(id) ? 'shared' : null), debugName: 'shared', priority: 2 },
+  { name: (id: string, graph: ModuleGraph) => (chunkGroups(graph).signedIn.has(id) ? 'signed-in' : null), debugName: 'signed-in', priority: 1 },
 ];
 
 export default defineConfig({
