@@ -26,6 +26,8 @@ const UNLIMITED: &[(&str, &str)] = &[
     ("GUEST_RATE_LIMIT_PER_HOUR", "1000000"),
     ("PUSH_MUTATIONS_PER_MINUTE", "1000000000"),
     ("MAX_RECORDS_PER_USER", "100000000"),
+    // A fast machine pushes more than the default 50,000 replay records per user in one round.
+    ("MAX_REPLAY_RECORDS_PER_USER", "100000000"),
     ("MAX_CONNECTIONS_PER_IP", "2048"),
 ];
 
