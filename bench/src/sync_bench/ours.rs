@@ -29,6 +29,8 @@ const UNLIMITED: &[(&str, &str)] = &[
     // A fast machine pushes more than the default 50,000 replay records per user in one round.
     ("MAX_REPLAY_RECORDS_PER_USER", "100000000"),
     ("MAX_CONNECTIONS_PER_IP", "2048"),
+    // The 500 idle streams all come from loopback: past the default share of one address.
+    ("EVENT_STREAMS_PER_IP", "2048"),
 ];
 
 /// Starts `binary` on SQLite (synchronous=FULL, the default), or on PostgreSQL with
