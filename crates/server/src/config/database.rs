@@ -25,13 +25,12 @@ pub struct DatabaseConfig {
     )]
     pub sqlite_synchronous: String,
 
-    /// SQLite page cache of the writing connection, in MB. Default: a 64th of the machine's
-    /// memory, between 8 and 64 MB.
+    /// SQLite page cache of the writing connection, in MB. Default: SQLite's own, 2 MB.
     #[arg(long, env = "SQLITE_CACHE_MB", global = true)]
     pub sqlite_cache_mb: Option<u32>,
 
-    /// SQLite memory-mapped reads, in MB of the database file (0: off). Default: an eighth of
-    /// the machine's memory, at most 1024 MB.
+    /// SQLite memory-mapped reads, in MB of the database file (0: off). Default: off, as in
+    /// SQLite.
     #[arg(long, env = "SQLITE_MMAP_MB", global = true)]
     pub sqlite_mmap_mb: Option<u32>,
 }

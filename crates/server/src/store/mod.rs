@@ -91,7 +91,6 @@ pub async fn open(config: &Config) -> anyhow::Result<DynStore> {
             let memory = sqlite::Memory::sized(
                 config.database.sqlite_cache_mb,
                 config.database.sqlite_mmap_mb,
-                sqlite::memory_machine_mb(),
             );
             let store = sqlite::SqliteStore::open_with(&path, synchronous, memory).await?;
             Ok(Arc::new(store))

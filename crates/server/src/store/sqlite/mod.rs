@@ -22,7 +22,7 @@ use rusqlite::{Connection, ErrorCode, OpenFlags, params};
 
 // sync.rs reads the profile row with it.
 use self::accounts::user_from_row;
-pub use self::memory::{Memory, machine_mb as memory_machine_mb};
+pub use self::memory::Memory;
 use self::{readers::Readers, writer::Writer};
 use super::{
     StoreError,
@@ -61,7 +61,7 @@ impl SqliteStore {
     /// Opens (and migrates) the database with the page cache and memory map sized for this
     /// machine.
     pub async fn open(path: &Path, synchronous: Synchronous) -> anyhow::Result<SqliteStore> {
-        Self::open_with(path, synchronous, Memory::for_machine()).await
+        Self::open_with(path, synchronous, Memory::defaults()).await
     }
 
     pub async fn open_with(
