@@ -156,6 +156,8 @@ describe('accessibility (axe-core)', () => {
     await page.getByRole('button', { name: 'Add vehicle' }).click();
     await page.getByRole('form', { name: 'Add a vehicle' }).getByLabel('Name').fill('Transit');
     await page.getByRole('form', { name: 'Add a vehicle' }).getByRole('button', { name: 'Add vehicle' }).click();
+    // The next step is a page load: it must not cut the device off before it has written the van.
+    await page.getByRole('region', { name: 'Vehicles' }).getByText('Transit').waitFor();
     await open(page, '/app/spending?view=fuel', 'Spending');
     for (const [litres, cost, odometer] of [['45.67', '68.45', '42130'], ['40', '60', '42530']] as const) {
       await page.getByRole('button', { name: 'Log a fill' }).click();
