@@ -112,6 +112,26 @@ export async function waitMark(page: Page, mark: string, timeout = 120_000): Pro
   }
 }
 
+/**
+ * After a first sync, waits until it is "synced" and the dashboard has drawn what it stored (the
+ * screens read and draw the records once the sync has stored them): `drawn` is the screen's last
+ * change before it stays still for QUIET_MS, or the sync's end when the screen drew everything
+ * before it. Both in wall-clock time (the page's Date.now).
+ */
+export async function waitDrawn(page: Page): Promise<{ synced: number; drawn: number }> {
+  await waitMark(page, 'synced');
+  const quiet = await page.waitForFunction(
+    (quiet) => {
+      const at = (window as unknown as { __benchAt: Record<string, number> }).__benchAt;
+      return Date.now() - Math.max(at.synced!, at.drawn ?? 0) > quiet && at;
+    },
+    QUIET_MS,
+    { polling: 100, timeout: 120_000 },
+  );
+  const { synced, drawn } = (await quiet.jsonValue()) as Record<string, number>;
+  return { synced: synced!, drawn: Math.max(synced!, drawn ?? 0) };
+}
+
 interface TraceEvent {
   name: string;
   ph: string;
@@ -256,22 +276,10 @@ async function round(browser: Browser, build: Build, account: Account): Promise<
     // Wall-clock (page's Date.now), in case signing in loads a new document.
     const pressed = await page.evaluate(() => Date.now());
     await page.getByRole('button', { name: 'Login', exact: true }).click();
-    await waitMark(page, 'synced');
-    // Drawn: synced, and the dashboard showing what it stored (the screens read and draw the
-    // records once the sync has stored them): the last change of the screen before it stays
-    // still for QUIET_MS, or the sync's end when the screen drew everything before it.
-    const quiet = await page.waitForFunction(
-      (quiet) => {
-        const at = (window as unknown as { __benchAt: Record<string, number> }).__benchAt;
-        return Date.now() - Math.max(at.synced!, at.drawn ?? 0) > quiet && at;
-      },
-      QUIET_MS,
-      { polling: 100, timeout: 120_000 },
-    );
-    const { synced, drawn } = (await quiet.jsonValue()) as Record<string, number>;
+    const { synced, drawn } = await waitDrawn(page);
     if (!SCREENS_ONLY) {
-      figures['first sync'] = synced! - pressed;
-      figures['first sync drawn'] = Math.max(synced!, drawn ?? 0) - pressed;
+      figures['first sync'] = synced - pressed;
+      figures['first sync drawn'] = drawn - pressed;
     }
     if (FIRST_SYNC_ONLY) return figures;
     await page.evaluate(async () => {
