@@ -343,9 +343,12 @@ export class SyncEngine {
    */
   private async applyPages(pages: readonly PullPage[], last: boolean): Promise<SyncStatus | null> {
     const cursor = pages.at(-1)!.cursor;
-    return this.db.transaction('rw', this.db.syncTables, async () => {
+    // Most cycles bring nothing (every start, the 30 s pull): their transaction then locks only
+    // what it writes, not every record table, whose reads by the screens would wait for it.
+    const changed = pages.some((page) => page.changes.length > 0);
+    return this.db.transaction('rw', changed ? this.db.syncTables : [this.db.meta, this.db.outbox], async () => {
       // Records with unsent changes, read once per transaction rather than once per change.
-      const unsent = new Set((await this.db.outbox.orderBy('recordId').uniqueKeys()) as string[]);
+      const unsent = changed ? new Set((await this.db.outbox.orderBy('recordId').uniqueKeys()) as string[]) : new Set<string>();
       const byKind = new Map<string, Change[]>();
       const docs: Change[] = [];
       for (const page of pages) {
