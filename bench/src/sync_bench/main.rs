@@ -4,7 +4,8 @@
 //!
 //! `sync-bench --binary target/release/delivery-tracker [--rounds 6] [--seconds 2]`
 //! (`--compare OLD_BINARY`: only the push and pull figures, that build against `--binary`; see
-//! compare.rs; with `--only grown`, the grown-database figures with OLD_BINARY as one more side)
+//! compare.rs; with `--only grown`, the grown-database figures with OLD_BINARY as one more side;
+//! `--only postgres`: only the PostgreSQL figures, grown and fresh, with OLD_BINARY likewise)
 //!
 //! Every round starts our release binary (SQLite, synchronous=FULL) and PocketBase on fresh
 //! directories and measures, in order: memory idle and after 64 sign-ups, pushes beside the
@@ -44,8 +45,17 @@ struct Args {
     rounds: usize,
     run_for: Duration,
     compare: Option<PathBuf>,
-    /// `--only grown`: only the grown-database figures (a quick look at a lever).
-    only_grown: bool,
+    /// `--only grown|postgres`: a quick look at a lever.
+    only: Only,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Only {
+    Everything,
+    /// The grown-database figures, SQLite and PostgreSQL.
+    Grown,
+    /// The PostgreSQL figures, grown and fresh.
+    Postgres,
 }
 
 fn parse_args() -> Args {
@@ -54,7 +64,7 @@ fn parse_args() -> Args {
         rounds: 6,
         run_for: Duration::from_secs(2),
         compare: None,
-        only_grown: false,
+        only: Only::Everything,
     };
     let mut given = std::env::args().skip(1);
     while let Some(flag) = given.next() {
@@ -66,7 +76,8 @@ fn parse_args() -> Args {
             "--rounds" => args.rounds = value.parse().expect("--rounds N"),
             "--seconds" => args.run_for = Duration::from_secs(value.parse().expect("--seconds N")),
             "--compare" => args.compare = Some(value.into()),
-            "--only" if value == "grown" => args.only_grown = true,
+            "--only" if value == "grown" => args.only = Only::Grown,
+            "--only" if value == "postgres" => args.only = Only::Postgres,
             other => panic!("unknown argument {other}"),
         }
     }
@@ -85,7 +96,7 @@ fn rss_mb(pid: u32) -> f64 {
 #[tokio::main]
 async fn main() {
     let args = parse_args();
-    if let Some(old) = args.compare.as_ref().filter(|_| !args.only_grown) {
+    if let Some(old) = args.compare.as_ref().filter(|_| args.only == Only::Everything) {
         compare::run(&args.binary, old, args.rounds, args.run_for).await;
         return;
     }
@@ -123,14 +134,18 @@ async fn main() {
         println!("\n## Round {} of {}", round + 1, args.rounds);
         // A/B order alternates, so drift over the run (heat, other load) falls on both sides.
         let ours_first = round % 2 == 0;
-        grown_round(&args, round, &seed, size, &mut table).await;
+        if args.only != Only::Postgres {
+            grown_round(&args, round, &seed, size, &mut table).await;
+        }
         if let (Some((url, pgbench)), Some(pg_seed)) = (&postgres, &pg_seed) {
             grown_postgres_round(&args, round, url, pgbench, pg_seed, &mut table).await;
         }
-        if args.only_grown {
+        if args.only == Only::Grown {
             continue;
         }
-        sqlite_round(&args, ours_first, pocketbase.as_deref(), &mut table).await;
+        if args.only != Only::Postgres {
+            sqlite_round(&args, ours_first, pocketbase.as_deref(), &mut table).await;
+        }
         if let Some((url, pgbench)) = &postgres {
             postgres_round(&args, ours_first, url, pgbench, &mut table).await;
         }
