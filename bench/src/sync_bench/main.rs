@@ -725,42 +725,57 @@ async fn grown_postgres_round(
     for ids in [Ids::TimeOrdered, Ids::Random] {
         for batch in [1usize, 10] {
             let ours = grown_postgres_rate(&args.binary, url, seed, batch, ids, run_for);
-            let theirs = async {
+            let reference = |way| {
                 let (pgbench, url, seed, content) = (
                     pgbench.to_owned(),
                     url.to_owned(),
                     seed.to_owned(),
                     content.clone(),
                 );
-                tokio::task::spawn_blocking(move || {
-                    let copy = postgres::copy_database(&url, &seed);
-                    let copy_url = postgres::with_database(&url, &copy);
-                    postgres::add_pgbench_users(&copy_url, 16);
-                    let rate = postgres::pgbench_rate(
-                        &pgbench,
-                        &copy_url,
-                        "public",
-                        16,
-                        batch,
-                        run_for.as_secs().max(1),
-                        &content,
-                        ids,
-                    );
-                    postgres::drop_database(&url, &copy);
-                    rate.unwrap_or(f64::NAN)
-                })
-                .await
-                .unwrap()
+                async move {
+                    tokio::task::spawn_blocking(move || {
+                        let copy = postgres::copy_database(&url, &seed);
+                        let copy_url = postgres::with_database(&url, &copy);
+                        postgres::add_pgbench_users(&copy_url, 16);
+                        let rate = postgres::pgbench_rate(
+                            &pgbench,
+                            &copy_url,
+                            "public",
+                            16,
+                            batch,
+                            run_for.as_secs().max(1),
+                            &content,
+                            ids,
+                            way,
+                        );
+                        postgres::drop_database(&url, &copy);
+                        rate.unwrap_or(f64::NAN)
+                    })
+                    .await
+                    .unwrap()
+                }
             };
+            let theirs = reference(postgres::Script::StepByStep);
             let (ours, theirs) = interleaved(round.is_multiple_of(2), ours, theirs).await;
+            let pipelined = reference(postgres::Script::Pipelined).await;
             let old = match &args.compare {
                 Some(old) => Some(grown_postgres_rate(old, url, seed, batch, ids, run_for).await),
                 None => None,
             };
             println!(
-                "    (grown PostgreSQL, {}, batch {batch}, 16 connections: ours {ours:.0}/s, pgbench {theirs:.0}/s{})",
+                "    (grown PostgreSQL, {}, batch {batch}, 16 connections: ours {ours:.0}/s, pgbench {theirs:.0}/s, pipelined {pipelined:.0}/s{})",
                 ids.label(),
                 old.map_or(String::new(), |old| format!(", old build {old:.0}/s"))
+            );
+            table.record(
+                &format!(
+                    "Grown PostgreSQL push batch {batch} (16 conn, {}): ours / pgbench pipelined",
+                    ids.label()
+                ),
+                "pgbench -M prepared, same statements in our two round trips, same copy",
+                Target::None,
+                Unit::Ratio,
+                ours / pipelined,
             );
             if let Some(old) = old {
                 table.record(
@@ -845,6 +860,7 @@ async fn postgres_round(
                         run_for.as_secs().max(1),
                         &content,
                         Ids::TimeOrdered,
+                        postgres::Script::StepByStep,
                     )
                 })
                 .await
