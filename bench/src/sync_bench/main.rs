@@ -96,7 +96,11 @@ fn rss_mb(pid: u32) -> f64 {
 #[tokio::main]
 async fn main() {
     let args = parse_args();
-    if let Some(old) = args.compare.as_ref().filter(|_| args.only == Only::Everything) {
+    if let Some(old) = args
+        .compare
+        .as_ref()
+        .filter(|_| args.only == Only::Everything)
+    {
         compare::run(&args.binary, old, args.rounds, args.run_for).await;
         return;
     }
@@ -217,10 +221,10 @@ async fn pocketbase_rate(
 }
 
 /// Runs `a` and `b` in the round's order; returns (a's, b's).
-async fn interleaved<A, B>(ours_first: bool, a: A, b: B) -> (f64, f64)
+async fn interleaved<A, B>(ours_first: bool, a: A, b: B) -> (A::Output, B::Output)
 where
-    A: std::future::Future<Output = f64>,
-    B: std::future::Future<Output = f64>,
+    A: std::future::Future,
+    B: std::future::Future,
 {
     if ours_first {
         let x = a.await;
@@ -756,16 +760,19 @@ async fn grown_postgres_round(
                 }
             };
             let theirs = reference(postgres::Script::StepByStep);
-            let (ours, theirs) = interleaved(round.is_multiple_of(2), ours, theirs).await;
+            let ((ours, ours_cpu), theirs) =
+                interleaved(round.is_multiple_of(2), ours, theirs).await;
             let pipelined = reference(postgres::Script::Pipelined).await;
             let old = match &args.compare {
                 Some(old) => Some(grown_postgres_rate(old, url, seed, batch, ids, run_for).await),
                 None => None,
             };
             println!(
-                "    (grown PostgreSQL, {}, batch {batch}, 16 connections: ours {ours:.0}/s, pgbench {theirs:.0}/s, pipelined {pipelined:.0}/s{})",
+                "    (grown PostgreSQL, {}, batch {batch}, 16 connections: ours {ours:.0}/s at {ours_cpu:.0} µs CPU a mutation, pgbench {theirs:.0}/s, pipelined {pipelined:.0}/s{})",
                 ids.label(),
-                old.map_or(String::new(), |old| format!(", old build {old:.0}/s"))
+                old.map_or(String::new(), |(old, old_cpu)| format!(
+                    ", old build {old:.0}/s at {old_cpu:.0} µs"
+                ))
             );
             table.record(
                 &format!(
@@ -777,7 +784,7 @@ async fn grown_postgres_round(
                 Unit::Ratio,
                 ours / pipelined,
             );
-            if let Some(old) = old {
+            if let Some((old, old_cpu)) = old {
                 table.record(
                     &format!(
                         "Grown PostgreSQL push batch {batch} (16 conn, {}): this build / the old build",
@@ -787,6 +794,16 @@ async fn grown_postgres_round(
                     Target::None,
                     Unit::Ratio,
                     ours / old,
+                );
+                table.record(
+                    &format!(
+                        "Grown PostgreSQL push batch {batch} (16 conn, {}): CPU a mutation, this build / the old build",
+                        ids.label()
+                    ),
+                    "--compare OLD, the server's and its PostgreSQL backends' user+system time",
+                    Target::None,
+                    Unit::Ratio,
+                    ours_cpu / old_cpu,
                 );
             }
             table.record(
@@ -803,7 +820,9 @@ async fn grown_postgres_round(
     }
 }
 
-/// `binary`'s push rate at 16 connections on a fresh copy of the grown PostgreSQL database.
+/// `binary`'s push rate at 16 connections on a fresh copy of the grown PostgreSQL database, and
+/// the CPU time per mutation of the server and of its PostgreSQL backends, in µs (a rate on a
+/// shared machine swings with the others' load; the CPU a mutation costs much less).
 async fn grown_postgres_rate(
     binary: &Path,
     url: &str,
@@ -811,15 +830,24 @@ async fn grown_postgres_rate(
     batch: usize,
     ids: Ids,
     run_for: Duration,
-) -> f64 {
+) -> (f64, f64) {
     let copy = postgres::copy_database(url, seed);
     let copy_url = postgres::with_database(url, &copy);
     let server = ours::start(binary, Some(&copy_url)).await;
     let users = with_couriers(&server.base, ours::guests(&server.base, 16).await).await;
+    let (server_before, backends_before) = (
+        proc_cpu_seconds(server.pid()),
+        postgres::backend_cpu(url, &copy),
+    );
     let rate = ours_rate_with(&server.base, &users, 16, batch, ids, run_for).await;
+    let backends: f64 = postgres::backend_cpu(url, &copy)
+        .iter()
+        .map(|(pid, cpu)| cpu - backends_before.get(pid).unwrap_or(&0.0))
+        .sum();
+    let cpu = proc_cpu_seconds(server.pid()) - server_before + backends;
     drop(server);
     postgres::drop_database(url, &copy);
-    rate
+    (rate, cpu * 1e6 / (rate * run_for.as_secs_f64()))
 }
 
 /// Our push rate on PostgreSQL against pgbench running the same statements, 16 connections.

@@ -164,7 +164,8 @@ fn script(batch: usize, content: &str, ids: Ids, way: Script) -> String {
             }
         }
     }
-    let lock = format!("SELECT change_seq, record_count FROM users WHERE id = {user} FOR UPDATE;\n");
+    let lock =
+        format!("SELECT change_seq, record_count FROM users WHERE id = {user} FOR UPDATE;\n");
     let counters = format!(
         "UPDATE users SET change_seq = change_seq + {batch}, record_count = record_count + {batch} WHERE id = {user};\n"
     );
@@ -354,6 +355,22 @@ pub fn drop_database(url: &str, name: &str) {
         None,
         &format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"),
     );
+}
+
+/// CPU seconds so far of each PostgreSQL backend connected to the database `name`, by pid.
+pub fn backend_cpu(url: &str, name: &str) -> std::collections::HashMap<u32, f64> {
+    let out = Command::new("psql")
+        .args([url, "-Atc"])
+        .arg(format!(
+            "SELECT pid FROM pg_stat_activity WHERE datname = '{name}'"
+        ))
+        .output()
+        .expect("psql");
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|pid| pid.trim().parse().ok())
+        .map(|pid| (pid, bench::served::proc_cpu_seconds(pid)))
+        .collect()
 }
 
 /// The users pgbench's script pushes as (`md5('u' || client_id)`), added to a grown copy.

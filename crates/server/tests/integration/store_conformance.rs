@@ -511,14 +511,21 @@ async fn accounts_racing_for_the_same_new_ids_each_get_them_once(backend: Backen
         };
         let reversed: Vec<Uuid> = ids.iter().rev().copied().collect();
         let pushes = [push_of(a.id, "a", &ids), push_of(b.id, "b", &reversed)];
-        let racers = [a.id, b.id].into_iter().zip(pushes.clone()).map(|(user, push)| {
-            let store = store.clone();
-            tokio::spawn(async move { store.push(user, push, 2_000, quota(1_000)).await })
-        });
+        let racers = [a.id, b.id]
+            .into_iter()
+            .zip(pushes.clone())
+            .map(|(user, push)| {
+                let store = store.clone();
+                tokio::spawn(async move { store.push(user, push, 2_000, quota(1_000)).await })
+            });
         let outcomes: Vec<_> = futures_util::future::join_all(racers)
             .await
             .into_iter()
-            .map(|outcome| outcome.unwrap().expect("a race is answered, never an error"))
+            .map(|outcome| {
+                outcome
+                    .unwrap()
+                    .expect("a race is answered, never an error")
+            })
             .collect();
         // Per id, in `ids` order: who got it.
         let applied = |outcome: &server::store::PushOutcome, reverse: bool| -> Vec<bool> {
@@ -537,7 +544,10 @@ async fn accounts_racing_for_the_same_new_ids_each_get_them_once(backend: Backen
         };
         let (got_a, got_b) = (applied(&outcomes[0], false), applied(&outcomes[1], true));
         for k in 0..ids.len() {
-            assert!(got_a[k] != got_b[k], "round {round}, id {k}: {got_a:?} {got_b:?}");
+            assert!(
+                got_a[k] != got_b[k],
+                "round {round}, id {k}: {got_a:?} {got_b:?}"
+            );
         }
         held[0] += got_a.iter().filter(|got| **got).count();
         held[1] += got_b.iter().filter(|got| **got).count();
@@ -550,16 +560,26 @@ async fn accounts_racing_for_the_same_new_ids_each_get_them_once(backend: Backen
     }
     for (user, held) in [a.id, b.id].into_iter().zip(held) {
         let page = store.pull(user, STARTER_RECORDS, 1_000).await.unwrap();
-        assert_eq!(page.changes.len(), held, "the entries the account was told it has");
+        assert_eq!(
+            page.changes.len(),
+            held,
+            "the entries the account was told it has"
+        );
         // Its records count matches: one more fits only with room for one more.
         let held = i64::try_from(held).unwrap() + STARTER_RECORDS;
         let next = vec![mutation(
             "after",
             MutationAction::put::<Entries>(&day_entry(user, Uuid::now_v7(), 1)),
         )];
-        let full = store.push(user, next.clone(), 4_000, quota(held)).await.unwrap();
+        let full = store
+            .push(user, next.clone(), 4_000, quota(held))
+            .await
+            .unwrap();
         assert_eq!(codes(&full), [Some("quota-exceeded")]);
-        let fits = store.push(user, next, 4_000, quota(held + 1)).await.unwrap();
+        let fits = store
+            .push(user, next, 4_000, quota(held + 1))
+            .await
+            .unwrap();
         assert_eq!(codes(&fits), [None]);
     }
 }

@@ -36,7 +36,9 @@ pub(super) fn applies_to(mutations: &[PreparedMutation]) -> bool {
     mutations.iter().all(|m| {
         matches!(
             m.action,
-            MutationAction::Put { .. } | MutationAction::Delete { .. } | MutationAction::Reject { .. }
+            MutationAction::Put { .. }
+                | MutationAction::Delete { .. }
+                | MutationAction::Reject { .. }
         )
     })
 }
@@ -134,7 +136,15 @@ pub(super) async fn push(
 ) -> StoreResult<PushOutcome> {
     let statements = Statements::of(conn.client()).await.map_err(db_err)?;
     conn.in_transaction = true;
-    let outcome = run(conn.client(), &statements, user_id, mutations, now_ms, quota).await;
+    let outcome = run(
+        conn.client(),
+        &statements,
+        user_id,
+        mutations,
+        now_ms,
+        quota,
+    )
+    .await;
     if outcome.is_err() {
         // After a COMMIT that was sent (and rolled back) this only warns: there is no
         // transaction left.
@@ -161,15 +171,9 @@ async fn run(
     let ids: Vec<Uuid> = named.iter().map(|(_, id)| *id).collect();
     // Polled together, so sent together; PostgreSQL runs them in this order, the reads after
     // the lock (each sees what the push before it committed).
-    let (by_user, by_answers, by_states): (
-        [&(dyn ToSql + Sync); 1],
-        [&(dyn ToSql + Sync); 2],
-        [&(dyn ToSql + Sync); 3],
-    ) = (
-        [&user_id],
-        [&user_id, &mutation_ids],
-        [&kinds, &ids, &user_id],
-    );
+    let by_user: [&(dyn ToSql + Sync); 1] = [&user_id];
+    let by_answers: [&(dyn ToSql + Sync); 2] = [&user_id, &mutation_ids];
+    let by_states: [&(dyn ToSql + Sync); 3] = [&kinds, &ids, &user_id];
     let (_, counters, answers, states) = futures_util::try_join!(
         client.execute(&s.begin, &[]),
         client.query_opt(&s.counters, &by_user),
@@ -280,23 +284,23 @@ impl Write {
         user_id: &'a Uuid,
     ) -> (&'a Statement, Vec<&'a (dyn ToSql + Sync)>) {
         match self {
-            Write::Insert(w) => (&s.insert, vec![
-                &w.kind, &w.id, user_id, &w.version, &w.content, &w.now_ms,
-            ]),
-            Write::Update(w) => (&s.update, vec![
-                &w.kind, &w.id, &w.content, &w.version, &w.now_ms,
-            ]),
+            Write::Insert(w) => (
+                &s.insert,
+                vec![&w.kind, &w.id, user_id, &w.version, &w.content, &w.now_ms],
+            ),
+            Write::Update(w) => (
+                &s.update,
+                vec![&w.kind, &w.id, &w.content, &w.version, &w.now_ms],
+            ),
             Write::Answer {
                 mutation_id,
                 answer,
                 now_ms,
             } => (&s.answer, vec![user_id, mutation_id, answer, now_ms]),
-            Write::Counters(c) => (&s.save_counters, vec![
-                user_id,
-                &c.seq,
-                &c.records,
-                &c.replays,
-            ]),
+            Write::Counters(c) => (
+                &s.save_counters,
+                vec![user_id, &c.seq, &c.records, &c.replays],
+            ),
         }
     }
 }
