@@ -768,7 +768,7 @@ async fn grown_postgres_round(
                 None => None,
             };
             println!(
-                "    (grown PostgreSQL, {}, batch {batch}, 16 connections: ours {ours:.0}/s at {ours_cpu:.0} µs CPU a mutation, pgbench {theirs:.0}/s, pipelined {pipelined:.0}/s{})",
+                "    (grown PostgreSQL, {}, batch {batch}, 16 connections: ours {ours:.0}/s at {ours_cpu}, pgbench {theirs:.0}/s, pipelined {pipelined:.0}/s{})",
                 ids.label(),
                 old.map_or(String::new(), |(old, old_cpu)| format!(
                     ", old build {old:.0}/s at {old_cpu:.0} µs"
@@ -803,7 +803,7 @@ async fn grown_postgres_round(
                     "--compare OLD, the server's and its PostgreSQL backends' user+system time",
                     Target::None,
                     Unit::Ratio,
-                    ours_cpu / old_cpu,
+                    ours_cpu.total() / old_cpu.total(),
                 );
             }
             table.record(
@@ -830,7 +830,7 @@ async fn grown_postgres_rate(
     batch: usize,
     ids: Ids,
     run_for: Duration,
-) -> (f64, f64) {
+) -> (f64, Cpu) {
     let copy = postgres::copy_database(url, seed);
     let copy_url = postgres::with_database(url, &copy);
     let server = ours::start(binary, Some(&copy_url)).await;
@@ -844,10 +844,39 @@ async fn grown_postgres_rate(
         .iter()
         .map(|(pid, cpu)| cpu - backends_before.get(pid).unwrap_or(&0.0))
         .sum();
-    let cpu = proc_cpu_seconds(server.pid()) - server_before + backends;
+    let per_mutation = 1e6 / (rate * run_for.as_secs_f64());
+    let cpu = Cpu {
+        server: (proc_cpu_seconds(server.pid()) - server_before) * per_mutation,
+        postgres: backends * per_mutation,
+    };
     drop(server);
     postgres::drop_database(url, &copy);
-    (rate, cpu * 1e6 / (rate * run_for.as_secs_f64()))
+    (rate, cpu)
+}
+
+/// CPU time a mutation took, µs.
+#[derive(Clone, Copy)]
+struct Cpu {
+    server: f64,
+    postgres: f64,
+}
+
+impl Cpu {
+    fn total(self) -> f64 {
+        self.server + self.postgres
+    }
+}
+
+impl std::fmt::Display for Cpu {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{:.0} µs CPU a mutation (server {:.0}, PostgreSQL {:.0})",
+            self.total(),
+            self.server,
+            self.postgres
+        )
+    }
 }
 
 /// Our push rate on PostgreSQL against pgbench running the same statements, 16 connections.
