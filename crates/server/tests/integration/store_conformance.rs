@@ -485,6 +485,43 @@ fn codes(outcome: &server::store::PushOutcome) -> Vec<Option<&str>> {
     outcome.results.iter().map(|r| r.code.as_deref()).collect()
 }
 
+/// One push that writes a new record, edits it and sends its first mutation again: the record
+/// ends in its last state at the edit's version, and the resend is a replay (PostgreSQL's
+/// pipelined push writes each record once, in its last state).
+async fn a_push_writes_one_record_twice_in_order(backend: Backend) {
+    let Some((store, _keep)) = store(backend).await else {
+        return;
+    };
+    let user = store
+        .create_user(account("twice@example.com"))
+        .await
+        .unwrap();
+    let id = Uuid::now_v7();
+    let put = |stops| MutationAction::put::<Entries>(&day_entry(user.id, id, stops));
+    let outcome = store
+        .push(
+            user.id,
+            vec![
+                mutation("first", put(3)),
+                mutation("edit", put(4)),
+                mutation("first", put(5)),
+            ],
+            2_000,
+            quota(100),
+        )
+        .await
+        .unwrap();
+    assert_eq!(codes(&outcome), [None, None, None]);
+    assert_eq!(outcome.cursor, STARTER_RECORDS + 2);
+    let page = store.pull(user.id, STARTER_RECORDS, 10).await.unwrap();
+    assert_eq!(page.changes.len(), 1);
+    assert_eq!(page.changes[0].version, STARTER_RECORDS + 2);
+    let Some(ChangeData::Entry(entry)) = &page.changes[0].data else {
+        panic!("{:?}", page.changes[0]);
+    };
+    assert_eq!(entry.content.stops, 4);
+}
+
 /// Two accounts push the same new record ids at the same moment, in opposite orders: each id
 /// goes to exactly one of them and the other is told `not-owner`, never an error; each account
 /// holds just the records it was told it has, and a replay of either push answers the same. On
@@ -2799,6 +2836,7 @@ on_both_backends!(
     sessions_and_cursors_are_read_in_batches,
     concurrent_writes_are_isolated,
     accounts_racing_for_the_same_new_ids_each_get_them_once,
+    a_push_writes_one_record_twice_in_order,
     photo_changes_move_the_change_cursor,
     statement_checks_round_trip_beside_entries,
     ping_answers,
