@@ -5,9 +5,8 @@
 //! 1. BEGIN, the user's row locked, the batch's replay records and the state of every record it
 //!    names (targets, references, agreements), pipelined: sent together, answered in order.
 //! 2. [`sync::push`] runs its plan on what was read, here in memory (the lock keeps this
-//!    user's rows as they were read), and its writes are kept: each record's last state, the
-//!    replay records, the counters. They are then written by one statement, pipelined with
-//!    COMMIT.
+//!    user's rows as they were read), and its writes are kept in order; then the writes, the
+//!    counters and COMMIT are pipelined.
 //!
 //! A statement that fails aborts the transaction, so the COMMIT after it rolls back: nothing is
 //! half written. Inserts here have no ON CONFLICT: a record id another account claimed since
@@ -19,10 +18,14 @@ use std::collections::HashMap;
 
 use anyhow::anyhow;
 use deadpool_postgres::Object;
+use futures_util::future::try_join_all;
 use tokio_postgres::{Statement, types::ToSql};
 use uuid::Uuid;
 
-use super::{db_err, sync::USER_COUNTERS_FOR_UPDATE};
+use super::{
+    db_err,
+    sync::{RECORD_ANSWER, SAVE_COUNTERS, UPDATE_RECORD, USER_COUNTERS_FOR_UPDATE},
+};
 use crate::store::{
     PreparedMutation, PushOutcome, PushQuota, StoreError, StoreResult,
     sync::{self, MutationAction, RecordWrite, SyncSql, UserCounters},
@@ -88,30 +91,20 @@ const RECORD_STATES: &str = "SELECT r.kind, r.id, r.user_id = $3, r.deleted,
             CASE WHEN r.user_id = $3 AND NOT r.deleted THEN r.content END
      FROM records r
      WHERE (r.kind, r.id) IN (SELECT * FROM unnest($1::text[], $2::uuid[]))";
-/// Every write of the push in one statement (a statement costs PostgreSQL about as much CPU
-/// for one row as for ten). Its parts see the rows as they were before it, so each record
-/// is written once, in its last state ([`Writes`]). The inserts have no ON CONFLICT: see the
-/// module's comment. `$16` false: the counters did not move (a push of replays only).
-const WRITE: &str = "WITH inserted AS (
-         INSERT INTO records (kind, id, user_id, version, deleted, content, created_at, updated_at)
-         SELECT w.kind, w.id, $1, w.version, w.content IS NULL, w.content, $2, $2
-         FROM unnest($3::text[], $4::uuid[], $5::bigint[], $6::text[]) AS w(kind, id, version, content)),
-     updated AS (
-         UPDATE records r
-         SET content = w.content, deleted = w.content IS NULL, version = w.version, updated_at = $2
-         FROM unnest($7::text[], $8::uuid[], $9::bigint[], $10::text[]) AS w(kind, id, version, content)
-         WHERE r.kind = w.kind AND r.id = w.id),
-     answered AS (
-         INSERT INTO applied_mutations (user_id, mutation_id, result, applied_at)
-         SELECT $1, a.mutation_id, a.result, $2 FROM unnest($11::text[], $12::text[]) AS a(mutation_id, result))
-     UPDATE users SET change_seq = $13, record_count = $14, replay_count = $15 WHERE id = $1 AND $16";
+/// No ON CONFLICT: see the module's comment.
+const INSERT_RECORD: &str = "INSERT INTO records (kind, id, user_id, version, deleted, content,
+                              created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5::text IS NULL, $5, $6, $6)";
 
 struct Statements {
     begin: Statement,
     counters: Statement,
     answers: Statement,
     states: Statement,
-    write: Statement,
+    insert: Statement,
+    update: Statement,
+    answer: Statement,
+    save_counters: Statement,
     commit: Statement,
 }
 
@@ -123,7 +116,10 @@ impl Statements {
             counters: client.prepare_cached(USER_COUNTERS_FOR_UPDATE).await?,
             answers: client.prepare_cached(RECORDED_ANSWERS).await?,
             states: client.prepare_cached(RECORD_STATES).await?,
-            write: client.prepare_cached(WRITE).await?,
+            insert: client.prepare_cached(INSERT_RECORD).await?,
+            update: client.prepare_cached(UPDATE_RECORD).await?,
+            answer: client.prepare_cached(RECORD_ANSWER).await?,
+            save_counters: client.prepare_cached(SAVE_COUNTERS).await?,
             commit: client.prepare_cached(COMMIT).await?,
         })
     }
@@ -207,52 +203,21 @@ async fn run(
         }),
         answers: answers.iter().map(|r| (r.get(0), r.get(1))).collect(),
         records,
-        writes: Writes::default(),
+        writes: Vec::new(),
     };
     let outcome = sync::push(&mut db, user_id, mutations, now_ms, quota).await?;
-    let w = &db.writes;
-    let rows = |insert: bool| {
-        let rows = || w.records.iter().filter(move |r| r.insert == insert);
-        (
-            rows().map(|r| r.kind.as_str()).collect::<Vec<_>>(),
-            rows().map(|r| r.id).collect::<Vec<_>>(),
-            rows().map(|r| r.version).collect::<Vec<_>>(),
-            rows().map(|r| r.content.as_deref()).collect::<Vec<_>>(),
-        )
-    };
-    let (inserted, updated) = (rows(true), rows(false));
-    let (mutation_ids, answers): (Vec<&str>, Vec<&str>) = w
-        .answers
+    let writes: Vec<(&Statement, Vec<&(dyn ToSql + Sync)>)> = db
+        .writes
         .iter()
-        .map(|(id, answer)| (id.as_str(), answer.as_str()))
-        .unzip();
-    let counters = w.counters.unwrap_or(UserCounters {
-        seq: 0,
-        records: 0,
-        replays: 0,
-    });
-    let params: [&(dyn ToSql + Sync); 16] = [
-        &user_id,
-        &now_ms,
-        &inserted.0,
-        &inserted.1,
-        &inserted.2,
-        &inserted.3,
-        &updated.0,
-        &updated.1,
-        &updated.2,
-        &updated.3,
-        &mutation_ids,
-        &answers,
-        &counters.seq,
-        &counters.records,
-        &counters.replays,
-        &w.counters.is_some(),
-    ];
-    futures_util::try_join!(
-        client.execute(&s.write, &params),
-        client.execute(&s.commit, &[]),
+        .map(|write| write.statement(s, &user_id))
+        .chain(std::iter::once((&s.commit, Vec::new())))
+        .collect();
+    try_join_all(
+        writes
+            .iter()
+            .map(|(statement, params)| client.execute(*statement, params)),
     )
+    .await
     .map_err(db_err)?;
     Ok(outcome)
 }
@@ -290,25 +255,54 @@ struct InMemory {
     answers: HashMap<String, String>,
     /// `None`: no such record.
     records: HashMap<(String, Uuid), Option<Known>>,
-    writes: Writes,
+    writes: Vec<Write>,
 }
 
-/// What the push writes, all at the push's time.
-#[derive(Default)]
-struct Writes {
-    /// Each record written, once, in its last state.
-    records: Vec<RecordRow>,
-    answers: Vec<(String, String)>,
-    counters: Option<UserCounters>,
+enum Write {
+    Insert(OwnedWrite),
+    Update(OwnedWrite),
+    Answer {
+        mutation_id: String,
+        answer: String,
+        now_ms: i64,
+    },
+    Counters(UserCounters),
 }
 
-struct RecordRow {
-    /// New, or there before the push.
-    insert: bool,
+struct OwnedWrite {
     kind: String,
     id: Uuid,
     content: Option<String>,
     version: i64,
+    now_ms: i64,
+}
+
+impl Write {
+    fn statement<'a>(
+        &'a self,
+        s: &'a Statements,
+        user_id: &'a Uuid,
+    ) -> (&'a Statement, Vec<&'a (dyn ToSql + Sync)>) {
+        match self {
+            Write::Insert(w) => (
+                &s.insert,
+                vec![&w.kind, &w.id, user_id, &w.version, &w.content, &w.now_ms],
+            ),
+            Write::Update(w) => (
+                &s.update,
+                vec![&w.kind, &w.id, &w.content, &w.version, &w.now_ms],
+            ),
+            Write::Answer {
+                mutation_id,
+                answer,
+                now_ms,
+            } => (&s.answer, vec![user_id, mutation_id, answer, now_ms]),
+            Write::Counters(c) => (
+                &s.save_counters,
+                vec![user_id, &c.seq, &c.records, &c.replays],
+            ),
+        }
+    }
 }
 
 impl InMemory {
@@ -318,33 +312,23 @@ impl InMemory {
             .ok_or_else(|| StoreError::Backend(anyhow!(NOT_READ)))
     }
 
-    /// Keeps `record` as the user's, in its last state: a record inserted earlier in the push
-    /// is still an insert (one statement cannot insert a row and then update it).
-    fn write(&mut self, record: &RecordWrite<'_>, insert: bool) -> StoreResult<()> {
+    /// The user's record as `record` writes it.
+    fn written(record: &RecordWrite<'_>) -> (OwnedWrite, Known) {
         let content = record.content.map(str::to_owned);
-        *self.known(record.kind, record.id)? = Some(Known {
-            mine: true,
-            deleted: content.is_none(),
-            content: content.clone(),
-        });
-        let rows = &mut self.writes.records;
-        match rows
-            .iter_mut()
-            .find(|row| row.kind == record.kind && row.id == record.id)
-        {
-            Some(row) => {
-                row.content = content;
-                row.version = record.version;
-            }
-            None => rows.push(RecordRow {
-                insert,
+        (
+            OwnedWrite {
                 kind: record.kind.to_owned(),
                 id: record.id,
-                content,
+                content: content.clone(),
                 version: record.version,
-            }),
-        }
-        Ok(())
+                now_ms: record.now_ms,
+            },
+            Known {
+                mine: true,
+                deleted: content.is_none(),
+                content,
+            },
+        )
     }
 }
 
@@ -386,29 +370,37 @@ impl SyncSql for InMemory {
     }
 
     async fn insert_record(&mut self, record: RecordWrite<'_>) -> StoreResult<bool> {
-        self.write(&record, true).map(|()| true)
+        let (write, known) = InMemory::written(&record);
+        *self.known(record.kind, record.id)? = Some(known);
+        self.writes.push(Write::Insert(write));
+        Ok(true)
     }
 
     async fn update_record(&mut self, record: RecordWrite<'_>) -> StoreResult<()> {
-        self.write(&record, false)
+        let (write, known) = InMemory::written(&record);
+        *self.known(record.kind, record.id)? = Some(known);
+        self.writes.push(Write::Update(write));
+        Ok(())
     }
 
     async fn record_answer(
         &mut self,
         mutation_id: &str,
         answer: &str,
-        _now_ms: i64,
+        now_ms: i64,
     ) -> StoreResult<()> {
         self.answers
             .insert(mutation_id.to_owned(), answer.to_owned());
-        self.writes
-            .answers
-            .push((mutation_id.to_owned(), answer.to_owned()));
+        self.writes.push(Write::Answer {
+            mutation_id: mutation_id.to_owned(),
+            answer: answer.to_owned(),
+            now_ms,
+        });
         Ok(())
     }
 
     async fn save_counters(&mut self, counters: UserCounters) -> StoreResult<()> {
-        self.writes.counters = Some(counters);
+        self.writes.push(Write::Counters(counters));
         Ok(())
     }
 

@@ -131,16 +131,16 @@ fn sql_state(err: &anyhow::Error) -> Option<&SqlState> {
         .and_then(tokio_postgres::Error::code)
 }
 
-/// The lock both ways of pushing take (pipelined_push.rs).
+/// The statements both ways of pushing run (pipelined_push.rs runs the others its own way).
 pub(super) const USER_COUNTERS_FOR_UPDATE: &str =
     "SELECT change_seq, record_count, replay_count FROM users WHERE id = $1 FOR UPDATE";
-const UPDATE_RECORD: &str =
+pub(super) const UPDATE_RECORD: &str =
     "UPDATE records SET content = $3, deleted = $3::text IS NULL, version = $4, updated_at = $5
      WHERE kind = $1 AND id = $2";
-const RECORD_ANSWER: &str =
+pub(super) const RECORD_ANSWER: &str =
     "INSERT INTO applied_mutations (user_id, mutation_id, result, applied_at)
      VALUES ($1, $2, $3, $4)";
-const SAVE_COUNTERS: &str =
+pub(super) const SAVE_COUNTERS: &str =
     "UPDATE users SET change_seq = $2, record_count = $3, replay_count = $4 WHERE id = $1";
 
 /// Writes the records every account starts with for the user just inserted in `tx`
