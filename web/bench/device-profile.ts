@@ -60,10 +60,16 @@ interface TraceEvent {
   args?: { name?: string; beginData?: unknown };
 }
 
-/** Self time (ms) per event name on the page's main thread, most first. */
+/**
+ * Self time (ms) per event name on the page's main thread, most first: of the tasks that started
+ * before the screen's mark (`bench:<mark>`, see MARKS_SCRIPT) when the trace has one. What a
+ * screen renders after its figure shows (the tax year's sections below it) is not in its figure.
+ */
 function traceSelfTimes(events: TraceEvent[]): [string, number][] {
-  const main = events.find((event) => event.ph === 'M' && event.name === 'thread_name' && event.args?.name === 'CrRendererMain');
-  const complete = events.filter((event) => event.ph === 'X' && event.dur !== undefined && main && event.pid === main.pid && event.tid === main.tid);
+  const mark = events.find((event) => event.name.startsWith('bench:'));
+  const main = mark ?? events.find((event) => event.ph === 'M' && event.name === 'thread_name' && event.args?.name === 'CrRendererMain');
+  const before = mark?.ts ?? Infinity;
+  const complete = events.filter((event) => event.ph === 'X' && event.dur !== undefined && main && event.pid === main.pid && event.tid === main.tid && event.ts < before);
   complete.sort((a, b) => a.ts - b.ts || b.dur! - a.dur!);
   const totals = new Map<string, number>();
   const stack: { end: number; name: string }[] = [];
@@ -79,8 +85,9 @@ function traceSelfTimes(events: TraceEvent[]): [string, number][] {
 }
 
 async function traced(browser: Browser, page: Page, label: string, run: () => Promise<number>) {
-  // timeline.stack: where a script forced a style and layout ("Forced layouts" below).
-  const categories = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'disabled-by-default-devtools.timeline.stack', 'v8', 'v8.execute', 'blink', 'IndexedDB', 'loading'];
+  // timeline.stack: where a script forced a style and layout ("Forced layouts" below);
+  // blink.user_timing: the screen's mark.
+  const categories = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'disabled-by-default-devtools.timeline.stack', 'v8', 'v8.execute', 'blink', 'blink.user_timing', 'IndexedDB', 'loading'];
   await browser.startTracing(page, { categories });
   const at = await run();
   const buffer = await browser.stopTracing();
@@ -88,7 +95,7 @@ async function traced(browser: Browser, page: Page, label: string, run: () => Pr
   const { traceEvents } = JSON.parse(buffer.toString()) as { traceEvents: TraceEvent[] };
   const times = traceSelfTimes(traceEvents);
   const busy = times.reduce((sum, [, t]) => sum + t, 0);
-  report(`\n## ${label}: mark at ${Math.round(at)} ms, ${Math.round(busy)} ms of main-thread trace events`);
+  report(`\n## ${label}: mark at ${Math.round(at)} ms, ${Math.round(busy)} ms of main-thread trace events before it`);
   for (const [name, t] of times.slice(0, TOP)) report(`${t.toFixed(1).padStart(8)} ms  ${name}`);
   // A layout a script asked for mid-task (reading a size or the scroll position of a page still
   // being changed) may be one the next frame does again.
