@@ -4,7 +4,8 @@
 //!
 //! `sync-bench --binary target/release/delivery-tracker [--rounds 6] [--seconds 2]`
 //! (`--compare OLD_BINARY`: only the push and pull figures, that build against `--binary`; see
-//! compare.rs; with `--only grown`, the grown-database figures with OLD_BINARY as one more side)
+//! compare.rs; with `--only grown`, the grown-database figures with OLD_BINARY as one more side;
+//! `--only postgres`: only the PostgreSQL figures, grown and fresh, with OLD_BINARY likewise)
 //!
 //! Every round starts our release binary (SQLite, synchronous=FULL) and PocketBase on fresh
 //! directories and measures, in order: memory idle and after 64 sign-ups, pushes beside the
@@ -44,8 +45,17 @@ struct Args {
     rounds: usize,
     run_for: Duration,
     compare: Option<PathBuf>,
-    /// `--only grown`: only the grown-database figures (a quick look at a lever).
-    only_grown: bool,
+    /// `--only grown|postgres`: a quick look at a lever.
+    only: Only,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Only {
+    Everything,
+    /// The grown-database figures, SQLite and PostgreSQL.
+    Grown,
+    /// The PostgreSQL figures, grown and fresh.
+    Postgres,
 }
 
 fn parse_args() -> Args {
@@ -54,7 +64,7 @@ fn parse_args() -> Args {
         rounds: 6,
         run_for: Duration::from_secs(2),
         compare: None,
-        only_grown: false,
+        only: Only::Everything,
     };
     let mut given = std::env::args().skip(1);
     while let Some(flag) = given.next() {
@@ -66,7 +76,8 @@ fn parse_args() -> Args {
             "--rounds" => args.rounds = value.parse().expect("--rounds N"),
             "--seconds" => args.run_for = Duration::from_secs(value.parse().expect("--seconds N")),
             "--compare" => args.compare = Some(value.into()),
-            "--only" if value == "grown" => args.only_grown = true,
+            "--only" if value == "grown" => args.only = Only::Grown,
+            "--only" if value == "postgres" => args.only = Only::Postgres,
             other => panic!("unknown argument {other}"),
         }
     }
@@ -85,7 +96,11 @@ fn rss_mb(pid: u32) -> f64 {
 #[tokio::main]
 async fn main() {
     let args = parse_args();
-    if let Some(old) = args.compare.as_ref().filter(|_| !args.only_grown) {
+    if let Some(old) = args
+        .compare
+        .as_ref()
+        .filter(|_| args.only == Only::Everything)
+    {
         compare::run(&args.binary, old, args.rounds, args.run_for).await;
         return;
     }
@@ -123,14 +138,18 @@ async fn main() {
         println!("\n## Round {} of {}", round + 1, args.rounds);
         // A/B order alternates, so drift over the run (heat, other load) falls on both sides.
         let ours_first = round % 2 == 0;
-        grown_round(&args, round, &seed, size, &mut table).await;
+        if args.only != Only::Postgres {
+            grown_round(&args, round, &seed, size, &mut table).await;
+        }
         if let (Some((url, pgbench)), Some(pg_seed)) = (&postgres, &pg_seed) {
             grown_postgres_round(&args, round, url, pgbench, pg_seed, &mut table).await;
         }
-        if args.only_grown {
+        if args.only == Only::Grown {
             continue;
         }
-        sqlite_round(&args, ours_first, pocketbase.as_deref(), &mut table).await;
+        if args.only != Only::Postgres {
+            sqlite_round(&args, ours_first, pocketbase.as_deref(), &mut table).await;
+        }
         if let Some((url, pgbench)) = &postgres {
             postgres_round(&args, ours_first, url, pgbench, &mut table).await;
         }
@@ -202,10 +221,10 @@ async fn pocketbase_rate(
 }
 
 /// Runs `a` and `b` in the round's order; returns (a's, b's).
-async fn interleaved<A, B>(ours_first: bool, a: A, b: B) -> (f64, f64)
+async fn interleaved<A, B>(ours_first: bool, a: A, b: B) -> (A::Output, B::Output)
 where
-    A: std::future::Future<Output = f64>,
-    B: std::future::Future<Output = f64>,
+    A: std::future::Future,
+    B: std::future::Future,
 {
     if ours_first {
         let x = a.await;
@@ -710,44 +729,62 @@ async fn grown_postgres_round(
     for ids in [Ids::TimeOrdered, Ids::Random] {
         for batch in [1usize, 10] {
             let ours = grown_postgres_rate(&args.binary, url, seed, batch, ids, run_for);
-            let theirs = async {
+            let reference = |way| {
                 let (pgbench, url, seed, content) = (
                     pgbench.to_owned(),
                     url.to_owned(),
                     seed.to_owned(),
                     content.clone(),
                 );
-                tokio::task::spawn_blocking(move || {
-                    let copy = postgres::copy_database(&url, &seed);
-                    let copy_url = postgres::with_database(&url, &copy);
-                    postgres::add_pgbench_users(&copy_url, 16);
-                    let rate = postgres::pgbench_rate(
-                        &pgbench,
-                        &copy_url,
-                        "public",
-                        16,
-                        batch,
-                        run_for.as_secs().max(1),
-                        &content,
-                        ids,
-                    );
-                    postgres::drop_database(&url, &copy);
-                    rate.unwrap_or(f64::NAN)
-                })
-                .await
-                .unwrap()
+                async move {
+                    tokio::task::spawn_blocking(move || {
+                        let copy = postgres::copy_database(&url, &seed);
+                        let copy_url = postgres::with_database(&url, &copy);
+                        postgres::add_pgbench_users(&copy_url, 16);
+                        let rate = postgres::pgbench_rate(
+                            &pgbench,
+                            &copy_url,
+                            "public",
+                            16,
+                            batch,
+                            run_for.as_secs().max(1),
+                            &content,
+                            ids,
+                            way,
+                        );
+                        postgres::drop_database(&url, &copy);
+                        rate.unwrap_or(f64::NAN)
+                    })
+                    .await
+                    .unwrap()
+                }
             };
-            let (ours, theirs) = interleaved(round.is_multiple_of(2), ours, theirs).await;
+            let theirs = reference(postgres::Script::StepByStep);
+            let ((ours, ours_cpu), theirs) =
+                interleaved(round.is_multiple_of(2), ours, theirs).await;
+            let pipelined = reference(postgres::Script::Pipelined).await;
             let old = match &args.compare {
                 Some(old) => Some(grown_postgres_rate(old, url, seed, batch, ids, run_for).await),
                 None => None,
             };
             println!(
-                "    (grown PostgreSQL, {}, batch {batch}, 16 connections: ours {ours:.0}/s, pgbench {theirs:.0}/s{})",
+                "    (grown PostgreSQL, {}, batch {batch}, 16 connections: ours {ours:.0}/s at {ours_cpu}, pgbench {theirs:.0}/s, pipelined {pipelined:.0}/s{})",
                 ids.label(),
-                old.map_or(String::new(), |old| format!(", old build {old:.0}/s"))
+                old.map_or(String::new(), |(old, old_cpu)| format!(
+                    ", old build {old:.0}/s at {old_cpu:.0} µs"
+                ))
             );
-            if let Some(old) = old {
+            table.record(
+                &format!(
+                    "Grown PostgreSQL push batch {batch} (16 conn, {}): ours / pgbench pipelined",
+                    ids.label()
+                ),
+                "pgbench -M prepared, same statements in our two round trips, same copy",
+                Target::None,
+                Unit::Ratio,
+                ours / pipelined,
+            );
+            if let Some((old, old_cpu)) = old {
                 table.record(
                     &format!(
                         "Grown PostgreSQL push batch {batch} (16 conn, {}): this build / the old build",
@@ -757,6 +794,16 @@ async fn grown_postgres_round(
                     Target::None,
                     Unit::Ratio,
                     ours / old,
+                );
+                table.record(
+                    &format!(
+                        "Grown PostgreSQL push batch {batch} (16 conn, {}): CPU a mutation, this build / the old build",
+                        ids.label()
+                    ),
+                    "--compare OLD, the server's and its PostgreSQL backends' user+system time",
+                    Target::None,
+                    Unit::Ratio,
+                    ours_cpu.total() / old_cpu.total(),
                 );
             }
             table.record(
@@ -773,7 +820,9 @@ async fn grown_postgres_round(
     }
 }
 
-/// `binary`'s push rate at 16 connections on a fresh copy of the grown PostgreSQL database.
+/// `binary`'s push rate at 16 connections on a fresh copy of the grown PostgreSQL database, and
+/// the CPU time per mutation of the server and of its PostgreSQL backends, in µs (a rate on a
+/// shared machine swings with the others' load; the CPU a mutation costs much less).
 async fn grown_postgres_rate(
     binary: &Path,
     url: &str,
@@ -781,15 +830,53 @@ async fn grown_postgres_rate(
     batch: usize,
     ids: Ids,
     run_for: Duration,
-) -> f64 {
+) -> (f64, Cpu) {
     let copy = postgres::copy_database(url, seed);
     let copy_url = postgres::with_database(url, &copy);
     let server = ours::start(binary, Some(&copy_url)).await;
     let users = with_couriers(&server.base, ours::guests(&server.base, 16).await).await;
+    let (server_before, backends_before) = (
+        proc_cpu_seconds(server.pid()),
+        postgres::backend_cpu(url, &copy),
+    );
     let rate = ours_rate_with(&server.base, &users, 16, batch, ids, run_for).await;
+    let backends: f64 = postgres::backend_cpu(url, &copy)
+        .iter()
+        .map(|(pid, cpu)| cpu - backends_before.get(pid).unwrap_or(&0.0))
+        .sum();
+    let per_mutation = 1e6 / (rate * run_for.as_secs_f64());
+    let cpu = Cpu {
+        server: (proc_cpu_seconds(server.pid()) - server_before) * per_mutation,
+        postgres: backends * per_mutation,
+    };
     drop(server);
     postgres::drop_database(url, &copy);
-    rate
+    (rate, cpu)
+}
+
+/// CPU time a mutation took, µs.
+#[derive(Clone, Copy)]
+struct Cpu {
+    server: f64,
+    postgres: f64,
+}
+
+impl Cpu {
+    fn total(self) -> f64 {
+        self.server + self.postgres
+    }
+}
+
+impl std::fmt::Display for Cpu {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{:.0} µs CPU a mutation (server {:.0}, PostgreSQL {:.0})",
+            self.total(),
+            self.server,
+            self.postgres
+        )
+    }
 }
 
 /// Our push rate on PostgreSQL against pgbench running the same statements, 16 connections.
@@ -830,6 +917,7 @@ async fn postgres_round(
                         run_for.as_secs().max(1),
                         &content,
                         Ids::TimeOrdered,
+                        postgres::Script::StepByStep,
                     )
                 })
                 .await

@@ -103,10 +103,21 @@ fn time_ordered(seed: &str) -> String {
     )
 }
 
+/// How pgbench sends a push's statements.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Script {
+    /// One statement, then its answer, then the next: as the server did before issue 30.
+    StepByStep,
+    /// In the two round trips our server's push takes (store/postgres/pipelined_push.rs): BEGIN,
+    /// the lock and every read, then every write, COMMIT and the NOTIFY, each group in one
+    /// pgbench pipeline. The reads stay one statement per mutation, as in `StepByStep`.
+    Pipelined,
+}
+
 /// One push of `batch` entries as a pgbench script: the user's counters locked, per mutation
 /// the replay check, the ownership check, the insert and the replay record, the counters
 /// written, COMMIT, then the change signal the relay sends.
-fn script(batch: usize, content: &str, ids: Ids) -> String {
+fn script(batch: usize, content: &str, ids: Ids, way: Script) -> String {
     let new_id = |seed: &str| match ids {
         Ids::TimeOrdered => time_ordered(seed),
         Ids::Random => format!("md5({seed})::uuid"),
@@ -123,31 +134,52 @@ fn script(batch: usize, content: &str, ids: Ids) -> String {
     for k in 0..batch {
         s += &format!("\\set m{k} random(1, 9000000000000000000)\n");
     }
-    s += "BEGIN;\n";
-    s += &format!("SELECT change_seq, record_count FROM users WHERE id = {user} FOR UPDATE;\n");
+    // Step by step, every per-mutation statement is in `writes`, in the server's order.
+    let (mut reads, mut writes) = (String::new(), String::new());
     for k in 0..batch {
         let id = new_id(&format!("'e' || :client_id::text || '.' || :m{k}::text"));
         let mutation = format!(
             "{}::text",
             new_id(&format!("'m' || :client_id::text || '.' || :m{k}::text"))
         );
-        s += &format!(
+        let replay_check = format!(
             "SELECT result FROM applied_mutations WHERE user_id = {user} AND mutation_id = {mutation};\n"
         );
-        s += &format!(
+        let owner_check = format!(
             "SELECT user_id = {user}, deleted FROM records WHERE kind = 'entry' AND id = {id};\n"
         );
-        s += &format!(
+        let insert = format!(
             "INSERT INTO records (kind, id, user_id, version, deleted, content, created_at, updated_at) VALUES ('entry', {id}, {user}, :m{k}::bigint, E'{content}' IS NULL, E'{content}', 1, 1) ON CONFLICT (kind, id) DO NOTHING;\n"
         );
-        s += &format!(
+        let replay_record = format!(
             "INSERT INTO applied_mutations (user_id, mutation_id, result, applied_at) VALUES ({user}, {mutation}, '{{\"status\":\"applied\"}}', 1);\n"
         );
+        match way {
+            Script::StepByStep => {
+                writes += &(replay_check + &owner_check + &insert + &replay_record);
+            }
+            Script::Pipelined => {
+                reads += &(replay_check + &owner_check);
+                writes += &(insert + &replay_record);
+            }
+        }
     }
-    s += &format!(
+    let lock =
+        format!("SELECT change_seq, record_count FROM users WHERE id = {user} FOR UPDATE;\n");
+    let counters = format!(
         "UPDATE users SET change_seq = change_seq + {batch}, record_count = record_count + {batch} WHERE id = {user};\n"
     );
-    s += "COMMIT;\nSELECT pg_notify('delivery_tracker_signals', 'bench');\n";
+    let notify = "SELECT pg_notify('delivery_tracker_signals', 'bench');\n";
+    match way {
+        Script::StepByStep => {
+            s += &format!("BEGIN;\n{lock}{writes}{counters}COMMIT;\n{notify}");
+        }
+        Script::Pipelined => {
+            s += &format!(
+                "\\startpipeline\nBEGIN;\n{lock}{reads}\\endpipeline\n\\startpipeline\n{writes}{counters}COMMIT;\n{notify}\\endpipeline\n"
+            );
+        }
+    }
     s
 }
 
@@ -163,9 +195,10 @@ pub fn pgbench_rate(
     seconds: u64,
     content: &str,
     ids: Ids,
+    way: Script,
 ) -> Option<f64> {
     let file = tempfile::NamedTempFile::new().unwrap();
-    std::fs::write(file.path(), script(batch, content, ids)).unwrap();
+    std::fs::write(file.path(), script(batch, content, ids, way)).unwrap();
     let out = Command::new(pgbench)
         .env("PGOPTIONS", format!("-c search_path={schema}"))
         .args([
@@ -322,6 +355,22 @@ pub fn drop_database(url: &str, name: &str) {
         None,
         &format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"),
     );
+}
+
+/// CPU seconds so far of each PostgreSQL backend connected to the database `name`, by pid.
+pub fn backend_cpu(url: &str, name: &str) -> std::collections::HashMap<u32, f64> {
+    let out = Command::new("psql")
+        .args([url, "-Atc"])
+        .arg(format!(
+            "SELECT pid FROM pg_stat_activity WHERE datname = '{name}'"
+        ))
+        .output()
+        .expect("psql");
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|pid| pid.trim().parse().ok())
+        .map(|pid| (pid, bench::served::proc_cpu_seconds(pid)))
+        .collect()
 }
 
 /// The users pgbench's script pushes as (`md5('u' || client_id)`), added to a grown copy.

@@ -9,3 +9,12 @@ import { z } from 'zod';
 z.config({ jitless: true });
 
 export { z };
+
+/**
+ * A schema made the first time it is asked for, then kept, rather than when its module loads:
+ * the generated contract's schemas (sync/contract.generated.ts) are only read once a change is.
+ */
+export function onFirstUse<T>(make: () => T): () => T {
+  let made: T | undefined;
+  return () => (made ??= make());
+}

@@ -74,11 +74,31 @@ interface ChangeCheck {
 
 const checkOf = (schema: z.ZodType): ChangeCheck => ({ schema, read: plainReader(schema) });
 
-/** Each kind this version knows, by name: the synced records, then the profile and settings. */
-export const changeChecks: ReadonlyMap<string, ChangeCheck> = new Map<string, ChangeCheck>([
-  ...recordKinds.map((kind) => [kind, checkOf(changeOf(kind, RECORD_KINDS[kind].content.extend(stamps)))] as const),
-  ...Object.entries(docDataSchemas).map(([kind, data]) => [kind, checkOf(changeOf(kind, data))] as const),
+/** How to make each kind's check this version knows, by name: the synced records, then the profile and settings. */
+const changeSchemas = new Map<string, () => z.ZodType>([
+  ...recordKinds.map((kind) => [kind, () => changeOf(kind, RECORD_KINDS[kind].content.extend(stamps))] as const),
+  ...Object.entries(docDataSchemas).map(([kind, data]) => [kind, () => changeOf(kind, data)] as const),
 ]);
+
+/** Every kind this version knows. */
+export const knownKinds: readonly string[] = [...changeSchemas.keys()];
+
+const changeChecks = new Map<string, ChangeCheck>();
+
+/**
+ * A kind's check, made the first time a change of that kind is read (its zod schema and plain
+ * reader took tens of milliseconds of every start on a slow phone, most of them never needed:
+ * issue 30); undefined for a kind this version does not know.
+ */
+export function changeCheck(kind: string): ChangeCheck | undefined {
+  let check = changeChecks.get(kind);
+  const schema = check ? undefined : changeSchemas.get(kind);
+  if (schema) {
+    check = checkOf(schema());
+    changeChecks.set(kind, check);
+  }
+  return check;
+}
 
 /** What every change is, whatever its kind. */
 const anyChange = z.looseObject({ kind: z.string() });
@@ -93,7 +113,7 @@ export function readChange(item: unknown): { success: true; data: Change } | { s
     const parsed = anyChange.safeParse(item);
     return parsed.success ? undefined : { success: false, issues: parsed.error.issues };
   }
-  const check = changeChecks.get(kind);
+  const check = changeCheck(kind);
   if (!check) return undefined;
   const read = check.read?.(item) ?? ASK_ZOD;
   if (read !== ASK_ZOD) return { success: true, data: read as Change };

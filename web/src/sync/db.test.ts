@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import Dexie from 'dexie';
 import { afterEach, describe, expect, it } from 'vitest';
-import { LocalDb } from './db';
+import { declaredVersions, LocalDb, VERSIONS } from './db';
 
 const userId = '0190a6e2-7c1d-7000-8000-0000000000u1';
 let name = '';
@@ -120,5 +120,79 @@ describe('LocalDb upgrade to odometer readings by vehicle and date (version 14)'
     const vans = await db.mileage.where('[vehicleId+date+odometerEnd]').between(['van', Dexie.minKey], ['van', Dexie.maxKey]).primaryKeys();
     expect(vans).toEqual(['m1']);
     db.close();
+  });
+});
+
+describe('LocalDb declares only the versions an older database needs', () => {
+  /** The app as it declared its database before: every version, each with its upgrade. */
+  class EveryVersion extends Dexie {
+    constructor(name: string) {
+      super(name);
+      for (const { version, stores, upgrade } of VERSIONS) {
+        const declared = this.version(version).stores(stores);
+        if (upgrade) declared.upgrade((tx) => upgrade(tx, userId));
+      }
+    }
+  }
+
+  /** A record for every table a database of `version` has, as an app of that version would have written it. */
+  async function deviceAt(dbName: string, version: number): Promise<void> {
+    const old = new Dexie(dbName);
+    for (const step of VERSIONS.filter((step) => step.version <= version)) old.version(step.version).stores(step.stores);
+    await old.open();
+    const stamps = { createdAt: '2025-03-21T18:00:00Z', updatedAt: '2025-03-21T18:00:00Z', deleted: 0, syncState: 'synced' };
+    for (const table of old.tables) {
+      const fields = Object.fromEntries(table.schema.indexes.flatMap((index) => (typeof index.keyPath === 'string' ? [[index.keyPath, index.keyPath === 'deleted' ? 0 : `${index.keyPath}-1`]] : [])));
+      const record = { ...stamps, ...fields, note: 'kept', server: { note: 'kept', version: 3 } };
+      await (table.schema.primKey.auto ? table.add(record) : table.put({ ...record, [table.schema.primKey.keyPath as string]: `${table.name}-1` }));
+    }
+    old.close();
+  }
+
+  interface TableContents {
+    name: string;
+    primKey: string;
+    indexes: string[];
+    rows: unknown[];
+  }
+
+  async function contents(db: Pick<Dexie, 'open' | 'tables' | 'close'>): Promise<TableContents[]> {
+    await db.open();
+    const tables = await Promise.all(
+      [...db.tables]
+        .sort((a, b) => a.name.localeCompare(b.name))
+        .map(async (table) => ({ name: table.name, primKey: table.schema.primKey.src, indexes: table.schema.indexes.map((index) => index.src).sort(), rows: (await table.toArray()) as unknown[] })),
+    );
+    db.close();
+    return tables;
+  }
+
+  it('keeps the latest and every version with an upgrade, each with the tables of those left out before it', () => {
+    expect(declaredVersions(VERSIONS).map((step) => [step.version, Object.keys(step.stores).sort()])).toEqual([
+      [4, ['couriers', 'deductions', 'docs', 'entries', 'invoices', 'meta', 'outbox', 'rateCards']],
+      [6, ['expenses', 'mileage', 'receiptPhotos', 'vehicles']],
+      [7, []],
+      [8, []],
+      [13, ['evidence', 'fuelFills', 'receiptPhotos', 'sentUpdates', 'statementFormats', 'statementLines', 'statementQueries']],
+      [14, ['mileage']],
+    ]);
+  });
+
+  it.each(VERSIONS.map((step) => step.version))('upgrades a database of version %i to the same tables, indexes and records as declaring every version', async (version) => {
+    name = `upgrade-${crypto.randomUUID()}`;
+    const reference = `upgrade-${crypto.randomUUID()}`;
+    await deviceAt(name, version);
+    await deviceAt(reference, version);
+    try {
+      const upgraded = await contents(new LocalDb(name, userId));
+      expect(upgraded).toEqual(await contents(new EveryVersion(reference)));
+      // And a fresh database has the same tables and indexes.
+      const fresh = `fresh-${crypto.randomUUID()}`;
+      const none = (await contents(new LocalDb(fresh, userId))).map(({ rows: _, ...table }) => table);
+      await Dexie.delete(fresh);
+      expect(none).toEqual(upgraded.map(({ rows: _, ...table }) => table));
+    } finally {
+      await Dexie.delete(reference);
+    }
   });
 });

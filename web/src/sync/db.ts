@@ -23,6 +23,84 @@ import type {
   ReceiptPhoto,
 } from './types';
 
+/** One version of the device's database: the tables and indexes it added or changed, and what it did to the records already there. */
+export interface SchemaVersion {
+  version: number;
+  stores: Readonly<Record<string, string>>;
+  upgrade?: (tx: Transaction, userId: string) => PromiseLike<unknown>;
+}
+
+/** Every version of the device's database, oldest first. */
+export const VERSIONS: readonly SchemaVersion[] = [
+  { version: 1, stores: { entries: 'id, date, [deleted+date]', outbox: '++seq, &mutationId, recordId, parked', meta: 'key' } },
+  // Profile and settings: one document each, keyed by kind.
+  { version: 2, stores: { docs: 'kind' } },
+  // Statement checks: synced records like entries.
+  { version: 3, stores: { invoices: 'id, periodStart, deleted' } },
+  // Couriers, their rate cards and deductions (issue 12). Days and statement checks made
+  // before then belong to the default courier, as the server's migration 0012 says.
+  { version: 4, stores: { couriers: 'id, deleted', rateCards: 'id, courierId, deleted', deductions: 'id, courierId, deleted' }, upgrade: fillCourierFields },
+  // Expenses with their receipt photos, vehicles and the mileage log (issue 13).
+  { version: 5, stores: { expenses: 'id, date, deleted', vehicles: 'id, deleted', mileage: 'id, date, vehicleId, deleted', receiptPhotos: 'id, expenseId' } },
+  // A deduction says what it is for and which vehicle (issue 25): the ones on the device get
+  // null for both, as the server's migration 0015 gives them.
+  { version: 6, stores: {}, upgrade: fillDeductionPurpose },
+  // Separate shifts (issue 25): every day already on the device is not one, as the server's
+  // migration 0017 says of its copy.
+  { version: 7, stores: {}, upgrade: (tx) => tx.table('entries').toCollection().modify(fillMissing({ separateShift: false })) },
+  // A vehicle's commute (issue 26): none said for the vehicles on the device, as the server's
+  // migration 0020 gives its copy.
+  { version: 8, stores: {}, upgrade: (tx) => tx.table('vehicles').toCollection().modify(fillMissing({ commuteMiles: 0 })) },
+  // Statement lines and the saved statement formats (issue 28): new tables, nothing to fill.
+  { version: 9, stores: { statementLines: 'id, invoiceId, date, deleted', statementFormats: 'id, courierId, deleted' } },
+  // Sent quarterly updates (issue 29; version 9 is issue 28's statement lines).
+  { version: 10, stores: { sentUpdates: 'id, taxYear, deleted' } },
+  // Fuel fills (issue 32): a new table, nothing to fill.
+  { version: 11, stores: { fuelFills: 'id, vehicleId, date, deleted' } },
+  // Statement queries (issue 28): a new table, nothing to fill (version 11 is another kind's).
+  { version: 12, stores: { statementQueries: 'id, statementCheckId, paidBackCheckId, deleted' } },
+  // Evidence kept at the time (issue 28): a new table, nothing to fill. A receipt photo is
+  // now held by an expense or an evidence item: `expenseId` becomes `holderId` (the record
+  // that names it), so one upload queue serves both.
+  {
+    version: 13,
+    stores: { evidence: 'id, entryId, statementLineId, statementQueryId, deleted', receiptPhotos: 'id, holderId' },
+    upgrade: (tx) =>
+      tx
+        .table('receiptPhotos')
+        .toCollection()
+        .modify((photo: Record<string, unknown>) => {
+          photo.holderId = photo.expenseId;
+          delete photo.expenseId;
+        }),
+  },
+  // A vehicle's odometer readings by date (issue 30): the day form prefills the start from
+  // the vehicle's latest earlier finish, read through this index instead of the whole log.
+  // A record with no finish (null) has no key in it, so the read skips days without one.
+  { version: 14, stores: { mileage: 'id, date, vehicleId, deleted, [vehicleId+date+odometerEnd]' } },
+];
+
+/**
+ * The versions Dexie is told of: those with an upgrade, which a database written by an older
+ * app still needs, and the latest, each with the tables of the versions left out before it.
+ * Each version declared costs a parse of every version before it (Dexie's Version.stores reads
+ * the chain again), about 25 ms of every signed-in start on a slow phone with all fourteen
+ * (issue 30). An older database still upgrades version by version as before: Dexie compares the
+ * tables it has with the next declared version's, adds what is missing and runs that version's
+ * upgrade (db.test.ts opens one of every version both ways and compares them).
+ */
+export function declaredVersions(history: readonly SchemaVersion[]): SchemaVersion[] {
+  const declared: SchemaVersion[] = [];
+  let stores: Record<string, string> = {};
+  history.forEach((step, index) => {
+    stores = { ...stores, ...step.stores };
+    if (!step.upgrade && index < history.length - 1) return;
+    declared.push({ ...step, stores });
+    stores = {};
+  });
+  return declared;
+}
+
 export interface MetaRow {
   key: string;
   value: unknown;
@@ -75,68 +153,10 @@ export class LocalDb extends Dexie {
     // per read of ten years of days on a slow phone, and the cache held a second copy of them
     // in memory (issue 30). Live queries still run again after every change that touches them.
     super(name, { cache: 'disabled' });
-    this.version(1).stores({
-      entries: 'id, date, [deleted+date]',
-      outbox: '++seq, &mutationId, recordId, parked',
-      meta: 'key',
-    });
-    // Profile and settings: one document each, keyed by kind.
-    this.version(2).stores({ docs: 'kind' });
-    // Statement checks: synced records like entries.
-    this.version(3).stores({ invoices: 'id, periodStart, deleted' });
-    // Couriers, their rate cards and deductions (issue 12). Days and statement checks made
-    // before then belong to the default courier, as the server's migration 0012 says.
-    this.version(4)
-      .stores({ couriers: 'id, deleted', rateCards: 'id, courierId, deleted', deductions: 'id, courierId, deleted' })
-      .upgrade((tx) => fillCourierFields(tx, userId));
-    // Expenses with their receipt photos, vehicles and the mileage log (issue 13).
-    this.version(5).stores({
-      expenses: 'id, date, deleted',
-      vehicles: 'id, deleted',
-      mileage: 'id, date, vehicleId, deleted',
-      receiptPhotos: 'id, expenseId',
-    });
-    // A deduction says what it is for and which vehicle (issue 25): the ones on the device get
-    // null for both, as the server's migration 0015 gives them.
-    this.version(6)
-      .stores({})
-      .upgrade((tx) => fillDeductionPurpose(tx));
-    // Separate shifts (issue 25): every day already on the device is not one, as the server's
-    // migration 0017 says of its copy.
-    this.version(7)
-      .stores({})
-      .upgrade((tx) => tx.table('entries').toCollection().modify(fillMissing({ separateShift: false })));
-    // A vehicle's commute (issue 26): none said for the vehicles on the device, as the server's
-    // migration 0020 gives its copy.
-    this.version(8)
-      .stores({})
-      .upgrade((tx) => tx.table('vehicles').toCollection().modify(fillMissing({ commuteMiles: 0 })));
-    // Statement lines and the saved statement formats (issue 28): new tables, nothing to fill.
-    this.version(9).stores({ statementLines: 'id, invoiceId, date, deleted', statementFormats: 'id, courierId, deleted' });
-    // Sent quarterly updates (issue 29; version 9 is issue 28's statement lines).
-    this.version(10).stores({ sentUpdates: 'id, taxYear, deleted' });
-    // Fuel fills (issue 32): a new table, nothing to fill.
-    this.version(11).stores({ fuelFills: 'id, vehicleId, date, deleted' });
-    // Statement queries (issue 28): a new table, nothing to fill (version 11 is another kind's).
-    this.version(12).stores({ statementQueries: 'id, statementCheckId, paidBackCheckId, deleted' });
-    // Evidence kept at the time (issue 28): a new table, nothing to fill. A receipt photo is
-    // now held by an expense or an evidence item: `expenseId` becomes `holderId` (the record
-    // that names it), so one upload queue serves both.
-    this.version(13)
-      .stores({ evidence: 'id, entryId, statementLineId, statementQueryId, deleted', receiptPhotos: 'id, holderId' })
-      .upgrade((tx) =>
-        tx
-          .table('receiptPhotos')
-          .toCollection()
-          .modify((photo: Record<string, unknown>) => {
-            photo.holderId = photo.expenseId;
-            delete photo.expenseId;
-          }),
-      );
-    // A vehicle's odometer readings by date (issue 30): the day form prefills the start from
-    // the vehicle's latest earlier finish, read through this index instead of the whole log.
-    // A record with no finish (null) has no key in it, so the read skips days without one.
-    this.version(14).stores({ mileage: 'id, date, vehicleId, deleted, [vehicleId+date+odometerEnd]' });
+    for (const { version, stores, upgrade } of declaredVersions(VERSIONS)) {
+      const declared = this.version(version).stores(stores);
+      if (upgrade) declared.upgrade((tx) => upgrade(tx, userId));
+    }
   }
 
   async getDoc<K extends DocKind>(kind: K): Promise<Extract<LocalDoc, { kind: K }> | undefined> {

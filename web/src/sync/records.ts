@@ -45,7 +45,10 @@ const TABLES: { [K in RecordKind]: (db: LocalDb) => Table<unknown, string> } = {
 
 function kindInfo<K extends RecordKind>(kind: K): KindInfo<K> {
   return {
-    content: CONTENT_SCHEMAS[kind] as unknown as KindInfo<K>['content'],
+    // Made when first read (contract.generated.ts).
+    get content() {
+      return CONTENT_SCHEMAS[kind] as unknown as KindInfo<K>['content'];
+    },
     put: MUTATIONS[kind].put,
     remove: MUTATIONS[kind].remove,
     table: (db) => TABLES[kind](db) as unknown as RecordTable<K>,

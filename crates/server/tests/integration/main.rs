@@ -35,6 +35,7 @@ mod operator_output;
 mod password_recovery;
 mod phone_auth;
 mod photo_upload;
+mod postgres_push;
 mod receipts_api;
 mod records_migration;
 mod replay_answers_migration;

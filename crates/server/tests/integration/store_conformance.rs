@@ -485,6 +485,142 @@ fn codes(outcome: &server::store::PushOutcome) -> Vec<Option<&str>> {
     outcome.results.iter().map(|r| r.code.as_deref()).collect()
 }
 
+/// One push that writes a new record, edits it and sends its first mutation again: the record
+/// ends in its last state at the edit's version, and the resend is a replay (PostgreSQL's
+/// pipelined push writes each record once, in its last state).
+async fn a_push_writes_one_record_twice_in_order(backend: Backend) {
+    let Some((store, _keep)) = store(backend).await else {
+        return;
+    };
+    let user = store
+        .create_user(account("twice@example.com"))
+        .await
+        .unwrap();
+    let id = Uuid::now_v7();
+    let put = |stops| MutationAction::put::<Entries>(&day_entry(user.id, id, stops));
+    let outcome = store
+        .push(
+            user.id,
+            vec![
+                mutation("first", put(3)),
+                mutation("edit", put(4)),
+                mutation("first", put(5)),
+            ],
+            2_000,
+            quota(100),
+        )
+        .await
+        .unwrap();
+    assert_eq!(codes(&outcome), [None, None, None]);
+    assert_eq!(outcome.cursor, STARTER_RECORDS + 2);
+    let page = store.pull(user.id, STARTER_RECORDS, 10).await.unwrap();
+    assert_eq!(page.changes.len(), 1);
+    assert_eq!(page.changes[0].version, STARTER_RECORDS + 2);
+    let Some(ChangeData::Entry(entry)) = &page.changes[0].data else {
+        panic!("{:?}", page.changes[0]);
+    };
+    assert_eq!(entry.content.stops, 4);
+}
+
+/// Two accounts push the same new record ids at the same moment, in opposite orders: each id
+/// goes to exactly one of them and the other is told `not-owner`, never an error; each account
+/// holds just the records it was told it has, and a replay of either push answers the same. On
+/// PostgreSQL this is where a pipelined push meets an id claimed since its read (and deadlocks).
+async fn accounts_racing_for_the_same_new_ids_each_get_them_once(backend: Backend) {
+    let Some((store, _keep)) = store(backend).await else {
+        return;
+    };
+    let a = store.create_user(account("a@example.com")).await.unwrap();
+    let b = store.create_user(account("b@example.com")).await.unwrap();
+    let mut held = [0usize; 2];
+    for round in 0..4 {
+        let ids: Vec<Uuid> = (0..5).map(|_| Uuid::now_v7()).collect();
+        let push_of = |user: Uuid, who: &str, ids: &[Uuid]| -> Vec<PreparedMutation> {
+            ids.iter()
+                .enumerate()
+                .map(|(k, id)| {
+                    mutation(
+                        &format!("{who}{round}.{k}"),
+                        MutationAction::put::<Entries>(&day_entry(user, *id, 3)),
+                    )
+                })
+                .collect()
+        };
+        let reversed: Vec<Uuid> = ids.iter().rev().copied().collect();
+        let pushes = [push_of(a.id, "a", &ids), push_of(b.id, "b", &reversed)];
+        let racers = [a.id, b.id]
+            .into_iter()
+            .zip(pushes.clone())
+            .map(|(user, push)| {
+                let store = store.clone();
+                tokio::spawn(async move { store.push(user, push, 2_000, quota(1_000)).await })
+            });
+        let outcomes: Vec<_> = futures_util::future::join_all(racers)
+            .await
+            .into_iter()
+            .map(|outcome| {
+                outcome
+                    .unwrap()
+                    .expect("a race is answered, never an error")
+            })
+            .collect();
+        // Per id, in `ids` order: who got it.
+        let applied = |outcome: &server::store::PushOutcome, reverse: bool| -> Vec<bool> {
+            let mut got: Vec<bool> = codes(outcome)
+                .iter()
+                .map(|code| match code {
+                    None => true,
+                    Some("not-owner") => false,
+                    other => panic!("unexpected answer {other:?}"),
+                })
+                .collect();
+            if reverse {
+                got.reverse();
+            }
+            got
+        };
+        let (got_a, got_b) = (applied(&outcomes[0], false), applied(&outcomes[1], true));
+        for k in 0..ids.len() {
+            assert!(
+                got_a[k] != got_b[k],
+                "round {round}, id {k}: {got_a:?} {got_b:?}"
+            );
+        }
+        held[0] += got_a.iter().filter(|got| **got).count();
+        held[1] += got_b.iter().filter(|got| **got).count();
+        // Sent again, each push is answered as it was and changes nothing.
+        for ((user, push), first) in [a.id, b.id].into_iter().zip(pushes).zip(&outcomes) {
+            let again = store.push(user, push, 3_000, quota(1_000)).await.unwrap();
+            assert_eq!(again.results, first.results);
+            assert_eq!(again.cursor, first.cursor);
+        }
+    }
+    for (user, held) in [a.id, b.id].into_iter().zip(held) {
+        let page = store.pull(user, STARTER_RECORDS, 1_000).await.unwrap();
+        assert_eq!(
+            page.changes.len(),
+            held,
+            "the entries the account was told it has"
+        );
+        // Its records count matches: one more fits only with room for one more.
+        let held = i64::try_from(held).unwrap() + STARTER_RECORDS;
+        let next = vec![mutation(
+            "after",
+            MutationAction::put::<Entries>(&day_entry(user, Uuid::now_v7(), 1)),
+        )];
+        let full = store
+            .push(user, next.clone(), 4_000, quota(held))
+            .await
+            .unwrap();
+        assert_eq!(codes(&full), [Some("quota-exceeded")]);
+        let fits = store
+            .push(user, next, 4_000, quota(held + 1))
+            .await
+            .unwrap();
+        assert_eq!(codes(&fits), [None]);
+    }
+}
+
 /// Entries, invoices and tombstones of absent ids are rows: each takes one from the records
 /// quota; edits and deletes of held records take none. A refusal is not recorded, so the same
 /// mutation is looked at afresh when sent again.
@@ -2699,6 +2835,8 @@ on_both_backends!(
     sessions_live_touch_and_expire,
     sessions_and_cursors_are_read_in_batches,
     concurrent_writes_are_isolated,
+    accounts_racing_for_the_same_new_ids_each_get_them_once,
+    a_push_writes_one_record_twice_in_order,
     photo_changes_move_the_change_cursor,
     statement_checks_round_trip_beside_entries,
     ping_answers,

@@ -40,6 +40,26 @@ export interface CourierPeriods<C> {
 
 const key = (start: string, end: string) => `${start}/${end}`;
 
+/** Checks, the latest made first: a period's first is the one that counts. */
+function latestMadeFirst<C extends Pick<Check, 'createdAt'>>(checks: readonly C[]): C[] {
+  return [...checks].sort((a, b) => (a.createdAt < b.createdAt ? 1 : -1));
+}
+
+/** The latest check made for each of a courier's periods, by the period it names (periodCheck reads it). */
+export function latestChecks<C extends Check>(courierId: string, checks: readonly C[]): ReadonlyMap<string, C> {
+  const latest = new Map<string, C>();
+  for (const check of latestMadeFirst(checks.filter((c) => c.courierId === courierId))) {
+    const named = key(check.periodStart, check.periodEnd);
+    if (!latest.has(named)) latest.set(named, check);
+  }
+  return latest;
+}
+
+/** The latest check made for exactly this period, if any. */
+export function periodCheck<C>(latest: ReadonlyMap<string, C>, period: PayPeriod): C | undefined {
+  return latest.get(key(period.start, period.end));
+}
+
 export function courierPeriods<C extends Check>(
   courier: PeriodRule & { id: string },
   entries: readonly Entry[],
@@ -57,7 +77,7 @@ export function courierPeriods<C extends Check>(
 
   const byPeriod = new Map<string, C[]>(periods.map((p) => [key(p.start, p.end), []]));
   const others: C[] = [];
-  for (const check of [...ownChecks].sort((a, b) => (a.createdAt < b.createdAt ? 1 : -1))) {
+  for (const check of latestMadeFirst(ownChecks)) {
     const list = byPeriod.get(key(check.periodStart, check.periodEnd));
     if (list) list.push(check);
     else others.push(check);

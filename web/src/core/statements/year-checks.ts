@@ -6,10 +6,10 @@
 // statement checks screen. A period whose pay is not due yet has no statement to check: it is
 // named as such, so the year is not called done before its last statement came.
 import { addDays } from '@/lib/week';
-import { expectedPayDate, periodHolding, type PayPeriod, type PeriodRule } from '@/core/pay-periods/pay-period';
+import { expectedPayDate, periodHolding, periodsBetween, type PayPeriod, type PeriodRule } from '@/core/pay-periods/pay-period';
 import type { StatementCheckContent } from '@/sync/types';
 import { checkStatement, resultWords, statementResult, type StatementDeduction, type StatementEntry } from './statement-check';
-import { courierPeriods, loggedDays } from './statement-periods';
+import { latestChecks, loggedDays, periodCheck } from './statement-periods';
 
 export type OpenCheckState = 'missing' | 'unresolved' | 'notPaidYet';
 
@@ -45,7 +45,7 @@ export interface YearChecksInput {
 }
 
 /** The check's state: done (null), or why it is open, with what it found. */
-function checkState(check: Check, courier: PeriodRule & { id: string }, entries: readonly StatementEntry[], deductions: readonly StatementDeduction[]): { state: OpenCheckState; finding: string | null } | null {
+export function checkState(check: Check, courier: PeriodRule & { id: string }, entries: readonly StatementEntry[], deductions: readonly StatementDeduction[]): { state: OpenCheckState; finding: string | null } | null {
   if (check.status === 'matches' || check.status === 'resolved') return null;
   // The periods either side, where a charge taken early or late is looked for (as on the statement checks screen).
   const around = { from: periodHolding(courier, addDays(check.periodStart, -1)).start, to: periodHolding(courier, addDays(check.periodEnd, 1)).end };
@@ -54,19 +54,22 @@ function checkState(check: Check, courier: PeriodRule & { id: string }, entries:
   return compared.agrees ? null : { state: 'unresolved', finding: resultWords(statementResult(compared)) };
 }
 
+/**
+ * Each courier's periods that hold a day of the year, oldest first: the same periods and checks
+ * as the statement checks screen (courierPeriods), without working out the other years' hundreds
+ * of periods on a device with years of days (issue 30).
+ */
 export function yearStatementChecks({ from, to, today, couriers, entries, checks, deductions }: YearChecksInput): YearStatementChecks {
   let done = 0;
   const open: OpenPeriodCheck[] = [];
   for (const courier of couriers) {
-    const own = entries.filter((entry) => entry.courierId === courier.id);
-    const { rows } = courierPeriods(courier, own, checks, deductions, today);
-    const days = loggedDays(own);
-    for (const row of [...rows].reverse()) {
-      const { period } = row;
+    const days = loggedDays(entries.filter((entry) => entry.courierId === courier.id));
+    const made = latestChecks(courier.id, checks);
+    for (const period of periodsBetween(courier, from, to)) {
       const logged = days.between(period.start > from ? period.start : from, period.end < to ? period.end : to).length > 0;
       if (!logged) continue;
       const base = { courierId: courier.id, courierName: courier.name, period };
-      const latest = row.checks[0];
+      const latest = periodCheck(made, period);
       if (!latest) {
         open.push({ ...base, state: expectedPayDate(courier, period) > today ? 'notPaidYet' : 'missing', finding: null });
         continue;

@@ -7,7 +7,7 @@ import { incomeTax } from './income-tax';
 import { class4 } from './national-insurance';
 import { taxYearRates } from './tax-year';
 import { apportion } from './running-costs';
-import { chooseProfit, taxSummary, yearsWithRecords, type TaxRecords } from './tax-summary';
+import { chooseProfit, runningTotals, taxSummary, yearsWithRecords, type TaxRecords } from './tax-summary';
 
 const pounds = (value: number) => value * 100;
 let n = 0;
@@ -301,6 +301,23 @@ describe('the allowable costs, for any records (fast-check prints its seed)', ()
         for (const o of totals.costs.occurrences) expect(o.allowed).toBeLessThanOrEqual(o.paid);
       }),
       { numRuns: 150 },
+    );
+  });
+});
+
+describe('the year and its quarters, for any records (fast-check prints its seed)', () => {
+  it('count what the whole records count from each one’s start: the year’s days and miles picked out first change nothing', () => {
+    fc.assert(
+      fc.property(taxRecordsArb, fc.constantFrom('standard', 'calendar'), fc.constantFrom('2024-25', '2025-26', '2026-27'), fc.array(fc.boolean(), { maxLength: 24 }), (base, election, year, gone) => {
+        // Some of them deleted: a tombstone counts in no figure.
+        const deleted = <T extends object>(list: readonly T[], offset: number) => list.map((record, i) => (gone[i + offset] ? { ...record, deleted: 1 as const } : record));
+        const r = { ...base, entries: deleted(base.entries, 0), mileage: deleted(base.mileage, 12) };
+        const today = '2026-02-01';
+        const summary = taxSummary(r, year, today, 'uk', election);
+        expect(summary.totals).toEqual(runningTotals(r, year, summary.to, today));
+        for (const quarter of summary.quarters) expect(quarter.totals).toEqual(runningTotals(r, year, quarter.to, today, quarter.periodStart));
+      }),
+      { numRuns: 200 },
     );
   });
 });

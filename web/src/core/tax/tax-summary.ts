@@ -384,7 +384,15 @@ export function turnoverByYear(entries: TaxRecords['entries']): (year: TaxYearLa
 export function taxSummary(records: TaxRecords, year: TaxYearLabel, today: string, region: IncomeTaxRegion, election: MtdQuarters = 'standard'): TaxSummary {
   const { from, to } = taxYearBounds(year);
   const { rates, from: ratesFrom, assumed } = taxYearRates(year);
-  const totals = runningTotals(records, year, to, today);
+  const quarters = mtdQuarters(year, election);
+  // The year's and each quarter's figures count only the days and miles from the first quarter's
+  // start (6 April, or 1 April for calendar quarters) to the year's end: picked out of years of
+  // records once, not once per figure (issue 30). Expenses and deductions may repeat into the
+  // year from before it, so they stay whole.
+  const start = quarters.reduce((first, quarter) => minDay(first, quarter.periodStart), from);
+  const within = <T extends { date: string; deleted?: 0 | 1 }>(list: readonly T[]) => live(list).filter((record) => record.date >= start && record.date <= to);
+  const yearRecords: TaxRecords = { ...records, entries: within(records.entries), mileage: within(records.mileage) };
+  const totals = runningTotals(yearRecords, year, to, today);
   const profit = chooseProfit(totals.turnover, totals.allowable, rates.tradingAllowance);
   const tax = incomeTax(profit.taxable, rates, region);
   const four = class4(profit.taxable, rates);
@@ -413,10 +421,10 @@ export function taxSummary(records: TaxRecords, year: TaxYearLabel, today: strin
     vehicleMethods: vehicleMethodFigures(records, year, totals.costs.occurrences, totals.mileage),
     simplifiedUpdates: consolidatedExpensesAllowed(year, totals.turnover),
     election,
-    quarters: mtdQuarters(year, election).map((quarter) => ({
+    quarters: quarters.map((quarter) => ({
       ...quarter,
       status: quarter.to < today ? 'ended' : quarter.from > today ? 'notStarted' : 'current',
-      totals: quarter.to === to && quarter.periodStart === from ? totals : runningTotals(records, year, quarter.to, today, quarter.periodStart),
+      totals: quarter.to === to && quarter.periodStart === from ? totals : runningTotals(yearRecords, year, quarter.to, today, quarter.periodStart),
     })),
   };
 }

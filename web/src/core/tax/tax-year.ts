@@ -42,8 +42,16 @@ export function startYearOf(label: TaxYearLabel): number {
   return Number(label.slice(0, 4));
 }
 
+/** Each label made once: the screens ask the tax year of every record on the device. */
+const labels = new Map<number, TaxYearLabel>();
+
 export function taxYearLabel(startYear: number): TaxYearLabel {
-  return `${startYear}-${String((startYear + 1) % 100).padStart(2, '0')}` as TaxYearLabel;
+  let label = labels.get(startYear);
+  if (label === undefined) {
+    label = `${startYear}-${String((startYear + 1) % 100).padStart(2, '0')}` as TaxYearLabel;
+    labels.set(startYear, label);
+  }
+  return label;
 }
 
 /** The tax year a day (YYYY-MM-DD) falls in: 5 April is the last day of a year, 6 April the first. */

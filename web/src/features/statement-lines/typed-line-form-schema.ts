@@ -42,8 +42,8 @@ export function blankTypedLine(day: string): TypedLineInput {
 export const typedLineSchema = z
   .object({
     date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, typedLineMessages.date),
-    lineType: lineTypeSchema,
-    band: z.union([sizeBandSchema, z.literal('')]),
+    lineType: lineTypeSchema(),
+    band: z.union([sizeBandSchema(), z.literal('')]),
     quantity: z
       .string()
       .trim()

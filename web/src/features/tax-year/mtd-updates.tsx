@@ -17,7 +17,6 @@ import { FormAlert } from '@/components/form-alert';
 import { TextField } from '@/components/text-field';
 import { useSyncHandle } from '@/lib/sync-react/use-sync';
 import { markAsSent } from '@/features/sent-updates/commands';
-import { useSentUpdates } from '@/features/sent-updates/use-sent-updates';
 import { BOUNDS } from '@/sync/contract.generated';
 import type { LocalSentUpdate } from '@/sync/types';
 import { consolidatedOffered, figureLabel, figureList, updateFigures, updateFileName, updateJson, type ExpensesShape } from '@/core/mtd/update';
@@ -34,13 +33,13 @@ interface MtdUpdatesProps {
   summary: TaxSummary;
   records: TaxRecords;
   today: string;
+  sentUpdates: readonly LocalSentUpdate[];
   /** Vehicles whose method is still open: no earlier year kept it, no sent update fixed it. */
   openVehicleNames: string[];
   statementChecks: YearStatementChecks;
 }
 
-export function MtdUpdatesSection({ summary, records, today, openVehicleNames, statementChecks }: MtdUpdatesProps) {
-  const sentUpdates = useSentUpdates();
+export function MtdUpdatesSection({ summary, records, today, sentUpdates, openVehicleNames, statementChecks }: MtdUpdatesProps) {
   const offered = consolidatedOffered(summary.year, summary.totals.turnover);
   const [chosen, setChosen] = useState<ExpensesShape>('itemised');
   const shape = offered ? chosen : 'itemised';
@@ -86,20 +85,20 @@ export function MtdUpdatesSection({ summary, records, today, openVehicleNames, s
             quarter={quarter}
             records={records}
             shape={shape}
-            sent={sentUpdates ? standingSent(sentUpdates, summary.year, quarter.number) : null}
+            sent={standingSent(sentUpdates, summary.year, quarter.number)}
             today={today}
             printed={printing === quarter.number}
             onPrint={() => print(quarter.number)}
           />
         ))}
       </ol>
-      <YearEnd summary={summary} records={records} today={today} sentUpdates={sentUpdates ?? []} openVehicleNames={openVehicleNames} statementChecks={statementChecks} />
+      <YearEnd summary={summary} records={records} today={today} sentUpdates={sentUpdates} openVehicleNames={openVehicleNames} statementChecks={statementChecks} />
     </Section>
   );
 }
 
 /** The year-end checklist, and what the final declaration needs that this app does not hold. */
-function YearEnd({ summary, records, today, sentUpdates, openVehicleNames, statementChecks }: MtdUpdatesProps & { sentUpdates: readonly LocalSentUpdate[] }) {
+function YearEnd({ summary, records, today, sentUpdates, openVehicleNames, statementChecks }: MtdUpdatesProps) {
   const items = yearEndChecklist({
     year: summary.year,
     quarters: summary.quarters.map((quarter) => ({ number: quarter.number, sent: standingSent(sentUpdates, summary.year, quarter.number) !== null })),

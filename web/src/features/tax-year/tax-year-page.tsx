@@ -1,4 +1,4 @@
-import { useEffect, useId, useMemo, useState } from 'react';
+import { useDeferredValue, useEffect, useId, useMemo, useState } from 'react';
 import { useLocation, useSearchParams } from 'react-router';
 import { FormAlert } from '@/components/form-alert';
 import { Page } from '@/components/page';
@@ -25,6 +25,7 @@ import { yearStatementChecks } from '@/core/statements/year-checks';
 import { useSentUpdates } from '@/features/sent-updates/use-sent-updates';
 import { useStatementChecks } from '@/features/statement-checks/use-statement-checks';
 import type { DeviceTaxRecords } from '@/lib/sync-react/tax-records';
+import type { LocalSentUpdate, LocalStatementCheck } from '@/sync/types';
 import styles from './tax-year-page.module.css';
 import panel from '@/components/panel.module.css';
 
@@ -38,23 +39,21 @@ const REGION_NAMES: Record<IncomeTaxRegion, string> = { uk: 'England, Wales and 
 export function TaxYearPage() {
   const today = localDay(useNow());
   const records = useTaxRecords();
+  // Read beside the records, so the sections below the figures find them read (rendered with
+  // none first, they were worked out twice, and the checklist showed every check missing).
+  const sentUpdates = useSentUpdates();
+  const checks = useStatementChecks();
   const settings = useSettings();
   const [picked, setPicked] = useState<TaxYearLabel | null>(null);
   const current = currentTaxYear(today);
   // A reminder opens a year's updates: /app/tax?year=2025-26#tax-updates.
   const [params] = useSearchParams();
-  const { hash } = useLocation();
   const asked = params.get('year');
   const year = picked ?? (asked !== null && /^\d{4}-\d{2}$/.test(asked) && asked <= current ? (asked as TaxYearLabel) : current);
   const region = settings?.taxRegion ?? 'uk';
   const election = settings?.quarters ?? 'standard';
   const summary = useMemo(() => (records ? taxSummary(records, year, today, region, election) : null), [records, year, today, region, election]);
   const years = useMemo(() => (records ? yearsWithRecords(records, today) : [current]), [records, today, current]);
-  const loaded = summary !== null;
-  // The section a link named is on the page only once the records are read: scroll to it then, once.
-  useEffect(() => {
-    if (loaded && hash) document.getElementById(decodeURIComponent(hash.slice(1)))?.scrollIntoView();
-  }, [loaded, hash]);
 
   return (
     <Page title="Tax year" intro={<p>Your Self Assessment year from your own records, worked out on this device.</p>}>
@@ -68,36 +67,31 @@ export function TaxYearPage() {
       ) : !summary || !records ? (
         <Spinner label="Loading the tax year" />
       ) : (
-        <TaxYear summary={summary} records={records} today={today} />
+        <TaxYear summary={summary} records={records} today={today} sentUpdates={sentUpdates} checks={checks} />
       )}
     </Page>
   );
 }
 
-function TaxYear({ summary, records, today }: { summary: TaxSummary; records: DeviceTaxRecords; today: string }) {
-  const liveVehicles = records.vehicles.filter((vehicle) => vehicle.deleted !== 1);
-  const keptMethods = new Set(liveVehicles.filter((vehicle) => keptMethod(vehicle, records.mileage, today) !== null).map((vehicle) => vehicle.id));
-  const sentUpdates = useSentUpdates();
-  const checks = useStatementChecks();
-  // A vehicle whose miles or running costs a sent update covers keeps its method (core/mtd/vehicle-fixed.ts).
-  const fixes = useMemo(() => vehicleFixes(records.vehicles.map((vehicle) => vehicle.id), records, sentUpdates ?? []), [records, sentUpdates]);
-  // Settled: kept by an earlier year's miles, or fixed by a sent update.
-  const openVehicleNames = openVehicles(summary.vehicleMethods, fixes)
-    .filter((vehicle) => !keptMethods.has(vehicle.vehicleId))
-    .map((vehicle) => vehicle.name);
-  const statementChecks = useMemo(
-    () =>
-      yearStatementChecks({
-        from: summary.from,
-        to: summary.to,
-        today,
-        couriers: records.couriers.filter((courier) => courier.deleted !== 1),
-        entries: records.entries,
-        checks: checks ?? [],
-        deductions: records.deductions,
-      }),
-    [summary.from, summary.to, today, records, checks],
-  );
+interface TaxYearProps {
+  summary: TaxSummary;
+  records: DeviceTaxRecords;
+  today: string;
+  /** Undefined until read. */
+  sentUpdates: readonly LocalSentUpdate[] | undefined;
+  checks: readonly LocalStatementCheck[] | undefined;
+}
+
+/**
+ * The year's figures at once, and the sections below them in a second pass (issue 30): the
+ * quarters' updates, the year-end checklist (every pay period's statement check) and the rest
+ * hold most of the page's work and nodes, and on a slow phone with years of records rendering
+ * them in the same pass kept the figures off the screen. `useDeferredValue` renders them in the
+ * background right after the figures are shown, and from then on with every change, in the same
+ * pass as the figures (so the two never show different years).
+ */
+function TaxYear({ summary, records, today, sentUpdates, checks }: TaxYearProps) {
+  const below = useDeferredValue(true, false);
   return (
     <>
       <div className={styles.notice} role="note">
@@ -116,6 +110,40 @@ function TaxYear({ summary, records, today }: { summary: TaxSummary; records: De
         ) : null}
       </div>
       <Overview summary={summary} />
+      {below && sentUpdates && checks ? <TaxYearSections summary={summary} records={records} today={today} sentUpdates={sentUpdates} checks={checks} /> : null}
+    </>
+  );
+}
+
+function TaxYearSections({ summary, records, today, sentUpdates, checks }: TaxYearProps & { sentUpdates: readonly LocalSentUpdate[]; checks: readonly LocalStatementCheck[] }) {
+  const { hash } = useLocation();
+  // The section a link named (/app/tax?year=2025-26#tax-updates) is on the page once these are: scroll to it then, once.
+  useEffect(() => {
+    if (hash) document.getElementById(decodeURIComponent(hash.slice(1)))?.scrollIntoView();
+  }, [hash]);
+  const liveVehicles = records.vehicles.filter((vehicle) => vehicle.deleted !== 1);
+  const keptMethods = new Set(liveVehicles.filter((vehicle) => keptMethod(vehicle, records.mileage, today) !== null).map((vehicle) => vehicle.id));
+  // A vehicle whose miles or running costs a sent update covers keeps its method (core/mtd/vehicle-fixed.ts).
+  const fixes = useMemo(() => vehicleFixes(records.vehicles.map((vehicle) => vehicle.id), records, sentUpdates), [records, sentUpdates]);
+  // Settled: kept by an earlier year's miles, or fixed by a sent update.
+  const openVehicleNames = openVehicles(summary.vehicleMethods, fixes)
+    .filter((vehicle) => !keptMethods.has(vehicle.vehicleId))
+    .map((vehicle) => vehicle.name);
+  const statementChecks = useMemo(
+    () =>
+      yearStatementChecks({
+        from: summary.from,
+        to: summary.to,
+        today,
+        couriers: records.couriers.filter((courier) => courier.deleted !== 1),
+        entries: records.entries,
+        checks,
+        deductions: records.deductions,
+      }),
+    [summary.from, summary.to, today, records, checks],
+  );
+  return (
+    <>
       <IncomeSection summary={summary} />
       <ExpensesSection summary={summary} warnings={<VehicleCostWarnings summary={summary} hasVehicles={liveVehicles.length > 0} />} />
       <MileageSection summary={summary} />
@@ -123,7 +151,7 @@ function TaxYear({ summary, records, today }: { summary: TaxSummary; records: De
       <EstimateSection summary={summary} />
       <DatesSection summary={summary} />
       <QuartersSection summary={summary} />
-      <MtdUpdatesSection summary={summary} records={records} today={today} openVehicleNames={openVehicleNames} statementChecks={statementChecks} />
+      <MtdUpdatesSection summary={summary} records={records} today={today} sentUpdates={sentUpdates} openVehicleNames={openVehicleNames} statementChecks={statementChecks} />
       <TaxExports summary={summary} records={records} />
     </>
   );

@@ -6,6 +6,7 @@ mod identities;
 mod links;
 mod ops;
 mod phone;
+mod pipelined_push;
 mod plans;
 mod receipts;
 mod relay;

@@ -16,6 +16,8 @@ use crate::notify::{Notifier, Signal};
 
 const CHANNEL: &str = "delivery_tracker_signals";
 const QUEUE: usize = 1_024;
+/// Signals sent in one statement at most (what is queued when the relay gets to it).
+const SEND_AT_ONCE: usize = 256;
 const RECONNECT_AFTER: Duration = Duration::from_secs(2);
 
 /// Starts relaying `notifier`'s signals through `config`'s database; runs until aborted.
@@ -68,12 +70,19 @@ async fn relay_once(
     });
     let outcome: anyhow::Result<()> = async {
         client.batch_execute(&format!("LISTEN {CHANNEL}")).await?;
+        // Prepared once: a statement sent as text is prepared on every send, a round trip more.
+        let notify = client
+            .prepare(&format!(
+                "SELECT pg_notify('{CHANNEL}', payload) FROM unnest($1::text[]) payload"
+            ))
+            .await?;
         tracing::info!("signal relay listening");
         // Signals other processes sent while this one was not listening are gone.
         notifier.outside_change();
+        let mut batch = Vec::with_capacity(SEND_AT_ONCE);
         loop {
             if notifier.take_lost() {
-                send(&client, &Signal::Lost, origin, notifier).await?;
+                send(&client, &notify, &[Signal::Lost], origin, notifier).await?;
             }
             tokio::select! {
                 payload = notifications.recv() => match payload {
@@ -84,10 +93,15 @@ async fn relay_once(
                     }
                     None => anyhow::bail!("the connection closed"),
                 },
-                signal = queue.recv() => match signal {
-                    Some(signal) => send(&client, &signal, origin, notifier).await?,
-                    None => return Ok(()),
-                },
+                // Whatever else is queued goes with it: under load (a push per signal) one
+                // statement and one transaction for many pushes' signals.
+                received = queue.recv_many(&mut batch, SEND_AT_ONCE) => {
+                    if received == 0 {
+                        return Ok(());
+                    }
+                    send(&client, &notify, &batch, origin, notifier).await?;
+                    batch.clear();
+                }
             }
         }
     }
@@ -96,20 +110,18 @@ async fn relay_once(
     outcome
 }
 
-/// Sends one of this process's signals to the others; one that fails is marked lost, so the
-/// others are told to check their streams once the connection is back.
+/// Sends this process's `signals` to the others, in order, with `notify` (one transaction);
+/// ones that fail are marked lost, so the others are told to check their streams once the
+/// connection is back.
 async fn send(
     client: &tokio_postgres::Client,
-    signal: &Signal,
+    notify: &tokio_postgres::Statement,
+    signals: &[Signal],
     origin: Uuid,
     notifier: &Notifier,
 ) -> Result<(), tokio_postgres::Error> {
-    let sent = client
-        .execute(
-            "SELECT pg_notify($1, $2)",
-            &[&CHANNEL, &encode(signal, origin)],
-        )
-        .await;
+    let payloads: Vec<String> = signals.iter().map(|s| encode(s, origin)).collect();
+    let sent = client.execute(notify, &[&payloads]).await;
     if sent.is_err() {
         notifier.signal_lost();
     }

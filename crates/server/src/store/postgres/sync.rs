@@ -8,7 +8,7 @@ use domain::profile::{MtdQuarters, ProfileUpdate, SettingsUpdate, TaxRegion, The
 use tokio_postgres::{GenericClient, IsolationLevel, Statement, error::SqlState};
 use uuid::Uuid;
 
-use super::{PgStore, db_err};
+use super::{PgStore, db_err, pipelined_push};
 use crate::{
     rate_cards::RateCards,
     records::RecordKind,
@@ -34,20 +34,30 @@ impl SyncStore for PgStore {
         now_ms: i64,
         quota: PushQuota,
     ) -> StoreResult<PushOutcome> {
-        let mut client = self.client().await?;
+        let mut conn = pipelined_push::Connection::new(self.client().await?);
+        let mut pipelined = pipelined_push::applies_to(&mutations);
         let mut attempt = 1;
         loop {
-            let tx = client.transaction().await.map_err(db_err)?;
-            let mut db = Push { tx: &tx, user_id };
-            let outcome = match sync::push(&mut db, user_id, mutations.clone(), now_ms, quota).await
-            {
-                Ok(outcome) => tx.commit().await.map(|()| outcome).map_err(db_err),
-                Err(err) => Err(err),
+            let outcome = if pipelined {
+                pipelined_push::push(&mut conn, user_id, mutations.clone(), now_ms, quota).await
+            } else {
+                let tx = conn.client().transaction().await.map_err(db_err)?;
+                let mut db = Push { tx: &tx, user_id };
+                match sync::push(&mut db, user_id, mutations.clone(), now_ms, quota).await {
+                    Ok(outcome) => tx.commit().await.map(|()| outcome).map_err(db_err),
+                    Err(err) => Err(err),
+                }
             };
-            // Two accounts pushing the same new ids in opposite orders wait on each other's
-            // uncommitted rows; PostgreSQL breaks the cycle by failing one transaction, which
-            // is then simply run again (it now sees the other's rows: `not-owner`).
             match outcome {
+                // A record id another account claimed after the pipelined read: the
+                // step-by-step push answers it `not-owner` (pipelined_push.rs).
+                Err(StoreError::Backend(err)) if pipelined && is_unique_violation(&err) => {
+                    pipelined = false;
+                }
+                // Two accounts pushing the same new ids in opposite orders wait on each
+                // other's uncommitted rows; PostgreSQL breaks the cycle by failing one
+                // transaction, which is then simply run again (it now sees the other's rows:
+                // `not-owner`).
                 Err(StoreError::Backend(err)) if attempt < PUSH_ATTEMPTS && is_retryable(&err) => {
                     attempt += 1;
                 }
@@ -107,12 +117,31 @@ impl SyncStore for PgStore {
 
 /// A transaction PostgreSQL failed only because of what ran beside it: running it again works.
 fn is_retryable(err: &anyhow::Error) -> bool {
+    sql_state(err).is_some_and(|code| {
+        *code == SqlState::T_R_DEADLOCK_DETECTED || *code == SqlState::T_R_SERIALIZATION_FAILURE
+    })
+}
+
+fn is_unique_violation(err: &anyhow::Error) -> bool {
+    sql_state(err) == Some(&SqlState::UNIQUE_VIOLATION)
+}
+
+fn sql_state(err: &anyhow::Error) -> Option<&SqlState> {
     err.downcast_ref::<tokio_postgres::Error>()
         .and_then(tokio_postgres::Error::code)
-        .is_some_and(|code| {
-            *code == SqlState::T_R_DEADLOCK_DETECTED || *code == SqlState::T_R_SERIALIZATION_FAILURE
-        })
 }
+
+/// The statements both ways of pushing run (pipelined_push.rs runs the others its own way).
+pub(super) const USER_COUNTERS_FOR_UPDATE: &str =
+    "SELECT change_seq, record_count, replay_count FROM users WHERE id = $1 FOR UPDATE";
+pub(super) const UPDATE_RECORD: &str =
+    "UPDATE records SET content = $3, deleted = $3::text IS NULL, version = $4, updated_at = $5
+     WHERE kind = $1 AND id = $2";
+pub(super) const RECORD_ANSWER: &str =
+    "INSERT INTO applied_mutations (user_id, mutation_id, result, applied_at)
+     VALUES ($1, $2, $3, $4)";
+pub(super) const SAVE_COUNTERS: &str =
+    "UPDATE users SET change_seq = $2, record_count = $3, replay_count = $4 WHERE id = $1";
 
 /// Writes the records every account starts with for the user just inserted in `tx`
 /// (`sync::insert_starter_records`).
@@ -142,12 +171,7 @@ impl SyncSql for Push<'_, '_> {
         let row = self
             .tx
             .query_opt(
-                &self
-                    .stmt(
-                        "SELECT change_seq, record_count, replay_count FROM users
-                         WHERE id = $1 FOR UPDATE",
-                    )
-                    .await?,
+                &self.stmt(USER_COUNTERS_FOR_UPDATE).await?,
                 &[&self.user_id],
             )
             .await
@@ -256,13 +280,7 @@ impl SyncSql for Push<'_, '_> {
     async fn update_record(&mut self, record: RecordWrite<'_>) -> StoreResult<()> {
         self.tx
             .execute(
-                &self
-                    .stmt(
-                        "UPDATE records SET content = $3, deleted = $3::text IS NULL, version = $4,
-                                    updated_at = $5
-                 WHERE kind = $1 AND id = $2",
-                    )
-                    .await?,
+                &self.stmt(UPDATE_RECORD).await?,
                 &[
                     &record.kind,
                     &record.id,
@@ -284,12 +302,7 @@ impl SyncSql for Push<'_, '_> {
     ) -> StoreResult<()> {
         self.tx
             .execute(
-                &self
-                    .stmt(
-                        "INSERT INTO applied_mutations (user_id, mutation_id, result, applied_at)
-                 VALUES ($1, $2, $3, $4)",
-                    )
-                    .await?,
+                &self.stmt(RECORD_ANSWER).await?,
                 &[&self.user_id, &mutation_id, &answer, &now_ms],
             )
             .await
@@ -300,12 +313,7 @@ impl SyncSql for Push<'_, '_> {
     async fn save_counters(&mut self, counters: UserCounters) -> StoreResult<()> {
         self.tx
             .execute(
-                &self
-                    .stmt(
-                        "UPDATE users SET change_seq = $2, record_count = $3, replay_count = $4
-                         WHERE id = $1",
-                    )
-                    .await?,
+                &self.stmt(SAVE_COUNTERS).await?,
                 &[
                     &self.user_id,
                     &counters.seq,
