@@ -3,8 +3,12 @@
 // the web app differs and building a binary per web build would take longer than the bench.
 // Static files as the server's SPA serves them (the prerendered landing and login pages, the
 // app's index.html for every other page), /api streamed through, cookies kept.
-/** A static server of `dist` that forwards /api to `api`: its URL and the way to stop it. */
-export async function distProxy(dist: string, api: string): Promise<{ url: string; close(): void }> {
+/**
+ * A static server of `dist` that forwards /api to `api`: its URL and the way to stop it.
+ * `pullDelayMs`: each pull page's answer held back that long, as a mobile network's round trip
+ * would (the device bench's BENCH_PULL_DELAY_MS).
+ */
+export async function distProxy(dist: string, api: string, { pullDelayMs = 0 } = {}): Promise<{ url: string; close(): void }> {
   const http = await import('node:http');
   const { readFile } = await import('node:fs/promises');
   const { join, extname } = await import('node:path');
@@ -12,6 +16,7 @@ export async function distProxy(dist: string, api: string): Promise<{ url: strin
   const proxy = http.createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     if (url.pathname.startsWith('/api/')) {
+      if (pullDelayMs > 0 && url.pathname === '/api/v1/sync/pull') await new Promise((done) => setTimeout(done, pullDelayMs));
       const chunks: Buffer[] = [];
       for await (const chunk of req) chunks.push(chunk as Buffer);
       const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => k !== 'host' && k !== 'connection') as [string, string][]);

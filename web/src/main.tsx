@@ -17,11 +17,19 @@ applyTheme(readCachedTheme());
 
 // Who is signed in is asked at once rather than after the first render, and for someone signed
 // in last time the sync engine's code loads and their database opens meanwhile: on a slow phone
-// the screens otherwise wait for each of these in turn before the first figure (issue 30).
-const session = createSessionStore();
+// the screens otherwise wait for each of these in turn before the first figure (issue 30). A
+// sign-in readies the same while the server answers it.
+const prepare = (userId: string | null) =>
+  void import('./sync/coordinator').then(
+    ({ openEarly }) => {
+      if (userId) openEarly(userId);
+    },
+    () => undefined, // offline before the service worker had it: starting sync reports it
+  );
+const session = createSessionStore({ prepare });
 void session.start();
 const remembered = rememberedUserId();
-if (remembered) void import('./sync/coordinator').then(({ openEarly }) => openEarly(remembered));
+if (remembered) prepare(remembered);
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html must contain #root');

@@ -242,8 +242,8 @@ describe('SyncEngine', () => {
 
   it('a push quota (429 with Retry-After) waits as asked and never parks the items', async () => {
     const sync = engine();
-    sync.start();
     await saveEntry(db, day(10));
+    void sync.start();
     const tooMany = { kind: 'server', status: 429, retryAfterMs: 45_000 } as SyncFailure;
     // One for the cycle start() began, which the first call below waits past, and one for each call.
     server.failNext = Array.from({ length: MAX_ATTEMPTS + 2 }, () => tooMany);

@@ -100,13 +100,17 @@ export class SyncEngine {
     return () => this.listeners.delete(listener);
   }
 
-  async start(): Promise<void> {
-    if (this.started) return;
-    this.started = true;
-    const lastSyncAt = await this.db.getMeta<number | null>('lastSyncAt', null);
-    this.current = { state: 'synced', lastSyncAt };
-    this.schedulePeriodic();
-    void this.sync();
+  /** Starts syncing: the first cycle at once (not waited for), then on the timer. */
+  start(): Promise<void> {
+    if (!this.started) {
+      this.started = true;
+      this.schedulePeriodic();
+      // Nothing is read first: on a new device this cycle is the first sync, the longest wait it
+      // has (issue 30). The cycle says "syncing" (or "offline") before the time of the last sync
+      // stored here could be shown, so that time is not read.
+      void this.sync();
+    }
+    return Promise.resolve();
   }
 
   stop(): void {
@@ -184,13 +188,11 @@ export class SyncEngine {
     this.emit(byDriver ? { state: 'syncing', byDriver } : { state: 'syncing' });
     try {
       await this.pushAll();
-      await this.pullAll();
+      const idle = await this.pullAll();
       this.failures = 0;
-      const lastSyncAt = this.now();
-      await this.db.setMeta('lastSyncAt', lastSyncAt);
       // The browser may have gone offline while the last answer was on its way: the status
       // then stays what the network says, not "synced".
-      this.emit(this.isOnline() ? await this.idleStatus(lastSyncAt) : await this.offlineStatus());
+      this.emit(this.isOnline() ? idle : await this.offlineStatus());
       this.onSynced();
       return true;
     } catch (error) {
@@ -251,11 +253,13 @@ export class SyncEngine {
   }
 
   private async pushAll(): Promise<void> {
-    const clientId = await this.clientId();
+    // Read only when there is something to send: most cycles (and a new device's first) have nothing.
+    let clientId: string | null = null;
     let batchSize = PUSH_BATCH;
     for (;;) {
       const batch = await this.db.outbox.where('parked').equals(0).limit(batchSize).sortBy('seq');
       if (batch.length === 0) return;
+      clientId ??= await this.clientId();
       let results: MutationResult[];
       try {
         results = await this.api.push(clientId, batch);
@@ -293,12 +297,14 @@ export class SyncEngine {
    * makes each open screen's live queries read again, and fewer, larger ones cost far less.
    * The cursor moves only in the transaction that applied its pages, so an interruption anywhere
    * (reload, network gone) leaves it at the last page applied, and the pull resumes from there.
+   * Resolves with the status the cycle ends with, read in the transaction that applied the last
+   * pages (see applyPages).
    */
-  private async pullAll(): Promise<void> {
+  private async pullAll(): Promise<SyncStatus> {
     const from = await this.startingCursor();
     let ahead: Promise<PullPage> | null = this.api.pull(from, PULL_PAGE);
     let pulled = 0;
-    while (ahead) {
+    for (;;) {
       const pages: PullPage[] = [];
       let size = 0;
       let failure: { error: unknown } | null = null;
@@ -320,20 +326,29 @@ export class SyncEngine {
       // or dropped when the apply fails and the cycle ends.
       ahead?.catch(() => undefined);
       // The pages already here are applied even when the next one failed: less to fetch again.
-      if (pages.length > 0) {
-        await this.applyPages(pages);
-        pulled += size;
-      }
+      const last = !ahead && !failure;
+      const idle = pages.length > 0 ? await this.applyPages(pages, last) : null;
+      pulled += size;
       if (failure) throw failure.error;
+      if (last) return idle!;
     }
   }
 
-  /** Applies pulled pages, in server order, in one transaction that moves the cursor past them. */
-  private async applyPages(pages: readonly PullPage[]): Promise<void> {
+  /**
+   * Applies pulled pages, in server order, in one transaction that moves the cursor past them.
+   * With the `last` pages of a cycle, the same transaction notes the time of this sync and reads
+   * what is left to send, and resolves with the status the cycle ends with. Once the transaction
+   * commits, every open screen reads its records again and draws them (after a first sync, most
+   * of a second at 4× CPU throttling); read after it, the status waited for all of that.
+   */
+  private async applyPages(pages: readonly PullPage[], last: boolean): Promise<SyncStatus | null> {
     const cursor = pages.at(-1)!.cursor;
-    await this.db.transaction('rw', this.db.syncTables, async () => {
+    // Most cycles bring nothing (every start, the 30 s pull): their transaction then locks only
+    // what it writes, not every record table, whose reads by the screens would wait for it.
+    const changed = pages.some((page) => page.changes.length > 0);
+    return this.db.transaction('rw', changed ? this.db.syncTables : [this.db.meta, this.db.outbox], async () => {
       // Records with unsent changes, read once per transaction rather than once per change.
-      const unsent = new Set((await this.db.outbox.orderBy('recordId').uniqueKeys()) as string[]);
+      const unsent = changed ? new Set((await this.db.outbox.orderBy('recordId').uniqueKeys()) as string[]) : new Set<string>();
       const byKind = new Map<string, Change[]>();
       const docs: Change[] = [];
       for (const page of pages) {
@@ -360,6 +375,10 @@ export class SyncEngine {
       // Kinds this version does not know yet never get here (api.ts leaves them out).
       await this.db.setMeta('cursor', cursor);
       await this.db.setMeta(PULLED_KINDS, { cursor, kinds: recordKinds } satisfies PulledKinds);
+      if (!last) return null;
+      const lastSyncAt = this.now();
+      await this.db.setMeta('lastSyncAt', lastSyncAt);
+      return this.idleStatus(lastSyncAt);
     });
   }
 
@@ -371,8 +390,10 @@ export class SyncEngine {
    * brings back a no-op.
    */
   private async startingCursor(): Promise<number> {
-    const cursor = await this.db.getMeta<number>('cursor', 0);
-    const pulled = await this.db.getMeta<PulledKinds | null>(PULLED_KINDS, null);
+    // One request for both (each request waits its turn behind whatever the screens are doing).
+    const [cursorRow, pulledRow] = await this.db.meta.bulkGet(['cursor', PULLED_KINDS]);
+    const cursor = (cursorRow?.value as number | undefined) ?? 0;
+    const pulled = (pulledRow?.value as PulledKinds | undefined) ?? null;
     const ours = pulled !== null && pulled.cursor === cursor && recordKinds.every((kind) => pulled.kinds.includes(kind));
     return ours ? cursor : 0;
   }
@@ -426,9 +447,8 @@ export class SyncEngine {
   }
 
   private async idleStatus(lastSyncAt: number): Promise<SyncStatus> {
-    const parked = await this.db.outbox.where('parked').equals(1).count();
+    const [parked, pending] = await Promise.all([this.db.outbox.where('parked').equals(1).count(), this.db.outbox.count()]);
     if (parked > 0) return { state: 'error', message: `${parked} ${plural(parked, 'change')} could not be synced` };
-    const pending = await this.db.outbox.count();
     if (pending > 0) return { state: 'pending', count: pending };
     return { state: 'synced', lastSyncAt };
   }

@@ -67,6 +67,7 @@ export function LoginPage() {
   async function run(kind: 'credentials' | 'guest', action: AuthAction, call: () => Promise<AuthResponse>) {
     setPending(kind);
     setError(null);
+    session.signingIn();
     try {
       const { user } = await call();
       if (!(await session.confirmSignIn(user))) {

@@ -66,3 +66,27 @@ describe('session store offline cache', () => {
     expect(store.getState().status).toBe('signed-out');
   });
 });
+
+describe('session store readying a sign-in', () => {
+  beforeEach(() => localStorage.clear());
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('readies the app as a sign-in is sent, and the user’s database before the server confirms it', async () => {
+    const user = makeUser();
+    const readied: (string | null)[] = [];
+    let answer: (response: Response) => void = () => undefined;
+    vi.stubGlobal('fetch', createFakeFetch({ [SESSION]: () => new Promise<Response>((resolve) => (answer = resolve)) }).fetch);
+    const store = createSessionStore({ prepare: (userId) => readied.push(userId) });
+
+    store.signingIn();
+    expect(readied).toEqual([null]);
+    const confirmed = store.confirmSignIn(user);
+    // Readied while the session check is still on its way; nobody is signed in yet.
+    expect(readied).toEqual([null, user.id]);
+    expect(store.getState().status).toBe('loading');
+
+    answer(json(200, { user }));
+    expect(await confirmed).toBe(true);
+    expect(store.getState()).toEqual({ status: 'signed-in', user });
+  });
+});
