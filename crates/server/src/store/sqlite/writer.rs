@@ -494,6 +494,102 @@ mod tests {
         assert_eq!(count(&writer).await, 1);
     }
 
+    /// A failing job alone in its transaction (no savepoint) leaves nothing behind, and the
+    /// connection works on.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_failing_lone_job_rolls_its_transaction_back() {
+        let writer = writer();
+        let failed = writer
+            .write(|conn| -> StoreResult<()> {
+                conn.execute("INSERT INTO t (n) VALUES (1)", [])
+                    .map_err(db_err)?;
+                Err(backend("refused after writing"))
+            })
+            .await;
+        assert!(failed.is_err());
+        assert_eq!(count(&writer).await, 0);
+        writer
+            .write(|conn| {
+                conn.execute("INSERT INTO t (n) VALUES (2)", [])
+                    .map_err(db_err)
+            })
+            .await
+            .unwrap();
+        assert_eq!(count(&writer).await, 1);
+    }
+
+    /// In a commit shared with others, a failing job undoes only its own changes (its
+    /// savepoint); the others' commit.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_failing_job_in_a_shared_commit_rolls_back_alone() {
+        let writer = writer();
+        let inside = Arc::new(Barrier::new(2));
+        let release = Arc::new(Barrier::new(2));
+        let holder = {
+            let (writer, inside, release) = (writer.clone(), inside.clone(), release.clone());
+            tokio::spawn(async move {
+                writer
+                    .write(move |_| {
+                        inside.wait();
+                        release.wait();
+                        Ok(())
+                    })
+                    .await
+            })
+        };
+        tokio::task::spawn_blocking(move || inside.wait())
+            .await
+            .unwrap();
+        let writes: Vec<_> = (1..=3i64)
+            .map(|n| {
+                let writer = writer.clone();
+                tokio::spawn(async move {
+                    writer
+                        .write(move |conn| {
+                            conn.execute("INSERT INTO t (n) VALUES (?1)", [n])
+                                .map_err(db_err)?;
+                            if n == 2 {
+                                return Err(backend("refused after writing"));
+                            }
+                            Ok(())
+                        })
+                        .await
+                })
+            })
+            .collect();
+        while writer.handle.shared.lock().queue.len() < 3 {
+            tokio::task::yield_now().await;
+        }
+        let before = writer.commits();
+        tokio::task::spawn_blocking(move || release.wait())
+            .await
+            .unwrap();
+        holder.await.unwrap().unwrap();
+        let mut outcomes = Vec::new();
+        for write in writes {
+            outcomes.push(write.await.unwrap().is_ok());
+        }
+        assert_eq!(outcomes, [true, false, true]);
+        let after = writer.commits();
+        assert_eq!(
+            (after.commits - before.commits, after.jobs - before.jobs),
+            (2, 4),
+            "the holder's commit, then one for the three"
+        );
+        let kept = writer
+            .write(|conn| {
+                conn.query_row(
+                    "SELECT group_concat(n) FROM (SELECT n FROM t ORDER BY n)",
+                    [],
+                    |r| r.get::<_, String>(0),
+                )
+                .map_err(db_err)
+            })
+            .await
+            .unwrap();
+        assert_eq!(kept, "1,3");
+    }
+
     #[test]
     fn dropping_the_last_handle_ends_the_writer_thread() {
         let writer = writer();
