@@ -100,12 +100,6 @@ impl SqliteStore {
             .map_err(|err| readonly::explain(err.into(), path))?;
         migrate(&mut write_conn, path).map_err(|err| readonly::explain(err, path))?;
         write_conn.execute_batch(&memory.writer_pragmas())?;
-        // A job that shares its transaction runs in a savepoint, and SQLite keeps a copy of
-        // every page the job first touches until it is released: past 64 KiB (a push of 10
-        // entries) it spilled into a temporary file created and removed on every commit. In
-        // memory, it is one job's pages at most (released with the job). Set after the
-        // migrations, whose index builds may sort more than memory should hold.
-        write_conn.execute_batch("PRAGMA temp_store = MEMORY;")?;
         write_conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
 
         let readers = (0..READER_CONNECTIONS)
