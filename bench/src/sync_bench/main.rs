@@ -5,7 +5,8 @@
 //! `sync-bench --binary target/release/delivery-tracker [--rounds 6] [--seconds 2]`
 //! (`--compare OLD_BINARY`: only the push and pull figures, that build against `--binary`; see
 //! compare.rs; with `--only grown`, the grown-database figures with OLD_BINARY as one more side;
-//! `--only postgres`: only the PostgreSQL figures, grown and fresh, with OLD_BINARY likewise)
+//! `--only postgres`: only the PostgreSQL figures, grown and fresh, with OLD_BINARY likewise;
+//! `--only pocketbase`: the push goals against PocketBase alone, OLD_BINARY one more side, versus.rs)
 //!
 //! Every round starts our release binary (SQLite, synchronous=FULL) and PocketBase on fresh
 //! directories and measures, in order: memory idle and after 64 sign-ups, pushes beside the
@@ -23,6 +24,7 @@ mod ours;
 mod pocketbase;
 mod postgres;
 mod stats;
+mod versus;
 
 use std::{
     path::{Path, PathBuf},
@@ -45,7 +47,7 @@ struct Args {
     rounds: usize,
     run_for: Duration,
     compare: Option<PathBuf>,
-    /// `--only grown|postgres`: a quick look at a lever.
+    /// `--only grown|postgres|pocketbase`: a quick look at a lever.
     only: Only,
 }
 
@@ -56,6 +58,8 @@ enum Only {
     Grown,
     /// The PostgreSQL figures, grown and fresh.
     Postgres,
+    /// The two push goals against PocketBase (versus.rs).
+    PocketBase,
 }
 
 fn parse_args() -> Args {
@@ -78,6 +82,7 @@ fn parse_args() -> Args {
             "--compare" => args.compare = Some(value.into()),
             "--only" if value == "grown" => args.only = Only::Grown,
             "--only" if value == "postgres" => args.only = Only::Postgres,
+            "--only" if value == "pocketbase" => args.only = Only::PocketBase,
             other => panic!("unknown argument {other}"),
         }
     }
@@ -96,6 +101,16 @@ fn rss_mb(pid: u32) -> f64 {
 #[tokio::main]
 async fn main() {
     let args = parse_args();
+    if args.only == Only::PocketBase {
+        let pocketbase = pocketbase::binary().expect("--only pocketbase needs POCKETBASE_BIN");
+        let mut table = Table::default();
+        for round in 0..args.rounds {
+            println!("\n## Round {} of {}", round + 1, args.rounds);
+            versus::round(&args, round, &pocketbase, &mut table).await;
+        }
+        table.print(args.rounds);
+        return;
+    }
     if let Some(old) = args
         .compare
         .as_ref()
