@@ -81,17 +81,13 @@ const NOT_READ: &str = "a pipelined push asked about a record it did not read fi
 
 const BEGIN: &str = "BEGIN";
 const COMMIT: &str = "COMMIT";
-/// Pairs, not `mutation_id = ANY($2)`: with that, the plan PostgreSQL keeps for the statement
-/// reads every replay record of the user and filters them (EXPLAIN on the grown database).
-const RECORDED_ANSWERS: &str = "SELECT mutation_id, result FROM applied_mutations
-     WHERE (user_id, mutation_id) = ANY (SELECT $1::uuid, unnest($2::text[]))";
-/// Each named record's owner and whether it is deleted, and its content when it is the user's
-/// live record (`SyncSql::record_content`). Kinds and ids each as a set: one index scan of the
-/// key (a join with the pairs cost PostgreSQL more CPU a push); a record of a named kind and a
-/// named id that were not named together is read too, and left out.
-const RECORD_STATES: &str = "SELECT kind, id, user_id = $3, deleted,
+const RECORDED_ANSWER: &str =
+    "SELECT result FROM applied_mutations WHERE user_id = $1 AND mutation_id = $2";
+/// A named record's owner and whether it is deleted, and its content when it is the user's
+/// live record (`SyncSql::record_content`).
+const RECORD_STATE: &str = "SELECT user_id = $3, deleted,
             CASE WHEN user_id = $3 AND NOT deleted THEN content END
-     FROM records WHERE kind = ANY($1) AND id = ANY($2)";
+     FROM records WHERE kind = $1 AND id = $2";
 /// No ON CONFLICT: see the module's comment.
 const INSERT_RECORD: &str = "INSERT INTO records (kind, id, user_id, version, deleted, content,
                               created_at, updated_at)
@@ -100,8 +96,8 @@ const INSERT_RECORD: &str = "INSERT INTO records (kind, id, user_id, version, de
 struct Statements {
     begin: Statement,
     counters: Statement,
-    answers: Statement,
-    states: Statement,
+    recorded: Statement,
+    state: Statement,
     insert: Statement,
     update: Statement,
     answer: Statement,
@@ -115,8 +111,8 @@ impl Statements {
         Ok(Statements {
             begin: client.prepare_cached(BEGIN).await?,
             counters: client.prepare_cached(USER_COUNTERS_FOR_UPDATE).await?,
-            answers: client.prepare_cached(RECORDED_ANSWERS).await?,
-            states: client.prepare_cached(RECORD_STATES).await?,
+            recorded: client.prepare_cached(RECORDED_ANSWER).await?,
+            state: client.prepare_cached(RECORD_STATE).await?,
             insert: client.prepare_cached(INSERT_RECORD).await?,
             update: client.prepare_cached(UPDATE_RECORD).await?,
             answer: client.prepare_cached(RECORD_ANSWER).await?,
@@ -166,45 +162,59 @@ async fn run(
     now_ms: i64,
     quota: PushQuota,
 ) -> StoreResult<PushOutcome> {
-    let mutation_ids: Vec<&str> = mutations.iter().map(|m| m.id.as_str()).collect();
     let named = named_records(&mutations);
-    let mut kinds: Vec<&str> = named.iter().map(|(kind, _)| *kind).collect();
-    kinds.sort_unstable();
-    kinds.dedup();
-    let ids: Vec<Uuid> = named.iter().map(|(_, id)| *id).collect();
     // Polled together, so sent together; PostgreSQL runs them in this order, the reads after
-    // the lock (each sees what the push before it committed).
+    // the lock (each sees what the push before it committed). One point read per mutation and
+    // per named record: whatever plan a connection keeps for them is the key's index. A read
+    // of the whole batch by sets (`= ANY`) kept the plan it was first given while a new
+    // server's tables were small, a scan of the table: the first pushes of a new server ran at
+    // 0.67x the step-by-step rate (sync-bench's fresh PostgreSQL figures), and planning the sets
+    // afresh each time cost 1.6x the database's CPU a mutation at batch 1 on a grown one.
     let by_user: [&(dyn ToSql + Sync); 1] = [&user_id];
-    let by_answers: [&(dyn ToSql + Sync); 2] = [&user_id, &mutation_ids];
-    let by_states: [&(dyn ToSql + Sync); 3] = [&kinds, &ids, &user_id];
+    let answer_params: Vec<[&(dyn ToSql + Sync); 2]> = mutations
+        .iter()
+        .map(|m| [&user_id as _, &m.id as _])
+        .collect();
+    let state_params: Vec<[&(dyn ToSql + Sync); 3]> = named
+        .iter()
+        .map(|(kind, id)| [kind as _, id as _, &user_id as _])
+        .collect();
+    let answer_reads = answer_params
+        .iter()
+        .map(|params| client.query_opt(&s.recorded, params));
+    let state_reads = state_params
+        .iter()
+        .map(|params| client.query_opt(&s.state, params));
     let (_, counters, answers, states) = futures_util::try_join!(
         client.execute(&s.begin, &[]),
         client.query_opt(&s.counters, &by_user),
-        client.query(&s.answers, &by_answers),
-        client.query(&s.states, &by_states),
+        try_join_all(answer_reads),
+        try_join_all(state_reads),
     )
     .map_err(db_err)?;
-    let mut records: HashMap<(String, Uuid), Option<Known>> = named
+    let records: HashMap<(String, Uuid), Option<Known>> = named
         .iter()
-        .map(|&(kind, id)| ((kind.to_owned(), id), None))
-        .collect();
-    for row in &states {
-        // Only what was named: see RECORD_STATES.
-        if let Some(known) = records.get_mut(&(row.get(0), row.get(1))) {
-            *known = Some(Known {
-                mine: row.get(2),
-                deleted: row.get(3),
-                content: row.get(4),
+        .zip(&states)
+        .map(|(&(kind, id), row)| {
+            let known = row.as_ref().map(|row| Known {
+                mine: row.get(0),
+                deleted: row.get(1),
+                content: row.get(2),
             });
-        }
-    }
+            ((kind.to_owned(), id), known)
+        })
+        .collect();
     let mut db = InMemory {
         counters: counters.map(|r| UserCounters {
             seq: r.get(0),
             records: r.get(1),
             replays: r.get(2),
         }),
-        answers: answers.iter().map(|r| (r.get(0), r.get(1))).collect(),
+        answers: mutations
+            .iter()
+            .zip(&answers)
+            .filter_map(|(m, row)| row.as_ref().map(|row| (m.id.clone(), row.get(0))))
+            .collect(),
         records,
         writes: Vec::new(),
     };
