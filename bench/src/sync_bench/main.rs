@@ -62,6 +62,18 @@ enum Only {
     PocketBase,
 }
 
+const USAGE: &str =
+    "sync-bench: the server's figures against their references (issue 15 and 30 goals)
+
+  --binary PATH     the server to measure (default target/release/delivery-tracker)
+  --rounds N        interleaved rounds (default 6); min / median / max are printed
+  --seconds N       seconds per push figure (default 2)
+  --compare OLD     another build of the server, measured in the same rounds
+  --only grown|postgres|pocketbase
+                    only the grown-database, PostgreSQL or PocketBase figures
+
+Environment: POCKETBASE_BIN, TEST_DATABASE_URL, PGBENCH (see docs/development.md).";
+
 fn parse_args() -> Args {
     let mut args = Args {
         binary: PathBuf::from("target/release/delivery-tracker"),
@@ -72,6 +84,10 @@ fn parse_args() -> Args {
     };
     let mut given = std::env::args().skip(1);
     while let Some(flag) = given.next() {
+        if flag == "--help" || flag == "-h" {
+            println!("{USAGE}");
+            std::process::exit(0);
+        }
         let value = given
             .next()
             .unwrap_or_else(|| panic!("{flag} needs a value"));
