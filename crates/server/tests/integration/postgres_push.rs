@@ -9,7 +9,7 @@ use common::{fresh_postgres_schema, postgres_store_on, quota};
 use futures_util::FutureExt;
 use server::{
     entries::Entries,
-    store::{MutationAction, NewUser, PreparedMutation},
+    store::{MutationAction, PreparedMutation},
 };
 use uuid::Uuid;
 
@@ -30,17 +30,7 @@ async fn a_push_dropped_mid_transaction_leaves_no_transaction_behind() {
     config.application_name(&name);
     let test = postgres_store_on(config.clone()).await;
     let store = test.store.clone();
-    let user = store
-        .create_user(NewUser {
-            id: Uuid::now_v7(),
-            email: None,
-            display_name: None,
-            password_hash: None,
-            is_anonymous: true,
-            now_ms: 1_000,
-        })
-        .await
-        .unwrap();
+    let user = store.create_user(common::guest_user()).await.unwrap();
     let (warm, dropped, next) = (Uuid::now_v7(), Uuid::now_v7(), Uuid::now_v7());
     // The pool's one connection with its statements prepared: the next push sends its first
     // round trip (BEGIN, the lock, the reads) at its first poll, and then waits.

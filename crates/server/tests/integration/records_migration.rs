@@ -15,7 +15,7 @@ use domain::{
 };
 use server::{
     entries::Entries,
-    store::{DynStore, MutationAction, NewUser, PreparedMutation},
+    store::{DynStore, MutationAction, PreparedMutation},
 };
 use uuid::Uuid;
 
@@ -186,17 +186,7 @@ async fn rows_move_into_records(backend: Backend) {
 
     // Ids keep their owner, tombstones still win, and the quota still counts the five rows
     // (and 0012's two).
-    let other = store
-        .create_user(NewUser {
-            id: Uuid::now_v7(),
-            email: None,
-            display_name: None,
-            password_hash: None,
-            is_anonymous: true,
-            now_ms: 1_000,
-        })
-        .await
-        .unwrap();
+    let other = store.create_user(common::guest_user()).await.unwrap();
     let theirs = store
         .push(
             other.id,

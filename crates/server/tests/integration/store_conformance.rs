@@ -65,16 +65,6 @@ fn account(email: &str) -> NewUser {
     }
 }
 
-fn guest() -> NewUser {
-    NewUser {
-        email: None,
-        display_name: None,
-        password_hash: None,
-        is_anonymous: true,
-        ..account("")
-    }
-}
-
 async fn store(backend: Backend) -> Option<(DynStore, common::TestStore)> {
     let test = store_for(backend).await?;
     Some((test.store.clone(), test))
@@ -104,8 +94,8 @@ async fn users_round_trip_and_emails_are_unique(backend: Backend) {
         "{clash:?}"
     );
     // Guests have no e-mail, and any number of them may exist.
-    store.create_user(guest()).await.unwrap();
-    store.create_user(guest()).await.unwrap();
+    store.create_user(common::guest_user()).await.unwrap();
+    store.create_user(common::guest_user()).await.unwrap();
     assert_eq!(store.list_users().await.unwrap().len(), 3);
     assert_eq!(store.count_users().await.unwrap(), 3);
 }
@@ -753,7 +743,7 @@ async fn sessions_and_cursors_are_read_in_batches(backend: Backend) {
         .create_user(account("batch@example.com"))
         .await
         .unwrap();
-    let kim = store.create_user(guest()).await.unwrap();
+    let kim = store.create_user(common::guest_user()).await.unwrap();
     let many = READ_BATCH + 7;
     let hash = |i: usize| format!("sam-{i:04}");
     let seen = |i: usize| 1_000 + i64::try_from(i).unwrap();
@@ -823,7 +813,10 @@ async fn inactive_guests_are_deleted_with_their_data(backend: Backend) {
     let Some((store, _keep)) = store(backend).await else {
         return;
     };
-    let old = |now_ms| NewUser { now_ms, ..guest() };
+    let old = |now_ms| NewUser {
+        now_ms,
+        ..common::guest_user()
+    };
     let abandoned = store.create_user(old(1_000)).await.unwrap();
     let abandoned_too = store.create_user(old(1_000)).await.unwrap();
     let in_use = store.create_user(old(1_000)).await.unwrap();
@@ -1337,7 +1330,7 @@ async fn every_new_account_starts_with_its_courier_and_card(backend: Backend) {
     else {
         panic!("{signed_in:?}");
     };
-    let by_guest = store.create_user(guest()).await.unwrap();
+    let by_guest = store.create_user(common::guest_user()).await.unwrap();
     for user in [by_password, by_identity, by_phone, by_guest] {
         let page = store.pull(user.id, 0, 10).await.unwrap();
         let records: Vec<(&str, String, i64)> = page
@@ -2129,13 +2122,7 @@ async fn a_deleted_guests_receipts_go_with_it(backend: Backend) {
     let Some((store, _keep)) = store(backend).await else {
         return;
     };
-    let guest = store
-        .create_user(NewUser {
-            now_ms: 1_000,
-            ..guest()
-        })
-        .await
-        .unwrap();
+    let guest = store.create_user(common::guest_user()).await.unwrap();
     let id = Uuid::now_v7();
     store
         .insert_receipt(guest.id, id, 100, "g", 1_000, 1_000)

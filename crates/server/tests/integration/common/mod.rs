@@ -314,6 +314,18 @@ pub fn quota(max_records: i64) -> server::store::PushQuota {
     }
 }
 
+/// A guest account (no email, name or password) with a new time-ordered id, made at 1,000 ms.
+pub fn guest_user() -> server::store::NewUser {
+    server::store::NewUser {
+        id: uuid::Uuid::now_v7(),
+        email: None,
+        display_name: None,
+        password_hash: None,
+        is_anonymous: true,
+        now_ms: 1_000,
+    }
+}
+
 /// Runs each listed async test fn once per backend: `mod sqlite` and `mod postgres`.
 #[macro_export]
 macro_rules! on_both_backends {
