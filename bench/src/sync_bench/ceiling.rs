@@ -19,7 +19,10 @@ use std::{
 use rusqlite::{Connection, OptionalExtension, params};
 use uuid::Uuid;
 
-use crate::days::{self, Ids};
+use crate::{
+    days::{self, Ids},
+    grown,
+};
 
 /// Pushes per COMMIT in the group-commit ceiling: one from each of 16 connections.
 pub const GROUP: usize = 16;
@@ -61,40 +64,55 @@ pub fn per_push(dir: &Path, batch: usize, run_for: Duration) -> f64 {
     mutations as f64 / started.elapsed().as_secs_f64()
 }
 
-/// Mutations per second with `GROUP` pushes (of different users) per transaction, on a fresh
-/// database, or on the file `start` (a copy of it: `dir` is where the copy goes) with `GROUP`
-/// new users added to its own.
-pub fn group_commit(
-    dir: &Path,
-    start: Option<&Path>,
-    batch: usize,
+/// The group-commit ceiling on one database: `GROUP` pushes (of different users) per
+/// transaction. It can run in slices, so grown.rs can take turns between it and our server.
+pub struct GroupCommit {
+    conn: Connection,
+    users: Vec<String>,
     ids: Ids,
-    run_for: Duration,
-) -> f64 {
-    let (conn, users) = open(dir, GROUP, start);
-    let started = Instant::now();
-    let mut mutations = 0u64;
-    let mut next = 0usize;
-    while started.elapsed() < run_for {
-        conn.prepare_cached("BEGIN IMMEDIATE")
-            .unwrap()
-            .execute([])
-            .unwrap();
-        for user in &users {
-            conn.prepare_cached("SAVEPOINT push")
-                .unwrap()
-                .execute([])
-                .unwrap();
-            push(&conn, user, batch, &mut next, ids);
-            conn.prepare_cached("RELEASE push")
-                .unwrap()
-                .execute([])
-                .unwrap();
+    /// Days pushed so far: the next push picks up where the last slice stopped.
+    next: usize,
+}
+
+impl GroupCommit {
+    /// On a fresh database in `dir`, or on a copy (made in `dir`) of the file `start` with
+    /// `GROUP` new users added to its own.
+    pub fn open(dir: &Path, start: Option<&Path>, ids: Ids) -> GroupCommit {
+        let (conn, users) = open(dir, GROUP, start);
+        GroupCommit {
+            conn,
+            users,
+            ids,
+            next: 0,
         }
-        conn.prepare_cached("COMMIT").unwrap().execute([]).unwrap();
-        mutations += (GROUP * batch) as u64;
     }
-    mutations as f64 / started.elapsed().as_secs_f64()
+
+    /// Mutations per second over `run_for`.
+    pub fn run(&mut self, batch: usize, run_for: Duration) -> f64 {
+        let conn = &self.conn;
+        let started = Instant::now();
+        let mut mutations = 0u64;
+        while started.elapsed() < run_for {
+            conn.prepare_cached("BEGIN IMMEDIATE")
+                .unwrap()
+                .execute([])
+                .unwrap();
+            for user in &self.users {
+                conn.prepare_cached("SAVEPOINT push")
+                    .unwrap()
+                    .execute([])
+                    .unwrap();
+                push(conn, user, batch, &mut self.next, self.ids);
+                conn.prepare_cached("RELEASE push")
+                    .unwrap()
+                    .execute([])
+                    .unwrap();
+            }
+            conn.prepare_cached("COMMIT").unwrap().execute([]).unwrap();
+            mutations += (GROUP * batch) as u64;
+        }
+        mutations as f64 / started.elapsed().as_secs_f64()
+    }
 }
 
 fn open(dir: &Path, users: usize, start: Option<&Path>) -> (Connection, Vec<String>) {
@@ -109,7 +127,7 @@ fn open(dir: &Path, users: usize, start: Option<&Path>) -> (Connection, Vec<Stri
         }
         return (conn, ids);
     };
-    std::fs::copy(start, &path).unwrap();
+    grown::settled_copy(start, &path);
     let conn = Connection::open(path).unwrap();
     // As the server opens it (store/sqlite/mod.rs), with a page cache and a memory map at
     // least as large as any the server sizes for itself (256 MiB, 1 GiB), so the ceiling

@@ -135,8 +135,16 @@ fn cache_dir(binary: &Path) -> PathBuf {
 /// A fresh copy of `seed` as the database of a new data folder.
 pub fn copy_into(seed: &Path, data_dir: &Path) -> PathBuf {
     let path = data_dir.join(DB_FILE);
-    std::fs::copy(seed, &path).unwrap();
+    settled_copy(seed, &path);
     path
+}
+
+/// Copies `from` to `to` and waits until the copy is on the disk. Half a gigabyte of dirty pages
+/// left to the kernel's writeback would be flushed during the measurement that follows, and the
+/// fsyncs measured there would queue behind it: whichever side ran right after a copy lost.
+pub fn settled_copy(from: &Path, to: &Path) {
+    std::fs::copy(from, to).unwrap();
+    std::fs::File::open(to).unwrap().sync_all().unwrap();
 }
 
 /// A UUIDv7 of the moment `ms`.

@@ -271,7 +271,8 @@ async fn ceilings(batch: usize, run_for: Duration) -> (f64, f64) {
     tokio::task::spawn_blocking(move || {
         let dir = tempfile::tempdir().unwrap();
         let per_push = ceiling::per_push(dir.path(), batch, run_for);
-        let group = ceiling::group_commit(dir.path(), None, batch, Ids::TimeOrdered, run_for);
+        let group =
+            ceiling::GroupCommit::open(dir.path(), None, Ids::TimeOrdered).run(batch, run_for);
         (per_push, group)
     })
     .await
@@ -285,10 +286,10 @@ const LARGE_CACHE: &[(&str, &str)] = &[("SQLITE_CACHE_MB", "64"), ("SQLITE_MMAP_
 /// Pushes at 16 connections on copies of the grown database: ours (as configured by default),
 /// ours with a 64 MB page cache and a 1 GB map (the lever's other side), the group-commit
 /// ceiling and, with `--compare OLD`, the old build, each on its own fresh copy of the same
-/// file, in an order that rotates with the round; with time-ordered and random ids, batches of
-/// 1 and 10. Our server's pushes per COMMIT are read from its `/metrics`.
+/// file; with time-ordered and random ids, batches of 1 and 10. The sides take turns in
+/// `SLICES` slices, in an order that rotates with the round. Our server's pushes per COMMIT are
+/// read from its `/metrics`.
 async fn grown_round(args: &Args, round: usize, seed: &Path, size: grown::Size, table: &mut Table) {
-    let run_for = args.run_for;
     let size = format!(
         "{}k records, {}k users",
         size.records / 1000,
@@ -297,36 +298,7 @@ async fn grown_round(args: &Args, round: usize, seed: &Path, size: grown::Size, 
     let sides = if args.compare.is_some() { 4 } else { 3 };
     for ids in [Ids::TimeOrdered, Ids::Random] {
         for batch in [1usize, 10] {
-            let mut figures = [Measured::default(); 4];
-            for turn in 0..sides {
-                let which = (turn + round) % sides;
-                figures[which] = match which {
-                    0 => grown_rate(&args.binary, seed, &[], batch, ids, run_for).await,
-                    1 => grown_rate(&args.binary, seed, LARGE_CACHE, batch, ids, run_for).await,
-                    2 => {
-                        let seed = seed.to_owned();
-                        let rate = tokio::task::spawn_blocking(move || {
-                            let dir = tempfile::tempdir().unwrap();
-                            ceiling::group_commit(dir.path(), Some(&seed), batch, ids, run_for)
-                        })
-                        .await
-                        .unwrap();
-                        Measured {
-                            rate,
-                            per_commit: Some(ceiling::GROUP as f64),
-                            written_per_mutation: None,
-                            cpu_per_mutation: None,
-                        }
-                    }
-                    _ => {
-                        let old = args
-                            .compare
-                            .as_deref()
-                            .expect("a fourth side is the old build");
-                        grown_rate(old, seed, &[], batch, ids, run_for).await
-                    }
-                };
-            }
+            let figures = grown_sides(args, round, seed, sides, batch, ids).await;
             let [ours, large, group, old] = figures;
             let per_commit = |g: Measured| {
                 let pushes = g.per_commit.map_or("?".to_owned(), |n| format!("{n:.1}"));
@@ -440,6 +412,117 @@ async fn grown_round(args: &Args, round: usize, seed: &Path, size: grown::Size, 
     }
 }
 
+/// Slices each side's time on the grown database is cut into. The sides take turns slice by
+/// slice, so each sees the machine as the others did: this VM's fsync latency and the other
+/// work on it swing by 2-3x over seconds, and one unbroken run per side read that swing as a
+/// difference between the sides.
+const SLICES: u32 = 4;
+
+/// One side of a grown-database figure, set up once and measured slice by slice.
+enum GrownSide {
+    Ours {
+        server: Server,
+        users: OursUsers,
+        /// Holds the data folder until the server has stopped.
+        _dir: tempfile::TempDir,
+    },
+    Ceiling {
+        /// Taken out while a slice runs on a blocking thread.
+        ceiling: Option<ceiling::GroupCommit>,
+        _dir: tempfile::TempDir,
+    },
+}
+
+/// The four sides of one grown figure (ours, ours with a large cache, the group-commit ceiling,
+/// the old build; the last left at its default without `--compare`), each the mean of its
+/// slices: the slices are equally long, so the mean of their rates is the rate over all of them.
+async fn grown_sides(
+    args: &Args,
+    round: usize,
+    seed: &Path,
+    sides: usize,
+    batch: usize,
+    ids: Ids,
+) -> [Measured; 4] {
+    let mut set_up = Vec::with_capacity(sides);
+    for which in 0..sides {
+        set_up.push(match which {
+            0 => grown_server(&args.binary, seed, &[]).await,
+            1 => grown_server(&args.binary, seed, LARGE_CACHE).await,
+            2 => {
+                let seed = seed.to_owned();
+                tokio::task::spawn_blocking(move || {
+                    let dir = tempfile::tempdir().unwrap();
+                    let ceiling = ceiling::GroupCommit::open(dir.path(), Some(&seed), ids);
+                    GrownSide::Ceiling {
+                        ceiling: Some(ceiling),
+                        _dir: dir,
+                    }
+                })
+                .await
+                .unwrap()
+            }
+            _ => {
+                let old = args
+                    .compare
+                    .as_deref()
+                    .expect("a fourth side is the old build");
+                grown_server(old, seed, &[]).await
+            }
+        });
+    }
+    let slice = args.run_for / SLICES;
+    let mut slices: Vec<Vec<Measured>> = vec![Vec::new(); sides];
+    for turn in 0..SLICES as usize * sides {
+        let which = (turn + round) % sides;
+        let measured = match &mut set_up[which] {
+            GrownSide::Ours { server, users, .. } => {
+                measured_rate(server, users, 16, batch, ids, slice).await
+            }
+            GrownSide::Ceiling { ceiling, .. } => {
+                let mut running = ceiling
+                    .take()
+                    .expect("the ceiling is back from its last slice");
+                let (back, rate) = tokio::task::spawn_blocking(move || {
+                    let rate = running.run(batch, slice);
+                    (running, rate)
+                })
+                .await
+                .unwrap();
+                *ceiling = Some(back);
+                Measured {
+                    rate,
+                    per_commit: Some(ceiling::GROUP as f64),
+                    written_per_mutation: None,
+                    cpu_per_mutation: None,
+                }
+            }
+        };
+        slices[which].push(measured);
+    }
+    let mut figures = [Measured::default(); 4];
+    for (figure, measured) in figures.iter_mut().zip(&slices) {
+        *figure = Measured::mean(measured);
+    }
+    figures
+}
+
+/// `binary` serving a fresh copy of the grown database `seed`, started with `env`, with 16 new
+/// guests and their couriers.
+async fn grown_server(binary: &Path, seed: &Path, env: &[(&str, &str)]) -> GrownSide {
+    let dir = tempfile::tempdir().unwrap();
+    grown::copy_into(seed, dir.path());
+    let mut env = env.to_vec();
+    env.push(("METRICS_ENABLED", "true"));
+    let server = ours::start_in(binary, dir.path(), &env).await;
+    let users = with_couriers(&server.base, ours::guests(&server.base, 16).await).await;
+    GrownSide::Ours {
+        server,
+        users,
+        _dir: dir,
+    }
+}
+
 /// One server's push rate, and its pushes per commit, bytes written and CPU time per mutation
 /// when it says (on the grown database, and in `--compare`).
 #[derive(Clone, Copy, Default)]
@@ -451,23 +534,25 @@ struct Measured {
     cpu_per_mutation: Option<f64>,
 }
 
-/// Our push rate at 16 connections (16 new guests, each with its couriers) on a fresh copy of
-/// the grown database `seed`, the server started with `env`.
-async fn grown_rate(
-    binary: &Path,
-    seed: &Path,
-    env: &[(&str, &str)],
-    batch: usize,
-    ids: Ids,
-    run_for: Duration,
-) -> Measured {
-    let dir = tempfile::tempdir().unwrap();
-    grown::copy_into(seed, dir.path());
-    let mut env = env.to_vec();
-    env.push(("METRICS_ENABLED", "true"));
-    let server = ours::start_in(binary, dir.path(), &env).await;
-    let users = with_couriers(&server.base, ours::guests(&server.base, 16).await).await;
-    measured_rate(&server, &users, 16, batch, ids, run_for).await
+impl Measured {
+    /// The mean of equally long slices of one side's run; a per-mutation figure only when
+    /// every slice has it.
+    fn mean(slices: &[Measured]) -> Measured {
+        let count = slices.len() as f64;
+        let mean_of = |figure: fn(&Measured) -> Option<f64>| {
+            slices
+                .iter()
+                .map(figure)
+                .sum::<Option<f64>>()
+                .map(|sum| sum / count)
+        };
+        Measured {
+            rate: slices.iter().map(|m| m.rate).sum::<f64>() / count,
+            per_commit: mean_of(|m| m.per_commit),
+            written_per_mutation: mean_of(|m| m.written_per_mutation),
+            cpu_per_mutation: mean_of(|m| m.cpu_per_mutation),
+        }
+    }
 }
 
 /// Our push rate on `server` (started with METRICS_ENABLED), with its pushes per commit and,
