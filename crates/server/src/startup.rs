@@ -13,6 +13,29 @@ use crate::{
     healthcheck::probe_address,
 };
 
+/// The tokio runtime `serve` and the operator commands run on. On SQLite one core belongs to
+/// the writer thread (it commits every write, see store/sqlite/writer.rs), so the runtime gets
+/// one worker fewer than the machine has cores, at least one: on two cores, a second worker
+/// beside the writer thread only traded places with it, and at 16 connections it cost 1.xx the
+/// CPU a push (`sync-bench --only pocketbase --compare`). PostgreSQL does its work in its own
+/// processes: a worker per core. `TOKIO_WORKER_THREADS` still overrides both.
+pub fn runtime(config: &Config) -> io::Result<tokio::runtime::Runtime> {
+    let mut builder = tokio::runtime::Builder::new_multi_thread();
+    builder.enable_all();
+    if std::env::var_os("TOKIO_WORKER_THREADS").is_none() {
+        let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+        builder.worker_threads(worker_threads(cores, config));
+    }
+    builder.build()
+}
+
+fn worker_threads(cores: usize, config: &Config) -> usize {
+    match config.database.target(&config.data_dir) {
+        Ok(DatabaseTarget::Sqlite(_)) => cores.saturating_sub(1).max(1),
+        _ => cores,
+    }
+}
+
 /// Listens on `listen`, or says which address could not be had and what to do about it.
 pub async fn bind(listen: SocketAddr) -> anyhow::Result<TcpListener> {
     TcpListener::bind(listen).await.map_err(|err| {
