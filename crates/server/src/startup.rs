@@ -190,6 +190,17 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_sqlite_writer_thread_keeps_a_core_of_its_own() {
+        let sqlite = Config::for_data_dir("/srv/dt");
+        assert_eq!(worker_threads(2, &sqlite), 1);
+        assert_eq!(worker_threads(8, &sqlite), 7);
+        assert_eq!(worker_threads(1, &sqlite), 1, "never none");
+        let mut postgres = Config::for_data_dir("/srv/dt");
+        postgres.database.database_url = Some("postgres://db.example/dt".into());
+        assert_eq!(worker_threads(2, &postgres), 2);
+    }
+
+    #[test]
     fn the_last_line_says_where_to_go_and_what_to_do_first() {
         let config = Config::for_data_dir("/srv/dt");
         let local: SocketAddr = "127.0.0.1:8080".parse().unwrap();
