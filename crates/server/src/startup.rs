@@ -15,10 +15,11 @@ use crate::{
 
 /// The tokio runtime `serve` and the operator commands run on. On SQLite one core belongs to
 /// the writer thread (it commits every write, see store/sqlite/writer.rs), so the runtime gets
-/// one worker fewer than the machine has cores, at least one: on two cores, a second worker
-/// beside the writer thread only traded places with it, and at 16 connections it cost 1.xx the
-/// CPU a push (`sync-bench --only pocketbase --compare`). PostgreSQL does its work in its own
-/// processes: a worker per core. `TOKIO_WORKER_THREADS` still overrides both.
+/// one worker fewer than the machine has cores, at least one. On two cores a second worker
+/// only traded places with the writer thread: at 16 connections one worker cost 0.44x the
+/// context switches and about 0.85-0.90x the CPU a push (`sync-bench --only pocketbase
+/// --compare`, interleaved rounds). PostgreSQL does its work in its own processes: a worker
+/// per core. `TOKIO_WORKER_THREADS` overrides both.
 pub fn runtime(config: &Config) -> io::Result<tokio::runtime::Runtime> {
     let mut builder = tokio::runtime::Builder::new_multi_thread();
     builder.enable_all();

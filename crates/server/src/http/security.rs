@@ -19,26 +19,35 @@ const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self' 'unsa
 /// answer, in place of a layer per header: a layer per header was nine nested futures on
 /// every request (`finish_response`).
 const HEADERS: [(HeaderName, HeaderValue); 8] = [
-        (header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(CSP)),
-        (header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff")),
-        (header::REFERRER_POLICY, HeaderValue::from_static("strict-origin-when-cross-origin")),
-        (header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY")),
-        (
-            HeaderName::from_static("cross-origin-opener-policy"),
-            HeaderValue::from_static("same-origin-allow-popups"),
-        ),
-        (
-            HeaderName::from_static("cross-origin-resource-policy"),
-            HeaderValue::from_static("same-origin"),
-        ),
-        (
-            HeaderName::from_static("permissions-policy"),
-            HeaderValue::from_static("camera=(), microphone=(), geolocation=(), payment=()"),
-        ),
-        // Answers carry a user's data unless they say otherwise (the web app's assets and
-        // pictures set their own): no browser or proxy cache may keep them.
-        (header::CACHE_CONTROL, HeaderValue::from_static("no-store")),
-    ];
+    (
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(CSP),
+    ),
+    (
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    ),
+    (
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("strict-origin-when-cross-origin"),
+    ),
+    (header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY")),
+    (
+        HeaderName::from_static("cross-origin-opener-policy"),
+        HeaderValue::from_static("same-origin-allow-popups"),
+    ),
+    (
+        HeaderName::from_static("cross-origin-resource-policy"),
+        HeaderValue::from_static("same-origin"),
+    ),
+    (
+        HeaderName::from_static("permissions-policy"),
+        HeaderValue::from_static("camera=(), microphone=(), geolocation=(), payment=()"),
+    ),
+    // Answers carry a user's data unless they say otherwise (the web app's assets and
+    // pictures set their own): no browser or proxy cache may keep them.
+    (header::CACHE_CONTROL, HeaderValue::from_static("no-store")),
+];
 
 /// Finishes every answer on its way out: the JSON body for a bare 408 or 413
 /// (`error::json_error_statuses`), then the security headers (HSTS too when served over
