@@ -16,9 +16,9 @@ use crate::{
 /// The tokio runtime `serve` and the operator commands run on. On SQLite one core belongs to
 /// the writer thread (it commits every write, see store/sqlite/writer.rs), so the runtime gets
 /// one worker fewer than the machine has cores, at least one. On two cores a second worker
-/// only traded places with the writer thread: at 16 connections one worker cost 0.44x the
-/// context switches and about 0.85-0.90x the CPU a push (`sync-bench --only pocketbase
-/// --compare`, interleaved rounds). PostgreSQL does its work in its own processes: a worker
+/// only traded places with the writer thread: at 16 connections one worker cost 0.45x the
+/// context switches and about 0.9x the CPU a push (`sync-bench --only pocketbase --compare`,
+/// interleaved rounds). PostgreSQL does its work in its own processes: a worker
 /// per core. `TOKIO_WORKER_THREADS` overrides both.
 pub fn runtime(config: &Config) -> io::Result<tokio::runtime::Runtime> {
     let mut builder = tokio::runtime::Builder::new_multi_thread();
