@@ -360,12 +360,8 @@ pub struct ApiQuery<T>(pub T);
 
 /// Answers that a layer or extractor produced without our JSON body (the request timeout's
 /// bare 408, a body-limit 413 from a non-JSON extractor) get it here, in one place; the
-/// security headers are added outside this.
-pub async fn json_error_statuses(
-    request: axum::extract::Request,
-    next: axum::middleware::Next,
-) -> Response {
-    let response = next.run(request).await;
+/// security headers are added after this (`http::security::finish_response`).
+pub fn json_error_statuses(response: Response) -> Response {
     let (code, message) = match response.status() {
         StatusCode::REQUEST_TIMEOUT => (
             "request-timeout",

@@ -50,7 +50,7 @@ use axum::{
 };
 use serde::Serialize;
 use tokio::net::TcpListener;
-use tower::ServiceBuilder;
+use tower::{ServiceBuilder, util::MapResponseLayer};
 use tower_http::{
     catch_panic::CatchPanicLayer, compression::CompressionLayer, timeout::TimeoutLayer,
 };
@@ -277,12 +277,11 @@ pub fn app(state: AppState) -> Router {
         ))
         .layer(DefaultBodyLimit::max(JSON_BODY_LIMIT))
         .with_state(state);
-    // Outermost first: the request span and access line, security headers, JSON bodies for bare 408/413, then the panic
-    // catcher, request timeout and compression, so every answer (a timeout included) carries
-    // the headers and the error shape.
-    let mut router = router.layer(
+    // Outermost first: the request span and access line, the finishing pass (JSON bodies for
+    // bare 408/413, then the security headers), then the panic catcher, request timeout and
+    // compression, so every answer (a timeout included) carries the headers and the error shape.
+    let router = router.layer(
         ServiceBuilder::new()
-            .layer(axum::middleware::from_fn(error::json_error_statuses))
             .layer(CatchPanicLayer::custom(|_panic| {
                 error_response(
                     StatusCode::INTERNAL_SERVER_ERROR,
@@ -297,9 +296,7 @@ pub fn app(state: AppState) -> Router {
             ))
             .layer(CompressionLayer::new()),
     );
-    for layer in http::security::header_layers(hsts) {
-        router = router.layer(layer);
-    }
+    let router = router.layer(MapResponseLayer::new(http::security::finish_response(hsts)));
     // A route layer, so the matched route is known when the span is made.
     router.layer(axum::middleware::from_fn_with_state(
         metrics,

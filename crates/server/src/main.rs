@@ -220,7 +220,7 @@ fn main() -> ExitCode {
         eprintln!("{err}");
         return ExitCode::from(2);
     }
-    let runtime = tokio::runtime::Runtime::new().expect("tokio runtime");
+    let runtime = startup::runtime(&config).expect("tokio runtime");
     let outcome = runtime.block_on(run(command, config));
     // Work left on blocking threads (a backup stopped by a signal) ends with the process
     // rather than holding it up.

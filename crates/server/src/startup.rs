@@ -13,6 +13,30 @@ use crate::{
     healthcheck::probe_address,
 };
 
+/// The tokio runtime `serve` and the operator commands run on. On SQLite one core belongs to
+/// the writer thread (it commits every write, see store/sqlite/writer.rs), so the runtime gets
+/// one worker fewer than the machine has cores, at least one. On two cores a second worker
+/// only traded places with the writer thread: at 16 connections one worker cost 0.45x the
+/// context switches and about 0.9x the CPU a push (`sync-bench --only pocketbase --compare`,
+/// interleaved rounds). PostgreSQL does its work in its own processes: a worker
+/// per core. `TOKIO_WORKER_THREADS` overrides both.
+pub fn runtime(config: &Config) -> io::Result<tokio::runtime::Runtime> {
+    let mut builder = tokio::runtime::Builder::new_multi_thread();
+    builder.enable_all();
+    if std::env::var_os("TOKIO_WORKER_THREADS").is_none() {
+        let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+        builder.worker_threads(worker_threads(cores, config));
+    }
+    builder.build()
+}
+
+fn worker_threads(cores: usize, config: &Config) -> usize {
+    match config.database.target(&config.data_dir) {
+        Ok(DatabaseTarget::Sqlite(_)) => cores.saturating_sub(1).max(1),
+        _ => cores,
+    }
+}
+
 /// Listens on `listen`, or says which address could not be had and what to do about it.
 pub async fn bind(listen: SocketAddr) -> anyhow::Result<TcpListener> {
     TcpListener::bind(listen).await.map_err(|err| {
@@ -165,6 +189,17 @@ pub fn welcome(local: SocketAddr, config: &Config, users: u64) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_sqlite_writer_thread_keeps_a_core_of_its_own() {
+        let sqlite = Config::for_data_dir("/srv/dt");
+        assert_eq!(worker_threads(2, &sqlite), 1);
+        assert_eq!(worker_threads(8, &sqlite), 7);
+        assert_eq!(worker_threads(1, &sqlite), 1, "never none");
+        let mut postgres = Config::for_data_dir("/srv/dt");
+        postgres.database.database_url = Some("postgres://db.example/dt".into());
+        assert_eq!(worker_threads(2, &postgres), 2);
+    }
 
     #[test]
     fn the_last_line_says_where_to_go_and_what_to_do_first() {
