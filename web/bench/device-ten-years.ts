@@ -32,13 +32,22 @@
  * the first sync, "first sync cpu" is all of it from the Login press until the dashboard has
  * drawn the records and stayed still for QUIET_MS. Wall times on a machine other jobs share move with their
  * load; the CPU time the page spends moves far less, so it tells two web builds apart where the
- * wall times overlap. (The wall figures of a BENCH_CPU run are not the 4× goal figures.)
+ * wall times overlap. (The wall figures of a BENCH_CPU run are not the 4× goal figures.) The
+ * page's dedicated workers (the sync's pull worker) count too: their threads' CPU time is added
+ * to the main thread's.
+ *
+ * Workers are throttled as the main thread is (bench/throttle-workers.ts): CDP's throttling
+ * slows only the main thread, so each dedicated worker thread goes into a cgroup allowed 1/rate
+ * of a CPU. Work moved into a worker then costs what it would on a phone whose every core is
+ * slow, not a third of it. (Needs root for the cgroup; it says when it cannot.) The service
+ * worker is not throttled (nor before this): both builds install the same offline cache in it.
  */
 import { existsSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { goOffline, launchBrowser, phone, releaseBinary, startServer, testBinary, uniqueEmail, type RunningServer } from '../e2e/harness';
 import { distProxy } from './dist-proxy';
 import { ms, report } from './report';
+import { throttleWorkers } from './throttle-workers';
 
 const CPU = process.env.BENCH_CPU === '1';
 /**
@@ -151,19 +160,25 @@ interface TraceEvent {
 /**
  * The main-thread CPU time (ms) of the page's tasks that started before the mark `bench:<mark>`
  * (with `all`, of every task the trace holds): the renderer thread that recorded the mark, its
- * top-level tasks' thread time (tdur).
+ * top-level tasks' thread time (tdur). With `all`, the page's dedicated workers' too (the same
+ * process's "DedicatedWorker thread"s): work moved there is still the phone's work.
  */
 export function cpuToMark(events: TraceEvent[], mark: string, { all = false } = {}): number {
   const at = events.find((event) => event.name === `bench:${mark}`);
   if (!at) throw new Error(`the trace has no bench:${mark} mark`);
-  const tasks = events.filter((event) => event.ph === 'X' && event.pid === at.pid && event.tid === at.tid && event.tdur !== undefined && (all || event.ts < at.ts));
-  tasks.sort((a, b) => a.ts - b.ts);
-  let end = 0;
+  const workers = all
+    ? events.filter((event) => event.ph === 'M' && event.name === 'thread_name' && event.pid === at.pid && event.args?.name === 'DedicatedWorker thread').map((event) => event.tid)
+    : [];
   let cpu = 0;
-  for (const task of tasks) {
-    if (task.ts < end) continue; // inside a task already counted
-    cpu += task.tdur!;
-    end = task.ts + (task.dur ?? 0);
+  for (const tid of [at.tid, ...workers]) {
+    const tasks = events.filter((event) => event.ph === 'X' && event.pid === at.pid && event.tid === tid && event.tdur !== undefined && (all || event.ts < at.ts));
+    tasks.sort((a, b) => a.ts - b.ts);
+    let end = 0;
+    for (const task of tasks) {
+      if (task.ts < end) continue; // inside a task already counted
+      cpu += task.tdur!;
+      end = task.ts + (task.dur ?? 0);
+    }
   }
   return cpu / 1000;
 }
@@ -348,6 +363,7 @@ async function main() {
   const binary = existsSync(releaseBinary) ? releaseBinary : testBinary;
   const baselineBinary = process.env.BENCH_BASELINE_BIN;
   const browser = await launchBrowser();
+  const workers = throttleWorkers(THROTTLE);
   const builds: Build[] = [];
   try {
     const dists: Record<string, string | undefined> = { ours: process.env.BENCH_DIST, baseline: process.env.BENCH_BASELINE_DIST };
@@ -393,7 +409,9 @@ async function main() {
         }
       }
     }
+    if (THROTTLE > 1) report(`dedicated worker threads throttled ${THROTTLE}× (cgroup): ${workers.moved}`);
   } finally {
+    workers.stop();
     await browser.close();
     for (const build of builds) await build.server.stop();
   }

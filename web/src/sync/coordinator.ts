@@ -6,8 +6,11 @@ import { apiPaths } from '../lib/paths';
 import { localDbFor, type LocalDb } from './db';
 import { newId } from './ids';
 import { SyncEngine } from './engine';
+import { httpSyncApi } from './api';
+import { pullAll } from './pull';
 import { ReceiptQueue } from './receipts';
 import type { SyncStatus } from './status';
+import { workerPull, type PullWorker, type WorkerPull } from './worker-pull';
 
 export interface SyncHandle {
   readonly db: LocalDb;
@@ -58,6 +61,8 @@ export function startSync({ userId, onUnauthenticated }: StartOptions): SyncHand
   let engine: SyncEngine | null = null;
   // Receipt photos upload from the tab that leads sync, after each good cycle and when online.
   let receipts: ReceiptQueue | null = null;
+  // The leading tab's pulls run in a worker, off the main thread the screens draw on.
+  let puller: WorkerPull | null = null;
   let events: EventSource | null = null;
   let reopenTimer: ReturnType<typeof setTimeout> | null = null;
   let releaseLeadership: (() => void) | null = null;
@@ -111,7 +116,9 @@ export function startSync({ userId, onUnauthenticated }: StartOptions): SyncHand
     if (stopped) return Promise.resolve();
     const queue = new ReceiptQueue({ db });
     receipts = queue;
-    engine = new SyncEngine({ db, onUnauthenticated, onSynced: () => void queue.afterSync() });
+    const api = httpSyncApi();
+    puller = workerPull(userId, (onProgress) => pullAll({ db, api, onProgress }), startPullWorker);
+    engine = new SyncEngine({ db, api, pull: puller.pull, onUnauthenticated, onSynced: () => void queue.afterSync() });
     engine.subscribe((next) => {
       if (stopped) return;
       setStatus(next);
@@ -188,6 +195,7 @@ export function startSync({ userId, onUnauthenticated }: StartOptions): SyncHand
       stopNudges();
       abort.abort();
       engine?.stop();
+      puller?.stop();
       receipts?.stop();
       events?.close();
       if (reopenTimer) clearTimeout(reopenTimer);
@@ -200,6 +208,12 @@ export function startSync({ userId, onUnauthenticated }: StartOptions): SyncHand
       engine = null;
     },
   };
+}
+
+/** The pull worker (pull-worker.ts), where the browser can run one. */
+function startPullWorker(): PullWorker | null {
+  if (typeof Worker === 'undefined') return null;
+  return new Worker(new URL('./pull-worker.ts', import.meta.url), { type: 'module', name: 'sync pull' }) as PullWorker;
 }
 
 /** The cursor in a poke's data (`{"cursor": N}`), or null when it names none (`{}`: a reconnected stream may have missed some). */
