@@ -21,7 +21,8 @@ applyTheme(readCachedTheme());
 // sign-in readies the same while the server answers it.
 const prepare = (userId: string | null) =>
   void import('./sync/coordinator').then(
-    ({ openEarly }) => {
+    ({ openEarly, warmPullWorker }) => {
+      warmPullWorker();
       if (userId) openEarly(userId);
     },
     () => undefined, // offline before the service worker had it: starting sync reports it

@@ -51,6 +51,23 @@ export function openEarly(userId: string): void {
     .catch(() => undefined); // startSync opens it again and reports what is wrong
 }
 
+/** A pull worker started before anyone it will serve is known (see warmPullWorker). */
+let spareWorker: PullWorker | null = null;
+
+/**
+ * Starts the pull worker while a sign-in or the session check is on its way: loading its code
+ * and starting it take a few hundred milliseconds of a slow phone that the first pull would
+ * otherwise wait for (issue 30). It serves nobody until the sync it is handed to asks it to
+ * pull, and then only that user (worker-pull.ts).
+ */
+export function warmPullWorker(): void {
+  try {
+    spareWorker ??= startPullWorker();
+  } catch {
+    spareWorker = null; // startSync tries again, and pulls in the tab if it cannot
+  }
+}
+
 export function startSync({ userId, onUnauthenticated }: StartOptions): SyncHandle {
   const db = localDbFor(userId);
   const listeners = new Set<(status: SyncStatus) => void>();
@@ -117,7 +134,11 @@ export function startSync({ userId, onUnauthenticated }: StartOptions): SyncHand
     const queue = new ReceiptQueue({ db });
     receipts = queue;
     const api = httpSyncApi();
-    puller = workerPull(userId, (onProgress) => pullAll({ db, api, onProgress }), startPullWorker);
+    puller = workerPull(userId, (onProgress) => pullAll({ db, api, onProgress }), () => {
+      const spare = spareWorker;
+      spareWorker = null;
+      return spare ?? startPullWorker();
+    });
     engine = new SyncEngine({ db, api, pull: puller.pull, onUnauthenticated, onSynced: () => void queue.afterSync() });
     engine.subscribe((next) => {
       if (stopped) return;
