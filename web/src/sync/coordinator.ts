@@ -53,19 +53,45 @@ export function openEarly(userId: string): void {
 
 /** A pull worker started before anyone it will serve is known (see warmPullWorker). */
 let spareWorker: PullWorker | null = null;
+/** The pull of the user signing in, begun before their sync starts (see warmPullWorker). */
+let early: { userId: string; puller: WorkerPull } | null = null;
+
+function takeSpareWorker(): PullWorker | null {
+  const spare = spareWorker;
+  spareWorker = null;
+  return spare ?? startPullWorker();
+}
+
+/** `userId`'s pulls: in the worker, or in the tab where no worker can run. */
+function pullerFor(userId: string): WorkerPull {
+  const db = localDbFor(userId);
+  const api = httpSyncApi();
+  return workerPull(userId, (onProgress) => pullAll({ db, api, onProgress }), takeSpareWorker);
+}
 
 /**
- * Starts the pull worker while a sign-in or the session check is on its way: loading its code
- * and starting it take a few hundred milliseconds of a slow phone that the first pull would
- * otherwise wait for (issue 30). It serves nobody until the sync it is handed to asks it to
- * pull, and then only that user (worker-pull.ts).
+ * Gets the pull worker going while a sign-in is on its way: loading its code and starting it
+ * take a few hundred milliseconds of a slow phone that the first pull would otherwise wait for
+ * (issue 30). With no user yet (the sign-in was sent) it only starts; once the server names the
+ * user, it begins their pull at once, beside the drawing of the first screen, and their sync
+ * joins that pull when it starts (engine.ts earlyPull). A worker serves one user only
+ * (worker-pull.ts): an early pull for anyone else is ended here.
  */
-export function warmPullWorker(): void {
-  try {
-    spareWorker ??= startPullWorker();
-  } catch {
-    spareWorker = null; // startSync tries again, and pulls in the tab if it cannot
+export function warmPullWorker(userId: string | null): void {
+  if (userId === null) {
+    if (!spareWorker && !early) {
+      try {
+        spareWorker = startPullWorker();
+      } catch {
+        spareWorker = null; // startSync tries again, and pulls in the tab if it cannot
+      }
+    }
+    return;
   }
+  if (early?.userId === userId) return;
+  early?.puller.stop();
+  early = { userId, puller: pullerFor(userId) };
+  early.puller.startEarly();
 }
 
 export function startSync({ userId, onUnauthenticated }: StartOptions): SyncHandle {
@@ -133,13 +159,13 @@ export function startSync({ userId, onUnauthenticated }: StartOptions): SyncHand
     if (stopped) return Promise.resolve();
     const queue = new ReceiptQueue({ db });
     receipts = queue;
-    const api = httpSyncApi();
-    puller = workerPull(userId, (onProgress) => pullAll({ db, api, onProgress }), () => {
-      const spare = spareWorker;
-      spareWorker = null;
-      return spare ?? startPullWorker();
-    });
-    engine = new SyncEngine({ db, api, pull: puller.pull, onUnauthenticated, onSynced: () => void queue.afterSync() });
+    // The pull begun while this user signed in, if any; one begun for anyone else ends here.
+    const begun = early?.userId === userId ? early.puller : null;
+    if (!begun) early?.puller.stop();
+    early = null;
+    const ours = begun ?? pullerFor(userId);
+    puller = ours;
+    engine = new SyncEngine({ db, pull: ours.pull, earlyPull: ours.takeEarly(), onUnauthenticated, onSynced: () => void queue.afterSync() });
     engine.subscribe((next) => {
       if (stopped) return;
       setStatus(next);

@@ -35,6 +35,12 @@ export interface EngineOptions {
    * pull worker (pull-worker.ts), off the page's main thread.
    */
   pull?: PullAll;
+  /**
+   * A pull that began before the engine did (the worker starts a new device's first pull while
+   * the sign-in is still being answered: issue 30). The first cycle joins it, then pushes, and
+   * takes its end as its own when there was nothing to push; else it pulls again as always.
+   */
+  earlyPull?: PullAll | null;
 }
 
 export class SyncEngine {
@@ -48,6 +54,9 @@ export class SyncEngine {
   private readonly onUnauthenticated: () => void;
   private readonly onSynced: () => void;
   private readonly pull: PullAll;
+  private earlyPull: PullAll | null;
+  /** stop() was called: a cycle still running does nothing more than it must. */
+  private stopped = false;
 
   private listeners = new Set<(status: SyncStatus) => void>();
   private current: SyncStatus = { state: 'synced', lastSyncAt: null };
@@ -74,6 +83,7 @@ export class SyncEngine {
     this.onSynced = options.onSynced ?? (() => undefined);
     const { db, api, now } = this;
     this.pull = options.pull ?? ((onProgress) => pullAll({ db, api, applyBatch: options.applyBatch, now, onProgress }));
+    this.earlyPull = options.earlyPull ?? null;
   }
 
   get status(): SyncStatus {
@@ -101,6 +111,7 @@ export class SyncEngine {
 
   stop(): void {
     this.started = false;
+    this.stopped = true;
     if (this.retryTimer) this.clearTimer(this.retryTimer);
     if (this.periodicTimer) this.clearTimer(this.periodicTimer);
     this.retryTimer = this.periodicTimer = null;
@@ -172,10 +183,15 @@ export class SyncEngine {
     const byDriver = this.asked;
     this.asked = false;
     this.emit(byDriver ? { state: 'syncing', byDriver } : { state: 'syncing' });
+    // Records brought onto the device so far, said as they come: a batch of many pages is stored in one go.
+    const progress = (pulled: number) => this.emit({ ...(this.current.state === 'syncing' ? this.current : { state: 'syncing' as const }), pulled });
     try {
-      await this.pushAll();
-      // Records brought onto the device so far, said as they come: a batch of many pages is stored in one go.
-      const idle = await this.pull((pulled) => this.emit({ ...(this.current.state === 'syncing' ? this.current : { state: 'syncing' as const }), pulled }));
+      // A pull and a push never run at once: the early pull ends before anything is pushed.
+      const early = this.earlyPull;
+      this.earlyPull = null;
+      let idle = early ? await early(progress).catch((error: unknown) => (this.stopped ? Promise.reject(error) : null)) : null;
+      const pushed = await this.pushAll();
+      if (idle === null || pushed) idle = await this.pull(progress);
       this.failures = 0;
       // The browser may have gone offline while the last answer was on its way: the status
       // then stays what the network says, not "synced".
@@ -239,13 +255,14 @@ export class SyncEngine {
     return id;
   }
 
-  private async pushAll(): Promise<void> {
+  /** Sends everything waiting; resolves whether there was anything to send. */
+  private async pushAll(): Promise<boolean> {
     // Read only when there is something to send: most cycles (and a new device's first) have nothing.
     let clientId: string | null = null;
     let batchSize = PUSH_BATCH;
     for (;;) {
       const batch = await this.db.outbox.where('parked').equals(0).limit(batchSize).sortBy('seq');
-      if (batch.length === 0) return;
+      if (batch.length === 0) return clientId !== null;
       clientId ??= await this.clientId();
       let results: MutationResult[];
       try {

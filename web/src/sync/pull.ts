@@ -38,6 +38,12 @@ export interface PullOptions {
   now?: () => number;
   /** Records brought onto the device so far, said as pages arrive (a batch of many pages is stored in one go). */
   onProgress?: (pulled: number) => void;
+  /**
+   * Records stored per write call (PULL_PAGE): between the calls the thread answers other work,
+   * which the tab's main thread must (taps, drawing). The worker, which has nothing else to do,
+   * stores each kind in one call: every call waits for the database to finish the one before.
+   */
+  putChunk?: number;
 }
 
 /** How a pull ends, when it brought everything: the status the sync cycle ends with. */
@@ -53,7 +59,7 @@ export type PullAll = (onProgress: (pulled: number) => void) => Promise<SyncStat
  * resumes from there. Resolves with the status the cycle ends with, read in the transaction that
  * applied the last pages (see applyPages).
  */
-export async function pullAll({ db, api, applyBatch = APPLY_BATCH, now = Date.now, onProgress = () => undefined }: PullOptions): Promise<SyncStatus> {
+export async function pullAll({ db, api, applyBatch = APPLY_BATCH, now = Date.now, onProgress = () => undefined, putChunk = PULL_PAGE }: PullOptions): Promise<SyncStatus> {
   const from = await startingCursor(db);
   let ahead: Promise<PullPage> | null = api.pull(from, PULL_PAGE);
   let pulled = 0;
@@ -78,7 +84,7 @@ export async function pullAll({ db, api, applyBatch = APPLY_BATCH, now = Date.no
     ahead?.catch(() => undefined);
     // The pages already here are applied even when the next one failed: less to fetch again.
     const last = !ahead && !failure;
-    const idle = pages.length > 0 ? await applyPages(db, pages, last, now) : null;
+    const idle = pages.length > 0 ? await applyPages(db, pages, last, now, putChunk) : null;
     pulled += size;
     if (failure) throw failure.error;
     if (last) return idle!;
@@ -91,7 +97,7 @@ export async function pullAll({ db, api, applyBatch = APPLY_BATCH, now = Date.no
  * what is left to send, and resolves with the status the cycle ends with. Once the transaction
  * commits, every open screen reads its records again and draws them.
  */
-async function applyPages(db: LocalDb, pages: readonly PullPage[], last: boolean, now: () => number): Promise<SyncStatus | null> {
+async function applyPages(db: LocalDb, pages: readonly PullPage[], last: boolean, now: () => number, putChunk: number): Promise<SyncStatus | null> {
   const cursor = pages.at(-1)!.cursor;
   // Most cycles bring nothing (every start, the 30 s pull): their transaction then locks only
   // what it writes, not every record table, whose reads by the screens would wait for it.
@@ -113,7 +119,7 @@ async function applyPages(db: LocalDb, pages: readonly PullPage[], last: boolean
     }
     for (const kind of recordKinds) {
       const changes = byKind.get(kind) as RecordChange<RecordContents[typeof kind]>[] | undefined;
-      if (changes) await applyRecordChanges(db, kind, changes, unsent);
+      if (changes) await applyRecordChanges(db, kind, changes, unsent, putChunk);
     }
     for (const change of docs) {
       if (change.kind !== 'profile' && change.kind !== 'settings') continue;
@@ -159,6 +165,7 @@ async function applyRecordChanges<K extends RecordKind>(
   kind: K,
   changes: readonly RecordChange<RecordContents[K]>[],
   unsent: ReadonlySet<string>,
+  putChunk: number,
 ): Promise<void> {
   if (changes.length === 0) return;
   const table = tableOf(db, kind);
@@ -182,12 +189,11 @@ async function applyRecordChanges<K extends RecordKind>(
       writes.set(change.id, next);
     }
   }
-  // Written a page's worth at a time: each put copies its record on the thread that runs the
-  // pull, and a first sync's 6,255 in one call held it for most of a second at 4× throttling.
-  // Between the parts that thread answers other work; the transaction, and the cursor with it,
-  // still commits once.
+  // Written `putChunk` at a time: each put copies its record on the thread that runs the pull,
+  // and a first sync's 6,255 in one call held the tab's main thread for most of a second at 4×
+  // throttling. The transaction, and the cursor with it, still commits once.
   const records = [...writes.values()];
-  for (let i = 0; i < records.length; i += PULL_PAGE) await table.bulkPut(records.slice(i, i + PULL_PAGE));
+  for (let i = 0; i < records.length; i += putChunk) await table.bulkPut(records.slice(i, i + putChunk));
   for (const id of recheck) await refreshRecordState(db, id);
 }
 

@@ -7,12 +7,13 @@ import { TEST_USER_ID } from '@/testing/sync-handle';
 import { syncFailure } from '@/testing/sync-failure';
 import { WAIT } from '@/testing/wait';
 import { syncFailureOf, type SyncApi } from './api';
+import { saveEntry } from './commands';
 import { entryFieldsBeforeCouriers } from './default-courier';
 import { LocalDb } from './db';
 import { SyncEngine } from './engine';
 import { pullAll } from './pull';
 import type { SyncStatus } from './status';
-import type { Change, PullPage } from './types';
+import type { Change, MutationResult, PullPage } from './types';
 import { servePulls, workerPull, type PullReply, type PullRequest, type PullWorker, type Port } from './worker-pull';
 
 const stamp = { createdAt: '2025-01-01T00:00:00Z', updatedAt: '2025-01-01T00:00:00Z' };
@@ -170,5 +171,83 @@ describe('the pull in a worker', () => {
     await expect(running).rejects.toThrow('sync stopped');
     expect(started!.terminated).toBe(true);
     await expect(pull.pull(() => undefined)).rejects.toThrow('sync stopped');
+  });
+
+  it("joins a pull begun before the engine started: its progress and end are the first cycle's, and nothing is pulled twice", async () => {
+    const name = newName();
+    const api = server(25, 10);
+    const db = new LocalDb(name, TEST_USER_ID);
+    const pull = workerPull(TEST_USER_ID, () => Promise.reject(new Error('the tab must not pull')), () => worker(name, api));
+    pull.startEarly();
+    const engine = new SyncEngine({ db, api, pull: pull.pull, earlyPull: pull.takeEarly(), isOnline: () => true });
+    expect(pull.takeEarly()).toBeNull();
+    const statuses: SyncStatus[] = [];
+    engine.subscribe((status) => statuses.push(status));
+    expect(await engine.sync()).toBe(true);
+    expect(statuses.at(-1)).toMatchObject({ state: 'synced' });
+    expect(api.pulls).toEqual([0, 10, 20]);
+    expect(await storedStops(db)).toHaveLength(25);
+    // Later cycles pull as always.
+    expect(await engine.sync()).toBe(true);
+    expect(api.pulls).toEqual([0, 10, 20, 25]);
+    pull.stop();
+  });
+
+  it('pushes only once the early pull has ended, then pulls again when it pushed anything', async () => {
+    const name = newName();
+    const db = new LocalDb(name, TEST_USER_ID);
+    // Written while signed out, waiting for this sign-in.
+    await saveEntry(db, { date: '2025-03-02', stops: 99, extra: 0, notes: '', total: 99 * 198, ...entryFieldsBeforeCouriers(TEST_USER_ID) });
+    const base = server(25, 10);
+    const events: string[] = [];
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const api: SyncApi & { pulls: number[] } = {
+      pulls: base.pulls,
+      async pull(cursor, limit) {
+        events.push(`pull ${cursor}`);
+        if (cursor === 20) await held;
+        return base.pull(cursor, limit);
+      },
+      push(_clientId, items): Promise<MutationResult[]> {
+        events.push(`push ${items.length}`);
+        return Promise.resolve(items.map((item) => ({ id: item.mutationId, status: 'applied' as const })));
+      },
+    };
+    const pull = workerPull(TEST_USER_ID, () => Promise.reject(new Error('the tab must not pull')), () => worker(name, api));
+    pull.startEarly();
+    const engine = new SyncEngine({ db, api, pull: pull.pull, earlyPull: pull.takeEarly(), isOnline: () => true });
+    const cycle = engine.sync();
+    await vi.waitFor(() => expect(events).toContain('pull 20'), WAIT);
+    // The early pull is still running: nothing is pushed meanwhile.
+    expect(events).not.toContain('push 1');
+    release();
+    expect(await cycle).toBe(true);
+    expect(events).toEqual(['pull 0', 'pull 10', 'pull 20', 'push 1', 'pull 25']);
+    expect(await db.outbox.count()).toBe(0);
+    pull.stop();
+  });
+
+  it('ends an early pull with the sync stopped: the engine pushes nothing after it', async () => {
+    const name = newName();
+    const db = new LocalDb(name, TEST_USER_ID);
+    await saveEntry(db, { date: '2025-03-02', stops: 99, extra: 0, notes: '', total: 99 * 198, ...entryFieldsBeforeCouriers(TEST_USER_ID) });
+    let pushes = 0;
+    const api: SyncApi = {
+      pull: () => new Promise(() => undefined),
+      push: () => {
+        pushes += 1;
+        return Promise.resolve([]);
+      },
+    };
+    const pull = workerPull(TEST_USER_ID, () => Promise.reject(new Error('the tab must not pull')), () => worker(name, api));
+    pull.startEarly();
+    const engine = new SyncEngine({ db, api, pull: pull.pull, earlyPull: pull.takeEarly(), isOnline: () => true, setTimer: () => 0 as unknown as ReturnType<typeof setTimeout>, clearTimer: () => undefined });
+    const cycle = engine.sync();
+    engine.stop();
+    pull.stop();
+    expect(await cycle).toBe(false);
+    expect(pushes).toBe(0);
+    expect(await db.outbox.count()).toBe(1);
   });
 });

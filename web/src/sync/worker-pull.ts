@@ -66,7 +66,7 @@ export function servePulls(port: Port<PullRequest, PullReply>, open: (userId: st
     }
     served ??= { userId, ...open(userId) };
     const { db, api } = served;
-    pullAll({ db, api, onProgress: (pulled) => port.postMessage({ type: 'progress', id, pulled }) }).then(
+    pullAll({ db, api, putChunk: Infinity, onProgress: (pulled) => port.postMessage({ type: 'progress', id, pulled }) }).then(
       (status) => port.postMessage({ type: 'done', id, status }),
       (error: unknown) => port.postMessage({ type: 'failed', id, error: toWire(error) }),
     );
@@ -75,8 +75,22 @@ export function servePulls(port: Port<PullRequest, PullReply>, open: (userId: st
 
 export interface WorkerPull {
   pull: PullAll;
+  /**
+   * Starts a pull at once, before the engine asks for one: on a new device, while the sign-in
+   * is still being answered and the screens drawn, so the first sync runs beside them (issue 30).
+   * Only in a worker (in the tab it would compete with the screens).
+   */
+  startEarly(): void;
+  /** The early pull, once: joining it gives its progress from then on and its end (engine.ts). Null when none was started. */
+  takeEarly(): PullAll | null;
   /** Ends the worker (and any pull it runs: its open transaction is rolled back). */
   stop(): void;
+}
+
+/** A pull started before the engine asked: its end, and whom to tell of its progress (nobody until the engine joins it). */
+interface EarlyPull {
+  done: Promise<SyncStatus>;
+  onProgress: (pulled: number) => void;
 }
 
 /** A started pull worker, as the tab sees it. */
@@ -100,6 +114,7 @@ export function workerPull(userId: string, inTab: PullAll, start: () => PullWork
   }
   let next = 0;
   let stopped = false;
+  let early: EarlyPull | null = null;
   const pending = new Map<number, { onProgress: (pulled: number) => void; resolve: (status: SyncStatus) => void; reject: (error: unknown) => void }>();
 
   const settle = (id: number) => {
@@ -134,16 +149,34 @@ export function workerPull(userId: string, inTab: PullAll, start: () => PullWork
     };
   }
 
+  const inWorker = (running: PullWorker, onProgress: (pulled: number) => void) => {
+    const id = (next += 1);
+    return new Promise<SyncStatus>((resolve, reject) => {
+      pending.set(id, { onProgress, resolve, reject });
+      running.postMessage({ type: 'pull', id, userId });
+    });
+  };
+
   return {
     pull(onProgress) {
       if (stopped) return Promise.reject(new Error('sync stopped'));
-      const running = worker;
-      if (!running) return inTab(onProgress);
-      const id = (next += 1);
-      return new Promise<SyncStatus>((resolve, reject) => {
-        pending.set(id, { onProgress, resolve, reject });
-        running.postMessage({ type: 'pull', id, userId });
-      });
+      return worker ? inWorker(worker, onProgress) : inTab(onProgress);
+    },
+    startEarly() {
+      if (stopped || !worker || early) return;
+      const started: EarlyPull = { done: inWorker(worker, (pulled) => started.onProgress(pulled)), onProgress: () => undefined };
+      // Seen by whoever joins it; until then a failure is only the engine's to retry.
+      started.done.catch(() => undefined);
+      early = started;
+    },
+    takeEarly() {
+      const taken = early;
+      early = null;
+      if (!taken) return null;
+      return (onProgress) => {
+        taken.onProgress = onProgress;
+        return taken.done;
+      };
     },
     stop() {
       stopped = true;
