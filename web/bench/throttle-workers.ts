@@ -71,8 +71,10 @@ export function throttleWorkers(rate: number): WorkerThrottle {
       if (!/^\d+$/.test(pid)) continue;
       let renderer = renderers.get(pid);
       if (renderer === undefined) {
-        renderer = (read(`/proc/${pid}/cmdline`) ?? '').includes('--type=renderer') && ours(pid);
-        renderers.set(pid, renderer);
+        const command = read(`/proc/${pid}/cmdline`) ?? '';
+        renderer = command.includes('--type=renderer') && ours(pid);
+        // A renderer starts as a fork of the zygote and renames itself after: asked again.
+        if (renderer || !command.includes('zygote')) renderers.set(pid, renderer);
       }
       if (!renderer) continue;
       let tasks: string[];
