@@ -117,10 +117,14 @@ async function applyPages(db: LocalDb, pages: readonly PullPage[], last: boolean
         }
       }
     }
-    for (const kind of recordKinds) {
-      const changes = byKind.get(kind) as RecordChange<RecordContents[typeof kind]>[] | undefined;
-      if (changes) await applyRecordChanges(db, kind, changes, unsent, putChunk);
-    }
+    // Each kind's reads and writes are asked for without waiting on the other kinds': the thread
+    // copies one kind's records while the database stores another's (the same transaction).
+    await Promise.all(
+      recordKinds.map((kind) => {
+        const changes = byKind.get(kind) as RecordChange<RecordContents[typeof kind]>[] | undefined;
+        return changes ? applyRecordChanges(db, kind, changes, unsent, putChunk) : undefined;
+      }),
+    );
     for (const change of docs) {
       if (change.kind !== 'profile' && change.kind !== 'settings') continue;
       const current = await db.docs.get(change.kind);
