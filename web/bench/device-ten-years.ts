@@ -386,12 +386,14 @@ async function main() {
     for (let r = 0; r < ROUNDS; r += 1) {
       for (const account of ['ten years', 'empty'] as const) {
         for (const build of builds) {
+          const before = workers.moved;
           const figures = await round(browser, build, account);
+          const throttled = workers.moved - before;
           for (const [figure, value] of Object.entries(figures) as [Figure, number][]) {
             const k = key(build.label, account, figure);
             results.set(k, [...(results.get(k) ?? []), value]);
           }
-          report(`  round ${r + 1}, ${build.label}, ${account}: ${Object.entries(figures).map(([f, v]) => `${f} ${ms(v)}`).join(', ')}`);
+          report(`  round ${r + 1}, ${build.label}, ${account}: ${Object.entries(figures).map(([f, v]) => `${f} ${ms(v)}`).join(', ')}${throttled ? ` (${throttled} worker${throttled > 1 ? 's' : ''} throttled)` : ''}`);
         }
       }
     }
