@@ -66,7 +66,9 @@ function takeSpareWorker(): PullWorker | null {
 function pullerFor(userId: string): WorkerPull {
   const db = localDbFor(userId);
   const api = httpSyncApi();
-  return workerPull(userId, (onProgress) => pullAll({ db, api, onProgress }), takeSpareWorker);
+  // A device that holds no cursor yet has never finished a pull: its first sync is still to come.
+  const firstSync = async () => (await db.getMeta<number>('cursor', 0)) === 0;
+  return workerPull(userId, (onProgress) => pullAll({ db, api, onProgress }), takeSpareWorker, { firstSync });
 }
 
 /**

@@ -71,6 +71,9 @@ function worker(name: string, api: SyncApi, { userId = TEST_USER_ID } = {}): Pul
   return started;
 }
 
+/** A device that has pulled nothing yet: its pulls go to the worker. */
+const FIRST_SYNC = { firstSync: () => Promise.resolve(true) };
+
 const storedStops = async (db: LocalDb) => (await db.entries.orderBy('id').toArray()).map((entry) => entry.stops);
 
 describe('the pull in a worker', () => {
@@ -78,7 +81,7 @@ describe('the pull in a worker', () => {
     const name = newName();
     const api = server(25, 10);
     const tab = new LocalDb(name, TEST_USER_ID);
-    const pull = workerPull(TEST_USER_ID, () => Promise.reject(new Error('the tab must not pull')), () => worker(name, api));
+    const pull = workerPull(TEST_USER_ID, () => Promise.reject(new Error('the tab must not pull')), () => worker(name, api), FIRST_SYNC);
     const progress: number[] = [];
     const status = await pull.pull((pulled) => progress.push(pulled));
     expect(status).toMatchObject({ state: 'synced' });
@@ -97,7 +100,7 @@ describe('the pull in a worker', () => {
     const name = newName();
     const api = server(25, 10, { at: 10, error: syncFailure({ kind: 'unauthenticated' }) });
     const db = new LocalDb(name, TEST_USER_ID);
-    const pull = workerPull(TEST_USER_ID, () => Promise.reject(new Error('the tab must not pull')), () => worker(name, api));
+    const pull = workerPull(TEST_USER_ID, () => Promise.reject(new Error('the tab must not pull')), () => worker(name, api), FIRST_SYNC);
     const engine = new SyncEngine({ db, api, pull: pull.pull, isOnline: () => true, setTimer: () => 0 as unknown as ReturnType<typeof setTimeout>, clearTimer: () => undefined });
     const statuses: SyncStatus[] = [];
     engine.subscribe((status) => statuses.push(status));
@@ -115,8 +118,7 @@ describe('the pull in a worker', () => {
   it('carries an ApiError across with everything the engine reads of it', async () => {
     const name = newName();
     const pull = workerPull(TEST_USER_ID, () => Promise.reject(new Error('the tab must not pull')), () =>
-      worker(name, server(5, 10, { at: 0, error: syncFailure({ kind: 'server', status: 429, retryAfterMs: 3000 }) })),
-    );
+      worker(name, server(5, 10, { at: 0, error: syncFailure({ kind: 'server', status: 429, retryAfterMs: 3000 }) })), FIRST_SYNC);
     const error = await pull.pull(() => undefined).catch((caught: unknown) => caught);
     expect(syncFailureOf(error)).toEqual({ kind: 'server', status: 429, retryAfterMs: 3000 });
     pull.stop();
@@ -127,7 +129,7 @@ describe('the pull in a worker', () => {
     const api = server(25, 10);
     const db = new LocalDb(name, TEST_USER_ID);
     const inTab = (onProgress: (pulled: number) => void) => pullAll({ db, api, onProgress });
-    expect(await workerPull(TEST_USER_ID, inTab, () => null).pull(() => undefined)).toMatchObject({ state: 'synced' });
+    expect(await workerPull(TEST_USER_ID, inTab, () => null, FIRST_SYNC).pull(() => undefined)).toMatchObject({ state: 'synced' });
     expect(await storedStops(db)).toHaveLength(25);
 
     // A worker whose code failed to load: its error event comes while the pull waits for it.
@@ -135,8 +137,9 @@ describe('the pull in a worker', () => {
     const api2 = server(25, 10);
     const db2 = new LocalDb(name2, TEST_USER_ID);
     const broken = worker(name2, api2, { userId: 'nobody' });
-    const pull = workerPull(TEST_USER_ID, (onProgress) => pullAll({ db: db2, api: api2, onProgress }), () => broken);
+    const pull = workerPull(TEST_USER_ID, (onProgress) => pullAll({ db: db2, api: api2, onProgress }), () => broken, FIRST_SYNC);
     const status = pull.pull(() => undefined);
+    await vi.waitFor(() => expect(broken.onerror).toBeTypeOf('function'), WAIT);
     broken.onerror!(new Event('error'));
     expect(await status).toMatchObject({ state: 'synced' });
     expect(broken.terminated).toBe(true);
@@ -165,8 +168,9 @@ describe('the pull in a worker', () => {
     let started: (PullWorker & { terminated: boolean }) | null = null;
     // A server that never answers: the pull is still running when sync stops.
     const api: SyncApi = { push: () => Promise.reject(new Error('no')), pull: () => new Promise(() => undefined) };
-    const pull = workerPull(TEST_USER_ID, () => Promise.reject(new Error('the tab must not pull')), () => (started = worker(name, api)));
+    const pull = workerPull(TEST_USER_ID, () => Promise.reject(new Error('the tab must not pull')), () => (started = worker(name, api)), FIRST_SYNC);
     const running = pull.pull(() => undefined);
+    await vi.waitFor(() => expect(started).not.toBeNull(), WAIT);
     pull.stop();
     await expect(running).rejects.toThrow('sync stopped');
     expect(started!.terminated).toBe(true);
@@ -177,7 +181,7 @@ describe('the pull in a worker', () => {
     const name = newName();
     const api = server(25, 10);
     const db = new LocalDb(name, TEST_USER_ID);
-    const pull = workerPull(TEST_USER_ID, () => Promise.reject(new Error('the tab must not pull')), () => worker(name, api));
+    const pull = workerPull(TEST_USER_ID, () => Promise.reject(new Error('the tab must not pull')), () => worker(name, api), FIRST_SYNC);
     pull.startEarly();
     const engine = new SyncEngine({ db, api, pull: pull.pull, earlyPull: pull.takeEarly(), isOnline: () => true });
     expect(pull.takeEarly()).toBeNull();
@@ -214,7 +218,7 @@ describe('the pull in a worker', () => {
         return Promise.resolve(items.map((item) => ({ id: item.mutationId, status: 'applied' as const })));
       },
     };
-    const pull = workerPull(TEST_USER_ID, () => Promise.reject(new Error('the tab must not pull')), () => worker(name, api));
+    const pull = workerPull(TEST_USER_ID, () => Promise.reject(new Error('the tab must not pull')), () => worker(name, api), FIRST_SYNC);
     pull.startEarly();
     const engine = new SyncEngine({ db, api, pull: pull.pull, earlyPull: pull.takeEarly(), isOnline: () => true });
     const cycle = engine.sync();
@@ -240,7 +244,7 @@ describe('the pull in a worker', () => {
         return Promise.resolve([]);
       },
     };
-    const pull = workerPull(TEST_USER_ID, () => Promise.reject(new Error('the tab must not pull')), () => worker(name, api));
+    const pull = workerPull(TEST_USER_ID, () => Promise.reject(new Error('the tab must not pull')), () => worker(name, api), FIRST_SYNC);
     pull.startEarly();
     const engine = new SyncEngine({ db, api, pull: pull.pull, earlyPull: pull.takeEarly(), isOnline: () => true, setTimer: () => 0 as unknown as ReturnType<typeof setTimeout>, clearTimer: () => undefined });
     const cycle = engine.sync();
@@ -249,5 +253,17 @@ describe('the pull in a worker', () => {
     expect(await cycle).toBe(false);
     expect(pushes).toBe(0);
     expect(await db.outbox.count()).toBe(1);
+  });
+
+  it('pulls in the tab, starting no worker, on a device that has synced before', async () => {
+    const name = newName();
+    const api = server(5, 10);
+    const db = new LocalDb(name, TEST_USER_ID);
+    let starts = 0;
+    const pull = workerPull(TEST_USER_ID, (onProgress) => pullAll({ db, api, onProgress }), () => ((starts += 1), worker(name, api)), { firstSync: () => Promise.resolve(false) });
+    expect(await pull.pull(() => undefined)).toMatchObject({ state: 'synced' });
+    expect(starts).toBe(0);
+    expect(await storedStops(db)).toHaveLength(5);
+    pull.stop();
   });
 });

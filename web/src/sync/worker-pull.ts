@@ -100,18 +100,21 @@ export interface PullWorker extends Port<PullReply, PullRequest> {
 }
 
 /**
- * The tab's side: `userId`'s pulls run in the worker `start` makes. Where no worker can be had
+ * The tab's side: `userId`'s first sync runs in the worker `start` makes. Where no worker can be had
  * (none made, or its code failed to load: offline before the service worker had it), the pull
  * runs in the tab (`inTab`), as it does in the tests; a pull the worker was running when it
  * failed runs again there, from the cursor its last committed transaction left.
  */
-export function workerPull(userId: string, inTab: PullAll, start: () => PullWorker | null): WorkerPull {
+export function workerPull(userId: string, inTab: PullAll, start: () => PullWorker | null, { firstSync }: { firstSync: () => Promise<boolean> }): WorkerPull {
+  /**
+   * Started for a first sync only (`firstSync`: this device has pulled nothing yet, or a sign-in
+   * begins it early), not on every start: a start with data already here pulls a few changes at
+   * most, and loading the worker's code would only compete with the first screen's drawing (an
+   * offline start never pulls at all). Once started, it takes every pull of the session.
+   * `failed`: none could be had, and none is tried again.
+   */
   let worker: PullWorker | null = null;
-  try {
-    worker = start();
-  } catch {
-    worker = null;
-  }
+  let failed = false;
   let next = 0;
   let stopped = false;
   let early: EarlyPull | null = null;
@@ -127,13 +130,24 @@ export function workerPull(userId: string, inTab: PullAll, start: () => PullWork
   const fail = () => {
     worker?.terminate();
     worker = null;
+    failed = true;
     for (const id of [...pending.keys()]) {
       const waiting = settle(id)!;
       inTab(waiting.onProgress).then(waiting.resolve, waiting.reject);
     }
   };
 
-  if (worker) {
+  const started = (): PullWorker | null => {
+    if (worker || failed) return worker;
+    try {
+      worker = start();
+    } catch {
+      worker = null;
+    }
+    if (!worker) {
+      failed = true;
+      return null;
+    }
     worker.onmessage = ({ data: reply }) => {
       if (reply.type === 'progress') {
         pending.get(reply.id)?.onProgress(reply.pulled);
@@ -147,7 +161,8 @@ export function workerPull(userId: string, inTab: PullAll, start: () => PullWork
       event.preventDefault();
       fail();
     };
-  }
+    return worker;
+  };
 
   const inWorker = (running: PullWorker, onProgress: (pulled: number) => void) => {
     const id = (next += 1);
@@ -158,16 +173,20 @@ export function workerPull(userId: string, inTab: PullAll, start: () => PullWork
   };
 
   return {
-    pull(onProgress) {
-      if (stopped) return Promise.reject(new Error('sync stopped'));
-      return worker ? inWorker(worker, onProgress) : inTab(onProgress);
+    async pull(onProgress) {
+      if (stopped) throw new Error('sync stopped');
+      const wanted = worker !== null || (!failed && (await firstSync()));
+      if (stopped) throw new Error('sync stopped');
+      const running = wanted ? started() : null;
+      return running ? inWorker(running, onProgress) : inTab(onProgress);
     },
     startEarly() {
-      if (stopped || !worker || early) return;
-      const started: EarlyPull = { done: inWorker(worker, (pulled) => started.onProgress(pulled)), onProgress: () => undefined };
+      const running = stopped || early ? null : started();
+      if (!running) return;
+      const begun: EarlyPull = { done: inWorker(running, (pulled) => begun.onProgress(pulled)), onProgress: () => undefined };
       // Seen by whoever joins it; until then a failure is only the engine's to retry.
-      started.done.catch(() => undefined);
-      early = started;
+      begun.done.catch(() => undefined);
+      early = begun;
     },
     takeEarly() {
       const taken = early;
