@@ -149,6 +149,8 @@ export default defineConfig({
     }),
   ],
   resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
+  // The sync's pull worker (sync/pull-worker.ts) is a module worker, as its code is split like the app's.
+  worker: { format: 'es' },
   server: { proxy },
   preview: { proxy },
   // No source maps: dist is embedded in the server binary, which should stay lean.

@@ -14,6 +14,8 @@
  * the first sync, which runs either way to fill the device).
  *
  * Build the web app with `npx vite build --minify false` first for readable names.
+ * Dedicated workers are throttled as in the device bench (bench/throttle-workers.ts); the CPU
+ * profile is the main thread's, the trace's sums are the main thread's (the worker's in the file).
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import type { Browser, CDPSession, Page } from 'playwright-core';
@@ -21,6 +23,7 @@ import { goOffline, launchBrowser, phone, releaseBinary, startServer, testBinary
 import { MARKS_SCRIPT, seedAccount, waitDrawn, waitMark } from './device-ten-years';
 import { distProxy } from './dist-proxy';
 import { report } from './report';
+import { throttleWorkers } from './throttle-workers';
 
 const TOP = Number(process.env.PROFILE_TOP ?? 25);
 const TRACE = process.env.PROFILE_TRACE === '1';
@@ -123,6 +126,7 @@ async function profiled(cdp: CDPSession, label: string, run: () => Promise<numbe
 
 const binary = process.env.DT_BINARY ?? (existsSync(releaseBinary) ? releaseBinary : testBinary);
 const browser = await launchBrowser();
+const workers = throttleWorkers(4);
 const real = await startServer({}, binary);
 // PROFILE_DIST: serve that web/dist in front of the binary's API (a binary built elsewhere).
 const server = process.env.PROFILE_DIST ? { ...real, url: (await distProxy(process.env.PROFILE_DIST, real.url)).url } : real;
@@ -175,6 +179,7 @@ try {
     });
   }
 } finally {
+  workers.stop();
   await browser.close();
   await real.stop();
   process.exit(0);

@@ -19,17 +19,22 @@ applyTheme(readCachedTheme());
 // in last time the sync engine's code loads and their database opens meanwhile: on a slow phone
 // the screens otherwise wait for each of these in turn before the first figure (issue 30). A
 // sign-in readies the same while the server answers it.
-const prepare = (userId: string | null) =>
+// A sign-in also starts the pull worker, and the user's first pull once the server names them:
+// the worker then opens their database (on a new device, creates it) rather than this busy
+// thread, which the pull would otherwise wait for.
+const prepare = (userId: string | null, { signingIn = true } = {}) =>
   void import('./sync/coordinator').then(
-    ({ openEarly }) => {
-      if (userId) openEarly(userId);
+    ({ openEarly, warmPullWorker }) => {
+      if (signingIn) warmPullWorker(userId);
+      else if (userId) openEarly(userId);
     },
     () => undefined, // offline before the service worker had it: starting sync reports it
   );
 const session = createSessionStore({ prepare });
 void session.start();
 const remembered = rememberedUserId();
-if (remembered) prepare(remembered);
+// Not the pull: a device that already holds its records draws them first (its sync starts as always).
+if (remembered) prepare(remembered, { signingIn: false });
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html must contain #root');

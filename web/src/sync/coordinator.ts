@@ -6,8 +6,11 @@ import { apiPaths } from '../lib/paths';
 import { localDbFor, type LocalDb } from './db';
 import { newId } from './ids';
 import { SyncEngine } from './engine';
+import { httpSyncApi } from './api';
+import { pullAll } from './pull';
 import { ReceiptQueue } from './receipts';
 import type { SyncStatus } from './status';
+import { workerPull, type PullWorker, type WorkerPull } from './worker-pull';
 
 export interface SyncHandle {
   readonly db: LocalDb;
@@ -48,6 +51,51 @@ export function openEarly(userId: string): void {
     .catch(() => undefined); // startSync opens it again and reports what is wrong
 }
 
+/** A pull worker started before anyone it will serve is known (see warmPullWorker). */
+let spareWorker: PullWorker | null = null;
+/** The pull of the user signing in, begun before their sync starts (see warmPullWorker). */
+let early: { userId: string; puller: WorkerPull } | null = null;
+
+function takeSpareWorker(): PullWorker | null {
+  const spare = spareWorker;
+  spareWorker = null;
+  return spare ?? startPullWorker();
+}
+
+/** `userId`'s pulls: in the worker, or in the tab where no worker can run. */
+function pullerFor(userId: string): WorkerPull {
+  const db = localDbFor(userId);
+  const api = httpSyncApi();
+  // A device that holds no cursor yet has never finished a pull: its first sync is still to come.
+  const firstSync = async () => (await db.getMeta<number>('cursor', 0)) === 0;
+  return workerPull(userId, (onProgress) => pullAll({ db, api, onProgress }), takeSpareWorker, { firstSync });
+}
+
+/**
+ * Gets the pull worker going while a sign-in is on its way: loading its code and starting it
+ * take a few hundred milliseconds of a slow phone that the first pull would otherwise wait for
+ * (issue 30). With no user yet (the sign-in was sent) it only starts; once the server names the
+ * user, it begins their pull at once, beside the drawing of the first screen, and their sync
+ * joins that pull when it starts (engine.ts earlyPull). A worker serves one user only
+ * (worker-pull.ts): an early pull for anyone else is ended here.
+ */
+export function warmPullWorker(userId: string | null): void {
+  if (userId === null) {
+    if (!spareWorker && !early) {
+      try {
+        spareWorker = startPullWorker();
+      } catch {
+        spareWorker = null; // startSync tries again, and pulls in the tab if it cannot
+      }
+    }
+    return;
+  }
+  if (early?.userId === userId) return;
+  early?.puller.stop();
+  early = { userId, puller: pullerFor(userId) };
+  early.puller.startEarly();
+}
+
 export function startSync({ userId, onUnauthenticated }: StartOptions): SyncHandle {
   const db = localDbFor(userId);
   const listeners = new Set<(status: SyncStatus) => void>();
@@ -58,6 +106,8 @@ export function startSync({ userId, onUnauthenticated }: StartOptions): SyncHand
   let engine: SyncEngine | null = null;
   // Receipt photos upload from the tab that leads sync, after each good cycle and when online.
   let receipts: ReceiptQueue | null = null;
+  // The leading tab's pulls run in a worker, off the main thread the screens draw on.
+  let puller: WorkerPull | null = null;
   let events: EventSource | null = null;
   let reopenTimer: ReturnType<typeof setTimeout> | null = null;
   let releaseLeadership: (() => void) | null = null;
@@ -111,7 +161,13 @@ export function startSync({ userId, onUnauthenticated }: StartOptions): SyncHand
     if (stopped) return Promise.resolve();
     const queue = new ReceiptQueue({ db });
     receipts = queue;
-    engine = new SyncEngine({ db, onUnauthenticated, onSynced: () => void queue.afterSync() });
+    // The pull begun while this user signed in, if any; one begun for anyone else ends here.
+    const begun = early?.userId === userId ? early.puller : null;
+    if (!begun) early?.puller.stop();
+    early = null;
+    const ours = begun ?? pullerFor(userId);
+    puller = ours;
+    engine = new SyncEngine({ db, pull: ours.pull, earlyPull: ours.takeEarly(), onUnauthenticated, onSynced: () => void queue.afterSync() });
     engine.subscribe((next) => {
       if (stopped) return;
       setStatus(next);
@@ -188,6 +244,7 @@ export function startSync({ userId, onUnauthenticated }: StartOptions): SyncHand
       stopNudges();
       abort.abort();
       engine?.stop();
+      puller?.stop();
       receipts?.stop();
       events?.close();
       if (reopenTimer) clearTimeout(reopenTimer);
@@ -200,6 +257,12 @@ export function startSync({ userId, onUnauthenticated }: StartOptions): SyncHand
       engine = null;
     },
   };
+}
+
+/** The pull worker (pull-worker.ts), where the browser can run one. */
+function startPullWorker(): PullWorker | null {
+  if (typeof Worker === 'undefined') return null;
+  return new Worker(new URL('./pull-worker.ts', import.meta.url), { type: 'module', name: 'sync pull' }) as PullWorker;
 }
 
 /** The cursor in a poke's data (`{"cursor": N}`), or null when it names none (`{}`: a reconnected stream may have missed some). */

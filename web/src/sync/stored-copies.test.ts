@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeEntry } from '@/testing/sync-handle';
 import { LocalDb } from './db';
-import { storedCopies } from './engine';
+import { storedCopies } from './pull';
 import { tableOf } from './records';
 
 let db: LocalDb;
