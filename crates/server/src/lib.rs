@@ -52,7 +52,12 @@ use serde::Serialize;
 use tokio::net::TcpListener;
 use tower::{ServiceBuilder, util::MapResponseLayer};
 use tower_http::{
-    catch_panic::CatchPanicLayer, compression::CompressionLayer, timeout::TimeoutLayer,
+    catch_panic::CatchPanicLayer,
+    compression::{
+        CompressionLayer,
+        predicate::{NotForContentType, Predicate as _, SizeAbove},
+    },
+    timeout::TimeoutLayer,
 };
 use utoipa::{OpenApi, ToSchema};
 use utoipa_axum::{router::OpenApiRouter, routes};
@@ -245,6 +250,12 @@ pub fn openapi() -> utoipa::openapi::OpenApi {
     api_routes().1
 }
 
+/// Answers smaller than this go out uncompressed. Every browser asks for gzip, and gzip's
+/// set-up costs more than it saves on a small answer. Measured on a 309-byte session answer:
+/// about 60 µs more server CPU (2-3× the whole request) to save 75 bytes. That includes every
+/// push's answer. Pull pages and the web app's files are far larger and stay compressed.
+const COMPRESS_ABOVE_BYTES: u16 = 1024;
+
 /// The full router with every layer, as served.
 pub fn app(state: AppState) -> Router {
     let (api, openapi) = api_routes();
@@ -294,7 +305,14 @@ pub fn app(state: AppState) -> Router {
                 StatusCode::REQUEST_TIMEOUT,
                 request_timeout,
             ))
-            .layer(CompressionLayer::new()),
+            .layer(
+                CompressionLayer::new().compress_when(
+                    SizeAbove::new(COMPRESS_ABOVE_BYTES)
+                        .and(NotForContentType::GRPC)
+                        .and(NotForContentType::IMAGES)
+                        .and(NotForContentType::SSE),
+                ),
+            ),
     );
     let router = router.layer(MapResponseLayer::new(http::security::finish_response(hsts)));
     // A route layer, so the matched route is known when the span is made.

@@ -179,3 +179,42 @@ async fn signed_in_answers_are_not_cached() {
         assert_eq!(reply.headers["cache-control"], "no-store", "{path}");
     }
 }
+
+/// A browser asks for gzip on every request. A large answer comes back compressed; a small one,
+/// such as a signed-in session or a push's answer, comes back as it is, since gzip would cost
+/// more CPU than the few bytes it saves.
+#[tokio::test]
+async fn only_answers_worth_compressing_are_gzipped() {
+    let app = spawn_app(Backend::Sqlite).await.unwrap();
+    let (cookie, _) = app
+        .sign_up("gzip@example.com", "correct horse battery")
+        .await;
+    let encoding = |path: &'static str| {
+        let (http, base, cookie) = (app.http.clone(), app.base.clone(), cookie.clone());
+        async move {
+            let reply = http
+                .get(format!("{base}{path}"))
+                .header("accept-encoding", "gzip")
+                .header("cookie", cookie)
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(reply.status(), StatusCode::OK, "{path}");
+            let encoding = reply
+                .headers()
+                .get("content-encoding")
+                .map(|v| v.to_str().unwrap().to_owned());
+            (encoding, reply.bytes().await.unwrap().len())
+        }
+    };
+    let (small, small_len) = encoding("/api/v1/auth/session").await;
+    assert_eq!(small, None, "a {small_len}-byte answer");
+    // Big enough that gzip's default floor (32 bytes) would have compressed it.
+    assert!(
+        (200..1024).contains(&small_len),
+        "the signed-in session is {small_len} bytes"
+    );
+    let (large, large_len) = encoding("/api/openapi.json").await;
+    assert_eq!(large.as_deref(), Some("gzip"));
+    assert!(large_len > 1024, "gzipped, still {large_len} bytes");
+}
