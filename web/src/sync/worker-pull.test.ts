@@ -260,9 +260,14 @@ describe('the pull in a worker', () => {
     const api = server(5, 10);
     const db = new LocalDb(name, TEST_USER_ID);
     let starts = 0;
-    const pull = workerPull(TEST_USER_ID, (onProgress) => pullAll({ db, api, onProgress }), () => ((starts += 1), worker(name, api)), { firstSync: () => Promise.resolve(false) });
+    let asked = 0;
+    const firstSync = () => ((asked += 1), Promise.resolve(false));
+    const pull = workerPull(TEST_USER_ID, (onProgress) => pullAll({ db, api, onProgress }), () => ((starts += 1), worker(name, api)), { firstSync });
+    expect(await pull.pull(() => undefined)).toMatchObject({ state: 'synced' });
     expect(await pull.pull(() => undefined)).toMatchObject({ state: 'synced' });
     expect(starts).toBe(0);
+    // Its database is read for that once, not on every cycle.
+    expect(asked).toBe(1);
     expect(await storedStops(db)).toHaveLength(5);
     pull.stop();
   });

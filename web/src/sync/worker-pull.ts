@@ -118,6 +118,8 @@ export function workerPull(userId: string, inTab: PullAll, start: () => PullWork
   let next = 0;
   let stopped = false;
   let early: EarlyPull | null = null;
+  /** `firstSync` said no: this device's pulls run in the tab from now on. */
+  let pastFirstSync = false;
   const pending = new Map<number, { onProgress: (pulled: number) => void; resolve: (status: SyncStatus) => void; reject: (error: unknown) => void }>();
 
   const settle = (id: number) => {
@@ -175,7 +177,9 @@ export function workerPull(userId: string, inTab: PullAll, start: () => PullWork
   return {
     async pull(onProgress) {
       if (stopped) throw new Error('sync stopped');
-      const wanted = worker !== null || (!failed && (await firstSync()));
+      // Once a device is past its first sync it stays past it: asked until then, not on every cycle.
+      if (worker === null && !failed && !pastFirstSync) pastFirstSync = !(await firstSync());
+      const wanted = worker !== null || (!failed && !pastFirstSync);
       if (stopped) throw new Error('sync stopped');
       const running = wanted ? started() : null;
       return running ? inWorker(running, onProgress) : inTab(onProgress);
