@@ -6,8 +6,9 @@
 //!   COMMIT, every statement (BEGIN, SAVEPOINT and COMMIT too) prepared once and cached — what a
 //!   server that batches its writers could reach.
 //!
-//! On a fresh database the tables are created here with the columns and keys the server has
-//! today, so the ceiling stays the same yardstick while the server's own schema changes. On a
+//! On a fresh database the tables are created here with the columns and keys the server had
+//! when this ceiling was written (replay records keyed by user first, as before migration
+//! 0024), so the ceiling stays the same yardstick while the server's own schema changes. On a
 //! grown database (`grown.rs`) the ceiling runs on a copy of the very file our server starts
 //! from in that round: the server's own tables and keys, the same rows.
 

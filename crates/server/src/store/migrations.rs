@@ -41,6 +41,7 @@ pub const SQLITE: &[Migration] = &[
     migration!("sqlite", 21, "0021_mtd_quarters"),
     migration!("sqlite", 22, "0022_query_reminder_days"),
     migration!("sqlite", 23, "0023_plain_replay_answers"),
+    migration!("sqlite", 24, "0024_replay_records_by_mutation"),
 ];
 
 pub const POSTGRES: &[Migration] = &[
@@ -67,6 +68,7 @@ pub const POSTGRES: &[Migration] = &[
     migration!("postgres", 21, "0021_mtd_quarters"),
     migration!("postgres", 22, "0022_query_reminder_days"),
     migration!("postgres", 23, "0023_plain_replay_answers"),
+    migration!("postgres", 24, "0024_replay_records_by_mutation"),
 ];
 
 /// One log line for a migration run, whatever it applied: the operator reads where the schema

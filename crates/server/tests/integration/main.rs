@@ -39,6 +39,7 @@ mod postgres_push;
 mod receipts_api;
 mod records_migration;
 mod replay_answers_migration;
+mod replay_key_migration;
 mod restore_guards;
 mod restore_ownership;
 mod schema_versions;

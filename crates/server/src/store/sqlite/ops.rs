@@ -80,7 +80,8 @@ impl OpsStore for SqliteStore {
     }
 
     /// Guests with no identity and no activity since the cutoff. Their entries, statement checks,
-    /// replay records, sessions and pending sign-ins go with them (ON DELETE CASCADE).
+    /// sessions and pending sign-ins go with them (ON DELETE CASCADE), and so do their refused
+    /// replay answers (a trigger, migration 0024); plain ones go with the pruning sweep.
     async fn delete_inactive_guests(
         &self,
         inactive_before_ms: i64,
@@ -131,8 +132,8 @@ impl OpsStore for SqliteStore {
                 // transaction on the writer).
                 let mut gone = conn
                     .prepare_cached(
-                        "DELETE FROM applied_mutations WHERE (user_id, mutation_id) IN (
-                             SELECT user_id, mutation_id FROM applied_mutations
+                        "DELETE FROM applied_mutations WHERE (mutation_id, user_id) IN (
+                             SELECT mutation_id, user_id FROM applied_mutations
                              WHERE applied_at < ?1 LIMIT ?2)
                          RETURNING user_id",
                     )
