@@ -264,7 +264,7 @@ pub(crate) trait SyncSql {
 pub(crate) async fn push(
     db: &mut impl SyncSql,
     user_id: Uuid,
-    mutations: Vec<PreparedMutation>,
+    mutations: &[PreparedMutation],
     now_ms: i64,
     quota: PushQuota,
 ) -> StoreResult<PushOutcome> {

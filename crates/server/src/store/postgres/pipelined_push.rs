@@ -127,7 +127,7 @@ impl Statements {
 pub(super) async fn push(
     conn: &mut Connection,
     user_id: Uuid,
-    mutations: Vec<PreparedMutation>,
+    mutations: &[PreparedMutation],
     now_ms: i64,
     quota: PushQuota,
 ) -> StoreResult<PushOutcome> {
@@ -158,11 +158,11 @@ async fn run(
     client: &Object,
     s: &Statements,
     user_id: Uuid,
-    mutations: Vec<PreparedMutation>,
+    mutations: &[PreparedMutation],
     now_ms: i64,
     quota: PushQuota,
 ) -> StoreResult<PushOutcome> {
-    let named = named_records(&mutations);
+    let named = named_records(mutations);
     // Polled together, so sent together; PostgreSQL runs them in this order, the reads after
     // the lock (each sees what the push before it committed). One point read per mutation and
     // per named record: whatever plan a connection keeps for them is the key's index. A read

@@ -39,11 +39,11 @@ impl SyncStore for PgStore {
         let mut attempt = 1;
         loop {
             let outcome = if pipelined {
-                pipelined_push::push(&mut conn, user_id, mutations.clone(), now_ms, quota).await
+                pipelined_push::push(&mut conn, user_id, &mutations, now_ms, quota).await
             } else {
                 let tx = conn.client().transaction().await.map_err(db_err)?;
                 let mut db = Push { tx: &tx, user_id };
-                match sync::push(&mut db, user_id, mutations.clone(), now_ms, quota).await {
+                match sync::push(&mut db, user_id, &mutations, now_ms, quota).await {
                     Ok(outcome) => tx.commit().await.map(|()| outcome).map_err(db_err),
                     Err(err) => Err(err),
                 }

@@ -38,21 +38,14 @@ impl SyncStore for SqliteStore {
         quota: PushQuota,
     ) -> StoreResult<PushOutcome> {
         // A push reads and writes the database alone, so it may run again after a shared
-        // commit was rolled back (the mutations are cloned for each run): commits of pushes
-        // only need no savepoints (writer.rs).
+        // commit was rolled back: commits of pushes only need no savepoints (writer.rs).
         self.writer
             .write_rerunnable(move |conn| {
                 let mut db = Push {
                     conn,
                     user: user_id.to_string(),
                 };
-                ready(sync::push(
-                    &mut db,
-                    user_id,
-                    mutations.clone(),
-                    now_ms,
-                    quota,
-                ))
+                ready(sync::push(&mut db, user_id, &mutations, now_ms, quota))
             })
             .await
     }
