@@ -676,32 +676,30 @@ mod tests {
             .iter()
             .map(|_| Arc::new(AtomicUsize::new(0)))
             .collect();
-        let tasks: Vec<_> = writes
-            .iter()
-            .zip(&runs)
-            .map(|(write, runs)| {
-                let (writer, runs) = (writer.clone(), runs.clone());
-                let (n, fails, rerunnable) = (write.n, write.fails, write.rerunnable);
-                tokio::spawn(async move {
-                    let work = move |conn: &Connection| {
-                        runs.fetch_add(1, Ordering::SeqCst);
-                        conn.execute("INSERT INTO t (n) VALUES (?1)", [n])
-                            .map_err(db_err)?;
-                        if fails {
-                            return Err(backend("refused after writing"));
-                        }
-                        Ok(())
-                    };
-                    if rerunnable {
-                        writer.write_rerunnable(work).await
-                    } else {
-                        writer.write(work).await
+        // Queued one at a time, in the order given: the runs counted depend on it.
+        let mut tasks = Vec::new();
+        for (queued, (write, runs)) in writes.iter().zip(&runs).enumerate() {
+            let (queue_on, runs) = (writer.clone(), runs.clone());
+            let (n, fails, rerunnable) = (write.n, write.fails, write.rerunnable);
+            tasks.push(tokio::spawn(async move {
+                let work = move |conn: &Connection| {
+                    runs.fetch_add(1, Ordering::SeqCst);
+                    conn.execute("INSERT INTO t (n) VALUES (?1)", [n])
+                        .map_err(db_err)?;
+                    if fails {
+                        return Err(backend("refused after writing"));
                     }
-                })
-            })
-            .collect();
-        while writer.handle.shared.lock().queue.len() < writes.len() {
-            tokio::task::yield_now().await;
+                    Ok(())
+                };
+                if rerunnable {
+                    queue_on.write_rerunnable(work).await
+                } else {
+                    queue_on.write(work).await
+                }
+            }));
+            while writer.handle.shared.lock().queue.len() <= queued {
+                tokio::task::yield_now().await;
+            }
         }
         let before = writer.commits();
         tokio::task::spawn_blocking(move || release.wait())
