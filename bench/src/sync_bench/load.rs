@@ -11,16 +11,22 @@ use std::{
     time::{Duration, Instant},
 };
 
-use crate::ours;
+use crate::wire::Connection;
 
 const WARMUP: Duration = Duration::from_millis(300);
 
-/// Mutations per second. `push(client, connection, sent)` sends one push for connection
-/// number `connection`, which has sent `sent` mutations so far, and returns how many it sent.
-pub async fn push_rate<F, Fut>(connections: usize, run_for: Duration, push: F) -> f64
+/// Mutations per second to the server at `addr`. `push(wire, connection, sent)` sends one
+/// push on `wire` for connection number `connection`, which has sent `sent` mutations so
+/// far, and hands back the connection and how many it sent.
+pub async fn push_rate<F, Fut>(
+    addr: std::net::SocketAddr,
+    connections: usize,
+    run_for: Duration,
+    push: F,
+) -> f64
 where
-    F: Fn(reqwest::Client, usize, usize) -> Fut + Send + Sync + 'static,
-    Fut: Future<Output = usize> + Send + 'static,
+    F: Fn(Connection, usize, usize) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = (Connection, usize)> + Send + 'static,
 {
     let push = Arc::new(push);
     let done = Arc::new(AtomicU64::new(0));
@@ -29,10 +35,11 @@ where
         .map(|connection| {
             let (push, done, stop) = (push.clone(), done.clone(), stop.clone());
             tokio::spawn(async move {
-                let http = ours::client();
+                let mut wire = Connection::new(addr);
                 let mut sent = 0;
                 while !stop.load(Ordering::Relaxed) {
-                    let n = push(http.clone(), connection, sent).await;
+                    let n;
+                    (wire, n) = push(wire, connection, sent).await;
                     sent += n;
                     done.fetch_add(n as u64, Ordering::Relaxed);
                 }

@@ -25,6 +25,7 @@ mod pocketbase;
 mod postgres;
 mod stats;
 mod versus;
+mod wire;
 
 use std::{
     path::{Path, PathBuf},
@@ -193,11 +194,11 @@ async fn main() {
 type OursUsers = Arc<Vec<(String, Vec<String>)>>;
 
 async fn with_couriers(base: &str, cookies: Vec<String>) -> OursUsers {
-    let http = ours::client();
+    let mut wire = wire::Connection::to(base);
     let mut users = Vec::new();
     for cookie in cookies {
         let (couriers, mutations) = days::courier_mutations();
-        ours::push(&http, base, &cookie, mutations).await;
+        ours::push(&mut wire, &cookie, mutations).await;
         users.push((cookie, couriers));
     }
     Arc::new(users)
@@ -221,16 +222,21 @@ async fn ours_rate_with(
     ids: Ids,
     run_for: Duration,
 ) -> f64 {
-    let (base, users) = (base.to_owned(), users.clone());
-    load::push_rate(connections, run_for, move |http, connection, sent| {
-        let (base, users) = (base.clone(), users.clone());
-        async move {
-            let (cookie, couriers) = &users[connection];
-            let mutations = ours::entry_mutations(sent, batch, couriers, ids);
-            ours::push(&http, &base, cookie, mutations).await;
-            batch
-        }
-    })
+    let users = users.clone();
+    load::push_rate(
+        wire::addr(base),
+        connections,
+        run_for,
+        move |mut wire, connection, sent| {
+            let users = users.clone();
+            async move {
+                let (cookie, couriers) = &users[connection];
+                let mutations = ours::entry_mutations(sent, batch, couriers, ids);
+                ours::push(&mut wire, cookie, mutations).await;
+                (wire, batch)
+            }
+        },
+    )
     .await
 }
 
@@ -242,13 +248,18 @@ async fn pocketbase_rate(
     run_for: Duration,
 ) -> f64 {
     let (pb, users) = (pb.clone(), users.clone());
-    load::push_rate(connections, run_for, move |http, connection, sent| {
-        let (pb, users) = (pb.clone(), users.clone());
-        async move {
-            pb.push(&http, &users[connection], sent, batch).await;
-            batch
-        }
-    })
+    load::push_rate(
+        wire::addr(&pb.base),
+        connections,
+        run_for,
+        move |mut wire, connection, sent| {
+            let (pb, users) = (pb.clone(), users.clone());
+            async move {
+                pb.push(&mut wire, &users[connection], sent, batch).await;
+                (wire, batch)
+            }
+        },
+    )
     .await
 }
 

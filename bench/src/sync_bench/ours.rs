@@ -15,7 +15,7 @@ use tokio::{
 };
 use uuid::Uuid;
 
-use crate::days;
+use crate::{days, wire::Connection};
 
 /// Throughput is measured, not the abuse limits (`make abuse` measures those): rate limits and
 /// quotas out of the way, room for 500 streams and 64 connections from one address.
@@ -128,26 +128,37 @@ pub async fn guests(base: &str, count: usize) -> Vec<String> {
     cookies
 }
 
-pub async fn push(http: &reqwest::Client, base: &str, cookie: &str, mutations: Vec<Value>) {
-    let reply = http
-        .post(format!("{base}/api/v1/sync/push"))
-        .header("cookie", cookie)
-        .json(&json!({"clientId": "bench", "mutations": mutations}))
-        .send()
-        .await
-        .unwrap();
+pub async fn push(wire: &mut Connection, cookie: &str, mutations: Vec<Value>) {
+    let body = serde_json::to_vec(&json!({"clientId": "bench", "mutations": mutations})).unwrap();
+    let reply = wire
+        .post_json("/api/v1/sync/push", Some(("cookie", cookie)), &body)
+        .await;
     assert!(
-        reply.status().is_success(),
-        "push failed: {}",
-        reply.status()
+        (200..300).contains(&reply.status),
+        "push failed: {} {}",
+        reply.status,
+        String::from_utf8_lossy(&reply.body)
     );
-    let answer: Value = reply.json().await.unwrap();
-    let refused = answer["results"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .find(|r| r["status"] != "applied");
-    assert!(refused.is_none(), "a mutation was not applied: {refused:?}");
+    let answer: PushAnswer = serde_json::from_slice(&reply.body).unwrap();
+    let refused = answer.results.iter().find(|r| r.status != "applied");
+    assert!(
+        refused.is_none(),
+        "a mutation was not applied: {}",
+        String::from_utf8_lossy(&reply.body)
+    );
+}
+
+/// What a push answers, as far as the bench checks it (typed: a JSON tree per answer was a
+/// good part of the client's CPU).
+#[derive(serde::Deserialize)]
+struct PushAnswer<'a> {
+    #[serde(borrow)]
+    results: Vec<PushResult<'a>>,
+}
+
+#[derive(serde::Deserialize)]
+struct PushResult<'a> {
+    status: &'a str,
 }
 
 /// `batch` new entries (varied days starting at day `from`) as one push's mutations, the
@@ -172,8 +183,9 @@ pub fn entry_mutations(
 pub async fn user_with_history(base: &str) -> String {
     let http = client();
     let cookie = guest(&http, base).await;
+    let mut wire = Connection::to(base);
     let (couriers, mutations) = days::courier_mutations();
-    push(&http, base, &cookie, mutations).await;
+    push(&mut wire, &cookie, mutations).await;
     for from in (0..days::HISTORY_DAYS).step_by(500) {
         let count = (days::HISTORY_DAYS - from).min(500);
         let mutations = (from..from + count)
@@ -182,7 +194,7 @@ pub async fn user_with_history(base: &str) -> String {
                        "args": days::day(i).entry_args(&couriers)})
             })
             .collect();
-        push(&http, base, &cookie, mutations).await;
+        push(&mut wire, &cookie, mutations).await;
     }
     cookie
 }

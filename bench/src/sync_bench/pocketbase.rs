@@ -11,7 +11,7 @@ use std::{
 
 use serde_json::{Value, json};
 
-use crate::{days, ours};
+use crate::{days, ours, wire::Connection};
 
 const ADMIN: &str = "admin@bench.test";
 const PASSWORD: &str = "Bench-pa55word-not-common";
@@ -209,55 +209,25 @@ impl PocketBase {
     }
 
     /// One push of `batch` new records: a plain create for one, the batch API for more.
-    pub async fn push(&self, http: &reqwest::Client, user: &User, from: usize, batch: usize) {
+    pub async fn push(&self, wire: &mut Connection, user: &User, from: usize, batch: usize) {
         let couriers = courier_names();
         let records: Vec<Value> = (from..from + batch)
             .map(|i| days::day(i % days::HISTORY_DAYS).record(&user.id, &couriers))
             .collect();
-        self.create(http, user, records).await;
-    }
-
-    async fn create(&self, http: &reqwest::Client, user: &User, mut records: Vec<Value>) {
-        if records.len() == 1 {
-            let _: Value = post(
-                http,
-                &format!("{}/api/collections/entries/records", self.base),
-                Some(&user.token),
-                &records.remove(0),
-            )
-            .await;
-            return;
-        }
-        let requests: Vec<Value> = records
-            .into_iter()
-            .map(|body| json!({"method": "POST", "url": "/api/collections/entries/records", "body": body}))
-            .collect();
-        let answers: Value = post(
-            http,
-            &format!("{}/api/batch", self.base),
-            Some(&user.token),
-            &json!({"requests": requests}),
-        )
-        .await;
-        let failed = answers
-            .as_array()
-            .into_iter()
-            .flatten()
-            .find(|a| a["status"] != 200);
-        assert!(failed.is_none(), "a batched create failed: {failed:?}");
+        create(wire, user, records).await;
     }
 
     /// A user holding ten years of varied days.
     pub async fn user_with_history(&self) -> User {
         let user = self.sign_up(1, 1).await.remove(0);
-        let http = ours::client();
+        let mut wire = Connection::to(&self.base);
         let couriers = courier_names();
         for from in (0..days::HISTORY_DAYS).step_by(500) {
             let count = (days::HISTORY_DAYS - from).min(500);
             let records = (from..from + count)
                 .map(|i| days::day(i).record(&user.id, &couriers))
                 .collect();
-            self.create(&http, &user, records).await;
+            create(&mut wire, &user, records).await;
         }
         user
     }
@@ -299,6 +269,45 @@ fn courier_names() -> Vec<String> {
     (0..3)
         .map(|i| format!("0190c0de-0000-7000-8000-00000000000{i}"))
         .collect()
+}
+
+/// Creates `records` as `user`: a plain create for one, the batch API for more. Both answer
+/// each created record whole; the bench checks the statuses only.
+async fn create(wire: &mut Connection, user: &User, mut records: Vec<Value>) {
+    let (path, body) = if records.len() == 1 {
+        ("/api/collections/entries/records", records.remove(0))
+    } else {
+        let requests: Vec<Value> = records
+            .into_iter()
+            .map(|body| json!({"method": "POST", "url": "/api/collections/entries/records", "body": body}))
+            .collect();
+        ("/api/batch", json!({"requests": requests}))
+    };
+    let body = serde_json::to_vec(&body).unwrap();
+    let reply = wire
+        .post_json(path, Some(("authorization", &user.token)), &body)
+        .await;
+    let text = || String::from_utf8_lossy(&reply.body).into_owned();
+    assert!(
+        (200..300).contains(&reply.status),
+        "PocketBase {path}: {} {}",
+        reply.status,
+        text()
+    );
+    if path == "/api/batch" {
+        let answers: Vec<BatchAnswer> = serde_json::from_slice(&reply.body).unwrap();
+        assert!(
+            answers.iter().all(|a| a.status == 200),
+            "a batched create failed: {}",
+            text()
+        );
+    }
+}
+
+/// One answer of PocketBase's batch API, as far as the bench checks it.
+#[derive(serde::Deserialize)]
+struct BatchAnswer {
+    status: u16,
 }
 
 async fn post(http: &reqwest::Client, url: &str, token: Option<&str>, body: &Value) -> Value {
