@@ -1,6 +1,7 @@
-//! SQLite store: WAL, one group-committing writer thread, a few readers.
+//! SQLite store: WAL, one group-committing writer thread, a checkpoint thread, a few readers.
 
 mod accounts;
+mod checkpointer;
 mod contact;
 mod identities;
 mod links;
@@ -23,7 +24,7 @@ use rusqlite::{Connection, ErrorCode, OpenFlags, params};
 // sync.rs reads the profile row with it.
 use self::accounts::user_from_row;
 pub use self::memory::Memory;
-use self::{readers::Readers, writer::Writer};
+use self::{checkpointer::Checkpointer, readers::Readers, writer::Writer};
 use super::{
     StoreError,
     migrations::{SQLITE, log_migrations},
@@ -117,8 +118,15 @@ impl SqliteStore {
             })
             .collect::<rusqlite::Result<Vec<_>>>()?;
 
+        // The WAL is copied back on a thread of its own (checkpointer.rs); the writer does it
+        // only past the backstop.
+        write_conn.execute_batch(&format!(
+            "PRAGMA wal_autocheckpoint = {};",
+            checkpointer::WRITER_BACKSTOP_PAGES
+        ))?;
+        let checkpointer = Checkpointer::start(path)?;
         Ok(SqliteStore {
-            writer: Writer::start(write_conn)?,
+            writer: Writer::start(write_conn, Some(checkpointer))?,
             readers: Readers::new(readers),
         })
     }

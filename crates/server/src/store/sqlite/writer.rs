@@ -28,6 +28,7 @@ use anyhow::anyhow;
 use rusqlite::Connection;
 use tokio::{runtime::RuntimeFlavor, sync::oneshot};
 
+use super::checkpointer::Checkpointer;
 use crate::store::{StoreError, StoreResult, WriteCommits};
 
 /// Runs after COMMIT (or its failure) to hand the job's result to its caller.
@@ -118,6 +119,8 @@ struct Shared {
     state: Mutex<State>,
     /// Wakes the writer thread: a job was queued, the connection came back, or the store closed.
     wake: Condvar,
+    /// Hears of every commit, to copy the WAL back on its own thread (none in some tests).
+    checkpointer: Option<Checkpointer>,
 }
 
 struct State {
@@ -132,7 +135,7 @@ struct State {
 }
 
 impl Writer {
-    pub fn start(conn: Connection) -> std::io::Result<Writer> {
+    pub fn start(conn: Connection, checkpointer: Option<Checkpointer>) -> std::io::Result<Writer> {
         let shared = Arc::new(Shared {
             state: Mutex::new(State {
                 conn: Some(conn),
@@ -142,6 +145,7 @@ impl Writer {
                 commits: WriteCommits::default(),
             }),
             wake: Condvar::new(),
+            checkpointer,
         });
         let thread_shared = Arc::clone(&shared);
         thread::Builder::new()
@@ -249,6 +253,11 @@ impl Shared {
         // The connection goes back before anyone hears of their write, so a caller that
         // writes again at once finds it free.
         drop(held);
+        if let (Some(checkpointer), Ok(()), false) =
+            (&self.checkpointer, &commit, completions.is_empty())
+        {
+            checkpointer.committed();
+        }
         for complete in completions {
             complete(commit.as_ref().map(|_| ()).map_err(String::as_str));
         }
@@ -448,7 +457,7 @@ mod tests {
         let conn = Connection::open_in_memory().unwrap();
         conn.execute_batch("CREATE TABLE t (n INTEGER NOT NULL)")
             .unwrap();
-        Writer::start(conn).unwrap()
+        Writer::start(conn, None).unwrap()
     }
 
     fn thread_name() -> String {
