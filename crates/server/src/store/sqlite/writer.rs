@@ -253,9 +253,7 @@ impl Shared {
         // The connection goes back before anyone hears of their write, so a caller that
         // writes again at once finds it free.
         drop(held);
-        if let (Some(checkpointer), Ok(()), false) =
-            (&self.checkpointer, &commit, completions.is_empty())
-        {
+        if let (Some(checkpointer), Ok(())) = (&self.checkpointer, &commit) {
             checkpointer.committed();
         }
         for complete in completions {
@@ -353,7 +351,7 @@ fn commit_batch(conn: &Connection, mut batch: Vec<Job>) -> (Vec<Completion>, Res
         }
         Ok(()) => match run_unguarded(conn, &mut batch) {
             Unguarded::AllRan => Ok("COMMIT"),
-            Unguarded::RolledBack => {
+            Unguarded::RunGuarded => {
                 for job in &mut batch {
                     job.run(Ok(conn), Undo::Savepoint);
                 }
@@ -381,7 +379,7 @@ enum Unguarded {
     AllRan,
     /// Nothing ran unguarded, or a job failed and the transaction was rolled back and begun
     /// again: every job is to run, each in its own savepoint.
-    RolledBack,
+    RunGuarded,
     /// A job failed, and after the rollback no new transaction could begin.
     NoTransaction(String),
 }
@@ -389,7 +387,7 @@ enum Unguarded {
 /// Runs a shared batch without savepoints if every job in it may run again.
 fn run_unguarded(conn: &Connection, batch: &mut [Job]) -> Unguarded {
     if !batch.iter().all(|job| job.may_rerun()) {
-        return Unguarded::RolledBack;
+        return Unguarded::RunGuarded;
     }
     for job in batch.iter_mut() {
         if job.run(Ok(conn), Undo::Transaction) {
@@ -397,7 +395,7 @@ fn run_unguarded(conn: &Connection, batch: &mut [Job]) -> Unguarded {
                 .map_err(|err| super::readonly::describe(&err, conn.path()))
             {
                 Ok(()) => {
-                    begin(conn).map_or_else(Unguarded::NoTransaction, |()| Unguarded::RolledBack)
+                    begin(conn).map_or_else(Unguarded::NoTransaction, |()| Unguarded::RunGuarded)
                 }
                 Err(why) => Unguarded::NoTransaction(why),
             };
@@ -640,28 +638,38 @@ mod tests {
     /// savepoint); the others' commit, and nothing runs twice.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_failing_job_in_a_shared_commit_rolls_back_alone() {
-        let writes = [
-            queue(1, false, false),
-            queue(2, true, false),
-            queue(3, false, false),
-        ];
-        let (outcomes, runs, kept) = one_shared_commit(&writes).await;
-        assert_eq!(outcomes, [true, false, true]);
-        assert_eq!(runs, [1, 1, 1]);
-        assert_eq!(kept, "1,3");
+        let commit = one_shared_commit([ONCE, ONCE_FAILING, ONCE]).await;
+        assert_eq!(commit, ([true, false, true], [1, 1, 1], "1,3".into()));
     }
 
-    /// One write queued behind a held connection: inserts `n`, fails after writing if
-    /// `fails`, counts its runs; `rerunnable` picks `write_rerunnable` over `write`.
-    struct Queue {
-        n: i64,
+    /// A write queued for a shared commit: it inserts its number (1, 2, 3 in queue order) and
+    /// counts its runs, then fails if `fails`; `rerunnable` picks `write_rerunnable` over `write`.
+    #[derive(Clone, Copy)]
+    struct Kind {
         fails: bool,
         rerunnable: bool,
     }
 
-    /// Queues `writes` behind a held connection so they share one commit; answers whether
+    const ONCE: Kind = Kind {
+        fails: false,
+        rerunnable: false,
+    };
+    const ONCE_FAILING: Kind = Kind {
+        fails: true,
+        rerunnable: false,
+    };
+    const RERUNNABLE: Kind = Kind {
+        fails: false,
+        rerunnable: true,
+    };
+    const RERUNNABLE_FAILING: Kind = Kind {
+        fails: true,
+        rerunnable: true,
+    };
+
+    /// Queues three writes behind a held connection so they share one commit; answers whether
     /// each succeeded, how many times each ran, and the rows kept.
-    async fn one_shared_commit(writes: &[Queue]) -> (Vec<bool>, Vec<usize>, String) {
+    async fn one_shared_commit(writes: [Kind; 3]) -> ([bool; 3], [usize; 3], String) {
         use std::sync::atomic::{AtomicUsize, Ordering};
         let writer = writer();
         let inside = Arc::new(Barrier::new(2));
@@ -681,15 +689,12 @@ mod tests {
         tokio::task::spawn_blocking(move || inside.wait())
             .await
             .unwrap();
-        let runs: Vec<_> = writes
-            .iter()
-            .map(|_| Arc::new(AtomicUsize::new(0)))
-            .collect();
+        let runs = writes.map(|_| Arc::new(AtomicUsize::new(0)));
         // Queued one at a time, in the order given: the runs counted depend on it.
         let mut tasks = Vec::new();
         for (queued, (write, runs)) in writes.iter().zip(&runs).enumerate() {
             let (queue_on, runs) = (writer.clone(), runs.clone());
-            let (n, fails, rerunnable) = (write.n, write.fails, write.rerunnable);
+            let (n, Kind { fails, rerunnable }) = (i64::try_from(queued).unwrap() + 1, *write);
             tasks.push(tokio::spawn(async move {
                 let work = move |conn: &Connection| {
                     runs.fetch_add(1, Ordering::SeqCst);
@@ -715,9 +720,9 @@ mod tests {
             .await
             .unwrap();
         holder.await.unwrap().unwrap();
-        let mut outcomes = Vec::new();
-        for task in tasks {
-            outcomes.push(task.await.unwrap().is_ok());
+        let mut outcomes = [false; 3];
+        for (outcome, task) in outcomes.iter_mut().zip(tasks) {
+            *outcome = task.await.unwrap().is_ok();
         }
         let after = writer.commits();
         assert_eq!(
@@ -736,30 +741,14 @@ mod tests {
             })
             .await
             .unwrap();
-        let runs = runs.iter().map(|r| r.load(Ordering::SeqCst)).collect();
-        (outcomes, runs, kept)
-    }
-
-    fn queue(n: i64, fails: bool, rerunnable: bool) -> Queue {
-        Queue {
-            n,
-            fails,
-            rerunnable,
-        }
+        (outcomes, runs.map(|r| r.load(Ordering::SeqCst)), kept)
     }
 
     /// A commit of re-runnable writes alone, none failing: each runs once, with no savepoint.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn rerunnable_writes_that_succeed_run_once() {
-        let writes = [
-            queue(1, false, true),
-            queue(2, false, true),
-            queue(3, false, true),
-        ];
-        let (outcomes, runs, kept) = one_shared_commit(&writes).await;
-        assert_eq!(outcomes, [true, true, true]);
-        assert_eq!(runs, [1, 1, 1]);
-        assert_eq!(kept, "1,2,3");
+        let commit = one_shared_commit([RERUNNABLE; 3]).await;
+        assert_eq!(commit, ([true, true, true], [1, 1, 1], "1,2,3".into()));
     }
 
     /// One failing write in a commit of re-runnable writes: the transaction is rolled back
@@ -767,30 +756,16 @@ mod tests {
     /// leaves nothing, the others commit once.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_failing_rerunnable_write_sends_the_commit_back_through_savepoints() {
-        let writes = [
-            queue(1, false, true),
-            queue(2, true, true),
-            queue(3, false, true),
-        ];
-        let (outcomes, runs, kept) = one_shared_commit(&writes).await;
-        assert_eq!(outcomes, [true, false, true]);
+        let commit = one_shared_commit([RERUNNABLE, RERUNNABLE_FAILING, RERUNNABLE]).await;
         // The first pass stopped at the failure; the second ran all three.
-        assert_eq!(runs, [2, 2, 1]);
-        assert_eq!(kept, "1,3");
+        assert_eq!(commit, ([true, false, true], [2, 2, 1], "1,3".into()));
     }
 
     /// A commit that also carries a write that runs once keeps savepoints: nothing runs twice.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_commit_with_a_run_once_write_keeps_savepoints() {
-        let writes = [
-            queue(1, false, false),
-            queue(2, true, true),
-            queue(3, false, true),
-        ];
-        let (outcomes, runs, kept) = one_shared_commit(&writes).await;
-        assert_eq!(outcomes, [true, false, true]);
-        assert_eq!(runs, [1, 1, 1]);
-        assert_eq!(kept, "1,3");
+        let commit = one_shared_commit([ONCE, RERUNNABLE_FAILING, RERUNNABLE]).await;
+        assert_eq!(commit, ([true, false, true], [1, 1, 1], "1,3".into()));
     }
 
     #[test]
