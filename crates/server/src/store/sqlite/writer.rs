@@ -650,22 +650,16 @@ mod tests {
         rerunnable: bool,
     }
 
-    const ONCE: Kind = Kind {
-        fails: false,
-        rerunnable: false,
-    };
-    const ONCE_FAILING: Kind = Kind {
-        fails: true,
-        rerunnable: false,
-    };
-    const RERUNNABLE: Kind = Kind {
-        fails: false,
-        rerunnable: true,
-    };
-    const RERUNNABLE_FAILING: Kind = Kind {
-        fails: true,
-        rerunnable: true,
-    };
+    impl Kind {
+        const fn new(fails: bool, rerunnable: bool) -> Kind {
+            Kind { fails, rerunnable }
+        }
+    }
+
+    const ONCE: Kind = Kind::new(false, false);
+    const ONCE_FAILING: Kind = Kind::new(true, false);
+    const RERUNNABLE: Kind = Kind::new(false, true);
+    const RERUNNABLE_FAILING: Kind = Kind::new(true, true);
 
     /// Queues three writes behind a held connection so they share one commit; answers whether
     /// each succeeded, how many times each ran, and the rows kept.
