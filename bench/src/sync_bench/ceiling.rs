@@ -28,6 +28,13 @@ use crate::{
 /// Pushes per COMMIT in the group-commit ceiling: one from each of 16 connections.
 pub const GROUP: usize = 16;
 
+/// Pushes per COMMIT that a server committing whatever is queued can gather from `GROUP`
+/// clients that each wait for their answer: while one commit is in flight, the clients it
+/// carries wait on it and only the others can queue for the next, so commits alternate
+/// between two halves. The grown figures also measure the ceiling at this size, to tell how
+/// much of the distance to the full ceiling is that, and how much is the server's own work.
+pub const HALF_GROUP: usize = GROUP / 2;
+
 const SCHEMA: &str = "
     PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;
     CREATE TABLE users (
@@ -65,10 +72,11 @@ pub fn per_push(dir: &Path, batch: usize, run_for: Duration) -> f64 {
     mutations as f64 / started.elapsed().as_secs_f64()
 }
 
-/// The group-commit ceiling on one database: `GROUP` pushes (of different users) per
+/// The group-commit ceiling on one database: `group` pushes (of different users) per
 /// transaction. It can run in slices, so grown.rs can take turns between it and our server.
 pub struct GroupCommit {
     conn: Connection,
+    /// One user per push in a COMMIT.
     users: Vec<String>,
     ids: Ids,
     /// Days pushed so far: the next push picks up where the last slice stopped.
@@ -76,16 +84,21 @@ pub struct GroupCommit {
 }
 
 impl GroupCommit {
-    /// On a fresh database in `dir`, or on a copy (made in `dir`) of the file `start` with
-    /// `GROUP` new users added to its own.
-    pub fn open(dir: &Path, start: Option<&Path>, ids: Ids) -> GroupCommit {
-        let (conn, users) = open(dir, GROUP, start);
+    /// `group` pushes per COMMIT, on a fresh database in `dir`, or on a copy (made in `dir`)
+    /// of the file `start` with `group` new users added to its own.
+    pub fn open(dir: &Path, start: Option<&Path>, ids: Ids, group: usize) -> GroupCommit {
+        let (conn, users) = open(dir, group, start);
         GroupCommit {
             conn,
             users,
             ids,
             next: 0,
         }
+    }
+
+    /// Pushes per COMMIT.
+    pub fn group(&self) -> usize {
+        self.users.len()
     }
 
     /// Mutations per second over `run_for`.
@@ -110,7 +123,7 @@ impl GroupCommit {
                     .unwrap();
             }
             conn.prepare_cached("COMMIT").unwrap().execute([]).unwrap();
-            mutations += (GROUP * batch) as u64;
+            mutations += (self.users.len() * batch) as u64;
         }
         mutations as f64 / started.elapsed().as_secs_f64()
     }

@@ -282,8 +282,8 @@ async fn ceilings(batch: usize, run_for: Duration) -> (f64, f64) {
     tokio::task::spawn_blocking(move || {
         let dir = tempfile::tempdir().unwrap();
         let per_push = ceiling::per_push(dir.path(), batch, run_for);
-        let group =
-            ceiling::GroupCommit::open(dir.path(), None, Ids::TimeOrdered).run(batch, run_for);
+        let group = ceiling::GroupCommit::open(dir.path(), None, Ids::TimeOrdered, ceiling::GROUP)
+            .run(batch, run_for);
         (per_push, group)
     })
     .await
@@ -306,11 +306,11 @@ async fn grown_round(args: &Args, round: usize, seed: &Path, size: grown::Size, 
         size.records / 1000,
         size.users / 1000
     );
-    let sides = if args.compare.is_some() { 4 } else { 3 };
+    let sides = if args.compare.is_some() { 5 } else { 4 };
     for ids in [Ids::TimeOrdered, Ids::Random] {
         for batch in [1usize, 10] {
             let figures = grown_sides(args, round, seed, sides, batch, ids).await;
-            let [ours, large, group, old] = figures;
+            let [ours, large, group, half, old] = figures;
             let per_commit = |g: Measured| {
                 let pushes = g.per_commit.map_or("?".to_owned(), |n| format!("{n:.1}"));
                 let bytes = g
@@ -324,13 +324,15 @@ async fn grown_round(args: &Args, round: usize, seed: &Path, size: grown::Size, 
                 )
             };
             println!(
-                "    (grown, {}, batch {batch}, 16 connections: ours {:.0}/s ({}), ours with a 64 MB cache and 1 GB map {:.0}/s, group-commit ceiling {:.0}/s{})",
+                "    (grown, {}, batch {batch}, 16 connections: ours {:.0}/s ({}), ours with a 64 MB cache and 1 GB map {:.0}/s, group-commit ceiling {:.0}/s, at {} pushes per commit {:.0}/s{})",
                 ids.label(),
                 ours.rate,
                 per_commit(ours),
                 large.rate,
                 group.rate,
-                if sides == 4 {
+                ceiling::HALF_GROUP,
+                half.rate,
+                if sides == 5 {
                     format!(", old build {:.0}/s ({})", old.rate, per_commit(old))
                 } else {
                     String::new()
@@ -351,6 +353,19 @@ async fn grown_round(args: &Args, round: usize, seed: &Path, size: grown::Size, 
                 Target::AtLeast(0.9),
                 Unit::Ratio,
                 ours.rate / group.rate,
+            );
+            table.record(
+                &figure(&format!(
+                    "ours / group-commit ceiling at {} pushes per COMMIT",
+                    ceiling::HALF_GROUP
+                )),
+                &format!(
+                    "the same at {} pushes per COMMIT: what committing whatever is queued can gather from 16 clients that wait for their answers",
+                    ceiling::HALF_GROUP
+                ),
+                Target::None,
+                Unit::Ratio,
+                ours.rate / half.rate,
             );
             table.record(
                 &figure("SQLite's default cache / a 64 MB cache and 1 GB map"),
@@ -390,7 +405,7 @@ async fn grown_round(args: &Args, round: usize, seed: &Path, size: grown::Size, 
                     written,
                 );
             }
-            if sides == 4 {
+            if sides == 5 {
                 table.record(
                     &figure("this build / the old build"),
                     "--compare OLD on a copy of the same file",
@@ -444,9 +459,10 @@ enum GrownSide {
     },
 }
 
-/// The four sides of one grown figure (ours, ours with a large cache, the group-commit ceiling,
-/// the old build; the last left at its default without `--compare`), each the mean of its
-/// slices: the slices are equally long, so the mean of their rates is the rate over all of them.
+/// The five sides of one grown figure (ours, ours with a large cache, the group-commit ceiling
+/// at `GROUP` and at `HALF_GROUP` pushes per COMMIT, the old build; the last left at its default
+/// without `--compare`), each the mean of its slices: the slices are equally long, so the mean
+/// of their rates is the rate over all of them.
 async fn grown_sides(
     args: &Args,
     round: usize,
@@ -454,17 +470,22 @@ async fn grown_sides(
     sides: usize,
     batch: usize,
     ids: Ids,
-) -> [Measured; 4] {
+) -> [Measured; 5] {
     let mut set_up = Vec::with_capacity(sides);
     for which in 0..sides {
         set_up.push(match which {
             0 => grown_server(&args.binary, seed, &[]).await,
             1 => grown_server(&args.binary, seed, LARGE_CACHE).await,
-            2 => {
+            2 | 3 => {
                 let seed = seed.to_owned();
+                let group = if which == 2 {
+                    ceiling::GROUP
+                } else {
+                    ceiling::HALF_GROUP
+                };
                 tokio::task::spawn_blocking(move || {
                     let dir = tempfile::tempdir().unwrap();
-                    let ceiling = ceiling::GroupCommit::open(dir.path(), Some(&seed), ids);
+                    let ceiling = ceiling::GroupCommit::open(dir.path(), Some(&seed), ids, group);
                     GrownSide::Ceiling {
                         ceiling: Some(ceiling),
                         _dir: dir,
@@ -477,7 +498,7 @@ async fn grown_sides(
                 let old = args
                     .compare
                     .as_deref()
-                    .expect("a fourth side is the old build");
+                    .expect("a fifth side is the old build");
                 grown_server(old, seed, &[]).await
             }
         });
@@ -500,10 +521,11 @@ async fn grown_sides(
                 })
                 .await
                 .unwrap();
+                let group = back.group();
                 *ceiling = Some(back);
                 Measured {
                     rate,
-                    per_commit: Some(ceiling::GROUP as f64),
+                    per_commit: Some(group as f64),
                     written_per_mutation: None,
                     cpu_per_mutation: None,
                 }
@@ -511,7 +533,7 @@ async fn grown_sides(
         };
         slices[which].push(measured);
     }
-    let mut figures = [Measured::default(); 4];
+    let mut figures = [Measured::default(); 5];
     for (figure, measured) in figures.iter_mut().zip(&slices) {
         *figure = Measured::mean(measured);
     }
