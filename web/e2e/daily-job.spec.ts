@@ -6,18 +6,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
-import { goOffline, goOnline, newPage, serverHolds, signUp, uniqueEmail, serverAndBrowser } from './harness';
+import { goOffline, goOnline, newPage, serverHolds, signUp, uniqueEmail, serverAndBrowser, deviceDay } from './harness';
 
 const run = serverAndBrowser();
 
 const DAY_MS = 86_400_000;
 const addDays = (iso: string, n: number) => new Date(Date.parse(`${iso}T00:00:00Z`) + n * DAY_MS).toISOString().slice(0, 10);
-
-/** The device's day (the browser runs in this process's zone), read when a test starts. */
-function deviceDay(): string {
-  const now = new Date();
-  return [now.getFullYear(), now.getMonth() + 1, now.getDate()].map((n, i) => String(n).padStart(i === 0 ? 4 : 2, '0')).join('-');
-}
 
 const dayForm = (page: Page) => page.getByRole('region', { name: 'Log New Entry' });
 

@@ -151,6 +151,12 @@ export function thisWeek(offset: number): string {
   return new Date(sunday + offset * DAY_MS).toISOString().slice(0, 10);
 }
 
+/** The device's day, YYYY-MM-DD (the browser runs in this process's zone), read when called. */
+export function deviceDay(): string {
+  const now = new Date();
+  return [now.getFullYear(), now.getMonth() + 1, now.getDate()].map((n, i) => String(n).padStart(i === 0 ? 4 : 2, '0')).join('-');
+}
+
 /** A YYYY-MM-DD day as the app writes it: dd/mm/yyyy. */
 export const short = (iso: string) => `${iso.slice(8, 10)}/${iso.slice(5, 7)}/${iso.slice(0, 4)}`;
 
@@ -212,14 +218,27 @@ export async function openDayForm(page: Page): Promise<Locator> {
   return form;
 }
 
+/**
+ * Saves the dashboard's day form (from `openDayForm`, filled for `date`) and waits for its
+ * confirmation. A day saved for today takes the form's place at the top, in the Today card,
+ * and the confirmation goes with it; any other day is confirmed in the form. (Both can show at
+ * once, so a page-wide wait would be ambiguous on the day a test logs today.)
+ */
+export async function saveDayForm(page: Page, form: Locator, date: string): Promise<void> {
+  await form.getByRole('button', { name: 'Save Entry' }).click();
+  const confirmedIn = date === deviceDay() ? page.getByRole('region', { name: /^Today / }) : form;
+  await confirmedIn.getByText('Entry saved successfully!').waitFor();
+}
+
 /** Logs a day with the dashboard's entry form, as a driver would. */
 export async function addEntry(page: Page, date: string, stops: number, notes: string): Promise<void> {
-  await openDayForm(page);
-  await page.getByLabel('Date').fill(date);
-  await page.getByLabel('Stops').fill(String(stops));
-  await page.getByLabel('Notes').fill(notes);
-  await page.getByRole('button', { name: 'Save Entry' }).click();
-  await page.getByText('Entry saved successfully!').waitFor();
+  // Within the form: once today is logged, its day button's name ("… · 100 stops") matches
+  // a page-wide 'Stops' label too.
+  const form = await openDayForm(page);
+  await form.getByLabel('Date').fill(date);
+  await form.getByLabel('Stops', { exact: true }).fill(String(stops));
+  await form.getByLabel('Notes').fill(notes);
+  await saveDayForm(page, form, date);
 }
 
 /**

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
-import { addEntry, courierItem, couriersSection, goOffline, goOnline, logIn, newPage, openCourier, openNav, serverHolds, signUp, syncBadge, short, thisWeek, uniqueEmail, serverAndBrowser, openDayForm } from './harness';
+import { addEntry, courierItem, couriersSection, goOffline, goOnline, logIn, newPage, openCourier, openNav, serverHolds, signUp, syncBadge, short, thisWeek, uniqueEmail, serverAndBrowser, openDayForm, saveDayForm } from './harness';
 
 const run = serverAndBrowser();
 
@@ -87,13 +87,12 @@ describe('the pay journey', () => {
     await openNav(phone.page, 'Home');
     await addEntry(phone.page, friday, 100, 'After the cut'); // a new day: 100 × £1.90 = £190.00
     // Evri pays per parcel: the form asks for parcels, not stops.
-    await openDayForm(phone.page);
-    await phone.page.getByLabel('Courier').selectOption({ label: 'Evri' });
-    await phone.page.getByLabel('Date').fill(thursday);
-    await phone.page.getByLabel('Parcels').fill('100');
-    await phone.page.getByLabel('Notes').fill('Evri round');
-    await phone.page.getByRole('button', { name: 'Save Entry' }).click();
-    await phone.page.getByText('Entry saved successfully!').waitFor(); // 100 parcels × £0.45 = £45.00
+    const evriDay = await openDayForm(phone.page);
+    await evriDay.getByLabel('Courier').selectOption({ label: 'Evri' });
+    await evriDay.getByLabel('Date').fill(thursday);
+    await evriDay.getByLabel('Parcels').fill('100');
+    await evriDay.getByLabel('Notes').fill('Evri round');
+    await saveDayForm(phone.page, evriDay, thursday); // 100 parcels × £0.45 = £45.00
 
     // The old day's notes, edited offline: its pay stays as it was saved.
     await phone.page.goto('/app/history');

@@ -4,7 +4,7 @@
 // the log; the check names both, is marked disputed with a note, and reaches a second device.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { addEntry, goOffline, goOnline, logIn, newPage, openCourier, openNav, signUp, uniqueEmail, serverAndBrowser, openDayForm } from './harness';
+import { addEntry, goOffline, goOnline, logIn, newPage, openCourier, openNav, signUp, uniqueEmail, serverAndBrowser, openDayForm, saveDayForm } from './harness';
 
 const run = serverAndBrowser();
 
@@ -118,12 +118,11 @@ describe('statement checks', () => {
     const [monday, tuesday, saturday] = [day(sunday, 1), day(sunday, 2), day(sunday, 6)];
     const [feeDay, before, beforeEnd] = [day(sunday, -3), day(sunday, -7), day(sunday, -1)];
     await addEntry(page, monday, 100, 'Depot A');
-    await openDayForm(page);
-    await page.getByLabel('Date').fill(tuesday);
-    await page.getByLabel('Stops').fill('1');
-    await page.getByLabel('Extra (£)').fill('17.70');
-    await page.getByRole('button', { name: 'Save Entry' }).click();
-    await page.getByText('Entry saved successfully!').waitFor();
+    const dayForm = await openDayForm(page);
+    await dayForm.getByLabel('Date').fill(tuesday);
+    await dayForm.getByLabel('Stops', { exact: true }).fill('1');
+    await dayForm.getByLabel('Extra (£)').fill('17.70');
+    await saveDayForm(page, dayForm, tuesday);
     // The fee comes from another device, through the server (the default courier's id is the account's).
     const pushed = await page.evaluate(async (from) => {
       const session = await (await fetch('/api/v1/auth/session')).json();

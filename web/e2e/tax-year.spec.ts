@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { courierItem, couriersSection, logMiles, newPage, openNav, signUp, uniqueEmail, serverAndBrowser, openDayForm } from './harness';
+import { courierItem, couriersSection, logMiles, newPage, openNav, signUp, uniqueEmail, serverAndBrowser, openDayForm, saveDayForm } from './harness';
 
 const run = serverAndBrowser();
 
@@ -88,14 +88,13 @@ function readCsv(text: string): string[][] {
 // ---- Driving the app as a driver would ----
 
 async function logDay(page: Page, date: string, courier: string, stops: number, extraPounds: string, notes: string) {
-  await openDayForm(page);
-  await page.getByLabel('Courier').selectOption({ label: courier });
-  await page.getByLabel('Date').fill(date);
-  await page.getByLabel('Stops').fill(String(stops));
-  await page.getByLabel('Extra (£)').fill(extraPounds);
-  await page.getByLabel('Notes').fill(notes);
-  await page.getByRole('button', { name: 'Save Entry' }).click();
-  await page.getByText('Entry saved successfully!').waitFor();
+  const form = await openDayForm(page);
+  await form.getByLabel('Courier').selectOption({ label: courier });
+  await form.getByLabel('Date').fill(date);
+  await form.getByLabel('Stops', { exact: true }).fill(String(stops));
+  await form.getByLabel('Extra (£)').fill(extraPounds);
+  await form.getByLabel('Notes').fill(notes);
+  await saveDayForm(page, form, date);
 }
 
 /**

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { logMiles, newPage, openCourier, openNav, signUp, uniqueEmail, serverAndBrowser, openDayForm } from './harness';
+import { logMiles, newPage, openCourier, openNav, signUp, uniqueEmail, serverAndBrowser, openDayForm, saveDayForm, deviceDay } from './harness';
 
 const run = serverAndBrowser();
 
@@ -21,12 +21,6 @@ const minus = (pence: number) => `−${pounds(pence)}`;
 /** "£1,234.56" or "−£1,234.56" back to pence. */
 const pence = (text: string) => Math.round(Number(text.replace(/[£,]/g, '').replace('−', '-')) * 100);
 
-/** The device's day (the browser runs in this process's zone), read when a test starts. */
-function deviceDay(): string {
-  const now = new Date();
-  return [now.getFullYear(), now.getMonth() + 1, now.getDate()].map((n, i) => String(n).padStart(i === 0 ? 4 : 2, '0')).join('-');
-}
-
 /** The tax year holding `today`: from the 6 April on or before it. */
 function yearStartOf(today: string): string {
   return today.slice(5) >= '04-06' ? `${today.slice(0, 4)}-04-06` : `${Number(today.slice(0, 4)) - 1}-04-06`;
@@ -36,12 +30,11 @@ function yearStartOf(today: string): string {
 const dayPay = (stops: number, extraPence: number) => Math.min(stops, 110) * 198 + Math.max(0, stops - 110) * 148 + extraPence;
 
 async function logDay(page: Page, date: string, stops: number, extraPounds: string) {
-  await openDayForm(page);
-  await page.getByLabel('Date').fill(date);
-  await page.getByLabel('Stops').fill(String(stops));
-  await page.getByLabel('Extra (£)').fill(extraPounds);
-  await page.getByRole('button', { name: 'Save Entry' }).click();
-  await page.getByText('Entry saved successfully!').waitFor();
+  const form = await openDayForm(page);
+  await form.getByLabel('Date').fill(date);
+  await form.getByLabel('Stops', { exact: true }).fill(String(stops));
+  await form.getByLabel('Extra (£)').fill(extraPounds);
+  await saveDayForm(page, form, date);
 }
 
 /** Adds an expense with the spending page's form (opened from its button) and waits for it to close. */
