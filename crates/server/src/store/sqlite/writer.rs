@@ -10,12 +10,12 @@
 //! batch runs again the guarded way, so a failure still undoes only its own job.
 //!
 //! Who holds the connection: a lone write (the connection free, nothing queued, and the last
-//! `LEAD_AFTER_LONE_COMMITS` commits carried one job each) commits on the caller's own thread (`block_in_place` on the
-//! multi-threaded runtime), so it costs no thread hand-off at all; the two wake-ups of a
-//! hand-off there and back were most of a one-connection push's latency beside the fsync.
-//! Every other write queues, and the writer thread commits the queue whenever the connection
-//! is free: under load the queue batches anyway, and leading would launch a worker thread per
-//! commit.
+//! `LEAD_AFTER_LONE_COMMITS` commits carried one job each) commits on the caller's own thread
+//! (`block_in_place` on the multi-threaded runtime), so it costs no thread hand-off at all; the
+//! two wake-ups of a hand-off there and back were most of a one-connection push's latency
+//! beside the fsync. Every other write queues, and the writer thread commits the queue
+//! whenever the connection is free: under load the queue batches anyway, and leading would
+//! launch a worker thread per commit.
 
 use std::{
     collections::VecDeque,
