@@ -7,11 +7,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { goOffline, goOnlineUntilSynced, logIn, newPage, openCourier, signUp, syncBadge, uniqueEmail, serverAndBrowser, openDayForm } from './harness';
+import { goOffline, goOnlineUntilSynced, logIn, newPage, openCourier, signUp, syncBadge, uniqueEmail, serverAndBrowser, openDayForm, dayForm } from './harness';
 
 const run = serverAndBrowser();
 
-const entryForm = (page: Page) => page.getByRole('region', { name: 'Log New Entry' });
 const entryCard = (page: Page, day: string) => page.getByRole('article', { name: `Entry for ${day}` });
 
 interface Day {
@@ -50,8 +49,8 @@ describe('courier days', () => {
       await navigator.serviceWorker.ready;
     });
     // The account's courier and its first card arrive with the first pull.
-    await entryForm(phone.page).getByText('Priced with My courier rates from the start').waitFor({ timeout: 20_000 });
-    assert.equal(await entryForm(phone.page).getByLabel('Courier').count(), 0, 'one courier: no picker');
+    await dayForm(phone.page).getByText('Priced with My courier rates from the start').waitFor({ timeout: 20_000 });
+    assert.equal(await dayForm(phone.page).getByLabel('Courier').count(), 0, 'one courier: no picker');
 
     // Default tiers: 110 stops at £1.98, then £1.48.
     await logDay(phone.page, { date: '2025-03-17', stops: 100, parcels: 130, start: '07:30', finish: '15:45', notes: 'Monday run' }); // £198.00
@@ -80,8 +79,8 @@ describe('courier days', () => {
     await mine.getByText('Payment settings saved successfully!').waitFor();
     await mine.getByRole('group', { name: /Re-price/ }).getByRole('button', { name: 'Not now' }).click();
     await phone.page.goto('/app/dashboard');
-    await entryForm(phone.page).getByLabel('Stops').fill('100');
-    await entryForm(phone.page).getByText('£150.00').waitFor({ timeout: 20_000 });
+    await dayForm(phone.page).getByLabel('Stops').fill('100');
+    await dayForm(phone.page).getByText('£150.00').waitFor({ timeout: 20_000 });
 
     // A second device, open on the history.
     const laptop = await newPage(run.browser, run.server);

@@ -6,14 +6,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
-import { goOffline, goOnline, newPage, serverHolds, signUp, uniqueEmail, serverAndBrowser, deviceDay } from './harness';
+import { goOffline, goOnline, newPage, serverHolds, signUp, uniqueEmail, serverAndBrowser, deviceDay, dayForm } from './harness';
 
 const run = serverAndBrowser();
 
 const DAY_MS = 86_400_000;
 const addDays = (iso: string, n: number) => new Date(Date.parse(`${iso}T00:00:00Z`) + n * DAY_MS).toISOString().slice(0, 10);
-
-const dayForm = (page: Page) => page.getByRole('region', { name: 'Log New Entry' });
 
 /**
  * Whether the whole of `locator` is inside the viewport as the page stands (no scrolling), and

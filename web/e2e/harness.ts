@@ -210,8 +210,11 @@ export async function openNav(page: Page, name: NavItemName | keyof typeof throu
  * The dashboard's day form. Once today is logged the top of the dashboard reads as today's day,
  * and "Log another day" opens the form again: tapped here when it shows.
  */
+/** The dashboard's day form, as it stands (`openDayForm` also opens it when it is folded away). */
+export const dayForm = (page: Page): Locator => page.getByRole('region', { name: 'Log New Entry' });
+
 export async function openDayForm(page: Page): Promise<Locator> {
-  const form = page.getByRole('region', { name: 'Log New Entry' });
+  const form = dayForm(page);
   const another = page.getByRole('button', { name: 'Log another day' });
   await form.or(another).first().waitFor();
   if (await another.isVisible()) await another.click();

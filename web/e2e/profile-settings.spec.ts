@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { crc32, deflateSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
-import { goOffline, goOnlineUntilSynced, logIn, newPage, openNav, serverHolds, signUp, uniqueEmail, serverAndBrowser } from './harness';
+import { goOffline, goOnlineUntilSynced, logIn, newPage, openNav, serverHolds, signUp, uniqueEmail, serverAndBrowser, dayForm } from './harness';
 
 const PASSWORD = 'van-route-42';
 const run = serverAndBrowser();
@@ -109,7 +109,7 @@ describe('profile, settings, plans and theme', () => {
     await page.getByText('Payment settings saved successfully!').waitFor();
 
     await openNav(page, 'Home');
-    const form = page.getByRole('region', { name: 'Log New Entry' });
+    const form = dayForm(page);
     await form.getByLabel('Date').fill('2025-03-20');
     await form.getByLabel('Stops').fill('140');
     await form.getByText('£282.60').waitFor(); // the live total: 110 × 1.98 + 20 × 2.50 + 10 × 1.48

@@ -8,11 +8,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { addEntry, goOffline, goOnlineUntilSynced, logIn, newPage, serverHolds, signUp, syncNow, uniqueEmail, serverAndBrowser, type PulledRecord, openDayForm } from './harness';
+import { addEntry, goOffline, goOnlineUntilSynced, logIn, newPage, serverHolds, signUp, syncNow, uniqueEmail, serverAndBrowser, type PulledRecord, openDayForm, dayForm } from './harness';
 
 const run = serverAndBrowser();
 
-const entryForm = (page: Page) => page.getByRole('region', { name: 'Log New Entry' });
 const recentDay = (page: Page, day: string) => page.getByRole('region', { name: 'Recent Entries' }).getByRole('article', { name: `Entry for ${day}` });
 const loggedTwice = (page: Page) => page.getByRole('region', { name: 'Logged twice' });
 
@@ -31,13 +30,13 @@ describe('one day, one record', () => {
     const { context, page } = await newPage(run.browser, run.server);
     await signUp(page, uniqueEmail('same-day'));
     await page.waitForURL('**/app/dashboard');
-    await entryForm(page).getByText('Priced with My courier rates from the start').waitFor({ timeout: 20_000 });
+    await dayForm(page).getByText('Priced with My courier rates from the start').waitFor({ timeout: 20_000 });
     await addEntry(page, '2025-11-27', 128, 'Morning round'); // 110 × £1.98 + 18 × £1.48 = £244.44
 
     // The same day again: the form says so before anything is saved.
     await fillDay(page, '2025-11-27', 128, 'Saved again by mistake');
-    await entryForm(page).getByRole('button', { name: 'Save Entry' }).click();
-    const notice = entryForm(page).getByRole('group', { name: /already logged/ });
+    await dayForm(page).getByRole('button', { name: 'Save Entry' }).click();
+    const notice = dayForm(page).getByRole('group', { name: /already logged/ });
     await notice.waitFor();
     assert.equal((await notice.getByRole('alert').textContent())?.trim(), 'Thu 27/11/2025 is already logged: 128 stops, £244.44. Is this another shift, or the same day?');
     assert.equal(await page.getByText('Entry saved successfully!').count(), 0);
@@ -55,10 +54,10 @@ describe('one day, one record', () => {
 
     // Back on the dashboard, an afternoon shift this time: kept as a separate shift.
     await page.goto('/app/dashboard');
-    await entryForm(page).getByText('Priced with My courier rates from the start').waitFor({ timeout: 20_000 });
+    await dayForm(page).getByText('Priced with My courier rates from the start').waitFor({ timeout: 20_000 });
     await fillDay(page, '2025-11-27', 40, 'Afternoon top-up'); // 40 × £1.98 = £79.20
-    await entryForm(page).getByRole('button', { name: 'Save Entry' }).click();
-    await entryForm(page).getByRole('group', { name: /already logged/ }).getByRole('button', { name: 'Add as a separate shift' }).click();
+    await dayForm(page).getByRole('button', { name: 'Save Entry' }).click();
+    await dayForm(page).getByRole('group', { name: /already logged/ }).getByRole('button', { name: 'Add as a separate shift' }).click();
     await page.getByText('Entry saved successfully as a separate shift!').waitFor();
 
     // Shown as one day: its figures added up, each shift under it; never flagged as logged twice.
@@ -97,7 +96,7 @@ describe('one day, one record', () => {
     });
     for (const device of [phone, laptop]) {
       await syncNow(device.page);
-      await entryForm(device.page).getByText('Priced with My courier rates from the start').waitFor({ timeout: 20_000 });
+      await dayForm(device.page).getByText('Priced with My courier rates from the start').waitFor({ timeout: 20_000 });
     }
 
     // No signal on either: each logs Thursday and Friday, and neither can know of the other's.
